@@ -1,0 +1,39 @@
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+
+/** DESIGN §3: scrypt N=2^17, r=8, p=1 (128 MiB of memory per hash, so maxmem is raised). */
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+const OPTIONS: ScryptOptions = { ...PARAMS, maxmem: 256 * 1024 * 1024 };
+
+function derive(password: string, salt: Buffer, options: ScryptOptions = OPTIONS): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+/** Encoded as `scrypt$N$r$p$salt$hash` so the parameters can be raised later without a migration. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await derive(password, salt);
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = encoded.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: OPTIONS.maxmem,
+  });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Spends the same time as a real check, so a missing account cannot be told apart by timing. */
+let dummy: Promise<string> | undefined;
+export async function burnPasswordCheck(password: string): Promise<void> {
+  dummy ??= hashPassword('not-a-real-password');
+  await verifyPassword(password, await dummy);
+}

@@ -1,0 +1,136 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type * as z from 'zod/mini';
+import { MAX_REQUEST_BODY_BYTES } from '../../shared/constants';
+import type { HttpContract } from '../../shared/contract/route';
+import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
+import { type Principal, verifyAccessToken } from '../auth/access-tokens';
+import { AppError, forbidden, unauthorized } from './app-error';
+import { logError } from './log';
+
+type Infer<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
+
+export interface HttpRequest<C extends HttpContract> {
+  body: Infer<C['body']>;
+  query: Infer<C['query']>;
+  params: Record<string, string>;
+  principal: C['auth'] extends 'user' | 'platformAdmin' ? Principal : undefined;
+  headers: Record<string, string | undefined>;
+  sourceIp: string;
+  requestId: string;
+  event: APIGatewayProxyEventV2;
+}
+
+/** What a handler returns: the envelope's `data`, and optionally a top-level message or a status. */
+export interface Reply<T> {
+  data: T;
+  message?: string;
+  status?: number;
+}
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+export function respond(status: number, envelope: SuccessEnvelope<unknown> | ErrorEnvelope): APIGatewayProxyStructuredResultV2 {
+  return { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(envelope) };
+}
+
+export function errorResponse(error: AppError): APIGatewayProxyStructuredResultV2 {
+  const body: ErrorEnvelope['error'] = { message: error.message, code: error.code };
+  if (error.details) body.details = error.details;
+  return respond(error.status, { success: false, error: body });
+}
+
+/**
+ * Wraps a route's domain function: body parsing (JSON or form, base64 as HTTP API v2 sends it),
+ * validation from the contract's schemas, authentication from its auth kind, and every failure
+ * turned into the error envelope. Unexpected errors answer 500 with a generic message; the cause is
+ * logged as one JSON line.
+ */
+export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: HttpRequest<C>) => Promise<Reply<T>>): Handler {
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use({
+      onError: async (request) => {
+        const error = request.error;
+        if (error instanceof AppError) {
+          request.response = errorResponse(error);
+          return;
+        }
+        logError(
+          {
+            requestId: request.context.awsRequestId,
+            route: `${contract.method} ${contract.path}`,
+            companyId: (request.internal as { companyId?: string }).companyId,
+          },
+          error,
+        );
+        request.response = respond(500, {
+          success: false,
+          error: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
+        });
+      },
+    })
+    .handler(async (event, context) => {
+      const principal = await authenticate(contract, event);
+      const req = {
+        body: parse(contract.body, readBody(event), 'body'),
+        query: parse(contract.query, event.queryStringParameters ?? {}, 'query'),
+        params: (event.pathParameters ?? {}) as Record<string, string>,
+        principal,
+        headers: event.headers ?? {},
+        sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+        requestId: context.awsRequestId,
+        event,
+      } as HttpRequest<C>;
+      const reply = await fn(req);
+      const envelope: SuccessEnvelope<T> = { success: true, data: reply.data };
+      if (reply.message) envelope.message = reply.message;
+      return respond(reply.status ?? 200, envelope);
+    }) as unknown as Handler;
+}
+
+async function authenticate(contract: HttpContract, event: APIGatewayProxyEventV2): Promise<Principal | undefined> {
+  if (contract.auth !== 'user' && contract.auth !== 'platformAdmin') return undefined;
+  const header = event.headers?.authorization ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match?.[1]) throw unauthorized('Authentication required');
+  const principal = await verifyAccessToken(match[1]);
+  if (contract.auth === 'platformAdmin' && !principal.isPlatformAdmin) throw forbidden();
+  return principal;
+}
+
+function readBody(event: APIGatewayProxyEventV2): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (Buffer.byteLength(raw) > MAX_REQUEST_BODY_BYTES) {
+    throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is too large (at most ${MAX_REQUEST_BODY_BYTES / 1024} KB)`);
+  }
+  const type = (event.headers?.['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(raw));
+  if (type !== 'application/json' && !type?.endsWith('+json')) {
+    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new AppError(400, 'INVALID_JSON', 'Request body is not valid JSON');
+  }
+}
+
+function parse(schema: z.ZodMiniType | undefined, input: unknown, where: 'body' | 'query'): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : where;
+    fields[key] ??= issue.message;
+  }
+  const first = result.error.issues[0];
+  const message =
+    first && first.path.length === 0 && where === 'body'
+      ? 'Request body must be a JSON object'
+      : (first?.message ?? 'Invalid request');
+  throw new AppError(400, 'VALIDATION_FAILED', message, { fields });
+}

@@ -1,0 +1,43 @@
+import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import type { RealtimeEvent, ServerEventType } from '../../shared/contract/realtime';
+import { logError } from '../lib/log';
+import { listConnections, removeCompanyConnection } from './connections';
+
+let client: ApiGatewayManagementApiClient | undefined;
+/** Created on first use: most functions that import this never publish. WS_CALLBACK_URL is the stage URL. */
+function management(): ApiGatewayManagementApiClient {
+  client ??= new ApiGatewayManagementApiClient({ endpoint: process.env.WS_CALLBACK_URL });
+  return client;
+}
+
+/**
+ * Sends an event to every open socket of the company (or only the listed users'). A connection that
+ * answers 410 Gone has closed without $disconnect and is deleted.
+ */
+export async function publish<T>(
+  companyId: string,
+  event: RealtimeEvent<T> & { type: ServerEventType },
+  audience?: { userIds: readonly string[] },
+): Promise<number> {
+  const connections = (await listConnections(companyId)).filter((c) => !audience || audience.userIds.includes(c.userId));
+  const payload = new TextEncoder().encode(JSON.stringify(event));
+  const results = await Promise.all(
+    connections.map(async (c) => {
+      try {
+        await management().send(new PostToConnectionCommand({ ConnectionId: c.connectionId, Data: payload }));
+        return 1;
+      } catch (error) {
+        if (
+          error instanceof GoneException ||
+          (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410
+        ) {
+          await removeCompanyConnection(companyId, c.connectionId);
+        } else {
+          logError({ route: 'publish', companyId, connectionId: c.connectionId }, error);
+        }
+        return 0;
+      }
+    }),
+  );
+  return results.reduce<number>((a, b) => a + b, 0);
+}

@@ -1,0 +1,60 @@
+/**
+ * The route table: every HTTP route, WebSocket route and Twilio webhook as plain data. The CDK stack
+ * creates one function per entry from it, and the local gateway dispatches through it. Nothing else
+ * lists routes. `handler` is a module below `functions/handlers/` (without extension) exporting `handler`.
+ */
+import * as auth from '../shared/contract/auth';
+import * as realtime from '../shared/contract/realtime';
+import type { HttpContract, SocketContract } from '../shared/contract/route';
+import * as system from '../shared/contract/system';
+
+export interface HttpRouteEntry {
+  contract: HttpContract;
+  handler: string;
+}
+
+export interface SocketRouteEntry {
+  contract: SocketContract;
+  handler: string;
+}
+
+export const httpRoutes: readonly HttpRouteEntry[] = [
+  { contract: system.health, handler: 'system/health' },
+  { contract: auth.register, handler: 'auth/register' },
+  { contract: auth.verifyEmail, handler: 'auth/verify-email' },
+  { contract: auth.resendVerification, handler: 'auth/resend-verification' },
+  { contract: auth.login, handler: 'auth/login' },
+  { contract: auth.refresh, handler: 'auth/refresh' },
+  { contract: auth.me, handler: 'auth/me' },
+];
+
+export const socketRoutes: readonly SocketRouteEntry[] = [
+  { contract: realtime.socketConnect, handler: 'realtime/connect' },
+  { contract: realtime.socketDisconnect, handler: 'realtime/disconnect' },
+  { contract: realtime.socketDefault, handler: 'realtime/default' },
+];
+
+/**
+ * Answers any request no route matches, with the envelope (404, or 405 when the path exists with
+ * another method). API Gateway's `$default` route in production, the gateway's fallback locally.
+ */
+export const fallbackRoute = { handler: 'system/not-found' } as const;
+
+/** Routes that are a path template's match for a concrete path, e.g. `/api/v1/x/{id}` for `/api/v1/x/7`. */
+export function matchPath(template: string, path: string): Record<string, string> | undefined {
+  const t = template.split('/');
+  const p = path.split('/');
+  if (t.length !== p.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < t.length; i++) {
+    const seg = t[i] as string;
+    const actual = p[i] as string;
+    if (seg.startsWith('{') && seg.endsWith('}')) {
+      if (actual === '') return undefined;
+      params[seg.slice(1, -1)] = decodeURIComponent(actual);
+    } else if (seg !== actual) {
+      return undefined;
+    }
+  }
+  return params;
+}

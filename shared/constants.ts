@@ -1,0 +1,108 @@
+/** Business constants of SPEC §9, defined once for the handlers and the web app. */
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const CONVERSATION_PAGE_SIZE = 20;
+export const CONVERSATION_LIST_REFRESH_MS = 60_000;
+export const THREAD_REFRESH_MS = 60_000;
+export const THREAD_FAST_REFRESH_MS = 2_000;
+export const THREAD_FAST_REFRESH_WINDOW_MS = 30_000;
+export const CONTACTS_LIST_LIMIT = 100;
+export const CALLS_LIST_LIMIT = 100;
+export const CONVERSATION_STATUS_FILTERS = ['OPEN', 'CLOSED', 'BOTH'] as const;
+export const SOCKET_HEARTBEAT_MS = 30_000;
+export const READY_BANNER_HIDE_MS = 3_000;
+export const VERIFY_REDIRECT_MS = 2_000;
+export const DEFAULT_COUNTRY_CODE = 'US';
+export const QUERY_RETRY_COUNT = 1;
+export const PRESENCE_REFRESH_MS = 30_000;
+export const TOKEN_EXPIRY_WARNING_MS = 10_000;
+export const RINGTONE_WAIT_MAX_MS = 2_000;
+export const SOCKET_RECONNECT = { initialMs: 1_000, factor: 1.5, maxMs: 10_000 } as const;
+export const NATIONAL_NUMBER_LENGTH = { min: 2, max: 17 } as const;
+export const FEEDBACK_SCORES = [1, 2, 3, 4, 5] as const;
+export const FEEDBACK_ISSUES = ['audio-latency', 'choppy-audio', 'dropped-call', 'echo', 'noisy-call', 'one-way-audio'] as const;
+export const DEFAULT_COMPANY_NAME = 'Customer Service';
+
+/** Server-side limits (SPEC leaves them open; these are the product's choices). */
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+export const LOGIN_FAILURE_LIMIT = 10;
+export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
+export const RESEND_VERIFICATION_LIMIT = 3;
+export const RESEND_VERIFICATION_WINDOW_SECONDS = 15 * 60;
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+export const SOCKET_CONNECTION_TTL_SECONDS = 2 * 60 * 60;
+
+export interface Country {
+  code: string;
+  dialCode: string;
+  name: string;
+  flag: string;
+}
+
+/** The dialer's 50 countries, in the order SPEC §3 begins them. */
+const COUNTRY_ROWS: readonly (readonly [code: string, dialCode: string, name: string])[] = [
+  ['US', '+1', 'United States'],
+  ['CA', '+1', 'Canada'],
+  ['GB', '+44', 'United Kingdom'],
+  ['AU', '+61', 'Australia'],
+  ['NZ', '+64', 'New Zealand'],
+  ['IN', '+91', 'India'],
+  ['MX', '+52', 'Mexico'],
+  ['BR', '+55', 'Brazil'],
+  ['IE', '+353', 'Ireland'],
+  ['DE', '+49', 'Germany'],
+  ['FR', '+33', 'France'],
+  ['ES', '+34', 'Spain'],
+  ['IT', '+39', 'Italy'],
+  ['NL', '+31', 'Netherlands'],
+  ['BE', '+32', 'Belgium'],
+  ['CH', '+41', 'Switzerland'],
+  ['AT', '+43', 'Austria'],
+  ['SE', '+46', 'Sweden'],
+  ['NO', '+47', 'Norway'],
+  ['DK', '+45', 'Denmark'],
+  ['FI', '+358', 'Finland'],
+  ['PL', '+48', 'Poland'],
+  ['PT', '+351', 'Portugal'],
+  ['GR', '+30', 'Greece'],
+  ['CZ', '+420', 'Czechia'],
+  ['HU', '+36', 'Hungary'],
+  ['RO', '+40', 'Romania'],
+  ['IL', '+972', 'Israel'],
+  ['AE', '+971', 'United Arab Emirates'],
+  ['SA', '+966', 'Saudi Arabia'],
+  ['TR', '+90', 'Turkey'],
+  ['ZA', '+27', 'South Africa'],
+  ['NG', '+234', 'Nigeria'],
+  ['KE', '+254', 'Kenya'],
+  ['EG', '+20', 'Egypt'],
+  ['JP', '+81', 'Japan'],
+  ['KR', '+82', 'South Korea'],
+  ['CN', '+86', 'China'],
+  ['HK', '+852', 'Hong Kong'],
+  ['SG', '+65', 'Singapore'],
+  ['MY', '+60', 'Malaysia'],
+  ['PH', '+63', 'Philippines'],
+  ['ID', '+62', 'Indonesia'],
+  ['TH', '+66', 'Thailand'],
+  ['VN', '+84', 'Vietnam'],
+  ['PK', '+92', 'Pakistan'],
+  ['AR', '+54', 'Argentina'],
+  ['CL', '+56', 'Chile'],
+  ['CO', '+57', 'Colombia'],
+  ['PE', '+51', 'Peru'],
+];
+
+export const COUNTRIES: readonly Country[] = COUNTRY_ROWS.map(([code, dialCode, name]) => ({
+  code,
+  dialCode,
+  name,
+  flag: flagOf(code),
+}));
+
+/** Regional-indicator pair: 'US' → 🇺🇸. */
+function flagOf(code: string): string {
+  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}

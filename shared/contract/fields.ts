@@ -1,0 +1,37 @@
+import * as z from 'zod/mini';
+import { MIN_PASSWORD_LENGTH } from '../constants';
+
+/** A required text field whose errors name the field the way a person would read it. */
+export function requiredText(label: string, max = 200) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`) })
+    .check(z.trim(), z.minLength(1, `${label} is required`), z.maxLength(max, `${label} must be at most ${max} characters`));
+}
+
+export const email = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Email is required' : 'Email must be text') })
+  .check(
+    z.trim(),
+    z.minLength(1, 'Email is required'),
+    z.maxLength(254, 'Email must be at most 254 characters'),
+    z.email('Enter a valid email address'),
+    z.toLowerCase(),
+  );
+
+export const newPassword = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Password is required' : 'Password must be text') })
+  .check(
+    z.minLength(1, 'Password is required'),
+    z.minLength(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`),
+    z.maxLength(256, 'Password must be at most 256 characters'),
+  );
+
+export const password = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Password is required' : 'Password must be text') })
+  .check(z.minLength(1, 'Password is required'), z.maxLength(256, 'Password must be at most 256 characters'));
+
+/** Opaque random tokens (verification, refresh): base64url, 128 bits or more. */
+export const opaqueToken = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .check(z.minLength(1, `${label} is required`), z.maxLength(200, `${label} is invalid`));

@@ -1,0 +1,35 @@
+import type * as z from 'zod/mini';
+
+/**
+ * Who may call a route. `public`: anyone; `user`: a valid access token; `platformAdmin`: a user the
+ * operator named; `twilio`: a request signed by Twilio (X-Twilio-Signature).
+ */
+export type AuthKind = 'public' | 'user' | 'platformAdmin' | 'twilio';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One HTTP route's contract, shared by the handlers, the web client and the route table. */
+export interface HttpContract {
+  kind: 'http';
+  method: HttpMethod;
+  /** API Gateway path syntax: `/api/v1/contacts/{id}`. */
+  path: string;
+  auth: AuthKind;
+  body?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  /** Documents the `data` of a success envelope; handlers are typed against it. */
+  response?: z.ZodMiniType;
+}
+
+/** One WebSocket route (`$connect`, `$disconnect`, `$default`). */
+export interface SocketContract {
+  kind: 'socket';
+  routeKey: '$connect' | '$disconnect' | '$default';
+  auth: 'public' | 'user';
+}
+
+export type Contract = HttpContract | SocketContract;
+
+export function httpContract<const C extends Omit<HttpContract, 'kind'>>(c: C): C & { kind: 'http' } {
+  return { kind: 'http', ...c };
+}

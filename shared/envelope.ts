@@ -1,0 +1,40 @@
+/** The one response envelope of every HTTP route (SPEC §7). */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'VALIDATION_FAILED'
+  | 'INVALID_JSON'
+  | 'UNAUTHORIZED'
+  | 'TOKEN_EXPIRED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'TOO_MANY_REQUESTS'
+  | 'EMAIL_NOT_VERIFIED'
+  | 'EMAIL_TAKEN'
+  | 'INVALID_CREDENTIALS'
+  | 'INVALID_TOKEN'
+  | 'REFRESH_TOKEN_REUSED'
+  | 'PROVIDER_NOT_FOUND'
+  | 'INTERNAL_ERROR';
+
+export interface ErrorBody {
+  message: string;
+  code: ErrorCode;
+  details?: Record<string, unknown>;
+}
+
+export interface SuccessEnvelope<T> {
+  success: true;
+  data: T;
+  message?: string;
+}
+
+export interface ErrorEnvelope {
+  success: false;
+  error: ErrorBody;
+}
+
+export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
