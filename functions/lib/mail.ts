@@ -1,8 +1,20 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { setting } from './config';
 
-/** SES_ENDPOINT points the real SES v2 client at the local emulator. */
-const ses = new SESv2Client(process.env.SES_ENDPOINT ? { endpoint: process.env.SES_ENDPOINT } : {});
+type SendEmailCommandClass = typeof import('@aws-sdk/client-sesv2').SendEmailCommand;
+
+/**
+ * Loaded on first send, not at cold start: the SES client is the heaviest import of the functions that
+ * mail, and most of their calls never send. SES_ENDPOINT points the real client at the local emulator.
+ */
+let sdk: Promise<{ ses: SESv2Client; SendEmailCommand: SendEmailCommandClass }> | undefined;
+function loadSes() {
+  sdk ??= import('@aws-sdk/client-sesv2').then(({ SESv2Client, SendEmailCommand }) => ({
+    ses: new SESv2Client(process.env.SES_ENDPOINT ? { endpoint: process.env.SES_ENDPOINT } : {}),
+    SendEmailCommand,
+  }));
+  return sdk;
+}
 
 export interface Mail {
   to: string;
