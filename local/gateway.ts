@@ -1,0 +1,323 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResultV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { SocketEvent } from '../functions/lib/define-socket-handler';
+import { fallbackRoute, type HttpRouteEntry, httpRoutes, matchPath, socketRoutes } from '../functions/routes';
+import type { Logger } from './log';
+
+/** API Gateway's own limit for HTTP API payloads. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+const HANDLERS_DIR = join(import.meta.dirname, '..', 'functions', 'handlers');
+
+type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+const loaded = new Map<string, Promise<LambdaHandler>>();
+/** Handler modules are imported on first use, as a cold start would, after the environment is set. */
+function loadHandler(name: string): Promise<LambdaHandler> {
+  let handler = loaded.get(name);
+  if (!handler) {
+    handler = import(pathToFileURL(join(HANDLERS_DIR, `${name}.ts`)).href).then((m) => m.handler as LambdaHandler);
+    loaded.set(name, handler);
+  }
+  return handler;
+}
+
+function lambdaContext(functionName: string): Context {
+  const awsRequestId = randomUUID();
+  return {
+    awsRequestId,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+/** Static segments win over parameters, as in API Gateway. */
+const orderedRoutes = [...httpRoutes].sort((a, b) => paramCount(a) - paramCount(b));
+function paramCount(route: HttpRouteEntry) {
+  return (route.contract.path.match(/\{/g) ?? []).length;
+}
+
+/** Text bodies arrive as they are; anything else base64-encoded, as HTTP API payload 2.0 does. */
+function isTextual(contentType: string | undefined) {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === '' || type.startsWith('text/') || type === 'application/json' || type.endsWith('+json') || type.endsWith('/xml');
+}
+
+function singleValueHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return headers;
+}
+
+function queryParameters(search: URLSearchParams): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const key of new Set(search.keys())) out[key] = search.getAll(key).join(',');
+  return Object.keys(out).length ? out : undefined;
+}
+
+function sourceIp(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PAYLOAD_BYTES) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * The local stand-in for both API Gateway APIs: HTTP API payload 2.0 events built from real requests
+ * and dispatched through the route table; a WebSocket endpoint at /ws with $connect, $disconnect and
+ * $default; and the @connections management API that the real SDK client posts to.
+ */
+export function createGateway(options: { log: Logger }) {
+  const { log } = options;
+  const sockets = new Map<string, { ws: WebSocket; connectedAt: Date; lastActiveAt: Date; sourceIp: string; userAgent: string }>();
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse) {
+    const started = Date.now();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+
+    if (url.pathname.startsWith('/@connections/')) return handleManagement(req, res, url, method);
+
+    const body = await readBody(req);
+    if (body === 'too-large') {
+      sendJson(res, 413, { message: 'Request Entity Too Large' });
+      return;
+    }
+    const route = orderedRoutes.find((r) => r.contract.method === method && matchPath(r.contract.path, url.pathname));
+    const handlerName = route?.handler ?? fallbackRoute.handler;
+    const routeKey = route ? `${route.contract.method} ${route.contract.path}` : '$default';
+    const headers = singleValueHeaders(req);
+    const textual = isTextual(headers['content-type']);
+    const requestId = randomUUID();
+    const cookies = headers.cookie?.split(';').map((c) => c.trim());
+    const event: APIGatewayProxyEventV2 = {
+      version: '2.0',
+      routeKey,
+      rawPath: url.pathname,
+      rawQueryString: url.search.slice(1),
+      cookies,
+      headers,
+      queryStringParameters: queryParameters(url.searchParams),
+      pathParameters: route ? matchPath(route.contract.path, url.pathname) : undefined,
+      body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : undefined,
+      isBase64Encoded: body.length > 0 && !textual,
+      requestContext: {
+        accountId: 'local',
+        apiId: 'local',
+        domainName: headers.host ?? 'localhost',
+        domainPrefix: 'localhost',
+        http: {
+          method,
+          path: url.pathname,
+          protocol: `HTTP/${req.httpVersion}`,
+          sourceIp: sourceIp(req),
+          userAgent: headers['user-agent'] ?? '',
+        },
+        requestId,
+        routeKey,
+        stage: '$default',
+        time: new Date().toISOString(),
+        timeEpoch: Date.now(),
+      },
+    };
+    let status = 500;
+    try {
+      const handler = await loadHandler(handlerName);
+      const result = (await handler(event, lambdaContext(handlerName))) as APIGatewayProxyResultV2;
+      status = writeResult(res, result);
+    } catch (error) {
+      // A handler that throws past its own error handling is a Lambda failure: API Gateway answers 500.
+      log.error(`${method} ${url.pathname} failed: ${(error as Error).stack ?? error}`);
+      sendJson(res, 500, { message: 'Internal Server Error' });
+    }
+    log.info(`${method} ${url.pathname} ${status} ${Date.now() - started}ms`);
+  }
+
+  function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2): number {
+    if (typeof result !== 'object' || result === null || !('statusCode' in result)) {
+      // Payload 2.0: a result without statusCode is the JSON body of a 200.
+      sendJson(res, 200, result);
+      return 200;
+    }
+    const structured = result as APIGatewayProxyStructuredResultV2;
+    const status = structured.statusCode ?? 200;
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(structured.headers ?? {})) headers[k] = String(v);
+    if (structured.cookies?.length) headers['set-cookie'] = structured.cookies;
+    res.writeHead(status, headers);
+    res.end(structured.body ? Buffer.from(structured.body, structured.isBase64Encoded ? 'base64' : 'utf8') : undefined);
+    return status;
+  }
+
+  async function handleManagement(req: IncomingMessage, res: ServerResponse, url: URL, method: string) {
+    const connectionId = decodeURIComponent(url.pathname.slice('/@connections/'.length));
+    const socket = sockets.get(connectionId);
+    if (!socket) {
+      sendJson(res, 410, { message: 'Gone' });
+      return;
+    }
+    if (method === 'POST') {
+      const body = await readBody(req);
+      if (body === 'too-large') return sendJson(res, 413, { message: 'Request Entity Too Large' });
+      socket.ws.send(body.toString('utf8'));
+      socket.lastActiveAt = new Date();
+      res.writeHead(200).end();
+    } else if (method === 'GET') {
+      sendJson(res, 200, {
+        ConnectedAt: socket.connectedAt.toISOString(),
+        LastActiveAt: socket.lastActiveAt.toISOString(),
+        Identity: { SourceIp: socket.sourceIp, UserAgent: socket.userAgent },
+      });
+    } else if (method === 'DELETE') {
+      socket.ws.close(1000, 'Closed by the server');
+      res.writeHead(204).end();
+    } else {
+      sendJson(res, 405, { message: 'Method Not Allowed' });
+    }
+  }
+
+  const socketHandler = (routeKey: string) => {
+    const entry = socketRoutes.find((r) => r.contract.routeKey === routeKey);
+    if (!entry) throw new Error(`No socket route ${routeKey}`);
+    return loadHandler(entry.handler).then((h) => ({ h, name: entry.handler }));
+  };
+
+  function socketEvent(
+    routeKey: string,
+    eventType: 'CONNECT' | 'MESSAGE' | 'DISCONNECT',
+    connectionId: string,
+    extra: Partial<SocketEvent>,
+  ): SocketEvent {
+    return {
+      requestContext: {
+        routeKey,
+        eventType,
+        connectionId,
+        messageId: eventType === 'MESSAGE' ? randomUUID() : undefined,
+        extendedRequestId: randomUUID(),
+        requestTime: new Date().toUTCString(),
+        messageDirection: 'IN',
+        stage: 'ws',
+        connectedAt: sockets.get(connectionId)?.connectedAt.getTime() ?? Date.now(),
+        requestTimeEpoch: Date.now(),
+        requestId: randomUUID(),
+        domainName: 'localhost',
+        apiId: 'local',
+      },
+      isBase64Encoded: false,
+      ...extra,
+    } as SocketEvent;
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 128 * 1024 });
+
+  const server = createServer((req, res) => {
+    handleHttp(req, res).catch((error) => {
+      log.error(`gateway failure: ${(error as Error).stack ?? error}`);
+      if (!res.headersSent) sendJson(res, 500, { message: 'Internal Server Error' });
+    });
+  });
+
+  server.on('upgrade', async (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws' && !url.pathname.startsWith('/ws/')) {
+      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      return;
+    }
+    // Like API Gateway's ids: opaque, URL-safe here so tests can use them in paths as they are.
+    const connectionId = randomBytes(12).toString('base64url');
+    const headers = singleValueHeaders(req);
+    try {
+      const { h, name } = await socketHandler('$connect');
+      const result = (await h(
+        socketEvent('$connect', 'CONNECT', connectionId, {
+          headers,
+          queryStringParameters: queryParameters(url.searchParams),
+        }),
+        lambdaContext(name),
+      )) as APIGatewayProxyStructuredResultV2 | undefined;
+      const status = result?.statusCode ?? 200;
+      if (status < 200 || status >= 300) {
+        log.info(`WS connect refused ${status}`);
+        socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\ncontent-length: 0\r\n\r\n`);
+        return;
+      }
+    } catch (error) {
+      log.error(`WS $connect failed: ${(error as Error).stack ?? error}`);
+      socket.end('HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const now = new Date();
+      sockets.set(connectionId, { ws, connectedAt: now, lastActiveAt: now, sourceIp: sourceIp(req), userAgent: headers['user-agent'] ?? '' });
+      log.info(`WS connected ${connectionId}`);
+      ws.on('message', async (data) => {
+        const entry = sockets.get(connectionId);
+        if (entry) entry.lastActiveAt = new Date();
+        try {
+          const { h, name } = await socketHandler('$default');
+          await h(socketEvent('$default', 'MESSAGE', connectionId, { body: data.toString() }), lambdaContext(name));
+        } catch (error) {
+          log.error(`WS $default failed: ${(error as Error).stack ?? error}`);
+        }
+      });
+      ws.on('close', async () => {
+        sockets.delete(connectionId);
+        log.info(`WS disconnected ${connectionId}`);
+        try {
+          const { h, name } = await socketHandler('$disconnect');
+          await h(socketEvent('$disconnect', 'DISCONNECT', connectionId, {}), lambdaContext(name));
+        } catch (error) {
+          log.error(`WS $disconnect failed: ${(error as Error).stack ?? error}`);
+        }
+      });
+    });
+  });
+
+  return {
+    listen: (port: number, host = '127.0.0.1') =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      }),
+    close: async () => {
+      for (const { ws } of sockets.values()) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

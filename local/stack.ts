@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { ensureTable, startDynamoDb } from './dynamodb';
+import { createGateway } from './gateway';
+import { type Logger, logger } from './log';
+import { assertPortFree } from './ports';
+import { startSes } from './ses';
+import { type LocalSettings, localKeys } from './settings';
+import { startWeb } from './web';
+
+export const LOCAL_TABLE_NAME = 'switchboard';
+
+export interface StackOptions extends LocalSettings {
+  /** Keep DynamoDB data on disk under dataDir (npm start) or in memory (tests). */
+  persist: boolean;
+  web: boolean;
+  log?: (name: string) => Logger;
+}
+
+export type LocalStack = Awaited<ReturnType<typeof startLocalStack>>;
+
+/**
+ * Starts every local stand-in, then the gateway last, so that /api/v1/health answers only once
+ * DynamoDB Local, the SES emulator and the web server are all ready. Stops whatever had started if
+ * a part fails.
+ */
+export async function startLocalStack(options: StackOptions) {
+  const log = options.log ?? defaultLogs;
+  const ports: [number, string][] = [
+    [options.apiPort, 'API_PORT'],
+    [options.sesPort, 'SES_PORT'],
+    [options.dynamoPort, 'DYNAMODB_PORT'],
+  ];
+  if (options.web) ports.push([options.webPort, 'WEB_PORT']);
+  for (const [port, knob] of ports) await assertPortFree(port, knob);
+
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+    stops.length = 0;
+  };
+  try {
+    const [dynamo, ses] = await Promise.all([
+      startDynamoDb({
+        port: options.dynamoPort,
+        dataDir: options.persist ? join(options.dataDir, 'dynamodb') : undefined,
+        log: log('dynamodb'),
+      }).then((d) => {
+        stops.push(d.stop);
+        return d;
+      }),
+      startSes({ port: options.sesPort, log: log('ses') }).then((s) => {
+        stops.push(s.stop);
+        return s;
+      }),
+    ]);
+    const table = await ensureTable(dynamo.client, LOCAL_TABLE_NAME);
+    log('dynamodb').info(`table ${LOCAL_TABLE_NAME} ${table === 'created' ? 'created' : 'found'}`);
+
+    const webUrl = `http://localhost:${options.webPort}`;
+    const apiUrl = `http://127.0.0.1:${options.apiPort}`;
+    const handlerEnv = {
+      TABLE_NAME: LOCAL_TABLE_NAME,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      SES_ENDPOINT: ses.url,
+      MAIL_FROM: options.mailFrom,
+      APP_URL: webUrl,
+      JWT_SECRET: localKeys(options.dataDir).jwtSecret,
+      PLATFORM_ADMIN_EMAILS: options.platformAdminEmails,
+      WS_CALLBACK_URL: apiUrl,
+    };
+    // The handlers run in this process, as the same modules the Lambdas run, configured by environment.
+    Object.assign(process.env, handlerEnv);
+
+    if (options.web) {
+      const web = await startWeb({ port: options.webPort, apiPort: options.apiPort, log: log('web') });
+      stops.push(web.stop);
+    }
+    const gateway = createGateway({ log: log('gateway') });
+    await gateway.listen(options.apiPort);
+    stops.push(gateway.close);
+
+    return {
+      urls: {
+        web: webUrl,
+        api: apiUrl,
+        websocket: `ws://127.0.0.1:${options.apiPort}/ws`,
+        mail: ses.url,
+        dynamodb: dynamo.endpoint,
+      },
+      env: handlerEnv,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+const colours = { dynamodb: 'blue', ses: 'magenta', gateway: 'cyan', web: 'green', twilio: 'yellow' } as const;
+function defaultLogs(name: string): Logger {
+  return logger(name, colours[name as keyof typeof colours] ?? 'gray');
+}

@@ -1,0 +1,50 @@
+import pc from 'picocolors';
+import { logger } from './log';
+import { StartupError } from './ports';
+import { localSettings } from './settings';
+import { startLocalStack } from './stack';
+
+/** `npm start`: the whole product on this machine, no AWS account, no internet. Ctrl-C stops it all. */
+const log = logger('switchboard', 'gray');
+const started = Date.now();
+
+try {
+  const settings = localSettings();
+  const stack = await startLocalStack({ ...settings, persist: true, web: true });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: stopping every part…`);
+    await stack.stop();
+    log.info('stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const row = (name: string, url: string) => `  ${name.padEnd(22)} ${pc.cyan(url)}`;
+  console.log(
+    [
+      '',
+      pc.bold(pc.green(`Switchboard is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`)),
+      row('Web app', stack.urls.web),
+      row('API', `${stack.urls.api}/api/v1`),
+      row('Health', `${stack.urls.api}/api/v1/health`),
+      row('WebSocket', stack.urls.websocket),
+      row('Mail (SES emulator)', stack.urls.mail),
+      row('DynamoDB Local', stack.urls.dynamodb),
+      row('Data folder', settings.dataDir),
+      '',
+      pc.dim('  Ctrl-C stops everything. `npm run reset` deletes the local data.'),
+      '',
+    ].join('\n'),
+  );
+} catch (error) {
+  if (error instanceof StartupError || (error instanceof Error && /must be a port number/.test(error.message))) {
+    log.error(error.message);
+  } else {
+    log.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  process.exit(1);
+}
