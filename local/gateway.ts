@@ -2,12 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type {
-  APIGatewayProxyEventV2,
-  APIGatewayProxyResultV2,
-  APIGatewayProxyStructuredResultV2,
-  Context,
-} from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SocketEvent } from '../functions/lib/define-socket-handler';
 import { fallbackRoute, type HttpRouteEntry, httpRoutes, matchPath, socketRoutes } from '../functions/routes';
@@ -57,7 +52,9 @@ function paramCount(route: HttpRouteEntry) {
 /** Text bodies arrive as they are; anything else base64-encoded, as HTTP API payload 2.0 does. */
 function isTextual(contentType: string | undefined) {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === '' || type.startsWith('text/') || type === 'application/json' || type.endsWith('+json') || type.endsWith('/xml');
+  return (
+    type === '' || type.startsWith('text/') || type === 'application/json' || type.endsWith('+json') || type.endsWith('/xml')
+  );
 }
 
 function singleValueHeaders(req: IncomingMessage): Record<string, string> {
@@ -102,7 +99,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
  */
 export function createGateway(options: { log: Logger }) {
   const { log } = options;
-  const sockets = new Map<string, { ws: WebSocket; connectedAt: Date; lastActiveAt: Date; sourceIp: string; userAgent: string }>();
+  const sockets = new Map<
+    string,
+    { ws: WebSocket; connectedAt: Date; lastActiveAt: Date; sourceIp: string; userAgent: string }
+  >();
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse) {
     const started = Date.now();
@@ -282,7 +282,13 @@ export function createGateway(options: { log: Logger }) {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const now = new Date();
-      sockets.set(connectionId, { ws, connectedAt: now, lastActiveAt: now, sourceIp: sourceIp(req), userAgent: headers['user-agent'] ?? '' });
+      sockets.set(connectionId, {
+        ws,
+        connectedAt: now,
+        lastActiveAt: now,
+        sourceIp: sourceIp(req),
+        userAgent: headers['user-agent'] ?? '',
+      });
       log.info(`WS connected ${connectionId}`);
       ws.on('message', async (data) => {
         const entry = sockets.get(connectionId);

@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 export function localSettings(env: NodeJS.ProcessEnv = process.env) {
   const port = (name: string, fallback: number) => {
     const value = Number(env[name] ?? fallback);
-    if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number, not "${env[name]}"`);
+    if (!Number.isInteger(value) || value < 1 || value > 65535)
+      throw new Error(`${name} must be a port number, not "${env[name]}"`);
     return value;
   };
   return {

@@ -6,6 +6,8 @@ import { startLocalStack } from './stack';
 
 /** `npm start`: the whole product on this machine, no AWS account, no internet. Ctrl-C stops it all. */
 const log = logger('switchboard', 'gray');
+// Node 20 on this machine, Node 22 in Lambda: the SDK's upgrade notice would only be noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const started = Date.now();
 
 try {

@@ -79,7 +79,7 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
         params: (event.pathParameters ?? {}) as Record<string, string>,
         principal,
         headers: event.headers ?? {},
-        sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+        sourceIp: clientAddress(event),
         requestId: context.awsRequestId,
         event,
       } as HttpRequest<C>;
@@ -88,6 +88,16 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
       if (reply.message) envelope.message = reply.message;
       return respond(reply.status ?? 200, envelope);
     }) as unknown as Handler;
+}
+
+/**
+ * The caller's address. Behind CloudFront, API Gateway sees the edge's address; CloudFront passes the
+ * viewer's as `CloudFront-Viewer-Address` ("ip:port").
+ */
+function clientAddress(event: APIGatewayProxyEventV2): string {
+  const viewer = event.headers?.['cloudfront-viewer-address'];
+  if (viewer) return viewer.replace(/:\d+$/, '');
+  return event.requestContext?.http?.sourceIp ?? 'unknown';
 }
 
 async function authenticate(contract: HttpContract, event: APIGatewayProxyEventV2): Promise<Principal | undefined> {

@@ -1,0 +1,77 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
+import { httpContract } from '../../shared/contract/route';
+import { AppError } from './app-error';
+import { defineHandler } from './define-handler';
+
+const contract = httpContract({
+  method: 'POST',
+  path: '/api/v1/test',
+  auth: 'public',
+  body: z.object({ name: z.string() }),
+});
+
+function event(body?: string, headers: Record<string, string> = {}, isBase64Encoded = false): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: 'POST /api/v1/test',
+    rawPath: '/api/v1/test',
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    isBase64Encoded,
+    requestContext: { http: { method: 'POST', path: '/api/v1/test', sourceIp: '192.0.2.1' } },
+  } as unknown as APIGatewayProxyEventV2;
+}
+const context = { awsRequestId: 'req-1' } as Context;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('defineHandler', () => {
+  it('answers an unexpected failure with a generic 500 and logs the cause as one JSON line', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const handler = defineHandler(contract, async () => {
+      throw new Error('secret database detail');
+    });
+    const res = await handler(event('{"name":"x"}'), context);
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toContain('secret database detail');
+    expect(JSON.parse(res.body ?? '')).toEqual({
+      success: false,
+      error: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side. Please try again.' },
+    });
+    expect(logged).toHaveBeenCalledOnce();
+    const line = JSON.parse(String(logged.mock.calls[0]?.[0]));
+    expect(line).toMatchObject({
+      level: 'error',
+      requestId: 'req-1',
+      route: 'POST /api/v1/test',
+      error: { message: 'secret database detail' },
+    });
+  });
+
+  it('maps an AppError to its status and envelope', async () => {
+    const handler = defineHandler(contract, async () => {
+      throw new AppError(409, 'CONFLICT', 'Already there', { id: 'x' });
+    });
+    const res = await handler(event('{"name":"x"}'), context);
+    expect(res.statusCode).toBe(409);
+    expect(JSON.parse(res.body ?? '')).toEqual({
+      success: false,
+      error: { code: 'CONFLICT', message: 'Already there', details: { id: 'x' } },
+    });
+  });
+
+  it('decodes base64 bodies and hands the validated body to the domain function', async () => {
+    const handler = defineHandler(contract, async ({ body, sourceIp }) => ({ data: { hello: body.name, sourceIp } }));
+    const res = await handler(event(Buffer.from('{"name":"Ada"}').toString('base64'), {}, true), context);
+    expect(JSON.parse(res.body ?? '')).toEqual({ success: true, data: { hello: 'Ada', sourceIp: '192.0.2.1' } });
+  });
+
+  it('takes the viewer address CloudFront passes over the edge address', async () => {
+    const handler = defineHandler(contract, async ({ sourceIp }) => ({ data: sourceIp }));
+    const res = await handler(event('{"name":"x"}', { 'cloudfront-viewer-address': '203.0.113.9:50123' }), context);
+    expect(JSON.parse(res.body ?? '').data).toBe('203.0.113.9');
+  });
+});

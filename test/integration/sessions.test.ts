@@ -1,0 +1,129 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
+import { keys } from '../../functions/lib/table';
+import type { Tokens, User } from '../../shared/contract/auth';
+import { api, newClientAddress, signUp, stack } from '../support/api';
+import { testTable } from '../support/table';
+
+const refresh = (refreshToken: string) => api<{ tokens: Tokens }>('/api/v1/auth/refresh', { body: { refreshToken } });
+
+async function signIn(account: { email: string; password: string }) {
+  const res = await api<{ user: User; tokens: Tokens }>('/api/v1/auth/login', {
+    body: { email: account.email, password: account.password },
+    address: newClientAddress(),
+  });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+describe('refresh tokens', () => {
+  it('rotate on every use and keep the user active', async () => {
+    const account = await signUp();
+    const first = await signIn(account);
+    const second = await refresh(first.tokens.refreshToken);
+    expect(second.status).toBe(200);
+    const third = await refresh(second.body.data.tokens.refreshToken);
+    expect(third.status).toBe(200);
+    const me = await api<{ user: User }>('/api/v1/me', { token: third.body.data.tokens.accessToken });
+    expect(me.status).toBe(200);
+    expect(Date.parse(me.body.data.user.lastActiveAt ?? '')).toBeGreaterThanOrEqual(Date.parse(first.user.lastActiveAt ?? ''));
+  });
+
+  it('revoke the whole family when a spent token is presented again', async () => {
+    const account = await signUp();
+    const session = await signIn(account);
+    const rotated = await refresh(session.tokens.refreshToken);
+    expect(rotated.status).toBe(200);
+
+    const replay = await refresh(session.tokens.refreshToken);
+    expect(replay.status).toBe(401);
+    expect(replay.body.error.code).toBe('REFRESH_TOKEN_REUSED');
+
+    // The thief's replay also ends the legitimate holder's newer token.
+    const newer = await refresh(rotated.body.data.tokens.refreshToken);
+    expect(newer.status).toBe(401);
+
+    // Other sessions of the same user are separate families and keep working.
+    const otherDevice = await signIn(account);
+    expect((await refresh(otherDevice.tokens.refreshToken)).status).toBe(200);
+  });
+
+  it('expire 30 days after sign-in however often they are used', async () => {
+    const account = await signUp();
+    const session = await signIn(account);
+    const rotated = await refresh(session.tokens.refreshToken);
+    const { client, tableName } = testTable();
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.refreshToken(hashOpaqueToken(rotated.body.data.tokens.refreshToken)),
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+    const res = await refresh(rotated.body.data.tokens.refreshToken);
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toBe('Your session has expired. Please sign in again.');
+  });
+
+  it('refuse unknown and missing tokens', async () => {
+    expect((await refresh('AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(401);
+    const missing = await api('/api/v1/auth/refresh', { body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('Refresh token is required');
+  });
+});
+
+describe('access tokens', () => {
+  const secret = () => new TextEncoder().encode(stack().env.JWT_SECRET);
+  const claims = (user: User) => ({ cid: user.companyId, adm: false });
+
+  it('are required by /me', async () => {
+    const res = await api('/api/v1/me');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toEqual({ code: 'UNAUTHORIZED', message: 'Authentication required' });
+  });
+
+  it('are refused when expired, with a code the client refreshes on', async () => {
+    const { user } = await signUp();
+    const expired = await new SignJWT(claims(user))
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuer('switchboard')
+      .setAudience('switchboard-app')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(secret());
+    const res = await api('/api/v1/me', { token: expired });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('TOKEN_EXPIRED');
+  });
+
+  it('are refused with the wrong key, audience, issuer or algorithm', async () => {
+    const { user } = await signUp();
+    const base = () => new SignJWT(claims(user)).setSubject(user.id).setIssuedAt().setExpirationTime('5m');
+    const forged = [
+      await base()
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('switchboard')
+        .setAudience('switchboard-app')
+        .sign(new TextEncoder().encode('x'.repeat(64))),
+      await base().setProtectedHeader({ alg: 'HS256' }).setIssuer('switchboard').setAudience('someone-else').sign(secret()),
+      await base().setProtectedHeader({ alg: 'HS256' }).setIssuer('evil').setAudience('switchboard-app').sign(secret()),
+      await base()
+        .setProtectedHeader({ alg: 'HS512' })
+        .setIssuer('switchboard')
+        .setAudience('switchboard-app')
+        .sign(new Uint8Array(64).fill(1)),
+      // alg "none": header and payload only.
+      `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: user.id, ...claims(user), iss: 'switchboard', aud: 'switchboard-app' })).toString('base64url')}.`,
+    ];
+    for (const token of forged) {
+      const res = await api('/api/v1/me', { token });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('UNAUTHORIZED');
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import type { Company, Tokens, User } from '../../shared/contract/auth';
+
+export const stack = () => inject('stack');
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: {
+    success: boolean;
+    data: T;
+    message?: string;
+    error: { message: string; code: string; details?: Record<string, unknown> };
+  };
+}
+
+/** A fresh client address per test, so per-address throttling of one test never touches another. */
+export function newClientAddress(): string {
+  const b = randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  rawBody?: string;
+  token?: string;
+  headers?: Record<string, string>;
+  address?: string;
+}
+
+/** A real HTTP request to the local gateway. */
+export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.address) headers['cloudfront-viewer-address'] = `${options.address}:443`;
+  const res = await fetch(`${stack().urls.api}${path}`, {
+    method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export interface SentMail {
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** Mail the SES emulator holds for an address, oldest first. */
+export async function mailTo(email: string): Promise<SentMail[]> {
+  const res = await fetch(`${stack().urls.mail}/store`);
+  const store = (await res.json()) as {
+    emails: { destination: { to: string[] }; subject: string; body: { html?: string; text?: string } }[];
+  };
+  return store.emails
+    .filter((e) => e.destination.to.includes(email))
+    .map((e) => ({ to: e.destination.to, subject: e.subject, html: e.body.html ?? '', text: e.body.text ?? '' }));
+}
+
+export function verificationToken(mail: SentMail): string {
+  const match = /verify-email\?token=([\w-]+)/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`No verification link in: ${mail.text}`);
+  return match[1];
+}
+
+export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0, 8)}@example.test`;
+
+export interface Account {
+  email: string;
+  password: string;
+  user: User;
+  company: Company;
+  tokens: Tokens;
+}
+
+/** Registers, opens the mailed link and returns the signed-in session: the path every user takes. */
+export async function signUp(overrides: Partial<{ email: string; password: string; name: string; companyName: string }> = {}) {
+  const email = overrides.email ?? uniqueEmail();
+  const password = overrides.password ?? 'correct horse battery';
+  const registered = await api('/api/v1/auth/register', {
+    body: { companyName: overrides.companyName ?? 'Acme Support', name: overrides.name ?? 'Ada Lovelace', email, password },
+    address: newClientAddress(),
+  });
+  if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+  const [mail] = await mailTo(email.toLowerCase());
+  if (!mail) throw new Error('no verification mail');
+  const verified = await api<{ user: User; company: Company; tokens: Tokens }>(
+    `/api/v1/auth/verify-email?token=${verificationToken(mail)}`,
+  );
+  if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`);
+  return { email: email.toLowerCase(), password, ...verified.body.data } satisfies Account;
+}
