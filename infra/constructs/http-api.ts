@@ -1,0 +1,97 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { HttpContract } from '../../shared/contract/route';
+import { acknowledge } from './nag';
+import { ACCESS_LOG_RETENTION } from './realtime-api';
+
+export const HTTP_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+
+const accessLogFormat = apigateway.AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    requestTime: '$context.requestTime',
+    httpMethod: '$context.httpMethod',
+    path: '$context.path',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    responseLatency: '$context.responseLatency',
+    integrationLatency: '$context.integrationLatency',
+    sourceIp: '$context.identity.sourceIp',
+    userAgent: '$context.identity.userAgent',
+    error: '$context.error.message',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+export interface HttpApiRoute {
+  readonly contract: Pick<HttpContract, 'method' | 'path' | 'auth'>;
+  readonly function: lambda.IFunction;
+}
+
+/**
+ * The HTTP API: one route per route-table entry, `$default` answering everything else (404/405
+ * envelopes), a `$default` stage with JSON access logs and throttling.
+ */
+export class HttpApi extends Construct {
+  readonly api: apigwv2.HttpApi;
+  readonly stage: apigwv2.HttpStage;
+
+  constructor(scope: Construct, id: string, props: { routes: readonly HttpApiRoute[]; fallback: lambda.IFunction }) {
+    super(scope, id);
+    // Same-origin behind CloudFront, so no CORS configuration.
+    this.api = new apigwv2.HttpApi(this, 'Api', { description: 'Switchboard HTTP API', createDefaultStage: false });
+
+    for (const route of props.routes) {
+      const { method, path, auth } = route.contract;
+      // Construct ids cannot contain '/'.
+      const name = `${method} ${path.replaceAll('/', ' ').trim()}`;
+      const created = new apigwv2.HttpRoute(this, name, {
+        httpApi: this.api,
+        routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod[method]),
+        integration: new HttpLambdaIntegration(`${name} Integration`, route.function),
+      });
+      acknowledge(created, 'AwsSolutions-APIG4', authReason(auth));
+    }
+    const fallback = new apigwv2.HttpRoute(this, 'Fallback', {
+      httpApi: this.api,
+      routeKey: apigwv2.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('FallbackIntegration', props.fallback),
+    });
+    acknowledge(
+      fallback,
+      'AwsSolutions-APIG4',
+      'The $default route only answers 404/405 error envelopes; it reads and returns no data.',
+    );
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: ACCESS_LOG_RETENTION,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: HTTP_THROTTLE,
+      accessLogSettings: { destination: new apigwv2.LogGroupLogDestination(accessLogs), format: accessLogFormat },
+    });
+  }
+}
+
+function authReason(auth: HttpContract['auth']): string {
+  switch (auth) {
+    case 'public':
+      return 'A public route by specification (sign-up, sign-in, e-mail verification, token refresh, health); abuse is limited by stage throttling and per-account/per-address throttles in the handler.';
+    case 'user':
+    case 'platformAdmin':
+      return `Authorised in the handler (defineHandler, auth '${auth}'): the HS256 access token issued by this app is verified (algorithm, aud, iss, expiry) before any work; an API Gateway JWT authorizer would need a JWKS endpoint.`;
+    case 'twilio':
+      return 'Authenticated in the handler by the X-Twilio-Signature of the request, checked with the auth token of the account the number belongs to; Twilio cannot send other credentials.';
+  }
+}

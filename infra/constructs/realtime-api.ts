@@ -1,0 +1,97 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { acknowledge } from './nag';
+
+/** The stage is named like the public path: CloudFront forwards `/ws` unchanged and API Gateway reads it as the stage. */
+export const REALTIME_STAGE_NAME = 'ws';
+export const REALTIME_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+export const ACCESS_LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
+
+const accessLogFormat = apigateway.AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    requestTime: '$context.requestTime',
+    eventType: '$context.eventType',
+    routeKey: '$context.routeKey',
+    connectionId: '$context.connectionId',
+    status: '$context.status',
+    sourceIp: '$context.identity.sourceIp',
+    userAgent: '$context.identity.userAgent',
+    integrationLatency: '$context.integrationLatency',
+    error: '$context.error.message',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+export interface RealtimeRoute {
+  readonly routeKey: '$connect' | '$disconnect' | '$default';
+  readonly function: lambda.IFunction;
+}
+
+/** The WebSocket API of realtime events: one stage (`ws`), access logs, throttling. */
+export class RealtimeApi extends Construct {
+  readonly api: apigwv2.WebSocketApi;
+  readonly stage: apigwv2.WebSocketStage;
+
+  constructor(scope: Construct, id: string, props: { routes: readonly RealtimeRoute[] }) {
+    super(scope, id);
+    this.api = new apigwv2.WebSocketApi(this, 'Api', { description: 'Switchboard realtime events' });
+    for (const route of props.routes) {
+      const created = this.api.addRoute(route.routeKey, {
+        integration: new WebSocketLambdaIntegration(`${routeName(route.routeKey)}Integration`, route.function),
+      });
+      acknowledge(
+        created,
+        'AwsSolutions-APIG4',
+        route.routeKey === '$connect'
+          ? '$connect authenticates itself: its handler verifies the access token from the ?token= query string and refuses the connection otherwise (browsers cannot send headers on a WebSocket upgrade).'
+          : `${route.routeKey} is only reachable on a connection that $connect has already authenticated.`,
+      );
+    }
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: ACCESS_LOG_RETENTION,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = new apigwv2.WebSocketStage(this, 'Stage', {
+      webSocketApi: this.api,
+      stageName: REALTIME_STAGE_NAME,
+      autoDeploy: true,
+      throttle: REALTIME_THROTTLE,
+      accessLogSettings: { destination: new apigwv2.LogGroupLogDestination(accessLogs), format: accessLogFormat },
+    });
+    this.stage.node.addDependency(this.cloudWatchLogsRole());
+  }
+
+  /**
+   * Unlike HTTP APIs, WebSocket APIs write access logs through the account's (per region) API Gateway
+   * CloudWatch role. This sets it; both are retained so other APIs of the account keep logging.
+   */
+  private cloudWatchLogsRole(): apigateway.CfnAccount {
+    const role = new iam.Role(this, 'ApiGatewayCloudWatchRole', {
+      assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+      description: 'API Gateway account setting: writes API access and execution logs to CloudWatch Logs',
+    });
+    role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    acknowledge(
+      role,
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      'This role is the account-wide API Gateway logging role (AWS::ApiGateway::Account), shared by every API of the account and region; the AWS managed policy is the documented one for it and keeps up with what API Gateway needs.',
+    );
+    const account = new apigateway.CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: role.roleArn });
+    account.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    return account;
+  }
+}
+
+function routeName(routeKey: string): string {
+  const name = routeKey.replace('$', '');
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

@@ -1,0 +1,195 @@
+import * as fs from 'node:fs';
+import { Annotations, Duration, Stack } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { acknowledge, acknowledgeWildcardResource } from './nag';
+
+/** Days CloudFront and S3 access logs are kept. */
+export const ACCESS_LOG_EXPIRATION = Duration.days(90);
+
+/**
+ * Viewer-request rewrite of the SPA's client-side routes (a last path segment without a file
+ * extension) to /index.html. Only on the bucket's behaviour: a distribution-wide error response
+ * would turn the API's 404 envelopes into index.html.
+ */
+const SPA_REWRITE = `function handler(event) {
+  var request = event.request;
+  var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
+  if (last.indexOf('.') === -1) {
+    request.uri = '/index.html';
+  }
+  return request;
+}`;
+
+/** Headers of the WebSocket opening handshake that API Gateway needs from the browser. */
+const WEBSOCKET_HEADERS = ['Sec-WebSocket-Key', 'Sec-WebSocket-Version', 'Sec-WebSocket-Protocol', 'Sec-WebSocket-Extensions'];
+
+export interface WebHostingProps {
+  /** `{apiId}.execute-api.{region}.amazonaws.com` of the HTTP API (its `$default` stage). */
+  readonly httpApiDomain: string;
+  /** `{apiId}.execute-api.{region}.amazonaws.com` of the WebSocket API, whose stage is named like the `/ws` path. */
+  readonly realtimeApiDomain: string;
+  /** The built SPA (`web/dist`); uploaded when it exists at synth time. */
+  readonly webDistPath: string;
+}
+
+/**
+ * One public origin: CloudFront serves the SPA from a private bucket (origin access control) and
+ * forwards `/api/*` and `/webhooks/*` to the HTTP API and `/ws` to the WebSocket API.
+ */
+export class WebHosting extends Construct {
+  readonly distribution: cloudfront.Distribution;
+  readonly bucket: s3.Bucket;
+  readonly logsBucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: WebHostingProps) {
+    super(scope, id);
+
+    this.logsBucket = new s3.Bucket(this, 'LogsBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // CloudFront standard logging writes with an ACL grant, which needs ACLs enabled on the bucket.
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: ACCESS_LOG_EXPIRATION }],
+    });
+
+    this.bucket = new s3.Bucket(this, 'SiteBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      serverAccessLogsBucket: this.logsBucket,
+      serverAccessLogsPrefix: 's3-site/',
+    });
+
+    const apiOrigin = new origins.HttpOrigin(props.httpApiDomain, {
+      protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+    });
+    const apiBehavior: cloudfront.BehaviorOptions = {
+      origin: apiOrigin,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    };
+    const realtimeBehavior: cloudfront.BehaviorOptions = {
+      origin: new origins.HttpOrigin(props.realtimeApiDomain, {
+        protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      }),
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: new cloudfront.OriginRequestPolicy(this, 'WebSocketRequestPolicy', {
+        comment: 'WebSocket handshake: the access token in the query string and the Sec-WebSocket-* headers',
+        queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
+        headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...WEBSOCKET_HEADERS),
+        cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+      }),
+    };
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Switchboard',
+      defaultRootObject: 'index.html',
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        functionAssociations: [
+          {
+            eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+            function: new cloudfront.Function(this, 'SpaRewrite', {
+              code: cloudfront.FunctionCode.fromInline(SPA_REWRITE),
+              runtime: cloudfront.FunctionRuntime.JS_2_0,
+              comment: 'Serves index.html for the SPA routes',
+            }),
+          },
+        ],
+      },
+      additionalBehaviors: {
+        '/api/*': apiBehavior,
+        '/webhooks/*': apiBehavior,
+        '/ws': realtimeBehavior,
+        '/ws/*': realtimeBehavior,
+      },
+      enableLogging: true,
+      logBucket: this.logsBucket,
+      logFilePrefix: 'cloudfront/',
+    });
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR1',
+      'Geo restriction is an operator choice: the app serves companies wherever they are; add a GeoRestriction here if needed.',
+    );
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR2',
+      'AWS WAF is an operator choice (it has a monthly cost); the APIs are throttled per stage and the login is throttled per account and address.',
+    );
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR4',
+      'The distribution uses the default *.cloudfront.net certificate, with which CloudFront does not allow choosing the minimum viewer TLS version; with a custom domain and ACM certificate set minimumProtocolVersion TLSv1.2_2021.',
+    );
+
+    if (fs.existsSync(props.webDistPath)) {
+      this.deploySite(props.webDistPath);
+    } else {
+      Annotations.of(this).addWarningV2(
+        'switchboard:web-not-built',
+        `${props.webDistPath} does not exist, so the web app is not uploaded: run \`npm run build:web\` before \`npx cdk deploy\`.`,
+      );
+    }
+  }
+
+  /** Uploads the SPA and invalidates the distribution, so a deploy is visible at once. */
+  private deploySite(webDistPath: string): void {
+    const logGroup = new logs.LogGroup(this, 'DeploymentLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    // An own role instead of AWSLambdaBasicExecutionRole: logs may go to this log group only.
+    const role = new iam.Role(this, 'DeploymentRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Uploads the Switchboard web app to its bucket',
+    });
+    logGroup.grantWrite(role);
+    const site = new s3assets.Asset(this, 'Site', { path: webDistPath });
+    new s3deploy.BucketDeployment(this, 'Deployment', {
+      sources: [s3deploy.Source.bucket(site.bucket, site.s3ObjectKey)],
+      destinationBucket: this.bucket,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      memoryLimit: 512,
+      role,
+      logGroup,
+    });
+
+    const reason =
+      'Granted by the CDK BucketDeployment: it reads the uploaded build from the CDK assets bucket and syncs (puts, lists, prunes) every object of the site bucket, whose keys change with each build.';
+    for (const action of ['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:DeleteObject*', 's3:Abort*']) {
+      acknowledge(role, `AwsSolutions-IAM5[Action::${action}]`, reason);
+    }
+    acknowledgeWildcardResource(role, site.bucket.arnForObjects('*'), reason);
+    acknowledgeWildcardResource(role, this.bucket.arnForObjects('*'), reason);
+    acknowledge(
+      role,
+      'AwsSolutions-IAM5[Resource::*]',
+      'cloudfront:CreateInvalidation and GetInvalidation, as the CDK BucketDeployment grants them: they can only expire cached copies after an upload, not change content or configuration.',
+    );
+    // The upload function is a CDK singleton at stack level whose runtime CDK chooses.
+    const uploader = Stack.of(this).node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+    if (uploader) {
+      acknowledge(
+        uploader,
+        'AwsSolutions-L1',
+        'The CDK BucketDeployment function runs only at deploy time, on the Python runtime pinned by aws-cdk-lib together with its AWS CLI layer.',
+      );
+    }
+  }
+}

@@ -1,0 +1,228 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tableDefinition } from '../functions/lib/table';
+import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
+import { HANDLER_TAG } from './constructs/switchboard-function';
+import { PROJECT_ROOT, SwitchboardStack } from './switchboard-stack';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-infra-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** Synthesises like `npx cdk synth` (the feature flags of cdk.json) but without bundling the functions. */
+function synth(webDistPath: string) {
+  const { context } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8'));
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir: fs.mkdtempSync(path.join(tmp, 'out-')) });
+  const stack = new SwitchboardStack(app, 'Switchboard', { webDistPath });
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+/** Unacknowledged AwsSolutions findings (errors and warnings), as `rule at path` lines. */
+function nagFindings(app: App): string[] {
+  return new AwsSolutionsChecks()
+    .validateScope(app)
+    .violations.flatMap((violation) =>
+      violation.violatingResources.map(
+        (resource) => `${violation.severity} ${violation.ruleName} at ${resource.constructPath}: ${violation.description}`,
+      ),
+    );
+}
+
+type Resource = { Properties: Record<string, unknown> };
+const ref = (logicalId: string) => ({ Ref: logicalId });
+
+const withoutWeb = synth(path.join(tmp, 'missing-dist'));
+const { template } = withoutWeb;
+
+describe('table', () => {
+  it('is the single table of tableDefinition, on demand, protected and retained', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+          { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      },
+    });
+  });
+});
+
+describe('functions', () => {
+  const ours = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter((fn) =>
+    (fn.Properties.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === HANDLER_TAG),
+  );
+  const handlerOf = (fn: Resource) =>
+    (fn.Properties.Tags as { Key: string; Value: string }[]).find((tag) => tag.Key === HANDLER_TAG)?.Value;
+  const byHandler = new Map(ours.map((fn) => [handlerOf(fn), fn]));
+  const variablesOf = (handler: string) => {
+    const fn = byHandler.get(handler);
+    if (!fn) throw new Error(`No function for ${handler}`);
+    return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  };
+  const httpHandlers = [...httpRoutes.map((route) => route.handler), fallbackRoute.handler];
+  const socketHandlers = socketRoutes.map((route) => route.handler);
+
+  it('are exactly one per route-table entry', () => {
+    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + 1);
+    expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers].sort());
+  });
+
+  it('run the bundled handler on Node.js 22, arm64, with the app settings', () => {
+    for (const fn of ours) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Timeout: 10,
+        Environment: {
+          Variables: {
+            TABLE_NAME: expect.anything(),
+            NODE_OPTIONS: '--enable-source-maps',
+            MAIL_FROM: ref('MailFrom'),
+            PLATFORM_ADMIN_EMAILS: ref('PlatformAdminEmails'),
+            JWT_SECRET_SECRET_ARN: expect.anything(),
+            APP_URL_PARAMETER: '/Switchboard/app-url',
+            CUSTOMER_SECRETS_KEY_ID: expect.anything(),
+          },
+        },
+      });
+      expect(fn.Properties.Layers).toHaveLength(1);
+    }
+  });
+
+  it('give the WebSocket callback URL to the HTTP route functions only (the socket functions would make a cycle)', () => {
+    for (const route of httpRoutes) {
+      expect(JSON.stringify(variablesOf(route.handler).WS_CALLBACK_URL)).toMatch(/execute-api.*\/ws"/);
+    }
+    for (const handler of [...socketHandlers, fallbackRoute.handler]) {
+      expect(variablesOf(handler).WS_CALLBACK_URL).toBeUndefined();
+    }
+  });
+});
+
+describe('secrets', () => {
+  it('keep customer secrets under a rotating, retained KMS key and generate the token signing key', () => {
+    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: { EnableKeyRotation: true } });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+    });
+    template.hasResourceProperties('AWS::SSM::Parameter', { Name: '/Switchboard/app-url', Type: 'String' });
+  });
+});
+
+describe('APIs', () => {
+  it('route every HTTP route-table entry, and everything else to the not-found function', () => {
+    const httpApiId = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }));
+    expect(httpApiId).toHaveLength(1);
+    const routeKeys = Object.values(
+      template.findResources('AWS::ApiGatewayV2::Route', { Properties: { ApiId: ref(httpApiId[0] as string) } }) as Record<
+        string,
+        Resource
+      >,
+    ).map((route) => route.Properties.RouteKey);
+    expect(routeKeys.sort()).toEqual(
+      [...httpRoutes.map((route) => `${route.contract.method} ${route.contract.path}`), '$default'].sort(),
+    );
+  });
+
+  it('route the WebSocket routes and log both stages', () => {
+    const wsApiId = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }));
+    expect(wsApiId).toHaveLength(1);
+    const routeKeys = Object.values(
+      template.findResources('AWS::ApiGatewayV2::Route', { Properties: { ApiId: ref(wsApiId[0] as string) } }) as Record<
+        string,
+        Resource
+      >,
+    ).map((route) => route.Properties.RouteKey);
+    expect(routeKeys.sort()).toEqual(socketRoutes.map((route) => route.contract.routeKey).sort());
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      ApiId: ref(wsApiId[0] as string),
+      StageName: 'ws',
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('connectionId') },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('routeKey') },
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+    });
+  });
+});
+
+describe('CloudFront', () => {
+  const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution') as Record<string, Resource>)[0];
+  const config = distribution?.Properties.DistributionConfig as {
+    CacheBehaviors: { PathPattern: string; TargetOriginId: string }[];
+    Origins: { Id: string; DomainName: unknown }[];
+    DefaultCacheBehavior: { FunctionAssociations?: unknown[] };
+    CustomErrorResponses?: unknown;
+  };
+  const originOf = (pattern: string) => {
+    const behavior = config.CacheBehaviors.find((b) => b.PathPattern === pattern);
+    return JSON.stringify(config.Origins.find((origin) => origin.Id === behavior?.TargetOriginId)?.DomainName);
+  };
+
+  it('sends /api/* and /webhooks/* to the HTTP API and /ws to the WebSocket API', () => {
+    expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(['/api/*', '/webhooks/*', '/ws', '/ws/*']);
+    expect(originOf('/api/*')).toMatch(/"HttpApi[0-9A-F]+"/);
+    expect(originOf('/webhooks/*')).toBe(originOf('/api/*'));
+    expect(originOf('/ws')).toMatch(/"RealtimeApi[0-9A-F]+"/);
+    expect(originOf('/ws/*')).toBe(originOf('/ws'));
+  });
+
+  it('rewrites SPA routes with a viewer-request function, not with error responses that would hide API 404s', () => {
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: expect.anything() },
+    ]);
+    expect(config.CustomErrorResponses).toBeUndefined();
+  });
+});
+
+describe('outputs', () => {
+  it('tell the operator where the app, the webhooks, the APIs and the table are', () => {
+    for (const name of ['AppUrl', 'TwilioWebhookBaseUrl', 'HttpApiUrl', 'WebSocketUrl', 'TableName']) {
+      template.hasOutput(name, {});
+    }
+    expect(JSON.stringify(template.findOutputs('TwilioWebhookBaseUrl'))).toContain('/webhooks/twilio');
+  });
+});
+
+describe('web app upload', () => {
+  it('is skipped, with a warning, while web/dist is not built', () => {
+    template.resourceCountIs('Custom::CDKBucketDeployment', 0);
+    Annotations.fromStack(withoutWeb.stack).hasWarning('/Switchboard/Web', Match.stringLikeRegexp('npm run build:web'));
+  });
+
+  it('uploads web/dist when it exists', () => {
+    const dist = path.join(tmp, 'dist');
+    fs.mkdirSync(dist);
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
+    const withWeb = synth(dist);
+    withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
+    expect(nagFindings(withWeb.app)).toEqual([]);
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('has no unacknowledged error or warning', () => {
+    expect(nagFindings(withoutWeb.app)).toEqual([]);
+  });
+});
