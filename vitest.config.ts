@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     // Node 20 here, Node 22 in Lambda: the SDK's upgrade notice is noise in test output.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {
         test: {
