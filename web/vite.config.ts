@@ -1,3 +1,5 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const apiPort = Number(process.env.API_PORT ?? 3000);
@@ -6,6 +8,7 @@ const api = `http://127.0.0.1:${apiPort}`;
 /** The dev server proxies the API and the socket, so the browser sees one origin as in production. */
 export default defineConfig({
   root: import.meta.dirname,
+  plugins: [react(), tailwindcss()],
   server: {
     host: '127.0.0.1',
     port: Number(process.env.WEB_PORT ?? 5173),
@@ -15,5 +18,9 @@ export default defineConfig({
       '/ws': { target: api, ws: true },
     },
   },
-  build: { outDir: 'dist', emptyOutDir: true },
+  // Pre-bundled up front, so a first visit never triggers the dev server's optimise-and-reload.
+  optimizeDeps: {
+    include: ['react', 'react-dom', 'react-dom/client', 'react-router', '@tanstack/react-query', 'lucide-react'],
+  },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
 });

@@ -1,0 +1,130 @@
+import { History, LayoutDashboard, LogOut, Menu, MessagesSquare, Settings, Shield, UsersRound, X } from 'lucide-react';
+import { Suspense, useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { DEFAULT_COMPANY_NAME } from '../../../../shared/constants';
+import { LoadingScreen } from '../../components/loading-screen';
+import { Logo } from '../../components/logo';
+import { ThemeToggle } from '../../components/theme-toggle';
+import { useSession } from '../../hooks/use-session';
+import { cn } from '../../lib/cn';
+import { queryClient, session as sessionStore } from '../../lib/services';
+
+const NAV = [
+  { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { to: '/contacts', label: 'Contacts', icon: UsersRound },
+  { to: '/calls', label: 'Call History', icon: History },
+  { to: '/conversations', label: 'Conversations', icon: MessagesSquare },
+  { to: '/settings', label: 'Settings', icon: Settings },
+] as const;
+
+/** SPEC §2 signed-in shell: the sidebar with navigation, company, user, theme toggle and Logout. */
+export function AppShell() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  // A page change on a phone closes the menu it was chosen from.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation by design
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  if (!session) return null;
+  const { user, company } = session;
+  const logout = () => {
+    sessionStore.clear();
+    queryClient.clear();
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <div className="min-h-screen lg:flex">
+      <div className="flex items-center justify-between border-b border-border bg-surface px-4 py-3 lg:hidden">
+        <Logo />
+        <button
+          type="button"
+          onClick={() => setMenuOpen((open) => !open)}
+          aria-expanded={menuOpen}
+          aria-controls="sidebar"
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          className="inline-flex size-10 items-center justify-center rounded-lg text-muted hover:bg-surface-muted"
+        >
+          {menuOpen ? <X aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
+        </button>
+      </div>
+      <aside
+        id="sidebar"
+        className={cn(
+          'flex-col border-r border-border bg-surface lg:sticky lg:top-0 lg:flex lg:h-screen lg:w-64 lg:shrink-0',
+          menuOpen ? 'flex' : 'hidden',
+        )}
+      >
+        <div className="hidden px-5 pt-5 lg:block">
+          <Logo />
+        </div>
+        <div className="px-5 pt-4 pb-2">
+          <p className="truncate text-xs font-semibold tracking-wide text-muted uppercase">Company</p>
+          <p className="truncate text-sm font-semibold text-fg">{company.name || DEFAULT_COMPANY_NAME}</p>
+        </div>
+        <nav aria-label="Main" className="flex flex-col gap-1 px-3 py-2">
+          {NAV.map(({ to, label, icon: Icon }) => (
+            <NavLink
+              key={to}
+              to={to}
+              className={({ isActive }) =>
+                cn(
+                  'flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium',
+                  isActive ? 'bg-primary-soft text-primary' : 'text-muted hover:bg-surface-muted hover:text-fg',
+                )
+              }
+            >
+              <Icon aria-hidden="true" className="size-4.5" />
+              {label}
+            </NavLink>
+          ))}
+          {user.isPlatformAdmin && (
+            <NavLink
+              to="/admin"
+              className={({ isActive }) =>
+                cn(
+                  'flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium',
+                  isActive ? 'bg-primary-soft text-primary' : 'text-muted hover:bg-surface-muted hover:text-fg',
+                )
+              }
+            >
+              <Shield aria-hidden="true" className="size-4.5" />
+              Admin
+            </NavLink>
+          )}
+        </nav>
+        <div className="mt-auto border-t border-border p-4">
+          <div className="flex items-center gap-3">
+            <span
+              aria-hidden="true"
+              className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary-soft text-sm font-bold text-primary"
+            >
+              {user.name.trim().charAt(0).toUpperCase() || '?'}
+            </span>
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-semibold text-fg">{user.name}</p>
+              <p className="truncate text-xs text-muted">{user.email}</p>
+            </div>
+            <ThemeToggle />
+          </div>
+          <button
+            type="button"
+            onClick={logout}
+            className="mt-3 flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium text-muted hover:bg-surface-muted hover:text-fg"
+          >
+            <LogOut aria-hidden="true" className="size-4.5" />
+            Logout
+          </button>
+        </div>
+      </aside>
+      <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
+        <Suspense fallback={<LoadingScreen />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}

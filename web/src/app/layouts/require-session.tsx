@@ -1,0 +1,35 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import type { Company, User } from '../../../../shared/contract/auth';
+import { useSession } from '../../hooks/use-session';
+import { api, session as sessionStore } from '../../lib/services';
+
+/**
+ * Signed-in routes. A visitor without a session goes to /login and comes back after signing in. A
+ * restored session is refreshed from /me in the background (which also renews an expired token).
+ */
+export function RequireSession() {
+  const session = useSession();
+  const location = useLocation();
+  const me = useQuery({
+    queryKey: ['me'],
+    queryFn: () => api.get<{ user: User; company: Company }>('/me'),
+    enabled: Boolean(session),
+  });
+
+  useEffect(() => {
+    if (me.data) sessionStore.setProfile(me.data);
+  }, [me.data]);
+
+  if (!session) {
+    return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` }} />;
+  }
+  return <Outlet />;
+}
+
+/** /login and /register send a signed-in person on to the app. */
+export function PublicOnly() {
+  const session = useSession();
+  return session ? <Navigate to="/dashboard" replace /> : <Outlet />;
+}

@@ -1,0 +1,60 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { PlaceholderPage } from '../components/placeholder-page';
+import { AppShell } from './layouts/app-shell';
+import { AuthLayout } from './layouts/auth-layout';
+import { PublicOnly, RequireSession } from './layouts/require-session';
+import { NotFoundPage } from './not-found-page';
+
+// Each page loads its code when first visited, so /login's first visit carries only what it needs.
+const page = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) =>
+  lazy(() => load().then((m) => ({ default: m[name] })));
+
+const LoginPage = page(() => import('../features/auth/components/login-page'), 'LoginPage');
+const RegisterPage = page(() => import('../features/auth/components/register-page'), 'RegisterPage');
+const VerifyEmailPage = page(() => import('../features/auth/components/verify-email-page'), 'VerifyEmailPage');
+const ResendVerificationPage = page(
+  () => import('../features/auth/components/resend-verification-page'),
+  'ResendVerificationPage',
+);
+const DashboardPage = page(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
+const SettingsLayout = page(() => import('../features/settings/components/settings-layout'), 'SettingsLayout');
+const ProfilePage = page(() => import('../features/settings/components/profile-page'), 'ProfilePage');
+const CompanyPage = page(() => import('../features/settings/components/company-page'), 'CompanyPage');
+const AdminPage = page(() => import('../features/admin/components/admin-page'), 'AdminPage');
+
+/** SPEC §2 route table. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route index element={<Navigate to="/dashboard" replace />} />
+      <Route element={<AuthLayout />}>
+        <Route element={<PublicOnly />}>
+          <Route path="login" element={<LoginPage />} />
+          <Route path="register" element={<RegisterPage />} />
+        </Route>
+        <Route path="verify-email" element={<VerifyEmailPage />} />
+        <Route path="resend-verification" element={<ResendVerificationPage />} />
+      </Route>
+      <Route element={<RequireSession />}>
+        <Route element={<AppShell />}>
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="contacts" element={<PlaceholderPage title="Contacts" />} />
+          <Route path="calls" element={<PlaceholderPage title="Call History" />} />
+          <Route path="conversations" element={<PlaceholderPage title="Conversations" />} />
+          <Route path="admin" element={<AdminPage />} />
+          <Route path="settings" element={<SettingsLayout />}>
+            <Route index element={<Navigate to="providers" replace />} />
+            <Route path="providers" element={<PlaceholderPage title="Providers" />} />
+            <Route path="channels" element={<PlaceholderPage title="Channels" />} />
+            <Route path="inboxes" element={<PlaceholderPage title="Inboxes" />} />
+            <Route path="company" element={<CompanyPage />} />
+            <Route path="team" element={<PlaceholderPage title="Team" />} />
+            <Route path="profile" element={<ProfilePage />} />
+          </Route>
+        </Route>
+      </Route>
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,114 @@
+import { MailCheck } from 'lucide-react';
+import { type FormEvent, useRef, useState } from 'react';
+import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
+import { Alert } from '../../../components/alert';
+import { Button } from '../../../components/button';
+import { TextField } from '../../../components/text-field';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
+import { type Registration, useRegister } from '../api/auth-api';
+import { AuthCard } from './auth-card';
+import { TextLink } from './text-link';
+
+const FIELDS = ['companyName', 'name', 'email', 'password'] as const;
+type Field = (typeof FIELDS)[number];
+
+function validate(values: Registration): FieldErrors<Field> {
+  const errors: FieldErrors<Field> = {};
+  if (!values.companyName.trim()) errors.companyName = 'Company name is required';
+  if (!values.name.trim()) errors.name = 'Full name is required';
+  if (!values.email.trim()) errors.email = 'Email is required';
+  if (!values.password) errors.password = 'Password is required';
+  else if (values.password.length < MIN_PASSWORD_LENGTH) errors.password = 'Password must be at least 8 characters long';
+  return errors;
+}
+
+export function RegisterPage() {
+  const registration = useRegister();
+  const [values, setValues] = useState<Registration>({ companyName: '', name: '', email: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
+    registration.mutate(
+      { ...values, companyName: values.companyName.trim(), name: values.name.trim(), email: values.email.trim() },
+      {
+        onError: (error) => {
+          const fromServer = serverFieldErrors(error, FIELDS);
+          if (error instanceof ApiError && error.code === 'EMAIL_TAKEN') fromServer.email = error.message;
+          setErrors(fromServer);
+          focusFirstInvalid(FIELDS, fromServer, refs.current);
+        },
+      },
+    );
+  };
+
+  if (registration.isSuccess) {
+    const { data, message } = registration.data;
+    return (
+      <AuthCard title="Check your email">
+        <div className="flex flex-col gap-4 text-sm text-muted">
+          <MailCheck aria-hidden="true" className="size-10 text-primary" />
+          {data.emailSent ? (
+            <p>
+              We sent a verification link to <strong className="text-fg">{data.user.email}</strong>. Open it to activate your
+              account, then sign in.
+            </p>
+          ) : (
+            <Alert tone="warning">{message}</Alert>
+          )}
+          <p>
+            Didn&apos;t get it?{' '}
+            <TextLink to="/resend-verification" state={{ email: data.user.email }}>
+              Resend verification email
+            </TextLink>
+          </p>
+          <p>
+            <TextLink to="/login">Back to sign in</TextLink>
+          </p>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  const fieldError =
+    Object.keys(serverFieldErrors(registration.error, FIELDS)).length > 0 ||
+    (registration.error instanceof ApiError && registration.error.code === 'EMAIL_TAKEN');
+  const message = registration.isError && !fieldError ? errorMessage(registration.error, 'Registration failed') : null;
+  const field = (name: Field) => ({
+    ref: (el: HTMLInputElement | null) => {
+      refs.current[name] = el;
+    },
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [name]: e.target.value }),
+    error: errors[name],
+  });
+
+  return (
+    <AuthCard title="Create your account" description="Set up Switchboard for your company. It takes a minute.">
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+        {message && <Alert tone="error">{message}</Alert>}
+        <TextField label="Company name" autoComplete="organization" {...field('companyName')} />
+        <TextField label="Full name" autoComplete="name" {...field('name')} />
+        <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters`}
+          {...field('password')}
+        />
+        <Button type="submit" pending={registration.isPending} pendingLabel="Creating account..." className="mt-2 w-full">
+          Create account
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-muted">
+        Already have an account? <TextLink to="/login">Sign in</TextLink>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,75 @@
+import { CircleCheck, CircleX } from 'lucide-react';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { VERIFY_REDIRECT_MS } from '../../../../../shared/constants';
+import { Spinner } from '../../../components/spinner';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useVerifyEmail } from '../api/auth-api';
+import { AuthCard } from './auth-card';
+import { TextLink } from './text-link';
+
+export function VerifyEmailPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const navigate = useNavigate();
+  const verification = useVerifyEmail(token);
+
+  useEffect(() => {
+    if (!verification.isSuccess) return;
+    const timer = setTimeout(() => navigate('/dashboard', { replace: true }), VERIFY_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [verification.isSuccess, navigate]);
+
+  if (!token) {
+    return (
+      <AuthCard title="Verification failed">
+        <Failure message="Invalid verification link. No token provided." canResend={false} />
+      </AuthCard>
+    );
+  }
+  if (verification.isPending) {
+    return (
+      <AuthCard title="Verifying your email">
+        <p className="flex items-center gap-3 text-sm text-muted" role="status">
+          <Spinner /> Verifying your email...
+        </p>
+      </AuthCard>
+    );
+  }
+  if (verification.isError) {
+    const error = verification.error;
+    const canResend = error instanceof ApiError && error.details?.canResend === true;
+    return (
+      <AuthCard title="Verification failed">
+        <Failure message={errorMessage(error, 'Verification failed')} canResend={canResend} />
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Email verified">
+      <div className="flex items-start gap-3 text-sm text-muted" role="status">
+        <CircleCheck aria-hidden="true" className="size-6 shrink-0 text-success" />
+        <p>{verification.data.message ?? 'Your email has been verified.'} Taking you to your dashboard...</p>
+      </div>
+    </AuthCard>
+  );
+}
+
+function Failure({ message, canResend }: { message: string; canResend: boolean }) {
+  return (
+    <div className="flex flex-col gap-4 text-sm text-muted">
+      <div className="flex items-start gap-3" role="alert">
+        <CircleX aria-hidden="true" className="size-6 shrink-0 text-danger" />
+        <div>
+          {canResend && <p className="font-semibold text-fg">Your verification link has expired</p>}
+          <p>{message}</p>
+        </div>
+      </div>
+      {canResend ? (
+        <TextLink to="/resend-verification">Request a new verification email</TextLink>
+      ) : (
+        <TextLink to="/login">Back to sign in</TextLink>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { Inbox, MessagesSquare, PhoneCall, Plug, UserPlus, UsersRound } from 'lucide-react';
+import { Link } from 'react-router';
+import { DEFAULT_COMPANY_NAME } from '../../../../../shared/constants';
+import { Card } from '../../../components/card';
+import { useSession } from '../../../hooks/use-session';
+
+/** SPEC §2: the counters are static for now (0, 0, 1). */
+const COUNTERS = [
+  { label: 'Active Conversations', value: 0, icon: MessagesSquare },
+  { label: 'Connected Channels', value: 0, icon: PhoneCall },
+  { label: 'Team Members', value: 1, icon: UsersRound },
+] as const;
+
+const STEPS = [
+  {
+    title: 'Connect a provider',
+    text: 'Link your Twilio account to bring in your phone numbers.',
+    to: '/settings/providers',
+    icon: Plug,
+  },
+  {
+    title: 'Create an inbox',
+    text: 'Give your team a shared inbox and route numbers to it.',
+    to: '/settings/inboxes',
+    icon: Inbox,
+  },
+  {
+    title: 'Invite team members',
+    text: 'Bring your colleagues in to answer calls and messages.',
+    to: '/settings/team',
+    icon: UserPlus,
+  },
+] as const;
+
+export function DashboardPage() {
+  const session = useSession();
+  if (!session) return null;
+  return (
+    <div className="mx-auto max-w-5xl">
+      <h1 className="text-2xl font-bold tracking-tight text-fg">Welcome, {session.user.name}</h1>
+      <p className="mt-1 text-sm text-muted">Here is an overview of {session.company.name || DEFAULT_COMPANY_NAME}.</p>
+
+      <section aria-label="Overview" className="mt-6 grid gap-4 sm:grid-cols-3">
+        {COUNTERS.map(({ label, value, icon: Icon }) => (
+          <Card key={label} className="flex items-center gap-4 p-5">
+            <span className="flex size-11 items-center justify-center rounded-lg bg-primary-soft text-primary">
+              <Icon aria-hidden="true" className="size-5" />
+            </span>
+            <div>
+              <p className="text-sm text-muted">{label}</p>
+              <p className="text-2xl font-bold text-fg">{value}</p>
+            </div>
+          </Card>
+        ))}
+      </section>
+
+      <Card className="mt-6">
+        <h2 className="text-lg font-semibold text-fg">Getting Started</h2>
+        <ol className="mt-4 flex flex-col gap-3">
+          {STEPS.map(({ title, text, to, icon: Icon }, index) => (
+            <li key={title}>
+              <Link to={to} className="flex items-start gap-4 rounded-lg border border-border p-4 hover:bg-surface-muted">
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-fg">
+                  {index + 1}
+                </span>
+                <span className="min-w-0">
+                  <span className="flex items-center gap-2 font-semibold text-fg">
+                    <Icon aria-hidden="true" className="size-4 text-muted" />
+                    {title}
+                  </span>
+                  <span className="mt-0.5 block text-sm text-muted">{text}</span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ol>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import type { Tokens } from '../../../shared/contract/auth';
+import type { ErrorBody, ErrorCode } from '../../../shared/envelope';
+import type { SessionStore } from './session';
+
+export const API_BASE = '/api/v1';
+
+/** A failed call, carrying the server's message and code from the error envelope. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: ErrorCode | 'NETWORK_ERROR' | 'INVALID_RESPONSE',
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal;
+}
+
+export interface ApiResult<T> {
+  data: T;
+  message?: string;
+}
+
+/** Calls whose 401 means "wrong credentials", never "refresh and retry" (SPEC §8). */
+const NO_REFRESH = new Set(['/auth/login', '/auth/register', '/auth/refresh']);
+
+/**
+ * The one fetch wrapper: JSON, the bearer token, envelope unwrapping, and on a 401 one refresh of the
+ * tokens and one retry; when that cannot work the session is cleared and `onSignedOut` runs.
+ */
+export function createApiClient(options: { session: SessionStore; onSignedOut: () => void; fetch?: typeof fetch }) {
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  let refreshing: Promise<boolean> | null = null;
+
+  async function send<T>(path: string, request: RequestOptions): Promise<ApiResult<T>> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    const token = options.session.get()?.accessToken;
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const response = await doFetch(`${API_BASE}${path}${queryString(request.query)}`, {
+      method: request.method ?? 'GET',
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: request.signal,
+    });
+    let envelope: { success?: boolean; data?: T; message?: string; error?: ErrorBody } | undefined;
+    try {
+      envelope = await response.json();
+    } catch {
+      envelope = undefined;
+    }
+    if (response.ok && envelope?.success) return { data: envelope.data as T, message: envelope.message };
+    throw new ApiError(
+      envelope?.error?.message ?? `Request failed (${response.status})`,
+      response.status,
+      envelope?.error?.code ?? 'INVALID_RESPONSE',
+      envelope?.error?.details,
+    );
+  }
+
+  /** One refresh at a time: parallel 401s wait for the same new tokens. */
+  function refreshTokens(): Promise<boolean> {
+    refreshing ??= (async () => {
+      const refreshToken = options.session.get()?.refreshToken;
+      if (!refreshToken) return false;
+      try {
+        const { data } = await send<{ tokens: Tokens }>('/auth/refresh', { method: 'POST', body: { refreshToken } });
+        options.session.setTokens(data.tokens);
+        return true;
+      } catch {
+        return false;
+      }
+    })().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
+
+  async function request<T>(path: string, request: RequestOptions = {}): Promise<ApiResult<T>> {
+    try {
+      return await send<T>(path, request);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401 || NO_REFRESH.has(path)) throw error;
+      if (await refreshTokens()) {
+        try {
+          return await send<T>(path, request);
+        } catch (retryError) {
+          if (!(retryError instanceof ApiError) || retryError.status !== 401) throw retryError;
+        }
+      }
+      options.session.clear();
+      options.onSignedOut();
+      throw error;
+    }
+  }
+
+  return {
+    request,
+    get: <T>(path: string, o?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, o).then((r) => r.data),
+    post: <T>(path: string, body?: unknown, o?: Omit<RequestOptions, 'method' | 'body'>) =>
+      request<T>(path, { ...o, method: 'POST', body }).then((r) => r.data),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+function queryString(query: RequestOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * SPEC §8: the server's message if present; else 'Request was cancelled. Please try again.' when
+ * cancelled; else the network error's message; else the fallback ('Login failed', 'Registration failed').
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.code !== 'INVALID_RESPONSE' && error.message) return error.message;
+  if (error instanceof DOMException && error.name === 'AbortError') return 'Request was cancelled. Please try again.';
+  if (error instanceof TypeError && error.message) return error.message;
+  return fallback;
+}

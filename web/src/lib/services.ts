@@ -1,0 +1,27 @@
+import { QueryClient } from '@tanstack/react-query';
+import { QUERY_RETRY_COUNT } from '../../../shared/constants';
+import { createApiClient } from './api-client';
+import { createSessionStore } from './session';
+
+/** The app's singletons: one session store, one API client, one query cache. */
+export const session = createSessionStore(window.localStorage);
+
+/** Set by the router once it exists, so a failed refresh can send the browser to /login. */
+let signedOutHandler: () => void = () => window.location.assign('/login');
+export function onSignedOut(handler: () => void) {
+  signedOutHandler = handler;
+}
+
+export const api = createApiClient({
+  session,
+  onSignedOut: () => {
+    queryClient.clear();
+    signedOutHandler();
+  },
+});
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { retry: QUERY_RETRY_COUNT, refetchOnWindowFocus: false },
+  },
+});

@@ -1,0 +1,89 @@
+import type { Company, Tokens, User } from '../../../shared/contract/auth';
+
+/** SPEC §3: the session lives in browser storage under these four keys. */
+export const SESSION_KEYS = ['accessToken', 'refreshToken', 'user', 'company'] as const;
+
+export interface Session {
+  accessToken: string;
+  refreshToken: string | null;
+  user: User;
+  company: Company;
+}
+
+/**
+ * SPEC §4: restored when accessToken, user and company are all stored; any item that cannot be parsed
+ * clears all four.
+ */
+export function readStoredSession(storage: Storage): Session | null {
+  const accessToken = storage.getItem('accessToken');
+  const rawUser = storage.getItem('user');
+  const rawCompany = storage.getItem('company');
+  if (!accessToken || !rawUser || !rawCompany) return null;
+  try {
+    const user = JSON.parse(rawUser) as User;
+    const company = JSON.parse(rawCompany) as Company;
+    if (!isObject(user) || !isObject(company)) throw new Error('not an object');
+    return { accessToken, refreshToken: storage.getItem('refreshToken'), user, company };
+  } catch {
+    clearStoredSession(storage);
+    return null;
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function writeStoredSession(storage: Storage, session: Session): void {
+  storage.setItem('accessToken', session.accessToken);
+  if (session.refreshToken) storage.setItem('refreshToken', session.refreshToken);
+  else storage.removeItem('refreshToken');
+  storage.setItem('user', JSON.stringify(session.user));
+  storage.setItem('company', JSON.stringify(session.company));
+}
+
+export function clearStoredSession(storage: Storage): void {
+  for (const key of SESSION_KEYS) storage.removeItem(key);
+}
+
+type Listener = () => void;
+
+/** The in-memory session, kept in step with storage; React reads it through useSyncExternalStore. */
+export function createSessionStore(storage: Storage) {
+  let current = readStoredSession(storage);
+  const listeners = new Set<Listener>();
+  const emit = () => {
+    for (const l of listeners) l();
+  };
+  return {
+    get: () => current,
+    subscribe(listener: Listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    signIn(session: { user: User; company: Company; tokens: Tokens }) {
+      current = { user: session.user, company: session.company, ...session.tokens };
+      writeStoredSession(storage, current);
+      emit();
+    },
+    setTokens(tokens: Tokens) {
+      if (!current) return;
+      current = { ...current, ...tokens };
+      writeStoredSession(storage, current);
+      emit();
+    },
+    setProfile(profile: { user: User; company: Company }) {
+      if (!current) return;
+      current = { ...current, ...profile };
+      writeStoredSession(storage, current);
+      emit();
+    },
+    clear() {
+      current = null;
+      clearStoredSession(storage);
+      emit();
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
