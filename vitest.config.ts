@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` runs in isolation; `integration` shares one local stack (DynamoDB Local, the
- * SES emulator and the gateway on free ports) started by its global setup.
+ * Projects: `unit` runs in isolation; `integration` shares one local stack (DynamoDB Local, the SES
+ * emulator and the gateway on free ports) started by its global setup; `web` runs the SPA's component
+ * tests in jsdom; `browser` drives the web app in Debian's Chromium against a stack of its own with the
+ * Vite dev server, one file at a time, after the other projects (2 cores: a browser next to other
+ * test files makes timings flaky).
  */
 export default defineConfig({
   test: {
@@ -24,6 +27,25 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          include: ['web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['web/src/test-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/browser-setup.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

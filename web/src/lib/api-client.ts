@@ -57,11 +57,12 @@ export function createApiClient(options: { session: SessionStore; onSignedOut: (
       envelope = undefined;
     }
     if (response.ok && envelope?.success) return { data: envelope.data as T, message: envelope.message };
+    const body = envelope?.error;
     throw new ApiError(
-      envelope?.error?.message ?? `Request failed (${response.status})`,
+      body?.message || `Request failed (${response.status})`,
       response.status,
-      envelope?.error?.code ?? 'INVALID_RESPONSE',
-      envelope?.error?.details,
+      body?.code ?? 'INVALID_RESPONSE',
+      body?.details,
     );
   }
 
@@ -95,8 +96,11 @@ export function createApiClient(options: { session: SessionStore; onSignedOut: (
           if (!(retryError instanceof ApiError) || retryError.status !== 401) throw retryError;
         }
       }
-      options.session.clear();
-      options.onSignedOut();
+      // Parallel calls can all end here; the first one signs out, the rest only fail.
+      if (options.session.get()) {
+        options.session.clear();
+        options.onSignedOut();
+      }
       throw error;
     }
   }

@@ -1,0 +1,401 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Company, User } from '../../../shared/contract/auth';
+import { ApiError, createApiClient, errorMessage } from './api-client';
+import { createSessionStore, SESSION_KEYS } from './session';
+
+const user: User = {
+  id: 'u1',
+  companyId: 'c1',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  emailVerified: true,
+  role: 'OWNER',
+  avatarUrl: null,
+  lastActiveAt: null,
+  isPlatformAdmin: false,
+};
+const company: Company = { id: 'c1', name: 'Analytical Engines' };
+
+interface Recorded {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal | null | undefined;
+}
+
+/** A minimal Response: the client reads only ok, status and json(). */
+function reply(status: number, body: unknown): Response {
+  return {
+    ok: status >= 200 && status < 300,
+    status,
+    json: async () => (typeof body === 'string' ? JSON.parse(body) : body),
+  } as Response;
+}
+
+const ok = (data: unknown, message?: string) => reply(200, { success: true, data, ...(message ? { message } : {}) });
+const fail = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+  reply(status, { success: false, error: { code, message, ...(details ? { details } : {}) } });
+const unauthorized = () => fail(401, 'TOKEN_EXPIRED', 'Access token expired');
+
+/** A fake `fetch` that records every request and answers with `handler`. */
+function fakeServer(handler: (request: Recorded) => Response | Promise<Response>) {
+  const requests: Recorded[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const recorded: Recorded = {
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: { ...(init?.headers as Record<string, string>) },
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
+      signal: init?.signal,
+    };
+    requests.push(recorded);
+    return handler(recorded);
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests };
+}
+
+function signedIn(tokens: { accessToken: string; refreshToken?: string } = { accessToken: 'old', refreshToken: 'r1' }) {
+  window.localStorage.setItem('accessToken', tokens.accessToken);
+  if (tokens.refreshToken) window.localStorage.setItem('refreshToken', tokens.refreshToken);
+  window.localStorage.setItem('user', JSON.stringify(user));
+  window.localStorage.setItem('company', JSON.stringify(company));
+  return createSessionStore(window.localStorage);
+}
+
+function setup(handler: (request: Recorded) => Response | Promise<Response>, session = signedIn()) {
+  const server = fakeServer(handler);
+  const onSignedOut = vi.fn();
+  const api = createApiClient({ session, onSignedOut, fetch: server.fetch });
+  return { api, session, onSignedOut, requests: server.requests };
+}
+
+/** Answers protected calls by token: the old token gets 401, the new one succeeds; refresh rotates. */
+function rotatingServer(request: Recorded) {
+  if (request.url === '/api/v1/auth/refresh') return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+  if (request.headers.Authorization === 'Bearer new') return ok({ path: request.url });
+  return unauthorized();
+}
+
+const summary = (requests: Recorded[]) => requests.map((r) => `${r.method} ${r.url} ${r.headers.Authorization ?? '-'}`);
+
+/** Lets every pending promise continuation run (the fake server answers in microtasks). */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe('createApiClient: requests', () => {
+  it('sends JSON with the bearer token of the stored session', async () => {
+    const { api, requests } = setup(() => ok({ contacts: [] }));
+    await api.get('/contacts', { query: { search: 'ada', limit: 100, skip: undefined } });
+    await api.post('/contacts', { name: 'Ada', phoneNumber: '+15550100' });
+
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({
+      url: '/api/v1/contacts?search=ada&limit=100',
+      method: 'GET',
+      body: undefined,
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer old' },
+    });
+    expect(requests[1]).toMatchObject({
+      url: '/api/v1/contacts',
+      method: 'POST',
+      body: { name: 'Ada', phoneNumber: '+15550100' },
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer old' },
+    });
+  });
+
+  it('sends no Authorization header when no access token is stored', async () => {
+    const { api, requests } = setup(() => ok({}), createSessionStore(window.localStorage));
+    await api.post('/auth/login', { email: 'a@b.c', password: 'pw' });
+    expect(requests[0]?.headers['Content-Type']).toBe('application/json');
+    expect(requests[0]?.headers).not.toHaveProperty('Authorization');
+  });
+
+  it('forwards the abort signal', async () => {
+    const { api, requests } = setup(() => ok({}));
+    const controller = new AbortController();
+    await api.get('/contacts', { signal: controller.signal });
+    expect(requests[0]?.signal).toBe(controller.signal);
+  });
+
+  it('unwraps the envelope: get/post return data, request also returns the top-level message', async () => {
+    const { api } = setup(() => ok({ emailSent: true }, 'Check your email'));
+    await expect(api.get('/anything')).resolves.toEqual({ emailSent: true });
+    await expect(api.post('/anything', {})).resolves.toEqual({ emailSent: true });
+    await expect(api.request('/anything', { method: 'POST', body: {} })).resolves.toEqual({
+      data: { emailSent: true },
+      message: 'Check your email',
+    });
+  });
+
+  it('turns an error envelope into an ApiError with status, code, message and details', async () => {
+    const { api, onSignedOut } = setup(() =>
+      fail(400, 'VALIDATION_FAILED', 'Invalid input', { fields: { email: 'Enter a valid email' } }),
+    );
+    const error = await api.post('/contacts', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      name: 'ApiError',
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid input',
+      details: { fields: { email: 'Enter a valid email' } },
+    });
+    expect(onSignedOut).not.toHaveBeenCalled();
+  });
+
+  it('turns a response without an envelope into an INVALID_RESPONSE ApiError', async () => {
+    const { api } = setup(() => reply(502, '<html>Bad gateway</html>'));
+    const error = await api.get('/contacts').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 502, code: 'INVALID_RESPONSE', message: 'Request failed (502)' });
+  });
+
+  it('treats a 2xx answer that is not a success envelope as a failure', async () => {
+    const { api } = setup(() => reply(200, { success: false, error: { code: 'INTERNAL_ERROR', message: 'Nope' } }));
+    await expect(api.get('/contacts')).rejects.toMatchObject({ status: 200, code: 'INTERNAL_ERROR', message: 'Nope' });
+  });
+
+  it('does not refresh on statuses other than 401', async () => {
+    const { api, requests, onSignedOut, session } = setup(() => fail(403, 'FORBIDDEN', 'Access denied'));
+    await expect(api.get('/admin/overview')).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(requests).toHaveLength(1);
+    expect(onSignedOut).not.toHaveBeenCalled();
+    expect(session.get()?.accessToken).toBe('old');
+  });
+
+  it('passes network failures and aborts through unchanged, without signing out', async () => {
+    const network = new TypeError('Failed to fetch');
+    const abort = new DOMException('The operation was aborted.', 'AbortError');
+    let next: unknown = network;
+    const { api, onSignedOut, session } = setup(() => {
+      throw next;
+    });
+    await expect(api.get('/contacts')).rejects.toBe(network);
+    next = abort;
+    await expect(api.get('/contacts')).rejects.toBe(abort);
+    expect(onSignedOut).not.toHaveBeenCalled();
+    expect(session.get()).not.toBeNull();
+  });
+});
+
+describe('createApiClient: 401, refresh and retry (SPEC §7, §8)', () => {
+  it('refreshes once with the stored refresh token, stores the new tokens and retries once with the new token', async () => {
+    const { api, requests, session, onSignedOut } = setup(rotatingServer);
+    await expect(api.get('/contacts')).resolves.toEqual({ path: '/api/v1/contacts' });
+
+    expect(summary(requests)).toEqual([
+      'GET /api/v1/contacts Bearer old',
+      'POST /api/v1/auth/refresh Bearer old',
+      'GET /api/v1/contacts Bearer new',
+    ]);
+    expect(requests[1]?.body).toEqual({ refreshToken: 'r1' });
+    expect(session.get()).toMatchObject({ accessToken: 'new', refreshToken: 'r2', user, company });
+    expect(window.localStorage.getItem('accessToken')).toBe('new');
+    expect(window.localStorage.getItem('refreshToken')).toBe('r2');
+    expect(onSignedOut).not.toHaveBeenCalled();
+  });
+
+  it('retries with the same method and body', async () => {
+    const { api, requests } = setup(rotatingServer);
+    await api.post('/contacts', { name: 'Ada' });
+    expect(requests[2]).toMatchObject({ method: 'POST', url: '/api/v1/contacts', body: { name: 'Ada' } });
+  });
+
+  it('shares ONE refresh between parallel 401s', async () => {
+    const refreshAnswer = deferred<Response>();
+    const { api, requests, onSignedOut } = setup((request) => {
+      if (request.url === '/api/v1/auth/refresh') return refreshAnswer.promise;
+      return rotatingServer(request);
+    });
+    const results = Promise.all([api.get('/contacts'), api.get('/calls'), api.get('/channels')]);
+    // All three 401s have arrived while the refresh is still in flight.
+    await settle();
+    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(1);
+
+    refreshAnswer.resolve(ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } }));
+    await expect(results).resolves.toEqual([
+      { path: '/api/v1/contacts' },
+      { path: '/api/v1/calls' },
+      { path: '/api/v1/channels' },
+    ]);
+    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(1);
+    expect(requests.filter((r) => r.headers.Authorization === 'Bearer new').map((r) => r.url)).toEqual(
+      expect.arrayContaining(['/api/v1/contacts', '/api/v1/calls', '/api/v1/channels']),
+    );
+    expect(requests).toHaveLength(7);
+    expect(onSignedOut).not.toHaveBeenCalled();
+  });
+
+  it('refreshes again for a later, separate 401', async () => {
+    let refreshes = 0;
+    let valid = 'none';
+    const { api, requests } = setup((request) => {
+      if (request.url === '/api/v1/auth/refresh') {
+        refreshes += 1;
+        valid = `new${refreshes}`;
+        return ok({ tokens: { accessToken: valid, refreshToken: `r${refreshes + 1}` } });
+      }
+      return request.headers.Authorization === `Bearer ${valid}` ? ok({}) : unauthorized();
+    });
+    await api.get('/contacts');
+    valid = 'revoked';
+    await api.get('/contacts');
+    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh').map((r) => r.body)).toEqual([
+      { refreshToken: 'r1' },
+      { refreshToken: 'r2' },
+    ]);
+  });
+
+  it('without a refresh token: no refresh, the session is cleared, onSignedOut runs once and the 401 is rethrown', async () => {
+    const { api, requests, session, onSignedOut } = setup(rotatingServer, signedIn({ accessToken: 'old' }));
+    const error = await api.get('/contacts').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 401, code: 'TOKEN_EXPIRED', message: 'Access token expired' });
+    expect(summary(requests)).toEqual(['GET /api/v1/contacts Bearer old']);
+    expect(session.get()).toBeNull();
+    expect(SESSION_KEYS.map((key) => window.localStorage.getItem(key))).toEqual([null, null, null, null]);
+    expect(onSignedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('with a failed refresh: the session is cleared, onSignedOut runs once and the original 401 is rethrown', async () => {
+    const { api, requests, session, onSignedOut } = setup((request) =>
+      request.url === '/api/v1/auth/refresh' ? fail(401, 'INVALID_TOKEN', 'Refresh token invalid') : unauthorized(),
+    );
+    const error = await api.get('/contacts').catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ status: 401, code: 'TOKEN_EXPIRED', message: 'Access token expired' });
+    expect(summary(requests)).toEqual(['GET /api/v1/contacts Bearer old', 'POST /api/v1/auth/refresh Bearer old']);
+    expect(session.get()).toBeNull();
+    expect(SESSION_KEYS.map((key) => window.localStorage.getItem(key))).toEqual([null, null, null, null]);
+    expect(onSignedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('parallel 401s with a failed refresh share ONE refresh attempt and all end signed out with their 401', async () => {
+    const refreshAnswer = deferred<Response>();
+    const { api, requests, session, onSignedOut } = setup((request) =>
+      request.url === '/api/v1/auth/refresh' ? refreshAnswer.promise : unauthorized(),
+    );
+    const results = Promise.allSettled([api.get('/contacts'), api.get('/calls')]);
+    await settle();
+    refreshAnswer.resolve(fail(401, 'REFRESH_TOKEN_REUSED', 'Refresh token reused'));
+
+    const settled = await results;
+    expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    for (const r of settled) expect(r.status === 'rejected' && r.reason).toMatchObject({ status: 401, code: 'TOKEN_EXPIRED' });
+    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(1);
+    expect(requests).toHaveLength(3);
+    expect(session.get()).toBeNull();
+    expect(window.localStorage.getItem('accessToken')).toBeNull();
+    expect(onSignedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('a refresh that fails on the network also signs out', async () => {
+    const { api, session, onSignedOut } = setup((request) => {
+      if (request.url === '/api/v1/auth/refresh') throw new TypeError('Failed to fetch');
+      return unauthorized();
+    });
+    await expect(api.get('/contacts')).rejects.toMatchObject({ status: 401, code: 'TOKEN_EXPIRED' });
+    expect(session.get()).toBeNull();
+    expect(onSignedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('a second 401 after the retry signs out and rethrows the original error, with no second refresh', async () => {
+    const { api, requests, session, onSignedOut } = setup((request) =>
+      request.url === '/api/v1/auth/refresh' ? ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } }) : unauthorized(),
+    );
+    await expect(api.get('/contacts')).rejects.toMatchObject({ status: 401, message: 'Access token expired' });
+
+    expect(summary(requests)).toEqual([
+      'GET /api/v1/contacts Bearer old',
+      'POST /api/v1/auth/refresh Bearer old',
+      'GET /api/v1/contacts Bearer new',
+    ]);
+    expect(session.get()).toBeNull();
+    expect(window.localStorage.getItem('accessToken')).toBeNull();
+    expect(onSignedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('a non-401 failure of the retry is rethrown without signing out', async () => {
+    const { api, session, onSignedOut } = setup((request) => {
+      if (request.url === '/api/v1/auth/refresh') return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+      return request.headers.Authorization === 'Bearer new' ? fail(404, 'NOT_FOUND', 'Contact not found') : unauthorized();
+    });
+    await expect(api.get('/contacts/x')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(session.get()?.accessToken).toBe('new');
+    expect(onSignedOut).not.toHaveBeenCalled();
+  });
+
+  it.each(['/auth/login', '/auth/register', '/auth/refresh'])(
+    'passes a 401 from %s through unchanged, without refresh or sign-out',
+    async (path) => {
+      const { api, requests, session, onSignedOut } = setup(() => fail(401, 'INVALID_CREDENTIALS', 'Invalid email or password'));
+      const error = await api.post(path, { email: 'ada@example.com', password: 'wrong' }).catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' });
+      expect(requests.map((r) => r.url)).toEqual([`/api/v1${path}`]);
+      expect(onSignedOut).not.toHaveBeenCalled();
+      expect(session.get()?.accessToken).toBe('old');
+      expect(window.localStorage.getItem('accessToken')).toBe('old');
+    },
+  );
+});
+
+describe('errorMessage (SPEC §8)', () => {
+  it("prefers the server's message", () => {
+    const error = new ApiError('Please verify your email before signing in.', 403, 'EMAIL_NOT_VERIFIED');
+    expect(errorMessage(error, 'Login failed')).toBe('Please verify your email before signing in.');
+    expect(errorMessage(new ApiError('Email already registered', 409, 'EMAIL_TAKEN'), 'Registration failed')).toBe(
+      'Email already registered',
+    );
+  });
+
+  it('says the request was cancelled for an AbortError', () => {
+    expect(errorMessage(new DOMException('The user aborted a request.', 'AbortError'), 'Login failed')).toBe(
+      'Request was cancelled. Please try again.',
+    );
+  });
+
+  it("gives a network TypeError's own message", () => {
+    expect(errorMessage(new TypeError('Failed to fetch'), 'Login failed')).toBe('Failed to fetch');
+    expect(errorMessage(new TypeError('NetworkError when attempting to fetch resource.'), 'Registration failed')).toBe(
+      'NetworkError when attempting to fetch resource.',
+    );
+  });
+
+  it('falls back when there is no server message', () => {
+    // No envelope came back: the client-made 'Request failed (502)' is not a server message.
+    expect(errorMessage(new ApiError('Request failed (502)', 502, 'INVALID_RESPONSE'), 'Login failed')).toBe('Login failed');
+    expect(errorMessage(new ApiError('', 500, 'INTERNAL_ERROR'), 'Registration failed')).toBe('Registration failed');
+    expect(errorMessage(new TypeError(''), 'Login failed')).toBe('Login failed');
+    expect(errorMessage(new DOMException('Timed out', 'TimeoutError'), 'Login failed')).toBe('Login failed');
+    expect(errorMessage(new Error('boom'), 'Registration failed')).toBe('Registration failed');
+    expect(errorMessage(undefined, 'Login failed')).toBe('Login failed');
+    expect(errorMessage('a string', 'Login failed')).toBe('Login failed');
+  });
+
+  it('works on what the client actually throws', async () => {
+    const { api } = setup(() => fail(401, 'INVALID_CREDENTIALS', 'Invalid email or password'));
+    const serverError = await api.post('/auth/login', {}).catch((e: unknown) => e);
+    expect(errorMessage(serverError, 'Login failed')).toBe('Invalid email or password');
+
+    const offline = setup(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const networkError = await offline.api.post('/auth/login', {}).catch((e: unknown) => e);
+    expect(errorMessage(networkError, 'Login failed')).toBe('Failed to fetch');
+
+    const broken = setup(() => reply(500, 'not json'));
+    const invalid = await broken.api.post('/auth/register', {}).catch((e: unknown) => e);
+    expect(errorMessage(invalid, 'Registration failed')).toBe('Registration failed');
+  });
+});

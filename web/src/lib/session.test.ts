@@ -1,0 +1,191 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Company, User } from '../../../shared/contract/auth';
+import { clearStoredSession, createSessionStore, readStoredSession, SESSION_KEYS, writeStoredSession } from './session';
+
+const user: User = {
+  id: 'u1',
+  companyId: 'c1',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  emailVerified: true,
+  role: 'OWNER',
+  avatarUrl: null,
+  lastActiveAt: null,
+  isPlatformAdmin: false,
+};
+const company: Company = { id: 'c1', name: 'Analytical Engines' };
+
+function store(items: Partial<Record<(typeof SESSION_KEYS)[number], string>>) {
+  for (const [key, value] of Object.entries(items)) window.localStorage.setItem(key, value);
+}
+
+function storedKeys() {
+  return SESSION_KEYS.filter((key) => window.localStorage.getItem(key) !== null);
+}
+
+const complete = {
+  accessToken: 'access-1',
+  refreshToken: 'refresh-1',
+  user: JSON.stringify(user),
+  company: JSON.stringify(company),
+};
+
+describe('readStoredSession (SPEC §4 restore)', () => {
+  it('restores the session when accessToken, user and company are stored', () => {
+    store(complete);
+    expect(readStoredSession(window.localStorage)).toEqual({
+      accessToken: 'access-1',
+      refreshToken: 'refresh-1',
+      user,
+      company,
+    });
+  });
+
+  it('restores without a refresh token, which is optional', () => {
+    const { refreshToken: _omitted, ...withoutRefresh } = complete;
+    store(withoutRefresh);
+    expect(readStoredSession(window.localStorage)).toEqual({ accessToken: 'access-1', refreshToken: null, user, company });
+  });
+
+  it.each(['accessToken', 'user', 'company'] as const)(
+    'is not restored when %s is missing, and leaves storage alone',
+    (missing) => {
+      store(Object.fromEntries(Object.entries(complete).filter(([key]) => key !== missing)));
+      expect(readStoredSession(window.localStorage)).toBeNull();
+      expect(storedKeys()).toEqual(SESSION_KEYS.filter((key) => key !== missing));
+    },
+  );
+
+  it('is not restored from an empty storage', () => {
+    expect(readStoredSession(window.localStorage)).toBeNull();
+  });
+
+  it.each([
+    ['user is not JSON', { user: '{not json' }],
+    ['company is not JSON', { company: 'undefined' }],
+    ['user is a JSON string', { user: '"Ada"' }],
+    ['company is a JSON number', { company: '42' }],
+    ['user is JSON null', { user: 'null' }],
+    ['company is a JSON array', { company: '[1,2]' }],
+  ])('clears all four keys when %s', (_case, broken) => {
+    store({ ...complete, ...broken });
+    window.localStorage.setItem('theme', 'dark');
+    expect(readStoredSession(window.localStorage)).toBeNull();
+    expect(storedKeys()).toEqual([]);
+    // Only the session's own keys go.
+    expect(window.localStorage.getItem('theme')).toBe('dark');
+  });
+
+  it('write then read round-trips, and a null refresh token removes the stored one', () => {
+    store({ refreshToken: 'stale' });
+    writeStoredSession(window.localStorage, { accessToken: 'a', refreshToken: null, user, company });
+    expect(window.localStorage.getItem('refreshToken')).toBeNull();
+    expect(readStoredSession(window.localStorage)).toEqual({ accessToken: 'a', refreshToken: null, user, company });
+    clearStoredSession(window.localStorage);
+    expect(storedKeys()).toEqual([]);
+  });
+});
+
+describe('createSessionStore', () => {
+  it('starts from the stored session', () => {
+    store(complete);
+    expect(createSessionStore(window.localStorage).get()).toEqual({
+      accessToken: 'access-1',
+      refreshToken: 'refresh-1',
+      user,
+      company,
+    });
+  });
+
+  it('starts signed out, and clears storage, when the stored session is corrupt', () => {
+    store({ ...complete, user: 'oops' });
+    expect(createSessionStore(window.localStorage).get()).toBeNull();
+    expect(storedKeys()).toEqual([]);
+  });
+
+  it('signIn stores all four items, updates memory and notifies subscribers', () => {
+    const session = createSessionStore(window.localStorage);
+    const listener = vi.fn(() => {
+      // Subscribers read the new state in step with storage.
+      expect(session.get()?.accessToken).toBe('access-2');
+      expect(window.localStorage.getItem('accessToken')).toBe('access-2');
+    });
+    session.subscribe(listener);
+    session.signIn({ user, company, tokens: { accessToken: 'access-2', refreshToken: 'refresh-2' } });
+
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(session.get()).toEqual({ accessToken: 'access-2', refreshToken: 'refresh-2', user, company });
+    expect(window.localStorage.getItem('refreshToken')).toBe('refresh-2');
+    expect(JSON.parse(window.localStorage.getItem('user') ?? 'null')).toEqual(user);
+    expect(JSON.parse(window.localStorage.getItem('company') ?? 'null')).toEqual(company);
+    // A fresh store over the same storage sees the same session.
+    expect(createSessionStore(window.localStorage).get()).toEqual(session.get());
+  });
+
+  it('setTokens replaces both tokens and keeps the profile', () => {
+    store(complete);
+    const session = createSessionStore(window.localStorage);
+    const listener = vi.fn();
+    session.subscribe(listener);
+    session.setTokens({ accessToken: 'access-3', refreshToken: 'refresh-3' });
+
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(session.get()).toEqual({ accessToken: 'access-3', refreshToken: 'refresh-3', user, company });
+    expect(window.localStorage.getItem('accessToken')).toBe('access-3');
+    expect(window.localStorage.getItem('refreshToken')).toBe('refresh-3');
+  });
+
+  it('setTokens and setProfile do nothing when signed out', () => {
+    const session = createSessionStore(window.localStorage);
+    const listener = vi.fn();
+    session.subscribe(listener);
+    session.setTokens({ accessToken: 'a', refreshToken: 'r' });
+    session.setProfile({ user, company });
+    expect(session.get()).toBeNull();
+    expect(storedKeys()).toEqual([]);
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('setProfile replaces user and company and keeps the tokens', () => {
+    store(complete);
+    const session = createSessionStore(window.localStorage);
+    const listener = vi.fn();
+    session.subscribe(listener);
+    const renamed = { ...user, name: 'Countess of Lovelace' };
+    const otherCompany = { ...company, name: 'Difference Engines' };
+    session.setProfile({ user: renamed, company: otherCompany });
+
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(session.get()).toEqual({ accessToken: 'access-1', refreshToken: 'refresh-1', user: renamed, company: otherCompany });
+    expect(JSON.parse(window.localStorage.getItem('user') ?? 'null')).toEqual(renamed);
+    expect(JSON.parse(window.localStorage.getItem('company') ?? 'null')).toEqual(otherCompany);
+    expect(window.localStorage.getItem('accessToken')).toBe('access-1');
+  });
+
+  it('clear empties memory and all four stored items, and notifies', () => {
+    store(complete);
+    window.localStorage.setItem('theme', 'light');
+    const session = createSessionStore(window.localStorage);
+    const listener = vi.fn();
+    session.subscribe(listener);
+    session.clear();
+
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(session.get()).toBeNull();
+    expect(storedKeys()).toEqual([]);
+    expect(window.localStorage.getItem('theme')).toBe('light');
+  });
+
+  it('stops notifying after unsubscribe', () => {
+    const session = createSessionStore(window.localStorage);
+    const kept = vi.fn();
+    const dropped = vi.fn();
+    session.subscribe(kept);
+    const unsubscribe = session.subscribe(dropped);
+    unsubscribe();
+    session.signIn({ user, company, tokens: { accessToken: 'a', refreshToken: 'r' } });
+    session.clear();
+    expect(kept).toHaveBeenCalledTimes(2);
+    expect(dropped).not.toHaveBeenCalled();
+  });
+});
