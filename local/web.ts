@@ -5,13 +5,17 @@ import type { Logger } from './log';
 export async function startWeb(options: { port: number; apiPort: number; log: Logger }) {
   process.env.API_PORT = String(options.apiPort);
   const { createServer } = await import('vite');
+  const before = { sigterm: process.listeners('SIGTERM'), stdinEnd: process.stdin.listeners('end') };
   const server = await createServer({
     configFile: join(import.meta.dirname, '..', 'web', 'vite.config.ts'),
     server: { port: options.port, strictPort: true },
     logLevel: 'warn',
     clearScreen: false,
-    customLogger: undefined,
   });
+  // Vite's dev server exits the process on SIGTERM (and at the end of stdin) after closing only itself,
+  // which would orphan DynamoDB Local and the SES emulator: the stack's owner handles shutdown instead.
+  for (const l of process.listeners('SIGTERM')) if (!before.sigterm.includes(l)) process.off('SIGTERM', l);
+  for (const l of process.stdin.listeners('end')) if (!before.stdinEnd.includes(l)) process.stdin.off('end', l as () => void);
   await server.listen();
   return { url: `http://localhost:${options.port}`, stop: () => server.close() };
 }

@@ -28,8 +28,13 @@ export function RequireSession() {
   return <Outlet />;
 }
 
-/** /login and /register send a signed-in person on to the app. */
+/**
+ * /login and /register send a signed-in person on to the app: to the page that sent them to sign in,
+ * if any (signing in re-renders this guard before the login form can navigate).
+ */
 export function PublicOnly() {
   const session = useSession();
-  return session ? <Navigate to="/dashboard" replace /> : <Outlet />;
+  const location = useLocation();
+  const from = (location.state as { from?: string } | null)?.from;
+  return session ? <Navigate to={from && from !== '/login' ? from : '/dashboard'} replace /> : <Outlet />;
 }

@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../bench/lib/paths';
+import { type Account, signUp } from '../support/api';
+import { DESKTOP, gone, isDark, launchBrowser, openTab, PHONE, reached, seen, signInThroughForm, web } from '../support/browser';
+
+/** Screenshots for docs/ (committed), and the phone width. */
+const SHOTS = join(repoRoot, 'docs', 'screenshots');
+const PASSWORD = 'correct horse battery';
+
+let browser: Browser;
+let account: Account;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchBrowser();
+  // A fixed address (each run has a fresh database), so the committed screenshots only change with the app.
+  account = await signUp({
+    email: 'ada@analytical-engines.example',
+    name: 'Ada Lovelace',
+    companyName: 'Analytical Engines',
+    password: PASSWORD,
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const shoot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled', caret: 'hide', scale: 'css' });
+
+/** Horizontal overflow makes a phone scroll sideways. */
+const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+describe('screenshots at 1280 x 800', () => {
+  it.each(['light', 'dark'] as const)('login, %s', async (theme) => {
+    const { context, page, errors } = await openTab(browser, { viewport: DESKTOP, colorScheme: theme });
+    await page.goto(web('/login'));
+    await seen(page.getByRole('button', { name: 'Sign in' }));
+    expect(await isDark(page)).toBe(theme === 'dark');
+    await shoot(page, `login-${theme}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it.each(['light', 'dark'] as const)('dashboard, %s', async (theme) => {
+    const { context, page, errors } = await openTab(browser, { viewport: DESKTOP, colorScheme: theme });
+    await signInThroughForm(page, account.email, PASSWORD);
+    await reached(page, '/dashboard');
+    await seen(page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }));
+    await seen(page.getByText('Invite team members'));
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await isDark(page)).toBe(theme === 'dark');
+    await page.mouse.move(DESKTOP.width - 1, DESKTOP.height - 1); // no hover highlight in the picture
+    await shoot(page, `dashboard-${theme}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('at 360 px wide', () => {
+  it('the public pages do not scroll sideways', async () => {
+    const { context, page, errors } = await openTab(browser, { viewport: PHONE });
+    for (const [path, heading] of [
+      ['/login', 'Sign in'],
+      ['/register', 'Create your account'],
+      ['/resend-verification', 'Resend verification email'],
+    ] as const) {
+      await page.goto(web(path));
+      await seen(page.getByRole('heading', { name: heading }));
+      expect(await pageWidth(page), path).toBeLessThanOrEqual(PHONE.width);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the signed-in pages do not scroll sideways, and the menu opens from its button', async () => {
+    const { context, page, errors } = await openTab(browser, { viewport: PHONE });
+    await signInThroughForm(page, account.email, PASSWORD);
+    await reached(page, '/dashboard');
+    await seen(page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }));
+    expect(await pageWidth(page), '/dashboard').toBeLessThanOrEqual(PHONE.width);
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.isVisible()).toBe(false);
+    const open = page.getByRole('button', { name: 'Open menu' });
+    expect(await open.getAttribute('aria-expanded')).toBe('false');
+    await open.click();
+    await seen(nav);
+    await seen(page.getByRole('button', { name: 'Close menu' }));
+    expect(await pageWidth(page), '/dashboard, menu open').toBeLessThanOrEqual(PHONE.width);
+    await nav.getByRole('link', { name: 'Settings' }).click();
+    await reached(page, '/settings/providers');
+    await gone(nav);
+    expect(await pageWidth(page), '/settings/providers').toBeLessThanOrEqual(PHONE.width);
+
+    await page.goto(web('/settings/profile'));
+    await seen(page.getByText('Profile editing coming soon'));
+    expect(await pageWidth(page), '/settings/profile').toBeLessThanOrEqual(PHONE.width);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,153 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
+import { epochSeconds, keys } from '../../functions/lib/table';
+import { api, mailTo, newClientAddress, stack, uniqueEmail } from './api';
+import { launchChromium } from './browser-launch';
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 360, height: 740 } as const;
+
+/** How long a visible outcome may take: the dev server compiles a page's modules on its first visit. */
+export const UI_TIMEOUT_MS = 30_000;
+
+export const launchBrowser = (): Promise<Browser> => launchChromium();
+
+/** The web app's address for a path, as the mailed links spell it (APP_URL). */
+export const web = (path = '/') => `${stack().urls.web}${path}`;
+
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught exceptions in the page; a test ends by expecting none. */
+  errors: Error[];
+}
+
+/** A fresh browser profile (own storage) with one page at the desktop size unless told otherwise. */
+export async function openTab(browser: Browser, options: BrowserContextOptions = {}): Promise<Tab> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  context.setDefaultTimeout(UI_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(UI_TIMEOUT_MS);
+  const page = await context.newPage();
+  const errors: Error[] = [];
+  page.on('pageerror', (error) => errors.push(error));
+  return { context, page, errors };
+}
+
+/** Waits until the element is on screen (Playwright's auto-wait), failing with the locator in the message. */
+export async function seen(locator: Locator): Promise<Locator> {
+  await locator.waitFor({ state: 'visible' });
+  return locator;
+}
+
+/** Waits until the element is gone from the screen. */
+export async function gone(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'hidden' });
+}
+
+/** Path (with query) of the page's current address. */
+export const pathOf = (page: Page) => {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+};
+
+/** Waits for the address to reach a path (exactly); on timeout says where the page is instead. */
+export async function reached(page: Page, path: string, timeout?: number): Promise<void> {
+  try {
+    await page.waitForURL((url) => `${url.pathname}${url.search}` === path, { timeout });
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
+    throw new Error(`Expected the page to reach ${path}, but it stayed at ${pathOf(page)}`, { cause: error });
+  }
+}
+
+export const SESSION_KEYS = ['accessToken', 'refreshToken', 'user', 'company'] as const;
+export type StoredSession = Record<(typeof SESSION_KEYS)[number], string | null>;
+
+/** The four session items in the page's localStorage. */
+export function storedSession(page: Page): Promise<StoredSession> {
+  return page.evaluate(
+    (keys) => Object.fromEntries(keys.map((k) => [k, window.localStorage.getItem(k)])) as StoredSession,
+    [...SESSION_KEYS],
+  );
+}
+
+export function writeStorage(page: Page, items: Record<string, string>): Promise<void> {
+  return page.evaluate((entries) => {
+    for (const [k, v] of Object.entries(entries)) window.localStorage.setItem(k, v);
+  }, items);
+}
+
+export const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
+
+/** Signs in through the login form the way a person does and waits to leave /login. */
+export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
+  if (new URL(page.url()).pathname !== '/login') await page.goto(web('/login'));
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/** Registers through the API only (no verification): an account that cannot sign in yet. */
+export async function registerUnverified(password: string, overrides: { email?: string; name?: string } = {}) {
+  const email = overrides.email ?? uniqueEmail('unverified');
+  const res = await api('/api/v1/auth/register', {
+    body: { companyName: 'Initech Help', name: overrides.name ?? 'Peter Gibbons', email, password },
+    address: newClientAddress(),
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return email.toLowerCase();
+}
+
+/** The verification link mailed to an address (waits for the SES emulator to hold `count` mails). */
+export async function mailedVerificationLink(email: string, count = 1): Promise<string> {
+  await expect.poll(async () => (await mailTo(email)).length, { timeout: UI_TIMEOUT_MS, interval: 100 }).toBe(count);
+  const mail = (await mailTo(email)).at(-1);
+  const link = /(https?:\/\/\S+\/verify-email\?token=[\w-]+)/.exec(mail?.text ?? '')?.[1];
+  if (!link) throw new Error(`No verification link in the mail to ${email}: ${mail?.text}`);
+  return link;
+}
+
+/** Moves a verification link's expiry into the past, straight in the stack's DynamoDB Local. */
+export async function expireVerificationLink(link: string): Promise<void> {
+  const token = new URL(link).searchParams.get('token') ?? '';
+  const { env, urls } = stack();
+  const client = new DynamoDBClient({
+    endpoint: urls.dynamodb,
+    region: env.AWS_REGION,
+    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
+  });
+  try {
+    await DynamoDBDocumentClient.from(client).send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: keys.verification(hashOpaqueToken(token)),
+        UpdateExpression: 'SET validUntil = :past',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':past': epochSeconds() - 60 },
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
+}
+
+const BLOCKING = new Set(['serious', 'critical']);
+
+/** axe-core on the page as it is now: the violations of impact serious or critical, readable. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  if (results.passes.length === 0) throw new Error(`axe checked nothing on ${page.url()}: is the page empty?`);
+  return results.violations
+    .filter((v) => BLOCKING.has(v.impact ?? ''))
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes
+          .map((n) => `    ${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ')}` : ''}`)
+          .join('\n')}`,
+    );
+}
