@@ -6,6 +6,7 @@
 import * as auth from '../shared/contract/auth';
 import * as realtime from '../shared/contract/realtime';
 import type { HttpContract, SocketContract } from '../shared/contract/route';
+import * as settings from '../shared/contract/settings';
 import * as system from '../shared/contract/system';
 
 export interface HttpRouteEntry {
@@ -26,6 +27,22 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: auth.login, handler: 'auth/login' },
   { contract: auth.refresh, handler: 'auth/refresh' },
   { contract: auth.me, handler: 'auth/me' },
+  { contract: settings.listProviders, handler: 'providers/list' },
+  { contract: settings.connectTwilio, handler: 'providers/connect-twilio' },
+  { contract: settings.disconnectProvider, handler: 'providers/disconnect' },
+  { contract: settings.availableNumbers, handler: 'providers/available-numbers' },
+  { contract: settings.importChannels, handler: 'providers/import-channels' },
+  { contract: settings.listChannels, handler: 'channels/list' },
+  { contract: settings.updateChannelRouting, handler: 'channels/update-routing' },
+  { contract: settings.listInboxes, handler: 'inboxes/list' },
+  { contract: settings.createInbox, handler: 'inboxes/create' },
+  { contract: settings.getInbox, handler: 'inboxes/get' },
+  { contract: settings.deleteInbox, handler: 'inboxes/delete' },
+  { contract: settings.getInboxRouting, handler: 'inboxes/get-routing' },
+  { contract: settings.saveInboxRouting, handler: 'inboxes/save-routing' },
+  { contract: settings.addInboxMember, handler: 'inboxes/add-member' },
+  { contract: settings.removeInboxMember, handler: 'inboxes/remove-member' },
+  { contract: settings.listUsers, handler: 'users/list' },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+const DEMO_ACCOUNT_SID = 'ACdeadbeefdeadbeefdeadbeefdeadbeef';
+const DEMO_AUTH_TOKEN = 'feedfacefeedfacefeedfacefeedface';
+
 /** The knobs of the local stack (README: Configuration). */
 export function localSettings(env: NodeJS.ProcessEnv = process.env) {
   const port = (name: string, fallback: number) => {
@@ -10,12 +13,22 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
       throw new Error(`${name} must be a port number, not "${env[name]}"`);
     return value;
   };
+  const matching = (name: string, pattern: RegExp, fallback: string, shape: string) => {
+    const value = env[name] || fallback;
+    if (!pattern.test(value)) throw new Error(`${name} must be ${shape}, not "${value}"`);
+    return value;
+  };
   return {
     apiPort: port('API_PORT', 3000),
     webPort: port('WEB_PORT', 5173),
     sesPort: port('SES_PORT', 8005),
     dynamoPort: port('DYNAMODB_PORT', 8000),
     twilioEmulatorPort: port('TWILIO_EMULATOR_PORT', 3100),
+    /** The Twilio emulator's demo account: obviously fake, valid in form. */
+    twilioDemo: {
+      accountSid: matching('EMULATOR_TWILIO_ACCOUNT_SID', /^AC[0-9a-f]{32}$/, DEMO_ACCOUNT_SID, 'AC and 32 lowercase hex digits'),
+      authToken: matching('EMULATOR_TWILIO_AUTH_TOKEN', /^[0-9a-f]{32}$/, DEMO_AUTH_TOKEN, '32 lowercase hex digits'),
+    },
     dataDir: resolve(env.LOCAL_DATA_DIR ?? '.local'),
     platformAdminEmails: env.PLATFORM_ADMIN_EMAILS ?? '',
     mailFrom: env.MAIL_FROM ?? 'Switchboard <no-reply@switchboard.local>',
@@ -24,12 +37,25 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
 
 export type LocalSettings = ReturnType<typeof localSettings>;
 
-/** Local secrets are generated once into the data folder (git-ignored), never committed. */
-export function localKeys(dataDir: string): { jwtSecret: string } {
+/**
+ * Local secrets are generated once into the data folder (git-ignored), never committed: the JWT key
+ * and the AES-256 key standing in for KMS. A key missing from an older file is added.
+ */
+export interface LocalKeys {
+  jwtSecret: string;
+  secretsKey: string;
+}
+
+export function localKeys(dataDir: string): LocalKeys {
   const file = join(dataDir, 'keys.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  mkdirSync(dataDir, { recursive: true });
-  const keys = { jwtSecret: randomBytes(48).toString('base64url') };
-  writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  const stored: Partial<LocalKeys> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const keys: LocalKeys = {
+    jwtSecret: stored.jwtSecret ?? randomBytes(48).toString('base64url'),
+    secretsKey: stored.secretsKey ?? randomBytes(32).toString('base64'),
+  };
+  if (keys.jwtSecret !== stored.jwtSecret || keys.secretsKey !== stored.secretsKey) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  }
   return keys;
 }

@@ -58,6 +58,7 @@ export async function startLocalStack(options: StackOptions) {
 
     const webUrl = `http://localhost:${options.webPort}`;
     const apiUrl = `http://127.0.0.1:${options.apiPort}`;
+    const keys = localKeys(options.dataDir);
     const handlerEnv = {
       TABLE_NAME: LOCAL_TABLE_NAME,
       AWS_REGION: 'us-east-1',
@@ -67,9 +68,12 @@ export async function startLocalStack(options: StackOptions) {
       SES_ENDPOINT: ses.url,
       MAIL_FROM: options.mailFrom,
       APP_URL: webUrl,
-      JWT_SECRET: localKeys(options.dataDir).jwtSecret,
+      JWT_SECRET: keys.jwtSecret,
+      LOCAL_SECRETS_KEY: keys.secretsKey,
       PLATFORM_ADMIN_EMAILS: options.platformAdminEmails,
       WS_CALLBACK_URL: apiUrl,
+      // Twilio calls the gateway directly; in AWS the base is derived from APP_URL (CloudFront).
+      WEBHOOK_BASE_URL: `${apiUrl}/webhooks/twilio`,
     };
     // The handlers run in this process, as the same modules the Lambdas run, configured by environment.
     Object.assign(process.env, handlerEnv);

@@ -18,6 +18,9 @@ export type ErrorCode =
   | 'INVALID_TOKEN'
   | 'REFRESH_TOKEN_REUSED'
   | 'PROVIDER_NOT_FOUND'
+  | 'PROVIDER_AUTH_FAILED'
+  | 'PROVIDER_UNAVAILABLE'
+  | 'NUMBER_IN_USE'
   | 'INTERNAL_ERROR';
 
 export interface ErrorBody {

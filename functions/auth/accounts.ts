@@ -81,7 +81,7 @@ export async function createCompanyWithOwner(input: {
           {
             Put: {
               TableName,
-              Item: { ...keys.email(input.email), type: 'EMAIL', companyId, userId },
+              Item: { ...keys.email(input.email), entity: 'EMAIL', companyId, userId },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -91,7 +91,7 @@ export async function createCompanyWithOwner(input: {
               Item: {
                 ...keys.company(companyId),
                 ...keys.companyListing(now, companyId),
-                type: 'COMPANY',
+                entity: 'COMPANY',
                 ...company,
                 userCount: 1,
               },
@@ -101,7 +101,7 @@ export async function createCompanyWithOwner(input: {
           {
             Put: {
               TableName,
-              Item: { ...keys.user(companyId, userId), type: 'USER', ...user },
+              Item: { ...keys.user(companyId, userId), entity: 'USER', ...user },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -110,7 +110,7 @@ export async function createCompanyWithOwner(input: {
               TableName,
               Item: {
                 ...keys.verification(input.verification.hash),
-                type: 'VERIFICATION',
+                entity: 'VERIFICATION',
                 companyId,
                 userId,
                 validUntil: input.verification.validUntil,

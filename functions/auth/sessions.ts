@@ -28,7 +28,7 @@ export async function startSession(user: UserRecord): Promise<Tokens> {
             TableName,
             Item: {
               ...keys.refreshFamily(familyId),
-              type: 'REFRESH_FAMILY',
+              entity: 'REFRESH_FAMILY',
               companyId: user.companyId,
               userId: user.id,
               revoked: false,
@@ -46,7 +46,7 @@ export async function startSession(user: UserRecord): Promise<Tokens> {
 function refreshItem(hash: string, user: Pick<UserRecord, 'companyId' | 'id'>, familyId: string, familyExpiresAt: number) {
   return {
     ...keys.refreshToken(hash),
-    type: 'REFRESH_TOKEN',
+    entity: 'REFRESH_TOKEN',
     companyId: user.companyId,
     userId: user.id,
     familyId,

@@ -24,7 +24,7 @@ export async function storeVerification(user: UserRecord, verification: ReturnTy
       TableName: tableName(),
       Item: {
         ...keys.verification(verification.hash),
-        type: 'VERIFICATION',
+        entity: 'VERIFICATION',
         companyId: user.companyId,
         userId: user.id,
         validUntil: verification.validUntil,

@@ -17,7 +17,10 @@ export const tableDefinition = {
   ttlAttribute: TTL_ATTRIBUTE,
 } as const;
 
-/** Key builders. Every item of company data starts its partition with the company. */
+/**
+ * Key builders. Every item of company data starts its partition with the company. Each item also
+ * carries `entity` (COMPANY, USER, CHANNEL…) naming what it is.
+ */
 export const keys = {
   company: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SK: 'META' }),
   /** GSI1 entry that lists every company for platform administrators, newest last. */
@@ -33,6 +36,34 @@ export const keys = {
     PK: `THROTTLE#${bucket}#${subject}`,
     SK: `WINDOW#${window}`,
   }),
+  provider: (companyId: string, providerId: string) => ({ PK: `COMPANY#${companyId}`, SK: `PROVIDER#${providerId}` }),
+  providersOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'PROVIDER#' }),
+  /** One provider of a type per company. */
+  providerType: (companyId: string, type: string) => ({ PK: `COMPANY#${companyId}`, SK: `PROVIDERTYPE#${type}` }),
+  /** The opaque id in a provider's webhook paths leads to its company before the request is parsed. */
+  webhook: (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
+  channel: (companyId: string, channelId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CHANNEL#${channelId}` }),
+  channelsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CHANNEL#' }),
+  /** A phone number belongs to one company's channel; also the inbound webhook lookup. */
+  number: (e164: string) => ({ PK: `NUMBER#${e164}`, SK: 'NUMBER' }),
+  inbox: (companyId: string, inboxId: string) => ({ PK: `COMPANY#${companyId}`, SK: `INBOX#${inboxId}` }),
+  inboxesOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'INBOX#' }),
+  inboxMember: (companyId: string, inboxId: string, userId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `INBOXMEMBER#${inboxId}#${userId}`,
+  }),
+  inboxMembersOf: (companyId: string, inboxId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: `INBOXMEMBER#${inboxId}#` }),
+  /** Reverse of inboxMember: the inboxes a user belongs to (caller IDs). */
+  userInbox: (companyId: string, userId: string, inboxId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `USERINBOX#${userId}#${inboxId}`,
+  }),
+  userInboxesOf: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: `USERINBOX#${userId}#` }),
+  inboxRouting: (companyId: string, inboxId: string, channelType: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `INBOXROUTING#${inboxId}#${channelType}`,
+  }),
+  inboxRoutingOf: (companyId: string, inboxId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: `INBOXROUTING#${inboxId}#` }),
   connection: (companyId: string, connectionId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONN#${connectionId}` }),
   connectionsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CONN#' }),
   /** At $disconnect only the connection id is known: this item leads back to the company. */

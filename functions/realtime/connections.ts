@@ -21,10 +21,10 @@ export async function saveConnection(c: Connection): Promise<void> {
         {
           Put: {
             TableName,
-            Item: { ...keys.connection(c.companyId, c.connectionId), type: 'CONNECTION', ...c, connectedAt, expiresAt },
+            Item: { ...keys.connection(c.companyId, c.connectionId), entity: 'CONNECTION', ...c, connectedAt, expiresAt },
           },
         },
-        { Put: { TableName, Item: { ...keys.connectionOwner(c.connectionId), type: 'CONNECTION_OWNER', ...c, expiresAt } } },
+        { Put: { TableName, Item: { ...keys.connectionOwner(c.connectionId), entity: 'CONNECTION_OWNER', ...c, expiresAt } } },
       ],
     }),
   );

@@ -1,0 +1,7 @@
+import { updateChannelRouting } from '../../../shared/contract/settings';
+import { defineHandler } from '../../lib/define-handler';
+import { updateRouting } from '../../settings/channels';
+
+export const handler = defineHandler(updateChannelRouting, async ({ principal, params, body }) => ({
+  data: { channel: await updateRouting(principal.companyId, params.id as string, body.routingType, body.routingTargetId) },
+}));

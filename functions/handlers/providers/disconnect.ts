@@ -1,0 +1,7 @@
+import { disconnectProvider } from '../../../shared/contract/settings';
+import { defineHandler } from '../../lib/define-handler';
+import { disconnectProvider as disconnect } from '../../settings/providers';
+
+export const handler = defineHandler(disconnectProvider, async ({ principal, params }) => ({
+  data: { provider: await disconnect(principal.companyId, params.id as string) },
+}));

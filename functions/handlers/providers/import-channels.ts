@@ -1,0 +1,7 @@
+import { importChannels } from '../../../shared/contract/settings';
+import { defineHandler } from '../../lib/define-handler';
+import { importChannels as importNumbers } from '../../settings/providers';
+
+export const handler = defineHandler(importChannels, async ({ principal, params, body }) => ({
+  data: await importNumbers(principal.companyId, params.id as string, body.numbers),
+}));

@@ -1,0 +1,255 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Inbox, InboxDetail, InboxMember, RoutingStrategy } from '../../shared/contract/settings';
+import type { UserRecord } from '../auth/accounts';
+import { newId } from '../auth/opaque-tokens';
+import { conflict, notFound } from '../lib/app-error';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { queryPrefix } from '../lib/query';
+import { keys } from '../lib/table';
+import { listChannelRecords } from './channels';
+import { type InboxMemberRecord, type InboxRecord, toInbox } from './records';
+
+const inboxNotFound = () => notFound('Inbox not found');
+
+export async function getInboxRecord(companyId: string, inboxId: string): Promise<InboxRecord> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.inbox(companyId, inboxId), ConsistentRead: true }),
+  );
+  if (!Item) throw inboxNotFound();
+  return Item as InboxRecord;
+}
+
+async function channelCounts(companyId: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const c of await listChannelRecords(companyId)) {
+    if (c.routingType === 'INBOX' && c.routingTargetId) counts.set(c.routingTargetId, (counts.get(c.routingTargetId) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export async function listInboxes(companyId: string): Promise<Inbox[]> {
+  const [inboxes, counts] = await Promise.all([queryPrefix<InboxRecord>(keys.inboxesOf(companyId)), channelCounts(companyId)]);
+  return inboxes.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((i) => toInbox(i, counts.get(i.id) ?? 0));
+}
+
+export async function createInbox(companyId: string, name: string, description: string | null): Promise<Inbox> {
+  const inbox: InboxRecord = {
+    id: newId(),
+    companyId,
+    name,
+    description: description || null,
+    memberCount: 0,
+    createdAt: new Date().toISOString(),
+  };
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.inbox(companyId, inbox.id), entity: 'INBOX', ...inbox },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return toInbox(inbox, 0);
+}
+
+export async function getInbox(companyId: string, inboxId: string): Promise<InboxDetail> {
+  const [inbox, members, counts] = await Promise.all([
+    getInboxRecord(companyId, inboxId),
+    queryPrefix<InboxMemberRecord>(keys.inboxMembersOf(companyId, inboxId)),
+    channelCounts(companyId),
+  ]);
+  const users = await usersById(
+    companyId,
+    members.map((m) => m.userId),
+  );
+  return {
+    ...toInbox(inbox, counts.get(inboxId) ?? 0),
+    members: members
+      .filter((m) => users.has(m.userId))
+      .map((m) => toMember(m, users.get(m.userId) as UserRecord))
+      .sort((a, b) => a.user.name.localeCompare(b.user.name)),
+  };
+}
+
+function toMember(member: InboxMemberRecord, user: Pick<UserRecord, 'name' | 'email'>): InboxMember {
+  return { id: member.id, userId: member.userId, user: { name: user.name, email: user.email } };
+}
+
+async function usersById(companyId: string, userIds: string[]): Promise<Map<string, UserRecord>> {
+  const out = new Map<string, UserRecord>();
+  const TableName = tableName();
+  for (let i = 0; i < userIds.length; i += 100) {
+    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+      [TableName]: { Keys: userIds.slice(i, i + 100).map((id) => keys.user(companyId, id)) },
+    };
+    while (request && Object.keys(request).length) {
+      const page = await db.send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of page.Responses?.[TableName] ?? []) out.set(item.id, item as UserRecord);
+      request = page.UnprocessedKeys as typeof request;
+    }
+  }
+  return out;
+}
+
+/**
+ * Deletes an inbox. Channels routed to it fall back to UNASSIGNED first, so no channel ever points at
+ * a missing inbox; then its members, their reverse items and its routing strategies go.
+ */
+export async function deleteInbox(companyId: string, inboxId: string): Promise<Inbox> {
+  const inbox = await getInboxRecord(companyId, inboxId);
+  const TableName = tableName();
+  const routed = (await listChannelRecords(companyId)).filter((c) => c.routingType === 'INBOX' && c.routingTargetId === inboxId);
+  await Promise.all(
+    routed.map((c) =>
+      db
+        .send(
+          new UpdateCommand({
+            TableName,
+            Key: keys.channel(companyId, c.id),
+            UpdateExpression: 'SET routingType = :unassigned, routingTargetId = :null',
+            ConditionExpression: 'routingType = :inbox AND routingTargetId = :id',
+            ExpressionAttributeValues: { ':unassigned': 'UNASSIGNED', ':null': null, ':inbox': 'INBOX', ':id': inboxId },
+          }),
+        )
+        .catch((error: Error) => {
+          // Rerouted meanwhile: it no longer points here, which is all this step needs.
+          if (error.name !== 'ConditionalCheckFailedException') throw error;
+        }),
+    ),
+  );
+  const [members, strategies] = await Promise.all([
+    queryPrefix<InboxMemberRecord>(keys.inboxMembersOf(companyId, inboxId)),
+    queryPrefix<{ channelType: string }>(keys.inboxRoutingOf(companyId, inboxId)),
+  ]);
+  const deletes = [
+    ...members.flatMap((m) => [keys.inboxMember(companyId, inboxId, m.userId), keys.userInbox(companyId, m.userId, inboxId)]),
+    ...strategies.map((s) => keys.inboxRouting(companyId, inboxId, s.channelType)),
+  ];
+  for (let i = 0; i < deletes.length; i += 100) {
+    await db.send(
+      new TransactWriteCommand({ TransactItems: deletes.slice(i, i + 100).map((Key) => ({ Delete: { TableName, Key } })) }),
+    );
+  }
+  await db.send(new TransactWriteCommand({ TransactItems: [{ Delete: { TableName, Key: keys.inbox(companyId, inboxId) } }] }));
+  return toInbox(inbox, 0);
+}
+
+export async function addMember(companyId: string, inboxId: string, userId: string): Promise<InboxMember> {
+  const TableName = tableName();
+  await getInboxRecord(companyId, inboxId);
+  const { Item: user } = await db.send(new GetCommand({ TableName, Key: keys.user(companyId, userId) }));
+  if (!user) throw notFound('User not found');
+  const member: InboxMemberRecord = { id: newId(), inboxId, userId, createdAt: new Date().toISOString() };
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName,
+              Item: { ...keys.inboxMember(companyId, inboxId, userId), entity: 'INBOX_MEMBER', companyId, ...member },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName,
+              Item: { ...keys.userInbox(companyId, userId, inboxId), entity: 'USER_INBOX', companyId, inboxId, userId },
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: keys.inbox(companyId, inboxId),
+              UpdateExpression: 'ADD memberCount :one',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) {
+      if (error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed')
+        throw conflict('This user is already a member of this inbox.');
+      throw inboxNotFound();
+    }
+    throw error;
+  }
+  return toMember(member, user as UserRecord);
+}
+
+export async function removeMember(companyId: string, inboxId: string, userId: string): Promise<InboxMember> {
+  const TableName = tableName();
+  await getInboxRecord(companyId, inboxId);
+  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.inboxMember(companyId, inboxId, userId) }));
+  if (!Item) throw notFound('Member not found');
+  const { Item: user } = await db.send(new GetCommand({ TableName, Key: keys.user(companyId, userId) }));
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: { TableName, Key: keys.inboxMember(companyId, inboxId, userId), ConditionExpression: 'attribute_exists(PK)' },
+          },
+          { Delete: { TableName, Key: keys.userInbox(companyId, userId, inboxId) } },
+          {
+            Update: {
+              TableName,
+              Key: keys.inbox(companyId, inboxId),
+              UpdateExpression: 'ADD memberCount :minus',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) throw notFound('Member not found');
+    throw error;
+  }
+  return toMember(Item as InboxMemberRecord, (user as UserRecord | undefined) ?? { name: '', email: '' });
+}
+
+export async function getRoutingStrategies(companyId: string, inboxId: string): Promise<RoutingStrategy[]> {
+  await getInboxRecord(companyId, inboxId);
+  const items = await queryPrefix<RoutingStrategy>(keys.inboxRoutingOf(companyId, inboxId));
+  return items.map((s) => ({ channelType: s.channelType, strategyType: s.strategyType, config: s.config ?? {} }));
+}
+
+export async function saveRoutingStrategy(
+  companyId: string,
+  inboxId: string,
+  strategy: RoutingStrategy,
+): Promise<RoutingStrategy> {
+  const TableName = tableName();
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { ConditionCheck: { TableName, Key: keys.inbox(companyId, inboxId), ConditionExpression: 'attribute_exists(PK)' } },
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...keys.inboxRouting(companyId, inboxId, strategy.channelType),
+                entity: 'INBOX_ROUTING',
+                companyId,
+                inboxId,
+                ...strategy,
+                updatedAt: new Date().toISOString(),
+              },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) throw inboxNotFound();
+    throw error;
+  }
+  return strategy;
+}

@@ -1,0 +1,130 @@
+/**
+ * A small typed client for the part of Twilio's REST API the product uses. Not the `twilio` package:
+ * its root costs ~4.5 MB and ~150 ms of cold start. TWILIO_API_BASE_URL points it at the local
+ * emulator; nothing else knows the difference.
+ */
+
+const API_VERSION = '2010-04-01';
+const TIMEOUT_MS = 8_000;
+
+export interface TwilioCredentials {
+  accountSid: string;
+  /** The account SID with its auth token, or an API key SID with its secret. */
+  username: string;
+  password: string;
+}
+
+export class TwilioApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TwilioApiError';
+  }
+  get isAuthFailure() {
+    return this.status === 401 || this.code === 20003;
+  }
+  get isNotFound() {
+    return this.status === 404 || this.code === 20404;
+  }
+}
+
+export interface TwilioAccount {
+  sid: string;
+  friendly_name: string;
+  status: string;
+}
+
+export interface TwilioIncomingNumber {
+  sid: string;
+  phone_number: string;
+  friendly_name: string;
+  capabilities: { voice?: boolean; sms?: boolean; mms?: boolean };
+  sms_url: string | null;
+  sms_method: string | null;
+  voice_url: string | null;
+  voice_method: string | null;
+  status_callback: string | null;
+  status_callback_method: string | null;
+}
+
+/** IncomingPhoneNumber update parameters, in Twilio's names. */
+export type NumberUpdate = Partial<
+  Record<'SmsUrl' | 'SmsMethod' | 'VoiceUrl' | 'VoiceMethod' | 'StatusCallback' | 'StatusCallbackMethod', string>
+>;
+
+function baseUrl(): string {
+  return (process.env.TWILIO_API_BASE_URL ?? 'https://api.twilio.com').replace(/\/$/, '');
+}
+
+export function twilioClient(credentials: TwilioCredentials) {
+  const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+  const accountPath = `/${API_VERSION}/Accounts/${encodeURIComponent(credentials.accountSid)}`;
+
+  async function call<T>(method: 'GET' | 'POST' | 'DELETE', pathOrUri: string, params?: Record<string, string>): Promise<T> {
+    const url = pathOrUri.startsWith(`/${API_VERSION}/`) ? `${baseUrl()}${pathOrUri}` : `${baseUrl()}${accountPath}${pathOrUri}`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          Authorization: authorization,
+          Accept: 'application/json',
+          ...(params ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        body: params ? new URLSearchParams(params).toString() : undefined,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new TwilioApiError(0, undefined, `Twilio could not be reached: ${(error as Error).message}`);
+    }
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    if (!response.ok) {
+      throw new TwilioApiError(
+        response.status,
+        typeof body.code === 'number' ? body.code : undefined,
+        typeof body.message === 'string' ? body.message : `Twilio answered ${response.status}`,
+      );
+    }
+    return body as T;
+  }
+
+  return {
+    fetchAccount: () => call<TwilioAccount>('GET', '.json'),
+
+    /** Every number of the account, following Twilio's paging. */
+    async listIncomingNumbers(): Promise<TwilioIncomingNumber[]> {
+      const numbers: TwilioIncomingNumber[] = [];
+      let next: string | null = '/IncomingPhoneNumbers.json?PageSize=200';
+      while (next) {
+        const page: { incoming_phone_numbers: TwilioIncomingNumber[]; next_page_uri: string | null } = await call('GET', next);
+        numbers.push(...page.incoming_phone_numbers);
+        next = page.next_page_uri;
+      }
+      return numbers;
+    },
+
+    updateIncomingNumber: (sid: string, update: NumberUpdate) =>
+      call<TwilioIncomingNumber>(
+        'POST',
+        `/IncomingPhoneNumbers/${encodeURIComponent(sid)}.json`,
+        update as Record<string, string>,
+      ),
+
+    createApplication: (params: { FriendlyName: string; VoiceUrl: string; VoiceMethod: string }) =>
+      call<{ sid: string }>('POST', '/Applications.json', params),
+
+    deleteApplication: (sid: string) => call<void>('DELETE', `/Applications/${encodeURIComponent(sid)}.json`),
+
+    createKey: (friendlyName: string) =>
+      call<{ sid: string; secret: string }>('POST', '/Keys.json', { FriendlyName: friendlyName }),
+
+    deleteKey: (sid: string) => call<void>('DELETE', `/Keys/${encodeURIComponent(sid)}.json`),
+  };
+}
+
+export type TwilioClient = ReturnType<typeof twilioClient>;

@@ -1,0 +1,248 @@
+import * as z from 'zod/mini';
+import { requiredText } from './fields';
+import { httpContract } from './route';
+
+/** Providers, channels, inboxes and users (SPEC §3, §7 "Providers, channels, inboxes, users"). */
+
+export const PROVIDER_TYPES = ['TWILIO'] as const;
+export const CHANNEL_TYPES = ['PHONE', 'EMAIL'] as const;
+export const CHANNEL_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export const ROUTING_TYPES = ['UNASSIGNED', 'INBOX', 'USER'] as const;
+export const STRATEGY_TYPES = ['RING_ALL'] as const;
+
+const id = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .check(z.minLength(1, `${label} is required`), z.maxLength(100, `${label} is invalid`));
+
+export const ProviderSchema = z.object({
+  id: z.string(),
+  type: z.enum(PROVIDER_TYPES),
+  accountSid: z.string(),
+  channelCount: z.number(),
+  createdAt: z.string(),
+});
+export type Provider = z.infer<typeof ProviderSchema>;
+
+export const CapabilitiesSchema = z.object({ voice: z.boolean(), sms: z.boolean(), mms: z.boolean() });
+export type Capabilities = z.infer<typeof CapabilitiesSchema>;
+
+export const ProviderNumberSchema = z.object({
+  sid: z.string(),
+  phoneNumber: z.string(),
+  friendlyName: z.string(),
+  imported: z.boolean(),
+  capabilities: CapabilitiesSchema,
+});
+export type ProviderNumber = z.infer<typeof ProviderNumberSchema>;
+
+export const ChannelSchema = z.object({
+  id: z.string(),
+  type: z.enum(CHANNEL_TYPES),
+  identifier: z.string(),
+  status: z.enum(CHANNEL_STATUSES),
+  capabilities: CapabilitiesSchema,
+  routingType: z.enum(ROUTING_TYPES),
+  routingTargetId: z.nullable(z.string()),
+  routingTarget: z.nullable(z.object({ name: z.string() })),
+  providerId: z.nullable(z.string()),
+  createdAt: z.string(),
+});
+export type Channel = z.infer<typeof ChannelSchema>;
+
+export const TeamUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.string(),
+  avatarUrl: z.nullable(z.string()),
+  lastActiveAt: z.nullable(z.string()),
+});
+export type TeamUser = z.infer<typeof TeamUserSchema>;
+
+export const InboxMemberSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  user: z.object({ name: z.string(), email: z.string() }),
+});
+export type InboxMember = z.infer<typeof InboxMemberSchema>;
+
+export const InboxSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.nullable(z.string()),
+  memberCount: z.number(),
+  channelCount: z.number(),
+  createdAt: z.string(),
+});
+export type Inbox = z.infer<typeof InboxSchema>;
+export const InboxDetailSchema = z.extend(InboxSchema, { members: z.array(InboxMemberSchema) });
+export type InboxDetail = z.infer<typeof InboxDetailSchema>;
+
+export const RoutingStrategySchema = z.object({
+  channelType: z.literal('PHONE'),
+  strategyType: z.enum(STRATEGY_TYPES),
+  config: z.record(z.string(), z.unknown()),
+});
+export type RoutingStrategy = z.infer<typeof RoutingStrategySchema>;
+
+// Providers
+
+export const listProviders = httpContract({
+  method: 'GET',
+  path: '/api/v1/providers',
+  auth: 'user',
+  response: z.object({ providers: z.array(ProviderSchema) }),
+});
+
+export const connectTwilio = httpContract({
+  method: 'POST',
+  path: '/api/v1/providers/twilio',
+  auth: 'user',
+  body: z.object({
+    accountSid: z
+      .string({ error: 'Account SID is required' })
+      .check(
+        z.trim(),
+        z.minLength(1, 'Account SID is required'),
+        z.regex(/^AC[0-9a-fA-F]{32}$/, 'Account SID starts with AC followed by 32 letters and digits'),
+      ),
+    authToken: z
+      .string({ error: 'Auth token is required' })
+      .check(z.trim(), z.minLength(1, 'Auth token is required'), z.maxLength(200, 'Auth token is invalid')),
+  }),
+  response: z.object({ provider: ProviderSchema }),
+});
+
+export const disconnectProvider = httpContract({
+  method: 'DELETE',
+  path: '/api/v1/providers/{id}',
+  auth: 'user',
+  response: z.object({ provider: ProviderSchema }),
+});
+
+export const availableNumbers = httpContract({
+  method: 'GET',
+  path: '/api/v1/providers/{id}/available-numbers',
+  auth: 'user',
+  response: z.object({ numbers: z.array(ProviderNumberSchema) }),
+});
+
+export const importChannels = httpContract({
+  method: 'POST',
+  path: '/api/v1/providers/{id}/import-channels',
+  auth: 'user',
+  body: z.object({
+    numbers: z
+      .array(
+        z.object({
+          sid: id('Number sid'),
+          phoneNumber: id('Phone number'),
+          capabilities: z.object({ voice: z.boolean(), sms: z.boolean() }),
+        }),
+      )
+      .check(z.minLength(1, 'Select at least one number'), z.maxLength(100, 'Import at most 100 numbers at a time')),
+  }),
+  response: z.object({ channels: z.array(ChannelSchema), importedCount: z.number() }),
+});
+
+// Channels
+
+export const listChannels = httpContract({
+  method: 'GET',
+  path: '/api/v1/channels',
+  auth: 'user',
+  response: z.object({ channels: z.array(ChannelSchema) }),
+});
+
+export const updateChannelRouting = httpContract({
+  method: 'PATCH',
+  path: '/api/v1/channels/{id}/routing',
+  auth: 'user',
+  body: z.object({
+    routingType: z.enum(ROUTING_TYPES, 'Routing type must be UNASSIGNED, INBOX or USER'),
+    routingTargetId: z.optional(z.nullable(z.string().check(z.maxLength(100, 'Routing target is invalid')))),
+  }),
+  response: z.object({ channel: ChannelSchema }),
+});
+
+// Inboxes
+
+export const listInboxes = httpContract({
+  method: 'GET',
+  path: '/api/v1/inboxes',
+  auth: 'user',
+  response: z.object({ inboxes: z.array(InboxSchema) }),
+});
+
+export const createInbox = httpContract({
+  method: 'POST',
+  path: '/api/v1/inboxes',
+  auth: 'user',
+  body: z.object({
+    name: requiredText('Inbox name', 100),
+    description: z.optional(
+      z.nullable(
+        z.string('Description must be text').check(z.trim(), z.maxLength(500, 'Description must be at most 500 characters')),
+      ),
+    ),
+  }),
+  response: z.object({ inbox: InboxSchema }),
+});
+
+export const getInbox = httpContract({
+  method: 'GET',
+  path: '/api/v1/inboxes/{id}',
+  auth: 'user',
+  response: z.object({ inbox: InboxDetailSchema }),
+});
+
+export const deleteInbox = httpContract({
+  method: 'DELETE',
+  path: '/api/v1/inboxes/{id}',
+  auth: 'user',
+  response: z.object({ inbox: InboxSchema }),
+});
+
+export const getInboxRouting = httpContract({
+  method: 'GET',
+  path: '/api/v1/inboxes/{id}/routing',
+  auth: 'user',
+  response: z.object({ strategies: z.array(RoutingStrategySchema) }),
+});
+
+export const saveInboxRouting = httpContract({
+  method: 'POST',
+  path: '/api/v1/inboxes/{id}/routing',
+  auth: 'user',
+  body: z.object({
+    channelType: z.literal('PHONE', 'Channel type must be PHONE'),
+    strategyType: z.enum(STRATEGY_TYPES, 'Only Ring All Users is available; Send to Voicemail is coming soon'),
+    config: z.optional(z.record(z.string(), z.unknown())),
+  }),
+  response: z.object({ strategy: RoutingStrategySchema }),
+});
+
+export const addInboxMember = httpContract({
+  method: 'POST',
+  path: '/api/v1/inboxes/{id}/members',
+  auth: 'user',
+  body: z.object({ userId: id('User') }),
+  response: z.object({ member: InboxMemberSchema }),
+});
+
+export const removeInboxMember = httpContract({
+  method: 'DELETE',
+  path: '/api/v1/inboxes/{id}/members/{userId}',
+  auth: 'user',
+  response: z.object({ member: InboxMemberSchema }),
+});
+
+// Users
+
+export const listUsers = httpContract({
+  method: 'GET',
+  path: '/api/v1/users',
+  auth: 'user',
+  response: z.object({ users: z.array(TeamUserSchema) }),
+});

@@ -1,0 +1,27 @@
+import type { Channel, Inbox, Provider } from '../../shared/contract/settings';
+import { type Account, api } from './api';
+import { newTwilioAccount, numbersByKind } from './twilio';
+
+/** A company with a connected Twilio account and its voice+SMS number imported as a channel. */
+export async function withChannel(account: Account): Promise<{ provider: Provider; channel: Channel }> {
+  const twilio = await newTwilioAccount();
+  const { full } = numbersByKind(twilio);
+  const connected = await api<{ provider: Provider }>('/api/v1/providers/twilio', {
+    token: account.tokens.accessToken,
+    body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
+  });
+  const provider = connected.body.data.provider;
+  const imported = await api<{ channels: Channel[] }>(`/api/v1/providers/${provider.id}/import-channels`, {
+    token: account.tokens.accessToken,
+    body: { numbers: [{ sid: full.sid, phoneNumber: full.phone_number, capabilities: { voice: true, sms: true } }] },
+  });
+  const channel = imported.body.data.channels[0];
+  if (!channel) throw new Error(`import failed: ${JSON.stringify(imported.body)}`);
+  return { provider, channel };
+}
+
+export async function createInbox(account: Account, name = 'Support', description?: string): Promise<Inbox> {
+  const res = await api<{ inbox: Inbox }>('/api/v1/inboxes', { token: account.tokens.accessToken, body: { name, description } });
+  if (res.status !== 201) throw new Error(`create inbox: ${JSON.stringify(res.body)}`);
+  return res.body.data.inbox;
+}
