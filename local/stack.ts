@@ -5,12 +5,13 @@ import { type Logger, logger } from './log';
 import { assertPortFree } from './ports';
 import { startSes } from './ses';
 import { type LocalSettings, localKeys } from './settings';
+import { startTwilioEmulator } from './twilio-emulator/server';
 import { startWeb } from './web';
 
 export const LOCAL_TABLE_NAME = 'switchboard';
 
 export interface StackOptions extends LocalSettings {
-  /** Keep DynamoDB data on disk under dataDir (npm start) or in memory (tests). */
+  /** Keep DynamoDB data and the Twilio emulator's state on disk under dataDir (npm start) or in memory (tests). */
   persist: boolean;
   web: boolean;
   log?: (name: string) => Logger;
@@ -20,8 +21,8 @@ export type LocalStack = Awaited<ReturnType<typeof startLocalStack>>;
 
 /**
  * Starts every local stand-in, then the gateway last, so that /api/v1/health answers only once
- * DynamoDB Local, the SES emulator and the web server are all ready. Stops whatever had started if
- * a part fails.
+ * DynamoDB Local, the SES emulator, the Twilio emulator and the web server are all ready. Stops
+ * whatever had started if a part fails.
  */
 export async function startLocalStack(options: StackOptions) {
   const log = options.log ?? defaultLogs;
@@ -29,6 +30,7 @@ export async function startLocalStack(options: StackOptions) {
     [options.apiPort, 'API_PORT'],
     [options.sesPort, 'SES_PORT'],
     [options.dynamoPort, 'DYNAMODB_PORT'],
+    [options.twilioEmulatorPort, 'TWILIO_EMULATOR_PORT'],
   ];
   if (options.web) ports.push([options.webPort, 'WEB_PORT']);
   for (const [port, knob] of ports) await assertPortFree(port, knob);
@@ -39,7 +41,7 @@ export async function startLocalStack(options: StackOptions) {
     stops.length = 0;
   };
   try {
-    const [dynamo, ses] = await Promise.all([
+    const [dynamo, ses, twilio] = await Promise.all([
       startDynamoDb({
         port: options.dynamoPort,
         dataDir: options.persist ? join(options.dataDir, 'dynamodb') : undefined,
@@ -51,6 +53,15 @@ export async function startLocalStack(options: StackOptions) {
       startSes({ port: options.sesPort, log: log('ses') }).then((s) => {
         stops.push(s.stop);
         return s;
+      }),
+      startTwilioEmulator({
+        port: options.twilioEmulatorPort,
+        stateFile: options.persist ? join(options.dataDir, 'twilio-emulator.json') : undefined,
+        demo: options.twilioDemo,
+        log: log('twilio'),
+      }).then((t) => {
+        stops.push(t.stop);
+        return t;
       }),
     ]);
     const table = await ensureTable(dynamo.client, LOCAL_TABLE_NAME);
@@ -66,6 +77,7 @@ export async function startLocalStack(options: StackOptions) {
       AWS_SECRET_ACCESS_KEY: 'local',
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SES_ENDPOINT: ses.url,
+      TWILIO_API_BASE_URL: twilio.url,
       MAIL_FROM: options.mailFrom,
       APP_URL: webUrl,
       JWT_SECRET: keys.jwtSecret,
@@ -93,8 +105,11 @@ export async function startLocalStack(options: StackOptions) {
         websocket: `ws://127.0.0.1:${options.apiPort}/ws`,
         mail: ses.url,
         dynamodb: dynamo.endpoint,
+        twilio: twilio.url,
       },
       env: handlerEnv,
+      /** The Twilio emulator's demo account, to paste into Connect Twilio. */
+      twilioDemo: options.twilioDemo,
       stop,
     };
   } catch (error) {

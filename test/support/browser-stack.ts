@@ -18,7 +18,13 @@ const READY_PREFIX = 'STACK '; // read by browser-setup.ts
 
 const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-browser-'));
 const settings = localSettings({ LOCAL_DATA_DIR: dataDir, PLATFORM_ADMIN_EMAILS: process.env.PLATFORM_ADMIN_EMAILS ?? '' });
-const [apiPort, sesPort, dynamoPort, webPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort] = await Promise.all([
+  freePort(),
+  freePort(),
+  freePort(),
+  freePort(),
+  freePort(),
+]);
 
 let stopping = false;
 async function shutdown(stop?: () => Promise<void>) {
@@ -36,6 +42,7 @@ try {
     sesPort,
     dynamoPort,
     webPort,
+    twilioEmulatorPort,
     persist: false,
     web: true,
     log: () => quietLogger,
@@ -44,7 +51,7 @@ try {
   process.stdin.on('end', () => void shutdown(stack.stop));
   process.stdin.on('close', () => void shutdown(stack.stop));
   process.stdin.resume();
-  process.stdout.write(`${READY_PREFIX}${JSON.stringify({ urls: stack.urls, env: stack.env })}\n`);
+  process.stdout.write(`${READY_PREFIX}${JSON.stringify({ urls: stack.urls, env: stack.env, twilioDemo: stack.twilioDemo })}\n`);
 } catch (error) {
   console.error(`browser stack failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   rmSync(dataDir, { recursive: true, force: true });

@@ -16,18 +16,25 @@ let dataDir: string | undefined;
 export async function setup(project: TestProject) {
   dataDir = mkdtempSync(join(tmpdir(), 'switchboard-test-'));
   const settings = localSettings({ LOCAL_DATA_DIR: dataDir, PLATFORM_ADMIN_EMAILS: PLATFORM_ADMIN });
-  const [apiPort, sesPort, dynamoPort, webPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   stack = await startLocalStack({
     ...settings,
     apiPort,
     sesPort,
     dynamoPort,
     webPort,
+    twilioEmulatorPort,
     persist: false,
     web: false,
     log: () => quietLogger,
   });
-  project.provide('stack', { urls: stack.urls, env: stack.env });
+  project.provide('stack', { urls: stack.urls, env: stack.env, twilioDemo: stack.twilioDemo });
 }
 
 export async function teardown() {
@@ -37,6 +44,6 @@ export async function teardown() {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: { urls: LocalStack['urls']; env: LocalStack['env'] };
+    stack: { urls: LocalStack['urls']; env: LocalStack['env']; twilioDemo: LocalStack['twilioDemo'] };
   }
 }

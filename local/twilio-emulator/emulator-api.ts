@@ -1,0 +1,68 @@
+import type { AccountRecord } from './model';
+import { apiKeyResource, applicationResource, phoneNumberResource } from './representation';
+import type { EmulatorStore } from './store';
+
+/**
+ * The emulator's own endpoints, under `/_emulator/`, for tests and the phone simulator: no
+ * credentials (the emulator listens on the loopback interface only). The account's own fields are
+ * camelCase; its numbers, applications and keys are exactly as Twilio's API shows them.
+ */
+export interface ControlAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** An account's whole state, for assertions. API key secrets are never shown again. */
+export function accountView(account: AccountRecord) {
+  return {
+    accountSid: account.sid,
+    authToken: account.authToken,
+    friendlyName: account.friendlyName,
+    demo: account.demo,
+    numbers: account.numbers.map((n) => phoneNumberResource(account, n)),
+    applications: account.applications.map((a) => applicationResource(account, a)),
+    keys: account.keys.map((k) => apiKeyResource(k)),
+  };
+}
+
+export type AccountView = ReturnType<typeof accountView>;
+
+export function answerControlRequest(store: EmulatorStore, method: string, path: string, body: string): ControlAnswer {
+  if (path === '/_emulator/accounts') {
+    if (method === 'GET') return { status: 200, body: { accounts: store.accounts.map(accountView) } };
+    if (method === 'POST') {
+      const options = parseJson(body);
+      if (!options) return problem(400, 'The body must be a JSON object, e.g. {"friendlyName":"Acme"}, or empty.');
+      const friendlyName = options.friendlyName;
+      if (friendlyName !== undefined && typeof friendlyName !== 'string') return problem(400, 'friendlyName must be a string.');
+      return { status: 201, body: accountView(store.createAccount(friendlyName)) };
+    }
+    return problem(405, `${method} is not allowed here.`);
+  }
+  const accountSid = /^\/_emulator\/accounts\/([^/]+)$/.exec(path)?.[1];
+  if (accountSid) {
+    if (method !== 'GET') return problem(405, `${method} is not allowed here.`);
+    const account = store.account(accountSid);
+    return account ? { status: 200, body: accountView(account) } : problem(404, `No account ${accountSid} in the emulator.`);
+  }
+  if (path === '/_emulator/reset') {
+    if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
+    store.reset();
+    return { status: 200, body: { accounts: store.accounts.map(accountView) } };
+  }
+  return problem(404, `No emulator endpoint ${path}.`);
+}
+
+function parseJson(body: string): Record<string, unknown> | undefined {
+  if (body.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(body);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function problem(status: number, message: string): ControlAnswer {
+  return { status, body: { error: message } };
+}

@@ -1,0 +1,117 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../log';
+import { answerControlRequest } from './emulator-api';
+import type { DemoCredentials } from './model';
+import { answerApiRequest } from './rest-api';
+import { statusPage } from './status-page';
+import { EmulatorStore } from './store';
+import { notFound } from './twilio-errors';
+
+export interface TwilioEmulatorOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Where the state is kept between runs; in memory without one. */
+  stateFile?: string;
+  /** The demo account, seeded at first start and by reset. */
+  demo: DemoCredentials;
+  log: Logger;
+}
+
+export type TwilioEmulator = Awaited<ReturnType<typeof startTwilioEmulator>>;
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The Twilio emulator: Twilio's REST API (the part the product uses) under `/2010-04-01/`, the
+ * emulator's own endpoints under `/_emulator/`, and a status page at `/`. It listens on the loopback
+ * interface only.
+ */
+export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
+  const { log } = options;
+  const store = EmulatorStore.open({ demo: options.demo, file: options.stateFile });
+  let url = '';
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log.error(`${req.method} ${req.url} failed: ${error instanceof Error ? error.stack : String(error)}`);
+      if (!res.headersSent) send(res, 500, { code: 20500, message: 'Internal Server Error', status: 500 });
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const method = req.method ?? 'GET';
+    const target = new URL(req.url ?? '/', 'http://emulator');
+    const body = await readBody(req);
+    if (body === undefined) {
+      send(res, 413, { code: 20001, message: 'Request body too large', status: 413 });
+      return;
+    }
+
+    if (target.pathname.startsWith('/2010-04-01/')) {
+      const answer = answerApiRequest(store, {
+        method,
+        path: target.pathname,
+        query: target.searchParams,
+        form: new URLSearchParams(method === 'POST' ? body : ''),
+        authorization: req.headers.authorization,
+      });
+      log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
+      send(res, answer.status, answer.body, answer.headers);
+    } else if (target.pathname.startsWith('/_emulator/')) {
+      const answer = answerControlRequest(store, method, target.pathname, body);
+      log.info(`${method} ${target.pathname} → ${answer.status}`);
+      send(res, answer.status, answer.body);
+    } else if (target.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(method === 'HEAD' ? undefined : statusPage(store, url));
+    } else {
+      const error = notFound(target.pathname);
+      send(res, error.status, error.body);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  log.info(`Twilio emulator on ${url} (demo account ${options.demo.accountSid})`);
+
+  return {
+    url,
+    demo: options.demo,
+    /** For the emulator's own features to come (webhooks, the phone simulator): the same state the API serves. */
+    store,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

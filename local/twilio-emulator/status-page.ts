@@ -1,0 +1,61 @@
+import type { AccountRecord, PhoneNumberRecord } from './model';
+import type { EmulatorStore } from './store';
+
+/** `GET /`: every account and number with the URLs Twilio would call. The phone simulator will live here. */
+export function statusPage(store: EmulatorStore, url: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Twilio emulator</title>
+<style>
+  body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem; color: #1f2328; }
+  h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid #d0d7de; vertical-align: top; }
+  code { font-size: 12px; } .empty { color: #656d76; }
+</style>
+</head>
+<body>
+<h1>Twilio emulator</h1>
+<p>REST API base URL: <code>${escapeHtml(url)}</code> (set as <code>TWILIO_API_BASE_URL</code>). Reload to see changes.</p>
+${store.accounts.map(accountSection).join('\n')}
+</body>
+</html>
+`;
+}
+
+function accountSection(account: AccountRecord): string {
+  return `<section>
+<h2>${escapeHtml(account.friendlyName)}${account.demo ? ' (demo)' : ''}</h2>
+<p>Account SID <code>${account.sid}</code> · Auth token <code>${account.authToken}</code> ·
+${account.applications.length} application(s) · ${account.keys.length} API key(s)</p>
+<table>
+<thead><tr><th scope="col">Number</th><th scope="col">Name</th><th scope="col">Capabilities</th><th scope="col">Voice</th><th scope="col">SMS</th><th scope="col">Status callback</th></tr></thead>
+<tbody>
+${account.numbers.map(numberRow).join('\n')}
+</tbody>
+</table>
+</section>`;
+}
+
+function numberRow(number: PhoneNumberRecord): string {
+  const capabilities = Object.entries(number.capabilities)
+    .filter(([, enabled]) => enabled)
+    .map(([name]) => name.toUpperCase())
+    .join(', ');
+  return `<tr><td><code>${escapeHtml(number.phoneNumber)}</code></td><td>${escapeHtml(number.friendlyName)}</td><td>${capabilities}</td>
+<td>${webhook(number.voiceUrl, number.voiceMethod, number.voiceApplicationSid)}</td>
+<td>${webhook(number.smsUrl, number.smsMethod, number.smsApplicationSid)}</td>
+<td>${webhook(number.statusCallback, number.statusCallbackMethod, '')}</td></tr>`;
+}
+
+function webhook(url: string, method: string, applicationSid: string): string {
+  if (applicationSid) return `application <code>${escapeHtml(applicationSid)}</code>`;
+  return url ? `${method} <code>${escapeHtml(url)}</code>` : '<span class="empty">not set</span>';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
