@@ -1,5 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Inbox, InboxDetail, InboxMember, RoutingStrategy } from '../../shared/contract/settings';
 import type { UserRecord } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
@@ -131,7 +138,7 @@ export async function deleteInbox(companyId: string, inboxId: string): Promise<I
       new TransactWriteCommand({ TransactItems: deletes.slice(i, i + 100).map((Key) => ({ Delete: { TableName, Key } })) }),
     );
   }
-  await db.send(new TransactWriteCommand({ TransactItems: [{ Delete: { TableName, Key: keys.inbox(companyId, inboxId) } }] }));
+  await db.send(new DeleteCommand({ TableName, Key: keys.inbox(companyId, inboxId) }));
   return toInbox(inbox, 0);
 }
 
