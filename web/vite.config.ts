@@ -20,7 +20,7 @@ export default defineConfig({
   },
   // Pre-bundled up front, so a first visit never triggers the dev server's optimise-and-reload.
   optimizeDeps: {
-    include: ['react', 'react-dom', 'react-dom/client', 'react-router', '@tanstack/react-query', 'lucide-react'],
+    include: ['react', 'react-dom', 'react-dom/client', 'react-router', '@tanstack/react-query', 'lucide-react', 'radix-ui'],
   },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
 });

@@ -21,6 +21,10 @@ const DashboardPage = page(() => import('../features/dashboard/components/dashbo
 const SettingsLayout = page(() => import('../features/settings/components/settings-layout'), 'SettingsLayout');
 const ProfilePage = page(() => import('../features/settings/components/profile-page'), 'ProfilePage');
 const CompanyPage = page(() => import('../features/settings/components/company-page'), 'CompanyPage');
+const ProvidersPage = page(() => import('../features/providers/components/providers-page'), 'ProvidersPage');
+const ChannelsPage = page(() => import('../features/channels/components/channels-page'), 'ChannelsPage');
+const InboxesPage = page(() => import('../features/inboxes/components/inboxes-page'), 'InboxesPage');
+const TeamPage = page(() => import('../features/team/components/team-page'), 'TeamPage');
 const AdminPage = page(() => import('../features/admin/components/admin-page'), 'AdminPage');
 
 /** SPEC §2 route table. */
@@ -45,11 +49,11 @@ export function AppRoutes() {
           <Route path="admin" element={<AdminPage />} />
           <Route path="settings" element={<SettingsLayout />}>
             <Route index element={<Navigate to="providers" replace />} />
-            <Route path="providers" element={<PlaceholderPage title="Providers" />} />
-            <Route path="channels" element={<PlaceholderPage title="Channels" />} />
-            <Route path="inboxes" element={<PlaceholderPage title="Inboxes" />} />
+            <Route path="providers" element={<ProvidersPage />} />
+            <Route path="channels" element={<ChannelsPage />} />
+            <Route path="inboxes" element={<InboxesPage />} />
             <Route path="company" element={<CompanyPage />} />
-            <Route path="team" element={<PlaceholderPage title="Team" />} />
+            <Route path="team" element={<TeamPage />} />
             <Route path="profile" element={<ProfilePage />} />
           </Route>
         </Route>

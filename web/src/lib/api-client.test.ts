@@ -234,6 +234,22 @@ describe('createApiClient: 401, refresh and retry (SPEC §7, §8)', () => {
     expect(onSignedOut).not.toHaveBeenCalled();
   });
 
+  it('a 401 arriving after a refresh has already renewed the token retries with it, without a second refresh', async () => {
+    const slow = deferred<Response>();
+    const { api, requests, onSignedOut } = setup((request) => {
+      // /calls was sent with the old token, and its 401 arrives only after /contacts' refresh ended.
+      if (request.url === '/api/v1/calls' && request.headers.Authorization === 'Bearer old') return slow.promise;
+      return rotatingServer(request);
+    });
+    const calls = api.get('/calls');
+    await settle();
+    await expect(api.get('/contacts')).resolves.toEqual({ path: '/api/v1/contacts' });
+    slow.resolve(unauthorized());
+    await expect(calls).resolves.toEqual({ path: '/api/v1/calls' });
+    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(1);
+    expect(onSignedOut).not.toHaveBeenCalled();
+  });
+
   it('refreshes again for a later, separate 401', async () => {
     let refreshes = 0;
     let valid = 'none';

@@ -85,11 +85,15 @@ export function createApiClient(options: { session: SessionStore; onSignedOut: (
   }
 
   async function request<T>(path: string, request: RequestOptions = {}): Promise<ApiResult<T>> {
+    const sentWith = options.session.get()?.accessToken;
     try {
       return await send<T>(path, request);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401 || NO_REFRESH.has(path)) throw error;
-      if (await refreshTokens()) {
+      // A refresh that ended while this call was in flight has already renewed the token: retry with it.
+      const current = options.session.get()?.accessToken;
+      const renewed = Boolean(current && current !== sentWith) || (await refreshTokens());
+      if (renewed) {
         try {
           return await send<T>(path, request);
         } catch (retryError) {

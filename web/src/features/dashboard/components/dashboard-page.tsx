@@ -1,15 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
 import { Inbox, MessagesSquare, PhoneCall, Plug, UserPlus, UsersRound } from 'lucide-react';
 import { Link } from 'react-router';
 import { DEFAULT_COMPANY_NAME } from '../../../../../shared/constants';
 import { Card } from '../../../components/card';
 import { useSession } from '../../../hooks/use-session';
+import { channelsQuery, usersQuery } from '../../../lib/settings-queries';
 
-/** SPEC §2: the counters are static for now (0, 0, 1). */
-const COUNTERS = [
-  { label: 'Active Conversations', value: 0, icon: MessagesSquare },
-  { label: 'Connected Channels', value: 0, icon: PhoneCall },
-  { label: 'Team Members', value: 1, icon: UsersRound },
-] as const;
+/**
+ * SPEC §2 shows the counters as static (0, 0, 1); here Connected Channels counts the ACTIVE channels
+ * and Team Members the company's users. Active Conversations stays 0 until conversations arrive.
+ * While a figure loads, SPEC's static value holds its place (a new company's real figures), so
+ * nothing jumps; if it cannot load, a dash.
+ */
+function useCounters() {
+  const channels = useQuery({
+    ...channelsQuery(),
+    select: (list) => list.filter((c) => c.status === 'ACTIVE').length,
+  });
+  const users = useQuery({ ...usersQuery(), select: (list) => list.length });
+  const figure = (query: { data?: number; isError: boolean }, fallback: number) =>
+    query.isError ? undefined : (query.data ?? fallback);
+  return [
+    { label: 'Active Conversations', value: 0, busy: false, icon: MessagesSquare },
+    { label: 'Connected Channels', value: figure(channels, 0), busy: channels.isPending, icon: PhoneCall },
+    { label: 'Team Members', value: figure(users, 1), busy: users.isPending, icon: UsersRound },
+  ];
+}
 
 const STEPS = [
   {
@@ -34,6 +50,7 @@ const STEPS = [
 
 export function DashboardPage() {
   const session = useSession();
+  const counters = useCounters();
   if (!session) return null;
   return (
     <div className="mx-auto max-w-5xl">
@@ -41,14 +58,21 @@ export function DashboardPage() {
       <p className="mt-1 text-sm text-muted">Here is an overview of {session.company.name || DEFAULT_COMPANY_NAME}.</p>
 
       <section aria-label="Overview" className="mt-6 grid gap-4 sm:grid-cols-3">
-        {COUNTERS.map(({ label, value, icon: Icon }) => (
+        {counters.map(({ label, value, busy, icon: Icon }) => (
           <Card key={label} className="flex items-center gap-4 p-5">
             <span className="flex size-11 items-center justify-center rounded-lg bg-primary-soft text-primary">
               <Icon aria-hidden="true" className="size-5" />
             </span>
-            <div>
+            <div aria-busy={busy || undefined}>
               <p className="text-sm text-muted">{label}</p>
-              <p className="text-2xl font-bold text-fg">{value}</p>
+              {value === undefined ? (
+                <p className="text-2xl font-bold text-muted">
+                  <span aria-hidden="true">—</span>
+                  <span className="sr-only">Unavailable</span>
+                </p>
+              ) : (
+                <p className="text-2xl font-bold text-fg">{value}</p>
+              )}
             </div>
           </Card>
         ))}

@@ -1,0 +1,414 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Account, api, signUp, stack } from '../support/api';
+import {
+  gone,
+  launchBrowser,
+  openTab,
+  PHONE,
+  reached,
+  seen,
+  seriousA11yViolations,
+  signInThroughForm,
+  type Tab,
+  web,
+} from '../support/browser';
+
+/**
+ * The settings journey of a new company in the browser, against the local stack and its Twilio
+ * emulator: connect Twilio (a wrong token first), import two numbers, see them as channels, create an
+ * inbox, join it, route a number to it, and see the team. axe-core checks every page and every dialog
+ * on the way, in the light and the dark theme.
+ */
+let browser: Browser;
+let account: Account;
+const PASSWORD = 'correct horse battery';
+
+/** The demo account's numbers (local/twilio-emulator/seed.ts): (415) 555-0101 to -0104. */
+const MAIN_LINE = '+14155550101';
+const SMS_LINE = '+14155550102';
+const VOICE_LINE = '+14155550103';
+const LEGACY_IVR = '+14155550104';
+
+interface EmulatorNumber {
+  phone_number: string;
+  voice_url: string;
+  sms_url: string;
+}
+
+/** The emulator's demo account, as the emulator itself reports it. */
+async function demoAccount(): Promise<{ accountSid: string; authToken: string }> {
+  const res = await fetch(`${stack().urls.twilio}/_emulator/accounts`);
+  const { accounts } = (await res.json()) as { accounts: { accountSid: string; authToken: string; demo: boolean }[] };
+  const demo = accounts.find((a) => a.demo);
+  if (!demo) throw new Error('The Twilio emulator has no demo account');
+  return { accountSid: demo.accountSid, authToken: demo.authToken };
+}
+
+/** A Twilio account's numbers as the emulator holds them (where each one's webhooks point). */
+async function emulatorNumbers(accountSid: string): Promise<EmulatorNumber[]> {
+  const res = await fetch(`${stack().urls.twilio}/_emulator/accounts/${accountSid}`);
+  return ((await res.json()) as { numbers: EmulatorNumber[] }).numbers;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  account = await signUp({ name: 'Ada Lovelace', companyName: 'Analytical Engines', password: PASSWORD });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** No transitions, so axe never measures a colour half-way through a theme switch. */
+async function freezeMotion(page: Page) {
+  await page.addStyleTag({
+    content:
+      '*,*::before,*::after{transition:none!important;animation-duration:0s!important;animation-iteration-count:1!important}',
+  });
+}
+
+/**
+ * axe on the page as it is now, in the light and the dark theme: the theme is one class on <html>
+ * (the stored choice only picks it at start), so both are checked without losing what is on screen.
+ */
+async function expectAccessible(page: Page, what: string) {
+  await freezeMotion(page);
+  const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+  for (const dark of [false, true]) {
+    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
+    const violations = await seriousA11yViolations(page);
+    expect(violations, `axe on ${what} (${dark ? 'dark' : 'light'}):\n${violations.join('\n')}`).toEqual([]);
+  }
+  await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), wasDark);
+}
+
+const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
+
+/** A list item of the import dialog, by the phone number it shows. */
+const numberRow = (scope: Locator, phoneNumber: string) => scope.getByRole('listitem').filter({ hasText: phoneNumber });
+
+/** A channel row, by its identifier. */
+const channelRow = (page: Page, identifier: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Configure routing for ${identifier}` }) });
+
+const counter = (page: Page, label: string) =>
+  page
+    .getByRole('region', { name: 'Overview' })
+    .locator('div', { has: page.getByText(label, { exact: true }) })
+    .last();
+
+describe('settings: provider, numbers, channels, inboxes, routing, team', () => {
+  let tab: Tab;
+
+  beforeAll(async () => {
+    tab = await openTab(browser, { colorScheme: 'light' });
+    await signInThroughForm(tab.page, account.email, PASSWORD);
+  });
+  afterAll(async () => {
+    await tab?.context.close();
+  });
+
+  it('connects Twilio, imports two numbers, routes one to a new inbox and shows the team', async () => {
+    const { page, errors } = tab;
+    const demo = await demoAccount();
+
+    // The dashboard counts what is really there: no channels, one team member.
+    await reached(page, '/dashboard');
+    await seen(page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }));
+    const overview = page.getByRole('region', { name: 'Overview' });
+    await expect.poll(() => overview.locator('[aria-busy="true"]').count()).toBe(0);
+    expect(await counter(page, 'Connected Channels').textContent()).toBe('Connected Channels0');
+    expect(await counter(page, 'Team Members').textContent()).toBe('Team Members1');
+
+    // Providers: not connected; the email card is there and disabled.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await reached(page, '/settings/providers');
+    await seen(page.getByRole('heading', { name: 'Providers' }));
+    await seen(page.getByText('Not connected'));
+    await seen(page.getByText('Email support (coming soon)'));
+    expect(await page.getByRole('button', { name: 'Connect email (coming soon)' }).isDisabled()).toBe(true);
+    await expectAccessible(page, '/settings/providers, not connected');
+
+    // Connect: both fields required, then a wrong token shows the server's message and keeps the input.
+    const connectButton = page.getByRole('button', { name: 'Connect', exact: true });
+    await connectButton.click();
+    const connect = await seen(dialog(page, 'Connect Twilio'));
+    expect(await connect.getByLabel('Account SID').evaluate((el) => el === document.activeElement)).toBe(true);
+    await connect.getByRole('button', { name: 'Connect', exact: true }).click();
+    await seen(connect.getByText('Account SID is required'));
+    await seen(connect.getByText('Auth token is required'));
+    expect(await connect.getByLabel('Auth token').getAttribute('type')).toBe('password');
+    await expectAccessible(page, 'Connect Twilio dialog, field errors');
+
+    const wrongToken = '0123456789abcdef0123456789abcdef';
+    // What the server says to these credentials, asked directly, is what the dialog must show.
+    const refused = await api('/api/v1/providers/twilio', {
+      body: { accountSid: demo.accountSid, authToken: wrongToken },
+      token: account.tokens.accessToken,
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    await connect.getByLabel('Account SID').fill(demo.accountSid);
+    await connect.getByLabel('Auth token').fill(wrongToken);
+    await connect.getByRole('button', { name: 'Connect', exact: true }).click();
+    const refusal = await seen(connect.getByRole('alert'));
+    expect(await refusal.textContent()).toBe(refused.body.error.message);
+    expect(await connect.getByLabel('Account SID').inputValue()).toBe(demo.accountSid);
+    await expectAccessible(page, 'Connect Twilio dialog, server error');
+
+    await connect.getByLabel('Auth token').fill(demo.authToken);
+    await connect.getByRole('button', { name: 'Connect', exact: true }).click();
+    await gone(connect);
+    await seen(page.getByText('Connected', { exact: true }));
+    await seen(page.getByText('0 channels'));
+    await seen(page.getByText(demo.accountSid));
+    await expectAccessible(page, '/settings/providers, connected');
+
+    // Import: four numbers, none imported yet; the help modal; two numbers ticked, one capability unticked.
+    await page.getByRole('button', { name: 'Import numbers' }).click();
+    const importer = await seen(dialog(page, 'Import Phone Numbers'));
+    await seen(importer.getByText('4 numbers available · 0 already imported'));
+    for (const n of [MAIN_LINE, SMS_LINE, VOICE_LINE, LEGACY_IVR]) await seen(numberRow(importer, n));
+    const importButton = importer.getByRole('button', { name: /^Import \d+ Numbers?$/ });
+    expect(await importButton.isDisabled()).toBe(true);
+    await seen(importer.getByText('0 selected'));
+    await expectAccessible(page, 'Import Phone Numbers dialog');
+
+    const learnMore = numberRow(importer, MAIN_LINE).getByRole('button', { name: 'Learn more' });
+    await learnMore.click();
+    const help = await seen(dialog(page, 'Numbers used elsewhere'));
+    await seen(help.getByText('Help Modal Content Coming Soon'));
+    await expectAccessible(page, 'import help modal');
+    await help.getByRole('button', { name: 'Got it' }).click();
+    await gone(help);
+    await expect.poll(() => learnMore.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await importer.getByRole('checkbox', { name: MAIN_LINE }).check();
+    const mainCapabilities = importer.getByRole('group', { name: `Capabilities to use for ${MAIN_LINE}` });
+    expect(await mainCapabilities.getByRole('checkbox', { name: 'Voice' }).isChecked()).toBe(true);
+    expect(await mainCapabilities.getByRole('checkbox', { name: 'SMS & MMS' }).isChecked()).toBe(true);
+    await importer.getByRole('checkbox', { name: VOICE_LINE }).check();
+    const voiceCapabilities = importer.getByRole('group', { name: `Capabilities to use for ${VOICE_LINE}` });
+    await seen(voiceCapabilities.getByRole('checkbox', { name: 'Voice' }));
+    expect(await voiceCapabilities.getByRole('checkbox', { name: /SMS/ }).count()).toBe(0);
+    await mainCapabilities.getByRole('checkbox', { name: 'SMS & MMS' }).uncheck();
+    await seen(importer.getByText('2 selected'));
+    await expectAccessible(page, 'Import Phone Numbers dialog, two numbers chosen');
+    await importer.getByRole('button', { name: 'Import 2 Numbers' }).click();
+    await gone(importer);
+    await seen(page.getByText('Imported 2 numbers.'));
+    await seen(page.getByText('2 channels'));
+
+    // The emulator's numbers now point at the platform exactly where asked.
+    const byNumber = new Map((await emulatorNumbers(demo.accountSid)).map((n) => [n.phone_number, n]));
+    expect(byNumber.get(MAIN_LINE)?.voice_url).toContain('/webhooks/twilio/');
+    expect(byNumber.get(MAIN_LINE)?.sms_url).not.toContain('/webhooks/twilio/');
+    expect(byNumber.get(VOICE_LINE)?.voice_url).toContain('/webhooks/twilio/');
+    expect(byNumber.get(SMS_LINE)?.sms_url).not.toContain('/webhooks/twilio/');
+
+    // Imported numbers cannot be chosen again.
+    await page.getByRole('button', { name: 'Import numbers' }).click();
+    const again = await seen(dialog(page, 'Import Phone Numbers'));
+    await seen(again.getByText('2 numbers available · 2 already imported'));
+    await seen(numberRow(again, MAIN_LINE).getByText('Already imported'));
+    expect(await again.getByRole('checkbox', { name: MAIN_LINE }).isDisabled()).toBe(true);
+    expect(await again.getByRole('checkbox', { name: SMS_LINE }).isDisabled()).toBe(false);
+    await page.keyboard.press('Escape');
+    await gone(again);
+
+    // Channels: both numbers, Active, Unassigned, with their capabilities.
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
+    await reached(page, '/settings/channels');
+    await seen(page.getByRole('heading', { name: 'Phone Numbers (2)' }));
+    await seen(page.getByRole('heading', { name: 'Email Addresses (0)' }));
+    for (const n of [MAIN_LINE, VOICE_LINE]) {
+      const row = await seen(channelRow(page, n));
+      await seen(row.getByText('Active', { exact: true }));
+      await seen(row.getByText('Unassigned'));
+    }
+    const mainCaps = channelRow(page, MAIN_LINE).getByRole('list', { name: 'Capabilities' });
+    expect(await mainCaps.getByRole('listitem').allTextContents()).toEqual(['Voice', 'SMS', 'MMS']);
+    await expectAccessible(page, '/settings/channels');
+
+    // Routing to a team inbox needs an inbox first; Escape closes and gives focus back.
+    const editMain = page.getByRole('button', { name: `Configure routing for ${MAIN_LINE}` });
+    await editMain.click();
+    let routing = await seen(dialog(page, 'Configure Routing'));
+    await seen(routing.getByText(MAIN_LINE));
+    expect(await routing.getByRole('radio', { name: /^Unassigned/ }).isChecked()).toBe(true);
+    await routing.getByRole('radio', { name: /^Team Inbox/ }).check();
+    await seen(routing.getByText('No inboxes available. Create an inbox first.'));
+    expect(await routing.getByRole('button', { name: 'Save Routing' }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'Configure Routing dialog, no inboxes');
+    await routing.getByRole('radio', { name: /^Specific User/ }).check();
+    await seen(routing.getByRole('combobox', { name: 'User' }));
+    await expectAccessible(page, 'Configure Routing dialog, user select');
+    await page.keyboard.press('Escape');
+    await gone(routing);
+    await expect.poll(() => editMain.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Inboxes: none yet; creating one needs a name.
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
+    await reached(page, '/settings/inboxes');
+    await seen(page.getByText('No inboxes yet'));
+    await expectAccessible(page, '/settings/inboxes, empty');
+    await page.getByRole('button', { name: 'Create Inbox' }).click();
+    const create = await seen(dialog(page, 'Create Inbox'));
+    await create.getByRole('button', { name: 'Create Inbox' }).click();
+    await seen(create.getByText('Inbox name is required'));
+    expect(await create.getByLabel('Inbox Name').evaluate((el) => el === document.activeElement)).toBe(true);
+    await expectAccessible(page, 'Create Inbox dialog, name missing');
+    await create.getByLabel('Inbox Name').fill('Support');
+    await create.getByLabel('Description').fill('Customer questions and orders');
+    await create.getByRole('button', { name: 'Create Inbox' }).click();
+    await gone(create);
+    const inbox = await seen(page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Support' }) }));
+    await seen(inbox.getByText('Customer questions and orders'));
+    await seen(inbox.getByText('0 channels connected'));
+    await expectAccessible(page, '/settings/inboxes, one inbox');
+
+    // Manage Members: add yourself.
+    await inbox.getByRole('button', { name: /0 members/ }).click();
+    const members = await seen(dialog(page, 'Manage Members'));
+    await seen(members.getByText('Current Members (0)'));
+    await seen(members.getByText('No members yet. Add users to this inbox.'));
+    await seen(members.getByText('Add Members (1 available)'));
+    await expectAccessible(page, 'Manage Members dialog, no members');
+    await members.getByRole('button', { name: 'Add Ada Lovelace' }).click();
+    await seen(members.getByText('Current Members (1)'));
+    await seen(members.getByText('All users are already members of this inbox.'));
+    await seen(members.getByRole('button', { name: 'Remove Ada Lovelace' }));
+    await expectAccessible(page, 'Manage Members dialog, one member');
+    await members.getByRole('button', { name: 'Done' }).click();
+    await gone(members);
+    await seen(inbox.getByRole('button', { name: /1 member/ }));
+
+    // The inbox's call routing: Ring All Users; voicemail is coming soon.
+    await inbox.getByRole('button', { name: 'Configure call routing for Support' }).click();
+    const callRouting = await seen(dialog(page, 'Call Routing'));
+    const ringAll = callRouting.getByRole('radio', { name: /^Ring All Users/ });
+    await seen(ringAll);
+    expect(await ringAll.isChecked()).toBe(true);
+    expect(await callRouting.getByRole('radio', { name: /^Send to Voicemail/ }).isDisabled()).toBe(true);
+    await seen(callRouting.getByText('Coming Soon'));
+    await expectAccessible(page, 'Call Routing dialog');
+    await callRouting.getByRole('button', { name: 'Save Routing' }).click();
+    await gone(callRouting);
+
+    // The delete confirmation says what SPEC says; cancelling keeps the inbox.
+    await inbox.getByRole('button', { name: 'Delete Support' }).click();
+    const confirm = await seen(page.getByRole('alertdialog', { name: 'Delete Support?' }));
+    await seen(confirm.getByText('Are you sure you want to delete this inbox? This action cannot be undone.'));
+    await expectAccessible(page, 'delete inbox confirmation');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await gone(confirm);
+    await seen(inbox);
+
+    // Back to Channels: route the main line to the inbox.
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
+    await reached(page, '/settings/channels');
+    await page.getByRole('button', { name: `Configure routing for ${MAIN_LINE}` }).click();
+    routing = await seen(dialog(page, 'Configure Routing'));
+    await routing.getByRole('radio', { name: /^Team Inbox/ }).check();
+    const inboxSelect = await seen(routing.getByRole('combobox', { name: 'Inbox' }));
+    expect(await routing.getByRole('button', { name: 'Save Routing' }).isDisabled()).toBe(true);
+    await inboxSelect.selectOption({ label: 'Support' });
+    await expectAccessible(page, 'Configure Routing dialog, inbox chosen');
+    await routing.getByRole('button', { name: 'Save Routing' }).click();
+    await gone(routing);
+    await seen(channelRow(page, MAIN_LINE).getByText('Support'));
+    await seen(channelRow(page, VOICE_LINE).getByText('Unassigned'));
+    await expectAccessible(page, '/settings/channels, routed');
+
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
+    await seen(page.getByText('1 channel connected'));
+
+    // Team: one member, the owner.
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Team' }).click();
+    await reached(page, '/settings/team');
+    await seen(page.getByText('Showing 1 team member'));
+    const me = await seen(page.getByRole('row').filter({ hasText: account.email }));
+    await seen(me.getByText('OWNER', { exact: true }));
+    await seen(me.getByText('Ada Lovelace'));
+    expect(await me.getByRole('button', { name: 'Edit Ada Lovelace' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Invite Member' }).isDisabled()).toBe(true);
+    await expectAccessible(page, '/settings/team');
+
+    // The dashboard now counts the two active channels.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await reached(page, '/dashboard');
+    await expect.poll(() => counter(page, 'Connected Channels').textContent()).toBe('Connected Channels2');
+    expect(await counter(page, 'Team Members').textContent()).toBe('Team Members1');
+
+    expect(errors).toEqual([]);
+  });
+
+  // Uses what the journey above set up: a connected provider, two channels, an inbox.
+  it('fits a 360 px phone: every settings page and the import dialog', async () => {
+    const phone = await openTab(browser, { viewport: PHONE, colorScheme: 'dark' });
+    try {
+      await signInThroughForm(phone.page, account.email, PASSWORD);
+      const { page } = phone;
+      const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+      const pages: [string, Locator][] = [
+        ['/settings/providers', page.getByText('2 channels')],
+        ['/settings/channels', page.getByRole('heading', { name: 'Phone Numbers (2)' })],
+        ['/settings/inboxes', page.getByRole('heading', { name: 'Support' })],
+        ['/settings/team', page.getByText('Showing 1 team member')],
+      ];
+      for (const [path, ready] of pages) {
+        await page.goto(web(path));
+        await seen(ready);
+        expect(await width(), path).toBeLessThanOrEqual(PHONE.width);
+      }
+
+      await page.goto(web('/settings/providers'));
+      await page.getByRole('button', { name: 'Import numbers' }).click();
+      const importer = await seen(dialog(page, 'Import Phone Numbers'));
+      await seen(numberRow(importer, SMS_LINE));
+      const box = await importer.boundingBox();
+      expect(box?.width ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(PHONE.width);
+      expect(box?.height ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(PHONE.height * 0.9 + 1);
+      // The list scrolls inside the dialog; its footer stays on screen.
+      const footer = importer.getByRole('button', { name: /^Import \d+ Numbers?$/ });
+      expect(await footer.isVisible()).toBe(true);
+      await importer.getByRole('checkbox', { name: SMS_LINE }).check();
+      await seen(importer.getByText('1 selected'));
+      await expectAccessible(page, 'Import Phone Numbers dialog at 360 px');
+      await importer.getByRole('button', { name: 'Cancel' }).click();
+      await gone(importer);
+      expect(phone.errors).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+  // Runs last: it undoes the connection the tests above use.
+  it('disconnects Twilio after confirming: the channels turn Inactive and the numbers point back where they were', async () => {
+    const { page, errors } = tab;
+    const demo = await demoAccount();
+    await page.goto(web('/settings/providers'));
+    const trash = await seen(page.getByRole('button', { name: 'Disconnect Twilio' }));
+    await trash.click();
+    const confirm = await seen(page.getByRole('alertdialog', { name: 'Disconnect Twilio?' }));
+    await seen(confirm.getByText('removes your Twilio credentials from Switchboard;'));
+    await seen(confirm.getByText(/deactivates the imported channels \(2 channels\) and stops webhook routing/));
+    await seen(confirm.getByText('Your Twilio account and its phone numbers are left untouched.'));
+    await expect
+      .poll(() => confirm.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement))
+      .toBe(true);
+    await expectAccessible(page, 'disconnect confirmation');
+    await confirm.getByRole('button', { name: 'Disconnect' }).click();
+    await gone(confirm);
+    await seen(page.getByText('Not connected'));
+    await seen(page.getByText('Twilio disconnected.'));
+
+    const byNumber = new Map((await emulatorNumbers(demo.accountSid)).map((n) => [n.phone_number, n]));
+    for (const n of [MAIN_LINE, VOICE_LINE]) expect(byNumber.get(n)?.voice_url).not.toContain('/webhooks/twilio/');
+
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
+    await reached(page, '/settings/channels');
+    for (const n of [MAIN_LINE, VOICE_LINE]) await seen(channelRow(page, n).getByText('Inactive', { exact: true }));
+    await expectAccessible(page, '/settings/channels, inactive');
+    expect(errors).toEqual([]);
+  });
+});

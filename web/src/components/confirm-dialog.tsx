@@ -1,0 +1,62 @@
+import { AlertDialog } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { Alert } from './alert';
+import { Button } from './button';
+import { useRestoreFocus } from './use-restore-focus';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  /** The question, and anything the person should know before answering. */
+  children: ReactNode;
+  confirmLabel: string;
+  pendingLabel: string;
+  pending?: boolean;
+  /** Shown inside the dialog, which stays open so the person can try again or cancel. */
+  error?: string | null;
+  onConfirm: () => void;
+}
+
+/**
+ * An accessible confirmation (Radix AlertDialog): focus starts on Cancel, Escape cancels, clicking
+ * outside does nothing. The confirm button runs `onConfirm`; the caller closes the dialog on success.
+ */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  children,
+  confirmLabel,
+  pendingLabel,
+  pending,
+  error,
+  onConfirm,
+}: ConfirmDialogProps) {
+  const restoreFocus = useRestoreFocus(open);
+  return (
+    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-[60] bg-black/50" />
+        <AlertDialog.Content
+          onCloseAutoFocus={restoreFocus}
+          className="fixed top-1/2 left-1/2 z-[70] flex max-h-[90vh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-xl border border-border bg-surface p-5 text-fg shadow-2xl focus:outline-none sm:p-6"
+        >
+          <AlertDialog.Title className="text-lg font-semibold text-fg">{title}</AlertDialog.Title>
+          <AlertDialog.Description asChild>
+            <div className="text-sm text-muted">{children}</div>
+          </AlertDialog.Description>
+          {error && <Alert tone="error">{error}</Alert>}
+          <div className="flex flex-wrap justify-end gap-3">
+            <AlertDialog.Cancel asChild>
+              <Button variant="secondary">Cancel</Button>
+            </AlertDialog.Cancel>
+            <Button variant="danger" className="dark:text-bg" pending={pending} pendingLabel={pendingLabel} onClick={onConfirm}>
+              {confirmLabel}
+            </Button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

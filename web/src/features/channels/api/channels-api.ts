@@ -1,0 +1,42 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Channel } from '../../../../../shared/contract/settings';
+import { api } from '../../../lib/services';
+import { channelsQuery, inboxesQuery, settingsKeys, usersQuery } from '../../../lib/settings-queries';
+
+export type RoutingType = Channel['routingType'];
+
+/** SPEC §4: UNASSIGNED clears the target, sent as null. */
+export interface RoutingChange {
+  routingType: RoutingType;
+  routingTargetId: string | null;
+}
+
+export const updateRouting = (channelId: string, change: RoutingChange) =>
+  api
+    .request<{ channel: Channel }>(`/channels/${encodeURIComponent(channelId)}/routing`, { method: 'PATCH', body: change })
+    .then((r) => r.data.channel);
+
+export function useChannels() {
+  return useQuery(channelsQuery());
+}
+
+/** The routing dialog's choices. */
+export function useRoutingTargets(enabled: boolean) {
+  return { inboxes: useQuery({ ...inboxesQuery(), enabled }), users: useQuery({ ...usersQuery(), enabled }) };
+}
+
+export function useUpdateRouting(channelId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: RoutingChange) => updateRouting(channelId, change),
+    onSuccess: (channel) => {
+      queryClient.setQueryData<Channel[]>(settingsKeys.channels, (list) => list?.map((c) => (c.id === channel.id ? channel : c)));
+      // An inbox's channel count changes with what is routed to it.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: settingsKeys.channels }),
+        queryClient.invalidateQueries({ queryKey: settingsKeys.inboxes }),
+      ]);
+    },
+    retry: false,
+  });
+}

@@ -1,0 +1,87 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Channel } from '../../../../../shared/contract/settings';
+import { json, ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { ChannelsPage } from './channels-page';
+
+const base: Channel = {
+  id: 'ch-1',
+  type: 'PHONE',
+  identifier: '+15550100101',
+  status: 'ACTIVE',
+  capabilities: { voice: true, sms: true, mms: true },
+  routingType: 'INBOX',
+  routingTargetId: 'ib-1',
+  routingTarget: { name: 'Support' },
+  providerId: 'prov-1',
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+const CHANNELS: Channel[] = [
+  base,
+  {
+    ...base,
+    id: 'ch-2',
+    identifier: '+15550100102',
+    status: 'INACTIVE',
+    capabilities: { voice: true, sms: false, mms: false },
+    routingType: 'UNASSIGNED',
+    routingTargetId: null,
+    routingTarget: null,
+  },
+  {
+    ...base,
+    id: 'ch-3',
+    type: 'EMAIL',
+    identifier: 'help@example.com',
+    routingType: 'USER',
+    routingTargetId: 'u-9',
+    routingTarget: null,
+  },
+];
+
+const row = (identifier: string) =>
+  screen.getByRole('button', { name: `Configure routing for ${identifier}` }).closest('li') as HTMLElement;
+
+describe('ChannelsPage', () => {
+  it('groups phone numbers and e-mail addresses with status, routing and capabilities', async () => {
+    stubServer(() => ok({ channels: CHANNELS }));
+    renderWithProviders(<ChannelsPage />);
+    expect(await screen.findByRole('heading', { name: 'Phone Numbers (2)' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Email Addresses (1)' })).toBeTruthy();
+
+    const first = within(row('+15550100101'));
+    expect(first.getByText('Active')).toBeTruthy();
+    expect(first.getByText('Support')).toBeTruthy();
+    expect(first.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Voice', 'SMS', 'MMS']);
+    const second = within(row('+15550100102'));
+    expect(second.getByText('Inactive')).toBeTruthy();
+    expect(second.getByText('Unassigned')).toBeTruthy();
+    expect(second.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Voice']);
+    const email = within(row('help@example.com'));
+    expect(email.getByText('User')).toBeTruthy();
+    expect(email.queryByText(/Active|Inactive/)).toBeNull();
+  });
+
+  it('the edit button opens Configure Routing for that channel', async () => {
+    stubServer((r) => (r.url === '/api/v1/channels' ? ok({ channels: CHANNELS }) : ok({ inboxes: [], users: [] })));
+    const events = userEvent.setup();
+    renderWithProviders(<ChannelsPage />);
+    await events.click(await screen.findByRole('button', { name: 'Configure routing for +15550100102' }));
+    const dialog = screen.getByRole('dialog', { name: 'Configure Routing' });
+    expect(within(dialog).getByText('+15550100102')).toBeTruthy();
+  });
+
+  it('no channels, or a failed list (only logged): No channels yet', async () => {
+    stubServer(() => ok({ channels: [] }));
+    const first = renderWithProviders(<ChannelsPage />);
+    expect(await screen.findByText('No channels yet')).toBeTruthy();
+    first.unmount();
+
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubServer(() => json(500, {}));
+    renderWithProviders(<ChannelsPage />);
+    expect(await screen.findByText('No channels yet')).toBeTruthy();
+    await waitFor(() => expect(logged).toHaveBeenCalled());
+  });
+});

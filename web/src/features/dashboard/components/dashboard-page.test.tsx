@@ -1,0 +1,53 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Channel } from '../../../../../shared/contract/settings';
+import { session } from '../../../lib/services';
+import { deferred, json, ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { DashboardPage } from './dashboard-page';
+
+const channel = (id: string, status: Channel['status']) => ({ id, status });
+const counter = (label: string) => screen.getByText(label).parentElement as HTMLElement;
+
+beforeEach(() => {
+  session.signIn({
+    user: {
+      id: 'u1',
+      companyId: 'c1',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      emailVerified: true,
+      role: 'OWNER',
+      avatarUrl: null,
+      lastActiveAt: null,
+      isPlatformAdmin: false,
+    },
+    company: { id: 'c1', name: 'Analytical Engines' },
+    tokens: { accessToken: 'a', refreshToken: 'r' },
+  });
+});
+afterEach(() => session.clear());
+
+describe('DashboardPage counters', () => {
+  it('show SPEC values while loading, then the ACTIVE channels and the users', async () => {
+    const channels = deferred();
+    stubServer((r) =>
+      r.url === '/api/v1/channels' ? channels.promise : ok({ users: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }] }),
+    );
+    renderWithProviders(<DashboardPage />);
+    expect(counter('Active Conversations').textContent).toBe('Active Conversations0');
+    expect(counter('Connected Channels').textContent).toBe('Connected Channels0');
+    expect(counter('Connected Channels').getAttribute('aria-busy')).toBe('true');
+    await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members3'));
+
+    channels.release(ok({ channels: [channel('a', 'ACTIVE'), channel('b', 'INACTIVE'), channel('c', 'ACTIVE')] }));
+    await waitFor(() => expect(counter('Connected Channels').textContent).toBe('Connected Channels2'));
+    expect(counter('Connected Channels').getAttribute('aria-busy')).toBeNull();
+  });
+
+  it('a figure that cannot load shows a dash, not a made-up number', async () => {
+    stubServer(() => json(500, {}));
+    renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members—Unavailable'));
+    expect(counter('Connected Channels').textContent).toBe('Connected Channels—Unavailable');
+  });
+});

@@ -1,0 +1,82 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Channel, Provider, ProviderNumber } from '../../../../../shared/contract/settings';
+import { api } from '../../../lib/services';
+import { providersQuery, settingsKeys } from '../../../lib/settings-queries';
+
+export interface TwilioCredentials {
+  accountSid: string;
+  authToken: string;
+}
+
+/** One number to import, as POST /providers/{id}/import-channels takes it (SPEC §3 Import payload). */
+export interface ImportNumber {
+  sid: string;
+  phoneNumber: string;
+  capabilities: { voice: boolean; sms: boolean };
+}
+
+export const connectTwilio = (credentials: TwilioCredentials) =>
+  api.post<{ provider: Provider }>('/providers/twilio', credentials).then((d) => d.provider);
+
+export const disconnectProvider = (id: string) =>
+  api.request<{ provider: Provider }>(`/providers/${encodeURIComponent(id)}`, { method: 'DELETE' }).then((r) => r.data.provider);
+
+export const fetchAvailableNumbers = (providerId: string) =>
+  api.get<{ numbers: ProviderNumber[] }>(`/providers/${encodeURIComponent(providerId)}/available-numbers`).then((d) => d.numbers);
+
+export const importChannels = (providerId: string, numbers: ImportNumber[]) =>
+  api.post<{ channels: Channel[]; importedCount: number }>(`/providers/${encodeURIComponent(providerId)}/import-channels`, {
+    numbers,
+  });
+
+export const availableNumbersQuery = (providerId: string) =>
+  queryOptions({
+    queryKey: settingsKeys.availableNumbers(providerId),
+    queryFn: () => fetchAvailableNumbers(providerId),
+    // The provider account is the truth: every opening of the dialog asks it again.
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+export function useProviders() {
+  return useQuery(providersQuery());
+}
+
+export function useAvailableNumbers(providerId: string, enabled = true) {
+  return useQuery({ ...availableNumbersQuery(providerId), enabled });
+}
+
+/** Connecting, disconnecting and importing change the provider card and the channels list. */
+function useRefreshProvidersAndChannels() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: settingsKeys.providers }),
+      queryClient.invalidateQueries({ queryKey: settingsKeys.channels }),
+    ]);
+}
+
+export function useConnectTwilio() {
+  const refresh = useRefreshProvidersAndChannels();
+  return useMutation({ mutationFn: connectTwilio, onSuccess: refresh, retry: false });
+}
+
+export function useDisconnectProvider() {
+  const refresh = useRefreshProvidersAndChannels();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: disconnectProvider,
+    // Channels routed to inboxes change the inboxes' channel counts too.
+    onSuccess: () => Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: settingsKeys.inboxes })]),
+    retry: false,
+  });
+}
+
+export function useImportChannels(providerId: string) {
+  const refresh = useRefreshProvidersAndChannels();
+  return useMutation({
+    mutationFn: (numbers: ImportNumber[]) => importChannels(providerId, numbers),
+    onSuccess: refresh,
+    retry: false,
+  });
+}

@@ -1,0 +1,54 @@
+import type { ProviderNumber } from '../../../../../shared/contract/settings';
+import type { ImportNumber } from '../api/providers-api';
+
+/** Chosen numbers by sid, with the capabilities to point at the platform. */
+export type Selection = ReadonlyMap<string, ImportNumber['capabilities']>;
+
+/** SPEC §2: ticking a number ticks every capability it supports. */
+export const defaultCapabilities = (number: ProviderNumber): ImportNumber['capabilities'] => ({
+  voice: number.capabilities.voice,
+  sms: number.capabilities.sms,
+});
+
+/** SPEC §5: only numbers not yet imported can be chosen. */
+export const selectable = (number: ProviderNumber) => !number.imported;
+
+export function toggleNumber(selection: Selection, number: ProviderNumber, on: boolean): Selection {
+  if (!selectable(number)) return selection;
+  const next = new Map(selection);
+  if (on) next.set(number.sid, defaultCapabilities(number));
+  else next.delete(number.sid);
+  return next;
+}
+
+/** SPEC §5: a capability can only be ticked where the number supports it. */
+export function toggleCapability(
+  selection: Selection,
+  number: ProviderNumber,
+  capability: keyof ImportNumber['capabilities'],
+  on: boolean,
+): Selection {
+  const current = selection.get(number.sid);
+  if (!current || !number.capabilities[capability]) return selection;
+  const next = new Map(selection);
+  next.set(number.sid, { ...current, [capability]: on });
+  return next;
+}
+
+/** The import payload, in the order the numbers are listed; never an imported number or an unsupported capability. */
+export function importPayload(numbers: readonly ProviderNumber[], selection: Selection): ImportNumber[] {
+  return numbers.flatMap((number) => {
+    const chosen = selection.get(number.sid);
+    if (!chosen || !selectable(number)) return [];
+    return [
+      {
+        sid: number.sid,
+        phoneNumber: number.phoneNumber,
+        capabilities: { voice: chosen.voice && number.capabilities.voice, sms: chosen.sms && number.capabilities.sms },
+      },
+    ];
+  });
+}
+
+/** 'Import 1 Number', 'Import 3 Numbers'. */
+export const importButtonLabel = (count: number) => `Import ${count} ${count === 1 ? 'Number' : 'Numbers'}`;

@@ -1,0 +1,58 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router';
+import { vi } from 'vitest';
+
+/** One request the app's API client sent, as the stub server saw it. */
+export interface Recorded {
+  url: string;
+  method: string;
+  body: unknown;
+}
+
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+export const ok = (data: unknown, status = 200) => json(status, { success: true, data });
+
+export const fail = (status: number, message: string, code = 'VALIDATION_FAILED') =>
+  json(status, { success: false, error: { code, message } });
+
+/** Stubs the global fetch the API client uses; records every request. */
+export function stubServer(handler: (request: Recorded) => Response | Promise<Response>) {
+  const requests: Recorded[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = {
+        url: String(input),
+        method: init?.method ?? 'GET',
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      };
+      requests.push(request);
+      return handler(request);
+    }),
+  );
+  return requests;
+}
+
+/** A response the test releases when it wants, to look at the pending state first. */
+export function deferred() {
+  let release: (response: Response) => void = () => {};
+  const promise = new Promise<Response>((resolve) => {
+    release = resolve;
+  });
+  return { promise, release };
+}
+
+/** Renders inside a fresh query cache (no retries) and a router. */
+export function renderWithProviders(ui: ReactElement) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter>{ui}</MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { ...result, queryClient };
+}
