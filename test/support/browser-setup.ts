@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import type { LocalStack } from '../../local/stack';
+import type { ProvidedStack } from './test-stack';
 
 /** The line browser-stack.ts prints once the stack answers. */
 const READY_PREFIX = 'STACK ';
@@ -23,31 +23,29 @@ export async function setup(project: TestProject) {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   child = started;
-  const stack = await new Promise<{ urls: LocalStack['urls']; env: LocalStack['env']; twilioDemo: LocalStack['twilioDemo'] }>(
-    (resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`browser stack not ready within ${STARTUP_TIMEOUT_MS / 1000} s`)),
-        STARTUP_TIMEOUT_MS,
-      );
-      const lines = createInterface({ input: started.stdout as NodeJS.ReadableStream });
-      lines.on('line', (line) => {
-        if (!line.startsWith(READY_PREFIX)) {
-          if (line.trim()) console.log(`[browser stack] ${line}`);
-          return;
-        }
-        clearTimeout(timer);
-        resolve(JSON.parse(line.slice(READY_PREFIX.length)));
-      });
-      started.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      started.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`browser stack exited before it was ready (code ${code}, signal ${signal}); see its error above`));
-      });
-    },
-  ).catch(async (error) => {
+  const stack = await new Promise<ProvidedStack>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`browser stack not ready within ${STARTUP_TIMEOUT_MS / 1000} s`)),
+      STARTUP_TIMEOUT_MS,
+    );
+    const lines = createInterface({ input: started.stdout as NodeJS.ReadableStream });
+    lines.on('line', (line) => {
+      if (!line.startsWith(READY_PREFIX)) {
+        if (line.trim()) console.log(`[browser stack] ${line}`);
+        return;
+      }
+      clearTimeout(timer);
+      resolve(JSON.parse(line.slice(READY_PREFIX.length)));
+    });
+    started.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    started.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`browser stack exited before it was ready (code ${code}, signal ${signal}); see its error above`));
+    });
+  }).catch(async (error) => {
     await teardown();
     throw error;
   });

@@ -3,6 +3,21 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
+import type { Company, User } from '../../shared/contract/auth';
+
+/** The signed-in person of the web tests. */
+export const sampleUser: User = {
+  id: 'u1',
+  companyId: 'c1',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  emailVerified: true,
+  role: 'OWNER',
+  avatarUrl: null,
+  lastActiveAt: null,
+  isPlatformAdmin: false,
+};
+export const sampleCompany: Company = { id: 'c1', name: 'Analytical Engines' };
 
 /** One request the app's API client sent, as the stub server saw it. */
 export interface Recorded {

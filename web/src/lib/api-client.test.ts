@@ -1,20 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Company, User } from '../../../shared/contract/auth';
+import { sampleCompany, sampleUser } from '../test-utils';
 import { ApiError, createApiClient, errorMessage } from './api-client';
 import { createSessionStore, SESSION_KEYS } from './session';
 
-const user: User = {
-  id: 'u1',
-  companyId: 'c1',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  emailVerified: true,
-  role: 'OWNER',
-  avatarUrl: null,
-  lastActiveAt: null,
-  isPlatformAdmin: false,
-};
-const company: Company = { id: 'c1', name: 'Analytical Engines' };
+const user = sampleUser;
+const company = sampleCompany;
 
 interface Recorded {
   url: string;

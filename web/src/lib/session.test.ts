@@ -1,19 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Company, User } from '../../../shared/contract/auth';
+import { sampleCompany, sampleUser } from '../test-utils';
 import { clearStoredSession, createSessionStore, readStoredSession, SESSION_KEYS, writeStoredSession } from './session';
 
-const user: User = {
-  id: 'u1',
-  companyId: 'c1',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  emailVerified: true,
-  role: 'OWNER',
-  avatarUrl: null,
-  lastActiveAt: null,
-  isPlatformAdmin: false,
-};
-const company: Company = { id: 'c1', name: 'Analytical Engines' };
+const user = sampleUser;
+const company = sampleCompany;
 
 function store(items: Partial<Record<(typeof SESSION_KEYS)[number], string>>) {
   for (const [key, value] of Object.entries(items)) window.localStorage.setItem(key, value);

@@ -3,22 +3,12 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Company, User } from '../../../../../shared/contract/auth';
 import { session } from '../../../lib/services';
+import { sampleCompany, sampleUser } from '../../../test-utils';
 import { LoginPage } from './login-page';
 
-const user: User = {
-  id: 'u1',
-  companyId: 'c1',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  emailVerified: true,
-  role: 'OWNER',
-  avatarUrl: null,
-  lastActiveAt: null,
-  isPlatformAdmin: false,
-};
-const company: Company = { id: 'c1', name: 'Analytical Engines' };
+const user = sampleUser;
+const company = sampleCompany;
 
 interface Recorded {
   url: string;

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Channel } from '../../../../../shared/contract/settings';
 import { session } from '../../../lib/services';
-import { deferred, json, ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { deferred, json, ok, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
 import { DashboardPage } from './dashboard-page';
 
 const channel = (id: string, status: Channel['status']) => ({ id, status });
@@ -10,18 +10,8 @@ const counter = (label: string) => screen.getByText(label).parentElement as HTML
 
 beforeEach(() => {
   session.signIn({
-    user: {
-      id: 'u1',
-      companyId: 'c1',
-      name: 'Ada Lovelace',
-      email: 'ada@example.com',
-      emailVerified: true,
-      role: 'OWNER',
-      avatarUrl: null,
-      lastActiveAt: null,
-      isPlatformAdmin: false,
-    },
-    company: { id: 'c1', name: 'Analytical Engines' },
+    user: sampleUser,
+    company: sampleCompany,
     tokens: { accessToken: 'a', refreshToken: 'r' },
   });
 });

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { quietLogger } from '../../local/log';
+import { freePort } from '../../local/ports';
+import { localSettings } from '../../local/settings';
+import { type LocalStack, startLocalStack } from '../../local/stack';
+
+/** What the test projects hand to their tests (vitest `provide`/`inject`). */
+export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
+
+/**
+ * A real local stack for tests: every part on a free port, an in-memory database, a temporary data
+ * folder, quiet logs. `stop` ends every part and removes the folder.
+ */
+export async function startTestStack(options: { web: boolean; platformAdminEmails?: string; label: string }) {
+  const dataDir = mkdtempSync(join(tmpdir(), `switchboard-${options.label}-`));
+  try {
+    const settings = localSettings({ LOCAL_DATA_DIR: dataDir, PLATFORM_ADMIN_EMAILS: options.platformAdminEmails ?? '' });
+    const ports = () => Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()] as const);
+    const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort] = await ports();
+    const stack = await startLocalStack({
+      ...settings,
+      apiPort,
+      sesPort,
+      dynamoPort,
+      webPort,
+      twilioEmulatorPort,
+      persist: false,
+      web: options.web,
+      log: () => quietLogger,
+    });
+    const provided: ProvidedStack = { urls: stack.urls, env: stack.env, twilioDemo: stack.twilioDemo };
+    return {
+      provided,
+      stop: async () => {
+        await stack.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
