@@ -310,8 +310,9 @@ export async function importChannels(
               Put: {
                 TableName,
                 Item: { ...keys.number(number.phone_number), entity: 'NUMBER', companyId, channelId: record.id },
-                ConditionExpression: 'attribute_not_exists(PK) OR companyId = :company',
-                ExpressionAttributeValues: { ':company': companyId },
+                // One channel per number: a parallel import of the same number cannot make a second.
+                ConditionExpression: 'attribute_not_exists(PK) OR (companyId = :company AND channelId = :channel)',
+                ExpressionAttributeValues: { ':company': companyId, ':channel': record.id },
               },
             },
             { Put: { TableName, Item: { ...keys.channel(companyId, record.id), entity: 'CHANNEL', ...record } } },
@@ -319,12 +320,15 @@ export async function importChannels(
         }),
       );
     } catch (error) {
-      // Lost a race for the number: give the number its URLs back and say why.
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const { Item: owner } = await db.send(
+        new GetCommand({ TableName, Key: keys.number(number.phone_number), ConsistentRead: true }),
+      );
+      // A parallel import of this company got there first: it is imported, with the same URLs.
+      if (owner?.companyId === companyId) continue;
+      // Lost the number to another company: give it its URLs back and say why.
       await client.updateIncomingNumber(number.sid, restoreUpdate(record)).catch(() => {});
-      if (error instanceof TransactionCanceledException) {
-        throw new AppError(409, 'NUMBER_IN_USE', `The number ${number.phone_number} is already a channel of another company.`);
-      }
-      throw error;
+      throw new AppError(409, 'NUMBER_IN_USE', `The number ${number.phone_number} is already a channel of another company.`);
     }
     imported.push(toChannel(record, undefined));
   }

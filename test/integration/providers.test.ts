@@ -157,6 +157,23 @@ describe('importing numbers as channels', () => {
     expect((await numberOf(twilio, full.sid)).voice_url).toBe('');
   });
 
+  it('makes one channel of a number imported twice at the same moment', async () => {
+    const account = await signUp();
+    const twilio = await newTwilioAccount();
+    const { full } = numbersByKind(twilio);
+    const provider = await connect(account, twilio);
+    const both = await Promise.all(
+      [1, 2].map(() =>
+        importNumbers(account, provider.id, [{ sid: full.sid, phoneNumber: full.phone_number, voice: true, sms: true }]),
+      ),
+    );
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(both.reduce((sum, r) => sum + r.body.data.importedCount, 0)).toBeGreaterThanOrEqual(1);
+    const channels = await channelsOf(account);
+    expect(channels.map((c) => c.identifier)).toEqual([full.phone_number]);
+    expect((await numberOf(twilio, full.sid)).voice_url).toMatch(/\/webhooks\/twilio\/[\w-]+\/voice$/);
+  });
+
   it('refuses a number that is not in the account, and an empty selection', async () => {
     const account = await signUp();
     const provider = await connect(account, await newTwilioAccount());
