@@ -4,7 +4,3 @@ export function logError(fields: Record<string, unknown>, error: unknown): void 
     error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
   console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), ...fields, error: err }));
 }
-
-export function logInfo(fields: Record<string, unknown>): void {
-  console.log(JSON.stringify({ level: 'info', time: new Date().toISOString(), ...fields }));
-}

@@ -22,7 +22,7 @@ async function webhookBase(): Promise<string> {
   return base.replace(/\/$/, '');
 }
 
-export const webhookUrls = async (webhookId: string) => {
+const webhookUrls = async (webhookId: string) => {
   const base = `${await webhookBase()}/${webhookId}`;
   return {
     sms: `${base}/sms`,

@@ -12,7 +12,8 @@ export interface RealtimeEvent<T = unknown> {
 }
 
 /** Events the client sends (SPEC §3). */
-export type ClientEventType = 'heartbeat' | 'accept_call' | 'reject_call' | 'join_room' | 'leave_room';
+export const CLIENT_EVENT_TYPES = ['heartbeat', 'accept_call', 'reject_call', 'join_room', 'leave_room'] as const;
+export type ClientEventType = (typeof CLIENT_EVENT_TYPES)[number];
 
 /** Events the server pushes (SPEC §7 Realtime socket). */
 export type ServerEventType =

@@ -1,7 +1,7 @@
-import { socketDefault } from '../../../shared/contract/realtime';
+import { CLIENT_EVENT_TYPES, socketDefault } from '../../../shared/contract/realtime';
 import { defineSocketHandler } from '../../lib/define-socket-handler';
 
-const KNOWN = new Set(['heartbeat', 'accept_call', 'reject_call', 'join_room', 'leave_room']);
+const KNOWN = new Set<string>(CLIENT_EVENT_TYPES);
 
 /**
  * Client messages (SPEC §3). A heartbeat only proves the socket is alive; call and room messages gain
