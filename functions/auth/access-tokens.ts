@@ -1,5 +1,6 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../shared/constants';
+import { ROLES, type Role } from '../../shared/contract/auth';
 import { unauthorized } from '../lib/app-error';
 import { setting } from '../lib/config';
 
@@ -8,6 +9,10 @@ export interface Principal {
   userId: string;
   companyId: string;
   isPlatformAdmin: boolean;
+  /** The role at sign-in or the last refresh; routes that restrict by role read the stored user instead. */
+  role: Role;
+  /** The refresh-token family (sign-in session) this token was issued for. */
+  sessionId: string;
 }
 
 const ISSUER = 'switchboard';
@@ -21,7 +26,7 @@ function signingKey(): Promise<Uint8Array> {
 }
 
 export async function issueAccessToken(principal: Principal): Promise<string> {
-  return new SignJWT({ cid: principal.companyId, adm: principal.isPlatformAdmin })
+  return new SignJWT({ cid: principal.companyId, adm: principal.isPlatformAdmin, rol: principal.role, sid: principal.sessionId })
     .setProtectedHeader({ alg: ALGORITHM })
     .setSubject(principal.userId)
     .setIssuer(ISSUER)
@@ -38,8 +43,11 @@ export async function verifyAccessToken(token: string): Promise<Principal> {
       audience: AUDIENCE,
       algorithms: [ALGORITHM],
     });
-    if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') throw unauthorized('Invalid access token');
-    return { userId: payload.sub, companyId: payload.cid, isPlatformAdmin: payload.adm === true };
+    const { sub, cid, rol, sid } = payload;
+    if (typeof sub !== 'string' || typeof cid !== 'string' || typeof sid !== 'string' || !ROLES.includes(rol as Role)) {
+      throw unauthorized('Invalid access token');
+    }
+    return { userId: sub, companyId: cid, isPlatformAdmin: payload.adm === true, role: rol as Role, sessionId: sid };
   } catch (error) {
     if (error instanceof errors.JWTExpired) throw unauthorized('Access token expired', 'TOKEN_EXPIRED');
     if (error instanceof errors.JOSEError) throw unauthorized('Invalid access token');

@@ -19,6 +19,8 @@ export interface UserRecord {
   lastActiveAt: string | null;
   passwordHash: string;
   createdAt: string;
+  /** Set when an OWNER or ADMIN removed the user: the item stays so history keeps their name. */
+  removedAt?: string;
 }
 
 export interface CompanyRecord {
@@ -139,6 +141,15 @@ export async function findUserByEmail(email: string): Promise<UserRecord | undef
 export async function getUser(companyId: string, userId: string): Promise<UserRecord | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId) }));
   return Item as UserRecord | undefined;
+}
+
+/** The user if they still belong to the company (not removed). */
+export async function getActiveUser(companyId: string, userId: string): Promise<UserRecord | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId), ConsistentRead: true }),
+  );
+  const user = Item as UserRecord | undefined;
+  return user && !user.removedAt ? user : undefined;
 }
 
 export async function getCompany(companyId: string): Promise<CompanyRecord | undefined> {

@@ -40,7 +40,7 @@ export async function startSession(user: UserRecord): Promise<Tokens> {
       ],
     }),
   );
-  return { accessToken: await accessTokenFor(user), refreshToken: refresh.token };
+  return { accessToken: await accessTokenFor(user, familyId), refreshToken: refresh.token };
 }
 
 function refreshItem(hash: string, user: Pick<UserRecord, 'companyId' | 'id'>, familyId: string, familyExpiresAt: number) {
@@ -55,8 +55,14 @@ function refreshItem(hash: string, user: Pick<UserRecord, 'companyId' | 'id'>, f
   };
 }
 
-function accessTokenFor(user: UserRecord): Promise<string> {
-  return issueAccessToken({ userId: user.id, companyId: user.companyId, isPlatformAdmin: toUser(user).isPlatformAdmin });
+function accessTokenFor(user: UserRecord, sessionId: string): Promise<string> {
+  return issueAccessToken({
+    userId: user.id,
+    companyId: user.companyId,
+    isPlatformAdmin: toUser(user).isPlatformAdmin,
+    role: user.role,
+    sessionId,
+  });
 }
 
 const invalidRefresh = () => unauthorized('Your session has expired. Please sign in again.', 'INVALID_TOKEN');
@@ -120,7 +126,7 @@ export async function rotateRefreshToken(
     }
     throw error;
   }
-  return { tokens: { accessToken: await accessTokenFor(user), refreshToken: next.token }, user };
+  return { tokens: { accessToken: await accessTokenFor(user, token.familyId), refreshToken: next.token }, user };
 }
 
 async function revokeFamily(familyId: string): Promise<void> {

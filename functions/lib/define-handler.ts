@@ -2,9 +2,11 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { MAX_REQUEST_BODY_BYTES } from '../../shared/constants';
+import type { Role } from '../../shared/contract/auth';
 import type { HttpContract } from '../../shared/contract/route';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
+import { getActiveUser } from '../auth/accounts';
 import { AppError, forbidden, unauthorized } from './app-error';
 import { logError } from './log';
 
@@ -107,7 +109,23 @@ async function authenticate(contract: HttpContract, event: APIGatewayProxyEventV
   if (!match?.[1]) throw unauthorized('Authentication required');
   const principal = await verifyAccessToken(match[1]);
   if (contract.auth === 'platformAdmin' && !principal.isPlatformAdmin) throw forbidden();
+  if (contract.roles) {
+    // The stored user, not the token's claim: a role change or a removal applies to the next request.
+    const user = await getActiveUser(principal.companyId, principal.userId);
+    if (!user) throw unauthorized('This account no longer exists.');
+    if (!contract.roles.includes(user.role)) throw forbidden(roleMessage(contract.roles));
+    return { ...principal, role: user.role };
+  }
   return principal;
+}
+
+const ROLE_NAMES: Record<Role, string> = { OWNER: 'the owner', ADMIN: 'admins', AGENT: 'agents' };
+
+/** 'Only the owner and admins can do this.' */
+function roleMessage(roles: readonly Role[]): string {
+  const names = roles.map((r) => ROLE_NAMES[r]);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  return `Only ${list} can do this.`;
 }
 
 function readBody(event: APIGatewayProxyEventV2): unknown {

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import type { Role } from './auth';
 
 /**
  * Who may call a route. `public`: anyone; `user`: a valid access token; `platformAdmin`: a user the
@@ -15,6 +16,11 @@ export interface HttpContract {
   /** API Gateway path syntax: `/api/v1/contacts/{id}`. */
   path: string;
   auth: AuthKind;
+  /**
+   * Roles allowed to call a `user` route; absent means every signed-in user. Checked against the
+   * stored user on each call, so a role change or a removal takes effect at once.
+   */
+  roles?: readonly Role[];
   body?: z.ZodMiniType;
   query?: z.ZodMiniType;
   /** Documents the `data` of a success envelope; handlers are typed against it. */
@@ -27,6 +33,9 @@ export interface SocketContract {
   routeKey: '$connect' | '$disconnect' | '$default';
   auth: 'public' | 'user';
 }
+
+/** Who manages the company's settings and team; AGENTs read them. */
+export const MANAGERS = ['OWNER', 'ADMIN'] as const satisfies readonly Role[];
 
 export type Contract = HttpContract | SocketContract;
 
