@@ -8,6 +8,8 @@ export interface Connection {
   connectionId: string;
   companyId: string;
   userId: string;
+  /** The sign-in session (refresh-token family) the socket was opened under; signing out closes it. */
+  sessionId: string;
 }
 
 /** Two items: the company's list entry, and the owner entry that $disconnect finds by id alone. */
@@ -67,7 +69,7 @@ export async function listConnections(companyId: string): Promise<Connection[]> 
       }),
     );
     for (const item of page.Items ?? [])
-      out.push({ connectionId: item.connectionId, companyId: item.companyId, userId: item.userId });
+      out.push({ connectionId: item.connectionId, companyId: item.companyId, userId: item.userId, sessionId: item.sessionId });
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return out;

@@ -1,4 +1,9 @@
-import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import {
+  ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
+  GoneException,
+  PostToConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
 import type { RealtimeEvent, ServerEventType } from '../../shared/contract/realtime';
 import { logError } from '../lib/log';
 import { listConnections, removeCompanyConnection } from './connections';
@@ -40,4 +45,27 @@ export async function publish<T>(
     }),
   );
   return results.reduce<number>((a, b) => a + b, 0);
+}
+
+/**
+ * Closes the open sockets of a user (of one sign-in session only, when given): removal from the
+ * company, sign-out and revoked sessions end their live connections too. Best effort per socket.
+ */
+export async function disconnectUser(companyId: string, userId: string, sessionId?: string): Promise<number> {
+  const connections = (await listConnections(companyId)).filter(
+    (c) => c.userId === userId && (!sessionId || c.sessionId === sessionId),
+  );
+  await Promise.all(
+    connections.map(async (c) => {
+      try {
+        await management().send(new DeleteConnectionCommand({ ConnectionId: c.connectionId }));
+      } catch (error) {
+        if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode !== 410) {
+          logError({ route: 'disconnectUser', companyId, connectionId: c.connectionId }, error);
+        }
+      }
+      await removeCompanyConnection(companyId, c.connectionId);
+    }),
+  );
+  return connections.length;
 }

@@ -84,7 +84,7 @@ describe('realtime socket', () => {
     const carol = await signUp();
     const { client, tableName } = testTable();
     const { saveConnection } = await import('../../functions/realtime/connections');
-    await saveConnection({ connectionId: 'long-gone', companyId: carol.company.id, userId: carol.user.id });
+    await saveConnection({ connectionId: 'long-gone', companyId: carol.company.id, userId: carol.user.id, sessionId: 's1' });
     expect(await connectionCount(carol.company.id)).toBe(1);
 
     expect(await publish(carol.company.id, { type: 'user_left', data: {} })).toBe(0);
