@@ -8,6 +8,7 @@ import * as realtime from '../shared/contract/realtime';
 import type { HttpContract, SocketContract } from '../shared/contract/route';
 import * as settings from '../shared/contract/settings';
 import * as system from '../shared/contract/system';
+import * as team from '../shared/contract/team';
 
 export interface HttpRouteEntry {
   contract: HttpContract;
@@ -43,6 +44,14 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: settings.addInboxMember, handler: 'inboxes/add-member' },
   { contract: settings.removeInboxMember, handler: 'inboxes/remove-member' },
   { contract: settings.listUsers, handler: 'users/list' },
+  { contract: team.removeUser, handler: 'users/remove' },
+  { contract: team.updateUserRole, handler: 'users/update-role' },
+  { contract: team.createInvitation, handler: 'invitations/create' },
+  { contract: team.listInvitations, handler: 'invitations/list' },
+  { contract: team.revokeInvitation, handler: 'invitations/revoke' },
+  { contract: team.resendInvitation, handler: 'invitations/resend' },
+  { contract: team.previewInvitation, handler: 'invitations/preview' },
+  { contract: team.acceptInvitation, handler: 'invitations/accept' },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [

@@ -33,6 +33,10 @@ export const RESEND_VERIFICATION_LIMIT = 3;
 export const RESEND_VERIFICATION_WINDOW_SECONDS = 15 * 60;
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 export const SOCKET_CONNECTION_TTL_SECONDS = 2 * 60 * 60;
+export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** Invitation mails (new and resent) a company may send per hour: enough for onboarding, not for spam. */
+export const INVITATION_MAIL_LIMIT = 30;
+export const INVITATION_MAIL_WINDOW_SECONDS = 60 * 60;
 
 export interface Country {
   code: string;

@@ -109,14 +109,11 @@ async function authenticate(contract: HttpContract, event: APIGatewayProxyEventV
   if (!match?.[1]) throw unauthorized('Authentication required');
   const principal = await verifyAccessToken(match[1]);
   if (contract.auth === 'platformAdmin' && !principal.isPlatformAdmin) throw forbidden();
-  if (contract.roles) {
-    // The stored user, not the token's claim: a role change or a removal applies to the next request.
-    const user = await getActiveUser(principal.companyId, principal.userId);
-    if (!user) throw unauthorized('This account no longer exists.');
-    if (!contract.roles.includes(user.role)) throw forbidden(roleMessage(contract.roles));
-    return { ...principal, role: user.role };
-  }
-  return principal;
+  // The stored user, not the token's claims: a removal or a role change applies to the very next request.
+  const user = await getActiveUser(principal.companyId, principal.userId);
+  if (!user) throw unauthorized('This account no longer exists.');
+  if (contract.roles && !contract.roles.includes(user.role)) throw forbidden(roleMessage(contract.roles));
+  return { ...principal, role: user.role };
 }
 
 const ROLE_NAMES: Record<Role, string> = { OWNER: 'the owner', ADMIN: 'admins', AGENT: 'agents' };

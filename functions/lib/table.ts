@@ -64,6 +64,15 @@ export const keys = {
     SK: `INBOXROUTING#${inboxId}#${channelType}`,
   }),
   inboxRoutingOf: (companyId: string, inboxId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: `INBOXROUTING#${inboxId}#` }),
+  invitation: (companyId: string, invitationId: string) => ({ PK: `COMPANY#${companyId}`, SK: `INVITE#${invitationId}` }),
+  invitationsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'INVITE#' }),
+  /** One pending invitation per address and company: inviting again replaces it. */
+  invitationEmail: (companyId: string, email: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `INVITEEMAIL#${email.toLowerCase()}`,
+  }),
+  /** The link's token (SHA-256) leads to the invitation; kept after use so a second click can say so. */
+  invitationToken: (tokenHash: string) => ({ PK: `INVITETOKEN#${tokenHash}`, SK: 'INVITETOKEN' }),
   connection: (companyId: string, connectionId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONN#${connectionId}` }),
   connectionsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CONN#' }),
   /** At $disconnect only the connection id is known: this item leads back to the company. */

@@ -71,7 +71,18 @@ export async function updateRouting(
               ExpressionAttributeValues: { ':type': routingType, ':target': targetId },
             },
           },
-          ...(targetKey ? [{ ConditionCheck: { TableName, Key: targetKey, ConditionExpression: 'attribute_exists(PK)' } }] : []),
+          ...(targetKey
+            ? [
+                {
+                  ConditionCheck: {
+                    TableName,
+                    Key: targetKey,
+                    // A user removed from the company keeps their item (for history) but takes no calls.
+                    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
+                  },
+                },
+              ]
+            : []),
         ],
       }),
     );

@@ -146,7 +146,7 @@ export async function addMember(companyId: string, inboxId: string, userId: stri
   const TableName = tableName();
   await getInboxRecord(companyId, inboxId);
   const { Item: user } = await db.send(new GetCommand({ TableName, Key: keys.user(companyId, userId) }));
-  if (!user) throw notFound('User not found');
+  if (!user || user.removedAt) throw notFound('User not found');
   const member: InboxMemberRecord = { id: newId(), inboxId, userId, createdAt: new Date().toISOString() };
   try {
     await db.send(
@@ -174,13 +174,22 @@ export async function addMember(companyId: string, inboxId: string, userId: stri
               ExpressionAttributeValues: { ':one': 1 },
             },
           },
+          // A user removed from the company meanwhile never becomes a member again.
+          {
+            ConditionCheck: {
+              TableName,
+              Key: keys.user(companyId, userId),
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
+            },
+          },
         ],
       }),
     );
   } catch (error) {
     if (error instanceof TransactionCanceledException) {
-      if (error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed')
-        throw conflict('This user is already a member of this inbox.');
+      const [member, , inbox, target] = error.CancellationReasons ?? [];
+      if (member?.Code === 'ConditionalCheckFailed') throw conflict('This user is already a member of this inbox.');
+      if (target?.Code === 'ConditionalCheckFailed' && inbox?.Code !== 'ConditionalCheckFailed') throw notFound('User not found');
       throw inboxNotFound();
     }
     throw error;

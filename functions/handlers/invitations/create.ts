@@ -1,0 +1,28 @@
+import { createInvitation } from '../../../shared/contract/team';
+import { getActiveUser, getCompany } from '../../auth/accounts';
+import { defineHandler } from '../../lib/define-handler';
+import { consume } from '../../lib/throttle';
+import { sendInvitationMail } from '../../team/invitation-mail';
+import { createInvitation as create, invitationMailsPerCompany, toInvitation } from '../../team/invitations';
+
+export const handler = defineHandler(createInvitation, async ({ body, principal }) => {
+  await consume(invitationMailsPerCompany, principal.companyId);
+  const [inviter, company] = await Promise.all([
+    getActiveUser(principal.companyId, principal.userId),
+    getCompany(principal.companyId),
+  ]);
+  const { invitation, token } = await create({
+    companyId: principal.companyId,
+    inviter: { id: principal.userId, name: inviter?.name ?? '' },
+    email: body.email,
+    role: body.role,
+  });
+  await sendInvitationMail({
+    to: invitation.email,
+    inviterName: invitation.invitedByName,
+    companyName: company?.name ?? '',
+    role: invitation.role,
+    token,
+  });
+  return { status: 201, data: { invitation: toInvitation(invitation) }, message: `Invitation sent to ${invitation.email}.` };
+});

@@ -1,0 +1,108 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { InvitableRole } from '../../shared/contract/team';
+import type { Principal } from '../auth/access-tokens';
+import { getActiveUser, type UserRecord } from '../auth/accounts';
+import { forbidden, notFound } from '../lib/app-error';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { queryPrefix } from '../lib/query';
+import { keys } from '../lib/table';
+import { disconnectUser } from '../realtime/publish';
+import { listChannelRecords, updateRouting } from '../settings/channels';
+import { removeMember } from '../settings/inboxes';
+
+const userNotFound = () => notFound('User not found');
+
+/** The user another manager may act on: in the company, not the OWNER, not the caller. */
+async function manageableUser(actor: Principal, userId: string, action: 'remove' | 'change the role of'): Promise<UserRecord> {
+  const user = await getActiveUser(actor.companyId, userId);
+  if (!user) throw userNotFound();
+  if (user.id === actor.userId) throw forbidden(`You cannot ${action} yourself.`);
+  if (user.role === 'OWNER') throw forbidden(`You cannot ${action} the owner.`);
+  return user;
+}
+
+/**
+ * Removes a user from the company. The user item stays (marked removed) so past messages and calls
+ * keep their name; the e-mail is freed, so the person cannot sign in and may be invited again. Once
+ * marked, refreshes, requests and new inbox or routing assignments refuse the user; then the user
+ * leaves every inbox, channels routed to them fall back to UNASSIGNED and their sockets close.
+ */
+export async function removeUser(actor: Principal, userId: string): Promise<void> {
+  const user = await manageableUser(actor, userId, 'remove');
+  const { companyId } = actor;
+  const TableName = tableName();
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: keys.user(companyId, userId),
+              UpdateExpression: 'SET removedAt = :now, removedBy = :actor',
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
+              ExpressionAttributeValues: { ':now': new Date().toISOString(), ':actor': actor.userId },
+            },
+          },
+          {
+            Delete: {
+              TableName,
+              Key: keys.email(user.email),
+              ConditionExpression: 'userId = :user',
+              ExpressionAttributeValues: { ':user': userId },
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: keys.company(companyId),
+              UpdateExpression: 'ADD userCount :minus',
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) throw userNotFound();
+    throw error;
+  }
+
+  const [memberships, channels] = await Promise.all([
+    queryPrefix<{ inboxId: string }>(keys.userInboxesOf(companyId, userId)),
+    listChannelRecords(companyId),
+  ]);
+  await Promise.all([
+    ...memberships.map((m) => removeMember(companyId, m.inboxId, userId).catch(ignoreNotFound)),
+    ...channels
+      .filter((c) => c.routingType === 'USER' && c.routingTargetId === userId)
+      .map((c) => updateRouting(companyId, c.id, 'UNASSIGNED', null).catch(ignoreNotFound)),
+    disconnectUser(companyId, userId),
+  ]);
+}
+
+/** Deleted meanwhile by someone else: the outcome the removal wanted anyway. */
+function ignoreNotFound(error: unknown) {
+  if ((error as { status?: number }).status !== 404) throw error;
+}
+
+export async function changeRole(actor: Principal, userId: string, role: InvitableRole): Promise<void> {
+  await manageableUser(actor, userId, 'change the role of');
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(actor.companyId, userId),
+        UpdateExpression: 'SET #role = :role',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt) AND #role <> :owner',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':role': role, ':owner': 'OWNER' },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw userNotFound();
+    throw error;
+  }
+}

@@ -1,0 +1,99 @@
+import * as z from 'zod/mini';
+import { CompanySchema, TokensSchema, UserSchema } from './auth';
+import { email, newPassword, opaqueToken, requiredText } from './fields';
+import { httpContract, MANAGERS } from './route';
+
+/** Team invitations and member management (beyond SPEC, which shows Invite Member disabled). */
+
+/** Roles an invitation or a role change may give; there is one OWNER, the person who registered. */
+export const INVITABLE_ROLES = ['ADMIN', 'AGENT'] as const;
+export type InvitableRole = (typeof INVITABLE_ROLES)[number];
+
+const invitableRole = z.enum(INVITABLE_ROLES, { error: 'Choose a role: Admin or Agent' });
+
+export const InvitationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(INVITABLE_ROLES),
+  invitedBy: z.object({ id: z.string(), name: z.string() }),
+  expiresAt: z.string(),
+  createdAt: z.string(),
+  /** True once expiresAt has passed: the link no longer works, a resend makes a new one. */
+  expired: z.boolean(),
+});
+export type Invitation = z.infer<typeof InvitationSchema>;
+
+/** What the public accept page shows about an invitation. */
+export const InvitationPreviewSchema = z.object({
+  companyName: z.string(),
+  email: z.string(),
+  role: z.enum(INVITABLE_ROLES),
+  invitedBy: z.object({ name: z.string() }),
+  expiresAt: z.string(),
+});
+export type InvitationPreview = z.infer<typeof InvitationPreviewSchema>;
+
+export const createInvitation = httpContract({
+  method: 'POST',
+  path: '/api/v1/invitations',
+  auth: 'user',
+  roles: MANAGERS,
+  body: z.object({ email, role: invitableRole }),
+  response: z.object({ invitation: InvitationSchema }),
+});
+
+export const listInvitations = httpContract({
+  method: 'GET',
+  path: '/api/v1/invitations',
+  auth: 'user',
+  response: z.object({ invitations: z.array(InvitationSchema) }),
+});
+
+export const revokeInvitation = httpContract({
+  method: 'DELETE',
+  path: '/api/v1/invitations/{id}',
+  auth: 'user',
+  roles: MANAGERS,
+  response: z.object({ invitation: InvitationSchema }),
+});
+
+export const resendInvitation = httpContract({
+  method: 'POST',
+  path: '/api/v1/invitations/{id}/resend',
+  auth: 'user',
+  roles: MANAGERS,
+  response: z.object({ invitation: InvitationSchema }),
+});
+
+export const previewInvitation = httpContract({
+  method: 'GET',
+  path: '/api/v1/invitations/accept',
+  auth: 'public',
+  query: z.object({ token: opaqueToken('Invitation token') }),
+  response: z.object({ invitation: InvitationPreviewSchema }),
+});
+
+export const acceptInvitation = httpContract({
+  method: 'POST',
+  path: '/api/v1/invitations/accept',
+  auth: 'public',
+  body: z.object({ token: opaqueToken('Invitation token'), name: requiredText('Name', 120), password: newPassword }),
+  response: z.object({ user: UserSchema, company: CompanySchema, tokens: TokensSchema }),
+});
+
+export const removeUser = httpContract({
+  method: 'DELETE',
+  path: '/api/v1/users/{id}',
+  auth: 'user',
+  roles: MANAGERS,
+  response: z.object({ user: z.object({ id: z.string() }) }),
+});
+
+export const updateUserRole = httpContract({
+  method: 'PATCH',
+  path: '/api/v1/users/{id}',
+  auth: 'user',
+  roles: ['OWNER'],
+  body: z.object({ role: invitableRole }),
+  response: z.object({ user: z.object({ id: z.string(), role: z.enum(INVITABLE_ROLES) }) }),
+});

@@ -1,0 +1,270 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
+import { keys } from '../../functions/lib/table';
+import type { Company, Tokens, User } from '../../shared/contract/auth';
+import type { TeamUser } from '../../shared/contract/settings';
+import type { Invitation, InvitationPreview } from '../../shared/contract/team';
+import { type Account, api, mailTo, signUp, uniqueEmail } from '../support/api';
+import { testTable } from '../support/table';
+import { addTeamMember, invite, latestInvitationToken } from '../support/team';
+
+type Session = { user: User; company: Company; tokens: Tokens };
+
+let owner: Account;
+
+beforeAll(async () => {
+  owner = await signUp({ companyName: 'Invite Co', name: 'Olivia Owner' });
+});
+
+const accept = (token: string, overrides: Partial<{ name: string; password: string }> = {}) =>
+  api<Session>('/api/v1/invitations/accept', {
+    body: { token, name: overrides.name ?? 'New Colleague', password: overrides.password ?? 'a good password' },
+  });
+
+const preview = (token: string) => api<{ invitation: InvitationPreview }>(`/api/v1/invitations/accept?token=${token}`);
+
+describe('inviting a colleague', () => {
+  it('mails a link that shows who invites to which company, and signs the colleague in with the invited role', async () => {
+    const email = uniqueEmail('agent');
+    const created = await api<{ invitation: Invitation }>('/api/v1/invitations', {
+      token: owner.tokens.accessToken,
+      body: { email: email.toUpperCase(), role: 'AGENT' },
+    });
+    expect(created.status).toBe(201);
+    const { invitation } = created.body.data;
+    expect(invitation).toMatchObject({
+      email,
+      role: 'AGENT',
+      invitedBy: { id: owner.user.id, name: 'Olivia Owner' },
+      expired: false,
+    });
+    const days = (Date.parse(invitation.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+
+    const [mail] = await mailTo(email);
+    expect(mail?.subject).toBe('Olivia Owner invited you to Invite Co on Switchboard');
+    expect(mail?.text).toContain('"Olivia Owner" invited you to join "Invite Co" on Switchboard as an agent.');
+    expect(mail?.html).toContain('<strong>Olivia Owner</strong> invited you to join <strong>Invite Co</strong>');
+    const token = await latestInvitationToken(email);
+
+    const shown = await preview(token);
+    expect(shown.status).toBe(200);
+    expect(shown.body.data.invitation).toMatchObject({
+      companyName: 'Invite Co',
+      email,
+      role: 'AGENT',
+      invitedBy: { name: 'Olivia Owner' },
+    });
+
+    const joined = await accept(token, { name: 'Grace Hopper' });
+    expect(joined.status).toBe(201);
+    expect(joined.body.data.user).toMatchObject({
+      name: 'Grace Hopper',
+      email,
+      role: 'AGENT',
+      emailVerified: true,
+      companyId: owner.company.id,
+    });
+    expect(joined.body.data.company).toEqual(owner.company);
+
+    // Both see each other on the Team page; the invitation is no longer pending.
+    for (const account of [owner.tokens.accessToken, joined.body.data.tokens.accessToken]) {
+      const team = await api<{ users: TeamUser[] }>('/api/v1/users', { token: account });
+      expect(team.body.data.users.map((u) => u.email)).toEqual(expect.arrayContaining([owner.email, email]));
+    }
+    const pending = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: owner.tokens.accessToken });
+    expect(pending.body.data.invitations.map((i) => i.email)).not.toContain(email);
+
+    // The new password signs in; the link does not work twice.
+    const login = await api('/api/v1/auth/login', { body: { email, password: 'a good password' } });
+    expect(login.status).toBe(200);
+    const again = await accept(token);
+    expect(again.status).toBe(400);
+    expect(again.body.error.details).toEqual({ used: true });
+    expect((await preview(token)).body.error.message).toBe(
+      'This invitation has already been accepted. Sign in with your email and password.',
+    );
+  });
+
+  it('lets an ADMIN invite, and refuses an AGENT with a clear message', async () => {
+    const admin = await addTeamMember(owner, { role: 'ADMIN' });
+    expect((await invite(admin, uniqueEmail('by-admin'))).invitedBy.id).toBe(admin.user.id);
+
+    const agent = await addTeamMember(owner, { role: 'AGENT' });
+    const email = uniqueEmail('by-agent');
+    const refused = await api('/api/v1/invitations', { token: agent.tokens.accessToken, body: { email, role: 'AGENT' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Only the owner and admins can do this.' });
+    expect(await mailTo(email)).toEqual([]);
+    // Reading the pending invitations stays open to every member.
+    expect((await api('/api/v1/invitations', { token: agent.tokens.accessToken })).status).toBe(200);
+  });
+
+  it('refuses an address that already has an account, in any company', async () => {
+    const elsewhere = await signUp({ companyName: 'Other Co' });
+    for (const email of [elsewhere.email, owner.email]) {
+      const res = await api('/api/v1/invitations', { token: owner.tokens.accessToken, body: { email, role: 'ADMIN' } });
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({
+        code: 'EMAIL_TAKEN',
+        message: 'This email address already belongs to a Switchboard account.',
+      });
+    }
+  });
+
+  it('validates the address and the role', async () => {
+    const bad = await api('/api/v1/invitations', {
+      token: owner.tokens.accessToken,
+      body: { email: 'not-an-address', role: 'OWNER' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details?.fields).toEqual({
+      email: 'Enter a valid email address',
+      role: 'Choose a role: Admin or Agent',
+    });
+  });
+
+  it('replaces the pending invitation when the same address is invited again: only the newest link works', async () => {
+    const email = uniqueEmail('twice');
+    const first = await invite(owner, email, 'AGENT');
+    const oldToken = await latestInvitationToken(email);
+    const second = await invite(owner, email, 'ADMIN');
+    const newToken = await latestInvitationToken(email);
+    expect(newToken).not.toBe(oldToken);
+
+    const pending = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: owner.tokens.accessToken });
+    const mine = pending.body.data.invitations.filter((i) => i.email === email);
+    expect(mine.map((i) => i.id)).toEqual([second.id]);
+    expect(first.id).not.toBe(second.id);
+
+    const old = await accept(oldToken);
+    expect(old.status).toBe(400);
+    expect(old.body.error.message).toBe('This invitation link is invalid or has been withdrawn. Ask for a new invitation.');
+    const joined = await accept(newToken);
+    expect(joined.status).toBe(201);
+    expect(joined.body.data.user.role).toBe('ADMIN');
+  });
+
+  it('resends with a new link and voids the old one', async () => {
+    const email = uniqueEmail('resend');
+    const invitation = await invite(owner, email);
+    const oldToken = await latestInvitationToken(email);
+    const resent = await api<{ invitation: Invitation }>(`/api/v1/invitations/${invitation.id}/resend`, {
+      method: 'POST',
+      token: owner.tokens.accessToken,
+    });
+    expect(resent.status).toBe(200);
+    expect(resent.body.data.invitation.id).toBe(invitation.id);
+    expect(await mailTo(email)).toHaveLength(2);
+    expect((await preview(oldToken)).status).toBe(400);
+    expect((await accept(await latestInvitationToken(email))).status).toBe(201);
+  });
+
+  it('revokes: the link stops working and the invitation leaves the list', async () => {
+    const email = uniqueEmail('revoked');
+    const invitation = await invite(owner, email);
+    const token = await latestInvitationToken(email);
+    const revoked = await api(`/api/v1/invitations/${invitation.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    expect(revoked.status).toBe(200);
+    const res = await accept(token);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_TOKEN');
+    expect((await api('/api/v1/auth/login', { body: { email, password: 'a good password' } })).status).toBe(401);
+    const again = await api(`/api/v1/invitations/${invitation.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    expect(again.status).toBe(404);
+  });
+
+  it('tells an expired link apart, and a resend brings it back', async () => {
+    const email = uniqueEmail('expired');
+    const invitation = await invite(owner, email);
+    const token = await latestInvitationToken(email);
+    const { client, tableName } = testTable();
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.invitationToken(hashOpaqueToken(token)),
+        UpdateExpression: 'SET validUntil = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
+      }),
+    );
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.invitation(owner.company.id, invitation.id),
+        UpdateExpression: 'SET validUntil = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
+      }),
+    );
+    const shown = await preview(token);
+    expect(shown.status).toBe(400);
+    expect(shown.body.error).toMatchObject({
+      message: 'This invitation has expired. Ask Olivia Owner to send a new one.',
+      details: { expired: true },
+    });
+    expect((await accept(token)).body.error.details).toEqual({ expired: true });
+    const listed = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: owner.tokens.accessToken });
+    expect(listed.body.data.invitations.find((i) => i.id === invitation.id)?.expired).toBe(true);
+
+    await api(`/api/v1/invitations/${invitation.id}/resend`, { method: 'POST', token: owner.tokens.accessToken });
+    expect((await accept(await latestInvitationToken(email))).status).toBe(201);
+  });
+
+  it('makes one user when the link is accepted twice at the same moment', async () => {
+    const email = uniqueEmail('parallel');
+    await invite(owner, email);
+    const token = await latestInvitationToken(email);
+    const results = await Promise.all([accept(token, { name: 'First' }), accept(token, { name: 'Second' })]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 400]);
+    const team = await api<{ users: TeamUser[] }>('/api/v1/users', { token: owner.tokens.accessToken });
+    expect(team.body.data.users.filter((u) => u.email === email)).toHaveLength(1);
+  });
+
+  it('applies the registration password rules and refuses an unknown token', async () => {
+    const email = uniqueEmail('short');
+    await invite(owner, email);
+    const token = await latestInvitationToken(email);
+    const short = await accept(token, { password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.body.error.details?.fields).toEqual({ password: 'Password must be at least 8 characters long' });
+    expect((await accept('unknown-token-000000000000')).status).toBe(400);
+    expect((await preview(token)).status).toBe(200);
+  });
+
+  it('limits how many invitation mails a company sends per hour', async () => {
+    const busy = await signUp({ companyName: 'Busy Co' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const res = await api('/api/v1/invitations', {
+        token: busy.tokens.accessToken,
+        body: { email: uniqueEmail('bulk'), role: 'AGENT' },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    // Another company is not affected.
+    expect(
+      (await api('/api/v1/invitations', { token: owner.tokens.accessToken, body: { email: uniqueEmail(), role: 'AGENT' } }))
+        .status,
+    ).toBe(201);
+  });
+
+  it("answers another company's user 404 for an invitation by id, and changes nothing", async () => {
+    const stranger = await signUp({ companyName: 'Stranger Co' });
+    const email = uniqueEmail('guarded');
+    const invitation = await invite(owner, email);
+    const token = await latestInvitationToken(email);
+    const revoke = await api(`/api/v1/invitations/${invitation.id}`, { method: 'DELETE', token: stranger.tokens.accessToken });
+    const resend = await api(`/api/v1/invitations/${invitation.id}/resend`, {
+      method: 'POST',
+      token: stranger.tokens.accessToken,
+    });
+    expect([revoke.status, resend.status]).toEqual([404, 404]);
+    expect(await mailTo(email)).toHaveLength(1);
+    const theirs = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: stranger.tokens.accessToken });
+    expect(theirs.body.data.invitations).toEqual([]);
+    expect((await preview(token)).status).toBe(200);
+  });
+});
