@@ -348,7 +348,9 @@ export async function acceptInvitation(
     );
   } catch (error) {
     if (error instanceof TransactionCanceledException) {
-      if (error.CancellationReasons?.[3]?.Code === 'ConditionalCheckFailed') {
+      const [link, , , address] = error.CancellationReasons ?? [];
+      // The address taken by a sign-up meanwhile; a spent link fails its own condition first.
+      if (link?.Code !== 'ConditionalCheckFailed' && address?.Code === 'ConditionalCheckFailed') {
         throw conflict('An account with this email already exists. Sign in instead.', 'EMAIL_TAKEN');
       }
       // Spent, withdrawn or expired meanwhile: say which, as a fresh look at the link would.

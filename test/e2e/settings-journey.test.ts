@@ -2,13 +2,13 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, api, signUp, stack } from '../support/api';
 import {
+  expectAccessible,
   gone,
   launchBrowser,
   openTab,
   PHONE,
   reached,
   seen,
-  seriousA11yViolations,
   signInThroughForm,
   type Tab,
   web,
@@ -58,29 +58,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** No transitions, so axe never measures a colour half-way through a theme switch. */
-async function freezeMotion(page: Page) {
-  await page.addStyleTag({
-    content:
-      '*,*::before,*::after{transition:none!important;animation-duration:0s!important;animation-iteration-count:1!important}',
-  });
-}
-
-/**
- * axe on the page as it is now, in the light and the dark theme: the theme is one class on <html>
- * (the stored choice only picks it at start), so both are checked without losing what is on screen.
- */
-async function expectAccessible(page: Page, what: string) {
-  await freezeMotion(page);
-  const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
-  for (const dark of [false, true]) {
-    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
-    const violations = await seriousA11yViolations(page);
-    expect(violations, `axe on ${what} (${dark ? 'dark' : 'light'}):\n${violations.join('\n')}`).toEqual([]);
-  }
-  await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), wasDark);
-}
 
 const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
 

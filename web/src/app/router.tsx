@@ -17,6 +17,7 @@ const ResendVerificationPage = page(
   () => import('../features/auth/components/resend-verification-page'),
   'ResendVerificationPage',
 );
+const AcceptInvitePage = page(() => import('../features/auth/components/accept-invite-page'), 'AcceptInvitePage');
 const DashboardPage = page(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
 const SettingsLayout = page(() => import('../features/settings/components/settings-layout'), 'SettingsLayout');
 const ProfilePage = page(() => import('../features/settings/components/profile-page'), 'ProfilePage');
@@ -39,6 +40,7 @@ export function AppRoutes() {
         </Route>
         <Route path="verify-email" element={<VerifyEmailPage />} />
         <Route path="resend-verification" element={<ResendVerificationPage />} />
+        <Route path="accept-invite" element={<AcceptInvitePage />} />
       </Route>
       <Route element={<RequireSession />}>
         <Route element={<AppShell />}>

@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { Company, Tokens, User } from '../../../../../shared/contract/auth';
+import type { InvitationPreview } from '../../../../../shared/contract/team';
 import { api, session } from '../../../lib/services';
 
 export interface SignedIn {
@@ -51,4 +52,25 @@ export function useVerifyEmail(token: string | null) {
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
   });
+}
+
+export const previewInvitation = (token: string) =>
+  api.request<{ invitation: InvitationPreview }>('/invitations/accept', { query: { token } }).then((r) => r.data.invitation);
+
+export const acceptInvitation = (input: { token: string; name: string; password: string }) =>
+  api.post<SignedIn>('/invitations/accept', input);
+
+/** What an invitation link stands for; a dead link answers why, so this never retries. */
+export function useInvitationPreview(token: string | null) {
+  return useQuery({
+    queryKey: ['invitation', token],
+    queryFn: () => previewInvitation(token ?? ''),
+    enabled: Boolean(token),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function useAcceptInvitation() {
+  return useMutation({ mutationFn: acceptInvitation, onSuccess: (data) => session.signIn(data), retry: false });
 }

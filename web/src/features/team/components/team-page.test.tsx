@@ -1,7 +1,11 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Role } from '../../../../../shared/contract/auth';
 import type { TeamUser } from '../../../../../shared/contract/settings';
-import { fail, json, ok, renderWithProviders, stubServer } from '../../../test-utils';
+import type { Invitation } from '../../../../../shared/contract/team';
+import { session } from '../../../lib/services';
+import { fail, json, ok, type Recorded, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
 import { roleTone } from './role-badge';
 import { TeamPage } from './team-page';
 
@@ -18,6 +22,36 @@ const USERS: TeamUser[] = [
     lastActiveAt: null,
   },
 ];
+
+const INVITATION: Invitation = {
+  id: 'inv-1',
+  email: 'new@example.com',
+  role: 'ADMIN',
+  invitedBy: { id: 'u1', name: 'Ada Lovelace' },
+  expiresAt: '2030-01-08T12:00:00.000Z',
+  createdAt: '2030-01-01T12:00:00.000Z',
+  expired: false,
+};
+
+const signInAs = (role: Role, id = 'u1') =>
+  session.signIn({ user: { ...sampleUser, id, role }, company: sampleCompany, tokens: { accessToken: 'a', refreshToken: 'r' } });
+
+afterEach(() => session.clear());
+
+/** Answers the Team page's two lists, and whatever `other` answers for changes. */
+function teamServer(other: (r: Recorded) => Response = () => ok({})) {
+  let invitations: Invitation[] = [INVITATION];
+  const requests = stubServer((r) => {
+    if (r.method === 'GET' && r.url === '/api/v1/users') return ok({ users: USERS });
+    if (r.method === 'GET' && r.url === '/api/v1/invitations') return ok({ invitations });
+    const answer = other(r);
+    if (answer.ok && r.method === 'DELETE' && r.url.startsWith('/api/v1/invitations/')) invitations = [];
+    return answer;
+  });
+  return requests;
+}
+
+const changes = (requests: Recorded[]) => requests.filter((r) => r.method !== 'GET');
 
 describe('TeamPage', () => {
   it('lists users with avatar or initial, role badge, last active and a disabled Edit; counts them', async () => {
@@ -61,6 +95,101 @@ describe('TeamPage', () => {
     stubServer(() => json(500, {}));
     renderWithProviders(<TeamPage />);
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load team members');
+  });
+
+  it('lets the owner invite by e-mail and role, and shows the invitation as sent', async () => {
+    signInAs('OWNER');
+    const requests = teamServer((r) =>
+      r.body && (r.body as { email: string }).email === 'taken@example.com'
+        ? fail(409, 'This email address already belongs to a Switchboard account.', 'EMAIL_TAKEN')
+        : ok({ invitation: { ...INVITATION, email: 'sam@example.com', role: 'AGENT' } }, 201),
+    );
+    const events = userEvent.setup();
+    renderWithProviders(<TeamPage />);
+    await events.click(await screen.findByRole('button', { name: 'Invite Member' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invite Member' });
+    await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    expect(within(dialog).getByText('Email is required')).toBeTruthy();
+    expect(changes(requests)).toEqual([]);
+
+    const email = within(dialog).getByLabelText(/Email/);
+    await events.type(email, 'taken@example.com');
+    await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    expect(await within(dialog).findByText('This email address already belongs to a Switchboard account.')).toBeTruthy();
+    expect(document.activeElement).toBe(email);
+
+    await events.clear(email);
+    await events.type(email, 'sam@example.com');
+    expect((within(dialog).getByLabelText('Role') as HTMLSelectElement).value).toBe('AGENT');
+    await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByText('Invitation sent to sam@example.com.')).toBeTruthy();
+    expect(changes(requests).at(-1)).toEqual({
+      url: '/api/v1/invitations',
+      method: 'POST',
+      body: { email: 'sam@example.com', role: 'AGENT' },
+    });
+  });
+
+  it('lists pending invitations with resend and a confirmed revoke', async () => {
+    signInAs('ADMIN', 'u9');
+    const requests = teamServer(() => ok({ invitation: INVITATION }));
+    const events = userEvent.setup();
+    renderWithProviders(<TeamPage />);
+    const section = await screen.findByRole('region', { name: 'Pending Invitations (1)' });
+    expect(within(section).getByText('new@example.com')).toBeTruthy();
+    expect(within(section).getByText('ADMIN')).toBeTruthy();
+
+    await events.click(within(section).getByRole('button', { name: 'Resend invitation to new@example.com' }));
+    expect(await screen.findByText('Invitation sent again to new@example.com.')).toBeTruthy();
+
+    await events.click(within(section).getByRole('button', { name: 'Revoke invitation to new@example.com' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Revoke invitation?' });
+    await events.click(within(confirm).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: /Pending Invitations/ })).toBeNull());
+    expect(changes(requests).map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /api/v1/invitations/inv-1/resend',
+      'DELETE /api/v1/invitations/inv-1',
+    ]);
+  });
+
+  it('the owner changes a role and removes a member after confirming; never the owner or themselves', async () => {
+    signInAs('OWNER');
+    const requests = teamServer(() => ok({ user: { id: 'u2' } }));
+    const events = userEvent.setup();
+    renderWithProviders(<TeamPage />);
+    const ada = await screen.findByRole('row', { name: /Ada Lovelace/ });
+    expect((within(ada).getByRole('button', { name: 'Edit Ada Lovelace' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(ada).queryByRole('button', { name: 'Remove Ada Lovelace' })).toBeNull();
+
+    const grace = screen.getByRole('row', { name: /Grace Hopper/ });
+    await events.click(within(grace).getByRole('button', { name: 'Edit Grace Hopper' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Grace Hopper' });
+    const save = within(dialog).getByRole('button', { name: 'Save Role' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await events.selectOptions(within(dialog).getByLabelText('Role'), 'ADMIN');
+    await events.click(save);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await events.click(within(grace).getByRole('button', { name: 'Remove Grace Hopper' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Remove Grace Hopper?' });
+    await events.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Grace Hopper was removed from the team.')).toBeTruthy();
+    expect(changes(requests)).toEqual([
+      { url: '/api/v1/users/u2', method: 'PATCH', body: { role: 'ADMIN' } },
+      { url: '/api/v1/users/u2', method: 'DELETE', body: undefined },
+    ]);
+  });
+
+  it('is read-only for an agent, with the reason', async () => {
+    signInAs('AGENT', 'u2');
+    teamServer();
+    renderWithProviders(<TeamPage />);
+    const section = await screen.findByRole('region', { name: 'Pending Invitations (1)' });
+    expect(within(section).queryAllByRole('button')).toEqual([]);
+    expect((screen.getByRole('button', { name: 'Invite Member' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('Only the owner and admins can invite or remove members.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
   });
 
   it('role colours: OWNER purple, ADMIN blue, AGENT green, anything else grey', () => {

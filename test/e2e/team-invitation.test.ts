@@ -1,0 +1,91 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Account, mailTo, signUp, uniqueEmail } from '../support/api';
+import { expectAccessible, gone, launchBrowser, openTab, reached, seen, signInThroughForm, web } from '../support/browser';
+
+/**
+ * A team forms in the browser: the owner invites a colleague from the Team page, the colleague opens
+ * the link the SES emulator holds, chooses a name and password, lands on the dashboard, and both see
+ * each other on the Team page. axe checks each new screen in both themes.
+ */
+let browser: Browser;
+let owner: Account;
+const PASSWORD = 'correct horse battery';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  owner = await signUp({ name: 'Ada Lovelace', companyName: 'Analytical Engines', password: PASSWORD });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The accept link of the newest invitation mail to an address, as the person would click it. */
+async function mailedInvitationLink(email: string): Promise<string> {
+  const mail = (await mailTo(email)).at(-1);
+  const match = mail && /https?:\/\/\S+\/accept-invite\?token=[\w-]+/.exec(mail.text);
+  if (!match) throw new Error(`no invitation link mailed to ${email}`);
+  return match[0];
+}
+
+describe('team invitations', () => {
+  it('the owner invites, the colleague joins from the mail, and both see each other on the Team page', async () => {
+    const colleague = uniqueEmail('grace');
+    const ownerTab = await openTab(browser);
+    const { page } = ownerTab;
+    await page.goto(web('/login'));
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.goto(web('/settings/team'));
+    await seen(page.getByRole('row', { name: /Ada Lovelace/ }));
+
+    await page.getByRole('button', { name: 'Invite Member' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite Member' });
+    await seen(dialog);
+    await expectAccessible(page, 'Invite Member dialog');
+    await dialog.getByLabel('Email').fill(colleague);
+    await dialog.getByLabel('Role').selectOption('ADMIN');
+    await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+    await gone(dialog);
+    await seen(page.getByText(`Invitation sent to ${colleague}.`));
+    const pending = page.getByRole('region', { name: 'Pending Invitations (1)' });
+    await seen(pending.getByText(colleague));
+    await expectAccessible(page, '/settings/team with a pending invitation');
+
+    const joinTab = await openTab(browser);
+    await joinTab.page.goto(await mailedInvitationLink(colleague));
+    await seen(joinTab.page.getByRole('heading', { name: 'Join Analytical Engines' }));
+    await seen(joinTab.page.getByText('invited you to join Analytical Engines on Switchboard as an admin'));
+    expect(await joinTab.page.getByLabel('Email').inputValue()).toBe(colleague);
+    await expectAccessible(joinTab.page, '/accept-invite');
+
+    await joinTab.page.getByRole('button', { name: 'Join Analytical Engines' }).click();
+    await seen(joinTab.page.getByText('Full name is required'));
+    await joinTab.page.getByLabel('Full name').fill('Grace Hopper');
+    await joinTab.page.getByLabel('Password').fill('a fine password');
+    await joinTab.page.getByRole('button', { name: 'Join Analytical Engines' }).click();
+    await reached(joinTab.page, '/dashboard');
+    await seen(joinTab.page.getByText('Grace Hopper').first());
+
+    await joinTab.page.goto(web('/settings/team'));
+    await seen(joinTab.page.getByRole('row', { name: /Ada Lovelace/ }));
+    await seen(joinTab.page.getByRole('row', { name: /Grace Hopper/ }));
+
+    await page.reload();
+    const graceRow = page.getByRole('row', { name: /Grace Hopper/ });
+    await seen(graceRow);
+    await seen(graceRow.getByText('ADMIN'));
+    await gone(page.getByRole('region', { name: /Pending Invitations/ }));
+
+    // The link worked once: opening it again says so, with a way to sign in.
+    const again = await openTab(browser);
+    await again.page.goto(await mailedInvitationLink(colleague));
+    await seen(again.page.getByText('This invitation has already been accepted. Sign in with your email and password.'));
+    await seen(again.page.getByRole('link', { name: 'Sign in' }));
+    await expectAccessible(again.page, '/accept-invite, used link');
+
+    for (const tab of [ownerTab, joinTab, again]) {
+      expect(tab.errors).toEqual([]);
+      await tab.context.close();
+    }
+  });
+});

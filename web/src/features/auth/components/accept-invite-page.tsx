@@ -1,0 +1,123 @@
+import { CircleX } from 'lucide-react';
+import { type FormEvent, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
+import type { InvitationPreview } from '../../../../../shared/contract/team';
+import { Alert } from '../../../components/alert';
+import { Button } from '../../../components/button';
+import { Spinner } from '../../../components/spinner';
+import { TextField } from '../../../components/text-field';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
+import { useAcceptInvitation, useInvitationPreview } from '../api/auth-api';
+import { AuthCard } from './auth-card';
+import { TextLink } from './text-link';
+
+const FIELDS = ['name', 'password'] as const;
+type Field = (typeof FIELDS)[number];
+const ROLE_WORDS = { ADMIN: 'an admin', AGENT: 'an agent' } as const;
+
+/** /accept-invite?token=: a colleague joins the company they were invited to and is signed in. */
+export function AcceptInvitePage() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const preview = useInvitationPreview(token);
+
+  if (!token) return <DeadLink message="Invalid invitation link. No token provided." />;
+  if (preview.isPending) {
+    return (
+      <AuthCard title="Opening your invitation">
+        <p className="flex items-center gap-3 text-sm text-muted" role="status">
+          <Spinner /> Checking your invitation...
+        </p>
+      </AuthCard>
+    );
+  }
+  if (preview.isError) {
+    const used = preview.error instanceof ApiError && preview.error.details?.used === true;
+    return <DeadLink message={errorMessage(preview.error, 'This invitation link cannot be opened.')} signIn={used} />;
+  }
+  return <JoinForm token={token} invitation={preview.data} />;
+}
+
+function JoinForm({ token, invitation }: { token: string; invitation: InvitationPreview }) {
+  const accept = useAcceptInvitation();
+  const navigate = useNavigate();
+  const [values, setValues] = useState({ name: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (accept.isPending) return;
+    const found: FieldErrors<Field> = {};
+    if (!values.name.trim()) found.name = 'Full name is required';
+    if (!values.password) found.password = 'Password is required';
+    else if (values.password.length < MIN_PASSWORD_LENGTH) found.password = 'Password must be at least 8 characters long';
+    setErrors(found);
+    if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
+    accept.mutate(
+      { token, name: values.name.trim(), password: values.password },
+      {
+        onSuccess: () => navigate('/dashboard', { replace: true }),
+        onError: (error) => {
+          const fromServer = serverFieldErrors(error, FIELDS);
+          setErrors(fromServer);
+          focusFirstInvalid(FIELDS, fromServer, refs.current);
+        },
+      },
+    );
+  };
+
+  const field = (name: Field) => ({
+    ref: (el: HTMLInputElement | null) => {
+      refs.current[name] = el;
+    },
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [name]: e.target.value }),
+    error: errors[name],
+  });
+  const fieldError = Object.keys(serverFieldErrors(accept.error, FIELDS)).length > 0;
+
+  return (
+    <AuthCard
+      title={`Join ${invitation.companyName}`}
+      description={
+        <>
+          <strong className="text-fg">{invitation.invitedBy.name}</strong> invited you to join {invitation.companyName} on
+          Switchboard as {ROLE_WORDS[invitation.role]}. Choose your name and password to finish.
+        </>
+      }
+    >
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+        {accept.isError && !fieldError && <Alert tone="error">{errorMessage(accept.error, 'Failed to accept invitation')}</Alert>}
+        <TextField label="Email" type="email" value={invitation.email} readOnly hint="The invitation was sent to this address." />
+        <TextField label="Full name" autoComplete="name" {...field('name')} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters`}
+          {...field('password')}
+        />
+        <Button type="submit" pending={accept.isPending} pendingLabel="Joining..." className="mt-2 w-full">
+          Join {invitation.companyName}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}
+
+function DeadLink({ message, signIn = false }: { message: string; signIn?: boolean }) {
+  return (
+    <AuthCard title="Invitation unavailable">
+      <div className="flex flex-col gap-4 text-sm text-muted">
+        <div className="flex items-start gap-3" role="alert">
+          <CircleX aria-hidden="true" className="size-6 shrink-0 text-danger" />
+          <p>{message}</p>
+        </div>
+        <TextLink to="/login">{signIn ? 'Sign in' : 'Back to sign in'}</TextLink>
+      </div>
+    </AuthCard>
+  );
+}

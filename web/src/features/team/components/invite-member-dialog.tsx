@@ -1,0 +1,99 @@
+import { useRef, useState } from 'react';
+import type { InvitableRole, Invitation } from '../../../../../shared/contract/team';
+import { Alert } from '../../../components/alert';
+import { Button } from '../../../components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
+import { SelectField } from '../../../components/select-field';
+import { TextField } from '../../../components/text-field';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { type FieldErrors, serverFieldErrors } from '../../../lib/form';
+import { useInvite } from '../api/team-api';
+import { ROLE_OPTIONS } from './role-options';
+
+const FIELDS = ['email', 'role'] as const;
+type Field = (typeof FIELDS)[number];
+
+export function InviteMemberDialog({
+  open,
+  onOpenChange,
+  onInvited,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onInvited: (invitation: Invitation) => void;
+}) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Invite Member"
+      description="We e-mail them a link to join your company. It works once and expires in 7 days."
+    >
+      <InviteForm onInvited={onInvited} />
+    </Dialog>
+  );
+}
+
+function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
+  const invite = useInvite();
+  const [values, setValues] = useState<{ email: string; role: InvitableRole }>({ email: '', role: 'AGENT' });
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  const submit = () => {
+    if (invite.isPending) return;
+    const email = values.email.trim();
+    const found: FieldErrors<Field> = email ? {} : { email: 'Email is required' };
+    setErrors(found);
+    if (found.email) return emailRef.current?.focus();
+    invite.mutate(
+      { email, role: values.role },
+      {
+        onSuccess: onInvited,
+        onError: (error) => {
+          const fromServer = serverFieldErrors(error, FIELDS);
+          if (error instanceof ApiError && error.code === 'EMAIL_TAKEN') fromServer.email = error.message;
+          setErrors(fromServer);
+          if (fromServer.email) emailRef.current?.focus();
+        },
+      },
+    );
+  };
+
+  const fieldError = Object.keys(errors).length > 0;
+  return (
+    <DialogForm onSubmit={submit} aria-label="Invite member">
+      <DialogBody className="flex flex-col gap-4">
+        {invite.isError && !fieldError && <Alert tone="error">{errorMessage(invite.error, 'Failed to send invitation')}</Alert>}
+        <TextField
+          ref={emailRef}
+          label="Email"
+          type="email"
+          autoComplete="off"
+          required
+          aria-required="true"
+          placeholder="colleague@company.com"
+          value={values.email}
+          onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
+          error={errors.email}
+        />
+        <SelectField
+          label="Role"
+          placeholder="Choose a role..."
+          options={ROLE_OPTIONS}
+          value={values.role}
+          onChange={(e) => setValues((v) => ({ ...v, role: e.target.value as InvitableRole }))}
+          error={errors.role}
+        />
+      </DialogBody>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="secondary">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" pending={invite.isPending} pendingLabel="Sending...">
+          Send Invitation
+        </Button>
+      </DialogFooter>
+    </DialogForm>
+  );
+}
