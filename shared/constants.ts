@@ -27,8 +27,16 @@ export const DEFAULT_COMPANY_NAME = 'Customer Service';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+/** A spent refresh token still answers with its successor this long (two tabs refreshing at once). */
+export const REFRESH_GRACE_SECONDS = 10;
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
+/** Past LOGIN_FAILURE_LIMIT failures, an account's next attempt waits 1 s, 2 s, 4 s… up to a minute. */
+export const LOGIN_DELAY_BASE_MS = 1_000;
+export const LOGIN_DELAY_MAX_MS = 60_000;
+export const REGISTRATION_LIMIT_PER_EMAIL = 3;
+export const REGISTRATION_LIMIT_PER_SOURCE = 10;
+export const REGISTRATION_WINDOW_SECONDS = 15 * 60;
 export const RESEND_VERIFICATION_LIMIT = 3;
 export const RESEND_VERIFICATION_WINDOW_SECONDS = 15 * 60;
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;

@@ -1,21 +1,54 @@
 import {
+  LOGIN_DELAY_BASE_MS,
+  LOGIN_DELAY_MAX_MS,
   LOGIN_FAILURE_LIMIT,
   LOGIN_FAILURE_WINDOW_SECONDS,
+  REGISTRATION_LIMIT_PER_EMAIL,
+  REGISTRATION_LIMIT_PER_SOURCE,
+  REGISTRATION_WINDOW_SECONDS,
   RESEND_VERIFICATION_LIMIT,
   RESEND_VERIFICATION_WINDOW_SECONDS,
 } from '../../shared/constants';
 import type { Limit } from '../lib/throttle';
 
 const minutes = (n: number) => `${n} minute${n === 1 ? '' : 's'}`;
+const seconds = (n: number) => `${n} second${n === 1 ? '' : 's'}`;
 
-export const loginFailuresPerAccount: Limit = {
-  bucket: 'LOGIN_ACCOUNT',
+const loginMessage = (wait: string) => `Too many failed sign-in attempts. Please try again in ${wait}.`;
+
+/** Failed sign-ins from one address, whatever the account: a hard stop for guessing and spraying. */
+export const loginFailuresPerAddress: Limit = {
+  bucket: 'LOGIN_ADDRESS',
   limit: LOGIN_FAILURE_LIMIT,
   windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS,
-  message: (m) => `Too many failed sign-in attempts. Please try again in ${minutes(m)}.`,
+  message: (m) => loginMessage(minutes(m)),
 };
 
-export const loginFailuresPerAddress: Limit = { ...loginFailuresPerAccount, bucket: 'LOGIN_ADDRESS' };
+/** Failed sign-ins of one account from anywhere: past the limit they are slowed down, never locked. */
+export const loginFailuresPerAccount: Limit = { ...loginFailuresPerAddress, bucket: 'LOGIN_ACCOUNT' };
+
+/** The wait before the account's next attempt once `failures` (this one included) pass the limit. */
+export function loginDelayMs(failures: number): number {
+  const over = failures - LOGIN_FAILURE_LIMIT;
+  return over <= 0 ? 0 : Math.min(LOGIN_DELAY_BASE_MS * 2 ** (over - 1), LOGIN_DELAY_MAX_MS);
+}
+
+export const loginDelayMessage = (waitMs: number) => loginMessage(seconds(Math.ceil(waitMs / 1000)));
+
+const registrationMessage = (m: number) => `Too many registrations. Please try again in ${minutes(m)}.`;
+
+export const registrationsPerEmail: Limit = {
+  bucket: 'REGISTER_EMAIL',
+  limit: REGISTRATION_LIMIT_PER_EMAIL,
+  windowSeconds: REGISTRATION_WINDOW_SECONDS,
+  message: registrationMessage,
+};
+
+export const registrationsPerAddress: Limit = {
+  ...registrationsPerEmail,
+  bucket: 'REGISTER_ADDRESS',
+  limit: REGISTRATION_LIMIT_PER_SOURCE,
+};
 
 export const resendsPerAccount: Limit = {
   bucket: 'RESEND_ACCOUNT',

@@ -32,6 +32,12 @@ export const keys = {
   verification: (tokenHash: string) => ({ PK: `VERIFY#${tokenHash}`, SK: 'VERIFY' }),
   refreshToken: (tokenHash: string) => ({ PK: `REFRESH#${tokenHash}`, SK: 'REFRESH' }),
   refreshFamily: (familyId: string) => ({ PK: `REFRESHFAMILY#${familyId}`, SK: 'FAMILY' }),
+  /** One entry per live sign-in session (refresh family) of a user: "sign out everywhere" is one Query. */
+  userSession: (companyId: string, userId: string, familyId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `USERSESSION#${userId}#${familyId}`,
+  }),
+  userSessionsOf: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: `USERSESSION#${userId}#` }),
   throttle: (bucket: string, subject: string, window: number) => ({
     PK: `THROTTLE#${bucket}#${subject}`,
     SK: `WINDOW#${window}`,

@@ -1,4 +1,5 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tooManyRequests } from './app-error';
 import { tableName } from './config';
 import { db } from './db';
@@ -18,36 +19,65 @@ function window(limit: Limit, now: number) {
   return { index, minutesLeft, expiresAt: (index + 1) * limit.windowSeconds + 60 };
 }
 
-/** Throws 429 when the subject has used up the window already; counts nothing. */
-export async function assertUnderLimit(limit: Limit, subject: string): Promise<void> {
-  const now = epochSeconds();
-  const w = window(limit, now);
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: keys.throttle(limit.bucket, subject, w.index), ConsistentRead: true }),
-  );
-  if ((Item?.count ?? 0) >= limit.limit) throw tooManyRequests(limit.message(w.minutesLeft));
-}
-
-/** Counts one event against the subject's window. */
-export async function countEvent(limit: Limit, subject: string): Promise<number> {
+function add(limit: Limit, subject: string, by: 1 | -1) {
   const w = window(limit, epochSeconds());
-  const { Attributes } = await db.send(
+  return db.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.throttle(limit.bucket, subject, w.index),
-      UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
+      UpdateExpression: 'ADD #count :by SET #ttl = :ttl',
       ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
-      ExpressionAttributeValues: { ':one': 1, ':ttl': w.expiresAt },
+      ExpressionAttributeValues: { ':by': by, ':ttl': w.expiresAt },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
+}
+
+/**
+ * Counts one event against the subject's window, atomically, and returns its rank in the window:
+ * parallel requests each get their own number, so a limit holds however many arrive at once.
+ */
+export async function countEvent(limit: Limit, subject: string): Promise<number> {
+  const { Attributes } = await add(limit, subject, 1);
   return Number(Attributes?.count ?? 1);
 }
 
+/** Takes back an event counted before it was known not to count (a sign-in that succeeded). */
+export async function uncount(limit: Limit, subject: string): Promise<void> {
+  await add(limit, subject, -1);
+}
+
 /** Counts the event and throws 429 once it passes the limit. */
-export async function consume(limit: Limit, subject: string): Promise<void> {
+export async function consume(limit: Limit, subject: string): Promise<number> {
   const count = await countEvent(limit, subject);
   if (count > limit.limit) {
     throw tooManyRequests(limit.message(window(limit, epochSeconds()).minutesLeft));
+  }
+  return count;
+}
+
+/**
+ * Claims the subject's next slot: succeeds only when the previous claim's delay has passed, and then
+ * holds the subject for `delayMs`. One conditional write, so parallel callers get one slot between them.
+ * Returns the milliseconds still to wait when the slot is taken.
+ */
+export async function claimSlot(limit: Limit, subject: string, delayMs: number, nowMs = Date.now()): Promise<number> {
+  const w = window(limit, Math.floor(nowMs / 1000));
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.throttle(limit.bucket, subject, w.index),
+        UpdateExpression: 'SET notBefore = :next, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(notBefore) OR notBefore <= :now',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':next': nowMs + delayMs, ':now': nowMs, ':ttl': w.expiresAt },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return Math.max(1, Number(error.Item?.notBefore?.N ?? 0) - nowMs);
+    throw error;
   }
 }

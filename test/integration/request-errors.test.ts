@@ -42,17 +42,6 @@ describe('client mistakes get a 4xx envelope with a message', () => {
     });
   });
 
-  it('refuses a second account for the same e-mail in any letter case', async () => {
-    const first = validRegistration();
-    expect((await api('/api/v1/auth/register', { body: first })).status).toBe(201);
-    const again = await api('/api/v1/auth/register', {
-      body: { ...validRegistration(), email: first.email.toUpperCase() },
-    });
-    expect(again.status).toBe(409);
-    expect(again.body.error).toMatchObject({ code: 'EMAIL_TAKEN' });
-    expect(again.body.error.message).toMatch(/already exists/);
-  });
-
   it('answers malformed JSON, a non-object body and an unsupported content type', async () => {
     const malformed = await api('/api/v1/auth/login', { rawBody: '{"email": ', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);

@@ -15,15 +15,31 @@ describe('sign-in', () => {
     expect(wrong.body.error.message).toBe('Invalid email or password');
   });
 
-  it('locks an account after 10 failures in 15 minutes, even for the right password', async () => {
+  it('lets no parallel burst past the limit: every attempt is counted before its password is checked', async () => {
     const account = await signUp();
-    for (let i = 0; i < 10; i++) {
-      // A different address each time: the account limit holds however the attempts are spread.
-      expect((await login(account.email, `wrong ${i}`, newClientAddress())).status).toBe(401);
-    }
-    const locked = await login(account.email, account.password, newClientAddress());
-    expect(locked.status).toBe(429);
-    expect(locked.body.error.message).toMatch(/^Too many failed sign-in attempts\. Please try again in \d+ minutes?\.$/);
+    const address = newClientAddress();
+    const burst = await Promise.all(Array.from({ length: 17 }, (_, i) => login(account.email, `wrong ${i}`, address)));
+    const statuses = burst.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(401), ...Array(7).fill(429)]);
+    // The 18th, with the right password, is not checked either.
+    expect((await login(account.email, account.password, address)).status).toBe(429);
+  });
+
+  it('does not let a stranger lock the owner out by failing on purpose', async () => {
+    const account = await signUp();
+    const stranger = newClientAddress();
+    for (let i = 0; i < 12; i++) await login(account.email, `wrong ${i}`, stranger);
+    expect((await login(account.email, 'wrong again', stranger)).status).toBe(429);
+    expect((await login(account.email, account.password, newClientAddress())).status).toBe(200);
+  });
+
+  it('slows down guessing spread over many addresses: one attempt per growing delay', async () => {
+    const account = await signUp();
+    for (let i = 0; i < 10; i++) expect((await login(account.email, `wrong ${i}`, newClientAddress())).status).toBe(401);
+    const burst = await Promise.all(Array.from({ length: 5 }, (_, i) => login(account.email, `spread ${i}`, newClientAddress())));
+    expect(burst.map((r) => r.status).sort()).toEqual([401, 429, 429, 429, 429]);
+    const waited = burst.find((r) => r.status === 429);
+    expect(waited?.body.error.message).toMatch(/^Too many failed sign-in attempts\. Please try again in \d+ seconds?\.$/);
   });
 
   it('locks an address after 10 failures in 15 minutes across accounts', async () => {

@@ -64,6 +64,27 @@ describe('e-mail verification', () => {
 });
 
 describe('resending the verification mail', () => {
+  it('voids the previous link, and no link of a verified account signs anyone in', async () => {
+    const { email, token: first } = await register();
+    const resend = () => api('/api/v1/auth/resend-verification', { body: { email }, address: newClientAddress() });
+    expect((await resend()).status).toBe(200);
+    const second = verificationToken((await mailTo(email))[1] as NonNullable<Awaited<ReturnType<typeof mailTo>>[1]>);
+
+    const voided = await api(`/api/v1/auth/verify-email?token=${first}`);
+    expect(voided.status).toBe(400);
+    expect(voided.body.error.details).toEqual({ canResend: false });
+    expect((await api(`/api/v1/auth/verify-email?token=${second}`)).status).toBe(200);
+
+    // Once verified, neither link is a way in, and a resend mails nothing.
+    for (const token of [first, second]) {
+      const res = await api(`/api/v1/auth/verify-email?token=${token}`);
+      expect(res.status).toBe(400);
+      expect(res.body.data).toBeUndefined();
+    }
+    expect((await resend()).status).toBe(200);
+    expect(await mailTo(email)).toHaveLength(2);
+  });
+
   it('answers the same whether or not the address has an account, and mails only a waiting account', async () => {
     const verified = await signUp();
     const nobody = uniqueEmail('nobody');

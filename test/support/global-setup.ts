@@ -2,12 +2,18 @@ import type { TestProject } from 'vitest/node';
 import { type ProvidedStack, startTestStack } from './test-stack';
 
 export const PLATFORM_ADMIN = 'admin@platform.test';
+/** A second administrator address, for the test that registers it as a stranger would. */
+export const PLATFORM_ADMIN_UNCLAIMED = 'root@platform.test';
 
 let stop: (() => Promise<void>) | undefined;
 
 /** One real local stack for the integration project, on free ports, with an in-memory database. */
 export async function setup(project: TestProject) {
-  const stack = await startTestStack({ web: false, platformAdminEmails: PLATFORM_ADMIN, label: 'test' });
+  const stack = await startTestStack({
+    web: false,
+    platformAdminEmails: `${PLATFORM_ADMIN},${PLATFORM_ADMIN_UNCLAIMED}`,
+    label: 'test',
+  });
   stop = stack.stop;
   project.provide('stack', stack.provided);
 }

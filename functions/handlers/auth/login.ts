@@ -1,25 +1,39 @@
 import { login } from '../../../shared/contract/auth';
 import { findUserByEmail, getCompany, toCompany, toUser, touchLastActive } from '../../auth/accounts';
-import { loginFailuresPerAccount, loginFailuresPerAddress } from '../../auth/limits';
+import { loginDelayMessage, loginDelayMs, loginFailuresPerAccount, loginFailuresPerAddress } from '../../auth/limits';
 import { burnPasswordCheck, verifyPassword } from '../../auth/passwords';
 import { startSession } from '../../auth/sessions';
-import { AppError, unauthorized } from '../../lib/app-error';
+import { AppError, tooManyRequests, unauthorized } from '../../lib/app-error';
 import { defineHandler } from '../../lib/define-handler';
-import { assertUnderLimit, countEvent } from '../../lib/throttle';
+import { claimSlot, consume, countEvent, uncount } from '../../lib/throttle';
 
 const invalidCredentials = () => unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
 
+/**
+ * Every attempt is counted before its password is checked (atomic counters), and taken back when it
+ * succeeds. One address gets a fixed number of failures (spraying stops there); an account attacked
+ * from many addresses is slowed down by growing delays instead of locked, so a stranger failing on
+ * purpose cannot keep its owner out.
+ */
 export const handler = defineHandler(login, async ({ body, sourceIp }) => {
-  await Promise.all([assertUnderLimit(loginFailuresPerAddress, sourceIp), assertUnderLimit(loginFailuresPerAccount, body.email)]);
+  await consume(loginFailuresPerAddress, sourceIp);
+  const failures = await countEvent(loginFailuresPerAccount, body.email);
+  const uncounted = () => Promise.all([uncount(loginFailuresPerAddress, sourceIp), uncount(loginFailuresPerAccount, body.email)]);
+  const delay = loginDelayMs(failures);
+  if (delay > 0) {
+    const wait = await claimSlot(loginFailuresPerAccount, body.email, delay);
+    if (wait > 0) {
+      await uncounted();
+      throw tooManyRequests(loginDelayMessage(wait));
+    }
+  }
 
   const user = await findUserByEmail(body.email);
   let valid = false;
   if (user) valid = await verifyPassword(body.password, user.passwordHash);
   else await burnPasswordCheck(body.password);
-  if (!user || !valid) {
-    await Promise.all([countEvent(loginFailuresPerAddress, sourceIp), countEvent(loginFailuresPerAccount, body.email)]);
-    throw invalidCredentials();
-  }
+  if (!user || !valid) throw invalidCredentials();
+  await uncounted();
   // Only after the password is right, so this answer never tells a stranger the address exists.
   if (!user.emailVerified) {
     throw new AppError(

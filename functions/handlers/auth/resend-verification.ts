@@ -1,7 +1,7 @@
 import { resendVerification } from '../../../shared/contract/auth';
 import { findUserByEmail } from '../../auth/accounts';
 import { resendsPerAccount, resendsPerAddress } from '../../auth/limits';
-import { newVerification, sendVerificationMail, storeVerification } from '../../auth/verification';
+import { newVerification, replaceVerification, sendVerificationMail } from '../../auth/verification';
 import { defineHandler } from '../../lib/define-handler';
 import { consume } from '../../lib/throttle';
 
@@ -12,8 +12,7 @@ export const handler = defineHandler(resendVerification, async ({ body, sourceIp
   const user = await findUserByEmail(body.email);
   if (user && !user.emailVerified) {
     const verification = newVerification();
-    await storeVerification(user, verification);
-    await sendVerificationMail(user, verification.token);
+    if (await replaceVerification(user, verification)) await sendVerificationMail(user.email, verification.token);
   }
   return {
     data: {},

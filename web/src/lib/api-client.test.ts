@@ -360,7 +360,7 @@ describe('errorMessage (SPEC §8)', () => {
   it("prefers the server's message", () => {
     const error = new ApiError('Please verify your email before signing in.', 403, 'EMAIL_NOT_VERIFIED');
     expect(errorMessage(error, 'Login failed')).toBe('Please verify your email before signing in.');
-    expect(errorMessage(new ApiError('Email already registered', 409, 'EMAIL_TAKEN'), 'Registration failed')).toBe(
+    expect(errorMessage(new ApiError('Email already registered', 409, 'CONFLICT'), 'Registration failed')).toBe(
       'Email already registered',
     );
   });

@@ -39,7 +39,6 @@ export function RegisterPage() {
       {
         onError: (error) => {
           const fromServer = serverFieldErrors(error, FIELDS);
-          if (error instanceof ApiError && error.code === 'EMAIL_TAKEN') fromServer.email = error.message;
           setErrors(fromServer);
           focusFirstInvalid(FIELDS, fromServer, refs.current);
         },
@@ -75,9 +74,7 @@ export function RegisterPage() {
     );
   }
 
-  const fieldError =
-    Object.keys(serverFieldErrors(registration.error, FIELDS)).length > 0 ||
-    (registration.error instanceof ApiError && registration.error.code === 'EMAIL_TAKEN');
+  const fieldError = Object.keys(serverFieldErrors(registration.error, FIELDS)).length > 0;
   const message = registration.isError && !fieldError ? errorMessage(registration.error, 'Registration failed') : null;
   const field = (name: Field) => ({
     ref: (el: HTMLInputElement | null) => {

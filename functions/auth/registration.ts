@@ -1,0 +1,129 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { keys } from '../lib/table';
+import type { CompanyRecord, UserRecord } from './accounts';
+import { newId } from './opaque-tokens';
+import { burnPasswordCheck, hashPassword } from './passwords';
+import { newVerification } from './verification';
+
+export interface RegistrationInput {
+  companyName: string;
+  name: string;
+  email: string;
+  password: string;
+}
+
+export type Registration =
+  | { kind: 'created'; user: UserRecord; company: CompanyRecord; verificationToken: string }
+  /** The address already has a verified account: nothing changes, its owner is told by mail. */
+  | { kind: 'taken' };
+
+/**
+ * Registration never fails on an address someone registered without verifying it: that account (a
+ * stranger's password, perhaps) is replaced by a new one, and its verification link dies with it. Only
+ * a verified account keeps its address. The company, its OWNER, the e-mail uniqueness item and the
+ * verification token are written in one transaction, conditioned on what was read, so a half-made
+ * account never exists and two registrations at once cannot both win.
+ */
+export async function registerAccount(input: RegistrationInput): Promise<Registration> {
+  const TableName = tableName();
+  let passwordHash: string | undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { Item: owner } = await db.send(new GetCommand({ TableName, Key: keys.email(input.email), ConsistentRead: true }));
+    const existing = owner
+      ? ((await db.send(new GetCommand({ TableName, Key: keys.user(owner.companyId, owner.userId), ConsistentRead: true })))
+          .Item as UserRecord | undefined)
+      : undefined;
+    if (existing?.emailVerified) {
+      // As long as a real registration takes, so the answer's timing does not tell the two apart.
+      await burnPasswordCheck(input.password);
+      return { kind: 'taken' };
+    }
+    passwordHash ??= await hashPassword(input.password);
+
+    const now = new Date().toISOString();
+    const companyId = newId();
+    const userId = newId();
+    const verification = newVerification();
+    const company: CompanyRecord = { id: companyId, name: input.companyName, ownerId: userId, createdAt: now };
+    const user: UserRecord = {
+      id: userId,
+      companyId,
+      name: input.name,
+      email: input.email,
+      emailVerified: false,
+      role: 'OWNER',
+      avatarUrl: null,
+      lastActiveAt: null,
+      passwordHash,
+      createdAt: now,
+      verificationHash: verification.hash,
+    };
+    const replaced: NonNullable<TransactWriteCommandInput['TransactItems']> = existing
+      ? [
+          {
+            Delete: {
+              TableName,
+              Key: keys.user(existing.companyId, existing.id),
+              ConditionExpression: 'emailVerified = :false',
+              ExpressionAttributeValues: { ':false': false },
+            },
+          },
+          { Delete: { TableName, Key: keys.company(existing.companyId) } },
+          ...(existing.verificationHash ? [{ Delete: { TableName, Key: keys.verification(existing.verificationHash) } }] : []),
+        ]
+      : [];
+    try {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName,
+                Item: { ...keys.email(input.email), entity: 'EMAIL', companyId, userId },
+                ...(owner
+                  ? { ConditionExpression: 'userId = :previous', ExpressionAttributeValues: { ':previous': owner.userId } }
+                  : { ConditionExpression: 'attribute_not_exists(PK)' }),
+              },
+            },
+            ...replaced,
+            {
+              Put: {
+                TableName,
+                Item: {
+                  ...keys.company(companyId),
+                  ...keys.companyListing(now, companyId),
+                  entity: 'COMPANY',
+                  ...company,
+                  userCount: 1,
+                },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            { Put: { TableName, Item: { ...keys.user(companyId, userId), entity: 'USER', ...user } } },
+            {
+              Put: {
+                TableName,
+                Item: {
+                  ...keys.verification(verification.hash),
+                  entity: 'VERIFICATION',
+                  companyId,
+                  userId,
+                  validUntil: verification.validUntil,
+                  expiresAt: verification.expiresAt,
+                },
+              },
+            },
+          ],
+        }),
+      );
+      return { kind: 'created', user, company, verificationToken: verification.token };
+    } catch (error) {
+      // Another registration or a verification of this address got there first: read it again.
+      if (!(error instanceof TransactionCanceledException)) throw error;
+    }
+  }
+  throw new Error('registration kept conflicting with concurrent registrations of the same address');
+}
