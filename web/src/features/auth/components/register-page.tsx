@@ -4,7 +4,7 @@ import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/api-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
 import { type Registration, useRegister } from '../api/auth-api';
 import { AuthCard } from './auth-card';
