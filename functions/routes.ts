@@ -27,6 +27,8 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: auth.resendVerification, handler: 'auth/resend-verification' },
   { contract: auth.login, handler: 'auth/login' },
   { contract: auth.refresh, handler: 'auth/refresh' },
+  { contract: auth.logout, handler: 'auth/logout' },
+  { contract: auth.logoutAll, handler: 'auth/logout-all' },
   { contract: auth.me, handler: 'auth/me' },
   { contract: settings.listProviders, handler: 'providers/list' },
   { contract: settings.connectTwilio, handler: 'providers/connect-twilio' },

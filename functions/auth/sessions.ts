@@ -1,19 +1,22 @@
+import { createHmac } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { REFRESH_TOKEN_TTL_SECONDS } from '../../shared/constants';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { REFRESH_GRACE_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '../../shared/constants';
 import type { Tokens } from '../../shared/contract/auth';
 import { unauthorized } from '../lib/app-error';
-import { tableName } from '../lib/config';
+import { setting, tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
+import { disconnectUser } from '../realtime/publish';
 import { issueAccessToken } from './access-tokens';
 import { toUser, type UserRecord } from './accounts';
 import { hashOpaqueToken, newId, newOpaqueToken } from './opaque-tokens';
 
 /**
- * Refresh tokens belong to a family that starts at sign-in. Every refresh spends the presented token
- * and issues the next one; presenting a spent token means it was copied, so the whole family is
- * revoked. A family ends 30 days after sign-in however often it is used.
+ * Refresh tokens belong to a family (a sign-in session) that starts at sign-in. Every refresh spends
+ * the presented token and issues the next one. For a few seconds the spent token still answers with
+ * the same successor (two tabs refreshing at once); after that, presenting it means it was copied, so
+ * the whole family is revoked. A family ends 30 days after sign-in however often it is used.
  */
 export async function startSession(user: UserRecord): Promise<Tokens> {
   const familyId = newId();
@@ -32,6 +35,17 @@ export async function startSession(user: UserRecord): Promise<Tokens> {
               companyId: user.companyId,
               userId: user.id,
               revoked: false,
+              expiresAt: familyExpiresAt,
+            },
+          },
+        },
+        {
+          Put: {
+            TableName,
+            Item: {
+              ...keys.userSession(user.companyId, user.id, familyId),
+              entity: 'USER_SESSION',
+              familyId,
               expiresAt: familyExpiresAt,
             },
           },
@@ -65,7 +79,22 @@ function accessTokenFor(user: UserRecord, sessionId: string): Promise<string> {
   });
 }
 
+/**
+ * The token that follows `presented`: derived from it with a server key, so a refresh in the grace
+ * period can answer with the same successor while only hashes of refresh tokens are ever stored.
+ */
+async function successorOf(presented: string): Promise<{ token: string; hash: string }> {
+  const key = createHmac('sha256', await setting('JWT_SECRET'))
+    .update('refresh-token-successor')
+    .digest();
+  const token = createHmac('sha256', key).update(presented).digest().subarray(0, 16).toString('base64url');
+  return { token, hash: hashOpaqueToken(token) };
+}
+
 const invalidRefresh = () => unauthorized('Your session has expired. Please sign in again.', 'INVALID_TOKEN');
+
+const reused = () =>
+  unauthorized('This session was ended because its refresh token was used twice. Please sign in again.', 'REFRESH_TOKEN_REUSED');
 
 export async function rotateRefreshToken(
   presented: string,
@@ -79,17 +108,19 @@ export async function rotateRefreshToken(
     new GetCommand({ TableName, Key: keys.refreshFamily(token.familyId), ConsistentRead: true }),
   );
   if (!family || family.revoked) throw invalidRefresh();
-  if (token.spent) {
-    await revokeFamily(token.familyId);
-    throw unauthorized(
-      'This session was ended because its refresh token was used twice. Please sign in again.',
-      'REFRESH_TOKEN_REUSED',
-    );
-  }
   const user = await loadUser(token.companyId, token.userId);
   if (!user) throw invalidRefresh();
+  const next = await successorOf(presented);
+  const answer = async () => ({
+    tokens: { accessToken: await accessTokenFor(user, token.familyId), refreshToken: next.token },
+    user,
+  });
 
-  const next = newOpaqueToken();
+  if (token.spent) {
+    if (withinGrace(token.spentAtMs)) return answer();
+    await revokeSession(token.companyId, token.userId, token.familyId);
+    throw reused();
+  }
   try {
     await db.send(
       new TransactWriteCommand({
@@ -98,9 +129,9 @@ export async function rotateRefreshToken(
             Update: {
               TableName,
               Key: keys.refreshToken(hash),
-              UpdateExpression: 'SET spent = :true, spentAt = :now',
+              UpdateExpression: 'SET spent = :true, spentAtMs = :now',
               ConditionExpression: 'spent = :false',
-              ExpressionAttributeValues: { ':true': true, ':false': false, ':now': new Date().toISOString() },
+              ExpressionAttributeValues: { ':true': true, ':false': false, ':now': Date.now() },
             },
           },
           {
@@ -116,26 +147,67 @@ export async function rotateRefreshToken(
       }),
     );
   } catch (error) {
-    // Another request spent the same token first: the same reuse, so the same answer.
-    if (error instanceof TransactionCanceledException) {
-      await revokeFamily(token.familyId);
-      throw unauthorized(
-        'This session was ended because its refresh token was used twice. Please sign in again.',
-        'REFRESH_TOKEN_REUSED',
-      );
-    }
-    throw error;
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    // Revoked meanwhile: the session is over. Spent meanwhile by a parallel refresh: the same successor.
+    if (error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') throw invalidRefresh();
+    return answer();
   }
-  return { tokens: { accessToken: await accessTokenFor(user, token.familyId), refreshToken: next.token }, user };
+  return answer();
 }
 
-async function revokeFamily(familyId: string): Promise<void> {
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.refreshFamily(familyId),
-      UpdateExpression: 'SET revoked = :true, revokedAt = :now',
-      ExpressionAttributeValues: { ':true': true, ':now': new Date().toISOString() },
-    }),
+function withinGrace(spentAtMs: unknown): boolean {
+  return typeof spentAtMs === 'number' && Date.now() - spentAtMs <= REFRESH_GRACE_SECONDS * 1000;
+}
+
+/** Ends one sign-in session: its refresh tokens stop working and its open sockets close. */
+async function revokeSession(companyId: string, userId: string, familyId: string): Promise<void> {
+  await revokeFamily(companyId, userId, familyId);
+  await disconnectUser(companyId, userId, familyId);
+}
+
+async function revokeFamily(companyId: string, userId: string, familyId: string): Promise<void> {
+  const TableName = tableName();
+  await Promise.all([
+    db.send(
+      new UpdateCommand({
+        TableName,
+        Key: keys.refreshFamily(familyId),
+        UpdateExpression: 'SET revoked = :true, revokedAt = :now',
+        ExpressionAttributeValues: { ':true': true, ':now': new Date().toISOString() },
+      }),
+    ),
+    db.send(new DeleteCommand({ TableName, Key: keys.userSession(companyId, userId, familyId) })),
+  ]);
+}
+
+/** Sign-out: ends the session the refresh token belongs to. Unknown or spent-long-ago tokens change nothing. */
+export async function endSession(refreshToken: string): Promise<void> {
+  const { Item: token } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.refreshToken(hashOpaqueToken(refreshToken)), ConsistentRead: true }),
   );
+  if (token) await revokeSession(token.companyId, token.userId, token.familyId);
+}
+
+/** Sign-out everywhere: every session of the user, found with one Query of their session list. */
+export async function endAllSessions(companyId: string, userId: string): Promise<number> {
+  const { PK, SKPrefix } = keys.userSessionsOf(companyId, userId);
+  const familyIds: string[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+        ProjectionExpression: 'familyId',
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) familyIds.push(item.familyId);
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  await Promise.all(familyIds.map((familyId) => revokeFamily(companyId, userId, familyId)));
+  await disconnectUser(companyId, userId);
+  return familyIds.length;
 }

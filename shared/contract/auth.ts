@@ -77,3 +77,20 @@ export const me = httpContract({
   auth: 'user',
   response: z.object({ user: UserSchema, company: CompanySchema }),
 });
+
+/** Sign-out: ends the sign-in session the refresh token belongs to (all its tokens and sockets). */
+export const logout = httpContract({
+  method: 'POST',
+  path: '/api/v1/auth/logout',
+  auth: 'public',
+  body: z.object({ refreshToken: opaqueToken('Refresh token') }),
+  response: z.object({}),
+});
+
+/** Sign-out everywhere: ends every sign-in session of the calling user. */
+export const logoutAll = httpContract({
+  method: 'POST',
+  path: '/api/v1/auth/logout-all',
+  auth: 'user',
+  response: z.object({}),
+});

@@ -3,8 +3,10 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
+import { REFRESH_GRACE_SECONDS } from '../../shared/constants';
 import type { Tokens, User } from '../../shared/contract/auth';
 import { api, newClientAddress, signUp, stack } from '../support/api';
+import { openSocket } from '../support/socket';
 import { testTable } from '../support/table';
 
 const refresh = (refreshToken: string) => api<{ tokens: Tokens }>('/api/v1/auth/refresh', { body: { refreshToken } });
@@ -31,11 +33,27 @@ describe('refresh tokens', () => {
     expect(Date.parse(me.body.data.user.lastActiveAt ?? '')).toBeGreaterThanOrEqual(Date.parse(first.user.lastActiveAt ?? ''));
   });
 
-  it('revoke the whole family when a spent token is presented again', async () => {
+  it('answer a spent token with the same successor for a few seconds (two tabs refreshing at once)', async () => {
+    const account = await signUp();
+    const session = await signIn(account);
+    const [tabA, tabB] = await Promise.all([refresh(session.tokens.refreshToken), refresh(session.tokens.refreshToken)]);
+    expect([tabA.status, tabB.status]).toEqual([200, 200]);
+    expect(tabA.body.data.tokens.refreshToken).toBe(tabB.body.data.tokens.refreshToken);
+    const late = await refresh(session.tokens.refreshToken);
+    expect(late.status).toBe(200);
+    expect(late.body.data.tokens.refreshToken).toBe(tabA.body.data.tokens.refreshToken);
+    // The session goes on from the one successor.
+    const next = await refresh(tabB.body.data.tokens.refreshToken);
+    expect(next.status).toBe(200);
+    expect((await api('/api/v1/me', { token: next.body.data.tokens.accessToken })).status).toBe(200);
+  });
+
+  it('revoke the whole family when a spent token is presented again after the grace period', async () => {
     const account = await signUp();
     const session = await signIn(account);
     const rotated = await refresh(session.tokens.refreshToken);
     expect(rotated.status).toBe(200);
+    await spentLongAgo(session.tokens.refreshToken);
 
     const replay = await refresh(session.tokens.refreshToken);
     expect(replay.status).toBe(401);
@@ -73,6 +91,73 @@ describe('refresh tokens', () => {
     const missing = await api('/api/v1/auth/refresh', { body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toBe('Refresh token is required');
+  });
+});
+
+/** Moves a spent token's spending time back beyond the grace period, as if 11 seconds had passed. */
+async function spentLongAgo(refreshToken: string) {
+  const { client, tableName } = testTable();
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.refreshToken(hashOpaqueToken(refreshToken)),
+      UpdateExpression: 'SET spentAtMs = spentAtMs - :grace',
+      ConditionExpression: 'spent = :true',
+      ExpressionAttributeValues: { ':grace': (REFRESH_GRACE_SECONDS + 1) * 1000, ':true': true },
+    }),
+  );
+}
+
+describe('signing out', () => {
+  const logout = (refreshToken: string) => api('/api/v1/auth/logout', { body: { refreshToken } });
+
+  it('ends the session on the server: a copied refresh token stops working and the session’s socket closes', async () => {
+    const account = await signUp();
+    const session = await signIn(account);
+    const otherDevice = await signIn(account);
+    const socket = await openSocket(session.tokens.accessToken);
+    const otherSocket = await openSocket(otherDevice.tokens.accessToken);
+
+    expect((await logout(session.tokens.refreshToken)).status).toBe(200);
+    expect(await socket.closed).toBe(1000);
+    const copied = await refresh(session.tokens.refreshToken);
+    expect(copied.status).toBe(401);
+    expect(copied.body.error.message).toBe('Your session has expired. Please sign in again.');
+
+    // Only that session: the other device carries on, its socket open.
+    expect((await refresh(otherDevice.tokens.refreshToken)).status).toBe(200);
+    expect(otherSocket.ws.readyState).toBe(otherSocket.ws.OPEN);
+    otherSocket.ws.close();
+    // Signing out twice, or with an unknown token, is not an error.
+    expect((await logout(session.tokens.refreshToken)).status).toBe(200);
+  });
+
+  it('everywhere ends every session of the user and closes all their sockets, and no one else’s', async () => {
+    const account = await signUp();
+    const bystander = await signUp();
+    const sessions = [await signIn(account), await signIn(account)];
+    const sockets = await Promise.all(sessions.map((s) => openSocket(s.tokens.accessToken)));
+    const bystanderSocket = await openSocket(bystander.tokens.accessToken);
+
+    const res = await api('/api/v1/auth/logout-all', { method: 'POST', token: sessions[0]?.tokens.accessToken });
+    expect(res.status).toBe(200);
+    expect(await Promise.all(sockets.map((s) => s.closed))).toEqual([1000, 1000]);
+    for (const s of [...sessions, account]) expect((await refresh(s.tokens.refreshToken)).status).toBe(401);
+
+    expect((await refresh(bystander.tokens.refreshToken)).status).toBe(200);
+    expect(bystanderSocket.ws.readyState).toBe(bystanderSocket.ws.OPEN);
+    bystanderSocket.ws.close();
+    expect((await api('/api/v1/auth/logout-all', { method: 'POST' })).status).toBe(401);
+  });
+
+  it('happens to the session whose refresh token is reused: its socket closes too', async () => {
+    const account = await signUp();
+    const session = await signIn(account);
+    const socket = await openSocket(session.tokens.accessToken);
+    expect((await refresh(session.tokens.refreshToken)).status).toBe(200);
+    await spentLongAgo(session.tokens.refreshToken);
+    expect((await refresh(session.tokens.refreshToken)).body.error.code).toBe('REFRESH_TOKEN_REUSED');
+    expect(await socket.closed).toBe(1000);
   });
 });
 
