@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { requiredText } from './fields';
-import { httpContract } from './route';
+import { httpContract, MANAGERS } from './route';
 
 /** Providers, channels, inboxes and users (SPEC §3, §7 "Providers, channels, inboxes, users"). */
 
@@ -99,6 +99,7 @@ export const connectTwilio = httpContract({
   method: 'POST',
   path: '/api/v1/providers/twilio',
   auth: 'user',
+  roles: MANAGERS,
   body: z.object({
     accountSid: z
       .string({ error: 'Account SID is required' })
@@ -118,6 +119,7 @@ export const disconnectProvider = httpContract({
   method: 'DELETE',
   path: '/api/v1/providers/{id}',
   auth: 'user',
+  roles: MANAGERS,
   response: z.object({ provider: ProviderSchema }),
 });
 
@@ -132,6 +134,7 @@ export const importChannels = httpContract({
   method: 'POST',
   path: '/api/v1/providers/{id}/import-channels',
   auth: 'user',
+  roles: MANAGERS,
   body: z.object({
     numbers: z
       .array(
@@ -159,6 +162,7 @@ export const updateChannelRouting = httpContract({
   method: 'PATCH',
   path: '/api/v1/channels/{id}/routing',
   auth: 'user',
+  roles: MANAGERS,
   body: z.object({
     routingType: z.enum(ROUTING_TYPES, 'Routing type must be UNASSIGNED, INBOX or USER'),
     routingTargetId: z.optional(z.nullable(z.string().check(z.maxLength(100, 'Routing target is invalid')))),
@@ -179,6 +183,7 @@ export const createInbox = httpContract({
   method: 'POST',
   path: '/api/v1/inboxes',
   auth: 'user',
+  roles: MANAGERS,
   body: z.object({
     name: requiredText('Inbox name', 100),
     description: z.optional(
@@ -201,6 +206,7 @@ export const deleteInbox = httpContract({
   method: 'DELETE',
   path: '/api/v1/inboxes/{id}',
   auth: 'user',
+  roles: MANAGERS,
   response: z.object({ inbox: InboxSchema }),
 });
 
@@ -215,6 +221,7 @@ export const saveInboxRouting = httpContract({
   method: 'POST',
   path: '/api/v1/inboxes/{id}/routing',
   auth: 'user',
+  roles: MANAGERS,
   body: z.object({
     channelType: z.literal('PHONE', 'Channel type must be PHONE'),
     strategyType: z.enum(STRATEGY_TYPES, 'Only Ring All Users is available; Send to Voicemail is coming soon'),
@@ -227,6 +234,7 @@ export const addInboxMember = httpContract({
   method: 'POST',
   path: '/api/v1/inboxes/{id}/members',
   auth: 'user',
+  roles: MANAGERS,
   body: z.object({ userId: id('User') }),
   response: z.object({ member: InboxMemberSchema }),
 });
@@ -235,6 +243,7 @@ export const removeInboxMember = httpContract({
   method: 'DELETE',
   path: '/api/v1/inboxes/{id}/members/{userId}',
   auth: 'user',
+  roles: MANAGERS,
   response: z.object({ member: InboxMemberSchema }),
 });
 
