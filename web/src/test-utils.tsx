@@ -3,7 +3,8 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import type { Company, User } from '../../shared/contract/auth';
+import type { Company, Role, User } from '../../shared/contract/auth';
+import { session } from './lib/services';
 
 /** The signed-in person of the web tests. */
 export const sampleUser: User = {
@@ -18,6 +19,12 @@ export const sampleUser: User = {
   isPlatformAdmin: false,
 };
 export const sampleCompany: Company = { id: 'c1', name: 'Analytical Engines' };
+
+/** Signs the sample user in with a role; returns the sign-out, so `beforeEach(() => signInAs('OWNER'))` cleans up. */
+export function signInAs(role: Role) {
+  session.signIn({ user: { ...sampleUser, role }, company: sampleCompany, tokens: { accessToken: 'a', refreshToken: 'r' } });
+  return () => session.clear();
+}
 
 /** One request the app's API client sent, as the stub server saw it. */
 export interface Recorded {

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Channel } from '../../../../../shared/contract/settings';
-import { json, ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { json, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { ChannelsPage } from './channels-page';
 
 const base: Channel = {
@@ -42,6 +42,8 @@ const CHANNELS: Channel[] = [
 
 const row = (identifier: string) =>
   screen.getByRole('button', { name: `Configure routing for ${identifier}` }).closest('li') as HTMLElement;
+
+beforeEach(() => signInAs('OWNER'));
 
 describe('ChannelsPage', () => {
   it('groups phone numbers and e-mail addresses with status, routing and capabilities', async () => {
@@ -83,5 +85,18 @@ describe('ChannelsPage', () => {
     renderWithProviders(<ChannelsPage />);
     expect(await screen.findByText('No channels yet')).toBeTruthy();
     await waitFor(() => expect(logged).toHaveBeenCalled());
+  });
+});
+
+describe('ChannelsPage for an agent', () => {
+  beforeEach(() => signInAs('AGENT'));
+
+  it('shows every channel and its routing without the edit buttons, and says why', async () => {
+    stubServer(() => ok({ channels: CHANNELS }));
+    renderWithProviders(<ChannelsPage />);
+    expect(await screen.findByText('+15550100101')).toBeTruthy();
+    expect(screen.getByText('help@example.com')).toBeTruthy();
+    expect(screen.getByText('Only the owner and admins can change these settings.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Configure routing for/ })).toBeNull();
   });
 });

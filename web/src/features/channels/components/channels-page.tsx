@@ -6,9 +6,11 @@ import { Badge } from '../../../components/badge';
 import { Card } from '../../../components/card';
 import { EmptyState } from '../../../components/empty-state';
 import { IconButton } from '../../../components/icon-button';
+import { ManagersOnlyNote } from '../../../components/managers-only-note';
 import { PageHeader } from '../../../components/page-header';
 import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
+import { useCanManage } from '../../../hooks/use-can-manage';
 import { cn } from '../../../lib/cn';
 import { useLogFailure } from '../../../lib/settings-queries';
 import { useChannels } from '../api/channels-api';
@@ -23,6 +25,8 @@ export function ChannelsPage() {
   const list = channels.data ?? [];
   const phones = list.filter((c) => c.type === 'PHONE');
   const emails = list.filter((c) => c.type === 'EMAIL');
+  // Members who cannot change routing see the rows without their edit buttons.
+  const edit = useCanManage() ? (channel: Channel) => setEditing({ channel, open: true }) : undefined;
 
   return (
     <>
@@ -30,6 +34,7 @@ export function ChannelsPage() {
         title="Channels"
         description="The phone numbers and e-mail addresses customers reach you on, and where each one goes."
       />
+      {!edit && <ManagersOnlyNote />}
       {channels.isPending ? (
         <Card role="status" className="flex flex-col gap-4">
           <span className="sr-only">Loading channels...</span>
@@ -67,14 +72,14 @@ export function ChannelsPage() {
             icon={Phone}
             channels={phones}
             empty="No phone numbers yet."
-            onEdit={(channel) => setEditing({ channel, open: true })}
+            onEdit={edit}
           />
           <ChannelGroup
             title={`Email Addresses (${emails.length})`}
             icon={Mail}
             channels={emails}
             empty="No e-mail addresses yet."
-            onEdit={(channel) => setEditing({ channel, open: true })}
+            onEdit={edit}
           />
         </div>
       )}
@@ -100,7 +105,7 @@ function ChannelGroup({
   icon: typeof Phone;
   channels: Channel[];
   empty: string;
-  onEdit: (channel: Channel) => void;
+  onEdit?: (channel: Channel) => void;
 }) {
   return (
     <section aria-label={title}>
@@ -114,7 +119,7 @@ function ChannelGroup({
         ) : (
           <ul className="divide-y divide-border">
             {channels.map((channel) => (
-              <ChannelRow key={channel.id} channel={channel} onEdit={() => onEdit(channel)} />
+              <ChannelRow key={channel.id} channel={channel} onEdit={onEdit && (() => onEdit(channel))} />
             ))}
           </ul>
         )}
@@ -129,7 +134,7 @@ const CAPABILITIES = [
   ['mms', 'MMS'],
 ] as const;
 
-function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit: () => void }) {
+function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit?: () => void }) {
   const routing = routingText(channel);
   const phone = channel.type === 'PHONE';
   const active = channel.status === 'ACTIVE';
@@ -162,7 +167,7 @@ function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit: () => void 
           )}
         </div>
       </div>
-      <IconButton icon={Settings2} label={`Configure routing for ${channel.identifier}`} onClick={onEdit} />
+      {onEdit && <IconButton icon={Settings2} label={`Configure routing for ${channel.identifier}`} onClick={onEdit} />}
     </li>
   );
 }

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Inbox, InboxDetail, TeamUser } from '../../../../../shared/contract/settings';
-import { fail, json, ok, type Recorded, renderWithProviders, stubServer } from '../../../test-utils';
+import { fail, json, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { InboxesPage } from './inboxes-page';
 
 const SUPPORT: Inbox = {
@@ -29,6 +29,8 @@ const detail = (userIds: string[]): InboxDetail => ({
 });
 
 const posts = (requests: Recorded[]) => requests.filter((r) => r.method !== 'GET');
+
+beforeEach(() => signInAs('OWNER'));
 
 describe('InboxesPage', () => {
   it('lists inboxes with description, member link, channel count and created date', async () => {
@@ -218,5 +220,30 @@ describe('Manage Members', () => {
     server({ members: [], failDetail: true });
     const { dialog } = await open();
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Failed to load members');
+  });
+});
+
+describe('InboxesPage for an agent', () => {
+  beforeEach(() => signInAs('AGENT'));
+
+  it('lists inboxes and their members read-only, and says why', async () => {
+    stubServer((request) => {
+      if (request.url.endsWith('/inboxes')) return ok({ inboxes: [SUPPORT] });
+      if (request.url.endsWith('/users')) return ok({ users: USERS });
+      return ok({ inbox: detail(['u-1']) });
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<InboxesPage />);
+    const support = (await screen.findByRole('heading', { name: 'Support' })).closest('li') as HTMLElement;
+    expect(screen.getByText('Only the owner and admins can change these settings.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create Inbox' })).toBeNull();
+    expect(within(support).queryByRole('button', { name: 'Delete Support' })).toBeNull();
+    expect(within(support).queryByRole('button', { name: 'Configure call routing for Support' })).toBeNull();
+
+    await events.click(within(support).getByRole('button', { name: /1 member$/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manage Members' });
+    expect(await within(dialog).findByText('Ada Lovelace')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Remove Ada Lovelace' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Add Grace Hopper' })).toBeNull();
   });
 });

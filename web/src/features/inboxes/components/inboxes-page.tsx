@@ -6,9 +6,11 @@ import { Card } from '../../../components/card';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { IconButton } from '../../../components/icon-button';
+import { ManagersOnlyNote } from '../../../components/managers-only-note';
 import { PageHeader } from '../../../components/page-header';
 import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
+import { useCanManage } from '../../../hooks/use-can-manage';
 import { errorMessage } from '../../../lib/api-client';
 import { plural } from '../../../lib/plural';
 import { useLogFailure } from '../../../lib/settings-queries';
@@ -36,6 +38,7 @@ export function InboxesPage() {
   const [routing, setRouting] = useState<Open>(null);
   const [deleting, setDeleting] = useState<Open>(null);
   const list = inboxes.data ?? [];
+  const canManage = useCanManage();
 
   const keepInbox = (set: typeof setMembers) => (open: boolean) => set((s) => (s ? { ...s, open } : null));
   const createButton = (
@@ -50,8 +53,9 @@ export function InboxesPage() {
       <PageHeader
         title="Inboxes"
         description="Shared inboxes route calls and messages to the people who answer them."
-        actions={createButton}
+        actions={canManage && createButton}
       />
+      {!canManage && <ManagersOnlyNote />}
       {inboxes.isPending ? (
         <div role="status" className="flex flex-col gap-3">
           <span className="sr-only">Loading inboxes...</span>
@@ -100,22 +104,24 @@ export function InboxesPage() {
                     </span>
                   </div>
                 </div>
-                <div className="flex shrink-0 gap-1">
-                  <IconButton
-                    icon={Settings2}
-                    label={`Configure call routing for ${inbox.name}`}
-                    onClick={() => setRouting({ inbox, open: true })}
-                  />
-                  <IconButton
-                    icon={Trash2}
-                    tone="danger"
-                    label={`Delete ${inbox.name}`}
-                    onClick={() => {
-                      remove.reset();
-                      setDeleting({ inbox, open: true });
-                    }}
-                  />
-                </div>
+                {canManage && (
+                  <div className="flex shrink-0 gap-1">
+                    <IconButton
+                      icon={Settings2}
+                      label={`Configure call routing for ${inbox.name}`}
+                      onClick={() => setRouting({ inbox, open: true })}
+                    />
+                    <IconButton
+                      icon={Trash2}
+                      tone="danger"
+                      label={`Delete ${inbox.name}`}
+                      onClick={() => {
+                        remove.reset();
+                        setDeleting({ inbox, open: true });
+                      }}
+                    />
+                  </div>
+                )}
               </Surface>
             </li>
           ))}

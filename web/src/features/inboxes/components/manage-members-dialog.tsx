@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Dialog, DialogBody, DialogClose, DialogFooter } from '../../../components/dialog';
 import { IconButton } from '../../../components/icon-button';
 import { Spinner } from '../../../components/spinner';
+import { useCanManage } from '../../../hooks/use-can-manage';
 import { errorMessage } from '../../../lib/api-client';
 import { useAddMember, useInbox, useRemoveMember, useUsers } from '../api/inboxes-api';
 
@@ -48,6 +49,8 @@ function Members({ inbox }: { inbox: Pick<Inbox, 'id' | 'name'> }) {
   const add = useAddMember(inbox.id);
   const remove = useRemoveMember(inbox.id);
   const [removing, setRemoving] = useState<{ member: InboxMember; open: boolean } | null>(null);
+  // Everyone sees who answers the inbox; only managers change it.
+  const canManage = useCanManage();
 
   if (detail.isPending) {
     return (
@@ -86,52 +89,56 @@ function Members({ inbox }: { inbox: Pick<Inbox, 'id' | 'name'> }) {
           <ul className="divide-y divide-border rounded-lg border border-border">
             {members.map((member) => (
               <Person key={member.id} name={member.user.name} email={member.user.email}>
-                <IconButton
-                  icon={UserMinus}
-                  tone="danger"
-                  label={`Remove ${member.user.name}`}
-                  onClick={() => {
-                    remove.reset();
-                    setRemoving({ member, open: true });
-                  }}
-                />
+                {canManage && (
+                  <IconButton
+                    icon={UserMinus}
+                    tone="danger"
+                    label={`Remove ${member.user.name}`}
+                    onClick={() => {
+                      remove.reset();
+                      setRemoving({ member, open: true });
+                    }}
+                  />
+                )}
               </Person>
             ))}
           </ul>
         )}
       </Section>
 
-      <Section title={users.isSuccess ? `Add Members (${available.length} available)` : 'Add Members'}>
-        {users.isPending ? (
-          <p role="status" className="flex items-center gap-2 text-sm text-muted">
-            <Spinner className="size-4" />
-            Loading users...
-          </p>
-        ) : users.isError ? (
-          <Alert tone="error">{errorMessage(users.error, 'Failed to load team members')}</Alert>
-        ) : available.length === 0 ? (
-          <Empty>All users are already members of this inbox.</Empty>
-        ) : (
-          <ul className="divide-y divide-border rounded-lg border border-border">
-            {available.map((user) => (
-              <Person key={user.id} name={user.name} email={user.email} avatarUrl={user.avatarUrl}>
-                <Button
-                  variant="secondary"
-                  className="min-h-9 px-3"
-                  aria-label={`Add ${user.name}`}
-                  pending={addingId === user.id}
-                  pendingLabel="Adding..."
-                  disabled={add.isPending}
-                  onClick={() => add.mutate(user.id)}
-                >
-                  <Plus aria-hidden="true" className="size-4" />
-                  Add
-                </Button>
-              </Person>
-            ))}
-          </ul>
-        )}
-      </Section>
+      {canManage && (
+        <Section title={users.isSuccess ? `Add Members (${available.length} available)` : 'Add Members'}>
+          {users.isPending ? (
+            <p role="status" className="flex items-center gap-2 text-sm text-muted">
+              <Spinner className="size-4" />
+              Loading users...
+            </p>
+          ) : users.isError ? (
+            <Alert tone="error">{errorMessage(users.error, 'Failed to load team members')}</Alert>
+          ) : available.length === 0 ? (
+            <Empty>All users are already members of this inbox.</Empty>
+          ) : (
+            <ul className="divide-y divide-border rounded-lg border border-border">
+              {available.map((user) => (
+                <Person key={user.id} name={user.name} email={user.email} avatarUrl={user.avatarUrl}>
+                  <Button
+                    variant="secondary"
+                    className="min-h-9 px-3"
+                    aria-label={`Add ${user.name}`}
+                    pending={addingId === user.id}
+                    pendingLabel="Adding..."
+                    disabled={add.isPending}
+                    onClick={() => add.mutate(user.id)}
+                  >
+                    <Plus aria-hidden="true" className="size-4" />
+                    Add
+                  </Button>
+                </Person>
+              ))}
+            </ul>
+          )}
+        </Section>
+      )}
 
       {removing && (
         <ConfirmDialog

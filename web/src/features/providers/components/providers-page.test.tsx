@@ -1,12 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Provider } from '../../../../../shared/contract/settings';
-import { deferred, fail, json, ok, type Recorded, renderWithProviders, stubServer } from '../../../test-utils';
+import { deferred, fail, json, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { ProvidersPage } from './providers-page';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const PROVIDER: Provider = { id: 'prov-1', type: 'TWILIO', accountSid: SID, channelCount: 1, createdAt: '2025-01-01T00:00:00Z' };
+
+beforeEach(() => signInAs('OWNER'));
 
 describe('ProvidersPage, not connected', () => {
   it('shows Not connected with Connect, and the dimmed email card, disabled', async () => {
@@ -128,5 +130,25 @@ describe('ProvidersPage, connected', () => {
     await events.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(document.activeElement).toBe(trash);
+  });
+});
+
+describe('ProvidersPage for an agent', () => {
+  beforeEach(() => signInAs('AGENT'));
+
+  it('shows the connection without Connect, Import numbers or disconnect, and says why', async () => {
+    stubServer(() => ok({ providers: [] }));
+    const { unmount } = renderWithProviders(<ProvidersPage />);
+    expect(await screen.findByText('Not connected')).toBeTruthy();
+    expect(screen.getByText('Only the owner and admins can change these settings.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Connect' })).toBeNull();
+    unmount();
+
+    stubServer(() => ok({ providers: [PROVIDER] }));
+    renderWithProviders(<ProvidersPage />);
+    expect(await screen.findByText('Connected')).toBeTruthy();
+    expect(screen.getByText('1 channel')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Import numbers' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Disconnect Twilio' })).toBeNull();
   });
 });

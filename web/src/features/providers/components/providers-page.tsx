@@ -8,9 +8,11 @@ import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconButton } from '../../../components/icon-button';
+import { ManagersOnlyNote } from '../../../components/managers-only-note';
 import { PageHeader } from '../../../components/page-header';
 import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
+import { useCanManage } from '../../../hooks/use-can-manage';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/plural';
@@ -28,10 +30,12 @@ export function ProvidersPage() {
   useLogFailure(providers, 'providers');
   const twilio = providers.data?.find((p) => p.type === 'TWILIO');
   const [notice, setNotice] = useState<Notice | null>(null);
+  const canManage = useCanManage();
 
   return (
     <>
       <PageHeader title="Providers" description="Connect the accounts your phone numbers come from." />
+      {!canManage && <ManagersOnlyNote />}
       {notice && (
         <div className="mb-4">
           <NoticeBanner notice={notice} />
@@ -46,7 +50,7 @@ export function ProvidersPage() {
             <Skeleton className="h-10 w-28" />
           </Card>
         ) : (
-          <TwilioCard provider={twilio} onNotice={setNotice} />
+          <TwilioCard provider={twilio} onNotice={setNotice} canManage={canManage} />
         )}
         <EmailCard />
       </div>
@@ -112,7 +116,15 @@ function ProviderCard({
   );
 }
 
-function TwilioCard({ provider, onNotice }: { provider: Provider | undefined; onNotice: (notice: Notice | null) => void }) {
+function TwilioCard({
+  provider,
+  onNotice,
+  canManage,
+}: {
+  provider: Provider | undefined;
+  onNotice: (notice: Notice | null) => void;
+  canManage: boolean;
+}) {
   const [connectOpen, setConnectOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -127,17 +139,19 @@ function TwilioCard({ provider, onNotice }: { provider: Provider | undefined; on
         status={<Badge>Not connected</Badge>}
         description="Bring your Twilio phone numbers in to call and text from the browser."
       >
-        <div>
-          <Button
-            onClick={() => {
-              onNotice(null);
-              setConnectOpen(true);
-            }}
-          >
-            <Plug aria-hidden="true" className="size-4" />
-            Connect
-          </Button>
-        </div>
+        {canManage && (
+          <div>
+            <Button
+              onClick={() => {
+                onNotice(null);
+                setConnectOpen(true);
+              }}
+            >
+              <Plug aria-hidden="true" className="size-4" />
+              Connect
+            </Button>
+          </div>
+        )}
         <ConnectTwilioDialog
           open={connectOpen}
           onOpenChange={setConnectOpen}
@@ -158,24 +172,28 @@ function TwilioCard({ provider, onNotice }: { provider: Provider | undefined; on
       name={name}
       status={<Badge tone="success">Connected</Badge>}
       description={plural(provider.channelCount, 'channel')}
-      action={<IconButton icon={Trash2} tone="danger" label={`Disconnect ${name}`} onClick={() => openConfirm(true)} />}
+      action={
+        canManage && <IconButton icon={Trash2} tone="danger" label={`Disconnect ${name}`} onClick={() => openConfirm(true)} />
+      }
     >
       <dl className="text-sm">
         <dt className="text-muted">Account SID</dt>
         <dd className="mt-0.5 font-mono text-xs break-all text-fg">{provider.accountSid}</dd>
       </dl>
-      <div>
-        <Button
-          variant="secondary"
-          onClick={() => {
-            onNotice(null);
-            setImportOpen(true);
-          }}
-        >
-          <Download aria-hidden="true" className="size-4" />
-          Import numbers
-        </Button>
-      </div>
+      {canManage && (
+        <div>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              onNotice(null);
+              setImportOpen(true);
+            }}
+          >
+            <Download aria-hidden="true" className="size-4" />
+            Import numbers
+          </Button>
+        </div>
+      )}
       <ImportNumbersDialog
         provider={provider}
         open={importOpen}
