@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { sampleCompany, sampleUser } from '../test-utils';
-import { ApiError, createApiClient, errorMessage } from './api-client';
+import { ApiError, createApiClient, errorMessage, type Locks } from './api-client';
 import { createSessionStore, SESSION_KEYS } from './session';
 
 const user = sampleUser;
@@ -403,5 +403,46 @@ describe('errorMessage (SPEC §8)', () => {
     const broken = setup(() => reply(500, 'not json'));
     const invalid = await broken.api.post('/auth/register', {}).catch((e: unknown) => e);
     expect(errorMessage(invalid, 'Registration failed')).toBe('Registration failed');
+  });
+});
+
+describe('createApiClient: tabs sharing one session', () => {
+  /** navigator.locks for tabs of one browser: callbacks run one after another. */
+  function sharedLock(): Locks {
+    let tail: Promise<unknown> = Promise.resolve();
+    return {
+      request(_name, callback) {
+        const run = tail.then(callback);
+        tail = run.catch(() => {});
+        return run;
+      },
+    };
+  }
+
+  it('one tab refreshes under the lock, the other takes its tokens: one refresh, both stay signed in', async () => {
+    signedIn();
+    let refreshes = 0;
+    const server = fakeServer((request) => {
+      if (request.url === '/api/v1/auth/refresh') {
+        refreshes += 1;
+        // The spent token presented again would count as reuse.
+        if ((request.body as { refreshToken: string }).refreshToken !== 'r1') return fail(401, 'REFRESH_TOKEN_REUSED', 'Reused');
+        return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+      }
+      return request.headers.Authorization === 'Bearer new' ? ok({ tab: 'ok' }) : unauthorized();
+    });
+    const locks = sharedLock();
+    const tabs = [0, 1].map(() => {
+      const session = createSessionStore(window.localStorage);
+      const onSignedOut = vi.fn();
+      return { session, onSignedOut, api: createApiClient({ session, onSignedOut, fetch: server.fetch, locks }) };
+    });
+
+    await expect(Promise.all(tabs.map((t) => t.api.get('/me')))).resolves.toEqual([{ tab: 'ok' }, { tab: 'ok' }]);
+    expect(refreshes).toBe(1);
+    for (const tab of tabs) {
+      expect(tab.onSignedOut).not.toHaveBeenCalled();
+      expect(tab.session.get()).toMatchObject({ accessToken: 'new', refreshToken: 'r2' });
+    }
   });
 });

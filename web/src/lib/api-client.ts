@@ -30,14 +30,28 @@ export interface ApiResult<T> {
 }
 
 /** Calls whose 401 means "wrong credentials", never "refresh and retry" (SPEC §8). */
-const NO_REFRESH = new Set(['/auth/login', '/auth/register', '/auth/refresh']);
+const NO_REFRESH = new Set(['/auth/login', '/auth/register', '/auth/refresh', '/auth/logout']);
+
+/** The part of the Web Locks API the client uses (navigator.locks). */
+export interface Locks {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
+const REFRESH_LOCK = 'switchboard-token-refresh';
 
 /**
  * The one fetch wrapper: JSON, the bearer token, envelope unwrapping, and on a 401 one refresh of the
  * tokens and one retry; when that cannot work the session is cleared and `onSignedOut` runs.
  */
-export function createApiClient(options: { session: SessionStore; onSignedOut: () => void; fetch?: typeof fetch }) {
+export function createApiClient(options: {
+  session: SessionStore;
+  onSignedOut: () => void;
+  fetch?: typeof fetch;
+  /** Shared by the tabs of the app (navigator.locks): only one of them refreshes at a time. */
+  locks?: Locks;
+}) {
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const withRefreshLock = <T>(fn: () => Promise<T>) => (options.locks ? options.locks.request(REFRESH_LOCK, fn) : fn());
   let refreshing: Promise<boolean> | null = null;
 
   async function send<T>(path: string, request: RequestOptions): Promise<ApiResult<T>> {
@@ -66,11 +80,16 @@ export function createApiClient(options: { session: SessionStore; onSignedOut: (
     );
   }
 
-  /** One refresh at a time: parallel 401s wait for the same new tokens. */
+  /**
+   * One refresh at a time: parallel 401s wait for the same new tokens, and across tabs the lock holder
+   * refreshes while the others wait and then take its result from storage.
+   */
   function refreshTokens(): Promise<boolean> {
-    refreshing ??= (async () => {
-      const refreshToken = options.session.get()?.refreshToken;
+    const spent = options.session.get()?.refreshToken;
+    refreshing ??= withRefreshLock(async () => {
+      const refreshToken = options.session.reload()?.refreshToken;
       if (!refreshToken) return false;
+      if (refreshToken !== spent) return true;
       try {
         const { data } = await send<{ tokens: Tokens }>('/auth/refresh', { method: 'POST', body: { refreshToken } });
         options.session.setTokens(data.tokens);
@@ -78,7 +97,7 @@ export function createApiClient(options: { session: SessionStore; onSignedOut: (
       } catch {
         return false;
       }
-    })().finally(() => {
+    }).finally(() => {
       refreshing = null;
     });
     return refreshing;

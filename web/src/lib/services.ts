@@ -4,7 +4,7 @@ import { createApiClient } from './api-client';
 import { createSessionStore } from './session';
 
 /** The app's singletons: one session store, one API client, one query cache. */
-export const session = createSessionStore(window.localStorage);
+export const session = createSessionStore(window.localStorage, window);
 
 /** Set by the router once it exists, so a failed refresh can send the browser to /login. */
 let signedOutHandler: () => void = () => window.location.assign('/login');
@@ -14,6 +14,8 @@ export function onSignedOut(handler: () => void) {
 
 export const api = createApiClient({
   session,
+  // Absent only in very old browsers: then each tab refreshes on its own and the server's grace period covers it.
+  locks: navigator.locks,
   onSignedOut: () => {
     queryClient.clear();
     signedOutHandler();

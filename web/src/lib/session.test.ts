@@ -179,3 +179,33 @@ describe('createSessionStore', () => {
     expect(dropped).not.toHaveBeenCalled();
   });
 });
+
+describe('createSessionStore across tabs', () => {
+  const fromOtherTab = (events: EventTarget, key: string | null) =>
+    events.dispatchEvent(new StorageEvent('storage', { key, storageArea: window.localStorage }));
+
+  it('follows a sign-in, a token refresh and a sign-out made in another tab', () => {
+    const events = new EventTarget();
+    const tab = createSessionStore(window.localStorage, events as unknown as Window);
+    const listener = vi.fn();
+    tab.subscribe(listener);
+
+    store(complete);
+    fromOtherTab(events, 'company');
+    expect(tab.get()).toEqual({ accessToken: 'access-1', refreshToken: 'refresh-1', user, company });
+
+    window.localStorage.setItem('accessToken', 'access-2');
+    window.localStorage.setItem('refreshToken', 'refresh-2');
+    fromOtherTab(events, 'refreshToken');
+    expect(tab.get()).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-2' });
+
+    window.localStorage.setItem('theme', 'dark');
+    fromOtherTab(events, 'theme');
+    expect(listener).toHaveBeenCalledTimes(2);
+
+    clearStoredSession(window.localStorage);
+    fromOtherTab(events, null);
+    expect(tab.get()).toBeNull();
+    expect(listener).toHaveBeenCalledTimes(3);
+  });
+});

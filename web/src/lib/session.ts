@@ -48,15 +48,31 @@ export function clearStoredSession(storage: Storage): void {
 
 type Listener = () => void;
 
-/** The in-memory session, kept in step with storage; React reads it through useSyncExternalStore. */
-export function createSessionStore(storage: Storage) {
+/**
+ * The in-memory session, kept in step with storage; React reads it through useSyncExternalStore.
+ * With `events` (the window), a change another tab makes to the stored session (a refresh, a sign-in,
+ * a sign-out) reaches this tab too, so tabs never act on tokens another tab has replaced.
+ */
+export function createSessionStore(storage: Storage, events?: Pick<Window, 'addEventListener'>) {
   let current = readStoredSession(storage);
   const listeners = new Set<Listener>();
   const emit = () => {
     for (const l of listeners) l();
   };
+  const reload = () => {
+    current = readStoredSession(storage);
+    emit();
+    return current;
+  };
+  events?.addEventListener('storage', (event) => {
+    // key null: the other tab cleared the whole storage.
+    if (event.storageArea === storage && (event.key === null || (SESSION_KEYS as readonly string[]).includes(event.key)))
+      reload();
+  });
   return {
     get: () => current,
+    /** Reads the stored session again (another tab may have changed it) and returns it. */
+    reload,
     subscribe(listener: Listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -5,9 +5,9 @@ import { DEFAULT_COMPANY_NAME } from '../../../../shared/constants';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';
+import { signOut } from '../../features/auth/api/auth-api';
 import { useSession } from '../../hooks/use-session';
 import { cn } from '../../lib/cn';
-import { queryClient, session as sessionStore } from '../../lib/services';
 
 const NAV = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -31,8 +31,7 @@ export function AppShell() {
   if (!session) return null;
   const { user, company } = session;
   const logout = () => {
-    sessionStore.clear();
-    queryClient.clear();
+    signOut();
     navigate('/login', { replace: true });
   };
 

@@ -1,12 +1,18 @@
+import { LogOut } from 'lucide-react';
+import { Alert } from '../../../components/alert';
+import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
 import { PageHeader } from '../../../components/page-header';
 import { useSession } from '../../../hooks/use-session';
+import { errorMessage } from '../../../lib/api-client';
+import { useSignOutEverywhere } from '../../auth/api/auth-api';
 import { ReadOnlyField } from './read-only-field';
 
 const ROLE_LABELS = { OWNER: 'Owner', ADMIN: 'Admin', AGENT: 'Agent' } as const;
 
 export function ProfilePage() {
   const session = useSession();
+  const signOutEverywhere = useSignOutEverywhere();
   if (!session) return null;
   const { user } = session;
   return (
@@ -17,6 +23,22 @@ export function ProfilePage() {
         <ReadOnlyField label="Email" value={user.email} />
         <ReadOnlyField label="Role" value={ROLE_LABELS[user.role] ?? user.role} />
         <p className="text-sm text-muted">Profile editing coming soon</p>
+      </Card>
+      <Card className="mt-6 flex max-w-xl flex-col items-start gap-3">
+        <h2 className="text-base font-semibold text-fg">Sessions</h2>
+        <p className="text-sm text-muted">Signs you out on every device and browser, this one included.</p>
+        {signOutEverywhere.isError && (
+          <Alert tone="error">{errorMessage(signOutEverywhere.error, 'Failed to sign out everywhere')}</Alert>
+        )}
+        <Button
+          variant="secondary"
+          pending={signOutEverywhere.isPending}
+          pendingLabel="Signing out..."
+          onClick={() => signOutEverywhere.mutate()}
+        >
+          <LogOut aria-hidden="true" className="size-4" />
+          Sign out everywhere
+        </Button>
       </Card>
     </>
   );
