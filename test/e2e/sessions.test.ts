@@ -1,7 +1,7 @@
 import { decodeJwt, SignJWT } from 'jose';
 import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, stack } from '../support/api';
+import { api, signUp, stack } from '../support/api';
 import {
   expireVerificationLink,
   launchBrowser,
@@ -225,6 +225,93 @@ describe('the verification link', () => {
     await page.getByRole('link', { name: 'Request a new verification email' }).click();
     await reached(page, '/resend-verification');
     await seen(page.getByRole('button', { name: 'Send verification email' }));
+    expect(await storedSession(page)).toEqual(NO_SESSION);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('two tabs of one browser', () => {
+  /** The stored access token replaced by an expired one with the same claims, as if 15 minutes had passed. */
+  async function expire(accessToken: string): Promise<string> {
+    const { exp: _exp, iat: _iat, ...claims } = decodeJwt(accessToken);
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(now - 3600)
+      .setExpirationTime(now - 60)
+      .sign(new TextEncoder().encode(stack().env.JWT_SECRET));
+  }
+
+  it('both stay signed in across an access-token expiry, with one refresh between them', async () => {
+    const account = await signUp({ name: 'Dorothy Vaughan' });
+    const { context, page: first, errors } = await openTab(browser);
+    await signInThroughForm(first, account.email, account.password);
+    await seen(first.getByRole('heading', { name: 'Welcome, Dorothy Vaughan' }));
+    const second = await context.newPage();
+    second.on('pageerror', (error) => errors.push(error));
+    await second.goto(web('/dashboard'));
+    await seen(second.getByRole('heading', { name: 'Welcome, Dorothy Vaughan' }));
+
+    // A third tab (no app in it) swaps the token, so both app tabs hear of it as they would of a refresh.
+    const expired = await expire((await storedSession(first)).accessToken ?? '');
+    const other = await context.newPage();
+    await other.goto(web('/favicon.svg'));
+    await writeStorage(other, { accessToken: expired });
+    await other.close();
+
+    const calls = [recordApi(first), recordApi(second)];
+    await Promise.all(
+      [first, second].map((page) =>
+        page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click(),
+      ),
+    );
+    for (const page of [first, second]) {
+      await reached(page, '/settings/providers');
+      await seen(page.getByRole('heading', { name: 'Providers' }));
+    }
+    const refreshes = calls.flat().filter((c) => c.startsWith('POST /api/v1/auth/refresh'));
+    expect(refreshes).toEqual(['POST /api/v1/auth/refresh 200']);
+    expect((await storedSession(first)).accessToken).not.toBe(expired);
+
+    // Both carry on with the new tokens.
+    for (const page of [first, second]) {
+      await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Profile' }).click();
+      await seen(page.getByLabel('Full name'));
+      expect(pathOf(page)).toBe('/settings/profile');
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('Logout in one ends the session on the server and signs the other tab out too', async () => {
+    const account = await signUp();
+    const { context, page: first, errors } = await openTab(browser);
+    await signInThroughForm(first, account.email, account.password);
+    const second = await context.newPage();
+    await second.goto(web('/settings/profile'));
+    await seen(second.getByLabel('Full name'));
+    const { refreshToken } = await storedSession(first);
+
+    const loggedOut = first.waitForResponse((res) => new URL(res.url()).pathname === '/api/v1/auth/logout');
+    await first.getByRole('button', { name: 'Logout' }).click();
+    await reached(first, '/login');
+    expect((await loggedOut).status()).toBe(200);
+    await reached(second, '/login');
+    const copied = await api('/api/v1/auth/refresh', { body: { refreshToken } });
+    expect(copied.status).toBe(401);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('Sign out everywhere on the Profile page ends the sessions of other devices too', async () => {
+    const account = await signUp();
+    const { context, page, errors } = await openTab(browser);
+    await signInThroughForm(page, account.email, account.password);
+    await page.goto(web('/settings/profile'));
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await reached(page, '/login');
+    expect((await api('/api/v1/auth/refresh', { body: { refreshToken: account.tokens.refreshToken } })).status).toBe(401);
     expect(await storedSession(page)).toEqual(NO_SESSION);
     expect(errors).toEqual([]);
     await context.close();
