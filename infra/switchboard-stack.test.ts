@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tableDefinition } from '../functions/lib/table';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
+import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { PROJECT_ROOT, SwitchboardStack } from './switchboard-stack';
 
@@ -33,6 +34,9 @@ function nagFindings(app: App): string[] {
 }
 
 type Resource = { Properties: Record<string, unknown> };
+type SecurityHeaders = {
+  SecurityHeadersConfig?: { ContentSecurityPolicy?: { ContentSecurityPolicy: string; Override: boolean } };
+};
 const ref = (logicalId: string) => ({ Ref: logicalId });
 
 const withoutWeb = synth(path.join(tmp, 'missing-dist'));
@@ -186,6 +190,25 @@ describe('CloudFront', () => {
     expect(originOf('/webhooks/*')).toBe(originOf('/api/*'));
     expect(originOf('/ws')).toMatch(/"RealtimeApi[0-9A-F]+"/);
     expect(originOf('/ws/*')).toBe(originOf('/ws'));
+  });
+
+  it('serves the SPA with a Content-Security-Policy: own scripts (inline ones by hash), the app origin and Twilio voice', () => {
+    const policies = Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy')) as Resource[];
+    const csp = policies
+      .map((p) => (p.Properties.ResponseHeadersPolicyConfig as SecurityHeaders).SecurityHeadersConfig?.ContentSecurityPolicy)
+      .find(Boolean);
+    expect(csp?.Override).toBe(true);
+    const directives = Object.fromEntries(
+      (csp?.ContentSecurityPolicy ?? '').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]),
+    );
+    expect(directives['script-src']).toEqual(["'self'", ...indexHtmlScriptHashes().map((h) => `'${h}'`)]);
+    expect(directives['script-src']).toHaveLength(2);
+    expect(directives['connect-src']).toEqual(["'self'", ...TWILIO_VOICE.connect]);
+    expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(directives['object-src']).toEqual(["'none'"]);
+    expect((config.DefaultCacheBehavior as { ResponseHeadersPolicyId?: unknown }).ResponseHeadersPolicyId).toEqual({
+      Ref: expect.stringMatching(/SpaResponseHeaders/),
+    });
   });
 
   it('rewrites SPA routes with a viewer-request function, not with error responses that would hide API 404s', () => {

@@ -4,6 +4,7 @@ import type { Logger } from './log';
 /** The Vite dev server for the SPA, proxying /api and /ws to the local gateway. */
 export async function startWeb(options: { port: number; apiPort: number; log: Logger }) {
   process.env.API_PORT = String(options.apiPort);
+  process.env.WEB_PORT = String(options.port);
   const { createServer } = await import('vite');
   const before = { sigterm: process.listeners('SIGTERM'), stdinEnd: process.stdin.listeners('end') };
   const server = await createServer({

@@ -1,17 +1,19 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { contentSecurityPolicyDevPlugin } from './content-security-policy.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3000);
 const api = `http://127.0.0.1:${apiPort}`;
+const webPort = Number(process.env.WEB_PORT ?? 5173);
 
 /** The dev server proxies the API and the socket, so the browser sees one origin as in production. */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), contentSecurityPolicyDevPlugin(`ws://localhost:${webPort}`)],
   server: {
     host: '127.0.0.1',
-    port: Number(process.env.WEB_PORT ?? 5173),
+    port: webPort,
     strictPort: true,
     proxy: {
       '/api': { target: api, changeOrigin: false },

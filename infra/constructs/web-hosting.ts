@@ -9,6 +9,7 @@ import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
+import { spaResponseHeadersPolicy } from './spa-response-headers';
 
 /** Days CloudFront and S3 access logs are kept. */
 export const ACCESS_LOG_EXPIRATION = Duration.days(90);
@@ -102,7 +103,7 @@ export class WebHosting extends Construct {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: spaResponseHeadersPolicy(this),
         functionAssociations: [
           {
             eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,

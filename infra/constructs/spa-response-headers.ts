@@ -1,0 +1,26 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import type { Construct } from 'constructs';
+import { contentSecurityPolicy, indexHtmlScriptHashes } from '../../web/content-security-policy';
+
+/**
+ * The SPA's security headers: those of CloudFront's managed SecurityHeadersPolicy, plus the app's
+ * Content-Security-Policy (web/content-security-policy.ts), so an injected script could neither run
+ * nor send a stored token anywhere but the app and Twilio.
+ */
+export function spaResponseHeadersPolicy(scope: Construct): cloudfront.ResponseHeadersPolicy {
+  return new cloudfront.ResponseHeadersPolicy(scope, 'SpaResponseHeaders', {
+    comment: 'Switchboard SPA: security headers and Content-Security-Policy',
+    securityHeadersBehavior: {
+      contentSecurityPolicy: {
+        contentSecurityPolicy: contentSecurityPolicy({ scriptHashes: indexHtmlScriptHashes(), header: true }),
+        override: true,
+      },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+      referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+      strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      xssProtection: { protection: true, modeBlock: true, override: true },
+    },
+  });
+}
