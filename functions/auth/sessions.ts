@@ -7,7 +7,6 @@ import { unauthorized } from '../lib/app-error';
 import { setting, tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
-import { disconnectUser } from '../realtime/publish';
 import { issueAccessToken } from './access-tokens';
 import { toUser, type UserRecord } from './accounts';
 import { hashOpaqueToken, newId, newOpaqueToken } from './opaque-tokens';
@@ -162,8 +161,11 @@ function withinGrace(spentAtMs: unknown): boolean {
 /** Ends one sign-in session: its refresh tokens stop working and its open sockets close. */
 async function revokeSession(companyId: string, userId: string, familyId: string): Promise<void> {
   await revokeFamily(companyId, userId, familyId);
-  await disconnectUser(companyId, userId, familyId);
+  await (await realtime()).disconnectUser(companyId, userId, familyId);
 }
+
+/** Loaded when a session ends, so signing in and refreshing never load the @connections client. */
+const realtime = () => import('../realtime/publish');
 
 async function revokeFamily(companyId: string, userId: string, familyId: string): Promise<void> {
   const TableName = tableName();
@@ -208,6 +210,6 @@ export async function endAllSessions(companyId: string, userId: string): Promise
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   await Promise.all(familyIds.map((familyId) => revokeFamily(companyId, userId, familyId)));
-  await disconnectUser(companyId, userId);
+  await (await realtime()).disconnectUser(companyId, userId);
   return familyIds.length;
 }
