@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Channel, Inbox, InboxDetail, Provider, RoutingStrategy } from '../../shared/contract/settings';
 import { type Account, api, signUp } from '../support/api';
 import { createInbox, withChannel } from '../support/settings';
-import { addTeamMember } from '../support/team-member';
+import { addTeamMember } from '../support/team';
 import { newTwilioAccount } from '../support/twilio';
 
 /** Everything an OWNER or ADMIN sees in the settings, to show that an AGENT's attempts changed nothing. */
