@@ -1,9 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import type { CompanyRecord, UserRecord } from './accounts';
+import { readAddress } from './addresses';
 import { newId } from './opaque-tokens';
 import { burnPasswordCheck, hashPassword } from './passwords';
 import { newVerification } from './verification';
@@ -31,12 +32,8 @@ export async function registerAccount(input: RegistrationInput): Promise<Registr
   const TableName = tableName();
   let passwordHash: string | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { Item: owner } = await db.send(new GetCommand({ TableName, Key: keys.email(input.email), ConsistentRead: true }));
-    const existing = owner
-      ? ((await db.send(new GetCommand({ TableName, Key: keys.user(owner.companyId, owner.userId), ConsistentRead: true })))
-          .Item as UserRecord | undefined)
-      : undefined;
-    if (existing?.emailVerified) {
+    const address = await readAddress(input.email);
+    if (address.taken) {
       // As long as a real registration takes, so the answer's timing does not tell the two apart.
       await burnPasswordCheck(input.password);
       return { kind: 'taken' };
@@ -61,34 +58,11 @@ export async function registerAccount(input: RegistrationInput): Promise<Registr
       createdAt: now,
       verificationHash: verification.hash,
     };
-    const replaced: NonNullable<TransactWriteCommandInput['TransactItems']> = existing
-      ? [
-          {
-            Delete: {
-              TableName,
-              Key: keys.user(existing.companyId, existing.id),
-              ConditionExpression: 'emailVerified = :false',
-              ExpressionAttributeValues: { ':false': false },
-            },
-          },
-          { Delete: { TableName, Key: keys.company(existing.companyId) } },
-          ...(existing.verificationHash ? [{ Delete: { TableName, Key: keys.verification(existing.verificationHash) } }] : []),
-        ]
-      : [];
     try {
       await db.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Put: {
-                TableName,
-                Item: { ...keys.email(input.email), entity: 'EMAIL', companyId, userId },
-                ...(owner
-                  ? { ConditionExpression: 'userId = :previous', ExpressionAttributeValues: { ':previous': owner.userId } }
-                  : { ConditionExpression: 'attribute_not_exists(PK)' }),
-              },
-            },
-            ...replaced,
+            ...address.items({ companyId, userId }),
             {
               Put: {
                 TableName,

@@ -3,6 +3,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { INVITATION_MAIL_LIMIT, INVITATION_MAIL_WINDOW_SECONDS, INVITATION_TTL_SECONDS } from '../../shared/constants';
 import type { InvitableRole, Invitation, InvitationPreview } from '../../shared/contract/team';
 import { type CompanyRecord, getCompany, type UserRecord } from '../auth/accounts';
+import { readAddress } from '../auth/addresses';
 import { hashOpaqueToken, newId, newOpaqueToken } from '../auth/opaque-tokens';
 import { AppError, conflict, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
@@ -86,8 +87,9 @@ export async function getInvitationRecord(companyId: string, invitationId: strin
 }
 
 /**
- * A new pending invitation. An address that already has an account cannot be invited; inviting an
- * address again replaces its pending invitation, so only the newest link works.
+ * A new pending invitation. An address with a verified account cannot be invited (an unverified one
+ * gives way when the invitation is accepted); inviting an address again replaces its pending
+ * invitation, so only the newest link works.
  */
 export async function createInvitation(input: {
   companyId: string;
@@ -96,11 +98,11 @@ export async function createInvitation(input: {
   role: InvitableRole;
 }): Promise<{ invitation: InvitationRecord; token: string }> {
   const TableName = tableName();
-  const [{ Item: account }, { Item: pointer }] = await Promise.all([
-    db.send(new GetCommand({ TableName, Key: keys.email(input.email) })),
+  const [address, { Item: pointer }] = await Promise.all([
+    readAddress(input.email),
     db.send(new GetCommand({ TableName, Key: keys.invitationEmail(input.companyId, input.email), ConsistentRead: true })),
   ]);
-  if (account) throw conflict('This email address already belongs to a Switchboard account.', 'EMAIL_TAKEN');
+  if (address.taken) throw conflict('This email address already belongs to a Switchboard account.', 'EMAIL_TAKEN');
   const previous = pointer
     ? await getInvitationRecord(input.companyId, pointer.invitationId as string).catch(() => undefined)
     : undefined;
@@ -284,6 +286,8 @@ export async function acceptInvitation(
   input: { name: string; passwordHash: string },
 ): Promise<{ user: UserRecord; company: CompanyRecord }> {
   const { invitation, company, tokenHash } = await openInvitation(token);
+  const address = await readAddress(invitation.email);
+  if (address.taken) throw conflict('An account with this email already exists. Sign in instead.', 'EMAIL_TAKEN');
   const now = new Date().toISOString();
   const user: UserRecord = {
     id: newId(),
@@ -320,13 +324,8 @@ export async function acceptInvitation(
             },
           },
           { Delete: { TableName, Key: keys.invitationEmail(invitation.companyId, invitation.email) } },
-          {
-            Put: {
-              TableName,
-              Item: { ...keys.email(user.email), entity: 'EMAIL', companyId: user.companyId, userId: user.id },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
+          // The address, from nobody or from an unverified account: the invitation mail proved it.
+          ...address.items({ companyId: user.companyId, userId: user.id }),
           {
             Put: {
               TableName,
@@ -348,9 +347,9 @@ export async function acceptInvitation(
     );
   } catch (error) {
     if (error instanceof TransactionCanceledException) {
-      const [link, , , address] = error.CancellationReasons ?? [];
-      // The address taken by a sign-up meanwhile; a spent link fails its own condition first.
-      if (link?.Code !== 'ConditionalCheckFailed' && address?.Code === 'ConditionalCheckFailed') {
+      const [link, , , claim] = error.CancellationReasons ?? [];
+      // The address claimed by a sign-up meanwhile; a spent link fails its own condition first.
+      if (link?.Code !== 'ConditionalCheckFailed' && claim?.Code === 'ConditionalCheckFailed') {
         throw conflict('An account with this email already exists. Sign in instead.', 'EMAIL_TAKEN');
       }
       // Spent, withdrawn or expired meanwhile: say which, as a fresh look at the link would.

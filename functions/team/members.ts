@@ -3,12 +3,12 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InvitableRole } from '../../shared/contract/team';
 import type { Principal } from '../auth/access-tokens';
 import { getActiveUser, type UserRecord } from '../auth/accounts';
+import { endAllSessions } from '../auth/sessions';
 import { forbidden, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
-import { disconnectUser } from '../realtime/publish';
 import { listChannelRecords, updateRouting } from '../settings/channels';
 import { removeMember } from '../settings/inboxes';
 
@@ -27,7 +27,8 @@ async function manageableUser(actor: Principal, userId: string, action: 'remove'
  * Removes a user from the company. The user item stays (marked removed) so past messages and calls
  * keep their name; the e-mail is freed, so the person cannot sign in and may be invited again. Once
  * marked, refreshes, requests and new inbox or routing assignments refuse the user; then the user
- * leaves every inbox, channels routed to them fall back to UNASSIGNED and their sockets close.
+ * leaves every inbox, channels routed to them fall back to UNASSIGNED, and every session of theirs ends
+ * (refresh tokens revoked, sockets closed).
  */
 export async function removeUser(actor: Principal, userId: string): Promise<void> {
   const user = await manageableUser(actor, userId, 'remove');
@@ -79,7 +80,7 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
     ...channels
       .filter((c) => c.routingType === 'USER' && c.routingTargetId === userId)
       .map((c) => updateRouting(companyId, c.id, 'UNASSIGNED', null).catch(ignoreNotFound)),
-    disconnectUser(companyId, userId),
+    endAllSessions(companyId, userId),
   ]);
 }
 

@@ -5,7 +5,7 @@ import { keys } from '../../functions/lib/table';
 import type { Company, Tokens, User } from '../../shared/contract/auth';
 import type { TeamUser } from '../../shared/contract/settings';
 import type { Invitation, InvitationPreview } from '../../shared/contract/team';
-import { type Account, api, mailTo, signUp, uniqueEmail } from '../support/api';
+import { type Account, api, mailTo, newClientAddress, signUp, uniqueEmail } from '../support/api';
 import { testTable } from '../support/table';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
 
@@ -112,6 +112,21 @@ describe('inviting a colleague', () => {
         message: 'This email address already belongs to a Switchboard account.',
       });
     }
+  });
+
+  it('lets an address a stranger registered but never verified be invited: accepting replaces that account', async () => {
+    const email = uniqueEmail('squatted');
+    const squat = await api('/api/v1/auth/register', {
+      body: { companyName: 'Squatter Co', name: 'Stranger', email, password: 'stranger password' },
+      address: newClientAddress(),
+    });
+    expect(squat.status).toBe(201);
+    await invite(owner, email, 'AGENT');
+    const joined = await accept(await latestInvitationToken(email), { password: 'the real password' });
+    expect(joined.status).toBe(201);
+    expect(joined.body.data.company.id).toBe(owner.company.id);
+    expect((await api('/api/v1/auth/login', { body: { email, password: 'stranger password' } })).status).toBe(401);
+    expect((await api('/api/v1/auth/login', { body: { email, password: 'the real password' } })).status).toBe(200);
   });
 
   it('validates the address and the role', async () => {
