@@ -9,64 +9,74 @@ import type { HttpContract, SocketContract } from '../shared/contract/route';
 import * as settings from '../shared/contract/settings';
 import * as system from '../shared/contract/system';
 import * as team from '../shared/contract/team';
+import type { Capability } from './lib/capabilities';
 
-export interface HttpRouteEntry {
+interface RouteEntry {
+  handler: string;
+  /** What the function may use beyond the table (least privilege in AWS, environment locally). Required: none is `[]`. */
+  capabilities: readonly Capability[];
+  /** Seconds before the function is stopped; DEFAULT_TIMEOUT_SECONDS when absent, at most MAX_TIMEOUT_SECONDS. */
+  timeoutSeconds?: number;
+}
+
+export interface HttpRouteEntry extends RouteEntry {
   contract: HttpContract;
-  handler: string;
 }
 
-export interface SocketRouteEntry {
+export interface SocketRouteEntry extends RouteEntry {
   contract: SocketContract;
-  handler: string;
 }
+
+/** Routes that talk to Twilio: three sequential calls at Twilio's pace must fit. */
+const TWILIO_TIMEOUT_SECONDS = 29;
 
 export const httpRoutes: readonly HttpRouteEntry[] = [
-  { contract: system.health, handler: 'system/health' },
-  { contract: auth.register, handler: 'auth/register' },
-  { contract: auth.verifyEmail, handler: 'auth/verify-email' },
-  { contract: auth.resendVerification, handler: 'auth/resend-verification' },
-  { contract: auth.login, handler: 'auth/login' },
-  { contract: auth.refresh, handler: 'auth/refresh' },
-  { contract: auth.logout, handler: 'auth/logout' },
-  { contract: auth.logoutAll, handler: 'auth/logout-all' },
-  { contract: auth.me, handler: 'auth/me' },
-  { contract: settings.listProviders, handler: 'providers/list' },
-  { contract: settings.connectTwilio, handler: 'providers/connect-twilio' },
-  { contract: settings.disconnectProvider, handler: 'providers/disconnect' },
-  { contract: settings.availableNumbers, handler: 'providers/available-numbers' },
-  { contract: settings.importChannels, handler: 'providers/import-channels' },
-  { contract: settings.listChannels, handler: 'channels/list' },
-  { contract: settings.updateChannelRouting, handler: 'channels/update-routing' },
-  { contract: settings.listInboxes, handler: 'inboxes/list' },
-  { contract: settings.createInbox, handler: 'inboxes/create' },
-  { contract: settings.getInbox, handler: 'inboxes/get' },
-  { contract: settings.deleteInbox, handler: 'inboxes/delete' },
-  { contract: settings.getInboxRouting, handler: 'inboxes/get-routing' },
-  { contract: settings.saveInboxRouting, handler: 'inboxes/save-routing' },
-  { contract: settings.addInboxMember, handler: 'inboxes/add-member' },
-  { contract: settings.removeInboxMember, handler: 'inboxes/remove-member' },
-  { contract: settings.listUsers, handler: 'users/list' },
-  { contract: team.removeUser, handler: 'users/remove' },
-  { contract: team.updateUserRole, handler: 'users/update-role' },
-  { contract: team.createInvitation, handler: 'invitations/create' },
-  { contract: team.listInvitations, handler: 'invitations/list' },
-  { contract: team.revokeInvitation, handler: 'invitations/revoke' },
-  { contract: team.resendInvitation, handler: 'invitations/resend' },
-  { contract: team.previewInvitation, handler: 'invitations/preview' },
-  { contract: team.acceptInvitation, handler: 'invitations/accept' },
+  { contract: system.health, handler: 'system/health', capabilities: [] },
+  { contract: auth.register, handler: 'auth/register', capabilities: ['mail', 'appUrl'] },
+  { contract: auth.verifyEmail, handler: 'auth/verify-email', capabilities: ['jwt'] },
+  { contract: auth.resendVerification, handler: 'auth/resend-verification', capabilities: ['mail', 'appUrl'] },
+  { contract: auth.login, handler: 'auth/login', capabilities: ['jwt'] },
+  { contract: auth.refresh, handler: 'auth/refresh', capabilities: ['jwt'] },
+  { contract: auth.logout, handler: 'auth/logout', capabilities: ['jwt', 'publish'] },
+  { contract: auth.logoutAll, handler: 'auth/logout-all', capabilities: ['jwt', 'publish'] },
+  { contract: auth.me, handler: 'auth/me', capabilities: ['jwt'] },
+  { contract: settings.listProviders, handler: 'providers/list', capabilities: ['jwt'] },
+  { contract: settings.connectTwilio, handler: 'providers/connect-twilio', capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'], timeoutSeconds: TWILIO_TIMEOUT_SECONDS },
+  { contract: settings.disconnectProvider, handler: 'providers/disconnect', capabilities: ['jwt', 'twilio', 'customerSecrets'], timeoutSeconds: TWILIO_TIMEOUT_SECONDS },
+  { contract: settings.availableNumbers, handler: 'providers/available-numbers', capabilities: ['jwt', 'twilio', 'customerSecrets'], timeoutSeconds: TWILIO_TIMEOUT_SECONDS },
+  { contract: settings.importChannels, handler: 'providers/import-channels', capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'], timeoutSeconds: TWILIO_TIMEOUT_SECONDS },
+  { contract: settings.listChannels, handler: 'channels/list', capabilities: ['jwt'] },
+  { contract: settings.updateChannelRouting, handler: 'channels/update-routing', capabilities: ['jwt'] },
+  { contract: settings.listInboxes, handler: 'inboxes/list', capabilities: ['jwt'] },
+  { contract: settings.createInbox, handler: 'inboxes/create', capabilities: ['jwt'] },
+  { contract: settings.getInbox, handler: 'inboxes/get', capabilities: ['jwt'] },
+  { contract: settings.deleteInbox, handler: 'inboxes/delete', capabilities: ['jwt'] },
+  { contract: settings.getInboxRouting, handler: 'inboxes/get-routing', capabilities: ['jwt'] },
+  { contract: settings.saveInboxRouting, handler: 'inboxes/save-routing', capabilities: ['jwt'] },
+  { contract: settings.addInboxMember, handler: 'inboxes/add-member', capabilities: ['jwt'] },
+  { contract: settings.removeInboxMember, handler: 'inboxes/remove-member', capabilities: ['jwt'] },
+  { contract: settings.listUsers, handler: 'users/list', capabilities: ['jwt'] },
+  { contract: team.removeUser, handler: 'users/remove', capabilities: ['jwt', 'publish'] },
+  { contract: team.updateUserRole, handler: 'users/update-role', capabilities: ['jwt'] },
+  { contract: team.createInvitation, handler: 'invitations/create', capabilities: ['jwt', 'mail', 'appUrl'] },
+  { contract: team.listInvitations, handler: 'invitations/list', capabilities: ['jwt'] },
+  { contract: team.revokeInvitation, handler: 'invitations/revoke', capabilities: ['jwt'] },
+  { contract: team.resendInvitation, handler: 'invitations/resend', capabilities: ['jwt', 'mail', 'appUrl'] },
+  { contract: team.previewInvitation, handler: 'invitations/preview', capabilities: [] },
+  { contract: team.acceptInvitation, handler: 'invitations/accept', capabilities: ['jwt'] },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [
-  { contract: realtime.socketConnect, handler: 'realtime/connect' },
-  { contract: realtime.socketDisconnect, handler: 'realtime/disconnect' },
-  { contract: realtime.socketDefault, handler: 'realtime/default' },
+  { contract: realtime.socketConnect, handler: 'realtime/connect', capabilities: ['jwt'] },
+  { contract: realtime.socketDisconnect, handler: 'realtime/disconnect', capabilities: [] },
+  { contract: realtime.socketDefault, handler: 'realtime/default', capabilities: ['publish'] },
 ];
 
 /**
  * Answers any request no route matches, with the envelope (404, or 405 when the path exists with
  * another method). API Gateway's `$default` route in production, the gateway's fallback locally.
  */
-export const fallbackRoute = { handler: 'system/not-found' } as const;
+export const fallbackRoute: RouteEntry = { handler: 'system/not-found', capabilities: [] };
 
 /** Routes that are a path template's match for a concrete path, e.g. `/api/v1/x/{id}` for `/api/v1/x/7`. */
 export function matchPath(template: string, path: string): Record<string, string> | undefined {

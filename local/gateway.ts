@@ -4,12 +4,28 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { DEFAULT_TIMEOUT_SECONDS, environmentFor } from '../functions/lib/capabilities';
+import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
 import type { SocketEvent } from '../functions/lib/define-socket-handler';
-import { fallbackRoute, type HttpRouteEntry, httpRoutes, matchPath, socketRoutes } from '../functions/routes';
+import {
+  fallbackRoute,
+  type HttpRouteEntry,
+  httpRoutes,
+  matchPath,
+  type SocketRouteEntry,
+  socketRoutes,
+} from '../functions/routes';
+import { FunctionTimeout, invoke } from './function-scope';
 import type { Logger } from './log';
 
 /** API Gateway's own limit for HTTP API payloads. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** API Gateway WebSocket quotas: a frame of at most 32 KB; a @connections post of at most 128 KB. */
+const MAX_FRAME_BYTES = 32 * 1024;
+const MAX_POST_BYTES = 128 * 1024;
+/** API Gateway closes a WebSocket after 10 minutes idle and after 2 hours in any case. */
+export const SOCKET_IDLE_MS = 10 * 60 * 1000;
+export const SOCKET_LIFETIME_MS = 2 * 60 * 60 * 1000;
 const HANDLERS_DIR = join(import.meta.dirname, '..', 'functions', 'handlers');
 
 type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -25,8 +41,9 @@ function loadHandler(name: string): Promise<LambdaHandler> {
   return handler;
 }
 
-function lambdaContext(functionName: string): Context {
+function lambdaContext(functionName: string, timeoutMs: number): Context {
   const awsRequestId = randomUUID();
+  const deadline = Date.now() + timeoutMs;
   return {
     awsRequestId,
     functionName,
@@ -36,7 +53,7 @@ function lambdaContext(functionName: string): Context {
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => {},
     fail: () => {},
     succeed: () => {},
@@ -76,6 +93,27 @@ function sourceIp(req: IncomingMessage): string {
   return (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
 }
 
+/**
+ * What CloudFront does in front of the APIs: it sets `CloudFront-Viewer-Address` to the address the
+ * request really came from (whatever the client sent) and adds the secret origin header. Locally the
+ * gateway is the only way in, so every request gets both, and no client can choose its address.
+ */
+function asFromCloudFront(headers: Record<string, string>, req: IncomingMessage, originSecret: string | undefined) {
+  delete headers[ORIGIN_SECRET_HEADER];
+  headers['cloudfront-viewer-address'] = `${sourceIp(req)}:${req.socket.remotePort ?? 0}`;
+  if (originSecret) headers[ORIGIN_SECRET_HEADER] = originSecret;
+}
+
+/** The path's segments decode as URL encoding; `%` or a cut multi-byte sequence do not. */
+function isWellEncoded(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -97,12 +135,47 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
  * and dispatched through the route table; a WebSocket endpoint at /ws with $connect, $disconnect and
  * $default; and the @connections management API that the real SDK client posts to.
  */
-export function createGateway(options: { log: Logger }) {
+export interface GatewayOptions {
+  log: Logger;
+  /** Every variable the local handlers may get; each function sees only what its capabilities allow. */
+  environment: Record<string, string>;
+  /** How long a route may run, in ms: its `timeoutSeconds` unless a test shortens it. */
+  timeoutMs?: (route: { timeoutSeconds?: number }) => number;
+  /** Socket idle and lifetime limits, in ms (API Gateway's unless a test shortens them). */
+  socketIdleMs?: number;
+  socketLifetimeMs?: number;
+  /** The secret CloudFront adds to origin requests; handlers refuse requests without it. */
+  originSecret?: string;
+}
+
+interface OpenSocket {
+  ws: WebSocket;
+  connectedAt: Date;
+  lastActiveAt: Date;
+  sourceIp: string;
+  userAgent: string;
+  /** $connect is still running: API Gateway answers @connections with 410 until it is done. */
+  connecting: boolean;
+}
+
+const routeTimeoutMs = (route: { timeoutSeconds?: number }) => (route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+
+export function createGateway(options: GatewayOptions) {
   const { log } = options;
-  const sockets = new Map<
-    string,
-    { ws: WebSocket; connectedAt: Date; lastActiveAt: Date; sourceIp: string; userAgent: string }
-  >();
+  const timeoutOf = options.timeoutMs ?? routeTimeoutMs;
+  const idleMs = options.socketIdleMs ?? SOCKET_IDLE_MS;
+  const lifetimeMs = options.socketLifetimeMs ?? SOCKET_LIFETIME_MS;
+  const sockets = new Map<string, OpenSocket>();
+
+  /** Runs a route's handler as its function would run: its own environment, its timeout. */
+  async function run(route: Pick<HttpRouteEntry, 'handler' | 'capabilities' | 'timeoutSeconds'>, event: unknown) {
+    const timeoutMs = timeoutOf(route);
+    const environment = environmentFor(route.capabilities, options.environment);
+    return invoke(environment, timeoutMs, async () => {
+      const handler = await loadHandler(route.handler);
+      return handler(event, lambdaContext(route.handler, timeoutMs));
+    });
+  }
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse) {
     const started = Date.now();
@@ -116,10 +189,12 @@ export function createGateway(options: { log: Logger }) {
       sendJson(res, 413, { message: 'Request Entity Too Large' });
       return;
     }
-    const route = orderedRoutes.find((r) => r.contract.method === method && matchPath(r.contract.path, url.pathname));
-    const handlerName = route?.handler ?? fallbackRoute.handler;
+    const route = isWellEncoded(url.pathname)
+      ? orderedRoutes.find((r) => r.contract.method === method && matchPath(r.contract.path, url.pathname))
+      : undefined;
     const routeKey = route ? `${route.contract.method} ${route.contract.path}` : '$default';
     const headers = singleValueHeaders(req);
+    asFromCloudFront(headers, req, options.originSecret);
     const textual = isTextual(headers['content-type']);
     const requestId = randomUUID();
     const cookies = headers.cookie?.split(';').map((c) => c.trim());
@@ -155,12 +230,13 @@ export function createGateway(options: { log: Logger }) {
     };
     let status = 500;
     try {
-      const handler = await loadHandler(handlerName);
-      const result = (await handler(event, lambdaContext(handlerName))) as APIGatewayProxyResultV2;
+      const result = (await run(route ?? fallbackRoute, event)) as APIGatewayProxyResultV2;
       status = writeResult(res, result);
     } catch (error) {
-      // A handler that throws past its own error handling is a Lambda failure: API Gateway answers 500.
-      log.error(`${method} ${url.pathname} failed: ${(error as Error).stack ?? error}`);
+      // A function error, a timeout included, is what HTTP API answers 500 for. (Its 503 "Service
+      // Unavailable" is the 30 s integration timeout, which no route reaches: they stop at 29 s.)
+      if (error instanceof FunctionTimeout) log.error(`${method} ${url.pathname}: ${error.message}`);
+      else log.error(`${method} ${url.pathname} failed: ${(error as Error).stack ?? error}`);
       sendJson(res, 500, { message: 'Internal Server Error' });
     }
     log.info(`${method} ${url.pathname} ${status} ${Date.now() - started}ms`);
@@ -182,24 +258,30 @@ export function createGateway(options: { log: Logger }) {
     return status;
   }
 
+  /** @connections as API Gateway answers it: the fields the SDK reads, and 410 GoneException for a closed id. */
   async function handleManagement(req: IncomingMessage, res: ServerResponse, url: URL, method: string) {
     const connectionId = decodeURIComponent(url.pathname.slice('/@connections/'.length));
     const socket = sockets.get(connectionId);
-    if (!socket) {
-      sendJson(res, 410, { message: 'Gone' });
+    if (!socket || socket.connecting) {
+      res.writeHead(410, { 'content-type': 'application/json', 'x-amzn-errortype': 'GoneException' });
+      res.end(JSON.stringify({ message: null }));
       return;
     }
     if (method === 'POST') {
       const body = await readBody(req);
-      if (body === 'too-large') return sendJson(res, 413, { message: 'Request Entity Too Large' });
+      if (body === 'too-large' || body.length > MAX_POST_BYTES) {
+        res.writeHead(413, { 'content-type': 'application/json', 'x-amzn-errortype': 'PayloadTooLargeException' });
+        res.end(JSON.stringify({ message: `Message too long. Max allowed size: ${MAX_POST_BYTES} bytes` }));
+        return;
+      }
       socket.ws.send(body.toString('utf8'));
       socket.lastActiveAt = new Date();
       res.writeHead(200).end();
     } else if (method === 'GET') {
       sendJson(res, 200, {
-        ConnectedAt: socket.connectedAt.toISOString(),
-        LastActiveAt: socket.lastActiveAt.toISOString(),
-        Identity: { SourceIp: socket.sourceIp, UserAgent: socket.userAgent },
+        connectedAt: socket.connectedAt.toISOString(),
+        lastActiveAt: socket.lastActiveAt.toISOString(),
+        identity: { sourceIp: socket.sourceIp, userAgent: socket.userAgent },
       });
     } else if (method === 'DELETE') {
       socket.ws.close(1000, 'Closed by the server');
@@ -209,10 +291,10 @@ export function createGateway(options: { log: Logger }) {
     }
   }
 
-  const socketHandler = (routeKey: string) => {
+  const socketRoute = (routeKey: string): SocketRouteEntry => {
     const entry = socketRoutes.find((r) => r.contract.routeKey === routeKey);
     if (!entry) throw new Error(`No socket route ${routeKey}`);
-    return loadHandler(entry.handler).then((h) => ({ h, name: entry.handler }));
+    return entry;
   };
 
   function socketEvent(
@@ -242,7 +324,7 @@ export function createGateway(options: { log: Logger }) {
     } as SocketEvent;
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 128 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((error) => {
@@ -260,52 +342,77 @@ export function createGateway(options: { log: Logger }) {
     // Like API Gateway's ids: opaque, URL-safe here so tests can use them in paths as they are.
     const connectionId = randomBytes(12).toString('base64url');
     const headers = singleValueHeaders(req);
+    asFromCloudFront(headers, req, options.originSecret);
+    const connectedAt = new Date();
+    const pending = { connectedAt, connecting: true } as OpenSocket;
+    sockets.set(connectionId, pending);
     try {
-      const { h, name } = await socketHandler('$connect');
-      const result = (await h(
+      const result = (await run(
+        socketRoute('$connect'),
         socketEvent('$connect', 'CONNECT', connectionId, {
           headers,
           queryStringParameters: queryParameters(url.searchParams),
         }),
-        lambdaContext(name),
       )) as APIGatewayProxyStructuredResultV2 | undefined;
       const status = result?.statusCode ?? 200;
       if (status < 200 || status >= 300) {
+        sockets.delete(connectionId);
         log.info(`WS connect refused ${status}`);
         socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\ncontent-length: 0\r\n\r\n`);
         return;
       }
     } catch (error) {
+      sockets.delete(connectionId);
       log.error(`WS $connect failed: ${(error as Error).stack ?? error}`);
       socket.end('HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const now = new Date();
-      sockets.set(connectionId, {
+      const entry: OpenSocket = {
         ws,
-        connectedAt: now,
-        lastActiveAt: now,
+        connectedAt,
+        lastActiveAt: new Date(),
         sourceIp: sourceIp(req),
         userAgent: headers['user-agent'] ?? '',
-      });
+        connecting: false,
+      };
+      sockets.set(connectionId, entry);
       log.info(`WS connected ${connectionId}`);
-      ws.on('message', async (data) => {
-        const entry = sockets.get(connectionId);
-        if (entry) entry.lastActiveAt = new Date();
+
+      // Idle: no frame either way for idleMs. Lifetime: lifetimeMs after connecting, whatever the traffic.
+      let idle = setTimeout(() => ws.close(1001, 'Going away'), idleMs);
+      const touch = () => {
+        entry.lastActiveAt = new Date();
+        clearTimeout(idle);
+        idle = setTimeout(() => ws.close(1001, 'Going away'), idleMs);
+      };
+      const lifetime = setTimeout(() => ws.close(1001, 'Going away'), lifetimeMs);
+      const send = ws.send.bind(ws);
+      ws.send = ((...args: Parameters<WebSocket['send']>) => {
+        touch();
+        return send(...args);
+      }) as WebSocket['send'];
+
+      ws.on('message', async (data, isBinary) => {
+        touch();
+        // API Gateway WebSocket APIs take text frames only.
+        if (isBinary) {
+          ws.close(1003, 'Binary frames are not supported');
+          return;
+        }
         try {
-          const { h, name } = await socketHandler('$default');
-          await h(socketEvent('$default', 'MESSAGE', connectionId, { body: data.toString() }), lambdaContext(name));
+          await run(socketRoute('$default'), socketEvent('$default', 'MESSAGE', connectionId, { body: data.toString() }));
         } catch (error) {
           log.error(`WS $default failed: ${(error as Error).stack ?? error}`);
         }
       });
       ws.on('close', async () => {
+        clearTimeout(idle);
+        clearTimeout(lifetime);
         sockets.delete(connectionId);
         log.info(`WS disconnected ${connectionId}`);
         try {
-          const { h, name } = await socketHandler('$disconnect');
-          await h(socketEvent('$disconnect', 'DISCONNECT', connectionId, {}), lambdaContext(name));
+          await run(socketRoute('$disconnect'), socketEvent('$disconnect', 'DISCONNECT', connectionId, {}));
         } catch (error) {
           log.error(`WS $disconnect failed: ${(error as Error).stack ?? error}`);
         }
@@ -320,7 +427,7 @@ export function createGateway(options: { log: Logger }) {
         server.listen(port, host, () => resolve());
       }),
     close: async () => {
-      for (const { ws } of sockets.values()) ws.terminate();
+      for (const { ws } of sockets.values()) ws?.terminate();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureTable, startDynamoDb } from './dynamodb';
 import { createGateway } from './gateway';
@@ -86,15 +87,21 @@ export async function startLocalStack(options: StackOptions) {
       WS_CALLBACK_URL: apiUrl,
       // Twilio calls the gateway directly; in AWS the base is derived from APP_URL (CloudFront).
       WEBHOOK_BASE_URL: `${apiUrl}/webhooks/twilio`,
+      // What CloudFront adds to origin requests; the gateway adds it as CloudFront would.
+      ORIGIN_SECRET: randomBytes(24).toString('base64url'),
     };
-    // The handlers run in this process, as the same modules the Lambdas run, configured by environment.
-    Object.assign(process.env, handlerEnv);
 
     if (options.web) {
       const web = await startWeb({ port: options.webPort, apiPort: options.apiPort, log: log('web') });
       stops.push(web.stop);
     }
-    const gateway = createGateway({ log: log('gateway') });
+    // The handlers run in this process, as the same modules the Lambdas run, each with the environment
+    // its function would have in AWS (the gateway scopes it per route).
+    const gateway = createGateway({
+      log: log('gateway'),
+      environment: { ...definedVariables(process.env), ...handlerEnv },
+      originSecret: handlerEnv.ORIGIN_SECRET,
+    });
     await gateway.listen(options.apiPort);
     stops.push(gateway.close);
 
@@ -116,6 +123,10 @@ export async function startLocalStack(options: StackOptions) {
     await stop();
     throw error;
   }
+}
+
+function definedVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 const colours = { dynamodb: 'blue', ses: 'magenta', gateway: 'cyan', web: 'green', twilio: 'yellow' } as const;

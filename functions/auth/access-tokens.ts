@@ -2,7 +2,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../shared/constants';
 import { ROLES, type Role } from '../../shared/contract/auth';
 import { unauthorized } from '../lib/app-error';
-import { setting } from '../lib/config';
+import { SECRET_CACHE_TTL_SECONDS, secretVersions } from '../lib/config';
 
 /** Who is calling, from the verified access token only: the company never comes from the request. */
 export interface Principal {
@@ -19,10 +19,18 @@ const ISSUER = 'switchboard';
 const AUDIENCE = 'switchboard-app';
 const ALGORITHM = 'HS256';
 
-let key: Promise<Uint8Array> | undefined;
-function signingKey(): Promise<Uint8Array> {
-  key ??= setting('JWT_SECRET').then((secret) => new TextEncoder().encode(secret));
-  return key;
+const encode = (secret: string) => new TextEncoder().encode(secret);
+
+/**
+ * The signing key, read on every call (the extension caches it), so a rotated secret is used within
+ * SECRET_CACHE_TTL_SECONDS. The previous key still verifies for one access-token lifetime after the
+ * rotation (plus that cache time, during which a warm function may still have signed with it).
+ */
+async function keys(): Promise<{ current: Uint8Array; previous?: Uint8Array }> {
+  const { current, previous, rotatedAt } = await secretVersions('JWT_SECRET');
+  const graceMs = (ACCESS_TOKEN_TTL_SECONDS + SECRET_CACHE_TTL_SECONDS) * 1000;
+  const inGrace = previous && rotatedAt && Date.now() - rotatedAt.getTime() < graceMs;
+  return { current: encode(current), previous: inGrace ? encode(previous) : undefined };
 }
 
 export async function issueAccessToken(principal: Principal): Promise<string> {
@@ -33,15 +41,16 @@ export async function issueAccessToken(principal: Principal): Promise<string> {
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
-    .sign(await signingKey());
+    .sign((await keys()).current);
 }
 
 export async function verifyAccessToken(token: string): Promise<Principal> {
   try {
-    const { payload } = await jwtVerify(token, await signingKey(), {
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      algorithms: [ALGORITHM],
+    const { current, previous } = await keys();
+    const options = { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALGORITHM] };
+    const { payload } = await jwtVerify(token, current, options).catch((error) => {
+      if (previous && error instanceof errors.JWSSignatureVerificationFailed) return jwtVerify(token, previous, options);
+      throw error;
     });
     const { sub, cid, rol, sid } = payload;
     if (typeof sub !== 'string' || typeof cid !== 'string' || typeof sid !== 'string' || !ROLES.includes(rol as Role)) {

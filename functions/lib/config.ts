@@ -1,8 +1,15 @@
 /**
  * Settings of the running function. Locally every value comes from the environment. In AWS, secrets
- * and values only known after deploy are read once per cold start through the AWS Parameters and
- * Secrets Lambda extension (an HTTP call on localhost, no SDK in the bundle).
+ * and values only known after deploy are read through the AWS Parameters and Secrets Lambda extension
+ * (an HTTP call on localhost, no SDK in the bundle) on every use: the extension caches them for
+ * SECRET_CACHE_TTL_SECONDS, so a rotated secret reaches warm functions within that time.
  */
+
+/** The extension's cache time (set on the layer by the CDK stack). */
+export const SECRET_CACHE_TTL_SECONDS = 60;
+
+/** The header CloudFront adds to every origin request, carrying ORIGIN_SECRET. */
+export const ORIGIN_SECRET_HEADER = 'x-switchboard-origin';
 
 function env(name: string): string {
   const value = process.env[name];
@@ -20,40 +27,80 @@ export const platformAdminEmails = (): ReadonlySet<string> =>
       .filter(Boolean),
   );
 
-const cache = new Map<string, Promise<string>>();
-
-/** A value given directly as `NAME`, or by reference as `NAME_SECRET_ARN` / `NAME_PARAMETER`. */
-export function setting(name: string): Promise<string> {
-  let value = cache.get(name);
-  if (!value) {
-    value = resolveSetting(name);
-    cache.set(name, value);
-    value.catch(() => cache.delete(name));
-  }
-  return value;
+/** Whether a value is configured for `name`, directly or by reference. */
+export function hasSetting(name: string): boolean {
+  return Boolean(process.env[name] || process.env[`${name}_SECRET_ARN`] || process.env[`${name}_PARAMETER`]);
 }
 
-async function resolveSetting(name: string): Promise<string> {
+/** A value given directly as `NAME`, or by reference as `NAME_SECRET_ARN` / `NAME_PARAMETER`. */
+export async function setting(name: string): Promise<string> {
   const direct = process.env[name];
   if (direct) return direct;
   const secretArn = process.env[`${name}_SECRET_ARN`];
-  if (secretArn) {
-    const body = await fromExtension(`/secretsmanager/get?secretId=${encodeURIComponent(secretArn)}`);
-    return (body as { SecretString: string }).SecretString;
-  }
+  if (secretArn) return (await secretVersion(secretArn, 'AWSCURRENT'))?.value ?? missing(name);
   const parameter = process.env[`${name}_PARAMETER`];
   if (parameter) {
     const body = await fromExtension(`/systemsmanager/parameters/get?name=${encodeURIComponent(parameter)}`);
     return (body as { Parameter: { Value: string } }).Parameter.Value;
   }
+  return missing(name);
+}
+
+function missing(name: string): never {
   throw new Error(`Missing setting ${name}`);
 }
 
-async function fromExtension(path: string): Promise<unknown> {
+/**
+ * A secret with its previous value while it is being rotated: `rotatedAt` is when the current value
+ * was made current. Locally `NAME_PREVIOUS` and `NAME_ROTATED_AT` (ISO time) stand in for Secrets
+ * Manager's AWSPREVIOUS version and the current version's creation date.
+ */
+export interface SecretVersions {
+  current: string;
+  previous?: string;
+  rotatedAt?: Date;
+}
+
+export async function secretVersions(name: string): Promise<SecretVersions> {
+  const direct = process.env[name];
+  if (direct) {
+    const rotatedAt = process.env[`${name}_ROTATED_AT`];
+    return {
+      current: direct,
+      previous: process.env[`${name}_PREVIOUS`] || undefined,
+      rotatedAt: rotatedAt ? new Date(rotatedAt) : undefined,
+    };
+  }
+  const secretArn = process.env[`${name}_SECRET_ARN`] ?? missing(name);
+  const [current, previous] = await Promise.all([
+    secretVersion(secretArn, 'AWSCURRENT'),
+    secretVersion(secretArn, 'AWSPREVIOUS'),
+  ]);
+  if (!current) return missing(name);
+  return { current: current.value, previous: previous?.value, rotatedAt: current.createdAt };
+}
+
+async function secretVersion(arn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS') {
+  const path = `/secretsmanager/get?secretId=${encodeURIComponent(arn)}&versionStage=${stage}`;
+  // A secret never rotated has no AWSPREVIOUS: the extension passes Secrets Manager's 400/404 on.
+  const body = (await fromExtension(path, stage === 'AWSPREVIOUS')) as
+    | { SecretString: string; CreatedDate?: number | string }
+    | undefined;
+  if (!body) return undefined;
+  const created = body.CreatedDate;
+  return {
+    value: body.SecretString,
+    // The extension relays Secrets Manager's JSON: dates are epoch seconds.
+    createdAt: created === undefined ? undefined : new Date(typeof created === 'number' ? created * 1000 : created),
+  };
+}
+
+async function fromExtension(path: string, absentIsUndefined = false): Promise<unknown> {
   const port = process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773';
   const res = await fetch(`http://localhost:${port}${path}`, {
     headers: { 'X-Aws-Parameters-Secrets-Token': env('AWS_SESSION_TOKEN') },
   });
+  if (absentIsUndefined && (res.status === 400 || res.status === 404)) return undefined;
   if (!res.ok) throw new Error(`Parameters and Secrets extension answered ${res.status} for ${path.split('?')[0]}`);
   return res.json();
 }

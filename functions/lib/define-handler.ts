@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
@@ -8,6 +9,7 @@ import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
 import { getActiveUser } from '../auth/accounts';
 import { AppError, forbidden, unauthorized } from './app-error';
+import { hasSetting, ORIGIN_SECRET_HEADER, setting } from './config';
 import { logError } from './log';
 
 type Infer<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -74,6 +76,7 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
       },
     })
     .handler(async (event, context) => {
+      const viaCloudFront = await verifyOrigin(event);
       const principal = await authenticate(contract, event);
       const req = {
         body: parse(contract.body, readBody(event), 'body'),
@@ -81,7 +84,7 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
         params: (event.pathParameters ?? {}) as Record<string, string>,
         principal,
         headers: event.headers ?? {},
-        sourceIp: clientAddress(event),
+        sourceIp: clientAddress(event, viaCloudFront),
         requestId: context.awsRequestId,
         event,
       } as HttpRequest<C>;
@@ -93,12 +96,28 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
 }
 
 /**
- * The caller's address. Behind CloudFront, API Gateway sees the edge's address; CloudFront passes the
- * viewer's as `CloudFront-Viewer-Address` ("ip:port").
+ * The execute-api endpoint is public; CloudFront adds the secret origin header to what it forwards.
+ * Where a secret is configured (always, in AWS and locally), a request without it did not come
+ * through CloudFront and is refused. True when the request carried it.
  */
-function clientAddress(event: APIGatewayProxyEventV2): string {
+async function verifyOrigin(event: APIGatewayProxyEventV2): Promise<boolean> {
+  if (!hasSetting('ORIGIN_SECRET')) return false;
+  const given = Buffer.from(event.headers?.[ORIGIN_SECRET_HEADER] ?? '');
+  const expected = Buffer.from(await setting('ORIGIN_SECRET'));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new AppError(403, 'FORBIDDEN', 'Requests must come through the app, not the API endpoint.');
+  }
+  return true;
+}
+
+/**
+ * The caller's address, as the login and resend throttles count it. Behind CloudFront, API Gateway
+ * sees the edge's address; CloudFront passes the viewer's as `CloudFront-Viewer-Address`
+ * ("ip:port"), trusted only on a request that carried the origin secret (anyone could send the header).
+ */
+function clientAddress(event: APIGatewayProxyEventV2, viaCloudFront: boolean): string {
   const viewer = event.headers?.['cloudfront-viewer-address'];
-  if (viewer) return viewer.replace(/:\d+$/, '');
+  if (viewer && viaCloudFront) return viewer.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
   return event.requestContext?.http?.sourceIp ?? 'unknown';
 }
 

@@ -24,10 +24,12 @@ export interface Mail {
 }
 
 export async function sendMail(mail: Mail): Promise<void> {
+  // The sender first: a function without the mail capability fails here, before any client is made.
+  const from = await setting('MAIL_FROM');
   const { ses, SendEmailCommand } = await loadSes();
   await ses.send(
     new SendEmailCommand({
-      FromEmailAddress: await setting('MAIL_FROM'),
+      FromEmailAddress: from,
       Destination: { ToAddresses: [mail.to] },
       Content: {
         Simple: {

@@ -11,7 +11,10 @@ import { listConnections, removeCompanyConnection } from './connections';
 let client: ApiGatewayManagementApiClient | undefined;
 /** Created on first use: most functions that import this never publish. WS_CALLBACK_URL is the stage URL. */
 function management(): ApiGatewayManagementApiClient {
-  client ??= new ApiGatewayManagementApiClient({ endpoint: process.env.WS_CALLBACK_URL });
+  const endpoint = process.env.WS_CALLBACK_URL;
+  // Only functions with the publish capability have it; without it, fail rather than call AWS's default.
+  if (!endpoint) throw new Error('Missing environment variable WS_CALLBACK_URL');
+  client ??= new ApiGatewayManagementApiClient({ endpoint });
   return client;
 }
 

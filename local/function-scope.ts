@@ -1,0 +1,80 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Lambda gives each function its own process: its own environment, and a timeout that stops it. The
+ * local handlers share one process, so each invocation runs in a scope that stands in for both:
+ * `process.env` answers with the function's own environment inside it, and once the invocation has
+ * timed out its outside calls (fetch) never settle, as a stopped function would never see their answers.
+ */
+interface Invocation {
+  environment: Record<string, string>;
+  stopped: boolean;
+}
+
+const scope = new AsyncLocalStorage<Invocation>();
+let installed = false;
+
+function install() {
+  if (installed) return;
+  installed = true;
+  const host = process.env;
+  const current = () => scope.getStore()?.environment ?? host;
+  process.env = new Proxy(host, {
+    get: (_, name) => (typeof name === 'string' ? current()[name] : undefined),
+    set: (_, name, value) => {
+      current()[String(name)] = String(value);
+      return true;
+    },
+    has: (_, name) => typeof name === 'string' && name in current(),
+    deleteProperty: (_, name) => delete current()[String(name)],
+    ownKeys: () => Reflect.ownKeys(current()),
+    getOwnPropertyDescriptor: (_, name) => {
+      const env = current();
+      return typeof name === 'string' && name in env
+        ? { value: env[name], writable: true, enumerable: true, configurable: true }
+        : undefined;
+    },
+  });
+
+  const realFetch = globalThis.fetch;
+  const never = new Promise<never>(() => {});
+  globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+    const invocation = scope.getStore();
+    try {
+      const response = await realFetch(...args);
+      if (invocation?.stopped) return never;
+      return response;
+    } catch (error) {
+      if (invocation?.stopped) return never;
+      throw error;
+    }
+  }) as typeof fetch;
+}
+
+export class FunctionTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);
+  }
+}
+
+/** Runs one invocation with the function's environment, rejecting with FunctionTimeout after timeoutMs. */
+export function invoke<T>(environment: Record<string, string>, timeoutMs: number, run: () => Promise<T>): Promise<T> {
+  install();
+  const invocation: Invocation = { environment: { ...environment }, stopped: false };
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      invocation.stopped = true;
+      reject(new FunctionTimeout(timeoutMs));
+    }, timeoutMs);
+    scope.run(invocation, run).then(
+      (value) => {
+        clearTimeout(timer);
+        if (!invocation.stopped) resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        if (!invocation.stopped) reject(error);
+      },
+    );
+  });
+}
