@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { inject } from 'vitest';
 import type { Company, Tokens, User } from '../../shared/contract/auth';
 
@@ -15,10 +16,14 @@ export interface ApiResponse<T = unknown> {
   };
 }
 
-/** A fresh client address per test, so per-address throttling of one test never touches another. */
+/**
+ * A fresh client address per test, so per-address throttling of one test never touches another: a
+ * loopback address (all of 127.0.0.0/8 is this machine) that requests really come from, since the
+ * gateway, like CloudFront, records the address a request came from and ignores what it claims.
+ */
 export function newClientAddress(): string {
   const b = randomBytes(3);
-  return `10.${b[0]}.${b[1]}.${b[2]}`;
+  return `127.${b[0]}.${b[1]}.${Math.max(2, b[2] ?? 2)}`;
 }
 
 export interface RequestOptions {
@@ -30,19 +35,42 @@ export interface RequestOptions {
   address?: string;
 }
 
-/** A real HTTP request to the local gateway. */
+/** A real HTTP request to the local gateway, from `address` when given. */
 export async function api<T = unknown>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.address) headers['cloudfront-viewer-address'] = `${options.address}:443`;
-  const res = await fetch(`${stack().urls.api}${path}`, {
+  const body = options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
+  const res = await send(new URL(path, stack().urls.api), {
     method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
     headers,
-    body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+    body,
+    localAddress: options.address,
   });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, headers: res.headers, body: res.text ? JSON.parse(res.text) : undefined };
+}
+
+/** node:http rather than fetch: only it can choose the local address a request leaves from. */
+function send(
+  url: URL,
+  options: { method: string; headers: Record<string, string>; body?: string; localAddress?: string },
+): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method, headers: options.headers, localAddress: options.localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+        }
+        resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }
 
 export interface SentMail {
