@@ -11,7 +11,7 @@ import * as system from '../shared/contract/system';
 import * as team from '../shared/contract/team';
 import type { Capability } from './lib/capabilities';
 
-interface RouteEntry {
+export interface RouteEntry {
   handler: string;
   /** What the function may use beyond the table (least privilege in AWS, environment locally). Required: none is `[]`. */
   capabilities: readonly Capability[];
@@ -78,7 +78,11 @@ export const socketRoutes: readonly SocketRouteEntry[] = [
  */
 export const fallbackRoute: RouteEntry = { handler: 'system/not-found', capabilities: [] };
 
-/** Routes that are a path template's match for a concrete path, e.g. `/api/v1/x/{id}` for `/api/v1/x/7`. */
+/**
+ * Routes that are a path template's match for a concrete (still URL-encoded) path, e.g.
+ * `/api/v1/x/{id}` for `/api/v1/x/7`. A parameter that is not valid URL encoding (`%`, a cut UTF-8
+ * sequence) matches nothing, so such a path gets the not-found handler's 4xx, never a URIError.
+ */
 export function matchPath(template: string, path: string): Record<string, string> | undefined {
   const t = template.split('/');
   const p = path.split('/');
@@ -89,10 +93,25 @@ export function matchPath(template: string, path: string): Record<string, string
     const actual = p[i] as string;
     if (seg.startsWith('{') && seg.endsWith('}')) {
       if (actual === '') return undefined;
-      params[seg.slice(1, -1)] = decodeURIComponent(actual);
+      const decoded = decodeSegment(actual);
+      if (decoded === undefined) return undefined;
+      params[seg.slice(1, -1)] = decoded;
     } else if (seg !== actual) {
       return undefined;
     }
   }
   return params;
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether every segment of a path is valid URL encoding. */
+export function isWellEncodedPath(path: string): boolean {
+  return path.split('/').every((segment) => decodeSegment(segment) !== undefined);
 }

@@ -11,7 +11,9 @@ import {
   fallbackRoute,
   type HttpRouteEntry,
   httpRoutes,
+  isWellEncodedPath,
   matchPath,
+  type RouteEntry,
   type SocketRouteEntry,
   socketRoutes,
 } from '../functions/routes';
@@ -28,7 +30,7 @@ export const SOCKET_IDLE_MS = 10 * 60 * 1000;
 export const SOCKET_LIFETIME_MS = 2 * 60 * 60 * 1000;
 const HANDLERS_DIR = join(import.meta.dirname, '..', 'functions', 'handlers');
 
-type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
+export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
 const loaded = new Map<string, Promise<LambdaHandler>>();
 /** Handler modules are imported on first use, as a cold start would, after the environment is set. */
@@ -61,7 +63,7 @@ function lambdaContext(functionName: string, timeoutMs: number): Context {
 }
 
 /** Static segments win over parameters, as in API Gateway. */
-const orderedRoutes = [...httpRoutes].sort((a, b) => paramCount(a) - paramCount(b));
+const byStaticFirst = (routes: readonly HttpRouteEntry[]) => [...routes].sort((a, b) => paramCount(a) - paramCount(b));
 function paramCount(route: HttpRouteEntry) {
   return (route.contract.path.match(/\{/g) ?? []).length;
 }
@@ -104,16 +106,6 @@ function asFromCloudFront(headers: Record<string, string>, req: IncomingMessage,
   if (originSecret) headers[ORIGIN_SECRET_HEADER] = originSecret;
 }
 
-/** The path's segments decode as URL encoding; `%` or a cut multi-byte sequence do not. */
-function isWellEncoded(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -146,6 +138,9 @@ export interface GatewayOptions {
   socketLifetimeMs?: number;
   /** The secret CloudFront adds to origin requests; handlers refuse requests without it. */
   originSecret?: string;
+  /** Gateway tests only: other routes and handler functions than the route table's. */
+  routes?: { http: readonly HttpRouteEntry[]; socket: readonly SocketRouteEntry[]; fallback: RouteEntry };
+  handlers?: Readonly<Record<string, LambdaHandler>>;
 }
 
 interface OpenSocket {
@@ -166,13 +161,19 @@ export function createGateway(options: GatewayOptions) {
   const idleMs = options.socketIdleMs ?? SOCKET_IDLE_MS;
   const lifetimeMs = options.socketLifetimeMs ?? SOCKET_LIFETIME_MS;
   const sockets = new Map<string, OpenSocket>();
+  const routes = options.routes ?? { http: httpRoutes, socket: socketRoutes, fallback: fallbackRoute };
+  const orderedRoutes = byStaticFirst(routes.http);
+  const handlerOf = (name: string) => {
+    const given = options.handlers?.[name];
+    return given ? Promise.resolve(given) : loadHandler(name);
+  };
 
   /** Runs a route's handler as its function would run: its own environment, its timeout. */
-  async function run(route: Pick<HttpRouteEntry, 'handler' | 'capabilities' | 'timeoutSeconds'>, event: unknown) {
+  async function run(route: RouteEntry, event: unknown) {
     const timeoutMs = timeoutOf(route);
     const environment = environmentFor(route.capabilities, options.environment);
     return invoke(environment, timeoutMs, async () => {
-      const handler = await loadHandler(route.handler);
+      const handler = await handlerOf(route.handler);
       return handler(event, lambdaContext(route.handler, timeoutMs));
     });
   }
@@ -189,7 +190,7 @@ export function createGateway(options: GatewayOptions) {
       sendJson(res, 413, { message: 'Request Entity Too Large' });
       return;
     }
-    const route = isWellEncoded(url.pathname)
+    const route = isWellEncodedPath(url.pathname)
       ? orderedRoutes.find((r) => r.contract.method === method && matchPath(r.contract.path, url.pathname))
       : undefined;
     const routeKey = route ? `${route.contract.method} ${route.contract.path}` : '$default';
@@ -216,7 +217,8 @@ export function createGateway(options: GatewayOptions) {
         domainPrefix: 'localhost',
         http: {
           method,
-          path: url.pathname,
+          // API Gateway hands the handler a decoded path here and the raw one as rawPath.
+          path: isWellEncodedPath(url.pathname) ? decodeURIComponent(url.pathname) : url.pathname,
           protocol: `HTTP/${req.httpVersion}`,
           sourceIp: sourceIp(req),
           userAgent: headers['user-agent'] ?? '',
@@ -230,7 +232,7 @@ export function createGateway(options: GatewayOptions) {
     };
     let status = 500;
     try {
-      const result = (await run(route ?? fallbackRoute, event)) as APIGatewayProxyResultV2;
+      const result = (await run(route ?? routes.fallback, event)) as APIGatewayProxyResultV2;
       status = writeResult(res, result);
     } catch (error) {
       // A function error, a timeout included, is what HTTP API answers 500 for. (Its 503 "Service
@@ -292,7 +294,7 @@ export function createGateway(options: GatewayOptions) {
   }
 
   const socketRoute = (routeKey: string): SocketRouteEntry => {
-    const entry = socketRoutes.find((r) => r.contract.routeKey === routeKey);
+    const entry = routes.socket.find((r) => r.contract.routeKey === routeKey);
     if (!entry) throw new Error(`No socket route ${routeKey}`);
     return entry;
   };

@@ -10,6 +10,8 @@ export interface Connection {
   userId: string;
   /** The sign-in session (refresh-token family) the socket was opened under; signing out closes it. */
   sessionId: string;
+  /** ISO time $connect stored it (absent on connections listed from before it was recorded). */
+  connectedAt?: string;
 }
 
 /** Two items: the company's list entry, and the owner entry that $disconnect finds by id alone. */
@@ -69,7 +71,13 @@ export async function listConnections(companyId: string): Promise<Connection[]> 
       }),
     );
     for (const item of page.Items ?? [])
-      out.push({ connectionId: item.connectionId, companyId: item.companyId, userId: item.userId, sessionId: item.sessionId });
+      out.push({
+        connectionId: item.connectionId,
+        companyId: item.companyId,
+        userId: item.userId,
+        sessionId: item.sessionId,
+        connectedAt: item.connectedAt,
+      });
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return out;

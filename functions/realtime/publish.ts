@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { RealtimeEvent, ServerEventType } from '../../shared/contract/realtime';
 import { logError } from '../lib/log';
-import { listConnections, removeCompanyConnection } from './connections';
+import { type Connection, listConnections, removeCompanyConnection } from './connections';
 
 let client: ApiGatewayManagementApiClient | undefined;
 /** Created on first use: most functions that import this never publish. WS_CALLBACK_URL is the stage URL. */
@@ -17,6 +17,14 @@ function management(): ApiGatewayManagementApiClient {
   client ??= new ApiGatewayManagementApiClient({ endpoint });
   return client;
 }
+
+/**
+ * API Gateway answers 410 for a connection whose $connect is still running (it saved the item but
+ * has not returned yet): a connection younger than this is kept on 410, not deleted as gone.
+ */
+export const CONNECTING_GRACE_MS = 5_000;
+
+const isYoung = (c: Connection) => c.connectedAt !== undefined && Date.now() - Date.parse(c.connectedAt) < CONNECTING_GRACE_MS;
 
 /**
  * Sends an event to every open socket of the company (or only the listed users'). A connection that
@@ -39,7 +47,7 @@ export async function publish<T>(
           error instanceof GoneException ||
           (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410
         ) {
-          await removeCompanyConnection(companyId, c.connectionId);
+          if (!isYoung(c)) await removeCompanyConnection(companyId, c.connectionId);
         } else {
           logError({ route: 'publish', companyId, connectionId: c.connectionId }, error);
         }
