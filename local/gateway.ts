@@ -28,6 +28,8 @@ const MAX_POST_BYTES = 128 * 1024;
 /** API Gateway closes a WebSocket after 10 minutes idle and after 2 hours in any case. */
 export const SOCKET_IDLE_MS = 10 * 60 * 1000;
 export const SOCKET_LIFETIME_MS = 2 * 60 * 60 * 1000;
+/** Lambda's limit for a cold start's initialisation (module loading). */
+const INIT_TIMEOUT_MS = 10_000;
 const HANDLERS_DIR = join(import.meta.dirname, '..', 'functions', 'handlers');
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -168,14 +170,15 @@ export function createGateway(options: GatewayOptions) {
     return given ? Promise.resolve(given) : loadHandler(name);
   };
 
-  /** Runs a route's handler as its function would run: its own environment, its timeout. */
+  /**
+   * Runs a route's handler as its function would run: its own environment, and its timeout counted
+   * from the invocation (a cold start's module loading has Lambda's separate 10 s init limit).
+   */
   async function run(route: RouteEntry, event: unknown) {
     const timeoutMs = timeoutOf(route);
     const environment = environmentFor(route.capabilities, options.environment);
-    return invoke(environment, timeoutMs, async () => {
-      const handler = await handlerOf(route.handler);
-      return handler(event, lambdaContext(route.handler, timeoutMs));
-    });
+    const handler = await invoke(environment, INIT_TIMEOUT_MS, () => handlerOf(route.handler));
+    return invoke(environment, timeoutMs, () => handler(event, lambdaContext(route.handler, timeoutMs)));
   }
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse) {
@@ -395,6 +398,8 @@ export function createGateway(options: GatewayOptions) {
         return send(...args);
       }) as WebSocket['send'];
 
+      // Oversized frames end here: ws closes them with 1009, as API Gateway does over 32 KB.
+      ws.on('error', (error) => log.info(`WS ${connectionId}: ${error.message}`));
       ws.on('message', async (data, isBinary) => {
         touch();
         // API Gateway WebSocket APIs take text frames only.
