@@ -27,7 +27,29 @@ export function accountView(account: AccountRecord) {
 
 export type AccountView = ReturnType<typeof accountView>;
 
-export function answerControlRequest(store: EmulatorStore, method: string, path: string, body: string): ControlAnswer {
+/** Faults a test can switch on: `delayMs` holds every REST request that long before it is answered. */
+export interface Faults {
+  delayMs: number;
+}
+
+export function answerControlRequest(
+  store: EmulatorStore,
+  faults: Faults,
+  method: string,
+  path: string,
+  body: string,
+): ControlAnswer {
+  if (path === '/_emulator/faults') {
+    if (method === 'GET') return { status: 200, body: faults };
+    if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
+    const options = parseJson(body);
+    const delayMs = options?.delayMs;
+    if (typeof delayMs !== 'number' || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 120_000) {
+      return problem(400, 'Send {"delayMs": n} with n a whole number of milliseconds from 0 to 120000.');
+    }
+    faults.delayMs = delayMs;
+    return { status: 200, body: faults };
+  }
   if (path === '/_emulator/accounts') {
     if (method === 'GET') return { status: 200, body: { accounts: store.accounts.map(accountView) } };
     if (method === 'POST') {
@@ -48,6 +70,7 @@ export function answerControlRequest(store: EmulatorStore, method: string, path:
   if (path === '/_emulator/reset') {
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
     store.reset();
+    faults.delayMs = 0;
     return { status: 200, body: { accounts: store.accounts.map(accountView) } };
   }
   return problem(404, `No emulator endpoint ${path}.`);

@@ -435,6 +435,28 @@ describe('Twilio emulator REST API', () => {
       expect(after.body.incoming_phone_numbers[0]).toMatchObject({ sid: before?.sid, voice_url: '' });
     });
 
+    it('holds REST requests for delayMs before acting on them, until reset', async () => {
+      const account = await newAccount();
+      const sid = account.numbers[0]?.sid;
+      expect((await request('POST', '/_emulator/faults', { form: undefined })).status).toBe(400);
+      const set = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ delayMs: 300 }) });
+      expect(await set.json()).toEqual({ delayMs: 300 });
+
+      const update = request('POST', `/IncomingPhoneNumbers/${sid}.json`, {
+        auth: accountOf(account),
+        form: { SmsUrl: 'https://slow.example.com/sms' },
+      });
+      // The control endpoints are not delayed: while the update is held, the number is unchanged.
+      const during = await request<EmulatedAccount>('GET', `/_emulator/accounts/${account.accountSid}`);
+      expect(during.body.numbers[0]?.sms_url).toBe('');
+      expect((await update).status).toBe(200);
+      const after = await request<EmulatedAccount>('GET', `/_emulator/accounts/${account.accountSid}`);
+      expect(after.body.numbers[0]?.sms_url).toBe('https://slow.example.com/sms');
+
+      await request('POST', '/_emulator/reset');
+      expect((await request('GET', '/_emulator/faults')).body).toEqual({ delayMs: 0 });
+    });
+
     it('shows every account and number on the status page', async () => {
       const res = await fetch(`${emulator.url}/`);
       expect(res.headers.get('content-type')).toContain('text/html');

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../log';
-import { answerControlRequest } from './emulator-api';
+import { answerControlRequest, type Faults } from './emulator-api';
 import type { DemoCredentials } from './model';
 import { answerApiRequest } from './rest-api';
 import { statusPage } from './status-page';
@@ -30,6 +31,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   const { log } = options;
   const store = EmulatorStore.open({ demo: options.demo, file: options.stateFile });
+  const faults: Faults = { delayMs: 0 };
   let url = '';
 
   const server = createServer((req, res) => {
@@ -50,6 +52,8 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     }
 
     if (target.pathname.startsWith('/2010-04-01/')) {
+      // Latency as a slow Twilio would add it: the request is acted on only after the delay.
+      if (faults.delayMs) await delay(faults.delayMs);
       const answer = answerApiRequest(store, {
         method,
         path: target.pathname,
@@ -60,7 +64,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
     } else if (target.pathname.startsWith('/_emulator/')) {
-      const answer = answerControlRequest(store, method, target.pathname, body);
+      const answer = answerControlRequest(store, faults, method, target.pathname, body);
       log.info(`${method} ${target.pathname} → ${answer.status}`);
       send(res, answer.status, answer.body);
     } else if (target.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
