@@ -1,8 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, httpRoutes, matchPath, socketRoutes } from './routes';
+import { CAPABILITIES, type Capability, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from './lib/capabilities';
+import { fallbackRoute, httpRoutes, isWellEncodedPath, matchPath, type RouteEntry, socketRoutes } from './routes';
 
 const handlersDir = join(import.meta.dirname, 'handlers');
 
@@ -37,6 +38,65 @@ describe('the route table', () => {
   });
 });
 
+/** The modules whose use means a capability: reaching one from a handler needs it declared. */
+const CAPABILITY_MODULES: Record<string, Capability> = {
+  'lib/mail.ts': 'mail',
+  'lib/secrets.ts': 'customerSecrets',
+  'realtime/publish.ts': 'publish',
+  'twilio/rest-client.ts': 'twilio',
+  'auth/sessions.ts': 'jwt',
+};
+
+/** Every module of `functions/` a handler imports, directly or not (relative static and dynamic imports). */
+function importGraph(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  const source = readFileSync(entry, 'utf8');
+  for (const [, spec] of source.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
+    const file = resolve(dirname(entry), `${spec}.ts`);
+    if (existsSync(file) && file.startsWith(join(import.meta.dirname))) importGraph(file, seen);
+  }
+  return seen;
+}
+
+/** What a route's code can reach: capability modules, the app URL, and token verification for signed-in routes. */
+function usedCapabilities(entry: RouteEntry & { contract?: { auth: string } }): Capability[] {
+  const used = new Set<Capability>();
+  for (const file of importGraph(join(handlersDir, `${entry.handler}.ts`))) {
+    const capability = CAPABILITY_MODULES[relative(import.meta.dirname, file)];
+    if (capability) used.add(capability);
+    if (readFileSync(file, 'utf8').includes("setting('APP_URL')")) used.add('appUrl');
+  }
+  if (entry.contract?.auth === 'user' || entry.contract?.auth === 'platformAdmin') used.add('jwt');
+  return [...used].sort();
+}
+
+const allEntries: (RouteEntry & { contract?: { auth: string } })[] = [...httpRoutes, ...socketRoutes, fallbackRoute];
+
+describe('capabilities and timeouts', () => {
+  it('are declared by every entry, from the known list, without repeats', () => {
+    for (const entry of allEntries) {
+      expect(Array.isArray(entry.capabilities), `${entry.handler} declares no capabilities`).toBe(true);
+      for (const capability of entry.capabilities) expect(CAPABILITIES, entry.handler).toContain(capability);
+      expect(new Set(entry.capabilities).size, entry.handler).toBe(entry.capabilities.length);
+    }
+  });
+
+  it('match what each handler really uses: nothing undeclared, nothing granted in vain', () => {
+    for (const entry of allEntries) {
+      expect.soft([...entry.capabilities].sort(), `capabilities of ${entry.handler}`).toEqual(usedCapabilities(entry));
+    }
+  });
+
+  it('give every function a timeout that ends before API Gateway gives up, longer only for Twilio', () => {
+    for (const entry of allEntries) {
+      const timeout = entry.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+      expect(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_SECONDS, entry.handler).toBe(true);
+      if (timeout > DEFAULT_TIMEOUT_SECONDS) expect(entry.capabilities, entry.handler).toContain('twilio');
+    }
+  });
+});
+
 describe('matchPath', () => {
   it('matches literal segments and captures parameters', () => {
     expect(matchPath('/api/v1/contacts/{id}', '/api/v1/contacts/abc%20d')).toEqual({ id: 'abc d' });
@@ -44,5 +104,12 @@ describe('matchPath', () => {
     expect(matchPath('/api/v1/contacts/{id}', '/api/v1/contacts/')).toBeUndefined();
     expect(matchPath('/api/v1/contacts/{id}', '/api/v1/contacts/a/b')).toBeUndefined();
     expect(matchPath('/api/v1/contacts', '/api/v1/calls')).toBeUndefined();
+  });
+
+  it('matches nothing, and throws nothing, for a parameter that is not valid URL encoding', () => {
+    expect(matchPath('/api/v1/inboxes/{id}', '/api/v1/inboxes/%')).toBeUndefined();
+    expect(matchPath('/api/v1/inboxes/{id}', '/api/v1/inboxes/%E0%A4%A')).toBeUndefined();
+    expect(isWellEncodedPath('/api/v1/inboxes/%E0%A4%A')).toBe(false);
+    expect(isWellEncodedPath('/api/v1/inboxes/a%20b')).toBe(true);
   });
 });

@@ -33,7 +33,7 @@ const TWILIO_TIMEOUT_SECONDS = 29;
 export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: system.health, handler: 'system/health', capabilities: [] },
   { contract: auth.register, handler: 'auth/register', capabilities: ['mail', 'appUrl'] },
-  { contract: auth.verifyEmail, handler: 'auth/verify-email', capabilities: ['jwt'] },
+  { contract: auth.verifyEmail, handler: 'auth/verify-email', capabilities: ['jwt', 'mail', 'appUrl'] },
   { contract: auth.resendVerification, handler: 'auth/resend-verification', capabilities: ['mail', 'appUrl'] },
   { contract: auth.login, handler: 'auth/login', capabilities: ['jwt'] },
   { contract: auth.refresh, handler: 'auth/refresh', capabilities: ['jwt'] },
@@ -41,10 +41,30 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: auth.logoutAll, handler: 'auth/logout-all', capabilities: ['jwt', 'publish'] },
   { contract: auth.me, handler: 'auth/me', capabilities: ['jwt'] },
   { contract: settings.listProviders, handler: 'providers/list', capabilities: ['jwt'] },
-  { contract: settings.connectTwilio, handler: 'providers/connect-twilio', capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'], timeoutSeconds: TWILIO_TIMEOUT_SECONDS },
-  { contract: settings.disconnectProvider, handler: 'providers/disconnect', capabilities: ['jwt', 'twilio', 'customerSecrets'], timeoutSeconds: TWILIO_TIMEOUT_SECONDS },
-  { contract: settings.availableNumbers, handler: 'providers/available-numbers', capabilities: ['jwt', 'twilio', 'customerSecrets'], timeoutSeconds: TWILIO_TIMEOUT_SECONDS },
-  { contract: settings.importChannels, handler: 'providers/import-channels', capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'], timeoutSeconds: TWILIO_TIMEOUT_SECONDS },
+  {
+    contract: settings.connectTwilio,
+    handler: 'providers/connect-twilio',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+  {
+    contract: settings.disconnectProvider,
+    handler: 'providers/disconnect',
+    capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+  {
+    contract: settings.availableNumbers,
+    handler: 'providers/available-numbers',
+    capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+  {
+    contract: settings.importChannels,
+    handler: 'providers/import-channels',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
   { contract: settings.listChannels, handler: 'channels/list', capabilities: ['jwt'] },
   { contract: settings.updateChannelRouting, handler: 'channels/update-routing', capabilities: ['jwt'] },
   { contract: settings.listInboxes, handler: 'inboxes/list', capabilities: ['jwt'] },
@@ -69,7 +89,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
 export const socketRoutes: readonly SocketRouteEntry[] = [
   { contract: realtime.socketConnect, handler: 'realtime/connect', capabilities: ['jwt'] },
   { contract: realtime.socketDisconnect, handler: 'realtime/disconnect', capabilities: [] },
-  { contract: realtime.socketDefault, handler: 'realtime/default', capabilities: ['publish'] },
+  { contract: realtime.socketDefault, handler: 'realtime/default', capabilities: [] },
 ];
 
 /**

@@ -50,6 +50,12 @@ export const keys = {
   webhook: (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
   channel: (companyId: string, channelId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CHANNEL#${channelId}` }),
   channelsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CHANNEL#' }),
+  /**
+   * An import in progress: the number's URLs from before import, written before the number is
+   * touched, so a retry or a disconnect after a timeout knows what to finish or put back.
+   */
+  numberImport: (companyId: string, numberSid: string) => ({ PK: `COMPANY#${companyId}`, SK: `NUMBERIMPORT#${numberSid}` }),
+  numberImportsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'NUMBERIMPORT#' }),
   /** A phone number belongs to one company's channel; also the inbound webhook lookup. */
   number: (e164: string) => ({ PK: `NUMBER#${e164}`, SK: 'NUMBER' }),
   inbox: (companyId: string, inboxId: string) => ({ PK: `COMPANY#${companyId}`, SK: `INBOX#${inboxId}` }),

@@ -7,13 +7,34 @@ export interface ProviderRecord {
   id: string;
   companyId: string;
   type: 'TWILIO';
+  /**
+   * CONNECTING from the first write of a connect until everything exists in Twilio; what it has
+   * created so far is recorded as it is created, so a retry or a disconnect can undo it. Absent: connected.
+   */
+  status?: 'CONNECTING' | 'CONNECTED';
   accountSid: string;
   authTokenEncrypted: string;
-  apiKeySid: string;
-  apiKeySecretEncrypted: string;
-  twimlAppSid: string;
+  apiKeySid?: string;
+  apiKeySecretEncrypted?: string;
+  twimlAppSid?: string;
   webhookId: string;
+  /**
+   * The webhook base the numbers and the TwiML application were pointed at: Twilio signs the URL it
+   * calls, so signatures are checked against this, even after the app moves to another domain.
+   */
+  webhookBaseUrl?: string;
   createdAt: string;
+}
+
+/** A number import begun but not finished (see keys.numberImport). */
+export interface NumberImportRecord {
+  companyId: string;
+  providerId: string;
+  numberSid: string;
+  phoneNumber: string;
+  channelId: string;
+  enabled: { voice: boolean; sms: boolean };
+  previousUrls: PreviousNumberUrls;
 }
 
 /** The number's own settings before import, so disconnecting can put them back. */
@@ -38,6 +59,8 @@ export interface ChannelRecord {
   providerId: string | null;
   numberSid: string | null;
   previousUrls: PreviousNumberUrls;
+  /** The webhook base this number was pointed at (absent on channels imported before it was recorded). */
+  webhookBaseUrl?: string;
   routingType: 'UNASSIGNED' | 'INBOX' | 'USER';
   routingTargetId: string | null;
   createdAt: string;

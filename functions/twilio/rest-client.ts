@@ -93,20 +93,26 @@ export function twilioClient(credentials: TwilioCredentials) {
     return body as T;
   }
 
+  /** Every item of a list resource, following Twilio's paging. */
+  async function listAll<T>(first: string, field: string): Promise<T[]> {
+    const items: T[] = [];
+    let next: string | null = first;
+    while (next) {
+      const page: Record<string, unknown> & { next_page_uri: string | null } = await call('GET', next);
+      items.push(...((page[field] as T[] | undefined) ?? []));
+      next = page.next_page_uri;
+    }
+    return items;
+  }
+
   return {
     fetchAccount: () => call<TwilioAccount>('GET', '.json'),
 
-    /** Every number of the account, following Twilio's paging. */
-    async listIncomingNumbers(): Promise<TwilioIncomingNumber[]> {
-      const numbers: TwilioIncomingNumber[] = [];
-      let next: string | null = '/IncomingPhoneNumbers.json?PageSize=200';
-      while (next) {
-        const page: { incoming_phone_numbers: TwilioIncomingNumber[]; next_page_uri: string | null } = await call('GET', next);
-        numbers.push(...page.incoming_phone_numbers);
-        next = page.next_page_uri;
-      }
-      return numbers;
-    },
+    listIncomingNumbers: () => listAll<TwilioIncomingNumber>('/IncomingPhoneNumbers.json?PageSize=200', 'incoming_phone_numbers'),
+
+    listApplications: () => listAll<{ sid: string; friendly_name: string }>('/Applications.json?PageSize=200', 'applications'),
+
+    listKeys: () => listAll<{ sid: string; friendly_name: string }>('/Keys.json?PageSize=200', 'keys'),
 
     updateIncomingNumber: (sid: string, update: NumberUpdate) =>
       call<TwilioIncomingNumber>(

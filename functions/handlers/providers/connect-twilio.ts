@@ -1,6 +1,6 @@
 import { connectTwilio } from '../../../shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
-import { connectTwilio as connect } from '../../settings/providers';
+import { connectTwilio as connect } from '../../settings/connect-twilio';
 
 export const handler = defineHandler(connectTwilio, async ({ principal, body }) => ({
   status: 201,

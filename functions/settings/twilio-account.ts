@@ -1,0 +1,78 @@
+import { AppError } from '../lib/app-error';
+import { decryptSecret } from '../lib/secrets';
+import { type NumberUpdate, TwilioApiError, type TwilioIncomingNumber, twilioClient } from '../twilio/rest-client';
+import type { PreviousNumberUrls, ProviderRecord } from './records';
+
+/** What the product touches in a customer's Twilio account, shared by connect, import and disconnect. */
+
+/** Where Twilio calls the platform for one provider: `<base>/<webhookId>/sms` and friends (DESIGN §3). */
+export function webhookUrls(base: string, webhookId: string) {
+  const root = `${base.replace(/\/$/, '')}/${webhookId}`;
+  return {
+    sms: `${root}/sms`,
+    voice: `${root}/voice`,
+    voiceStatus: `${root}/voice/status`,
+    outboundVoice: `${root}/voice/outbound`,
+  };
+}
+
+/**
+ * The exact URL Twilio calls, and signs, for a webhook of this number or provider: built from the
+ * base recorded when it was pointed at the platform, never from the app's current address.
+ */
+export function signedWebhookUrl(
+  record: Pick<ProviderRecord, 'webhookBaseUrl' | 'webhookId'>,
+  kind: keyof ReturnType<typeof webhookUrls>,
+): string {
+  if (!record.webhookBaseUrl) throw new Error('No webhook base URL was recorded for this provider');
+  return webhookUrls(record.webhookBaseUrl, record.webhookId)[kind];
+}
+
+/**
+ * The name of what a connect creates in the customer's account: it finds a key or an application
+ * whose creation answer was lost (a timeout mid-call), so undoing the connect removes it too.
+ */
+export const createdObjectName = (providerId: string) => `Switchboard ${providerId}`;
+
+/** Twilio's answers mapped to what a person can act on; never a 500 for the vendor's failure. */
+export function fromTwilio(error: unknown, action: string): never {
+  if (error instanceof TwilioApiError) {
+    if (error.isAuthFailure) {
+      throw new AppError(400, 'PROVIDER_AUTH_FAILED', 'Twilio rejected these credentials. Check the Account SID and Auth Token.');
+    }
+    throw new AppError(502, 'PROVIDER_UNAVAILABLE', `Twilio could not ${action}: ${error.message}`);
+  }
+  throw error;
+}
+
+export async function clientFor(provider: ProviderRecord) {
+  const authToken = await decryptSecret(provider.authTokenEncrypted, provider.companyId);
+  return twilioClient({ accountSid: provider.accountSid, username: provider.accountSid, password: authToken });
+}
+
+export function capabilitiesOf(number: TwilioIncomingNumber) {
+  return {
+    voice: Boolean(number.capabilities.voice),
+    sms: Boolean(number.capabilities.sms),
+    mms: Boolean(number.capabilities.mms),
+  };
+}
+
+/** Only what import changed goes back: a capability left alone at import stays as it is now. */
+export function restoreUpdate(imported: {
+  enabled?: { voice: boolean; sms: boolean };
+  previousUrls?: PreviousNumberUrls;
+}): NumberUpdate {
+  const p = imported.previousUrls ?? {};
+  const update: NumberUpdate = {};
+  if (imported.enabled?.sms) Object.assign(update, { SmsUrl: p.SmsUrl ?? '', SmsMethod: p.SmsMethod ?? 'POST' });
+  if (imported.enabled?.voice) {
+    Object.assign(update, {
+      VoiceUrl: p.VoiceUrl ?? '',
+      VoiceMethod: p.VoiceMethod ?? 'POST',
+      StatusCallback: p.StatusCallback ?? '',
+      StatusCallbackMethod: p.StatusCallbackMethod ?? 'POST',
+    });
+  }
+  return update;
+}
