@@ -4,7 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Lambda gives each function its own process: its own environment, and a timeout that stops it. The
  * local handlers share one process, so each invocation runs in a scope that stands in for both:
  * `process.env` answers with the function's own environment inside it, and once the invocation has
- * timed out its outside calls (fetch) never settle, as a stopped function would never see their answers.
+ * answered or timed out, its outside calls (fetch) never settle: Lambda freezes a function when it
+ * answers and stops it at its timeout, so work left running then cannot be relied on to finish.
  */
 interface Invocation {
   environment: Record<string, string>;
@@ -66,15 +67,15 @@ export function invoke<T>(environment: Record<string, string>, timeoutMs: number
       invocation.stopped = true;
       reject(new FunctionTimeout(timeoutMs));
     }, timeoutMs);
+    const settle = () => {
+      clearTimeout(timer);
+      const answered = !invocation.stopped;
+      invocation.stopped = true;
+      return answered;
+    };
     scope.run(invocation, run).then(
-      (value) => {
-        clearTimeout(timer);
-        if (!invocation.stopped) resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        if (!invocation.stopped) reject(error);
-      },
+      (value) => settle() && resolve(value),
+      (error) => settle() && reject(error),
     );
   });
 }

@@ -27,9 +27,13 @@ export function accountView(account: AccountRecord) {
 
 export type AccountView = ReturnType<typeof accountView>;
 
-/** Faults a test can switch on: `delayMs` holds every REST request that long before it is answered. */
+/**
+ * Faults a test can switch on: `delayMs` holds every REST request (only those of `accountSid`, when
+ * given, so tests side by side do not slow each other) that long before it is acted on.
+ */
 export interface Faults {
   delayMs: number;
+  accountSid?: string;
 }
 
 export function answerControlRequest(
@@ -47,7 +51,10 @@ export function answerControlRequest(
     if (typeof delayMs !== 'number' || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 120_000) {
       return problem(400, 'Send {"delayMs": n} with n a whole number of milliseconds from 0 to 120000.');
     }
+    const accountSid = options?.accountSid;
+    if (accountSid !== undefined && typeof accountSid !== 'string') return problem(400, 'accountSid must be a string.');
     faults.delayMs = delayMs;
+    faults.accountSid = accountSid;
     return { status: 200, body: faults };
   }
   if (path === '/_emulator/accounts') {
@@ -71,6 +78,7 @@ export function answerControlRequest(
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
     store.reset();
     faults.delayMs = 0;
+    faults.accountSid = undefined;
     return { status: 200, body: { accounts: store.accounts.map(accountView) } };
   }
   return problem(404, `No emulator endpoint ${path}.`);

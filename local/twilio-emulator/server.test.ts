@@ -435,12 +435,13 @@ describe('Twilio emulator REST API', () => {
       expect(after.body.incoming_phone_numbers[0]).toMatchObject({ sid: before?.sid, voice_url: '' });
     });
 
-    it('holds REST requests for delayMs before acting on them, until reset', async () => {
+    it('holds REST requests for delayMs before acting on them; changing the faults lets them through', async () => {
       const account = await newAccount();
       const sid = account.numbers[0]?.sid;
       expect((await request('POST', '/_emulator/faults', { form: undefined })).status).toBe(400);
-      const set = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ delayMs: 300 }) });
-      expect(await set.json()).toEqual({ delayMs: 300 });
+      const setDelay = (delayMs: number) =>
+        fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ delayMs }) });
+      expect(await (await setDelay(120_000)).json()).toEqual({ delayMs: 120_000 });
 
       const update = request('POST', `/IncomingPhoneNumbers/${sid}.json`, {
         auth: accountOf(account),
@@ -449,6 +450,8 @@ describe('Twilio emulator REST API', () => {
       // The control endpoints are not delayed: while the update is held, the number is unchanged.
       const during = await request<EmulatedAccount>('GET', `/_emulator/accounts/${account.accountSid}`);
       expect(during.body.numbers[0]?.sms_url).toBe('');
+      // Setting the faults again lets what is held through (else the update would wait 2 minutes).
+      await setDelay(0);
       expect((await update).status).toBe(200);
       const after = await request<EmulatedAccount>('GET', `/_emulator/accounts/${account.accountSid}`);
       expect(after.body.numbers[0]?.sms_url).toBe('https://slow.example.com/sms');

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../log';
 import { answerControlRequest, type Faults } from './emulator-api';
 import type { DemoCredentials } from './model';
@@ -32,6 +31,23 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   const { log } = options;
   const store = EmulatorStore.open({ demo: options.demo, file: options.stateFile });
   const faults: Faults = { delayMs: 0 };
+  /** REST requests held by delayMs; changing the faults lets them through at once. */
+  const held = new Set<() => void>();
+  const hold = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const release = () => {
+        clearTimeout(timer);
+        held.delete(release);
+        resolve();
+      };
+      const timer = setTimeout(release, ms);
+      held.add(release);
+    });
+  /** Releases every held request and returns once they have been acted on (that part is synchronous). */
+  async function releaseHeld() {
+    for (const release of [...held]) release();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   let url = '';
 
   const server = createServer((req, res) => {
@@ -53,7 +69,8 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
 
     if (target.pathname.startsWith('/2010-04-01/')) {
       // Latency as a slow Twilio would add it: the request is acted on only after the delay.
-      if (faults.delayMs) await delay(faults.delayMs);
+      const accountSid = /^\/2010-04-01\/Accounts\/([^/.]+)/.exec(target.pathname)?.[1];
+      if (faults.delayMs && (!faults.accountSid || faults.accountSid === accountSid)) await hold(faults.delayMs);
       const answer = answerApiRequest(store, {
         method,
         path: target.pathname,
@@ -65,6 +82,9 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       send(res, answer.status, answer.body, answer.headers);
     } else if (target.pathname.startsWith('/_emulator/')) {
       const answer = answerControlRequest(store, faults, method, target.pathname, body);
+      if (method === 'POST' && (target.pathname === '/_emulator/faults' || target.pathname === '/_emulator/reset')) {
+        await releaseHeld();
+      }
       log.info(`${method} ${target.pathname} → ${answer.status}`);
       send(res, answer.status, answer.body);
     } else if (target.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
