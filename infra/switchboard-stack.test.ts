@@ -5,6 +5,14 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  CAPABILITIES,
+  CAPABILITY_ENVIRONMENT,
+  type Capability,
+  DEFAULT_TIMEOUT_SECONDS,
+  environmentFor,
+} from '../functions/lib/capabilities';
+import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
@@ -84,42 +92,93 @@ describe('functions', () => {
   };
   const httpHandlers = [...httpRoutes.map((route) => route.handler), fallbackRoute.handler];
   const socketHandlers = socketRoutes.map((route) => route.handler);
+  const allEntries = [...httpRoutes, ...socketRoutes, fallbackRoute];
+  type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+  /** Every statement of the policies attached to a function's role. */
+  const policyOf = (handler: string): Statement[] => {
+    const [roleId] = ((byHandler.get(handler) as Resource).Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
+    return Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(JSON.stringify(ref(roleId))))
+      .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  };
+  const secretRef = (id: string) => {
+    const logicalId = Object.keys(template.findResources('AWS::SecretsManager::Secret')).find((key) => key.startsWith(id));
+    return JSON.stringify(ref(logicalId as string));
+  };
 
   it('are exactly one per route-table entry', () => {
     expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + 1);
     expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers].sort());
   });
 
-  it('run the bundled handler on Node.js 22, arm64, with the app settings', () => {
-    for (const fn of ours) {
-      expect(fn.Properties).toMatchObject({
+  it('run the bundled handler on Node.js 22, arm64, with the timeout of their route', () => {
+    for (const entry of allEntries) {
+      const fn = byHandler.get(entry.handler) as Resource;
+      expect(fn.Properties, entry.handler).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        Timeout: 10,
-        Environment: {
-          Variables: {
-            TABLE_NAME: expect.anything(),
-            NODE_OPTIONS: '--enable-source-maps',
-            MAIL_FROM: ref('MailFrom'),
-            PLATFORM_ADMIN_EMAILS: ref('PlatformAdminEmails'),
-            JWT_SECRET_SECRET_ARN: expect.anything(),
-            APP_URL_PARAMETER: '/Switchboard/app-url',
-            CUSTOMER_SECRETS_KEY_ID: expect.anything(),
-          },
-        },
+        Timeout: entry.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
       });
       expect(fn.Properties.Layers).toHaveLength(1);
     }
   });
 
-  it('give the WebSocket callback URL to the HTTP route functions only (the socket functions would make a cycle)', () => {
-    for (const route of httpRoutes) {
-      expect(JSON.stringify(variablesOf(route.handler).WS_CALLBACK_URL)).toMatch(/execute-api.*\/ws"/);
+  it('get exactly the environment of their capabilities, the same variables the local gateway gives', () => {
+    const base = ['TABLE_NAME', 'NODE_OPTIONS', 'PLATFORM_ADMIN_EMAILS'];
+    // The extension's own settings; a rotated secret reaches warm functions within its cache time.
+    const extension = /^(PARAMETERS_SECRETS_EXTENSION|SECRETS_MANAGER|SSM_PARAMETER_STORE)_/;
+    for (const entry of allEntries) {
+      const all = variablesOf(entry.handler);
+      expect(all.SECRETS_MANAGER_TTL, entry.handler).toBe(String(SECRET_CACHE_TTL_SECONDS));
+      const variables = Object.fromEntries(Object.entries(all).filter(([name]) => !extension.test(name)));
+      const http = !socketHandlers.includes(entry.handler);
+      const expected = [
+        ...base,
+        ...(http ? ['ORIGIN_SECRET_SECRET_ARN'] : []),
+        ...entry.capabilities.flatMap((c) => CAPABILITY_ENVIRONMENT[c].aws),
+      ];
+      expect(Object.keys(variables).sort(), entry.handler).toEqual(expected.sort());
+      // Locally: a variable of each capability and none of the others.
+      const local = Object.fromEntries(CAPABILITIES.flatMap((c) => CAPABILITY_ENVIRONMENT[c].local.map((name) => [name, 'x'])));
+      const granted = Object.keys(environmentFor(entry.capabilities, local)).sort();
+      expect(granted, entry.handler).toEqual(entry.capabilities.flatMap((c) => CAPABILITY_ENVIRONMENT[c].local).sort());
     }
-    for (const handler of [...socketHandlers, fallbackRoute.handler]) {
-      expect(variablesOf(handler).WS_CALLBACK_URL).toBeUndefined();
+    expect(variablesOf('auth/register').MAIL_FROM).toEqual(ref('MailFrom'));
+  });
+
+  it('are granted exactly their capabilities (least privilege), KMS only with a company as encryption context', () => {
+    for (const entry of allEntries) {
+      const statements = JSON.stringify(policyOf(entry.handler));
+      const has = (capability: Capability) => entry.capabilities.includes(capability);
+      expect(statements.includes('ses:SendEmail'), `${entry.handler} mail`).toBe(has('mail'));
+      expect(statements.includes('kms:Decrypt'), `${entry.handler} customerSecrets`).toBe(has('customerSecrets'));
+      expect(statements.includes('execute-api:ManageConnections'), `${entry.handler} publish`).toBe(has('publish'));
+      expect(statements.includes('ssm:GetParameter'), `${entry.handler} appUrl`).toBe(has('appUrl'));
+      expect(statements.includes(secretRef('JwtSecret')), `${entry.handler} jwt`).toBe(has('jwt'));
+      expect(statements.includes(secretRef('OriginSecret')), `${entry.handler} origin`).toBe(
+        !socketHandlers.includes(entry.handler),
+      );
     }
+    const kms = policyOf('providers/connect-twilio').find((s) => JSON.stringify(s.Action).includes('kms:Decrypt'));
+    expect(kms?.Condition).toEqual({ Null: { 'kms:EncryptionContext:companyId': 'false' } });
+  });
+});
+
+describe('stack size', () => {
+  it('stays under 400 resources, with room for many more routes (CloudFormation allows 500)', () => {
+    const resources = Object.keys(template.toJSON().Resources).length;
+    expect(resources).toBeLessThan(400);
+    // A route adds its function, API route, integration and invoke permission; roles and log groups are shared.
+    const perRoute = [
+      'AWS::Lambda::Function',
+      'AWS::ApiGatewayV2::Route',
+      'AWS::ApiGatewayV2::Integration',
+      'AWS::Lambda::Permission',
+    ];
+    const routeBound = perRoute.reduce((sum, type) => sum + Object.keys(template.findResources(type)).length, 0);
+    expect(routeBound / (httpRoutes.length + socketRoutes.length + 1)).toBeLessThanOrEqual(4);
+    expect(resources + 4 * 60).toBeLessThan(400);
   });
 });
 

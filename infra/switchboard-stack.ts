@@ -5,13 +5,22 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
 import { AppTable } from './constructs/app-table';
 import { HttpApi } from './constructs/http-api';
 import { acknowledge } from './constructs/nag';
 import { RealtimeApi } from './constructs/realtime-api';
-import { type FunctionSettings, PASSWORD_HASHING_MEMORY_MIB, SwitchboardFunction } from './constructs/switchboard-function';
+import { PASSWORD_HASHING_MEMORY_MIB, SwitchboardFunctions } from './constructs/switchboard-function';
+import { OptionalWebAcl } from './constructs/web-acl';
 import { WebHosting } from './constructs/web-hosting';
+import { cloudFrontLogging, paramsAndSecretsLayerArn } from './regions';
+
+/**
+ * `npx cdk deploy -c switchboard:apiGatewayLoggingRole=true` sets the account's API Gateway logging
+ * role (account-wide, once per region); without it the account must already have one (README).
+ */
+export const API_GATEWAY_LOGGING_ROLE_CONTEXT = 'switchboard:apiGatewayLoggingRole';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -51,19 +60,30 @@ export class SwitchboardStack extends Stack {
     acknowledge(
       jwtSecret,
       'AwsSolutions-SMG4',
-      'The access-token signing key is read once per cold start; rotating it means deploying a new value (every signed-in user then refreshes once), which needs no rotation Lambda.',
+      `Rotated by hand (README: rotating the signing key) with put-secret-value, no rotation Lambda needed: functions read the key through the Parameters and Secrets extension, cached ${SECRET_CACHE_TTL_SECONDS} s, and keep accepting the AWSPREVIOUS key for one access-token lifetime after the rotation, so nobody is signed out.`,
+    );
+    const originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
+      description: 'Sent by CloudFront to the API origins; functions refuse requests without it',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    acknowledge(
+      originSecret,
+      'AwsSolutions-SMG4',
+      'CloudFront receives the value at deploy time (a dynamic reference in its origin headers), so a rotation must be followed by a deploy; functions accept the AWSPREVIOUS value too, so requests keep working in between.',
     );
 
-    const settings: FunctionSettings = {
+    const functions = new SwitchboardFunctions(this, 'Functions', {
       projectRoot: PROJECT_ROOT,
       table,
       tableIndexNames: indexNames,
       jwtSecret,
+      originSecret,
       appUrlParameterName: `/${this.stackName}/app-url`,
       mailFrom: mailFrom.valueAsString,
       platformAdminEmails: platformAdminEmails.valueAsString,
       customerSecretsKey,
-    };
+      paramsAndSecretsLayerArn: paramsAndSecretsLayerArn(this),
+    });
     const functionId = (handler: string) =>
       handler
         .split(/[/-]/)
@@ -74,30 +94,30 @@ export class SwitchboardStack extends Stack {
     const realtime = new RealtimeApi(this, 'Realtime', {
       routes: socketRoutes.map((route) => ({
         routeKey: route.contract.routeKey,
-        function: new SwitchboardFunction(this, functionId(route.handler), { handler: route.handler, settings }).function,
+        function: functions.add(functionId(route.handler), { ...route, kind: 'socket' }),
       })),
+      createAccountLoggingRole: this.node.tryGetContext(API_GATEWAY_LOGGING_ROLE_CONTEXT) === true,
     });
+    functions.realtimeStage = realtime.stage;
 
     const http = new HttpApi(this, 'Http', {
       routes: httpRoutes.map((route) => ({
         contract: route.contract,
-        function: new SwitchboardFunction(this, functionId(route.handler), {
-          handler: route.handler,
-          settings,
+        function: functions.add(functionId(route.handler), {
+          ...route,
+          kind: 'http',
           memorySize: route.handler.startsWith('auth/') ? PASSWORD_HASHING_MEMORY_MIB : undefined,
-          environment: { WS_CALLBACK_URL: realtime.stage.callbackUrl },
-          sendsMail: true,
-          usesCustomerSecrets: route.contract.auth !== 'public',
-          pushesTo: realtime.stage,
-        }).function,
+        }),
       })),
-      // Only answers 404/405 envelopes: no mail, no pushes, no customer secrets.
-      fallback: new SwitchboardFunction(this, functionId(fallbackRoute.handler), { handler: fallbackRoute.handler, settings })
-        .function,
+      fallback: functions.add(functionId(fallbackRoute.handler), { ...fallbackRoute, kind: 'http' }),
     });
 
     const executeApiDomain = (apiId: string) => `${apiId}.execute-api.${this.region}.${this.urlSuffix}`;
+    const webAcl = new OptionalWebAcl(this, 'Firewall');
     const web = new WebHosting(this, 'Web', {
+      originSecret: originSecret.secretValue.unsafeUnwrap(),
+      accessLogs: cloudFrontLogging(this),
+      webAclArn: webAcl.arn,
       httpApiDomain: executeApiDomain(http.api.apiId),
       realtimeApiDomain: executeApiDomain(realtime.api.apiId),
       webDistPath: props.webDistPath ?? path.join(PROJECT_ROOT, 'web', 'dist'),
@@ -107,7 +127,7 @@ export class SwitchboardStack extends Stack {
     // Read by the functions at run time (verification links): an output of the distribution cannot be
     // an environment variable of functions the distribution depends on.
     new ssm.StringParameter(this, 'AppUrlParameter', {
-      parameterName: settings.appUrlParameterName,
+      parameterName: functions.settings.appUrlParameterName,
       stringValue: appUrl,
       description: 'Public URL of the Switchboard web app',
     });

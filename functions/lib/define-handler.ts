@@ -9,7 +9,7 @@ import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
 import { getActiveUser } from '../auth/accounts';
 import { AppError, forbidden, unauthorized } from './app-error';
-import { hasSetting, ORIGIN_SECRET_HEADER, setting } from './config';
+import { hasSetting, ORIGIN_SECRET_HEADER, secretVersions } from './config';
 import { logError } from './log';
 
 type Infer<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -103,8 +103,13 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
 async function verifyOrigin(event: APIGatewayProxyEventV2): Promise<boolean> {
   if (!hasSetting('ORIGIN_SECRET')) return false;
   const given = Buffer.from(event.headers?.[ORIGIN_SECRET_HEADER] ?? '');
-  const expected = Buffer.from(await setting('ORIGIN_SECRET'));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  // The previous value too: CloudFront sends a rotated one only after the next deploy.
+  const { current, previous } = await secretVersions('ORIGIN_SECRET');
+  const matches = (secret: string | undefined) => {
+    const expected = Buffer.from(secret ?? '');
+    return expected.length > 0 && given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  if (!matches(current) && !matches(previous)) {
     throw new AppError(403, 'FORBIDDEN', 'Requests must come through the app, not the API endpoint.');
   }
   return true;

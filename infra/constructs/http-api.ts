@@ -10,6 +10,11 @@ import { acknowledge } from './nag';
 import { ACCESS_LOG_RETENTION } from './realtime-api';
 
 export const HTTP_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+/**
+ * The public auth routes (sign-up, sign-in, refresh, verification) get their own, lower limits, so a
+ * flood of them cannot use up the stage's for every signed-in user (and the reverse).
+ */
+export const AUTH_ROUTE_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
 
 const accessLogFormat = apigateway.AccessLogFormat.custom(
   JSON.stringify({
@@ -35,6 +40,9 @@ export interface HttpApiRoute {
   readonly function: lambda.IFunction;
 }
 
+export const isAuthRoute = (contract: HttpApiRoute['contract']) =>
+  contract.auth === 'public' && contract.path.startsWith('/api/v1/auth/');
+
 /**
  * The HTTP API: one route per route-table entry, `$default` answering everything else (404/405
  * envelopes), a `$default` stage with JSON access logs and throttling.
@@ -48,6 +56,7 @@ export class HttpApi extends Construct {
     // Same-origin behind CloudFront, so no CORS configuration.
     this.api = new apigwv2.HttpApi(this, 'Api', { description: 'Switchboard HTTP API', createDefaultStage: false });
 
+    const routes: apigwv2.HttpRoute[] = [];
     for (const route of props.routes) {
       const { method, path, auth } = route.contract;
       // Construct ids cannot contain '/'.
@@ -58,6 +67,7 @@ export class HttpApi extends Construct {
         integration: new HttpLambdaIntegration(`${name} Integration`, route.function),
       });
       acknowledge(created, 'AwsSolutions-APIG4', authReason(auth));
+      routes.push(created);
     }
     const fallback = new apigwv2.HttpRoute(this, 'Fallback', {
       httpApi: this.api,
@@ -81,13 +91,22 @@ export class HttpApi extends Construct {
       throttle: HTTP_THROTTLE,
       accessLogSettings: { destination: new apigwv2.LogGroupLogDestination(accessLogs), format: accessLogFormat },
     });
+    const authRoutes = props.routes.filter((route) => isAuthRoute(route.contract));
+    (this.stage.node.defaultChild as apigwv2.CfnStage).routeSettings = Object.fromEntries(
+      authRoutes.map((route) => [
+        `${route.contract.method} ${route.contract.path}`,
+        { throttlingRateLimit: AUTH_ROUTE_THROTTLE.rateLimit, throttlingBurstLimit: AUTH_ROUTE_THROTTLE.burstLimit },
+      ]),
+    );
+    // Route settings name routes that must exist first.
+    for (const route of routes) this.stage.node.addDependency(route);
   }
 }
 
 function authReason(auth: HttpContract['auth']): string {
   switch (auth) {
     case 'public':
-      return 'A public route by specification (sign-up, sign-in, e-mail verification, token refresh, health); abuse is limited by stage throttling and per-account/per-address throttles in the handler.';
+      return 'A public route by specification (sign-up, sign-in, e-mail verification, token refresh, health); abuse is limited by per-route API Gateway throttling, per-account/per-address throttles in the handler and, when enabled, the WAF rate-based rule.';
     case 'user':
     case 'platformAdmin':
       return `Authorised in the handler (defineHandler, auth '${auth}'): the HS256 access token issued by this app is verified (algorithm, aud, iss, expiry) before any work; an API Gateway JWT authorizer would need a JWKS endpoint.`;

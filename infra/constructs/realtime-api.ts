@@ -39,7 +39,19 @@ export class RealtimeApi extends Construct {
   readonly api: apigwv2.WebSocketApi;
   readonly stage: apigwv2.WebSocketStage;
 
-  constructor(scope: Construct, id: string, props: { routes: readonly RealtimeRoute[] }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: {
+      routes: readonly RealtimeRoute[];
+      /**
+       * Sets the account's (per region) API Gateway logging role, replacing any the account has. Off by
+       * default: the role is a one-time prerequisite of the account (README), and WebSocket access logs
+       * need it.
+       */
+      createAccountLoggingRole: boolean;
+    },
+  ) {
     super(scope, id);
     this.api = new apigwv2.WebSocketApi(this, 'Api', { description: 'Switchboard realtime events' });
     for (const route of props.routes) {
@@ -66,12 +78,12 @@ export class RealtimeApi extends Construct {
       throttle: REALTIME_THROTTLE,
       accessLogSettings: { destination: new apigwv2.LogGroupLogDestination(accessLogs), format: accessLogFormat },
     });
-    this.stage.node.addDependency(this.cloudWatchLogsRole());
+    if (props.createAccountLoggingRole) this.stage.node.addDependency(this.cloudWatchLogsRole());
   }
 
   /**
    * Unlike HTTP APIs, WebSocket APIs write access logs through the account's (per region) API Gateway
-   * CloudWatch role. This sets it; both are retained so other APIs of the account keep logging.
+   * CloudWatch role. This sets it, account-wide; both are retained so other APIs of the account keep logging.
    */
   private cloudWatchLogsRole(): apigateway.CfnAccount {
     const role = new iam.Role(this, 'ApiGatewayCloudWatchRole', {

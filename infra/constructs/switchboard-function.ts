@@ -9,11 +9,13 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { type Capability, DEFAULT_TIMEOUT_SECONDS } from '../../functions/lib/capabilities';
+import { SECRET_CACHE_TTL_SECONDS } from '../../functions/lib/config';
+import type { RouteEntry } from '../../functions/routes';
 import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, esbuildOptions, handlerEntry } from '../bundling';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
-export const FUNCTION_TIMEOUT = Duration.seconds(10);
 export const FUNCTION_MEMORY_MIB = 512;
 /** scrypt with N=2^17, r=8 needs 128 MiB per hash and is CPU-bound; Lambda CPU grows with memory. */
 export const PASSWORD_HASHING_MEMORY_MIB = 1024;
@@ -21,82 +23,81 @@ export const FUNCTION_LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
 /** Tag on every function built from the route table (value: the handler module), e.g. for tests and cost reports. */
 export const HANDLER_TAG = 'switchboard:handler';
 
-/** What every function of the app shares: the data, its secrets and its settings. */
+/** What every function of the app may share: the data, its secrets and its settings. */
 export interface FunctionSettings {
   /** Repository root: entries, lock file and esbuild run from here. */
   readonly projectRoot: string;
   readonly table: dynamodb.ITable;
   readonly tableIndexNames: readonly string[];
   readonly jwtSecret: secretsmanager.ISecret;
+  /** The secret CloudFront sends to the HTTP API; every HTTP function checks it. */
+  readonly originSecret: secretsmanager.ISecret;
   /** Name (a literal, so functions do not depend on the distribution) of the SSM parameter holding the app URL. */
   readonly appUrlParameterName: string;
   readonly mailFrom: string;
   readonly platformAdminEmails: string;
   readonly customerSecretsKey: kms.IKey;
+  /** The ARN of the Parameters and Secrets extension layer (arm64) in the stack's region. */
+  readonly paramsAndSecretsLayerArn: string;
 }
 
-export interface SwitchboardFunctionProps {
-  /** Module below `functions/handlers/`, without extension, exporting `handler`. */
-  readonly handler: string;
-  readonly settings: FunctionSettings;
+export interface FunctionRoute extends RouteEntry {
+  /** `http`: behind CloudFront's origin secret; `socket`: a WebSocket route. */
+  readonly kind: 'http' | 'socket';
   readonly memorySize?: number;
-  readonly environment?: Record<string, string>;
-  /** Sends mail through SES v2 as `MAIL_FROM` (and only as that address). */
-  readonly sendsMail?: boolean;
-  /** Encrypts and decrypts customers' Twilio credentials with the customer-secrets key. */
-  readonly usesCustomerSecrets?: boolean;
-  /** Pushes realtime events to the connections of this WebSocket stage. */
-  readonly pushesTo?: apigwv2.WebSocketStage;
 }
 
 /**
- * One function of the route table with the app's runtime defaults (Node.js 22 on arm64, ESM bundle
- * from infra/bundling.ts, own log group, Parameters and Secrets extension) and its grants, in one call.
+ * The functions of the route table with the app's runtime defaults (Node.js 22 on arm64, ESM bundle
+ * from infra/bundling.ts, Parameters and Secrets extension), each granted exactly its route's
+ * capabilities. To stay far below CloudFormation's 500 resources as routes are added, functions with
+ * the same capabilities share one role, and the functions of one feature (the handler folder) one log
+ * group: a route adds a function, its API route, integration and invoke permission, nothing more.
  */
-export class SwitchboardFunction extends Construct {
-  readonly function: nodejs.NodejsFunction;
+export class SwitchboardFunctions extends Construct {
+  private readonly roles = new Map<string, iam.Role>();
+  private readonly logGroups = new Map<string, logs.LogGroup>();
+  private readonly layer: lambda.ParamsAndSecretsLayerVersion;
+  /**
+   * The WebSocket stage realtime pushes go to, for functions with the `publish` capability; set once
+   * the WebSocket API exists (its own functions come first and cannot push through it: a cycle).
+   */
+  realtimeStage?: apigwv2.WebSocketStage;
 
-  constructor(scope: Construct, id: string, props: SwitchboardFunctionProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    readonly settings: FunctionSettings,
+  ) {
     super(scope, id);
-    const { settings } = props;
-    const stack = Stack.of(this);
+    this.layer = lambda.ParamsAndSecretsLayerVersion.fromVersionArn(settings.paramsAndSecretsLayerArn, {
+      logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
+      // How long a rotated secret may still be served from the extension's cache (config.ts).
+      secretsManagerTtl: Duration.seconds(SECRET_CACHE_TTL_SECONDS),
+      parameterStoreTtl: Duration.seconds(SECRET_CACHE_TTL_SECONDS),
+    });
+  }
 
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: FUNCTION_LOG_RETENTION,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    // An own role instead of AWSLambdaBasicExecutionRole: logs may go to this function's log group only.
-    const role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Switchboard function ${props.handler}`,
-    });
+  add(constructId: string, route: FunctionRoute): nodejs.NodejsFunction {
+    const { settings } = this;
+    const logGroup = this.logGroupFor(route.handler.split('/')[0] as string);
+    const role = this.roleFor(route);
     logGroup.grantWrite(role);
 
-    this.function = new nodejs.NodejsFunction(this, 'Function', {
-      entry: path.join(settings.projectRoot, handlerEntry(props.handler)),
+    const fn = new nodejs.NodejsFunction(this, constructId, {
+      entry: path.join(settings.projectRoot, handlerEntry(route.handler)),
       handler: 'handler',
       projectRoot: settings.projectRoot,
       depsLockFilePath: path.join(settings.projectRoot, 'package-lock.json'),
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: props.memorySize ?? FUNCTION_MEMORY_MIB,
-      timeout: FUNCTION_TIMEOUT,
+      memorySize: route.memorySize ?? FUNCTION_MEMORY_MIB,
+      timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
       role,
       logGroup,
-      description: `Switchboard ${props.handler}`,
-      paramsAndSecrets: lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103, {
-        logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
-      }),
-      environment: {
-        TABLE_NAME: settings.table.tableName,
-        NODE_OPTIONS: '--enable-source-maps',
-        MAIL_FROM: settings.mailFrom,
-        PLATFORM_ADMIN_EMAILS: settings.platformAdminEmails,
-        JWT_SECRET_SECRET_ARN: settings.jwtSecret.secretArn,
-        APP_URL_PARAMETER: settings.appUrlParameterName,
-        CUSTOMER_SECRETS_KEY_ID: settings.customerSecretsKey.keyArn,
-        ...props.environment,
-      },
+      description: `Switchboard ${route.handler}`,
+      paramsAndSecrets: this.layer,
+      environment: { ...this.baseEnvironment(route.kind), ...this.capabilityEnvironment(route.capabilities) },
       bundling: {
         format: nodejs.OutputFormat.ESM,
         minify: esbuildOptions.minify,
@@ -109,68 +110,142 @@ export class SwitchboardFunction extends Construct {
         forceDockerBundling: false,
       },
     });
-    Tags.of(this.function).add(HANDLER_TAG, props.handler);
-
-    this.grantTable(role, settings);
-    settings.jwtSecret.grantRead(role);
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['ssm:GetParameter'],
-        resources: [
-          stack.formatArn({
-            service: 'ssm',
-            resource: 'parameter',
-            resourceName: settings.appUrlParameterName.replace(/^\//, ''),
-          }),
-        ],
-      }),
-    );
-
-    if (props.sendsMail) {
-      // SES authorises against every identity involved (sender domain or address, and recipients while
-      // the account is in the sandbox), so the resource is any identity and the sender is pinned instead.
-      const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-          resources: [identities],
-          conditions: { StringEqualsIgnoreCase: { 'ses:FromAddress': settings.mailFrom } },
-        }),
-      );
-      acknowledgeWildcardResource(
-        this,
-        identities,
-        'SES checks the sending permission against the sender identity and, in the SES sandbox, the recipient identities, which are not known in advance; the ses:FromAddress condition limits sending to the MailFrom address.',
-      );
-    }
-
-    if (props.usesCustomerSecrets) {
-      settings.customerSecretsKey.grant(role, 'kms:Encrypt', 'kms:Decrypt');
-    }
-
-    if (props.pushesTo) {
-      const stage = props.pushesTo;
-      stage.grantManagementApiAccess(role);
-      acknowledgeWildcardResource(
-        this,
-        `${stack.formatArn({ service: 'execute-api', resource: stage.api.apiId })}/${stage.stageName}/*/@connections/*`,
-        'Realtime pushes go to connection ids that exist only at run time; the grant is limited to the @connections management API of this one WebSocket stage.',
-      );
-    }
-
+    Tags.of(fn).add(HANDLER_TAG, route.handler);
     acknowledge(
-      this,
+      fn,
       'AwsSolutions-L1',
       'Node.js 22 is pinned on purpose: it is the esbuild target in infra/bundling.ts (LAMBDA_NODE_TARGET) that `npm run bench` measures; raise both together.',
     );
+    return fn;
+  }
+
+  private baseEnvironment(kind: FunctionRoute['kind']): Record<string, string> {
+    const { settings } = this;
+    return {
+      TABLE_NAME: settings.table.tableName,
+      NODE_OPTIONS: '--enable-source-maps',
+      PLATFORM_ADMIN_EMAILS: settings.platformAdminEmails,
+      ...(kind === 'http' ? { ORIGIN_SECRET_SECRET_ARN: settings.originSecret.secretArn } : {}),
+    };
+  }
+
+  /** The variables of CAPABILITY_ENVIRONMENT[c].aws, with their values in this stack. */
+  private capabilityEnvironment(capabilities: readonly Capability[]): Record<string, string> {
+    const { settings } = this;
+    const values: Record<Capability, Record<string, string>> = {
+      jwt: { JWT_SECRET_SECRET_ARN: settings.jwtSecret.secretArn },
+      mail: { MAIL_FROM: settings.mailFrom },
+      appUrl: { APP_URL_PARAMETER: settings.appUrlParameterName },
+      customerSecrets: { CUSTOMER_SECRETS_KEY_ID: settings.customerSecretsKey.keyArn },
+      publish: { WS_CALLBACK_URL: this.realtimeStage?.callbackUrl ?? '' },
+      twilio: {},
+    };
+    return Object.assign({}, ...capabilities.map((c) => values[c]));
+  }
+
+  private logGroupFor(feature: string): logs.LogGroup {
+    let group = this.logGroups.get(feature);
+    if (!group) {
+      group = new logs.LogGroup(this, `${pascal(feature)}Logs`, {
+        retention: FUNCTION_LOG_RETENTION,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      this.logGroups.set(feature, group);
+    }
+    return group;
+  }
+
+  /** One role per set of capabilities (and kind): the same grants, written once. */
+  private roleFor(route: FunctionRoute): iam.Role {
+    const capabilities = [...route.capabilities].sort();
+    const key = [route.kind, ...capabilities].join('-');
+    let role = this.roles.get(key);
+    if (role) return role;
+    // An own role instead of AWSLambdaBasicExecutionRole: logs may go to the app's log groups only.
+    role = new iam.Role(this, `${pascal(key)}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Switchboard ${route.kind} functions with: ${capabilities.join(', ') || 'table access only'}`,
+    });
+    this.roles.set(key, role);
+    this.grantTable(role);
+    if (route.kind === 'http') this.settings.originSecret.grantRead(role);
+    for (const capability of capabilities) this.grant(role, capability);
+    return role;
+  }
+
+  private grant(role: iam.Role, capability: Capability): void {
+    const { settings } = this;
+    const stack = Stack.of(this);
+    switch (capability) {
+      case 'jwt':
+        // AWSPREVIOUS too: the previous key verifies for one access-token lifetime after a rotation.
+        settings.jwtSecret.grantRead(role);
+        return;
+      case 'appUrl':
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ssm:GetParameter'],
+            resources: [
+              stack.formatArn({
+                service: 'ssm',
+                resource: 'parameter',
+                resourceName: settings.appUrlParameterName.replace(/^\//, ''),
+              }),
+            ],
+          }),
+        );
+        return;
+      case 'mail': {
+        // SES authorises against every identity involved (sender domain or address, and recipients while
+        // the account is in the sandbox), so the resource is any identity and the sender is pinned instead.
+        const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+            resources: [identities],
+            conditions: { StringEqualsIgnoreCase: { 'ses:FromAddress': settings.mailFrom } },
+          }),
+        );
+        acknowledgeWildcardResource(
+          role,
+          identities,
+          'SES checks the sending permission against the sender identity and, in the SES sandbox, the recipient identities, which are not known in advance; the ses:FromAddress condition limits sending to the MailFrom address.',
+        );
+        return;
+      }
+      case 'customerSecrets':
+        // Only with a company as encryption context, as secrets.ts always sends it.
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['kms:Encrypt', 'kms:Decrypt'],
+            resources: [settings.customerSecretsKey.keyArn],
+            conditions: { Null: { 'kms:EncryptionContext:companyId': 'false' } },
+          }),
+        );
+        return;
+      case 'publish': {
+        const stage = this.realtimeStage;
+        if (!stage) throw new Error('A WebSocket function cannot have the publish capability: the WebSocket API depends on it');
+        stage.grantManagementApiAccess(role);
+        acknowledgeWildcardResource(
+          role,
+          `${stack.formatArn({ service: 'execute-api', resource: stage.api.apiId })}/${stage.stageName}/*/@connections/*`,
+          'Realtime pushes go to connection ids that exist only at run time; the grant is limited to the @connections management API of this one WebSocket stage.',
+        );
+        return;
+      }
+      case 'twilio':
+        // Twilio is reached over the internet with the customer's own credentials: no AWS permission.
+        return;
+    }
   }
 
   /**
    * Item-level access to the table and its named indexes only (no `index/*` wildcard). No Scan:
    * every list the app shows is a Query (DESIGN §4).
    */
-  private grantTable(role: iam.IRole, settings: FunctionSettings): void {
-    const { tableArn } = settings.table;
+  private grantTable(role: iam.IRole): void {
+    const { tableArn } = this.settings.table;
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: [
@@ -183,8 +258,14 @@ export class SwitchboardFunction extends Construct {
           'dynamodb:BatchWriteItem',
           'dynamodb:ConditionCheckItem',
         ],
-        resources: [tableArn, ...settings.tableIndexNames.map((indexName) => `${tableArn}/index/${indexName}`)],
+        resources: [tableArn, ...this.settings.tableIndexNames.map((indexName) => `${tableArn}/index/${indexName}`)],
       }),
     );
   }
 }
+
+const pascal = (text: string) =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { Annotations, Duration, Stack } from 'aws-cdk-lib';
+import type * as cdk from 'aws-cdk-lib';
+import { Annotations, Aws, Duration, Fn, Stack } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -8,6 +9,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { ORIGIN_SECRET_HEADER } from '../../functions/lib/config';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 import { spaResponseHeadersPolicy } from './spa-response-headers';
 
@@ -32,6 +34,12 @@ const SPA_REWRITE = `function handler(event) {
 const WEBSOCKET_HEADERS = ['Sec-WebSocket-Key', 'Sec-WebSocket-Version', 'Sec-WebSocket-Protocol', 'Sec-WebSocket-Extensions'];
 
 export interface WebHostingProps {
+  /** Sent by CloudFront to the API origins as ORIGIN_SECRET_HEADER; functions refuse requests without it. */
+  readonly originSecret: string;
+  /** Whether CloudFront can deliver standard logs to a bucket in this region (not in opt-in regions). */
+  readonly accessLogs: 'on' | 'off' | cdk.CfnCondition;
+  /** The WAF web ACL of the distribution, if any. */
+  readonly webAclArn?: string;
   /** `{apiId}.execute-api.{region}.amazonaws.com` of the HTTP API (its `$default` stage). */
   readonly httpApiDomain: string;
   /** `{apiId}.execute-api.{region}.amazonaws.com` of the WebSocket API, whose stage is named like the `/ws` path. */
@@ -69,9 +77,13 @@ export class WebHosting extends Construct {
       serverAccessLogsPrefix: 's3-site/',
     });
 
+    // Account-wide names must differ per stack and region: a second region in one account is another stack.
+    const unique = (name: string) => `${Aws.STACK_NAME}-${Aws.REGION}-${name}`;
+    const originHeaders = { [ORIGIN_SECRET_HEADER]: props.originSecret };
     const apiOrigin = new origins.HttpOrigin(props.httpApiDomain, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      customHeaders: originHeaders,
     });
     const apiBehavior: cloudfront.BehaviorOptions = {
       origin: apiOrigin,
@@ -84,10 +96,12 @@ export class WebHosting extends Construct {
       origin: new origins.HttpOrigin(props.realtimeApiDomain, {
         protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+        customHeaders: originHeaders,
       }),
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
       originRequestPolicy: new cloudfront.OriginRequestPolicy(this, 'WebSocketRequestPolicy', {
+        originRequestPolicyName: unique('websocket'),
         comment: 'WebSocket handshake: the access token in the query string and the Sec-WebSocket-* headers',
         queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
         headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...WEBSOCKET_HEADERS),
@@ -100,7 +114,11 @@ export class WebHosting extends Construct {
       defaultRootObject: 'index.html',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       defaultBehavior: {
-        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
+          originAccessControl: new cloudfront.S3OriginAccessControl(this, 'SiteAccess', {
+            originAccessControlName: unique('site'),
+          }),
+        }),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: spaResponseHeadersPolicy(this),
@@ -121,10 +139,12 @@ export class WebHosting extends Construct {
         '/ws': realtimeBehavior,
         '/ws/*': realtimeBehavior,
       },
-      enableLogging: true,
-      logBucket: this.logsBucket,
-      logFilePrefix: 'cloudfront/',
+      enableLogging: props.accessLogs !== 'off',
+      logBucket: props.accessLogs !== 'off' ? this.logsBucket : undefined,
+      logFilePrefix: props.accessLogs !== 'off' ? 'cloudfront/' : undefined,
+      webAclId: props.webAclArn,
     });
+    this.limitLogging(props.accessLogs);
     acknowledge(
       this.distribution,
       'AwsSolutions-CFR1',
@@ -133,7 +153,7 @@ export class WebHosting extends Construct {
     acknowledge(
       this.distribution,
       'AwsSolutions-CFR2',
-      'AWS WAF is an operator choice (it has a monthly cost); the APIs are throttled per stage and the login is throttled per account and address.',
+      'AWS WAF is an operator choice (it has a monthly cost): the WafRateLimit parameter adds a web ACL with a per-address rate-based rule; without it the APIs are throttled per stage and per auth route, and the login per account and address.',
     );
     acknowledge(
       this.distribution,
@@ -149,6 +169,25 @@ export class WebHosting extends Construct {
         `${props.webDistPath} does not exist, so the web app is not uploaded: run \`npm run build:web\` before \`npx cdk deploy\`.`,
       );
     }
+  }
+
+  /**
+   * CloudFront does not deliver standard logs to buckets in opt-in regions. With the region known at
+   * synth time logging is simply off there; in a region-agnostic template a condition turns it off.
+   */
+  private limitLogging(accessLogs: WebHostingProps['accessLogs']): void {
+    if (accessLogs === 'off') {
+      acknowledge(
+        this.distribution,
+        'AwsSolutions-CFR3',
+        'CloudFront cannot deliver standard logs to an S3 bucket in this opt-in region; API Gateway access logs still record every API request.',
+      );
+      return;
+    }
+    if (accessLogs === 'on') return;
+    const distribution = this.distribution.node.defaultChild as cloudfront.CfnDistribution;
+    const logging = { Bucket: this.logsBucket.bucketRegionalDomainName, Prefix: 'cloudfront/', IncludeCookies: false };
+    distribution.addPropertyOverride('DistributionConfig.Logging', Fn.conditionIf(accessLogs.logicalId, logging, Aws.NO_VALUE));
   }
 
   /** Uploads the SPA and invalidates the distribution, so a deploy is visible at once. */
