@@ -12,21 +12,27 @@ import {
   DEFAULT_TIMEOUT_SECONDS,
   environmentFor,
 } from '../functions/lib/capabilities';
-import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
+import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
+import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE } from './constructs/http-api';
 import { HANDLER_TAG } from './constructs/switchboard-function';
-import { PROJECT_ROOT, SwitchboardStack } from './switchboard-stack';
+import { knownLayerArns, optInRegions } from './regions';
+import { API_GATEWAY_LOGGING_ROLE_CONTEXT, PROJECT_ROOT, SwitchboardStack } from './switchboard-stack';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-infra-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Synthesises like `npx cdk synth` (the feature flags of cdk.json) but without bundling the functions. */
-function synth(webDistPath: string) {
+function synth(webDistPath: string, options: { region?: string; context?: Record<string, unknown> } = {}) {
   const { context } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8'));
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, outdir: fs.mkdtempSync(path.join(tmp, 'out-')) });
-  const stack = new SwitchboardStack(app, 'Switchboard', { webDistPath });
+  const app = new App({
+    context: { ...context, ...options.context, 'aws:cdk:bundling-stacks': [] },
+    outdir: fs.mkdtempSync(path.join(tmp, 'out-')),
+  });
+  const env = options.region ? { region: options.region } : undefined;
+  const stack = new SwitchboardStack(app, 'Switchboard', { webDistPath, env });
   return { app, stack, template: Template.fromStack(stack) };
 }
 
@@ -46,6 +52,11 @@ type SecurityHeaders = {
   SecurityHeadersConfig?: { ContentSecurityPolicy?: { ContentSecurityPolicy: string; Override: boolean } };
 };
 const ref = (logicalId: string) => ({ Ref: logicalId });
+const distributionConfig = (t: Template) =>
+  (Object.values(t.findResources('AWS::CloudFront::Distribution'))[0] as Resource).Properties.DistributionConfig as Record<
+    string,
+    unknown
+  >;
 
 const withoutWeb = synth(path.join(tmp, 'missing-dist'));
 const { template } = withoutWeb;
@@ -300,6 +311,112 @@ describe('web app upload', () => {
     const withWeb = synth(dist);
     withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
     expect(nagFindings(withWeb.app)).toEqual([]);
+  });
+});
+
+describe('origin verification and throttling', () => {
+  it('has CloudFront send the generated origin secret to both APIs', () => {
+    const origins = (
+      distributionConfig(template) as { Origins: { Id: string; CustomOriginConfig?: unknown; OriginCustomHeaders?: unknown }[] }
+    ).Origins.filter((origin) => origin.CustomOriginConfig);
+    expect(origins).toHaveLength(2);
+    for (const origin of origins) {
+      expect(origin.OriginCustomHeaders).toEqual([
+        {
+          HeaderName: ORIGIN_SECRET_HEADER,
+          HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', expect.anything(), ':SecretString:::}}']] },
+        },
+      ]);
+    }
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 48 }),
+    });
+  });
+
+  it('gives the public auth routes their own, lower limits than the stage', () => {
+    const stage = Object.values(
+      template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }),
+    )[0] as Resource;
+    const authRoutes = httpRoutes.filter((r) => r.contract.auth === 'public' && r.contract.path.startsWith('/api/v1/auth/'));
+    expect(authRoutes.length).toBeGreaterThan(3);
+    expect(Object.keys(stage.Properties.RouteSettings as object).sort()).toEqual(
+      authRoutes.map((r) => `${r.contract.method} ${r.contract.path}`).sort(),
+    );
+    for (const settings of Object.values(stage.Properties.RouteSettings as object)) {
+      expect(settings).toEqual({
+        ThrottlingRateLimit: AUTH_ROUTE_THROTTLE.rateLimit,
+        ThrottlingBurstLimit: AUTH_ROUTE_THROTTLE.burstLimit,
+      });
+    }
+    expect(AUTH_ROUTE_THROTTLE.rateLimit).toBeLessThan(HTTP_THROTTLE.rateLimit);
+  });
+
+  it('adds a WAF rate-based rule only when the WafRateLimit parameter is set, in us-east-1 only', () => {
+    const json = template.toJSON();
+    expect(json.Parameters.WafRateLimit).toMatchObject({ Type: 'Number', Default: 0 });
+    template.hasResource('AWS::WAFv2::WebACL', {
+      Condition: 'WafEnabled',
+      Properties: Match.objectLike({
+        Scope: 'CLOUDFRONT',
+        Rules: [
+          Match.objectLike({
+            Action: { Block: {} },
+            Statement: { RateBasedStatement: { Limit: ref('WafRateLimit'), AggregateKeyType: 'IP' } },
+          }),
+        ],
+      }),
+    });
+    expect(JSON.stringify(json.Rules.WafInUsEast1)).toContain('us-east-1');
+    expect(JSON.stringify(distributionConfig(template).WebACLId)).toContain('WafEnabled');
+  });
+});
+
+describe("the account's API Gateway logging role", () => {
+  it('is left alone by default and set only when asked for', () => {
+    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+    const withRole = synth(path.join(tmp, 'missing-dist'), { context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: true } });
+    withRole.template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'Retain' });
+  });
+});
+
+describe('regions', () => {
+  it('take the extension layer from a region map, with the ExtensionLayerArn parameter where the map has none', () => {
+    const json = template.toJSON();
+    expect(json.Transform).toContain('AWS::LanguageExtensions');
+    const layers = JSON.stringify(
+      (Object.values(template.findResources('AWS::Lambda::Function'))[0] as Resource).Properties.Layers,
+    );
+    expect(layers).toContain('Fn::FindInMap');
+    expect(layers).toContain('{"DefaultValue":{"Ref":"ExtensionLayerArn"}}');
+    expect(JSON.stringify(json.Rules.LayerArnGiven)).toContain('ExtensionLayerArn');
+    expect(JSON.stringify(distributionConfig(template).Logging)).toContain('CloudFrontLogsDelivered');
+  });
+
+  // A mapped region, and opt-in regions the map lacks (where CloudFront cannot deliver logs either).
+  it.each(['us-east-1', 'eu-central-2', 'ap-southeast-4', 'af-south-1', 'me-central-1'])('synthesise for %s', (region) => {
+    const regional = synth(path.join(tmp, 'missing-dist'), { region });
+    const layer = JSON.stringify(
+      (Object.values(regional.template.findResources('AWS::Lambda::Function'))[0] as Resource).Properties.Layers,
+    );
+    const known = knownLayerArns()[region];
+    if (known) expect(layer).toBe(JSON.stringify([known]));
+    else {
+      expect(layer).toBe(JSON.stringify([ref('ExtensionLayerArn')]));
+      expect(regional.template.toJSON().Rules).toHaveProperty('LayerArnGiven');
+    }
+    const logging = distributionConfig(regional.template).Logging;
+    if (optInRegions().includes(region)) expect(logging).toBeUndefined();
+    else expect(logging).toMatchObject({ Prefix: 'cloudfront/' });
+    // Account-wide names carry the region, so a second region in one account does not collide.
+    for (const [type, property] of [
+      ['AWS::CloudFront::OriginRequestPolicy', 'OriginRequestPolicyConfig'],
+      ['AWS::CloudFront::OriginAccessControl', 'OriginAccessControlConfig'],
+    ] as const) {
+      for (const resource of Object.values(regional.template.findResources(type)) as Resource[]) {
+        expect(JSON.stringify((resource.Properties[property] as { Name: unknown }).Name)).toContain('AWS::Region');
+      }
+    }
+    expect(nagFindings(regional.app)).toEqual([]);
   });
 });
 

@@ -95,7 +95,8 @@ export class HttpApi extends Construct {
     (this.stage.node.defaultChild as apigwv2.CfnStage).routeSettings = Object.fromEntries(
       authRoutes.map((route) => [
         `${route.contract.method} ${route.contract.path}`,
-        { throttlingRateLimit: AUTH_ROUTE_THROTTLE.rateLimit, throttlingBurstLimit: AUTH_ROUTE_THROTTLE.burstLimit },
+        // A JSON map in CloudFormation's own casing (the L1 type passes it through as it is).
+        { ThrottlingRateLimit: AUTH_ROUTE_THROTTLE.rateLimit, ThrottlingBurstLimit: AUTH_ROUTE_THROTTLE.burstLimit },
       ]),
     );
     // Route settings name routes that must exist first.
