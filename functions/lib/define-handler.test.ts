@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { httpContract } from '../../shared/contract/route';
 import { AppError } from './app-error';
+import { ORIGIN_SECRET_HEADER } from './config';
 import { defineHandler } from './define-handler';
 
 const contract = httpContract({
@@ -69,9 +70,36 @@ describe('defineHandler', () => {
     expect(JSON.parse(res.body ?? '')).toEqual({ success: true, data: { hello: 'Ada', sourceIp: '192.0.2.1' } });
   });
 
-  it('takes the viewer address CloudFront passes over the edge address', async () => {
+  describe('behind CloudFront', () => {
+    const viewer = { 'cloudfront-viewer-address': '203.0.113.9:50123' };
     const handler = defineHandler(contract, async ({ sourceIp }) => ({ data: sourceIp }));
-    const res = await handler(event('{"name":"x"}', { 'cloudfront-viewer-address': '203.0.113.9:50123' }), context);
-    expect(JSON.parse(res.body ?? '').data).toBe('203.0.113.9');
+    afterEach(() => vi.unstubAllEnvs());
+
+    it('refuses a request without the origin secret with a 403 envelope (the execute-api endpoint is public)', async () => {
+      vi.stubEnv('ORIGIN_SECRET', 'the-origin-secret');
+      for (const headers of [viewer, { ...viewer, [ORIGIN_SECRET_HEADER]: 'a-guess' }]) {
+        const res = await handler(event('{"name":"x"}', headers), context);
+        expect(res.statusCode).toBe(403);
+        expect(JSON.parse(res.body ?? '')).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } });
+      }
+    });
+
+    it('takes the viewer address CloudFront passes over the edge address, on a request with the secret', async () => {
+      vi.stubEnv('ORIGIN_SECRET', 'the-origin-secret');
+      const res = await handler(event('{"name":"x"}', { ...viewer, [ORIGIN_SECRET_HEADER]: 'the-origin-secret' }), context);
+      expect(JSON.parse(res.body ?? '').data).toBe('203.0.113.9');
+    });
+
+    it('accepts the previous secret while CloudFront has not been deployed with a rotated one', async () => {
+      vi.stubEnv('ORIGIN_SECRET', 'the-new-secret');
+      vi.stubEnv('ORIGIN_SECRET_PREVIOUS', 'the-origin-secret');
+      const res = await handler(event('{"name":"x"}', { ...viewer, [ORIGIN_SECRET_HEADER]: 'the-origin-secret' }), context);
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('never trusts a viewer address the request only claims', async () => {
+      const res = await handler(event('{"name":"x"}', viewer), context);
+      expect(JSON.parse(res.body ?? '').data).toBe('192.0.2.1');
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { keys } from '../../functions/lib/table';
 import { signUp, stack } from '../support/api';
@@ -80,14 +80,24 @@ describe('realtime socket', () => {
     bobSocket.ws.close();
   });
 
-  it('deletes a connection that answers 410 Gone', async () => {
+  it('deletes a connection that answers 410 Gone, unless it may still be in $connect', async () => {
     const carol = await signUp();
     const { client, tableName } = testTable();
     const { saveConnection } = await import('../../functions/realtime/connections');
+    const { CONNECTING_GRACE_MS } = await import('../../functions/realtime/publish');
     await saveConnection({ connectionId: 'long-gone', companyId: carol.company.id, userId: carol.user.id, sessionId: 's1' });
     expect(await connectionCount(carol.company.id)).toBe(1);
 
+    // API Gateway answers 410 while $connect still runs: a connection just saved is kept.
     expect(await publish(carol.company.id, { type: 'user_left', data: {} })).toBe(0);
+    expect(await connectionCount(carol.company.id)).toBe(1);
+
+    vi.useFakeTimers({ now: Date.now() + CONNECTING_GRACE_MS + 1_000, toFake: ['Date'] });
+    try {
+      expect(await publish(carol.company.id, { type: 'user_left', data: {} })).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await connectionCount(carol.company.id)).toBe(0);
     const owner = await client.send(new GetCommand({ TableName: tableName, Key: keys.connectionOwner('long-gone') }));
     expect(owner.Item).toBeUndefined();

@@ -1,0 +1,95 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../shared/constants';
+import { SECRET_CACHE_TTL_SECONDS } from '../lib/config';
+import { issueAccessToken, type Principal, verifyAccessToken } from './access-tokens';
+
+/**
+ * The signing key as AWS serves it: a stand-in for the Parameters and Secrets extension on its
+ * localhost port, answering GetSecretValue for AWSCURRENT and AWSPREVIOUS as Secrets Manager would.
+ */
+const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:jwt';
+const versions: { current: { value: string; createdAt: Date }; previous?: string } = {
+  current: { value: 'first-key-first-key-first-key-first-key', createdAt: new Date() },
+};
+let extension: Server;
+
+beforeAll(async () => {
+  extension = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.headers['x-aws-parameters-secrets-token'] !== 'session' || url.searchParams.get('secretId') !== SECRET_ARN) {
+      res.writeHead(403).end();
+      return;
+    }
+    const stage = url.searchParams.get('versionStage');
+    const body =
+      stage === 'AWSPREVIOUS'
+        ? versions.previous && { SecretString: versions.previous }
+        : { SecretString: versions.current.value, CreatedDate: versions.current.createdAt.getTime() / 1000 };
+    if (!body) {
+      res.writeHead(400).end('ResourceNotFoundException');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => extension.listen(0, '127.0.0.1', resolve));
+  vi.stubEnv('PARAMETERS_SECRETS_EXTENSION_HTTP_PORT', String((extension.address() as AddressInfo).port));
+  vi.stubEnv('AWS_SESSION_TOKEN', 'session');
+  vi.stubEnv('JWT_SECRET', '');
+  vi.stubEnv('JWT_SECRET_SECRET_ARN', SECRET_ARN);
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+  extension.close();
+});
+afterEach(() => vi.useRealTimers());
+
+const principal: Principal = { userId: 'u1', companyId: 'c1', isPlatformAdmin: false, role: 'OWNER', sessionId: 's1' };
+
+function rotate(to: string, at = new Date()) {
+  versions.previous = versions.current.value;
+  versions.current = { value: to, createdAt: at };
+}
+
+describe('the access-token signing key', () => {
+  it('is read through the extension on every use: a rotation signs new tokens with the new key at once', async () => {
+    const before = await issueAccessToken(principal);
+    rotate('second-key-second-key-second-key-second');
+    const after = await issueAccessToken(principal);
+    const signedWithNew = await new SignJWT({ cid: 'c1', rol: 'OWNER', sid: 's1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u1')
+      .setIssuer('switchboard')
+      .setAudience('switchboard-app')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('second-key-second-key-second-key-second'));
+    // The new key signs; the token of before still verifies during the rotation.
+    expect(await verifyAccessToken(signedWithNew)).toMatchObject({ userId: 'u1' });
+    expect(after).not.toBe(before);
+    expect(await verifyAccessToken(before)).toMatchObject({ userId: 'u1', companyId: 'c1' });
+  });
+
+  it('keeps accepting the previous key for one access-token lifetime after a rotation, then not', async () => {
+    const signedWithOld = await issueAccessToken(principal);
+    const rotatedAt = new Date();
+    rotate('third-key-third-key-third-key-third-key', rotatedAt);
+    expect(await verifyAccessToken(signedWithOld)).toMatchObject({ userId: 'u1' });
+
+    // A token is valid for ACCESS_TOKEN_TTL_SECONDS; past that (and the cache time) the old key is done.
+    vi.useFakeTimers({
+      now: rotatedAt.getTime() + (ACCESS_TOKEN_TTL_SECONDS + SECRET_CACHE_TTL_SECONDS + 1) * 1000,
+      toFake: ['Date'],
+    });
+    const stillValid = await new SignJWT({ cid: 'c1', rol: 'OWNER', sid: 's1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u1')
+      .setIssuer('switchboard')
+      .setAudience('switchboard-app')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(versions.previous ?? ''));
+    await expect(verifyAccessToken(stillValid)).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(await verifyAccessToken(await issueAccessToken(principal))).toMatchObject({ userId: 'u1' });
+  });
+});
