@@ -77,7 +77,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: settings.removeInboxMember, handler: 'inboxes/remove-member', capabilities: ['jwt'] },
   { contract: settings.listUsers, handler: 'users/list', capabilities: ['jwt'] },
   { contract: team.removeUser, handler: 'users/remove', capabilities: ['jwt', 'publish'] },
-  { contract: team.updateUserRole, handler: 'users/update-role', capabilities: ['jwt'] },
+  { contract: team.updateUserRole, handler: 'users/update-role', capabilities: ['jwt', 'publish'] },
   { contract: team.createInvitation, handler: 'invitations/create', capabilities: ['jwt', 'mail', 'appUrl'] },
   { contract: team.listInvitations, handler: 'invitations/list', capabilities: ['jwt'] },
   { contract: team.revokeInvitation, handler: 'invitations/revoke', capabilities: ['jwt'] },
