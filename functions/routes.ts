@@ -33,10 +33,10 @@ const TWILIO_TIMEOUT_SECONDS = 29;
 export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: system.health, handler: 'system/health', capabilities: [] },
   { contract: auth.register, handler: 'auth/register', capabilities: ['mail', 'appUrl'] },
-  { contract: auth.verifyEmail, handler: 'auth/verify-email', capabilities: ['jwt', 'mail', 'appUrl'] },
+  { contract: auth.verifyEmail, handler: 'auth/verify-email', capabilities: ['jwt', 'mail', 'appUrl', 'publish'] },
   { contract: auth.resendVerification, handler: 'auth/resend-verification', capabilities: ['mail', 'appUrl'] },
-  { contract: auth.login, handler: 'auth/login', capabilities: ['jwt'] },
-  { contract: auth.refresh, handler: 'auth/refresh', capabilities: ['jwt'] },
+  { contract: auth.login, handler: 'auth/login', capabilities: ['jwt', 'publish'] },
+  { contract: auth.refresh, handler: 'auth/refresh', capabilities: ['jwt', 'publish'] },
   { contract: auth.logout, handler: 'auth/logout', capabilities: ['jwt', 'publish'] },
   { contract: auth.logoutAll, handler: 'auth/logout-all', capabilities: ['jwt', 'publish'] },
   { contract: auth.me, handler: 'auth/me', capabilities: ['jwt'] },
@@ -83,7 +83,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: team.revokeInvitation, handler: 'invitations/revoke', capabilities: ['jwt'] },
   { contract: team.resendInvitation, handler: 'invitations/resend', capabilities: ['jwt', 'mail', 'appUrl'] },
   { contract: team.previewInvitation, handler: 'invitations/preview', capabilities: [] },
-  { contract: team.acceptInvitation, handler: 'invitations/accept', capabilities: ['jwt'] },
+  { contract: team.acceptInvitation, handler: 'invitations/accept', capabilities: ['jwt', 'publish'] },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [
