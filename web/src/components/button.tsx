@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 import { cn } from '../lib/cn';
 import { Spinner } from './spinner';
 
@@ -10,6 +10,7 @@ const variants = {
 } as const;
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  ref?: Ref<HTMLButtonElement>;
   variant?: keyof typeof variants;
   /** While true the button is disabled and shows `pendingLabel`, saying what it is doing. */
   pending?: boolean;

@@ -37,25 +37,27 @@ export function ConfirmDialog({
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-[60] bg-black/50" />
-        <AlertDialog.Content
-          onCloseAutoFocus={restoreFocus}
-          className="fixed top-1/2 left-1/2 z-[70] flex max-h-[90vh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-xl border border-border bg-surface p-5 text-fg shadow-2xl focus:outline-none sm:p-6"
-        >
-          <AlertDialog.Title className="text-lg font-semibold text-fg">{title}</AlertDialog.Title>
-          <AlertDialog.Description asChild>
-            <div className="text-sm text-muted">{children}</div>
-          </AlertDialog.Description>
-          {error && <Alert tone="error">{error}</Alert>}
-          <div className="flex flex-wrap justify-end gap-3">
-            <AlertDialog.Cancel asChild>
-              <Button variant="secondary">Cancel</Button>
-            </AlertDialog.Cancel>
-            <Button variant="danger" className="dark:text-bg" pending={pending} pendingLabel={pendingLabel} onClick={onConfirm}>
-              {confirmLabel}
-            </Button>
-          </div>
-        </AlertDialog.Content>
+        {/* One layer with its overlay, like Dialog: it stacks above the dialog it was opened from. */}
+        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/50">
+          <AlertDialog.Content
+            onCloseAutoFocus={restoreFocus}
+            className="fixed top-1/2 left-1/2 flex max-h-[90vh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-xl border border-border bg-surface p-5 text-fg shadow-2xl focus:outline-none sm:p-6"
+          >
+            <AlertDialog.Title className="text-lg font-semibold text-fg">{title}</AlertDialog.Title>
+            <AlertDialog.Description asChild>
+              <div className="text-sm text-muted">{children}</div>
+            </AlertDialog.Description>
+            {error && <Alert tone="error">{error}</Alert>}
+            <div className="flex flex-wrap justify-end gap-3">
+              <AlertDialog.Cancel asChild>
+                <Button variant="secondary">Cancel</Button>
+              </AlertDialog.Cancel>
+              <Button variant="danger" className="dark:text-bg" pending={pending} pendingLabel={pendingLabel} onClick={onConfirm}>
+                {confirmLabel}
+              </Button>
+            </div>
+          </AlertDialog.Content>
+        </AlertDialog.Overlay>
       </AlertDialog.Portal>
     </AlertDialog.Root>
   );

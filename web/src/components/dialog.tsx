@@ -27,34 +27,39 @@ export function Dialog({ open, onOpenChange, title, description, size = 'md', ch
   return (
     <Primitive.Root open={open} onOpenChange={onOpenChange}>
       <Primitive.Portal>
-        <Primitive.Overlay className="fixed inset-0 z-40 bg-black/50 backdrop-blur-[1px]" />
-        <Primitive.Content
-          onCloseAutoFocus={restoreFocus}
-          {...(description ? {} : { 'aria-describedby': undefined })}
-          className={cn(
-            'fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col',
-            'rounded-xl border border-border bg-surface text-fg shadow-2xl focus:outline-none',
-            widths[size],
-          )}
-        >
-          <div className="border-b border-border py-4 pr-14 pl-5 sm:pl-6">
-            <Primitive.Title className="text-lg font-semibold text-fg">{title}</Primitive.Title>
-            {description && (
-              <Primitive.Description asChild>
-                <div className="mt-1 text-sm text-muted">{description}</div>
-              </Primitive.Description>
+        {/*
+          The content sits inside its overlay, so each dialog is one layer: a dialog opened from another
+          one (help from Import) stacks above it, overlay included, and dims it.
+        */}
+        <Primitive.Overlay className="fixed inset-0 z-50 bg-black/50 backdrop-blur-[1px]">
+          <Primitive.Content
+            onCloseAutoFocus={restoreFocus}
+            {...(description ? {} : { 'aria-describedby': undefined })}
+            className={cn(
+              'fixed top-1/2 left-1/2 flex max-h-[90vh] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col',
+              'rounded-xl border border-border bg-surface text-fg shadow-2xl focus:outline-none',
+              widths[size],
             )}
-          </div>
-          {children}
-          {/* Last in the DOM so that opening focuses the dialog's first field, not Close. */}
-          <Primitive.Close
-            aria-label="Close"
-            title="Close"
-            className="absolute top-3 right-3 inline-flex size-9 items-center justify-center rounded-lg text-muted hover:bg-surface-muted hover:text-fg"
           >
-            <X aria-hidden="true" className="size-5" />
-          </Primitive.Close>
-        </Primitive.Content>
+            <div className="border-b border-border py-4 pr-14 pl-5 sm:pl-6">
+              <Primitive.Title className="text-lg font-semibold text-fg">{title}</Primitive.Title>
+              {description && (
+                <Primitive.Description asChild>
+                  <div className="mt-1 text-sm text-muted">{description}</div>
+                </Primitive.Description>
+              )}
+            </div>
+            {children}
+            {/* Last in the DOM so that opening focuses the dialog's first field, not Close. */}
+            <Primitive.Close
+              aria-label="Close"
+              title="Close"
+              className="absolute top-3 right-3 inline-flex size-9 items-center justify-center rounded-lg text-muted hover:bg-surface-muted hover:text-fg"
+            >
+              <X aria-hidden="true" className="size-5" />
+            </Primitive.Close>
+          </Primitive.Content>
+        </Primitive.Overlay>
       </Primitive.Portal>
     </Primitive.Root>
   );

@@ -13,9 +13,9 @@ export function useRestoreFocus(open: boolean) {
   return (event: Event) => {
     const target = previous.current;
     previous.current = null;
-    if (target?.isConnected) {
-      event.preventDefault();
-      target.focus();
-    }
+    // Never Radix's fallback (<body>): when the opener is gone (Connect, replaced by the connected
+    // card), the page has already put focus where it belongs.
+    event.preventDefault();
+    if (target?.isConnected) target.focus();
   };
 }

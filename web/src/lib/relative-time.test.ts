@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { formatDate } from './format-date';
 import { formatRelativeTime } from './relative-time';
 
 const SECOND = 1000;
@@ -38,12 +39,16 @@ describe('formatRelativeTime (SPEC §2)', () => {
     ['7 d', 7 * DAY],
     ['30 d', 30 * DAY],
     ['400 d', 400 * DAY],
-  ])('%s ago is the local date of the timestamp', (_label, elapsed) => {
+  ])('%s ago is the local date of the timestamp, as the app writes every date', (_label, elapsed) => {
     const iso = ago(elapsed);
     const result = formatRelativeTime(iso, now);
-    expect(result).toBe(new Date(iso).toLocaleDateString());
-    expect(result).not.toBe(now.toLocaleDateString());
+    expect(result).toBe(formatDate(iso));
+    expect(result).not.toBe(formatDate(now.toISOString()));
     expect(result).not.toMatch(/ago|Just now|Never/);
+  });
+
+  it('writes an old date the same way as every other date of the app', () => {
+    expect(formatRelativeTime('2026-11-12T12:00:00.000Z', new Date('2026-11-22T12:00:00.000Z'))).toBe('Nov 12, 2026');
   });
 
   it('reads a future timestamp (clock skew) as Just now', () => {

@@ -1,3 +1,5 @@
+import { formatDate } from './format-date';
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -15,5 +17,5 @@ export function formatRelativeTime(iso: string | null | undefined, now: Date = n
   if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)}m ago`;
   if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)}h ago`;
   if (elapsed < 7 * DAY) return `${Math.floor(elapsed / DAY)}d ago`;
-  return then.toLocaleDateString();
+  return formatDate(iso);
 }

@@ -56,9 +56,22 @@ function useRefreshProvidersAndChannels() {
     ]);
 }
 
-export function useConnectTwilio() {
+/**
+ * `onConnected` runs here rather than in `mutate`'s callbacks: the new provider replaces the form that
+ * called `mutate`, and an unmounted caller's callbacks never run.
+ */
+export function useConnectTwilio(onConnected?: (provider: Provider) => void) {
   const refresh = useRefreshProvidersAndChannels();
-  return useMutation({ mutationFn: connectTwilio, onSuccess: refresh, retry: false });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: connectTwilio,
+    onSuccess: (provider) => {
+      onConnected?.(provider);
+      queryClient.setQueryData<Provider[]>(settingsKeys.providers, (list) => [...(list ?? []), provider]);
+      return refresh();
+    },
+    retry: false,
+  });
 }
 
 export function useDisconnectProvider() {

@@ -50,7 +50,7 @@ export function ConnectTwilioDialog({
 }
 
 function ConnectForm({ onConnected }: { onConnected: () => void }) {
-  const connect = useConnectTwilio();
+  const connect = useConnectTwilio(onConnected);
   const [values, setValues] = useState<Record<Field, string>>({ accountSid: '', authToken: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
@@ -62,7 +62,6 @@ function ConnectForm({ onConnected }: { onConnected: () => void }) {
     connect.mutate(
       { accountSid: values.accountSid.trim(), authToken: values.authToken.trim() },
       {
-        onSuccess: onConnected,
         onError: (error) => {
           const fromServer = serverFieldErrors(error, FIELDS);
           setErrors(fromServer);

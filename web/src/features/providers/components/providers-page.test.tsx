@@ -20,13 +20,42 @@ describe('ProvidersPage, not connected', () => {
     expect((screen.getByRole('button', { name: 'Connect' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('a failed list is only logged: the page shows Not connected', async () => {
+  it('a failed list is only logged: the page shows Not connected, with a quiet Retry that loads it again', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    stubServer(() => json(500, {}));
+    let down = true;
+    stubServer(() => (down ? json(500, {}) : ok({ providers: [PROVIDER] })));
+    const events = userEvent.setup();
     renderWithProviders(<ProvidersPage />);
     expect(await screen.findByText('Not connected')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByText(/Couldn't load providers\./)).toBeTruthy();
     await waitFor(() => expect(logged).toHaveBeenCalled());
+
+    down = false;
+    await events.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Connected')).toBeTruthy();
+    expect(screen.queryByText(/Couldn't load providers/)).toBeNull();
+  });
+
+  it('after connecting, focus moves to Import numbers, the next step', async () => {
+    let providers: Provider[] = [];
+    stubServer((request) => {
+      if (request.method === 'GET') return ok({ providers });
+      providers = [PROVIDER];
+      return ok({ provider: PROVIDER }, 201);
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<ProvidersPage />);
+    await events.click(await screen.findByRole('button', { name: 'Connect' }));
+    const dialog = screen.getByRole('dialog', { name: 'Connect Twilio' });
+    await events.type(within(dialog).getByLabelText('Account SID'), SID);
+    await events.type(within(dialog).getByLabelText('Auth token'), 'right');
+    await events.click(within(dialog).getByRole('button', { name: 'Connect' }));
+
+    const importButton = await screen.findByRole('button', { name: 'Import numbers' });
+    await waitFor(() => expect(document.activeElement).toBe(importButton));
+    expect(screen.getByText('Twilio connected. Import your phone numbers to start using them.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('connect: both fields required, the SID format checked, the server message shown with the input kept', async () => {

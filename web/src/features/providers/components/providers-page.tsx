@@ -1,5 +1,5 @@
 import { Download, Mail, Phone, Plug, Trash2 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { Provider } from '../../../../../shared/contract/settings';
 import { Alert } from '../../../components/alert';
@@ -50,7 +50,17 @@ export function ProvidersPage() {
             <Skeleton className="h-10 w-28" />
           </Card>
         ) : (
-          <TwilioCard provider={twilio} onNotice={setNotice} canManage={canManage} />
+          <TwilioCard
+            // A fresh card per connection: nothing of the connect form (state, focused DOM) carries over.
+            key={twilio?.id ?? 'not-connected'}
+            provider={twilio}
+            justConnected={notice?.kind === 'connected'}
+            loadFailed={providers.isError}
+            retrying={providers.isFetching}
+            onRetry={() => providers.refetch()}
+            onNotice={setNotice}
+            canManage={canManage}
+          />
         )}
         <EmailCard />
       </div>
@@ -118,10 +128,19 @@ function ProviderCard({
 
 function TwilioCard({
   provider,
+  justConnected,
+  loadFailed,
+  retrying,
+  onRetry,
   onNotice,
   canManage,
 }: {
   provider: Provider | undefined;
+  justConnected: boolean;
+  /** SPEC §8 shows a failed list as Not connected; this adds a quiet way to ask again. */
+  loadFailed: boolean;
+  retrying: boolean;
+  onRetry: () => void;
   onNotice: (notice: Notice | null) => void;
   canManage: boolean;
 }) {
@@ -130,6 +149,13 @@ function TwilioCard({
   const [confirmOpen, setConfirmOpen] = useState(false);
   const disconnect = useDisconnectProvider();
   const name = providerName('TWILIO');
+  const importButton = useRef<HTMLButtonElement>(null);
+  const providerId = provider?.id;
+
+  // The Connect button is gone once connected: focus goes to what comes next, importing numbers.
+  useEffect(() => {
+    if (providerId && justConnected) importButton.current?.focus();
+  }, [providerId, justConnected]);
 
   if (!provider) {
     return (
@@ -139,6 +165,19 @@ function TwilioCard({
         status={<Badge>Not connected</Badge>}
         description="Bring your Twilio phone numbers in to call and text from the browser."
       >
+        {loadFailed && (
+          <p className="text-sm text-muted">
+            Couldn&apos;t load providers.{' '}
+            <button
+              type="button"
+              onClick={onRetry}
+              disabled={retrying}
+              className="font-semibold text-primary underline underline-offset-2 hover:no-underline disabled:opacity-60"
+            >
+              {retrying ? 'Retrying...' : 'Retry'}
+            </button>
+          </p>
+        )}
         {canManage && (
           <div>
             <Button
@@ -183,6 +222,7 @@ function TwilioCard({
       {canManage && (
         <div>
           <Button
+            ref={importButton}
             variant="secondary"
             onClick={() => {
               onNotice(null);
