@@ -16,11 +16,23 @@ const tones = {
 
 export type BadgeTone = keyof typeof tones;
 
-export function Badge({ tone = 'neutral', className, children }: { tone?: BadgeTone; className?: string; children: ReactNode }) {
+export function Badge({
+  tone = 'neutral',
+  wrap = false,
+  className,
+  children,
+}: {
+  tone?: BadgeTone;
+  /** Text that may be long (a role name) wraps within the space it has instead of overflowing it. */
+  wrap?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <span
       className={cn(
-        'inline-flex shrink-0 items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-semibold whitespace-nowrap',
+        'inline-flex shrink-0 items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-semibold',
+        wrap ? 'max-w-full wrap-anywhere' : 'whitespace-nowrap',
         tones[tone],
         className,
       )}

@@ -2,12 +2,11 @@ import { useCallback } from 'react';
 import { DEFAULT_COUNTRY, formatPhoneNumber } from '../../../shared/phone-numbers';
 
 /**
- * Formats stored numbers for the company's default country (national there, international elsewhere).
+ * Formats stored numbers for the company's default country: national there, international elsewhere.
  * That country is SPEC §3's company setting; its route (GET /company/settings) is not built yet, so
- * SPEC §8's fallback, US, holds until it is. Imported only by screens that show numbers, so
- * libphonenumber-js never loads with /login.
+ * SPEC §8's fallback, US, holds, and a hook already, so screens need no change when it is read.
+ * Imported only by screens that show numbers, so libphonenumber-js never loads with /login.
  */
 export function usePhoneFormat(): (value: string) => string {
-  const country = DEFAULT_COUNTRY;
-  return useCallback((value: string) => formatPhoneNumber(value, country), [country]);
+  return useCallback((value: string) => formatPhoneNumber(value, DEFAULT_COUNTRY), []);
 }

@@ -12,6 +12,7 @@ import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
 import { useCanManage } from '../../../hooks/use-can-manage';
 import { errorMessage } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/format-date';
 import { plural } from '../../../lib/plural';
 import { useLogFailure } from '../../../lib/settings-queries';
 import { useDeleteInbox, useInboxes } from '../api/inboxes-api';
@@ -20,13 +21,6 @@ import { InboxRoutingDialog } from './inbox-routing-dialog';
 import { ManageMembersDialog } from './manage-members-dialog';
 
 type Open = { inbox: Inbox; open: boolean } | null;
-
-const formatDate = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-};
 
 /** SPEC §2 Settings: Inboxes. */
 export function InboxesPage() {

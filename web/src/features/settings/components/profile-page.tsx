@@ -5,10 +5,9 @@ import { Card } from '../../../components/card';
 import { PageHeader } from '../../../components/page-header';
 import { useSession } from '../../../hooks/use-session';
 import { errorMessage } from '../../../lib/api-client';
+import { roleLabel } from '../../../lib/roles';
 import { useSignOutEverywhere } from '../../auth/api/auth-api';
 import { ReadOnlyField } from './read-only-field';
-
-const ROLE_LABELS = { OWNER: 'Owner', ADMIN: 'Admin', AGENT: 'Agent' } as const;
 
 export function ProfilePage() {
   const session = useSession();
@@ -21,7 +20,7 @@ export function ProfilePage() {
       <Card className="flex max-w-xl flex-col gap-4">
         <ReadOnlyField label="Full name" value={user.name} />
         <ReadOnlyField label="Email" value={user.email} />
-        <ReadOnlyField label="Role" value={ROLE_LABELS[user.role] ?? user.role} />
+        <ReadOnlyField label="Role" value={roleLabel(user.role)} />
         <p className="text-sm text-muted">Profile editing coming soon</p>
       </Card>
       <Card className="mt-6 flex max-w-xl flex-col items-start gap-3">

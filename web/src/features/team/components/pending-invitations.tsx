@@ -7,11 +7,9 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconButton } from '../../../components/icon-button';
 import { Surface } from '../../../components/surface';
 import { errorMessage } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/format-date';
 import { useInvitations, useResendInvitation, useRevokeInvitation } from '../api/team-api';
 import { RoleBadge } from './role-badge';
-
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 /** Invitations not yet accepted, below the members; managers can resend or revoke them. */
 export function PendingInvitations({ canManage, onNotice }: { canManage: boolean; onNotice: (text: string) => void }) {
@@ -36,7 +34,7 @@ export function PendingInvitations({ canManage, onNotice }: { canManage: boolean
                 <MailPlus aria-hidden="true" className="size-4" />
               </span>
               <div className="min-w-0 flex-1">
-                <p className="truncate font-semibold text-fg">{invitation.email}</p>
+                <p className="font-semibold wrap-anywhere text-fg">{invitation.email}</p>
                 <p className="truncate text-xs text-muted">
                   Invited by {invitation.invitedBy.name} ·{' '}
                   {invitation.expired ? 'link expired' : `expires ${formatDate(invitation.expiresAt)}`}

@@ -51,6 +51,14 @@ function teamServer(other: (r: Recorded) => Response = () => ok({})) {
   return requests;
 }
 
+/** The text a screen reader reads after a control's name: its aria-describedby targets. */
+const description = (element: HTMLElement) =>
+  (element.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent?.trim() ?? '')
+    .join(' ')
+    .trim();
+
 const changes = (requests: Recorded[]) => requests.filter((r) => r.method !== 'GET');
 
 describe('TeamPage', () => {
@@ -61,7 +69,7 @@ describe('TeamPage', () => {
 
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['User', 'Role', 'Last Active', 'Actions']);
     const ada = screen.getByRole('row', { name: /Ada Lovelace/ });
-    expect(within(ada).getByText('OWNER')).toBeTruthy();
+    expect(within(ada).getByText('Owner')).toBeTruthy();
     expect(within(ada).getByText('A')).toBeTruthy();
     expect(within(ada).getAllByText(/5m ago/).length).toBeGreaterThan(0);
     const grace = screen.getByRole('row', { name: /Grace Hopper/ });
@@ -138,7 +146,7 @@ describe('TeamPage', () => {
     renderWithProviders(<TeamPage />);
     const section = await screen.findByRole('region', { name: 'Pending Invitations (1)' });
     expect(within(section).getByText('new@example.com')).toBeTruthy();
-    expect(within(section).getByText('ADMIN')).toBeTruthy();
+    expect(within(section).getByText('Admin')).toBeTruthy();
 
     await events.click(within(section).getByRole('button', { name: 'Resend invitation to new@example.com' }));
     expect(await screen.findByText('Invitation sent again to new@example.com.')).toBeTruthy();
@@ -181,15 +189,43 @@ describe('TeamPage', () => {
     ]);
   });
 
-  it('is read-only for an agent, with the reason', async () => {
+  it('is read-only for an agent, with the reason on screen and tied to each disabled button', async () => {
     signInAs('AGENT', 'u2');
     teamServer();
     renderWithProviders(<TeamPage />);
     const section = await screen.findByRole('region', { name: 'Pending Invitations (1)' });
     expect(within(section).queryAllByRole('button')).toEqual([]);
-    expect((screen.getByRole('button', { name: 'Invite Member' }) as HTMLButtonElement).disabled).toBe(true);
+    const invite = screen.getByRole('button', { name: 'Invite Member' }) as HTMLButtonElement;
+    expect(invite.disabled).toBe(true);
     expect(screen.getByText('Only the owner and admins can invite or remove members.')).toBeTruthy();
+    expect(description(invite)).toBe('Only the owner and admins can invite or remove members.');
+    const edit = screen.getByRole('button', { name: 'Edit Grace Hopper' }) as HTMLButtonElement;
+    expect(edit.disabled).toBe(true);
+    expect(screen.getByText('Only the owner can change roles.')).toBeTruthy();
+    expect(description(edit)).toBe('Only the owner can change roles.');
     expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
+  });
+
+  it("the owner's disabled Edit on their own row says why; roles read as words and old dates as dates", async () => {
+    signInAs('OWNER');
+    stubServer((r) =>
+      r.url === '/api/v1/users'
+        ? ok({ users: [USERS[0], { ...USERS[1], role: 'ADMIN', lastActiveAt: '2026-11-12T12:00:00.000Z' }] })
+        : ok({ invitations: [INVITATION] }),
+    );
+    renderWithProviders(<TeamPage />);
+    const ada = await screen.findByRole('row', { name: /Ada Lovelace/ });
+    const edit = within(ada).getByRole('button', { name: 'Edit Ada Lovelace' }) as HTMLButtonElement;
+    expect(edit.disabled).toBe(true);
+    expect(description(edit)).toBe("The owner's role cannot be changed.");
+    expect(screen.queryByText('Only the owner can change roles.')).toBeNull();
+    const grace = screen.getByRole('row', { name: /Grace Hopper/ });
+    expect(within(grace).getByText('Admin')).toBeTruthy();
+    expect(within(grace).getByText('Nov 12, 2026')).toBeTruthy();
+    const invitation = await screen.findByRole('region', { name: 'Pending Invitations (1)' });
+    expect(within(invitation).getByText('Admin')).toBeTruthy();
+    expect(within(invitation).getByText(/expires Jan 8, 2030/)).toBeTruthy();
+    expect(screen.queryByText(/OWNER|ADMIN|AGENT/)).toBeNull();
   });
 
   it('role colours: OWNER purple, ADMIN blue, AGENT green, anything else grey', () => {

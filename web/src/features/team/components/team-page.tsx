@@ -1,5 +1,5 @@
 import { UserMinus, UserPlus, UsersRound } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { TeamUser } from '../../../../../shared/contract/settings';
 import { Alert } from '../../../components/alert';
 import { Avatar } from '../../../components/avatar';
@@ -12,6 +12,7 @@ import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
 import { useSession } from '../../../hooks/use-session';
 import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/plural';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { useRemoveUser, useTeam } from '../api/team-api';
@@ -21,6 +22,14 @@ import { PendingInvitations } from './pending-invitations';
 import { RoleBadge } from './role-badge';
 
 type Open = { user: TeamUser; open: boolean } | null;
+
+/** Below the small breakpoint a row is a grid: the person on top, role and last activity under it, actions beside. */
+const ROW = 'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1.5 max-sm:px-4 max-sm:py-3';
+const USER_CELL = 'max-sm:col-span-2 max-sm:block sm:px-5 sm:py-3';
+const ROLE_CELL = 'max-sm:col-start-1 max-sm:block sm:px-4 sm:py-3';
+const ACTIVE_CELL = 'max-sm:col-start-1 max-sm:block max-sm:text-xs sm:px-4 sm:py-3';
+const ACTIONS_CELL =
+  'max-sm:col-start-2 max-sm:row-span-2 max-sm:row-start-2 max-sm:block max-sm:self-center sm:px-5 sm:py-3 sm:text-right';
 
 /**
  * SPEC §2 Settings: Team, with invitations: the owner and admins invite, resend, revoke and remove
@@ -37,6 +46,8 @@ export function TeamPage() {
   const [editing, setEditing] = useState<Open>(null);
   const [removing, setRemoving] = useState<Open>(null);
   const [notice, setNotice] = useState('');
+  const inviteReasonId = useId();
+  const roleReasonId = useId();
   const keepUser = (set: typeof setEditing) => (open: boolean) => set((s) => (s ? { ...s, open } : null));
   /** The owner and the signed-in person themselves are never edited or removed here. */
   const actionable = (user: TeamUser) => user.role !== 'OWNER' && user.id !== me?.id;
@@ -49,7 +60,7 @@ export function TeamPage() {
         actions={
           <Button
             disabled={!canManage}
-            title={canManage ? undefined : 'Only the owner and admins can invite members'}
+            aria-describedby={canManage ? undefined : inviteReasonId}
             onClick={() => setInviteOpen(true)}
           >
             <UserPlus aria-hidden="true" className="size-4" />
@@ -57,8 +68,11 @@ export function TeamPage() {
           </Button>
         }
       />
-      {!canManage && me && (
-        <p className="-mt-2 mb-4 text-sm text-muted">Only the owner and admins can invite or remove members.</p>
+      {me && (!canManage || !isOwner) && (
+        <p className="-mt-2 mb-4 text-sm text-muted">
+          {!canManage && <span id={inviteReasonId}>Only the owner and admins can invite or remove members. </span>}
+          {!isOwner && <span id={roleReasonId}>Only the owner can change roles.</span>}
+        </p>
       )}
       <div aria-live="polite" className={notice ? 'mb-4' : undefined}>
         {notice && <Alert tone="success">{notice}</Alert>}
@@ -67,29 +81,37 @@ export function TeamPage() {
         <Alert tone="error">{errorMessage(team.error, 'Failed to load team members')}</Alert>
       ) : (
         <Surface className="overflow-hidden">
-          <table className="w-full table-fixed text-left text-sm">
+          {/*
+            A table from the small breakpoint up; below it each row stacks (name and e-mail on a line of
+            their own), so nothing is cut off at 360 px. The explicit roles keep the table's semantics
+            when the display changes.
+          */}
+          <table role="table" className="w-full text-left text-sm max-sm:block sm:table-fixed">
             <caption className="sr-only">{team.isPending ? 'Loading team members...' : 'Team members'}</caption>
-            <thead className="border-b border-border bg-surface-muted text-xs font-semibold tracking-wide text-muted uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-3 sm:px-5">
+            <thead
+              role="rowgroup"
+              className="border-b border-border bg-surface-muted text-xs font-semibold tracking-wide text-muted uppercase max-sm:sr-only"
+            >
+              <tr role="row">
+                <th role="columnheader" scope="col" className="px-4 py-3 sm:px-5">
                   User
                 </th>
-                <th scope="col" className="w-24 px-2 py-3 sm:w-28 sm:px-4">
+                <th role="columnheader" scope="col" className="w-28 px-4 py-3">
                   Role
                 </th>
-                <th scope="col" className="hidden w-32 px-4 py-3 sm:table-cell">
+                <th role="columnheader" scope="col" className="w-32 px-4 py-3">
                   Last Active
                 </th>
-                <th scope="col" className="w-20 px-4 py-3 text-right sm:w-24 sm:px-5">
+                <th role="columnheader" scope="col" className="w-28 px-4 py-3 text-right sm:px-5">
                   Actions
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-border">
+            <tbody role="rowgroup" className="divide-y divide-border max-sm:block">
               {team.isPending ? (
                 [0, 1, 2].map((i) => (
-                  <tr key={i}>
-                    <td className="px-4 py-3 sm:px-5">
+                  <tr key={i} role="row" className={ROW}>
+                    <td role="cell" className={USER_CELL}>
                       <div className="flex items-center gap-3">
                         <Skeleton className="size-9 rounded-full" />
                         <div className="flex flex-1 flex-col gap-1.5">
@@ -98,60 +120,64 @@ export function TeamPage() {
                         </div>
                       </div>
                     </td>
-                    <td className="px-2 py-3 sm:px-4">
+                    <td role="cell" className={ROLE_CELL}>
                       <Skeleton className="h-5 w-14" />
                     </td>
-                    <td className="hidden px-4 py-3 sm:table-cell">
+                    <td role="cell" className={ACTIVE_CELL}>
                       <Skeleton className="h-4 w-16" />
                     </td>
-                    <td className="px-4 py-3 sm:px-5">
+                    <td role="cell" className={ACTIONS_CELL}>
                       <Skeleton className="ml-auto h-8 w-12" />
                     </td>
                   </tr>
                 ))
               ) : users.length === 0 ? (
-                <tr>
-                  <td colSpan={4}>
+                <tr role="row" className="max-sm:block">
+                  <td role="cell" colSpan={4} className="max-sm:block">
                     <EmptyState icon={UsersRound} title="No team members found" />
                   </td>
                 </tr>
               ) : (
                 users.map((user) => {
                   const lastActive = formatRelativeTime(user.lastActiveAt);
+                  const editable = isOwner && actionable(user);
+                  const ownReason = isOwner && !actionable(user);
+                  const rowReasonId = `${roleReasonId}-${user.id}`;
                   return (
-                    <tr key={user.id}>
-                      <td className="px-4 py-3 sm:px-5">
+                    <tr key={user.id} role="row" className={ROW}>
+                      <td role="cell" className={USER_CELL}>
                         <div className="flex items-center gap-3">
                           <Avatar name={user.name} src={user.avatarUrl} />
                           <div className="min-w-0">
-                            <p className="truncate font-semibold text-fg">{user.name}</p>
-                            <p className="truncate text-xs text-muted">{user.email}</p>
-                            <p className="truncate text-xs text-muted sm:hidden">Last active: {lastActive}</p>
+                            <p className="font-semibold wrap-anywhere text-fg">{user.name}</p>
+                            <p className="text-xs wrap-anywhere text-muted">{user.email}</p>
                           </div>
                         </div>
                       </td>
-                      <td className="px-2 py-3 sm:px-4">
+                      <td role="cell" className={ROLE_CELL}>
                         <RoleBadge role={user.role} />
                       </td>
-                      <td className="hidden px-4 py-3 text-muted sm:table-cell">{lastActive}</td>
-                      <td className="px-4 py-3 text-right sm:px-5">
+                      <td role="cell" className={cn(ACTIVE_CELL, 'text-muted')}>
+                        <span className="sm:hidden">Last active: </span>
+                        {lastActive}
+                      </td>
+                      <td role="cell" className={ACTIONS_CELL}>
                         <div className="flex items-center justify-end gap-1">
                           <Button
                             variant="secondary"
-                            disabled={!isOwner || !actionable(user)}
-                            className="min-h-8 px-3 py-1"
+                            disabled={!editable}
+                            className="min-h-8 shrink-0 px-3 py-1"
                             aria-label={`Edit ${user.name}`}
-                            title={
-                              isOwner
-                                ? actionable(user)
-                                  ? undefined
-                                  : 'The owner and your own role cannot be changed'
-                                : 'Only the owner can change roles'
-                            }
+                            aria-describedby={editable ? undefined : ownReason ? rowReasonId : roleReasonId}
                             onClick={() => setEditing({ user, open: true })}
                           >
                             Edit
                           </Button>
+                          {ownReason && (
+                            <span id={rowReasonId} className="sr-only">
+                              {user.role === 'OWNER' ? "The owner's role cannot be changed." : 'You cannot change your own role.'}
+                            </span>
+                          )}
                           {canManage && actionable(user) && (
                             <IconButton
                               icon={UserMinus}
