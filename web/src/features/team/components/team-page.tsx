@@ -83,35 +83,31 @@ export function TeamPage() {
         <Surface className="overflow-hidden">
           {/*
             A table from the small breakpoint up; below it each row stacks (name and e-mail on a line of
-            their own), so nothing is cut off at 360 px. The explicit roles keep the table's semantics
-            when the display changes.
+            their own), so nothing is cut off at 360 px.
           */}
-          <table role="table" className="w-full text-left text-sm max-sm:block sm:table-fixed">
+          <table className="w-full text-left text-sm max-sm:block sm:table-fixed">
             <caption className="sr-only">{team.isPending ? 'Loading team members...' : 'Team members'}</caption>
-            <thead
-              role="rowgroup"
-              className="border-b border-border bg-surface-muted text-xs font-semibold tracking-wide text-muted uppercase max-sm:sr-only"
-            >
-              <tr role="row">
-                <th role="columnheader" scope="col" className="px-4 py-3 sm:px-5">
+            <thead className="border-b border-border bg-surface-muted text-xs font-semibold tracking-wide text-muted uppercase max-sm:sr-only">
+              <tr>
+                <th scope="col" className="px-4 py-3 sm:px-5">
                   User
                 </th>
-                <th role="columnheader" scope="col" className="w-28 px-4 py-3">
+                <th scope="col" className="w-28 px-4 py-3">
                   Role
                 </th>
-                <th role="columnheader" scope="col" className="w-32 px-4 py-3">
+                <th scope="col" className="w-32 px-4 py-3">
                   Last Active
                 </th>
-                <th role="columnheader" scope="col" className="w-28 px-4 py-3 text-right sm:px-5">
+                <th scope="col" className="w-28 px-4 py-3 text-right sm:px-5">
                   Actions
                 </th>
               </tr>
             </thead>
-            <tbody role="rowgroup" className="divide-y divide-border max-sm:block">
+            <tbody className="divide-y divide-border max-sm:block">
               {team.isPending ? (
                 [0, 1, 2].map((i) => (
-                  <tr key={i} role="row" className={ROW}>
-                    <td role="cell" className={USER_CELL}>
+                  <tr key={i} className={ROW}>
+                    <td className={USER_CELL}>
                       <div className="flex items-center gap-3">
                         <Skeleton className="size-9 rounded-full" />
                         <div className="flex flex-1 flex-col gap-1.5">
@@ -120,20 +116,20 @@ export function TeamPage() {
                         </div>
                       </div>
                     </td>
-                    <td role="cell" className={ROLE_CELL}>
+                    <td className={ROLE_CELL}>
                       <Skeleton className="h-5 w-14" />
                     </td>
-                    <td role="cell" className={ACTIVE_CELL}>
+                    <td className={ACTIVE_CELL}>
                       <Skeleton className="h-4 w-16" />
                     </td>
-                    <td role="cell" className={ACTIONS_CELL}>
+                    <td className={ACTIONS_CELL}>
                       <Skeleton className="ml-auto h-8 w-12" />
                     </td>
                   </tr>
                 ))
               ) : users.length === 0 ? (
-                <tr role="row" className="max-sm:block">
-                  <td role="cell" colSpan={4} className="max-sm:block">
+                <tr className="max-sm:block">
+                  <td colSpan={4} className="max-sm:block">
                     <EmptyState icon={UsersRound} title="No team members found" />
                   </td>
                 </tr>
@@ -144,8 +140,8 @@ export function TeamPage() {
                   const ownReason = isOwner && !actionable(user);
                   const rowReasonId = `${roleReasonId}-${user.id}`;
                   return (
-                    <tr key={user.id} role="row" className={ROW}>
-                      <td role="cell" className={USER_CELL}>
+                    <tr key={user.id} className={ROW}>
+                      <td className={USER_CELL}>
                         <div className="flex items-center gap-3">
                           <Avatar name={user.name} src={user.avatarUrl} />
                           <div className="min-w-0">
@@ -154,14 +150,14 @@ export function TeamPage() {
                           </div>
                         </div>
                       </td>
-                      <td role="cell" className={ROLE_CELL}>
+                      <td className={ROLE_CELL}>
                         <RoleBadge role={user.role} />
                       </td>
-                      <td role="cell" className={cn(ACTIVE_CELL, 'text-muted')}>
+                      <td className={cn(ACTIVE_CELL, 'text-muted')}>
                         <span className="sm:hidden">Last active: </span>
                         {lastActive}
                       </td>
-                      <td role="cell" className={ACTIONS_CELL}>
+                      <td className={ACTIONS_CELL}>
                         <div className="flex items-center justify-end gap-1">
                           <Button
                             variant="secondary"
