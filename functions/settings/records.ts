@@ -52,7 +52,10 @@ export interface ChannelRecord {
   companyId: string;
   type: 'PHONE' | 'EMAIL';
   identifier: string;
+  /** The provider's name for the number at import; absent on channels imported before it was kept. */
+  friendlyName?: string;
   status: 'ACTIVE' | 'INACTIVE';
+  /** What the number supports. */
   capabilities: Capabilities;
   /** What import pointed at the platform. */
   enabled: { voice: boolean; sms: boolean };
@@ -86,13 +89,27 @@ export function toProvider(record: ProviderRecord, channelCount: number): Provid
   return { id: record.id, type: record.type, accountSid: record.accountSid, channelCount, createdAt: record.createdAt };
 }
 
+/**
+ * What the channel is used for: the capabilities import pointed at the platform, not everything the
+ * number could do (MMS travels with SMS). Webhooks only arrive for these.
+ */
+export function enabledCapabilities(record: Pick<ChannelRecord, 'capabilities' | 'enabled'>): Capabilities {
+  const { capabilities, enabled } = record;
+  return {
+    voice: capabilities.voice && enabled.voice,
+    sms: capabilities.sms && enabled.sms,
+    mms: capabilities.mms && enabled.sms,
+  };
+}
+
 export function toChannel(record: ChannelRecord, targetName: string | undefined): Channel {
   return {
     id: record.id,
     type: record.type,
     identifier: record.identifier,
+    friendlyName: record.friendlyName ?? null,
     status: record.status,
-    capabilities: record.capabilities,
+    capabilities: enabledCapabilities(record),
     routingType: record.routingType,
     routingTargetId: record.routingTargetId,
     routingTarget: targetName === undefined ? null : { name: targetName },

@@ -40,6 +40,8 @@ export const ChannelSchema = z.object({
   id: z.string(),
   type: z.enum(CHANNEL_TYPES),
   identifier: z.string(),
+  /** The provider's name for the number ('Main line'); null for e-mail and numbers imported before names were kept. */
+  friendlyName: z.nullable(z.string()),
   status: z.enum(CHANNEL_STATUSES),
   capabilities: CapabilitiesSchema,
   routingType: z.enum(ROUTING_TYPES),

@@ -8,7 +8,8 @@ import { ChannelsPage } from './channels-page';
 const base: Channel = {
   id: 'ch-1',
   type: 'PHONE',
-  identifier: '+15550100101',
+  identifier: '+14155550101',
+  friendlyName: 'Main line',
   status: 'ACTIVE',
   capabilities: { voice: true, sms: true, mms: true },
   routingType: 'INBOX',
@@ -22,7 +23,8 @@ const CHANNELS: Channel[] = [
   {
     ...base,
     id: 'ch-2',
-    identifier: '+15550100102',
+    identifier: '+14155550102',
+    friendlyName: '(415) 555-0102',
     status: 'INACTIVE',
     capabilities: { voice: true, sms: false, mms: false },
     routingType: 'UNASSIGNED',
@@ -34,6 +36,7 @@ const CHANNELS: Channel[] = [
     id: 'ch-3',
     type: 'EMAIL',
     identifier: 'help@example.com',
+    friendlyName: null,
     routingType: 'USER',
     routingTargetId: 'u-9',
     routingTarget: null,
@@ -46,32 +49,51 @@ const row = (identifier: string) =>
 beforeEach(() => signInAs('OWNER'));
 
 describe('ChannelsPage', () => {
-  it('groups phone numbers and e-mail addresses with status, routing and capabilities', async () => {
+  it('groups phone numbers and e-mail addresses with readable numbers, names, status, routing and capabilities', async () => {
     stubServer(() => ok({ channels: CHANNELS }));
     renderWithProviders(<ChannelsPage />);
     expect(await screen.findByRole('heading', { name: 'Phone Numbers (2)' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Email Addresses (1)' })).toBeTruthy();
+    expect(screen.queryByText(/\+1415/)).toBeNull();
 
-    const first = within(row('+15550100101'));
+    const first = within(row('(415) 555-0101'));
+    expect(first.getByText('(415) 555-0101')).toBeTruthy();
+    expect(first.getByText('Main line')).toBeTruthy();
     expect(first.getByText('Active')).toBeTruthy();
-    expect(first.getByText('Support')).toBeTruthy();
+    // An inbox and a person are told apart by an icon and, for screen readers, by a word.
+    expect(first.getByText('Support').closest('p')?.textContent).toBe('Routing: Team inbox Support');
     expect(first.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Voice', 'SMS', 'MMS']);
-    const second = within(row('+15550100102'));
+    const second = within(row('(415) 555-0102'));
+    // Twilio's default name only repeats the number: not shown twice.
+    expect(second.queryByText('(415) 555-0102', { selector: 'p.text-sm' })).toBeNull();
     expect(second.getByText('Inactive')).toBeTruthy();
+    expect(second.getByText(/its provider was disconnected/)).toBeTruthy();
+    expect(second.getByRole('link', { name: 'Providers' }).getAttribute('href')).toBe('/settings/providers');
     expect(second.getByText('Unassigned')).toBeTruthy();
     expect(second.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Voice']);
     const email = within(row('help@example.com'));
-    expect(email.getByText('User')).toBeTruthy();
+    expect(email.getByText('User').closest('p')?.textContent).toBe('Routing: User');
     expect(email.queryByText(/Active|Inactive/)).toBeNull();
   });
 
-  it('the edit button opens Configure Routing for that channel', async () => {
+  it('routing to a person reads differently from routing to an inbox', async () => {
+    stubServer(() =>
+      ok({ channels: [{ ...base, routingType: 'USER', routingTargetId: 'u-1', routingTarget: { name: 'Alexandra Stone' } }] }),
+    );
+    renderWithProviders(<ChannelsPage />);
+    const routing = (await screen.findByText('Alexandra Stone')).closest('p') as HTMLElement;
+    expect(routing.textContent).toBe('Routing: User Alexandra Stone');
+    expect(routing.querySelectorAll('svg')).toHaveLength(2);
+  });
+
+  it('the edit button opens Configure Routing for that channel, showing the number as people read it', async () => {
     stubServer((r) => (r.url === '/api/v1/channels' ? ok({ channels: CHANNELS }) : ok({ inboxes: [], users: [] })));
     const events = userEvent.setup();
     renderWithProviders(<ChannelsPage />);
-    await events.click(await screen.findByRole('button', { name: 'Configure routing for +15550100102' }));
+    await events.click(await screen.findByRole('button', { name: 'Configure routing for (415) 555-0101' }));
     const dialog = screen.getByRole('dialog', { name: 'Configure Routing' });
-    expect(within(dialog).getByText('+15550100102')).toBeTruthy();
+    expect(within(dialog).getByText('(415) 555-0101')).toBeTruthy();
+    expect(within(dialog).getByText(/\(Main line\) go\./)).toBeTruthy();
   });
 
   it('no channels, or a failed list (only logged): No channels yet', async () => {

@@ -1,4 +1,4 @@
-import { ArrowRight, Mail, Phone, PhoneOff, Settings2 } from 'lucide-react';
+import { ArrowRight, Inbox, Mail, Phone, PhoneOff, Settings2, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Channel } from '../../../../../shared/contract/settings';
@@ -12,8 +12,10 @@ import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
 import { useCanManage } from '../../../hooks/use-can-manage';
 import { cn } from '../../../lib/cn';
+import { usePhoneFormat } from '../../../lib/phone-display';
 import { useLogFailure } from '../../../lib/settings-queries';
 import { useChannels } from '../api/channels-api';
+import { friendlyNameOf } from './channel-name';
 import { ConfigureRoutingDialog } from './configure-routing-dialog';
 import { routingText } from './routing-text';
 
@@ -134,11 +136,21 @@ const CAPABILITIES = [
   ['mms', 'MMS'],
 ] as const;
 
+const TARGETS = {
+  INBOX: { icon: Inbox, label: 'Team inbox' },
+  USER: { icon: UserRound, label: 'User' },
+} as const;
+
 function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit?: () => void }) {
+  const formatPhone = usePhoneFormat();
   const routing = routingText(channel);
   const phone = channel.type === 'PHONE';
   const active = channel.status === 'ACTIVE';
   const capabilities = CAPABILITIES.filter(([key]) => channel.capabilities[key]);
+  const identifier = phone ? formatPhone(channel.identifier) : channel.identifier;
+  const friendlyName = friendlyNameOf(channel);
+  const target = routing.target ? TARGETS[routing.target] : null;
+  const inactiveNoteId = `channel-${channel.id}-inactive`;
   return (
     <li className="flex items-center gap-3 px-4 py-3 sm:gap-4 sm:px-5">
       <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary sm:flex">
@@ -146,14 +158,30 @@ function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit?: () => void
       </span>
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <p className="font-semibold break-all text-fg tabular-nums">{channel.identifier}</p>
+          <p className="font-semibold wrap-anywhere text-fg tabular-nums">{identifier}</p>
           {phone && <Badge tone={active ? 'success' : 'neutral'}>{active ? 'Active' : 'Inactive'}</Badge>}
         </div>
+        {friendlyName && <p className="text-sm wrap-anywhere text-muted">{friendlyName}</p>}
+        {phone && !active && (
+          <p id={inactiveNoteId} className="mt-1 text-xs text-muted">
+            Not receiving calls or messages: its provider was disconnected. Import the number again on{' '}
+            <Link to="/settings/providers" className="font-semibold text-primary underline underline-offset-2">
+              Providers
+            </Link>{' '}
+            to reactivate it; its routing is kept.
+          </p>
+        )}
         <div className="mt-1 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
           <p className={cn('flex items-center gap-1.5', routing.routed ? 'font-medium text-fg' : 'text-muted')}>
             <span className="sr-only">Routing: </span>
-            {routing.routed && <ArrowRight aria-hidden="true" className="size-3.5 text-muted" />}
-            {routing.text}
+            {routing.routed && <ArrowRight aria-hidden="true" className="size-3.5 shrink-0 text-muted" />}
+            {target && (
+              <>
+                <target.icon aria-hidden="true" className="size-3.5 shrink-0 text-muted" />
+                <span className="sr-only">{target.label} </span>
+              </>
+            )}
+            <span className="min-w-0 wrap-anywhere">{routing.text}</span>
           </p>
           {phone && capabilities.length > 0 && (
             <ul className="flex flex-wrap items-center gap-x-3 text-xs text-muted" aria-label="Capabilities">
@@ -167,7 +195,14 @@ function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit?: () => void
           )}
         </div>
       </div>
-      {onEdit && <IconButton icon={Settings2} label={`Configure routing for ${channel.identifier}`} onClick={onEdit} />}
+      {onEdit && (
+        <IconButton
+          icon={Settings2}
+          label={`Configure routing for ${identifier}`}
+          aria-describedby={phone && !active ? inactiveNoteId : undefined}
+          onClick={onEdit}
+        />
+      )}
     </li>
   );
 }

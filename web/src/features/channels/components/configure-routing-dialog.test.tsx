@@ -9,7 +9,8 @@ import { routingText } from './routing-text';
 const CHANNEL: Channel = {
   id: 'ch-1',
   type: 'PHONE',
-  identifier: '+15550100101',
+  identifier: '+14155550101',
+  friendlyName: 'Main line',
   status: 'ACTIVE',
   capabilities: { voice: true, sms: true, mms: false },
   routingType: 'UNASSIGNED',
@@ -53,7 +54,7 @@ describe('ConfigureRoutingDialog', () => {
   it('shows the channel and the three options with their descriptions, starting from the current routing', async () => {
     server();
     const { dialog } = renderDialog();
-    expect(within(dialog).getByText('+15550100101')).toBeTruthy();
+    expect(within(dialog).getByText('(415) 555-0101')).toBeTruthy();
     expect(radio('Unassigned').checked).toBe(true);
     expect(radio('Team Inbox').checked).toBe(false);
     expect(radio('Specific User').checked).toBe(false);
@@ -191,8 +192,17 @@ describe('routingChange', () => {
 
 describe('routingText', () => {
   it('Unassigned, the target name, its fallback, or Unknown', () => {
-    expect(routingText({ routingType: 'UNASSIGNED', routingTarget: null })).toEqual({ text: 'Unassigned', routed: false });
-    expect(routingText({ routingType: 'INBOX', routingTarget: { name: 'Support' } })).toEqual({ text: 'Support', routed: true });
+    expect(routingText({ routingType: 'UNASSIGNED', routingTarget: null })).toEqual({
+      text: 'Unassigned',
+      routed: false,
+      target: null,
+    });
+    expect(routingText({ routingType: 'INBOX', routingTarget: { name: 'Support' } })).toEqual({
+      text: 'Support',
+      routed: true,
+      target: 'INBOX',
+    });
+    expect(routingText({ routingType: 'USER', routingTarget: { name: 'Ada' } }).target).toBe('USER');
     expect(routingText({ routingType: 'INBOX', routingTarget: null }).text).toBe('Inbox');
     expect(routingText({ routingType: 'USER', routingTarget: null }).text).toBe('User');
     expect(routingText({ routingType: 'SOMETHING' as Channel['routingType'], routingTarget: null }).text).toBe('Unknown');

@@ -9,8 +9,10 @@ import { RadioCard } from '../../../components/radio-card';
 import { SelectField } from '../../../components/select-field';
 import { Spinner } from '../../../components/spinner';
 import { errorMessage } from '../../../lib/api-client';
+import { usePhoneFormat } from '../../../lib/phone-display';
 import { useLogFailure } from '../../../lib/settings-queries';
 import { type RoutingChange, type RoutingType, useRoutingTargets, useUpdateRouting } from '../api/channels-api';
+import { friendlyNameOf } from './channel-name';
 
 const OPTIONS = [
   { value: 'UNASSIGNED', label: 'Unassigned', description: "Don't route incoming communications", icon: CircleSlash },
@@ -26,6 +28,8 @@ export interface ConfigureRoutingDialogProps {
 
 /** SPEC §2 Configure Routing dialog. */
 export function ConfigureRoutingDialog({ channel, open, onOpenChange }: ConfigureRoutingDialogProps) {
+  const formatPhone = usePhoneFormat();
+  const friendlyName = friendlyNameOf(channel);
   return (
     <Dialog
       open={open}
@@ -33,8 +37,11 @@ export function ConfigureRoutingDialog({ channel, open, onOpenChange }: Configur
       title="Configure Routing"
       description={
         <>
-          Where incoming calls and messages to <span className="font-semibold text-fg tabular-nums">{channel.identifier}</span>{' '}
-          go.
+          Where incoming calls and messages to{' '}
+          <span className="font-semibold text-fg tabular-nums">
+            {channel.type === 'PHONE' ? formatPhone(channel.identifier) : channel.identifier}
+          </span>
+          {friendlyName && ` (${friendlyName})`} go.
         </>
       }
     >
