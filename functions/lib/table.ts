@@ -60,6 +60,11 @@ export const keys = {
   number: (e164: string) => ({ PK: `NUMBER#${e164}`, SK: 'NUMBER' }),
   inbox: (companyId: string, inboxId: string) => ({ PK: `COMPANY#${companyId}`, SK: `INBOX#${inboxId}` }),
   inboxesOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'INBOX#' }),
+  /** One inbox per name and company, whatever the case or spacing: two 'Support' inboxes cannot be told apart. */
+  inboxName: (companyId: string, name: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `INBOXNAME#${name.trim().replace(/\s+/g, ' ').toLowerCase()}`,
+  }),
   inboxMember: (companyId: string, inboxId: string, userId: string) => ({
     PK: `COMPANY#${companyId}`,
     SK: `INBOXMEMBER#${inboxId}#${userId}`,

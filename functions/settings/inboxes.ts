@@ -1,16 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Inbox, InboxDetail, InboxMember, RoutingStrategy } from '../../shared/contract/settings';
 import type { UserRecord } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
-import { conflict, notFound } from '../lib/app-error';
+import { AppError, conflict, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
@@ -41,7 +34,18 @@ export async function listInboxes(companyId: string): Promise<Inbox[]> {
   return inboxes.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((i) => toInbox(i, counts.get(i.id) ?? 0));
 }
 
+const nameTaken = (name: string) => {
+  const message = `An inbox named ${name} already exists.`;
+  return new AppError(409, 'CONFLICT', message, { fields: { name: message } });
+};
+
+/** Inbox names are unique per company (case and spacing aside): the name item and the inbox are written together. */
 export async function createInbox(companyId: string, name: string, description: string | null): Promise<Inbox> {
+  const TableName = tableName();
+  const nameKey = keys.inboxName(companyId, name);
+  // Inboxes made before names were reserved have no name item: compare with the list too.
+  const existing = await queryPrefix<InboxRecord>(keys.inboxesOf(companyId));
+  if (existing.some((i) => keys.inboxName(companyId, i.name).SK === nameKey.SK)) throw nameTaken(name);
   const inbox: InboxRecord = {
     id: newId(),
     companyId,
@@ -50,13 +54,33 @@ export async function createInbox(companyId: string, name: string, description: 
     memberCount: 0,
     createdAt: new Date().toISOString(),
   };
-  await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.inbox(companyId, inbox.id), entity: 'INBOX', ...inbox },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName,
+              Item: { ...nameKey, entity: 'INBOX_NAME', inboxId: inbox.id },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName,
+              Item: { ...keys.inbox(companyId, inbox.id), entity: 'INBOX', ...inbox },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      throw nameTaken(name);
+    }
+    throw error;
+  }
   return toInbox(inbox, 0);
 }
 
@@ -138,7 +162,22 @@ export async function deleteInbox(companyId: string, inboxId: string): Promise<I
       new TransactWriteCommand({ TransactItems: deletes.slice(i, i + 100).map((Key) => ({ Delete: { TableName, Key } })) }),
     );
   }
-  await db.send(new DeleteCommand({ TableName, Key: keys.inbox(companyId, inboxId) }));
+  await db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName, Key: keys.inbox(companyId, inboxId) } },
+        // Only this inbox's reservation: the name frees up for a new inbox.
+        {
+          Delete: {
+            TableName,
+            Key: keys.inboxName(companyId, inbox.name),
+            ConditionExpression: 'attribute_not_exists(PK) OR inboxId = :id',
+            ExpressionAttributeValues: { ':id': inboxId },
+          },
+        },
+      ],
+    }),
+  );
   return toInbox(inbox, 0);
 }
 

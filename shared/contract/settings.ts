@@ -32,6 +32,10 @@ export const ProviderNumberSchema = z.object({
   phoneNumber: z.string(),
   friendlyName: z.string(),
   imported: z.boolean(),
+  /** A channel of this company once, now inactive (its provider was disconnected): importing reactivates it. */
+  previouslyImported: z.boolean(),
+  /** Already a channel of another company (the same account connected twice): it cannot be imported here. */
+  inUseElsewhere: z.boolean(),
   capabilities: CapabilitiesSchema,
 });
 export type ProviderNumber = z.infer<typeof ProviderNumberSchema>;
@@ -148,7 +152,12 @@ export const importChannels = httpContract({
       )
       .check(z.minLength(1, 'Select at least one number'), z.maxLength(100, 'Import at most 100 numbers at a time')),
   }),
-  response: z.object({ channels: z.array(ChannelSchema), importedCount: z.number() }),
+  response: z.object({
+    channels: z.array(ChannelSchema),
+    importedCount: z.number(),
+    /** Numbers left out, each with why (another company took it meanwhile); the rest are imported. */
+    skipped: z.array(z.object({ phoneNumber: z.string(), reason: z.string() })),
+  }),
 });
 
 // Channels

@@ -21,6 +21,26 @@ describe('inboxes', () => {
     expect(list.body.data.inboxes.map((i) => i.name)).toEqual(['Billing', 'Sales']);
   });
 
+  it('have names unique per company, whatever the case or spacing; a deleted inbox frees its name', async () => {
+    const account = await signUp();
+    const token = account.tokens.accessToken;
+    const support = await createInbox(account, 'Customer Support');
+    const again = await api('/api/v1/inboxes', { token, body: { name: '  customer   SUPPORT ' } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toEqual({
+      code: 'CONFLICT',
+      message: 'An inbox named customer   SUPPORT already exists.',
+      details: { fields: { name: 'An inbox named customer   SUPPORT already exists.' } },
+    });
+    // Another company may use the same name.
+    expect((await createInbox(await signUp(), 'Customer Support')).name).toBe('Customer Support');
+
+    expect((await api(`/api/v1/inboxes/${support.id}`, { token, method: 'DELETE' })).status).toBe(200);
+    expect((await createInbox(account, 'Customer Support')).name).toBe('Customer Support');
+    const list = await api<{ inboxes: Inbox[] }>('/api/v1/inboxes', { token });
+    expect(list.body.data.inboxes.map((i) => i.name)).toEqual(['Customer Support']);
+  });
+
   it('add and remove members, with counts and the member’s name and e-mail', async () => {
     const account = await signUp({ name: 'Mary Member' });
     const token = account.tokens.accessToken;

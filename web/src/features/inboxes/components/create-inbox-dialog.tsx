@@ -59,7 +59,9 @@ function CreateInboxForm({ onCreated }: { onCreated: () => void }) {
   return (
     <DialogForm onSubmit={submit} aria-label="Create inbox">
       <DialogBody className="flex flex-col gap-4">
-        {create.isError && <Alert tone="error">{errorMessage(create.error, 'Failed to create inbox')}</Alert>}
+        {create.isError && Object.keys(serverFieldErrors(create.error, FIELDS)).length === 0 && (
+          <Alert tone="error">{errorMessage(create.error, 'Failed to create inbox')}</Alert>
+        )}
         <TextField
           ref={nameRef}
           label="Inbox Name"

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Inbox, InboxDetail, TeamUser } from '../../../../../shared/contract/settings';
+import type { Channel, Inbox, InboxDetail, TeamUser } from '../../../../../shared/contract/settings';
 import { fail, json, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { InboxesPage } from './inboxes-page';
 
@@ -105,6 +105,76 @@ describe('InboxesPage', () => {
       'DELETE /api/v1/inboxes/ib-1',
       'DELETE /api/v1/inboxes/ib-1',
     ]);
+  });
+
+  it('the delete confirmation names the channels that become unassigned, after the SPEC sentence', async () => {
+    const routed = (id: string, identifier: string, friendlyName: string | null, inbox: string): Channel => ({
+      id,
+      type: 'PHONE',
+      identifier,
+      friendlyName,
+      status: 'ACTIVE',
+      capabilities: { voice: true, sms: true, mms: false },
+      routingType: 'INBOX',
+      routingTargetId: inbox,
+      routingTarget: { name: 'x' },
+      providerId: 'p',
+      createdAt: SUPPORT.createdAt,
+    });
+    stubServer((r) =>
+      r.url === '/api/v1/channels'
+        ? ok({
+            channels: [
+              routed('c1', '+14155550101', 'Main line', 'ib-1'),
+              routed('c2', '+442079460958', null, 'ib-1'),
+              routed('c3', '+14155550103', 'Voice line', 'ib-2'),
+            ],
+          })
+        : ok({ inboxes: [SUPPORT, SALES] }),
+    );
+    const events = userEvent.setup();
+    renderWithProviders(<InboxesPage />);
+    await events.click(await screen.findByRole('button', { name: 'Delete Support' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Delete Support?' });
+    const sentence = within(confirm).getByText('Are you sure you want to delete this inbox? This action cannot be undone.');
+    const intro = await within(confirm).findByText('These 2 channels become unassigned:');
+    expect(sentence.compareDocumentPosition(intro) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      within(confirm)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['(415) 555-0101 (Main line)', '+44 20 7946 0958']);
+
+    await events.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await events.click(screen.getByRole('button', { name: 'Delete Sales' }));
+    const other = screen.getByRole('alertdialog', { name: 'Delete Sales?' });
+    expect(await within(other).findByText('This channel becomes unassigned:')).toBeTruthy();
+  });
+
+  it('keeps the line breaks of a multi-line description', async () => {
+    stubServer(() => ok({ inboxes: [{ ...SUPPORT, description: 'Orders\nReturns' }] }));
+    renderWithProviders(<InboxesPage />);
+    const description = await screen.findByText(/Orders/);
+    expect(description.textContent).toBe('Orders\nReturns');
+    expect(description.className).toContain('whitespace-pre-line');
+  });
+
+  it('a name already taken is refused by the server and shown under Inbox Name', async () => {
+    const message = 'An inbox named Support already exists.';
+    stubServer((r) =>
+      r.method === 'POST'
+        ? json(409, { success: false, error: { code: 'CONFLICT', message, details: { fields: { name: message } } } })
+        : ok({ inboxes: [SUPPORT] }),
+    );
+    const events = userEvent.setup();
+    renderWithProviders(<InboxesPage />);
+    await events.click(await screen.findByRole('button', { name: 'Create Inbox' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create Inbox' });
+    const name = within(dialog).getByLabelText(/Inbox Name/);
+    await events.type(name, 'support');
+    await events.click(within(dialog).getByRole('button', { name: 'Create Inbox' }));
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(document.getElementById(name.getAttribute('aria-describedby') ?? '')?.textContent).toBe(message);
   });
 
   it('call routing: Ring All Users chosen, voicemail disabled; saves RING_ALL and shows the inline fallback on failure', async () => {

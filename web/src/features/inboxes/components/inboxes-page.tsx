@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { CalendarDays, Inbox as InboxIcon, PhoneCall, Plus, Settings2, Trash2, UsersRound } from 'lucide-react';
 import { useState } from 'react';
 import type { Inbox } from '../../../../../shared/contract/settings';
@@ -13,8 +14,9 @@ import { Surface } from '../../../components/surface';
 import { useCanManage } from '../../../hooks/use-can-manage';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format-date';
+import { usePhoneFormat } from '../../../lib/phone-display';
 import { plural } from '../../../lib/plural';
-import { useLogFailure } from '../../../lib/settings-queries';
+import { channelsQuery, useLogFailure } from '../../../lib/settings-queries';
 import { useDeleteInbox, useInboxes } from '../api/inboxes-api';
 import { CreateInboxDialog } from './create-inbox-dialog';
 import { InboxRoutingDialog } from './inbox-routing-dialog';
@@ -77,7 +79,9 @@ export function InboxesPage() {
                 </span>
                 <div className="min-w-0 flex-1">
                   <h2 className="font-semibold break-words text-fg">{inbox.name}</h2>
-                  {inbox.description && <p className="mt-0.5 text-sm break-words text-muted">{inbox.description}</p>}
+                  {inbox.description && (
+                    <p className="mt-0.5 text-sm wrap-break-word whitespace-pre-line text-muted">{inbox.description}</p>
+                  )}
                   <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted">
                     <button
                       type="button"
@@ -136,9 +140,36 @@ export function InboxesPage() {
           error={remove.isError ? errorMessage(remove.error, 'Failed to delete inbox') : null}
           onConfirm={() => remove.mutate(deleting.inbox.id, { onSuccess: () => setDeleting(null) })}
         >
-          Are you sure you want to delete this inbox? This action cannot be undone.
+          <p>Are you sure you want to delete this inbox? This action cannot be undone.</p>
+          <RoutedChannels inboxId={deleting.inbox.id} />
         </ConfirmDialog>
       )}
+    </>
+  );
+}
+
+/** Deleting an inbox unassigns what is routed to it: the confirmation names those channels. */
+function RoutedChannels({ inboxId }: { inboxId: string }) {
+  const formatPhone = usePhoneFormat();
+  const channels = useQuery({
+    ...channelsQuery(),
+    select: (list) => list.filter((c) => c.routingType === 'INBOX' && c.routingTargetId === inboxId),
+  });
+  const routed = channels.data ?? [];
+  if (routed.length === 0) return null;
+  return (
+    <>
+      <p className="mt-3">
+        {routed.length === 1 ? 'This channel becomes unassigned:' : `These ${routed.length} channels become unassigned:`}
+      </p>
+      <ul className="mt-1 list-disc space-y-0.5 pl-5">
+        {routed.map((c) => (
+          <li key={c.id} className="wrap-anywhere text-fg">
+            {c.type === 'PHONE' ? formatPhone(c.identifier) : c.identifier}
+            {c.friendlyName && c.friendlyName !== formatPhone(c.identifier) ? ` (${c.friendlyName})` : ''}
+          </li>
+        ))}
+      </ul>
     </>
   );
 }

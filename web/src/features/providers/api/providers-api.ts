@@ -24,10 +24,19 @@ export const disconnectProvider = (id: string) =>
 export const fetchAvailableNumbers = (providerId: string) =>
   api.get<{ numbers: ProviderNumber[] }>(`/providers/${encodeURIComponent(providerId)}/available-numbers`).then((d) => d.numbers);
 
+/** A number an import left out, and why. */
+export interface SkippedNumber {
+  phoneNumber: string;
+  reason: string;
+}
+
 export const importChannels = (providerId: string, numbers: ImportNumber[]) =>
-  api.post<{ channels: Channel[]; importedCount: number }>(`/providers/${encodeURIComponent(providerId)}/import-channels`, {
-    numbers,
-  });
+  api.post<{ channels: Channel[]; importedCount: number; skipped: SkippedNumber[] }>(
+    `/providers/${encodeURIComponent(providerId)}/import-channels`,
+    {
+      numbers,
+    },
+  );
 
 export const availableNumbersQuery = (providerId: string) =>
   queryOptions({

@@ -8,30 +8,38 @@ import { ImportNumbersDialog } from './import-numbers-dialog';
 const NUMBERS: ProviderNumber[] = [
   {
     sid: 'PN01',
-    phoneNumber: '+15550100101',
+    phoneNumber: '+14155550101',
     friendlyName: 'Main line',
     imported: false,
+    previouslyImported: false,
+    inUseElsewhere: false,
     capabilities: { voice: true, sms: true, mms: true },
   },
   {
     sid: 'PN02',
-    phoneNumber: '+15550100102',
+    phoneNumber: '+14155550102',
     friendlyName: 'Voice only',
     imported: false,
+    previouslyImported: false,
+    inUseElsewhere: false,
     capabilities: { voice: true, sms: false, mms: false },
   },
   {
     sid: 'PN03',
-    phoneNumber: '+15550100103',
+    phoneNumber: '+14155550103',
     friendlyName: 'Texts',
     imported: false,
+    previouslyImported: false,
+    inUseElsewhere: false,
     capabilities: { voice: false, sms: true, mms: false },
   },
   {
     sid: 'PN04',
-    phoneNumber: '+15550100104',
+    phoneNumber: '+14155550104',
     friendlyName: 'Old line',
     imported: true,
+    previouslyImported: false,
+    inUseElsewhere: false,
     capabilities: { voice: true, sms: true, mms: false },
   },
 ];
@@ -67,7 +75,7 @@ describe('ImportNumbersDialog', () => {
     expect(screen.getByRole('status').textContent).toBe('Fetching phone numbers from your Twilio account...');
     answer.release(ok({ numbers: NUMBERS }));
 
-    await screen.findByText('+15550100101');
+    await screen.findByText('(415) 555-0101');
     expect(screen.getByRole('dialog').getAttribute('aria-describedby')).toBeTruthy();
     expect(screen.getByText('3 numbers available · 1 already imported')).toBeTruthy();
     expect(screen.queryByText('Fetching phone numbers from your Twilio account...')).toBeNull();
@@ -76,9 +84,9 @@ describe('ImportNumbersDialog', () => {
   it('an imported number is disabled with its badge; nothing selected means 0 selected and a disabled import', async () => {
     const requests = stubServer(() => ok({ numbers: NUMBERS }));
     renderDialog();
-    await screen.findByText('+15550100104');
+    await screen.findByText('(415) 555-0104');
 
-    const imported = numberBox('+15550100104');
+    const imported = numberBox('(415) 555-0104');
     expect(imported.disabled).toBe(true);
     expect(imported.checked).toBe(false);
     const description = (imported.getAttribute('aria-describedby') ?? '')
@@ -86,11 +94,11 @@ describe('ImportNumbersDialog', () => {
       .map((id) => document.getElementById(id)?.textContent)
       .join(' ');
     expect(description).toContain('Already imported');
-    expect(within(row('+15550100104')).getByText('Already imported')).toBeTruthy();
+    expect(within(row('(415) 555-0104')).getByText('Already imported')).toBeTruthy();
     // Only not-yet-imported rows carry the warning and its help link.
-    expect(within(row('+15550100104')).queryByRole('button', { name: 'Learn more' })).toBeNull();
-    expect(within(row('+15550100101')).getByRole('button', { name: 'Learn more' })).toBeTruthy();
-    for (const n of ['+15550100101', '+15550100102', '+15550100103']) {
+    expect(within(row('(415) 555-0104')).queryByRole('button', { name: 'Learn more' })).toBeNull();
+    expect(within(row('(415) 555-0101')).getByRole('button', { name: 'Learn more' })).toBeTruthy();
+    for (const n of ['(415) 555-0101', '(415) 555-0102', '(415) 555-0103']) {
       expect(numberBox(n).disabled).toBe(false);
       expect(within(row(n)).queryByText('Already imported')).toBeNull();
     }
@@ -108,11 +116,11 @@ describe('ImportNumbersDialog', () => {
     stubServer(() => ok({ numbers: NUMBERS }));
     const events = userEvent.setup();
     renderDialog();
-    await screen.findByText('+15550100101');
+    await screen.findByText('(415) 555-0101');
     expect(screen.queryByRole('checkbox', { name: 'Voice' })).toBeNull();
 
-    await events.click(numberBox('+15550100101'));
-    const main = within(row('+15550100101'));
+    await events.click(numberBox('(415) 555-0101'));
+    const main = within(row('(415) 555-0101'));
     expect((main.getByRole('checkbox', { name: 'Voice' }) as HTMLInputElement).checked).toBe(true);
     expect((main.getByRole('checkbox', { name: 'SMS & MMS' }) as HTMLInputElement).checked).toBe(true);
     expect(main.getByText('Incoming calls will be pointed at a Switchboard webhook.')).toBeTruthy();
@@ -121,13 +129,13 @@ describe('ImportNumbersDialog', () => {
     expect(importButton().textContent).toBe('Import 1 Number');
     expect(importButton().disabled).toBe(false);
 
-    await events.click(numberBox('+15550100102'));
-    const voiceOnly = within(row('+15550100102'));
+    await events.click(numberBox('(415) 555-0102'));
+    const voiceOnly = within(row('(415) 555-0102'));
     expect(voiceOnly.getByRole('checkbox', { name: 'Voice' })).toBeTruthy();
     expect(voiceOnly.queryByRole('checkbox', { name: /SMS/ })).toBeNull();
 
-    await events.click(numberBox('+15550100103'));
-    const texts = within(row('+15550100103'));
+    await events.click(numberBox('(415) 555-0103'));
+    const texts = within(row('(415) 555-0103'));
     expect(texts.queryByRole('checkbox', { name: 'Voice' })).toBeNull();
     expect(texts.getByRole('checkbox', { name: 'SMS' })).toBeTruthy();
     expect(screen.getByText('3 selected')).toBeTruthy();
@@ -135,7 +143,7 @@ describe('ImportNumbersDialog', () => {
     // Unticking a capability removes its note; unticking the number hides its capabilities.
     await events.click(main.getByRole('checkbox', { name: 'SMS & MMS' }));
     expect(main.queryByText('Incoming SMS will be pointed at a Switchboard webhook.')).toBeNull();
-    await events.click(numberBox('+15550100103'));
+    await events.click(numberBox('(415) 555-0103'));
     expect(texts.queryByRole('checkbox', { name: 'SMS' })).toBeNull();
     expect(screen.getByText('2 selected')).toBeTruthy();
   });
@@ -145,11 +153,11 @@ describe('ImportNumbersDialog', () => {
     const requests = stubServer((request) => (request.url === IMPORT_URL ? answer.promise : ok({ numbers: NUMBERS })));
     const events = userEvent.setup();
     const { onOpenChange, onImported } = renderDialog();
-    await screen.findByText('+15550100101');
+    await screen.findByText('(415) 555-0101');
 
-    await events.click(numberBox('+15550100101'));
-    await events.click(numberBox('+15550100103'));
-    await events.click(within(row('+15550100101')).getByRole('checkbox', { name: 'Voice' }));
+    await events.click(numberBox('(415) 555-0101'));
+    await events.click(numberBox('(415) 555-0103'));
+    await events.click(within(row('(415) 555-0101')).getByRole('checkbox', { name: 'Voice' }));
     await events.click(importButton());
 
     expect(importButton().textContent).toBe('Importing...');
@@ -159,16 +167,64 @@ describe('ImportNumbersDialog', () => {
       method: 'POST',
       body: {
         numbers: [
-          { sid: 'PN01', phoneNumber: '+15550100101', capabilities: { voice: false, sms: true } },
-          { sid: 'PN03', phoneNumber: '+15550100103', capabilities: { voice: false, sms: true } },
+          { sid: 'PN01', phoneNumber: '+14155550101', capabilities: { voice: false, sms: true } },
+          { sid: 'PN03', phoneNumber: '+14155550103', capabilities: { voice: false, sms: true } },
         ],
       },
     });
     expect(onOpenChange).not.toHaveBeenCalled();
 
-    answer.release(ok({ channels: [], importedCount: 2 }, 201));
+    answer.release(ok({ channels: [], importedCount: 2, skipped: [] }, 201));
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
-    expect(onImported).toHaveBeenCalledWith(2);
+    expect(onImported).toHaveBeenCalledWith(2, []);
+  });
+
+  it('a number with every capability unticked is not selected: not counted, not sent, and it says so', async () => {
+    const requests = stubServer((request) =>
+      request.url === IMPORT_URL ? ok({ channels: [], importedCount: 1, skipped: [] }, 201) : ok({ numbers: NUMBERS }),
+    );
+    const events = userEvent.setup();
+    renderDialog();
+    await screen.findByText('(415) 555-0101');
+    await events.click(numberBox('(415) 555-0101'));
+    expect(screen.getByText('1 selected')).toBeTruthy();
+    const main = within(row('(415) 555-0101'));
+    await events.click(main.getByRole('checkbox', { name: 'Voice' }));
+    await events.click(main.getByRole('checkbox', { name: 'SMS & MMS' }));
+
+    expect(screen.getByText('0 selected')).toBeTruthy();
+    expect(importButton().disabled).toBe(true);
+    expect(importButton().textContent).toBe('Import 0 Numbers');
+    const hint = main.getByText('Not selected: tick Voice or SMS to import this number.');
+    expect(numberBox('(415) 555-0101').getAttribute('aria-describedby')).toContain(hint.id);
+
+    await events.click(numberBox('(415) 555-0103'));
+    await events.click(importButton());
+    await waitFor(() => expect(requests.some((r) => r.url === IMPORT_URL)).toBe(true));
+    expect(requests.find((r) => r.url === IMPORT_URL)?.body).toEqual({
+      numbers: [{ sid: 'PN03', phoneNumber: '+14155550103', capabilities: { voice: false, sms: true } }],
+    });
+  });
+
+  it("another company's number is disabled with the reason; a previously imported one says it will be reactivated", async () => {
+    stubServer(() =>
+      ok({
+        numbers: [{ ...NUMBERS[0], inUseElsewhere: true }, { ...NUMBERS[1], previouslyImported: true }, NUMBERS[2]],
+      }),
+    );
+    renderDialog();
+    await screen.findByText('(415) 555-0101');
+    expect(screen.getByText('2 numbers available · 0 already imported')).toBeTruthy();
+    const taken = numberBox('(415) 555-0101');
+    expect(taken.disabled).toBe(true);
+    const reason = within(row('(415) 555-0101')).getByText(/Already a channel of another company/);
+    expect(taken.getAttribute('aria-describedby')?.split(' ')).toContain(reason.closest('p')?.id);
+    expect(within(row('(415) 555-0101')).queryByRole('button', { name: 'Learn more' })).toBeNull();
+
+    const previous = numberBox('(415) 555-0102');
+    expect(previous.disabled).toBe(false);
+    const note = within(row('(415) 555-0102')).getByText(/Previously imported — will be reactivated/);
+    expect(previous.getAttribute('aria-describedby')?.split(' ')).toContain(note.closest('p')?.id);
   });
 
   it('a failed import shows the server message and keeps the selection', async () => {
@@ -177,12 +233,12 @@ describe('ImportNumbersDialog', () => {
     );
     const events = userEvent.setup();
     const { onOpenChange } = renderDialog();
-    await screen.findByText('+15550100101');
-    await events.click(numberBox('+15550100102'));
+    await screen.findByText('(415) 555-0101');
+    await events.click(numberBox('(415) 555-0102'));
     await events.click(importButton());
 
     expect((await screen.findByRole('alert')).textContent).toBe('That number is already in use');
-    expect(numberBox('+15550100102').checked).toBe(true);
+    expect(numberBox('(415) 555-0102').checked).toBe(true);
     expect(importButton().textContent).toBe('Import 1 Number');
     expect(onOpenChange).not.toHaveBeenCalled();
   });
@@ -204,8 +260,8 @@ describe('ImportNumbersDialog', () => {
     stubServer(() => ok({ numbers: NUMBERS }));
     const events = userEvent.setup();
     renderDialog();
-    await screen.findByText('+15550100101');
-    const link = within(row('+15550100101')).getByRole('button', { name: 'Learn more' });
+    await screen.findByText('(415) 555-0101');
+    const link = within(row('(415) 555-0101')).getByRole('button', { name: 'Learn more' });
     await events.click(link);
 
     const help = await screen.findByRole('dialog', { name: 'Numbers used elsewhere' });

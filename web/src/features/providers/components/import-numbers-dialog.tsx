@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { MessageSquare, Phone, PhoneOff, TriangleAlert } from 'lucide-react';
+import { Ban, MessageSquare, Phone, PhoneOff, RotateCcw, TriangleAlert } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { Provider, ProviderNumber } from '../../../../../shared/contract/settings';
 import { Alert } from '../../../components/alert';
@@ -10,18 +10,27 @@ import { EmptyState } from '../../../components/empty-state';
 import { Spinner } from '../../../components/spinner';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { usePhoneFormat } from '../../../lib/phone-display';
 import { plural } from '../../../lib/plural';
 import { settingsKeys } from '../../../lib/settings-queries';
-import { useAvailableNumbers, useImportChannels } from '../api/providers-api';
-import { importButtonLabel, importPayload, type Selection, toggleCapability, toggleNumber } from './import-selection';
+import { type SkippedNumber, useAvailableNumbers, useImportChannels } from '../api/providers-api';
+import {
+  importButtonLabel,
+  importPayload,
+  isSelected,
+  type Selection,
+  selectable,
+  toggleCapability,
+  toggleNumber,
+} from './import-selection';
 import { providerName } from './provider-name';
 
 export interface ImportNumbersDialogProps {
   provider: Pick<Provider, 'id' | 'type'>;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** Called after a successful import, with how many channels were created. */
-  onImported?: (count: number) => void;
+  /** Called after a successful import, with how many channels were created and the numbers left out. */
+  onImported?: (count: number, skipped: SkippedNumber[]) => void;
 }
 
 /** SPEC §2 Import Phone Numbers dialog. */
@@ -29,6 +38,7 @@ export function ImportNumbersDialog({ provider, open, onOpenChange, onImported }
   const numbers = useAvailableNumbers(provider.id, open);
   const list = numbers.data ?? [];
   const imported = list.filter((n) => n.imported).length;
+  const available = list.filter(selectable).length;
   const [helpOpen, setHelpOpen] = useState(false);
 
   return (
@@ -40,7 +50,7 @@ export function ImportNumbersDialog({ provider, open, onOpenChange, onImported }
         title="Import Phone Numbers"
         description={
           numbers.isSuccess
-            ? `${plural(list.length - imported, 'number')} available · ${imported} already imported`
+            ? `${plural(available, 'number')} available · ${imported} already imported`
             : `Choose numbers from your ${providerName(provider.type)} account to use as channels.`
         }
       >
@@ -49,9 +59,9 @@ export function ImportNumbersDialog({ provider, open, onOpenChange, onImported }
           providerLabel={providerName(provider.type)}
           numbers={numbers}
           onHelp={() => setHelpOpen(true)}
-          onImported={(count) => {
+          onImported={(count, skipped) => {
             onOpenChange(false);
-            onImported?.(count);
+            onImported?.(count, skipped);
           }}
         />
       </Dialog>
@@ -80,7 +90,7 @@ function ImportNumbersForm({
   providerLabel: string;
   numbers: ReturnType<typeof useAvailableNumbers>;
   onHelp: () => void;
-  onImported: (count: number) => void;
+  onImported: (count: number, skipped: SkippedNumber[]) => void;
 }) {
   const queryClient = useQueryClient();
   const importing = useImportChannels(providerId);
@@ -93,7 +103,7 @@ function ImportNumbersForm({
     importing.mutate(payload, {
       onSuccess: (result) => {
         void queryClient.invalidateQueries({ queryKey: settingsKeys.availableNumbers(providerId) });
-        onImported(result.importedCount);
+        onImported(result.importedCount, result.skipped);
       },
     });
   };
@@ -172,13 +182,26 @@ function NumberRow({
   onCapability: (capability: 'voice' | 'sms', on: boolean) => void;
 }) {
   const id = useId();
+  const formatPhone = usePhoneFormat();
   const { capabilities } = number;
   const supported = [capabilities.voice && 'Voice', capabilities.sms && 'SMS', capabilities.mms && 'MMS'].filter(Boolean);
+  const display = formatPhone(number.phoneNumber);
+  const open = selectable(number);
+  const selected = isSelected(chosen);
+  const describedBy = [
+    number.imported && `${id}-imported`,
+    number.inUseElsewhere && `${id}-elsewhere`,
+    open && number.previouslyImported && `${id}-previous`,
+    `${id}-details`,
+    chosen && !selected && `${id}-none`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <li
       className={cn(
         'rounded-lg border p-3',
-        number.imported ? 'border-border bg-surface-muted' : chosen ? 'border-primary ring-1 ring-primary' : 'border-border',
+        !open ? 'border-border bg-surface-muted' : selected ? 'border-primary ring-1 ring-primary' : 'border-border',
       )}
     >
       <div className="flex items-start gap-3">
@@ -186,18 +209,15 @@ function NumberRow({
           id={id}
           type="checkbox"
           checked={Boolean(chosen)}
-          disabled={number.imported || disabled}
+          disabled={!open || disabled}
           onChange={(e) => onToggle(e.target.checked)}
-          aria-describedby={number.imported ? `${id}-imported ${id}-details` : `${id}-details`}
+          aria-describedby={describedBy}
           className="mt-1 size-4 shrink-0 accent-primary disabled:cursor-not-allowed disabled:opacity-40"
         />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            <label
-              htmlFor={id}
-              className={cn('font-semibold tabular-nums', number.imported ? 'text-muted' : 'cursor-pointer text-fg')}
-            >
-              {number.phoneNumber}
+            <label htmlFor={id} className={cn('font-semibold tabular-nums', open ? 'cursor-pointer text-fg' : 'text-muted')}>
+              {display}
             </label>
             {number.imported && (
               <span id={`${id}-imported`}>
@@ -206,10 +226,22 @@ function NumberRow({
             )}
           </div>
           <p id={`${id}-details`} className="mt-0.5 text-sm text-muted">
-            <span className="break-words">{number.friendlyName}</span>
+            <span className="wrap-anywhere">{number.friendlyName}</span>
             {supported.length > 0 && <span className="sr-only">. Supports {supported.join(', ')}.</span>}
           </p>
-          {!number.imported && (
+          {number.inUseElsewhere && !number.imported && (
+            <p id={`${id}-elsewhere`} className="mt-2 flex items-start gap-1.5 text-xs text-muted">
+              <Ban aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+              <span>Already a channel of another company on Switchboard, so it cannot be imported here.</span>
+            </p>
+          )}
+          {open && number.previouslyImported && (
+            <p id={`${id}-previous`} className="mt-2 flex items-start gap-1.5 text-xs text-fg">
+              <RotateCcw aria-hidden="true" className="mt-px size-3.5 shrink-0 text-muted" />
+              <span>Previously imported — will be reactivated, with its routing.</span>
+            </p>
+          )}
+          {open && (
             <p className="mt-2 flex items-start gap-1.5 text-xs text-warning-fg">
               <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
               <span>
@@ -231,7 +263,7 @@ function NumberRow({
       </div>
       {chosen && (capabilities.voice || capabilities.sms) && (
         <fieldset className="mt-3 border-t border-border pt-3 sm:ml-7">
-          <legend className="sr-only">Capabilities to use for {number.phoneNumber}</legend>
+          <legend className="sr-only">Capabilities to use for {display}</legend>
           <div className="flex flex-col gap-2">
             {capabilities.voice && (
               <Capability
@@ -254,6 +286,11 @@ function NumberRow({
               />
             )}
           </div>
+          {!selected && (
+            <p id={`${id}-none`} className="mt-2 text-xs font-medium text-warning-fg">
+              Not selected: tick Voice or SMS to import this number.
+            </p>
+          )}
         </fieldset>
       )}
     </li>

@@ -10,8 +10,11 @@ export const defaultCapabilities = (number: ProviderNumber): ImportNumber['capab
   sms: number.capabilities.sms,
 });
 
-/** SPEC §5: only numbers not yet imported can be chosen. */
-export const selectable = (number: ProviderNumber) => !number.imported;
+/** SPEC §5: only numbers not yet imported can be chosen; nor can another company's channel. */
+export const selectable = (number: ProviderNumber) => !number.imported && !number.inUseElsewhere;
+
+/** A number counts as selected only with a capability to import: with none there is nothing to point anywhere. */
+export const isSelected = (chosen: ImportNumber['capabilities'] | undefined) => Boolean(chosen && (chosen.voice || chosen.sms));
 
 export function toggleNumber(selection: Selection, number: ProviderNumber, on: boolean): Selection {
   if (!selectable(number)) return selection;
@@ -35,16 +38,21 @@ export function toggleCapability(
   return next;
 }
 
-/** The import payload, in the order the numbers are listed; never an imported number or an unsupported capability. */
+/**
+ * The import payload, in the order the numbers are listed; never an imported number, an unsupported
+ * capability, or a number with no capability ticked.
+ */
 export function importPayload(numbers: readonly ProviderNumber[], selection: Selection): ImportNumber[] {
   return numbers.flatMap((number) => {
     const chosen = selection.get(number.sid);
     if (!chosen || !selectable(number)) return [];
+    const capabilities = { voice: chosen.voice && number.capabilities.voice, sms: chosen.sms && number.capabilities.sms };
+    if (!isSelected(capabilities)) return [];
     return [
       {
         sid: number.sid,
         phoneNumber: number.phoneNumber,
-        capabilities: { voice: chosen.voice && number.capabilities.voice, sms: chosen.sms && number.capabilities.sms },
+        capabilities,
       },
     ];
   });

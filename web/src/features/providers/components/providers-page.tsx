@@ -15,14 +15,15 @@ import { Surface } from '../../../components/surface';
 import { useCanManage } from '../../../hooks/use-can-manage';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { usePhoneFormat } from '../../../lib/phone-display';
 import { plural } from '../../../lib/plural';
 import { useLogFailure } from '../../../lib/settings-queries';
-import { useDisconnectProvider, useProviders } from '../api/providers-api';
+import { type SkippedNumber, useDisconnectProvider, useProviders } from '../api/providers-api';
 import { ConnectTwilioDialog } from './connect-twilio-dialog';
 import { ImportNumbersDialog } from './import-numbers-dialog';
 import { providerName } from './provider-name';
 
-type Notice = { kind: 'connected' } | { kind: 'imported'; count: number } | { kind: 'disconnected' };
+type Notice = { kind: 'connected' } | { kind: 'imported'; count: number; skipped: SkippedNumber[] } | { kind: 'disconnected' };
 
 /** SPEC §2 Settings: Providers. */
 export function ProvidersPage() {
@@ -69,6 +70,7 @@ export function ProvidersPage() {
 }
 
 function NoticeBanner({ notice }: { notice: Notice }) {
+  const formatPhone = usePhoneFormat();
   if (notice.kind === 'connected') {
     return <Alert tone="success">Twilio connected. Import your phone numbers to start using them.</Alert>;
   }
@@ -80,6 +82,15 @@ function NoticeBanner({ notice }: { notice: Notice }) {
         Set up their routing on the Channels page
       </Link>
       .
+      {notice.skipped.length > 0 && (
+        <ul className="mt-2 list-disc pl-5">
+          {notice.skipped.map((s) => (
+            <li key={s.phoneNumber}>
+              {formatPhone(s.phoneNumber)} was not imported: {s.reason}
+            </li>
+          ))}
+        </ul>
+      )}
     </Alert>
   );
 }
@@ -238,7 +249,7 @@ function TwilioCard({
         provider={provider}
         open={importOpen}
         onOpenChange={setImportOpen}
-        onImported={(count) => onNotice({ kind: 'imported', count })}
+        onImported={(count, skipped) => onNotice({ kind: 'imported', count, skipped })}
       />
       <ConfirmDialog
         open={confirmOpen}
