@@ -1,9 +1,16 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProviderNumber } from '../../shared/contract/settings';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { keys } from '../lib/table';
 import { listChannelRecords } from './channels';
 import { getConnectedProvider } from './providers';
 import { capabilitiesOf, clientFor, fromTwilio } from './twilio-account';
 
-/** The numbers of the provider's Twilio account, each saying whether it is already a channel. */
+/**
+ * The numbers of the provider's Twilio account, each saying whether it is already a channel, was one
+ * before (importing reactivates it), or is another company's channel (it cannot be imported here).
+ */
 export async function availableNumbers(companyId: string, providerId: string): Promise<ProviderNumber[]> {
   const provider = await getConnectedProvider(companyId, providerId);
   const client = await clientFor(provider);
@@ -11,12 +18,37 @@ export async function availableNumbers(companyId: string, providerId: string): P
     client.listIncomingNumbers().catch((error) => fromTwilio(error, 'list the phone numbers')),
     listChannelRecords(companyId),
   ]);
-  const imported = new Set(channels.filter((c) => c.status === 'ACTIVE').map((c) => c.identifier));
-  return numbers.map((n) => ({
-    sid: n.sid,
-    phoneNumber: n.phone_number,
-    friendlyName: n.friendly_name,
-    imported: imported.has(n.phone_number),
-    capabilities: capabilitiesOf(n),
-  }));
+  const byIdentifier = new Map(channels.map((c) => [c.identifier, c]));
+  const owners = await numberOwners(numbers.map((n) => n.phone_number));
+  return numbers.map((n) => {
+    const channel = byIdentifier.get(n.phone_number);
+    const owner = owners.get(n.phone_number);
+    return {
+      sid: n.sid,
+      phoneNumber: n.phone_number,
+      friendlyName: n.friendly_name,
+      imported: channel?.status === 'ACTIVE',
+      previouslyImported: Boolean(channel && channel.status !== 'ACTIVE'),
+      inUseElsewhere: Boolean(owner && owner !== companyId),
+      capabilities: capabilitiesOf(n),
+    };
+  });
+}
+
+/** Which company each number is a channel of (the number index), in batches of 100 keys. */
+async function numberOwners(phoneNumbers: string[]): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  const TableName = tableName();
+  const unique = [...new Set(phoneNumbers)];
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+      [TableName]: { Keys: unique.slice(i, i + 100).map((n) => keys.number(n)) },
+    };
+    while (request && Object.keys(request).length) {
+      const page = await db.send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of page.Responses?.[TableName] ?? []) owners.set(String(item.PK).slice('NUMBER#'.length), item.companyId);
+      request = page.UnprocessedKeys as typeof request;
+    }
+  }
+  return owners;
 }

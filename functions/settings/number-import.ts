@@ -22,10 +22,14 @@ interface PlannedNumber {
   channel?: ChannelRecord;
 }
 
+/** Why a number was left out of an import. */
+const TAKEN_REASON = 'it is already a channel of another company.';
+
 /**
  * Imports numbers as channels. Only ticked capabilities the number really has are pointed at the
- * platform. A number that is already an active channel is left as it is; one that is another
- * company's channel is refused before anything changes.
+ * platform; a number with none of them is refused. A number that is already an active channel is
+ * left as it is; one that is another company's channel (known before, or lost to a parallel import)
+ * is skipped and reported, so one such row never fails the rest of the batch.
  *
  * Retry-safe: before a number is touched, its URLs from before are recorded (keys.numberImport), and
  * the channel is written once Twilio has it. An import stopped by its timeout is finished by the next
@@ -36,7 +40,7 @@ export async function importChannels(
   companyId: string,
   providerId: string,
   requested: { sid: string; phoneNumber: string; capabilities: { voice: boolean; sms: boolean } }[],
-): Promise<{ channels: Channel[]; importedCount: number }> {
+): Promise<{ channels: Channel[]; importedCount: number; skipped: { phoneNumber: string; reason: string }[] }> {
   const provider = await withWebhookBase(await getConnectedProvider(companyId, providerId));
   const client = await clientFor(provider);
   const TableName = tableName();
@@ -48,6 +52,7 @@ export async function importChannels(
   const byIdentifier = new Map(existing.map((c) => [c.identifier, c]));
 
   const plan: PlannedNumber[] = [];
+  const skipped: { phoneNumber: string; reason: string }[] = [];
   const seen = new Set<string>();
   for (const item of requested) {
     const number = bySid.get(item.sid);
@@ -56,25 +61,33 @@ export async function importChannels(
     seen.add(number.sid);
     const channel = byIdentifier.get(number.phone_number);
     if (channel?.status === 'ACTIVE') continue;
-    const { Item: owner } = await db.send(new GetCommand({ TableName, Key: keys.number(number.phone_number) }));
-    if (owner && owner.companyId !== companyId) throw numberInUse(number.phone_number);
     const caps = capabilitiesOf(number);
-    plan.push({
-      number,
-      enabled: { voice: item.capabilities.voice && caps.voice, sms: item.capabilities.sms && caps.sms },
-      channel,
-    });
+    const enabled = { voice: item.capabilities.voice && caps.voice, sms: item.capabilities.sms && caps.sms };
+    if (!enabled.voice && !enabled.sms) {
+      throw badRequest(`Choose Voice or SMS for ${number.phone_number}: a channel needs at least one of them.`);
+    }
+    const { Item: owner } = await db.send(new GetCommand({ TableName, Key: keys.number(number.phone_number) }));
+    if (owner && owner.companyId !== companyId) {
+      skipped.push({ phoneNumber: number.phone_number, reason: TAKEN_REASON });
+      continue;
+    }
+    plan.push({ number, enabled, channel });
   }
 
   const imported: Channel[] = [];
   for (let i = 0; i < plan.length; i += IMPORT_CONCURRENCY) {
-    const batch = await Promise.allSettled(plan.slice(i, i + IMPORT_CONCURRENCY).map((p) => importOne(provider, p)));
-    for (const result of batch)
+    const slice = plan.slice(i, i + IMPORT_CONCURRENCY);
+    const batch = await Promise.allSettled(slice.map((p) => importOne(provider, p)));
+    batch.forEach((result, j) => {
       if (result.status === 'fulfilled' && result.value) imported.push(toChannel(result.value, undefined));
-    const failed = batch.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (result.status === 'rejected' && isNumberInUse(result.reason)) {
+        skipped.push({ phoneNumber: slice[j].number.phone_number, reason: TAKEN_REASON });
+      }
+    });
+    const failed = batch.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isNumberInUse(r.reason));
     if (failed) throw failed.reason;
   }
-  return { channels: imported, importedCount: imported.length };
+  return { channels: imported, importedCount: imported.length, skipped };
 }
 
 /** Records the webhook base on a provider connected before it was recorded, as its numbers get it now. */
@@ -94,6 +107,8 @@ async function withWebhookBase(provider: ProviderRecord): Promise<ProviderRecord
 
 const numberInUse = (phoneNumber: string) =>
   new AppError(409, 'NUMBER_IN_USE', `The number ${phoneNumber} is already a channel of another company.`);
+
+const isNumberInUse = (error: unknown) => error instanceof AppError && error.code === 'NUMBER_IN_USE';
 
 /** One number: record the intent, point it at the platform, then write its channel. Undefined if a parallel import won. */
 async function importOne(
@@ -123,6 +138,7 @@ async function importOne(
     companyId,
     type: 'PHONE',
     identifier: number.phone_number,
+    friendlyName: number.friendly_name,
     status: 'ACTIVE',
     capabilities: capabilitiesOf(number),
     enabled: intent.enabled,

@@ -19,12 +19,15 @@ function importNumbers(
   providerId: string,
   numbers: { sid: string; phoneNumber: string; voice: boolean; sms: boolean }[],
 ) {
-  return api<{ channels: Channel[]; importedCount: number }>(`/api/v1/providers/${providerId}/import-channels`, {
-    token: account.tokens.accessToken,
-    body: {
-      numbers: numbers.map((n) => ({ sid: n.sid, phoneNumber: n.phoneNumber, capabilities: { voice: n.voice, sms: n.sms } })),
+  return api<{ channels: Channel[]; importedCount: number; skipped: { phoneNumber: string; reason: string }[] }>(
+    `/api/v1/providers/${providerId}/import-channels`,
+    {
+      token: account.tokens.accessToken,
+      body: {
+        numbers: numbers.map((n) => ({ sid: n.sid, phoneNumber: n.phoneNumber, capabilities: { voice: n.voice, sms: n.sms } })),
+      },
     },
-  });
+  );
 }
 
 const channelsOf = async (account: Account) =>
@@ -109,6 +112,8 @@ describe('importing numbers as channels', () => {
       phoneNumber: full.phone_number,
       friendlyName: full.friendly_name,
       imported: false,
+      previouslyImported: false,
+      inUseElsewhere: false,
       capabilities: { voice: true, sms: true, mms: true },
     });
 
@@ -129,11 +134,12 @@ describe('importing numbers as channels', () => {
     expect(voiceAtTwilio.status_callback).toMatch(/\/webhooks\/twilio\/[\w-]+\/voice\/status$/);
     expect(voiceAtTwilio.sms_url).toBe('');
 
+    // A channel shows what was enabled, not all the number can do: voice was left off the full number.
     const channels = await channelsOf(account);
-    expect(channels.map((c) => [c.identifier, c.status, c.routingType, c.capabilities])).toEqual(
+    expect(channels.map((c) => [c.identifier, c.friendlyName, c.status, c.routingType, c.capabilities])).toEqual(
       [
-        [full.phone_number, 'ACTIVE', 'UNASSIGNED', { voice: true, sms: true, mms: true }],
-        [voiceOnly.phone_number, 'ACTIVE', 'UNASSIGNED', { voice: true, sms: false, mms: false }],
+        [full.phone_number, full.friendly_name, 'ACTIVE', 'UNASSIGNED', { voice: false, sms: true, mms: true }],
+        [voiceOnly.phone_number, voiceOnly.friendly_name, 'ACTIVE', 'UNASSIGNED', { voice: true, sms: false, mms: false }],
       ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     );
     expect((await providersOf(account))[0]?.channelCount).toBe(2);
@@ -174,9 +180,10 @@ describe('importing numbers as channels', () => {
     expect((await numberOf(twilio, full.sid)).voice_url).toMatch(/\/webhooks\/twilio\/[\w-]+\/voice$/);
   });
 
-  it('refuses a number that is not in the account, and an empty selection', async () => {
+  it('refuses a number that is not in the account, an empty selection, and a number with no capability', async () => {
     const account = await signUp();
-    const provider = await connect(account, await newTwilioAccount());
+    const twilio = await newTwilioAccount();
+    const provider = await connect(account, twilio);
     const stranger = await importNumbers(account, provider.id, [
       { sid: `PN${'0'.repeat(32)}`, phoneNumber: '+15550009999', voice: true, sms: true },
     ]);
@@ -185,12 +192,21 @@ describe('importing numbers as channels', () => {
     const none = await importNumbers(account, provider.id, []);
     expect(none.status).toBe(400);
     expect(none.body.error.message).toBe('Select at least one number');
+    const { voiceOnly } = numbersByKind(twilio);
+    const nothing = await importNumbers(account, provider.id, [
+      // SMS only, on a number without SMS: nothing would be pointed at the platform.
+      { sid: voiceOnly.sid, phoneNumber: voiceOnly.phone_number, voice: false, sms: true },
+    ]);
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.error.message).toBe(
+      `Choose Voice or SMS for ${voiceOnly.phone_number}: a channel needs at least one of them.`,
+    );
     expect(await channelsOf(account)).toEqual([]);
   });
 
-  it('refuses a number that is already another company’s channel, and leaves its URLs alone', async () => {
+  it('marks another company’s number, and skips it without failing the rest of the batch or touching its URLs', async () => {
     const twilio = await newTwilioAccount();
-    const { full } = numbersByKind(twilio);
+    const { full, smsOnly } = numbersByKind(twilio);
     const first = await signUp({ companyName: 'First Co' });
     const firstProvider = await connect(first, twilio);
     expect(
@@ -201,16 +217,24 @@ describe('importing numbers as channels', () => {
 
     const second = await signUp({ companyName: 'Second Co' });
     const secondProvider = await connect(second, twilio);
-    const refused = await importNumbers(second, secondProvider.id, [
+    const offered = await api<{ numbers: ProviderNumber[] }>(`/api/v1/providers/${secondProvider.id}/available-numbers`, {
+      token: second.tokens.accessToken,
+    });
+    const marks = new Map(offered.body.data.numbers.map((n) => [n.sid, [n.imported, n.inUseElsewhere]]));
+    expect(marks.get(full.sid)).toEqual([false, true]);
+    expect(marks.get(smsOnly.sid)).toEqual([false, false]);
+
+    const batch = await importNumbers(second, secondProvider.id, [
       { sid: full.sid, phoneNumber: full.phone_number, voice: true, sms: true },
+      { sid: smsOnly.sid, phoneNumber: smsOnly.phone_number, voice: false, sms: true },
     ]);
-    expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatchObject({
-      code: 'NUMBER_IN_USE',
-      message: `The number ${full.phone_number} is already a channel of another company.`,
+    expect(batch.status).toBe(200);
+    expect(batch.body.data).toMatchObject({
+      importedCount: 1,
+      skipped: [{ phoneNumber: full.phone_number, reason: 'it is already a channel of another company.' }],
     });
     expect(await numberOf(twilio, full.sid)).toEqual(urls);
-    expect(await channelsOf(second)).toEqual([]);
+    expect((await channelsOf(second)).map((c) => c.identifier)).toEqual([smsOnly.phone_number]);
   });
 });
 
@@ -256,6 +280,13 @@ describe('disconnecting', () => {
       token: account.tokens.accessToken,
     });
     expect(numbers.body.data.numbers.every((n) => !n.imported)).toBe(true);
+    // The numbers imported before are marked: importing reactivates their channels.
+    expect(
+      numbers.body.data.numbers
+        .filter((n) => n.previouslyImported)
+        .map((n) => n.sid)
+        .sort(),
+    ).toEqual([legacy.sid, smsOnly.sid].sort());
     const reimported = await importNumbers(account, again.id, [
       { sid: legacy.sid, phoneNumber: legacy.phone_number, voice: true, sms: false },
     ]);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 // Without vitest globals Testing Library cannot register its own cleanup, so it is done here.
 beforeEach(() => {
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });
 
 afterEach(() => {
@@ -12,4 +13,5 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });

@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
 import { Card } from '../components/card';
+import { useDocumentTitle } from '../lib/use-document-title';
 
 export function NotFoundPage() {
+  useDocumentTitle('Page not found');
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <Card className="w-full max-w-md text-center">

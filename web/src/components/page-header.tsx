@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
+import { useDocumentTitle } from '../lib/use-document-title';
 
+/** A page's heading; it also names the browser tab ('Channels · Switchboard'). */
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  useDocumentTitle(title);
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div className="min-w-0">

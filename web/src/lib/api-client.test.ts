@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { sampleCompany, sampleUser } from '../test-utils';
-import { ApiError, createApiClient, errorMessage, type Locks } from './api-client';
+import { ApiError, createApiClient, errorMessage, type Locks, NETWORK_ERROR_MESSAGE } from './api-client';
 import { createSessionStore, SESSION_KEYS } from './session';
 
 const user = sampleUser;
@@ -371,11 +371,14 @@ describe('errorMessage (SPEC §8)', () => {
     );
   });
 
-  it("gives a network TypeError's own message", () => {
-    expect(errorMessage(new TypeError('Failed to fetch'), 'Login failed')).toBe('Failed to fetch');
-    expect(errorMessage(new TypeError('NetworkError when attempting to fetch resource.'), 'Registration failed')).toBe(
-      'NetworkError when attempting to fetch resource.',
+  it("says a network failure in people's words, whatever the browser calls it", () => {
+    expect(errorMessage(new TypeError('Failed to fetch'), 'Login failed')).toBe(
+      'Cannot reach Switchboard. Check your connection.',
     );
+    expect(errorMessage(new TypeError('NetworkError when attempting to fetch resource.'), 'Registration failed')).toBe(
+      'Cannot reach Switchboard. Check your connection.',
+    );
+    expect(errorMessage(new TypeError('Load failed'), 'Login failed')).toBe(NETWORK_ERROR_MESSAGE);
   });
 
   it('falls back when there is no server message', () => {
@@ -398,7 +401,7 @@ describe('errorMessage (SPEC §8)', () => {
       throw new TypeError('Failed to fetch');
     });
     const networkError = await offline.api.post('/auth/login', {}).catch((e: unknown) => e);
-    expect(errorMessage(networkError, 'Login failed')).toBe('Failed to fetch');
+    expect(errorMessage(networkError, 'Login failed')).toBe(NETWORK_ERROR_MESSAGE);
 
     const broken = setup(() => reply(500, 'not json'));
     const invalid = await broken.api.post('/auth/register', {}).catch((e: unknown) => e);

@@ -146,13 +146,17 @@ function queryString(query: RequestOptions['query']): string {
   return text ? `?${text}` : '';
 }
 
+/** What a failed fetch (offline, DNS, server down) says, instead of the browser's 'Failed to fetch'. */
+export const NETWORK_ERROR_MESSAGE = 'Cannot reach Switchboard. Check your connection.';
+
 /**
  * SPEC §8: the server's message if present; else 'Request was cancelled. Please try again.' when
- * cancelled; else the network error's message; else the fallback ('Login failed', 'Registration failed').
+ * cancelled; else the network error's message, in words a person understands; else the fallback
+ * ('Login failed', 'Registration failed').
  */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.code !== 'INVALID_RESPONSE' && error.message) return error.message;
   if (error instanceof DOMException && error.name === 'AbortError') return 'Request was cancelled. Please try again.';
-  if (error instanceof TypeError && error.message) return error.message;
+  if (error instanceof TypeError && error.message) return NETWORK_ERROR_MESSAGE;
   return fallback;
 }

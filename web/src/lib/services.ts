@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { QUERY_RETRY_COUNT } from '../../../shared/constants';
 import { createApiClient } from './api-client';
 import { createSessionStore } from './session';
+import { markSessionEnded } from './session-notice';
 
 /** The app's singletons: one session store, one API client, one query cache. */
 export const session = createSessionStore(window.localStorage, window);
@@ -17,6 +18,7 @@ export const api = createApiClient({
   // Absent only in very old browsers: then each tab refreshes on its own and the server's grace period covers it.
   locks: navigator.locks,
   onSignedOut: () => {
+    markSessionEnded();
     queryClient.clear();
     signedOutHandler();
   },

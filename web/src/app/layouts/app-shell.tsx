@@ -37,6 +37,13 @@ export function AppShell() {
 
   return (
     <div className="min-h-screen lg:flex">
+      {/* First on the page: the keyboard reaches the content without walking the whole sidebar. */}
+      <a
+        href="#main"
+        className="sr-only rounded-lg bg-surface px-4 py-2 text-sm font-semibold text-primary shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+      >
+        Skip to main content
+      </a>
       <div className="flex items-center justify-between border-b border-border bg-surface px-4 py-3 lg:hidden">
         <Logo />
         <button
@@ -62,7 +69,7 @@ export function AppShell() {
         </div>
         <div className="px-5 pt-4 pb-2">
           <p className="truncate text-xs font-semibold tracking-wide text-muted uppercase">Company</p>
-          <p className="truncate text-sm font-semibold text-fg">{company.name || DEFAULT_COMPANY_NAME}</p>
+          <p className="text-sm font-semibold wrap-anywhere text-fg">{company.name || DEFAULT_COMPANY_NAME}</p>
         </div>
         <nav aria-label="Main" className="flex flex-col gap-1 px-3 py-2">
           {NAV.map(({ to, label, icon: Icon }) => (
@@ -104,8 +111,8 @@ export function AppShell() {
               {user.name.trim().charAt(0).toUpperCase() || '?'}
             </span>
             <div className="min-w-0 flex-1">
-              <p className="truncate text-sm font-semibold text-fg">{user.name}</p>
-              <p className="truncate text-xs text-muted">{user.email}</p>
+              <p className="text-sm font-semibold wrap-anywhere text-fg">{user.name}</p>
+              <p className="text-xs wrap-anywhere text-muted">{user.email}</p>
             </div>
             <ThemeToggle />
           </div>
@@ -119,7 +126,7 @@ export function AppShell() {
           </button>
         </div>
       </aside>
-      <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
+      <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
         <Suspense fallback={<LoadingScreen />}>
           <Outlet />
         </Suspense>

@@ -2,11 +2,14 @@ import { ShieldAlert } from 'lucide-react';
 import { Card } from '../../../components/card';
 import { PlaceholderPage } from '../../../components/placeholder-page';
 import { useSession } from '../../../hooks/use-session';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 
 /** SPEC §6: only platform administrators may see the overview. */
 export function AdminPage() {
   const session = useSession();
-  if (!session?.user.isPlatformAdmin) {
+  const allowed = Boolean(session?.user.isPlatformAdmin);
+  useDocumentTitle(allowed ? 'Admin overview' : 'Access denied');
+  if (!allowed) {
     return (
       <Card className="mx-auto flex max-w-lg flex-col items-center gap-3 py-10 text-center">
         <ShieldAlert aria-hidden="true" className="size-8 text-danger" />

@@ -1,9 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { session } from '../../../lib/services';
+import { api, session } from '../../../lib/services';
 import { sampleCompany, sampleUser } from '../../../test-utils';
 import { LoginPage } from './login-page';
 
@@ -185,5 +185,46 @@ describe('LoginPage', () => {
     expect(window.localStorage.getItem('refreshToken')).toBe('stale-refresh');
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
     expect(screen.queryByText('Dashboard page')).toBeNull();
+  });
+
+  it('starts with the cursor in Email', () => {
+    stubServer(() => json(500, {}));
+    const { email } = renderLogin();
+    expect(document.activeElement).toBe(email);
+  });
+
+  it("a network failure says so in words, not the browser's Failed to fetch", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    const events = userEvent.setup();
+    const { email, password } = renderLogin();
+    await events.type(email, 'ada@example.com');
+    await events.type(password, 'secret-password');
+    await events.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Cannot reach Switchboard. Check your connection.');
+  });
+
+  it('after a forced sign-out it says the session has ended, once', async () => {
+    // What the app does when a refresh fails: the session is cleared and /login shown.
+    session.signIn({ user, company, tokens: { accessToken: 'expired', refreshToken: 'spent' } });
+    stubServer(() => json(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'Authentication required' } }));
+    await api.get('/me').catch(() => {});
+    expect(session.get()).toBeNull();
+
+    renderLogin();
+    expect(screen.getByRole('status').textContent).toBe('Your session has ended. Please sign in again.');
+    cleanup();
+    renderLogin();
+    expect(screen.queryByText('Your session has ended. Please sign in again.')).toBeNull();
+  });
+
+  it('a deliberate visit to /login has no session notice', () => {
+    stubServer(() => json(500, {}));
+    renderLogin();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -1,10 +1,11 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
 import { errorMessage } from '../../../lib/api-client';
 import { type FieldErrors, focusFirstInvalid } from '../../../lib/form';
+import { clearSessionEndedNotice, sessionEndedNotice } from '../../../lib/session-notice';
 import { useLogin } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
@@ -20,6 +21,14 @@ export function LoginPage() {
   const [values, setValues] = useState({ email: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  // Read once: a forced sign-out brought the person here, and the page says so until they sign in.
+  const [sessionEnded] = useState(sessionEndedNotice);
+
+  // Signing in is all this page is for: the cursor starts in Email.
+  useEffect(() => {
+    refs.current.email?.focus();
+    clearSessionEndedNotice();
+  }, []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -40,6 +49,7 @@ export function LoginPage() {
   return (
     <AuthCard title="Sign in" description="Welcome back. Sign in to your Switchboard account.">
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+        {sessionEnded && !message && <Alert tone="info">Your session has ended. Please sign in again.</Alert>}
         {message &&
           (unverified ? (
             <Alert tone="warning" title="Email not verified">

@@ -41,3 +41,32 @@ describe('DashboardPage counters', () => {
     expect(counter('Connected Channels').textContent).toBe('Connected Channels—Unavailable');
   });
 });
+
+describe('DashboardPage, Getting Started', () => {
+  const step = (title: string) => screen.getByText(title).closest('a') as HTMLElement;
+
+  it('ticks the steps that are done, from real data, and leaves the others numbered', async () => {
+    stubServer((r) => {
+      if (r.url === '/api/v1/providers') return ok({ providers: [{ id: 'p1' }] });
+      if (r.url === '/api/v1/inboxes') return ok({ inboxes: [] });
+      if (r.url === '/api/v1/users') return ok({ users: [{ id: 'u1' }, { id: 'u2' }] });
+      return ok({ channels: [] });
+    });
+    renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(step('Connect a provider').textContent).toContain('Done'));
+    await waitFor(() => expect(step('Invite team members').textContent).toContain('Done'));
+    expect(step('Create an inbox').textContent).not.toContain('Done');
+    expect(step('Create an inbox').textContent?.startsWith('2')).toBe(true);
+    expect(step('Connect a provider').textContent?.startsWith('1')).toBe(false);
+  });
+
+  it('a lone user with nothing set up has no step done, and the tab is named after the page', async () => {
+    stubServer((r) =>
+      r.url === '/api/v1/users' ? ok({ users: [{ id: 'u1' }] }) : ok({ providers: [], inboxes: [], channels: [] }),
+    );
+    renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members1'));
+    expect(screen.queryByText('Done')).toBeNull();
+    expect(document.title).toBe('Dashboard · Switchboard');
+  });
+});

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Inbox, MessagesSquare, PhoneCall, Plug, UserPlus, UsersRound } from 'lucide-react';
+import { Check, Inbox, MessagesSquare, PhoneCall, Plug, UserPlus, UsersRound } from 'lucide-react';
 import { Link } from 'react-router';
 import { DEFAULT_COMPANY_NAME } from '../../../../../shared/constants';
 import { Card } from '../../../components/card';
 import { useSession } from '../../../hooks/use-session';
-import { channelsQuery, usersQuery } from '../../../lib/settings-queries';
+import { cn } from '../../../lib/cn';
+import { channelsQuery, inboxesQuery, providersQuery, usersQuery } from '../../../lib/settings-queries';
+import { useDocumentTitle } from '../../../lib/use-document-title';
 
 /**
  * SPEC §2 shows the counters as static (0, 0, 1); here Connected Channels counts the ACTIVE channels
@@ -29,18 +31,21 @@ function useCounters() {
 
 const STEPS = [
   {
+    key: 'provider',
     title: 'Connect a provider',
     text: 'Link your Twilio account to bring in your phone numbers.',
     to: '/settings/providers',
     icon: Plug,
   },
   {
+    key: 'inbox',
     title: 'Create an inbox',
     text: 'Give your team a shared inbox and route numbers to it.',
     to: '/settings/inboxes',
     icon: Inbox,
   },
   {
+    key: 'team',
     title: 'Invite team members',
     text: 'Bring your colleagues in to answer calls and messages.',
     to: '/settings/team',
@@ -48,9 +53,19 @@ const STEPS = [
   },
 ] as const;
 
+/** Which Getting Started steps are done, from what is really there; a step whose data cannot load stays open. */
+function useCompletedSteps(): Record<(typeof STEPS)[number]['key'], boolean> {
+  const providers = useQuery({ ...providersQuery(), select: (list) => list.length > 0 });
+  const inboxes = useQuery({ ...inboxesQuery(), select: (list) => list.length > 0 });
+  const team = useQuery({ ...usersQuery(), select: (list) => list.length > 1 });
+  return { provider: providers.data === true, inbox: inboxes.data === true, team: team.data === true };
+}
+
 export function DashboardPage() {
   const session = useSession();
   const counters = useCounters();
+  const completed = useCompletedSteps();
+  useDocumentTitle('Dashboard');
   if (!session) return null;
   return (
     <div className="mx-auto max-w-5xl">
@@ -81,16 +96,22 @@ export function DashboardPage() {
       <Card className="mt-6">
         <h2 className="text-lg font-semibold text-fg">Getting Started</h2>
         <ol className="mt-4 flex flex-col gap-3">
-          {STEPS.map(({ title, text, to, icon: Icon }, index) => (
-            <li key={title}>
+          {STEPS.map(({ key, title, text, to, icon: Icon }, index) => (
+            <li key={key}>
               <Link to={to} className="flex items-start gap-4 rounded-lg border border-border p-4 hover:bg-surface-muted">
-                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-fg">
-                  {index + 1}
+                <span
+                  className={cn(
+                    'flex size-8 shrink-0 items-center justify-center rounded-full text-sm font-bold',
+                    completed[key] ? 'bg-success-soft text-success' : 'bg-primary text-primary-fg',
+                  )}
+                >
+                  {completed[key] ? <Check aria-hidden="true" className="size-4" /> : index + 1}
                 </span>
                 <span className="min-w-0">
-                  <span className="flex items-center gap-2 font-semibold text-fg">
+                  <span className="flex flex-wrap items-center gap-2 font-semibold text-fg">
                     <Icon aria-hidden="true" className="size-4 text-muted" />
                     {title}
+                    {completed[key] && <span className="text-xs font-semibold text-success">Done</span>}
                   </span>
                   <span className="mt-0.5 block text-sm text-muted">{text}</span>
                 </span>

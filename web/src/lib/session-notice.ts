@@ -1,0 +1,29 @@
+/**
+ * Remembers, for this tab, that the session was ended for the person (a refresh that failed), so
+ * /login can say why it is showing. sessionStorage survives the full reload of the fallback redirect.
+ */
+const KEY = 'sessionEnded';
+
+export function markSessionEnded(): void {
+  try {
+    window.sessionStorage.setItem(KEY, '1');
+  } catch {
+    // Storage can be disabled; the notice is only a courtesy.
+  }
+}
+
+export function sessionEndedNotice(): boolean {
+  try {
+    return window.sessionStorage.getItem(KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function clearSessionEndedNotice(): void {
+  try {
+    window.sessionStorage.removeItem(KEY);
+  } catch {
+    // Nothing to clear.
+  }
+}
