@@ -170,7 +170,7 @@ describe('a stored session', () => {
     await context.close();
   });
 
-  it('whose refresh fails is cleared and the visitor is sent to /login', async () => {
+  it('whose refresh fails is cleared and the visitor is sent to /login, which says the session has ended', async () => {
     const account = await signUp();
     const { context, page, errors } = await openTab(browser);
     await page.goto(web('/login'));
@@ -185,7 +185,13 @@ describe('a stored session', () => {
     await page.goto(web('/dashboard'));
     await reached(page, '/login');
     await seen(page.getByRole('heading', { name: 'Sign in' }));
+    await seen(page.getByText('Your session has ended. Please sign in again.'));
+    expect(await page.title()).toBe('Sign in · Switchboard');
     expect(await storedSession(page)).toEqual(NO_SESSION);
+    // Said once: a later visit to /login is an ordinary one.
+    await page.reload();
+    await seen(page.getByRole('heading', { name: 'Sign in' }));
+    expect(await page.getByText('Your session has ended. Please sign in again.').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -213,6 +219,20 @@ describe('the verification link', () => {
     await context.close();
   });
 
+  it('used again by the signed-in person says the e-mail is already verified, with the way to the dashboard', async () => {
+    const account = await signUp({ password: 'correct horse battery' });
+    const link = await mailedVerificationLink(account.email);
+    const { context, page, errors } = await openTab(browser);
+    await signInThroughForm(page, account.email, 'correct horse battery');
+    await page.goto(link);
+    await seen(page.getByRole('heading', { name: 'Email already verified' }));
+    await seen(page.getByText('Your e-mail is already verified.'));
+    await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+    await reached(page, '/dashboard');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('that has expired offers to request a new one', async () => {
     const email = await registerUnverified('correct horse battery');
     const link = await mailedVerificationLink(email);
@@ -220,8 +240,8 @@ describe('the verification link', () => {
     const { context, page, errors } = await openTab(browser);
     await page.goto(link);
     await seen(page.getByRole('heading', { name: 'Verification failed' }));
-    await seen(page.getByText('Your verification link has expired', { exact: true }));
-    await seen(page.getByText('This verification link has expired.'));
+    await seen(page.getByText('Your verification link has expired.', { exact: true }));
+    expect(await page.getByText(/expired/).count()).toBe(1);
     await page.getByRole('link', { name: 'Request a new verification email' }).click();
     await reached(page, '/resend-verification');
     await seen(page.getByRole('button', { name: 'Send verification email' }));

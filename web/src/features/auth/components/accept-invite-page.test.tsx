@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { json, stubServer } from '../../../test-utils';
+import { json, ok, stubServer } from '../../../test-utils';
 import { AcceptInvitePage } from './accept-invite-page';
 
 function renderAt(path: string) {
@@ -33,5 +34,30 @@ describe('AcceptInvitePage', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(message);
     expect(screen.getByRole('heading', { name: 'Invitation unavailable' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe('/login');
+  });
+
+  it("an address that already has an account offers 'Sign in instead.' as a real link", async () => {
+    const message = 'An account with this email already exists. Sign in instead.';
+    stubServer((r) =>
+      r.method === 'GET'
+        ? ok({
+            invitation: {
+              companyName: 'Analytical Engines',
+              email: 'grace@example.com',
+              role: 'AGENT',
+              invitedBy: { name: 'Ada Lovelace' },
+              expiresAt: '2030-01-01T00:00:00.000Z',
+            },
+          })
+        : json(409, { success: false, error: { code: 'EMAIL_TAKEN', message } }),
+    );
+    const events = userEvent.setup();
+    renderAt('/accept-invite?token=abc');
+    await events.type(await screen.findByLabelText('Full name'), 'Grace Hopper');
+    await events.type(screen.getByLabelText('Password'), 'long enough password');
+    await events.click(screen.getByRole('button', { name: 'Join Analytical Engines' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(message);
+    expect(within(alert).getByRole('link', { name: 'Sign in instead.' }).getAttribute('href')).toBe('/login');
   });
 });

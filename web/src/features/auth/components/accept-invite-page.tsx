@@ -11,6 +11,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
 import { useAcceptInvitation, useInvitationPreview } from '../api/auth-api';
 import { AuthCard } from './auth-card';
+import { withSignInLink } from './sign-in-instead';
 import { TextLink } from './text-link';
 
 const FIELDS = ['name', 'password'] as const;
@@ -90,7 +91,9 @@ function JoinForm({ token, invitation }: { token: string; invitation: Invitation
       }
     >
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-        {accept.isError && !fieldError && <Alert tone="error">{errorMessage(accept.error, 'Failed to accept invitation')}</Alert>}
+        {accept.isError && !fieldError && (
+          <Alert tone="error">{withSignInLink(errorMessage(accept.error, 'Failed to accept invitation'))}</Alert>
+        )}
         <TextField label="Email" type="email" value={invitation.email} readOnly hint="The invitation was sent to this address." />
         <TextField label="Full name" autoComplete="name" {...field('name')} />
         <TextField

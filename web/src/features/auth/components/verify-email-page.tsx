@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { VERIFY_REDIRECT_MS } from '../../../../../shared/constants';
 import { Spinner } from '../../../components/spinner';
+import { useSession } from '../../../hooks/use-session';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useVerifyEmail } from '../api/auth-api';
 import { AuthCard } from './auth-card';
@@ -12,6 +13,7 @@ export function VerifyEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const navigate = useNavigate();
+  const signedIn = useSession();
   const verification = useVerifyEmail(token);
 
   useEffect(() => {
@@ -39,6 +41,20 @@ export function VerifyEmailPage() {
   if (verification.isError) {
     const error = verification.error;
     const canResend = error instanceof ApiError && error.details?.canResend === true;
+    // A used link opened again by a signed-in (so verified) person: nothing failed for them.
+    if (signedIn?.user.emailVerified && error instanceof ApiError && error.code === 'INVALID_TOKEN' && !canResend) {
+      return (
+        <AuthCard title="Email already verified">
+          <div className="flex flex-col gap-4 text-sm text-muted">
+            <div className="flex items-start gap-3" role="status">
+              <CircleCheck aria-hidden="true" className="size-6 shrink-0 text-success" />
+              <p>Your e-mail is already verified.</p>
+            </div>
+            <TextLink to="/dashboard">Go to your dashboard</TextLink>
+          </div>
+        </AuthCard>
+      );
+    }
     return (
       <AuthCard title="Verification failed">
         <Failure message={errorMessage(error, 'Verification failed')} canResend={canResend} />
@@ -60,10 +76,10 @@ function Failure({ message, canResend }: { message: string; canResend: boolean }
     <div className="flex flex-col gap-4 text-sm text-muted">
       <div className="flex items-start gap-3" role="alert">
         <CircleX aria-hidden="true" className="size-6 shrink-0 text-danger" />
-        <div>
-          {canResend && <p className="font-semibold text-fg">Your verification link has expired</p>}
-          <p>{message}</p>
-        </div>
+        {/* SPEC §8: an expired link says so once, in SPEC's words, instead of the server's same sentence. */}
+        <p className={canResend ? 'font-semibold text-fg' : undefined}>
+          {canResend ? 'Your verification link has expired.' : message}
+        </p>
       </div>
       {canResend ? (
         <TextLink to="/resend-verification">Request a new verification email</TextLink>

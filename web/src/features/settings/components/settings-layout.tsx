@@ -23,7 +23,8 @@ export function SettingsLayout() {
           <p aria-hidden="true" className="mb-3 hidden text-xs font-semibold tracking-wide text-muted uppercase md:block">
             Settings
           </p>
-          <ul className="flex gap-1 overflow-x-auto md:flex-col">
+          {/* Wraps on narrow screens: every section stays visible, nothing hides behind a sideways scroll. */}
+          <ul className="flex flex-wrap gap-1 md:flex-col">
             {MENU.map(({ to, label, icon: Icon }) => (
               <li key={to}>
                 <NavLink
