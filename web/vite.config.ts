@@ -22,7 +22,16 @@ export default defineConfig({
   },
   // Pre-bundled up front, so a first visit never triggers the dev server's optimise-and-reload.
   optimizeDeps: {
-    include: ['react', 'react-dom', 'react-dom/client', 'react-router', '@tanstack/react-query', 'lucide-react', 'radix-ui'],
+    include: [
+      'react',
+      'react-dom',
+      'react-dom/client',
+      'react-router',
+      '@tanstack/react-query',
+      'lucide-react',
+      'radix-ui',
+      'libphonenumber-js/min',
+    ],
   },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
 });

@@ -60,7 +60,54 @@ describe('screenshots at 1280 x 800', () => {
   });
 });
 
+describe('keyboard', () => {
+  it('/login starts in Email; a signed-in page skips straight to its content from the first Tab', async () => {
+    const { context, page, errors } = await openTab(browser);
+    await page.goto(web('/login'));
+    await seen(page.getByRole('heading', { name: 'Sign in' }));
+    await expect.poll(() => page.getByLabel('Email').evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.title()).toBe('Sign in · Switchboard');
+
+    await signInThroughForm(page, account.email, PASSWORD);
+    await reached(page, '/dashboard');
+    await seen(page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }));
+    await expect.poll(() => page.title()).toBe('Dashboard · Switchboard');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await skip.isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+    // The next Tab lands in the content, not back in the sidebar.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('at 360 px wide', () => {
+  it('the menu shows a long name and e-mail whole, wrapped rather than cut', async () => {
+    const long = await signUp({
+      name: 'Maximiliana Alexandrina Featherstonehaugh-Worthington',
+      email: `maximiliana.featherstonehaugh.worthington.${Date.now()}@analytical-engines.example`,
+      companyName: 'Analytical Engines',
+      password: PASSWORD,
+    });
+    const { context, page, errors } = await openTab(browser, { viewport: PHONE });
+    await signInThroughForm(page, long.email, PASSWORD);
+    await reached(page, '/dashboard');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const sidebar = page.locator('#sidebar');
+    for (const text of [sidebar.getByText(long.user.name), sidebar.getByText(long.email)]) {
+      await seen(text);
+      expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), await text.textContent()).toBe(true);
+    }
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('the public pages do not scroll sideways', async () => {
     const { context, page, errors } = await openTab(browser, { viewport: PHONE });
     for (const [path, heading] of [

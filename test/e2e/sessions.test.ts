@@ -186,7 +186,7 @@ describe('a stored session', () => {
     await reached(page, '/login');
     await seen(page.getByRole('heading', { name: 'Sign in' }));
     await seen(page.getByText('Your session has ended. Please sign in again.'));
-    expect(await page.title()).toBe('Sign in · Switchboard');
+    await expect.poll(() => page.title()).toBe('Sign in · Switchboard');
     expect(await storedSession(page)).toEqual(NO_SESSION);
     // Said once: a later visit to /login is an ordinary one.
     await page.reload();

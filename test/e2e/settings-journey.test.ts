@@ -24,11 +24,13 @@ let browser: Browser;
 let account: Account;
 const PASSWORD = 'correct horse battery';
 
-/** The demo account's numbers (local/twilio-emulator/seed.ts): (415) 555-0101 to -0104. */
-const MAIN_LINE = '+14155550101';
-const SMS_LINE = '+14155550102';
-const VOICE_LINE = '+14155550103';
-const LEGACY_IVR = '+14155550104';
+/** The demo account's numbers (local/twilio-emulator/seed.ts), as the app shows them to a US company. */
+const MAIN_LINE = '(415) 555-0101';
+const SMS_LINE = '(415) 555-0102';
+const VOICE_LINE = '(415) 555-0103';
+const LEGACY_IVR = '(415) 555-0104';
+/** The same numbers as Twilio and the API spell them. */
+const E164 = { [MAIN_LINE]: '+14155550101', [SMS_LINE]: '+14155550102', [VOICE_LINE]: '+14155550103' } as const;
 
 interface EmulatorNumber {
   phone_number: string;
@@ -137,6 +139,10 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await connect.getByRole('button', { name: 'Connect', exact: true }).click();
     await gone(connect);
     await seen(page.getByText('Connected', { exact: true }));
+    // Focus moves on to the next step instead of falling to the page.
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Import numbers' }).evaluate((el) => el === document.activeElement))
+      .toBe(true);
     await seen(page.getByText('0 channels'));
     await seen(page.getByText(demo.accountSid));
     await expectAccessible(page, '/settings/providers, connected');
@@ -155,6 +161,13 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await learnMore.click();
     const help = await seen(dialog(page, 'Numbers used elsewhere'));
     await seen(help.getByText('Help Modal Content Coming Soon'));
+    // The help dialog's overlay covers the Import dialog: a point of it outside the help hits the overlay.
+    const importCovered = await importer.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + 8, box.top + 8);
+      return Boolean(hit && !el.contains(hit));
+    });
+    expect(importCovered).toBe(true);
     await expectAccessible(page, 'import help modal');
     await help.getByRole('button', { name: 'Got it' }).click();
     await gone(help);
@@ -170,6 +183,12 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     expect(await voiceCapabilities.getByRole('checkbox', { name: /SMS/ }).count()).toBe(0);
     await mainCapabilities.getByRole('checkbox', { name: 'SMS & MMS' }).uncheck();
     await seen(importer.getByText('2 selected'));
+    // A row with no capability ticked is not selected.
+    await voiceCapabilities.getByRole('checkbox', { name: 'Voice' }).uncheck();
+    await seen(importer.getByText('1 selected'));
+    await seen(importer.getByText('Not selected: tick Voice or SMS to import this number.'));
+    await voiceCapabilities.getByRole('checkbox', { name: 'Voice' }).check();
+    await seen(importer.getByText('2 selected'));
     await expectAccessible(page, 'Import Phone Numbers dialog, two numbers chosen');
     await importer.getByRole('button', { name: 'Import 2 Numbers' }).click();
     await gone(importer);
@@ -178,10 +197,10 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
 
     // The emulator's numbers now point at the platform exactly where asked.
     const byNumber = new Map((await emulatorNumbers(demo.accountSid)).map((n) => [n.phone_number, n]));
-    expect(byNumber.get(MAIN_LINE)?.voice_url).toContain('/webhooks/twilio/');
-    expect(byNumber.get(MAIN_LINE)?.sms_url).not.toContain('/webhooks/twilio/');
-    expect(byNumber.get(VOICE_LINE)?.voice_url).toContain('/webhooks/twilio/');
-    expect(byNumber.get(SMS_LINE)?.sms_url).not.toContain('/webhooks/twilio/');
+    expect(byNumber.get(E164[MAIN_LINE])?.voice_url).toContain('/webhooks/twilio/');
+    expect(byNumber.get(E164[MAIN_LINE])?.sms_url).not.toContain('/webhooks/twilio/');
+    expect(byNumber.get(E164[VOICE_LINE])?.voice_url).toContain('/webhooks/twilio/');
+    expect(byNumber.get(E164[SMS_LINE])?.sms_url).not.toContain('/webhooks/twilio/');
 
     // Imported numbers cannot be chosen again.
     await page.getByRole('button', { name: 'Import numbers' }).click();
@@ -193,9 +212,10 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await page.keyboard.press('Escape');
     await gone(again);
 
-    // Channels: both numbers, Active, Unassigned, with their capabilities.
+    // Channels: both numbers as people read them, with their names, Active, Unassigned, and what was enabled.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
     await reached(page, '/settings/channels');
+    await expect.poll(() => page.title()).toBe('Channels · Switchboard');
     await seen(page.getByRole('heading', { name: 'Phone Numbers (2)' }));
     await seen(page.getByRole('heading', { name: 'Email Addresses (0)' }));
     for (const n of [MAIN_LINE, VOICE_LINE]) {
@@ -203,8 +223,12 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       await seen(row.getByText('Active', { exact: true }));
       await seen(row.getByText('Unassigned'));
     }
+    await seen(channelRow(page, MAIN_LINE).getByText('Main line'));
+    await seen(channelRow(page, VOICE_LINE).getByText('Voice line'));
+    expect(await page.getByText(/\+1415/).count()).toBe(0);
+    // SMS was unticked for the main line: it is listed with Voice only.
     const mainCaps = channelRow(page, MAIN_LINE).getByRole('list', { name: 'Capabilities' });
-    expect(await mainCaps.getByRole('listitem').allTextContents()).toEqual(['Voice', 'SMS', 'MMS']);
+    expect(await mainCaps.getByRole('listitem').allTextContents()).toEqual(['Voice']);
     await expectAccessible(page, '/settings/channels');
 
     // Routing to a team inbox needs an inbox first; Escape closes and gives focus back.
@@ -236,11 +260,22 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     expect(await create.getByLabel('Inbox Name').evaluate((el) => el === document.activeElement)).toBe(true);
     await expectAccessible(page, 'Create Inbox dialog, name missing');
     await create.getByLabel('Inbox Name').fill('Support');
-    await create.getByLabel('Description').fill('Customer questions and orders');
+    await create.getByLabel('Description').fill('Customer questions\nand orders');
     await create.getByRole('button', { name: 'Create Inbox' }).click();
     await gone(create);
     const inbox = await seen(page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Support' }) }));
-    await seen(inbox.getByText('Customer questions and orders'));
+    // The description keeps its line break.
+    expect(await inbox.getByText(/Customer questions/).innerText()).toBe('Customer questions\nand orders');
+
+    // A second inbox of the same name is refused, under the name field.
+    await page.getByRole('button', { name: 'Create Inbox' }).click();
+    const duplicate = await seen(dialog(page, 'Create Inbox'));
+    await duplicate.getByLabel('Inbox Name').fill('support');
+    await duplicate.getByRole('button', { name: 'Create Inbox' }).click();
+    await seen(duplicate.getByText('An inbox named support already exists.'));
+    await expectAccessible(page, 'Create Inbox dialog, name taken');
+    await page.keyboard.press('Escape');
+    await gone(duplicate);
     await seen(inbox.getByText('0 channels connected'));
     await expectAccessible(page, '/settings/inboxes, one inbox');
 
@@ -299,24 +334,37 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
     await seen(page.getByText('1 channel connected'));
+    // Deleting it now would unassign the main line: the confirmation names it after SPEC's sentence.
+    await page.getByRole('button', { name: 'Delete Support' }).click();
+    const unassigns = await seen(page.getByRole('alertdialog', { name: 'Delete Support?' }));
+    await seen(unassigns.getByText('This channel becomes unassigned:'));
+    expect(await unassigns.getByRole('listitem').allTextContents()).toEqual([`${MAIN_LINE} (Main line)`]);
+    await expectAccessible(page, 'delete inbox confirmation naming its channel');
+    await unassigns.getByRole('button', { name: 'Cancel' }).click();
+    await gone(unassigns);
 
     // Team: one member, the owner.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Team' }).click();
     await reached(page, '/settings/team');
     await seen(page.getByText('Showing 1 team member'));
     const me = await seen(page.getByRole('row').filter({ hasText: account.email }));
-    await seen(me.getByText('OWNER', { exact: true }));
+    await seen(me.getByText('Owner', { exact: true }));
     await seen(me.getByText('Ada Lovelace'));
     // The owner's own row cannot be edited; the owner may invite.
     expect(await me.getByRole('button', { name: 'Edit Ada Lovelace' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Invite Member' }).isEnabled()).toBe(true);
     await expectAccessible(page, '/settings/team');
 
-    // The dashboard now counts the two active channels.
+    // The dashboard now counts the two active channels, and ticks the two Getting Started steps done.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
     await reached(page, '/dashboard');
     await expect.poll(() => counter(page, 'Connected Channels').textContent()).toBe('Connected Channels2');
     expect(await counter(page, 'Team Members').textContent()).toBe('Team Members1');
+    const step = (title: string) => page.getByRole('link').filter({ hasText: title });
+    await seen(step('Connect a provider').getByText('Done'));
+    await seen(step('Create an inbox').getByText('Done'));
+    expect(await step('Invite team members').getByText('Done').count()).toBe(0);
+    await expectAccessible(page, '/dashboard, two steps done');
 
     expect(errors).toEqual([]);
   });
@@ -338,7 +386,22 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
         await page.goto(web(path));
         await seen(ready);
         expect(await width(), path).toBeLessThanOrEqual(PHONE.width);
+        // Every section of the settings menu is on screen, none behind a sideways scroll.
+        for (const link of await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').all()) {
+          const box = await link.boundingBox();
+          expect(box && box.x >= 0 && box.x + box.width <= PHONE.width, `${await link.textContent()} on ${path}`).toBe(true);
+        }
       }
+
+      // Team: each member's row stacks; name, e-mail, last activity and Edit are shown whole.
+      await page.goto(web('/settings/team'));
+      const me = await seen(page.getByRole('row').filter({ hasText: account.email }));
+      for (const text of [me.getByText('Ada Lovelace'), me.getByText(account.email), me.getByText(/Last active/)]) {
+        expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), await text.textContent()).toBe(true);
+      }
+      const edit = await me.getByRole('button', { name: 'Edit Ada Lovelace' }).boundingBox();
+      expect(edit && edit.x >= 0 && edit.x + edit.width <= PHONE.width - 16).toBe(true);
+      await expectAccessible(page, '/settings/team at 360 px');
 
       await page.goto(web('/settings/providers'));
       await page.getByRole('button', { name: 'Import numbers' }).click();
@@ -381,11 +444,14 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await seen(page.getByText('Twilio disconnected.'));
 
     const byNumber = new Map((await emulatorNumbers(demo.accountSid)).map((n) => [n.phone_number, n]));
-    for (const n of [MAIN_LINE, VOICE_LINE]) expect(byNumber.get(n)?.voice_url).not.toContain('/webhooks/twilio/');
+    for (const n of [MAIN_LINE, VOICE_LINE]) expect(byNumber.get(E164[n])?.voice_url).not.toContain('/webhooks/twilio/');
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
     await reached(page, '/settings/channels');
-    for (const n of [MAIN_LINE, VOICE_LINE]) await seen(channelRow(page, n).getByText('Inactive', { exact: true }));
+    for (const n of [MAIN_LINE, VOICE_LINE]) {
+      await seen(channelRow(page, n).getByText('Inactive', { exact: true }));
+      await seen(channelRow(page, n).getByText(/its provider was disconnected/));
+    }
     await expectAccessible(page, '/settings/channels, inactive');
     expect(errors).toEqual([]);
   });
