@@ -120,6 +120,41 @@ describe('ProvidersPage, connected', () => {
     expect(screen.getByRole('button', { name: 'Disconnect Twilio' })).toBeTruthy();
   });
 
+  it('after an import, the notice names any number that was left out and why', async () => {
+    const number = (sid: string, phoneNumber: string) => ({
+      sid,
+      phoneNumber,
+      friendlyName: sid,
+      imported: false,
+      previouslyImported: false,
+      inUseElsewhere: false,
+      capabilities: { voice: true, sms: false, mms: false },
+    });
+    stubServer((r) => {
+      if (r.url.endsWith('/available-numbers'))
+        return ok({ numbers: [number('PN1', '+14155550101'), number('PN2', '+14155550102')] });
+      if (r.url.endsWith('/import-channels')) {
+        return ok({
+          channels: [],
+          importedCount: 1,
+          skipped: [{ phoneNumber: '+14155550101', reason: 'it is already a channel of another company.' }],
+        });
+      }
+      return ok({ providers: [PROVIDER] });
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<ProvidersPage />);
+    await events.click(await screen.findByRole('button', { name: 'Import numbers' }));
+    const dialog = screen.getByRole('dialog', { name: 'Import Phone Numbers' });
+    await events.click(await within(dialog).findByRole('checkbox', { name: '(415) 555-0101' }));
+    await events.click(within(dialog).getByRole('checkbox', { name: '(415) 555-0102' }));
+    await events.click(within(dialog).getByRole('button', { name: 'Import 2 Numbers' }));
+    const notice = await screen.findByText(/Imported 1 number\./);
+    expect(notice.closest('[role="status"]')?.textContent).toContain(
+      '(415) 555-0101 was not imported: it is already a channel of another company.',
+    );
+  });
+
   it('disconnect asks first, listing the consequences; a failure shows Failed to disconnect provider', async () => {
     let answer: Response = json(500, {});
     const requests = stubServer((request) =>
