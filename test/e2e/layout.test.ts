@@ -101,7 +101,7 @@ describe('at 360 px wide', () => {
     const sidebar = page.locator('#sidebar');
     for (const text of [sidebar.getByText(long.user.name), sidebar.getByText(long.email)]) {
       await seen(text);
-      expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), await text.textContent()).toBe(true);
+      expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), String(await text.textContent())).toBe(true);
     }
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect(errors).toEqual([]);

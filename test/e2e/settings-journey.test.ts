@@ -397,7 +397,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       await page.goto(web('/settings/team'));
       const me = await seen(page.getByRole('row').filter({ hasText: account.email }));
       for (const text of [me.getByText('Ada Lovelace'), me.getByText(account.email), me.getByText(/Last active/)]) {
-        expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), await text.textContent()).toBe(true);
+        expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), String(await text.textContent())).toBe(true);
       }
       const edit = await me.getByRole('button', { name: 'Edit Ada Lovelace' }).boundingBox();
       expect(edit && edit.x >= 0 && edit.x + edit.width <= PHONE.width - 16).toBe(true);
@@ -444,7 +444,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await seen(page.getByText('Twilio disconnected.'));
 
     const byNumber = new Map((await emulatorNumbers(demo.accountSid)).map((n) => [n.phone_number, n]));
-    for (const n of [MAIN_LINE, VOICE_LINE]) expect(byNumber.get(E164[n])?.voice_url).not.toContain('/webhooks/twilio/');
+    for (const n of [MAIN_LINE, VOICE_LINE] as const) expect(byNumber.get(E164[n])?.voice_url).not.toContain('/webhooks/twilio/');
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
     await reached(page, '/settings/channels');
