@@ -1,10 +1,9 @@
-import { forwardRef, type InputHTMLAttributes, type ReactNode, useId } from 'react';
+import { forwardRef, type InputHTMLAttributes, useId } from 'react';
 import { cn } from '../lib/cn';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
-  /** Usually text; a node when the error carries a link ('Sign in instead.'). */
-  error?: ReactNode;
+  error?: string;
   hint?: string;
 }
 

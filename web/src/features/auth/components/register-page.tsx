@@ -8,7 +8,6 @@ import { errorMessage } from '../../../lib/api-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
 import { type Registration, useRegister } from '../api/auth-api';
 import { AuthCard } from './auth-card';
-import { withSignInLink } from './sign-in-instead';
 import { TextLink } from './text-link';
 
 const FIELDS = ['companyName', 'name', 'email', 'password'] as const;
@@ -92,13 +91,7 @@ export function RegisterPage() {
         {message && <Alert tone="error">{message}</Alert>}
         <TextField label="Company name" autoComplete="organization" {...field('companyName')} />
         <TextField label="Full name" autoComplete="name" {...field('name')} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          {...field('email')}
-          error={errors.email && withSignInLink(errors.email)}
-        />
+        <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
         <TextField
           label="Password"
           type="password"

@@ -116,7 +116,7 @@ describe('ChannelsPage for an agent', () => {
   it('shows every channel and its routing without the edit buttons, and says why', async () => {
     stubServer(() => ok({ channels: CHANNELS }));
     renderWithProviders(<ChannelsPage />);
-    expect(await screen.findByText('+15550100101')).toBeTruthy();
+    expect(await screen.findByText('(415) 555-0101')).toBeTruthy();
     expect(screen.getByText('help@example.com')).toBeTruthy();
     expect(screen.getByText('Only the owner and admins can change these settings.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Configure routing for/ })).toBeNull();
