@@ -76,15 +76,19 @@ export async function importChannels(
 
   const imported: Channel[] = [];
   for (let i = 0; i < plan.length; i += IMPORT_CONCURRENCY) {
-    const slice = plan.slice(i, i + IMPORT_CONCURRENCY);
-    const batch = await Promise.allSettled(slice.map((p) => importOne(provider, p)));
-    batch.forEach((result, j) => {
+    const batch = await Promise.allSettled(
+      plan.slice(i, i + IMPORT_CONCURRENCY).map((p) =>
+        importOne(provider, p).catch((error) => {
+          // Lost to another company meanwhile (its URLs are back): reported, not a failed batch.
+          if (!isNumberInUse(error)) throw error;
+          skipped.push({ phoneNumber: p.number.phone_number, reason: TAKEN_REASON });
+          return undefined;
+        }),
+      ),
+    );
+    for (const result of batch)
       if (result.status === 'fulfilled' && result.value) imported.push(toChannel(result.value, undefined));
-      if (result.status === 'rejected' && isNumberInUse(result.reason)) {
-        skipped.push({ phoneNumber: slice[j].number.phone_number, reason: TAKEN_REASON });
-      }
-    });
-    const failed = batch.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isNumberInUse(r.reason));
+    const failed = batch.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
   return { channels: imported, importedCount: imported.length, skipped };
