@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, session } from '../../../lib/services';
+import { api, onSignedOut, session } from '../../../lib/services';
 import { sampleCompany, sampleUser } from '../../../test-utils';
 import { LoginPage } from './login-page';
 
@@ -210,6 +210,8 @@ describe('LoginPage', () => {
 
   it('after a forced sign-out it says the session has ended, once', async () => {
     // What the app does when a refresh fails: the session is cleared and /login shown.
+    // The router's handler goes to /login; here the page is rendered below instead of navigating.
+    onSignedOut(() => {});
     session.signIn({ user, company, tokens: { accessToken: 'expired', refreshToken: 'spent' } });
     stubServer(() => json(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'Authentication required' } }));
     await api.get('/me').catch(() => {});
