@@ -84,12 +84,14 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: team.resendInvitation, handler: 'invitations/resend', capabilities: ['jwt', 'mail', 'appUrl'] },
   { contract: team.previewInvitation, handler: 'invitations/preview', capabilities: [] },
   { contract: team.acceptInvitation, handler: 'invitations/accept', capabilities: ['jwt', 'publish'] },
+  { contract: realtime.realtimeTicket, handler: 'realtime/ticket', capabilities: ['jwt'] },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [
-  { contract: realtime.socketConnect, handler: 'realtime/connect', capabilities: ['jwt'] },
-  { contract: realtime.socketDisconnect, handler: 'realtime/disconnect', capabilities: [] },
-  { contract: realtime.socketDefault, handler: 'realtime/default', capabilities: [] },
+  // Every socket route pushes: presence to the company, answers and errors to the socket itself.
+  { contract: realtime.socketConnect, handler: 'realtime/connect', capabilities: ['publish'] },
+  { contract: realtime.socketDisconnect, handler: 'realtime/disconnect', capabilities: ['publish'] },
+  { contract: realtime.socketDefault, handler: 'realtime/default', capabilities: ['publish'] },
 ];
 
 /**

@@ -18,6 +18,7 @@ import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE } from './constructs/http-api';
 import { HANDLER_TAG } from './constructs/switchboard-function';
+import { WS_PATH_REWRITE } from './constructs/web-hosting';
 import { knownLayerArns, optInRegions } from './regions';
 import { API_GATEWAY_LOGGING_ROLE_CONTEXT, PROJECT_ROOT, SwitchboardStack } from './switchboard-stack';
 
@@ -280,6 +281,24 @@ describe('CloudFront', () => {
     expect((config.DefaultCacheBehavior as { ResponseHeadersPolicyId?: unknown }).ResponseHeadersPolicyId).toEqual({
       Ref: expect.stringMatching(/SpaResponseHeaders/),
     });
+  });
+
+  it('routes the socket path /ws/company/{companyId} to the stage, the company going along as a query parameter', () => {
+    const rewrite = new Function(`${WS_PATH_REWRITE}; return handler;`)() as (event: unknown) => {
+      uri: string;
+      querystring: Record<string, { value: string }>;
+    };
+    const request = (uri: string, querystring: Record<string, { value: string }>) => ({ request: { uri, querystring } });
+    expect(rewrite(request('/ws/company/c-1', { ticket: { value: 't' }, companyId: { value: 'other' } }))).toEqual({
+      uri: '/ws',
+      querystring: { ticket: { value: 't' }, companyId: { value: 'c-1' } },
+    });
+    expect(rewrite(request('/ws', { ticket: { value: 't' } }))).toEqual({ uri: '/ws', querystring: { ticket: { value: 't' } } });
+    expect(rewrite(request('/ws/company/a/b', {})).uri).toBe('/ws/company/a/b');
+    const realtimeBehavior = (config.CacheBehaviors as { PathPattern: string; FunctionAssociations?: unknown[] }[]).find(
+      (b) => b.PathPattern === '/ws/*',
+    );
+    expect(realtimeBehavior?.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: expect.anything() }]);
   });
 
   it('rewrites SPA routes with a viewer-request function, not with error responses that would hide API 404s', () => {

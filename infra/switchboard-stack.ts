@@ -90,15 +90,14 @@ export class SwitchboardStack extends Stack {
         .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
         .join('');
 
-    // WebSocket functions first: HTTP functions push through this API, never the other way round.
+    // The WebSocket API first: its stage is where every pushing function (socket routes included) pushes.
     const realtime = new RealtimeApi(this, 'Realtime', {
-      routes: socketRoutes.map((route) => ({
-        routeKey: route.contract.routeKey,
-        function: functions.add(functionId(route.handler), { ...route, kind: 'socket' }),
-      })),
       createAccountLoggingRole: this.node.tryGetContext(API_GATEWAY_LOGGING_ROLE_CONTEXT) === true,
     });
     functions.realtimeStage = realtime.stage;
+    for (const route of socketRoutes) {
+      realtime.addRoute(route.contract.routeKey, functions.add(functionId(route.handler), { ...route, kind: 'socket' }));
+    }
 
     const http = new HttpApi(this, 'Http', {
       routes: httpRoutes.map((route) => ({

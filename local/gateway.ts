@@ -125,6 +125,17 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 }
 
 /**
+ * What CloudFront's viewer-request function does in AWS (infra/constructs/ws-path-rewrite.js): the
+ * stage has no sub-paths, so `/ws/company/{id}` reaches it as `/ws` with `companyId` taken from the path.
+ */
+function companyFromPath(url: URL): URLSearchParams {
+  const search = new URLSearchParams(url.searchParams);
+  const match = /^\/ws\/company\/([^/]+)\/?$/.exec(url.pathname);
+  if (match?.[1]) search.set('companyId', decodeURIComponent(match[1]));
+  return search;
+}
+
+/**
  * The local stand-in for both API Gateway APIs: HTTP API payload 2.0 events built from real requests
  * and dispatched through the route table; a WebSocket endpoint at /ws with $connect, $disconnect and
  * $default; and the @connections management API that the real SDK client posts to.
@@ -356,7 +367,7 @@ export function createGateway(options: GatewayOptions) {
         socketRoute('$connect'),
         socketEvent('$connect', 'CONNECT', connectionId, {
           headers,
-          queryStringParameters: queryParameters(url.searchParams),
+          queryStringParameters: queryParameters(companyFromPath(url)),
         }),
       )) as APIGatewayProxyStructuredResultV2 | undefined;
       const status = result?.statusCode ?? 200;

@@ -1,7 +1,8 @@
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import type { SocketContract } from '../../shared/contract/route';
-import { type Principal, verifyAccessToken } from '../auth/access-tokens';
+import { redeemTicket, type TicketHolder } from '../realtime/tickets';
 import { AppError } from './app-error';
+import { epochSeconds } from './table';
 import { logError } from './log';
 
 /** API Gateway passes the query string and headers to `$connect` only. */
@@ -12,38 +13,50 @@ export type SocketEvent = APIGatewayProxyWebsocketEventV2 & {
 
 export interface SocketRequest<C extends SocketContract> {
   connectionId: string;
-  principal: C['auth'] extends 'user' ? Principal : undefined;
-  body: unknown;
+  holder: C['auth'] extends 'ticket' ? TicketHolder : undefined;
+  /** The message as sent (base64 decoded), for `$default`. */
+  body: string | undefined;
   event: SocketEvent;
 }
 
 /**
- * WebSocket counterpart of defineHandler. A `$connect` route with `user` auth takes the access token
- * from the `token` query parameter (browsers cannot set headers on a WebSocket) and refuses with 401.
+ * A `ticket` route's admission: the single-use ticket from the query string, and the company (and user)
+ * the URL names must be the ticket's. `/ws/company/{id}` reaches the stage with `companyId` set from
+ * the path (CloudFront Function in AWS, the gateway locally). Refusals are 401 (no valid ticket) or 403.
  */
+async function admit(event: SocketEvent): Promise<TicketHolder | { statusCode: number; body: string }> {
+  const query = event.queryStringParameters ?? {};
+  if (!query.ticket) return { statusCode: 401, body: 'A realtime ticket is required' };
+  const holder = await redeemTicket(query.ticket);
+  if (!holder || holder.sessionExpiresAt <= epochSeconds()) return { statusCode: 401, body: 'Invalid or expired ticket' };
+  if ((query.companyId && query.companyId !== holder.companyId) || (query.userId && query.userId !== holder.userId)) {
+    return { statusCode: 403, body: 'This ticket is for another company or user' };
+  }
+  return holder;
+}
+
+/** WebSocket counterpart of defineHandler: admission for `$connect`, and errors as status codes. */
 export function defineSocketHandler<C extends SocketContract>(
   contract: C,
   fn: (req: SocketRequest<C>) => Promise<APIGatewayProxyResultV2 | undefined>,
 ) {
   return async (event: SocketEvent): Promise<APIGatewayProxyResultV2> => {
     try {
-      let principal: Principal | undefined;
-      if (contract.auth === 'user') {
-        const token = event.queryStringParameters?.token;
-        if (!token) return { statusCode: 401, body: 'Authentication required' };
-        principal = await verifyAccessToken(token);
+      let holder: TicketHolder | undefined;
+      if (contract.auth === 'ticket') {
+        const admitted = await admit(event);
+        if ('statusCode' in admitted) return admitted;
+        holder = admitted;
       }
-      let body: unknown;
-      if (event.body) {
-        try {
-          body = JSON.parse(event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body);
-        } catch {
-          return { statusCode: 400, body: 'Messages must be JSON: {"type": ..., "data": ...}' };
-        }
-      }
+      const body =
+        event.body === undefined || event.body === null
+          ? undefined
+          : event.isBase64Encoded
+            ? Buffer.from(event.body, 'base64').toString('utf8')
+            : event.body;
       const result = await fn({
         connectionId: event.requestContext.connectionId,
-        principal: principal as SocketRequest<C>['principal'],
+        holder: holder as SocketRequest<C>['holder'],
         body,
         event,
       });

@@ -94,6 +94,11 @@ export const keys = {
   connectionsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CONN#' }),
   /** At $disconnect only the connection id is known: this item leads back to the company. */
   connectionOwner: (connectionId: string) => ({ PK: `CONNECTION#${connectionId}`, SK: 'CONNECTION' }),
+  /** A single-use realtime ticket, by the SHA-256 of its value. */
+  realtimeTicket: (ticketHash: string) => ({ PK: `TICKET#${ticketHash}`, SK: 'TICKET' }),
+  conversation: (companyId: string, conversationId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONV#${conversationId}` }),
+  /** A call by its Twilio CallSid → company and call: status callbacks and answers from the socket find it. */
+  callSid: (callSid: string) => ({ PK: `CALLSID#${callSid}`, SK: 'CALLSID' }),
 } as const;
 
 export function epochSeconds(date = new Date()): number {

@@ -1,5 +1,6 @@
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { SOCKET_CONNECTION_TTL_SECONDS } from '../../shared/constants';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_ROOMS_PER_CONNECTION, SOCKET_CONNECTION_TTL_SECONDS } from '../../shared/constants';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
@@ -14,38 +15,56 @@ export interface Connection {
   connectedAt?: string;
 }
 
+/** The registry entry as stored: who, since when, last heartbeat, and the rooms it joined. */
+export interface StoredConnection extends Connection {
+  name: string;
+  sessionExpiresAt: number;
+  connectedAt: string;
+  /** Epoch milliseconds of the last heartbeat (or of the connect). */
+  lastSeenAt: number;
+  rooms: ReadonlySet<string>;
+}
+
+export type NewConnection = Omit<StoredConnection, 'connectedAt' | 'lastSeenAt' | 'rooms'>;
+
 /** Two items: the company's list entry, and the owner entry that $disconnect finds by id alone. */
-export async function saveConnection(c: Connection): Promise<void> {
+export async function saveConnection(c: NewConnection): Promise<StoredConnection> {
   const TableName = tableName();
-  const expiresAt = epochSeconds() + SOCKET_CONNECTION_TTL_SECONDS;
-  const connectedAt = new Date().toISOString();
+  const now = new Date();
+  // API Gateway closes a socket after 2 hours at the latest: the entry never needs to live longer.
+  const expiresAt = epochSeconds(now) + SOCKET_CONNECTION_TTL_SECONDS;
+  const stored = { ...c, connectedAt: now.toISOString(), lastSeenAt: now.getTime() };
   await db.send(
     new TransactWriteCommand({
       TransactItems: [
-        {
-          Put: {
-            TableName,
-            Item: { ...keys.connection(c.companyId, c.connectionId), entity: 'CONNECTION', ...c, connectedAt, expiresAt },
-          },
-        },
+        { Put: { TableName, Item: { ...keys.connection(c.companyId, c.connectionId), entity: 'CONNECTION', ...stored, expiresAt } } },
         { Put: { TableName, Item: { ...keys.connectionOwner(c.connectionId), entity: 'CONNECTION_OWNER', ...c, expiresAt } } },
       ],
     }),
   );
+  return { ...stored, rooms: new Set() };
 }
 
-export async function removeConnection(connectionId: string): Promise<void> {
-  const TableName = tableName();
-  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.connectionOwner(connectionId) }));
-  if (!Item) return;
-  await db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName, Key: keys.connection(Item.companyId, connectionId) } },
-        { Delete: { TableName, Key: keys.connectionOwner(connectionId) } },
-      ],
-    }),
-  );
+/** The owner entry: enough to know whose a socket is and under which session it runs. */
+export async function findConnection(connectionId: string): Promise<NewConnection | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.connectionOwner(connectionId) }));
+  if (!Item || Number(Item.expiresAt) <= epochSeconds()) return undefined;
+  return {
+    connectionId,
+    companyId: Item.companyId,
+    userId: Item.userId,
+    name: Item.name,
+    sessionId: Item.sessionId,
+    sessionExpiresAt: Number(Item.sessionExpiresAt),
+  };
+}
+
+/** Removes both items; answers the removed connection, or undefined when it was already gone. */
+export async function removeConnection(connectionId: string): Promise<Connection | undefined> {
+  const owner = await findConnection(connectionId);
+  if (!owner) return undefined;
+  await removeCompanyConnection(owner.companyId, connectionId);
+  return owner;
 }
 
 export async function removeCompanyConnection(companyId: string, connectionId: string): Promise<void> {
@@ -56,9 +75,97 @@ export async function removeCompanyConnection(companyId: string, connectionId: s
   ]);
 }
 
-export async function listConnections(companyId: string): Promise<Connection[]> {
+/**
+ * Removes a connection only if it has not beaten since `lastSeenAt`: a heartbeat racing the sweep of
+ * lapsed sockets wins. True when this call removed it.
+ */
+export async function removeLapsedConnection(c: StoredConnection): Promise<boolean> {
+  const TableName = tableName();
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName,
+              Key: keys.connection(c.companyId, c.connectionId),
+              ConditionExpression: 'lastSeenAt = :seen',
+              ExpressionAttributeValues: { ':seen': c.lastSeenAt },
+            },
+          },
+          { Delete: { TableName, Key: keys.connectionOwner(c.connectionId) } },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Records a heartbeat. Answers whether this was the socket's first one (it then gets the presence
+ * snapshot), or undefined when the registry no longer knows the socket.
+ */
+export async function recordHeartbeat(c: Connection): Promise<{ first: boolean } | undefined> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.connection(c.companyId, c.connectionId),
+        UpdateExpression: 'SET lastSeenAt = :now, greeted = :true',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':now': Date.now(), ':true': true },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+    return { first: Attributes?.greeted !== true };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** Adds a room to the connection; false when it already holds the most rooms allowed. */
+export async function addRoom(c: Connection, room: string): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.connection(c.companyId, c.connectionId),
+        UpdateExpression: 'ADD rooms :room',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(rooms) OR size(rooms) < :max OR contains(rooms, :name))',
+        ExpressionAttributeValues: { ':room': new Set([room]), ':max': MAX_ROOMS_PER_CONNECTION, ':name': room },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+export async function removeRoom(c: Connection, room: string): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.connection(c.companyId, c.connectionId),
+        UpdateExpression: 'DELETE rooms :room',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':room': new Set([room]) },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** The company's registered sockets, lapsed ones included (presence tells them apart). */
+export async function listConnections(companyId: string, options: { consistent?: boolean } = {}): Promise<StoredConnection[]> {
   const { PK, SKPrefix } = keys.connectionsOf(companyId);
-  const out: Connection[] = [];
+  const out: StoredConnection[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
@@ -67,17 +174,23 @@ export async function listConnections(companyId: string): Promise<Connection[]> 
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
         FilterExpression: 'expiresAt > :now',
         ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix, ':now': epochSeconds() },
+        ConsistentRead: options.consistent,
         ExclusiveStartKey,
       }),
     );
-    for (const item of page.Items ?? [])
+    for (const item of page.Items ?? []) {
       out.push({
         connectionId: item.connectionId,
         companyId: item.companyId,
         userId: item.userId,
         sessionId: item.sessionId,
+        name: item.name,
+        sessionExpiresAt: Number(item.sessionExpiresAt),
         connectedAt: item.connectedAt,
+        lastSeenAt: Number(item.lastSeenAt),
+        rooms: (item.rooms as Set<string> | undefined) ?? new Set(),
       });
+    }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return out;

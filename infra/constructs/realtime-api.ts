@@ -29,12 +29,10 @@ const accessLogFormat = apigateway.AccessLogFormat.custom(
   }),
 );
 
-export interface RealtimeRoute {
-  readonly routeKey: '$connect' | '$disconnect' | '$default';
-  readonly function: lambda.IFunction;
-}
-
-/** The WebSocket API of realtime events: one stage (`ws`), access logs, throttling. */
+/**
+ * The WebSocket API of realtime events: one stage (`ws`), access logs, throttling. Routes are added
+ * after the stage exists, so that their functions can be given its callback URL: they push too.
+ */
 export class RealtimeApi extends Construct {
   readonly api: apigwv2.WebSocketApi;
   readonly stage: apigwv2.WebSocketStage;
@@ -43,7 +41,6 @@ export class RealtimeApi extends Construct {
     scope: Construct,
     id: string,
     props: {
-      routes: readonly RealtimeRoute[];
       /**
        * Sets the account's (per region) API Gateway logging role, replacing any the account has. Off by
        * default: the role is a one-time prerequisite of the account (README), and WebSocket access logs
@@ -54,18 +51,6 @@ export class RealtimeApi extends Construct {
   ) {
     super(scope, id);
     this.api = new apigwv2.WebSocketApi(this, 'Api', { description: 'Switchboard realtime events' });
-    for (const route of props.routes) {
-      const created = this.api.addRoute(route.routeKey, {
-        integration: new WebSocketLambdaIntegration(`${routeName(route.routeKey)}Integration`, route.function),
-      });
-      acknowledge(
-        created,
-        'AwsSolutions-APIG4',
-        route.routeKey === '$connect'
-          ? '$connect authenticates itself: its handler verifies the access token from the ?token= query string and refuses the connection otherwise (browsers cannot send headers on a WebSocket upgrade).'
-          : `${route.routeKey} is only reachable on a connection that $connect has already authenticated.`,
-      );
-    }
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: ACCESS_LOG_RETENTION,
@@ -79,6 +64,19 @@ export class RealtimeApi extends Construct {
       accessLogSettings: { destination: new apigwv2.LogGroupLogDestination(accessLogs), format: accessLogFormat },
     });
     if (props.createAccountLoggingRole) this.stage.node.addDependency(this.cloudWatchLogsRole());
+  }
+
+  addRoute(routeKey: '$connect' | '$disconnect' | '$default', fn: lambda.IFunction): void {
+    const created = this.api.addRoute(routeKey, {
+      integration: new WebSocketLambdaIntegration(`${routeName(routeKey)}Integration`, fn),
+    });
+    acknowledge(
+      created,
+      'AwsSolutions-APIG4',
+      routeKey === '$connect'
+        ? '$connect authenticates itself: its handler redeems the single-use ticket from the ?ticket= query string and refuses the connection otherwise (browsers cannot send headers on a WebSocket upgrade).'
+        : `${routeKey} is only reachable on a connection that $connect has already authenticated.`,
+    );
   }
 
   /**

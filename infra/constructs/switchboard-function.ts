@@ -60,7 +60,7 @@ export class SwitchboardFunctions extends Construct {
   private readonly layer: lambda.ParamsAndSecretsLayerVersion;
   /**
    * The WebSocket stage realtime pushes go to, for functions with the `publish` capability; set once
-   * the WebSocket API exists (its own functions come first and cannot push through it: a cycle).
+   * the WebSocket API exists, before any function that pushes (its own route functions included).
    */
   realtimeStage?: apigwv2.WebSocketStage;
 
@@ -225,7 +225,7 @@ export class SwitchboardFunctions extends Construct {
         return;
       case 'publish': {
         const stage = this.realtimeStage;
-        if (!stage) throw new Error('A WebSocket function cannot have the publish capability: the WebSocket API depends on it');
+        if (!stage) throw new Error('Set realtimeStage before adding a function with the publish capability');
         stage.grantManagementApiAccess(role);
         acknowledgeWildcardResource(
           role,

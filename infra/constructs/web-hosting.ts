@@ -30,6 +30,21 @@ const SPA_REWRITE = `function handler(event) {
   return request;
 }`;
 
+/**
+ * Viewer-request rewrite of the socket's public path (SPEC §7) to the WebSocket stage: API Gateway
+ * stages have no sub-paths, so `/ws/company/{companyId}` becomes `/ws`, the company going along as the
+ * `companyId` query parameter that `$connect` compares with its ticket's. Plain `/ws` passes unchanged.
+ */
+export const WS_PATH_REWRITE = `function handler(event) {
+  var request = event.request;
+  var match = /^\\/ws\\/company\\/([^\\/]+)\\/?$/.exec(request.uri);
+  if (match) {
+    request.uri = '/ws';
+    request.querystring.companyId = { value: match[1] };
+  }
+  return request;
+}`;
+
 /** Headers of the WebSocket opening handshake that API Gateway needs from the browser. */
 const WEBSOCKET_HEADERS = ['Sec-WebSocket-Key', 'Sec-WebSocket-Version', 'Sec-WebSocket-Protocol', 'Sec-WebSocket-Extensions'];
 
@@ -102,11 +117,21 @@ export class WebHosting extends Construct {
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
       originRequestPolicy: new cloudfront.OriginRequestPolicy(this, 'WebSocketRequestPolicy', {
         originRequestPolicyName: unique('websocket'),
-        comment: 'WebSocket handshake: the access token in the query string and the Sec-WebSocket-* headers',
+        comment: 'WebSocket handshake: the single-use ticket in the query string and the Sec-WebSocket-* headers',
         queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
         headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...WEBSOCKET_HEADERS),
         cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
       }),
+      functionAssociations: [
+        {
+          eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+          function: new cloudfront.Function(this, 'WsPathRewrite', {
+            code: cloudfront.FunctionCode.fromInline(WS_PATH_REWRITE),
+            runtime: cloudfront.FunctionRuntime.JS_2_0,
+            comment: 'Routes /ws/company/{companyId} to the WebSocket stage',
+          }),
+        },
+      ],
     };
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {

@@ -1,9 +1,24 @@
-import type { SocketContract } from './route';
+import * as z from 'zod/mini';
+import { httpContract, type SocketContract } from './route';
 
-/** The socket authenticates once, at $connect, with the access token in the query string. */
-export const socketConnect = { kind: 'socket', routeKey: '$connect', auth: 'user' } as const satisfies SocketContract;
+/**
+ * The socket authenticates once, at $connect, with a single-use ticket from `realtimeTicket` in the
+ * query string: no access token or other long-lived credential ever appears in a URL.
+ */
+export const socketConnect = { kind: 'socket', routeKey: '$connect', auth: 'ticket' } as const satisfies SocketContract;
 export const socketDisconnect = { kind: 'socket', routeKey: '$disconnect', auth: 'public' } as const satisfies SocketContract;
 export const socketDefault = { kind: 'socket', routeKey: '$default', auth: 'public' } as const satisfies SocketContract;
+
+export const realtimeTicket = httpContract({
+  method: 'POST',
+  path: '/api/v1/realtime/ticket',
+  auth: 'user',
+  response: z.object({ ticket: z.string(), expiresAt: z.string() }),
+});
+export type RealtimeTicket = z.infer<typeof realtimeTicket.response>;
+
+/** Public path of the socket (SPEC §7); CloudFront (and the local gateway) route it to the `ws` stage. */
+export const socketPath = (companyId: string) => `/ws/company/${encodeURIComponent(companyId)}`;
 
 /** Realtime envelope (SPEC §3): every message either way is `{type, data}`. */
 export interface RealtimeEvent<T = unknown> {
@@ -11,21 +26,71 @@ export interface RealtimeEvent<T = unknown> {
   data: T;
 }
 
-/** Events the client sends (SPEC §3). */
-export const CLIENT_EVENT_TYPES = ['heartbeat', 'accept_call', 'reject_call', 'join_room', 'leave_room'] as const;
-export type ClientEventType = (typeof CLIENT_EVENT_TYPES)[number];
+/** API Gateway's WebSocket frame limit; a larger client message is refused with an `error` event. */
+export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024;
 
-/** Events the server pushes (SPEC §7 Realtime socket). */
-export type ServerEventType =
-  | 'connected'
-  | 'incoming_call'
-  | 'call_answered'
-  | 'call_ended'
-  | 'presence_snapshot'
-  | 'user_joined'
-  | 'user_left'
-  | 'new_message'
-  | 'message_sent'
-  | 'message_status_updated'
-  | 'conversation_status_updated'
-  | 'conversation_reopened';
+/** Rooms (`conversation:{id}`, later `call:{sid}`) narrow an event to the sockets that joined them. */
+export const ROOM_KINDS = ['conversation'] as const;
+export type RoomKind = (typeof ROOM_KINDS)[number];
+const room = z.string({ error: 'room must be text' }).check(
+  z.maxLength(200, 'room is too long'),
+  z.regex(/^[a-z]+:[\w-]+$/, 'room must look like conversation:{id}'),
+);
+const callSid = z.string({ error: 'callSid must be text' }).check(z.regex(/^CA[0-9a-f]{32}$/, 'callSid must be a Twilio Call SID'));
+
+/** Messages the client sends (SPEC §3), validated field by field. */
+export const ClientMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('heartbeat'),
+    data: z.object({ userId: z.string({ error: 'userId must be text' }), timestamp: z.iso.datetime('timestamp must be an ISO date') }),
+  }),
+  z.object({ type: z.literal('accept_call'), data: z.object({ callSid }) }),
+  z.object({ type: z.literal('reject_call'), data: z.object({ callSid }) }),
+  z.object({ type: z.literal('join_room'), data: z.object({ room }) }),
+  z.object({ type: z.literal('leave_room'), data: z.object({ room }) }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+export type ClientEventType = ClientMessage['type'];
+export const CLIENT_EVENT_TYPES = ['heartbeat', 'accept_call', 'reject_call', 'join_room', 'leave_room'] as const satisfies readonly ClientEventType[];
+
+/** A user with at least one live socket; several tabs of one user are one presence. */
+export interface OnlineUser {
+  id: string;
+  name: string;
+  /** When the user's oldest live socket opened (ISO). */
+  since: string;
+}
+
+export type RealtimeErrorCode =
+  | 'INVALID_MESSAGE'
+  | 'UNKNOWN_TYPE'
+  | 'MESSAGE_TOO_LARGE'
+  | 'ROOM_NOT_FOUND'
+  | 'TOO_MANY_ROOMS'
+  | 'CALL_NOT_FOUND';
+
+/**
+ * Events the server pushes (SPEC §7 Realtime socket) and their data. The conversation and call events
+ * carry the id of what changed; their features add fields as they need them.
+ */
+export interface ServerEvents {
+  presence_snapshot: { users: OnlineUser[] };
+  user_joined: OnlineUser;
+  user_left: { id: string };
+  heartbeat_ack: { timestamp: string };
+  room_joined: { room: string };
+  room_left: { room: string };
+  error: { message: string; code: RealtimeErrorCode };
+  incoming_call: { callSid: string };
+  call_answered: { callSid: string };
+  call_ended: { callSid: string };
+  new_message: { conversationId: string };
+  message_sent: { conversationId: string };
+  message_status_updated: { conversationId: string };
+  conversation_status_updated: { conversationId: string };
+  conversation_reopened: { conversationId: string };
+}
+export type ServerEventType = keyof ServerEvents;
+export type ServerEvent<K extends ServerEventType = ServerEventType> = {
+  [T in K]: { type: T; data: ServerEvents[T] };
+}[K];

@@ -27,11 +27,14 @@ export interface HttpContract {
   response?: z.ZodMiniType;
 }
 
-/** One WebSocket route (`$connect`, `$disconnect`, `$default`). */
+/**
+ * One WebSocket route (`$connect`, `$disconnect`, `$default`). `ticket`: `$connect` redeems a
+ * single-use realtime ticket; later messages belong to the connection it opened.
+ */
 export interface SocketContract {
   kind: 'socket';
   routeKey: '$connect' | '$disconnect' | '$default';
-  auth: 'public' | 'user';
+  auth: 'public' | 'ticket';
 }
 
 /** Who manages the company's settings and team; AGENTs read them. */

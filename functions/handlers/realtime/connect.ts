@@ -1,13 +1,14 @@
 import { socketConnect } from '../../../shared/contract/realtime';
 import { defineSocketHandler } from '../../lib/define-socket-handler';
 import { saveConnection } from '../../realtime/connections';
+import { announceArrival } from '../../realtime/presence';
 
-export const handler = defineSocketHandler(socketConnect, async ({ connectionId, principal }) => {
-  await saveConnection({
-    connectionId,
-    companyId: principal.companyId,
-    userId: principal.userId,
-    sessionId: principal.sessionId,
-  });
+/**
+ * Registers the socket its ticket admitted. The snapshot follows the socket's first heartbeat: API
+ * Gateway cannot push to a connection before `$connect` has answered.
+ */
+export const handler = defineSocketHandler(socketConnect, async ({ connectionId, holder }) => {
+  const connection = await saveConnection({ connectionId, ...holder });
+  await announceArrival(connection);
   return undefined;
 });

@@ -1,0 +1,106 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  CLIENT_EVENT_TYPES,
+  type ClientMessage,
+  ClientMessageSchema,
+  MAX_CLIENT_MESSAGE_BYTES,
+  type RealtimeErrorCode,
+} from '../../shared/contract/realtime';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { epochSeconds, keys } from '../lib/table';
+import { answerCall } from '../voice/call-answers';
+import { addRoom, findConnection, type NewConnection, recordHeartbeat, removeCompanyConnection, removeRoom } from './connections';
+import { closeSocket, reply } from './delivery';
+import { announceDepartures, liveConnections, sendSnapshot } from './presence';
+import { roomOfCompany } from './rooms';
+
+const KNOWN_TYPES = new Set<string>(CLIENT_EVENT_TYPES);
+
+const refuse = (connectionId: string, code: RealtimeErrorCode, message: string) =>
+  reply(connectionId, { type: 'error', data: { code, message } });
+
+/** What is wrong with a message, in words a developer reading the socket understands. */
+function parse(raw: string): { message: ClientMessage } | { code: RealtimeErrorCode; error: string } {
+  if (Buffer.byteLength(raw) > MAX_CLIENT_MESSAGE_BYTES) {
+    return { code: 'MESSAGE_TOO_LARGE', error: `Messages must be at most ${MAX_CLIENT_MESSAGE_BYTES / 1024} KB` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { code: 'INVALID_MESSAGE', error: 'Messages must be JSON: {"type": ..., "data": ...}' };
+  }
+  const type = (json as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) {
+    return { code: 'UNKNOWN_TYPE', error: `Unknown message type; expected one of ${CLIENT_EVENT_TYPES.join(', ')}` };
+  }
+  const result = ClientMessageSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { code: 'INVALID_MESSAGE', error: `${type}: ${issue?.message ?? 'invalid data'}` };
+  }
+  return { message: result.data };
+}
+
+/**
+ * One client message: validated, then acted on for the socket's own user and company (never those
+ * the message names). Whatever is wrong is answered with an `error` event; the socket stays open.
+ */
+export async function handleClientMessage(connectionId: string, raw: string): Promise<void> {
+  const parsed = parse(raw);
+  if ('error' in parsed) return refuse(connectionId, parsed.code, parsed.error);
+  const connection = await findOpenConnection(connectionId);
+  if (!connection) return;
+  const { message } = parsed;
+  switch (message.type) {
+    case 'heartbeat':
+      return heartbeat(connection);
+    case 'join_room': {
+      const { room } = message.data;
+      if (!(await roomOfCompany(connection.companyId, room))) return refuse(connectionId, 'ROOM_NOT_FOUND', `No room ${room} in your company`);
+      if (!(await addRoom(connection, room))) return refuse(connectionId, 'TOO_MANY_ROOMS', 'Leave a room before joining another');
+      return reply(connectionId, { type: 'room_joined', data: { room } });
+    }
+    case 'leave_room':
+      await removeRoom(connection, message.data.room);
+      return reply(connectionId, { type: 'room_left', data: { room: message.data.room } });
+    case 'accept_call':
+    case 'reject_call': {
+      const { callSid } = message.data;
+      const found = await answerCall(connection, callSid, message.type === 'accept_call' ? 'accept' : 'reject');
+      if (!found) return refuse(connectionId, 'CALL_NOT_FOUND', `No call ${callSid} in your company`);
+      return;
+    }
+  }
+}
+
+/** The registry's entry for the socket; a socket it has forgotten (swept as lapsed) is closed. */
+async function findOpenConnection(connectionId: string): Promise<NewConnection | undefined> {
+  const connection = await findConnection(connectionId);
+  if (!connection) await closeSocket(connectionId);
+  return connection;
+}
+
+/**
+ * A heartbeat keeps the socket registered and present, and is where a socket that outlived its
+ * sign-in session (ended, signed out, revoked) is dropped. The first one gets the presence snapshot.
+ */
+async function heartbeat(connection: NewConnection): Promise<void> {
+  if (!(await sessionIsOpen(connection))) {
+    await removeCompanyConnection(connection.companyId, connection.connectionId);
+    await closeSocket(connection.connectionId);
+    return announceDepartures(connection.companyId, [connection]);
+  }
+  const beat = await recordHeartbeat(connection);
+  if (!beat) return closeSocket(connection.connectionId);
+  await reply(connection.connectionId, { type: 'heartbeat_ack', data: { timestamp: new Date().toISOString() } });
+  const live = await liveConnections(connection.companyId);
+  if (beat.first) await sendSnapshot(connection, live);
+}
+
+async function sessionIsOpen(c: NewConnection): Promise<boolean> {
+  if (c.sessionExpiresAt <= epochSeconds()) return false;
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.refreshFamily(c.sessionId) }));
+  return Boolean(Item && !Item.revoked);
+}

@@ -1,0 +1,75 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { REALTIME_TICKET_TTL_SECONDS } from '../../shared/constants';
+import type { RealtimeTicket } from '../../shared/contract/realtime';
+import type { Principal } from '../auth/access-tokens';
+import { getActiveUser } from '../auth/accounts';
+import { hashOpaqueToken, newOpaqueToken } from '../auth/opaque-tokens';
+import { unauthorized } from '../lib/app-error';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { epochSeconds, keys } from '../lib/table';
+
+/** Who a redeemed ticket lets in: the socket's user, company and sign-in session. */
+export interface TicketHolder {
+  userId: string;
+  companyId: string;
+  name: string;
+  sessionId: string;
+  /** Epoch seconds when the sign-in session (refresh-token family) ends; the socket must not outlive it. */
+  sessionExpiresAt: number;
+}
+
+const sessionEnded = () => unauthorized('Your session has expired. Please sign in again.', 'INVALID_TOKEN');
+
+/**
+ * A ticket for one socket: 128-bit random, stored only as its SHA-256, valid 30 seconds, usable once.
+ * It carries the session, so signing out or the session's end closes the socket it opened.
+ */
+export async function issueTicket(principal: Principal): Promise<RealtimeTicket> {
+  const TableName = tableName();
+  const [user, family] = await Promise.all([
+    getActiveUser(principal.companyId, principal.userId),
+    db.send(new GetCommand({ TableName, Key: keys.refreshFamily(principal.sessionId), ConsistentRead: true })),
+  ]);
+  if (!user) throw unauthorized('This account no longer exists.');
+  const session = family.Item;
+  if (!session || session.revoked || Number(session.expiresAt) <= epochSeconds()) throw sessionEnded();
+
+  const { token, hash } = newOpaqueToken();
+  const expiresAt = epochSeconds() + REALTIME_TICKET_TTL_SECONDS;
+  const holder: TicketHolder = {
+    userId: user.id,
+    companyId: user.companyId,
+    name: user.name,
+    sessionId: principal.sessionId,
+    sessionExpiresAt: Number(session.expiresAt),
+  };
+  await db.send(new PutCommand({ TableName, Item: { ...keys.realtimeTicket(hash), entity: 'REALTIME_TICKET', ...holder, expiresAt } }));
+  return { ticket: token, expiresAt: new Date(expiresAt * 1000).toISOString() };
+}
+
+/** Spends a ticket: the delete is the single use, so two sockets racing with one ticket get one yes. */
+export async function redeemTicket(ticket: string): Promise<TicketHolder | undefined> {
+  try {
+    const { Attributes: item } = await db.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.realtimeTicket(hashOpaqueToken(ticket)),
+        ConditionExpression: 'attribute_exists(PK)',
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    if (!item || Number(item.expiresAt) < epochSeconds()) return undefined;
+    return {
+      userId: item.userId,
+      companyId: item.companyId,
+      name: item.name,
+      sessionId: item.sessionId,
+      sessionExpiresAt: Number(item.sessionExpiresAt),
+    };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
