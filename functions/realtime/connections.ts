@@ -37,7 +37,12 @@ export async function saveConnection(c: NewConnection): Promise<StoredConnection
   await db.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName, Item: { ...keys.connection(c.companyId, c.connectionId), entity: 'CONNECTION', ...stored, expiresAt } } },
+        {
+          Put: {
+            TableName,
+            Item: { ...keys.connection(c.companyId, c.connectionId), entity: 'CONNECTION', ...stored, expiresAt },
+          },
+        },
         { Put: { TableName, Item: { ...keys.connectionOwner(c.connectionId), entity: 'CONNECTION_OWNER', ...c, expiresAt } } },
       ],
     }),
@@ -135,7 +140,8 @@ export async function addRoom(c: Connection, room: string): Promise<boolean> {
         TableName: tableName(),
         Key: keys.connection(c.companyId, c.connectionId),
         UpdateExpression: 'ADD rooms :room',
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(rooms) OR size(rooms) < :max OR contains(rooms, :name))',
+        ConditionExpression:
+          'attribute_exists(PK) AND (attribute_not_exists(rooms) OR size(rooms) < :max OR contains(rooms, :name))',
         ExpressionAttributeValues: { ':room': new Set([room]), ':max': MAX_ROOMS_PER_CONNECTION, ':name': room },
       }),
     );

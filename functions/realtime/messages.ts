@@ -58,8 +58,10 @@ export async function handleClientMessage(connectionId: string, raw: string): Pr
       return heartbeat(connection);
     case 'join_room': {
       const { room } = message.data;
-      if (!(await roomOfCompany(connection.companyId, room))) return refuse(connectionId, 'ROOM_NOT_FOUND', `No room ${room} in your company`);
-      if (!(await addRoom(connection, room))) return refuse(connectionId, 'TOO_MANY_ROOMS', 'Leave a room before joining another');
+      if (!(await roomOfCompany(connection.companyId, room)))
+        return refuse(connectionId, 'ROOM_NOT_FOUND', `No room ${room} in your company`);
+      if (!(await addRoom(connection, room)))
+        return refuse(connectionId, 'TOO_MANY_ROOMS', 'Leave a room before joining another');
       return reply(connectionId, { type: 'room_joined', data: { room } });
     }
     case 'leave_room':

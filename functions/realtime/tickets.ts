@@ -45,7 +45,9 @@ export async function issueTicket(principal: Principal): Promise<RealtimeTicket>
     sessionId: principal.sessionId,
     sessionExpiresAt: Number(session.expiresAt),
   };
-  await db.send(new PutCommand({ TableName, Item: { ...keys.realtimeTicket(hash), entity: 'REALTIME_TICKET', ...holder, expiresAt } }));
+  await db.send(
+    new PutCommand({ TableName, Item: { ...keys.realtimeTicket(hash), entity: 'REALTIME_TICKET', ...holder, expiresAt } }),
+  );
   return { ticket: token, expiresAt: new Date(expiresAt * 1000).toISOString() };
 }
 

@@ -10,9 +10,13 @@ export type CallAnswer = 'accept' | 'reject';
  * domain's one entry point for it: answers false when the company has no such call. The voice issue
  * connects or releases the call here; until calls are recorded, none is found.
  */
-export async function answerCall(caller: { companyId: string; userId: string }, callSid: string, answer: CallAnswer): Promise<boolean> {
+export async function answerCall(
+  caller: { companyId: string; userId: string },
+  callSid: string,
+  _answer: CallAnswer,
+): Promise<boolean> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.callSid(callSid) }));
   if (Item?.companyId !== caller.companyId) return false;
-  // The voice issue acts on `answer` here: connect this user's browser to the call, or stop ringing it for them.
+  // The voice issue acts on the answer here: connect this user's browser to the call, or stop ringing it for them.
   return true;
 }

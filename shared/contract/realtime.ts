@@ -32,17 +32,21 @@ export const MAX_CLIENT_MESSAGE_BYTES = 32 * 1024;
 /** Rooms (`conversation:{id}`, later `call:{sid}`) narrow an event to the sockets that joined them. */
 export const ROOM_KINDS = ['conversation'] as const;
 export type RoomKind = (typeof ROOM_KINDS)[number];
-const room = z.string({ error: 'room must be text' }).check(
-  z.maxLength(200, 'room is too long'),
-  z.regex(/^[a-z]+:[\w-]+$/, 'room must look like conversation:{id}'),
-);
-const callSid = z.string({ error: 'callSid must be text' }).check(z.regex(/^CA[0-9a-f]{32}$/, 'callSid must be a Twilio Call SID'));
+const room = z
+  .string({ error: 'room must be text' })
+  .check(z.maxLength(200, 'room is too long'), z.regex(/^[a-z]+:[\w-]+$/, 'room must look like conversation:{id}'));
+const callSid = z
+  .string({ error: 'callSid must be text' })
+  .check(z.regex(/^CA[0-9a-f]{32}$/, 'callSid must be a Twilio Call SID'));
 
 /** Messages the client sends (SPEC §3), validated field by field. */
 export const ClientMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('heartbeat'),
-    data: z.object({ userId: z.string({ error: 'userId must be text' }), timestamp: z.iso.datetime('timestamp must be an ISO date') }),
+    data: z.object({
+      userId: z.string({ error: 'userId must be text' }),
+      timestamp: z.iso.datetime('timestamp must be an ISO date'),
+    }),
   }),
   z.object({ type: z.literal('accept_call'), data: z.object({ callSid }) }),
   z.object({ type: z.literal('reject_call'), data: z.object({ callSid }) }),
@@ -51,7 +55,13 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type ClientEventType = ClientMessage['type'];
-export const CLIENT_EVENT_TYPES = ['heartbeat', 'accept_call', 'reject_call', 'join_room', 'leave_room'] as const satisfies readonly ClientEventType[];
+export const CLIENT_EVENT_TYPES = [
+  'heartbeat',
+  'accept_call',
+  'reject_call',
+  'join_room',
+  'leave_room',
+] as const satisfies readonly ClientEventType[];
 
 /** A user with at least one live socket; several tabs of one user are one presence. */
 export interface OnlineUser {

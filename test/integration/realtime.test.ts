@@ -1,114 +1,319 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
-import { keys } from '../../functions/lib/table';
-import { signUp, stack } from '../support/api';
+import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
+import { epochSeconds, keys } from '../../functions/lib/table';
+import { type Account, api, signUp, stack } from '../support/api';
+import { openSocket, openSocketAt, socketUrl, ticketFor } from '../support/realtime';
 import { testTable } from '../support/table';
+import { addTeamMember } from '../support/team';
 
-type Publish = typeof import('../../functions/realtime/publish').publish;
-let publish: Publish;
+type Realtime = typeof import('../../functions/realtime/publish');
+let publish: Realtime['publish'];
+let disconnectUser: Realtime['disconnectUser'];
 
 beforeAll(async () => {
   // The publisher runs here as it runs in a Lambda: configured by environment, talking to the
   // gateway's @connections endpoint through the real ApiGatewayManagementApiClient.
   Object.assign(process.env, stack().env);
-  ({ publish } = await import('../../functions/realtime/publish'));
+  ({ publish, disconnectUser } = await import('../../functions/realtime/publish'));
 });
 
-function connect(query: string): Promise<{ ws: WebSocket; messages: unknown[]; next: () => Promise<unknown> }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${stack().urls.websocket}?${query}`);
-    const messages: unknown[] = [];
-    const waiting: ((m: unknown) => void)[] = [];
-    ws.on('message', (data) => {
-      const message = JSON.parse(data.toString());
-      const waiter = waiting.shift();
-      if (waiter) waiter(message);
-      else messages.push(message);
-    });
-    ws.once('open', () =>
-      resolve({
-        ws,
-        messages,
-        next: () => (messages.length ? Promise.resolve(messages.shift()) : new Promise((r) => waiting.push(r))),
-      }),
-    );
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-}
-
-async function connectionCount(companyId: string): Promise<number> {
+async function connections(companyId: string) {
   const { client, tableName } = testTable();
   const { PK, SKPrefix } = keys.connectionsOf(companyId);
-  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const res = await client.send(
     new QueryCommand({
       TableName: tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
       ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+      ConsistentRead: true,
     }),
   );
-  return res.Count ?? 0;
+  return (res.Items ?? []) as { connectionId: string; userId: string }[];
 }
 
-describe('realtime socket', () => {
-  it('refuses a connection without a valid access token', async () => {
-    await expect(connect('')).rejects.toThrow('handshake 401');
-    await expect(connect('token=not-a-jwt')).rejects.toThrow('handshake 401');
+const refusal = (url: string) =>
+  openSocketAt(url).then(
+    (socket) => {
+      socket.ws.close();
+      return 'open';
+    },
+    (error: Error) => error.message,
+  );
+
+describe('socket tickets', () => {
+  it('are issued only to a signed-in user, single use, for 30 seconds, for the own company only', async () => {
+    const owner = await signUp();
+    const other = await signUp({ companyName: 'Other Co' });
+    expect((await api('/api/v1/realtime/ticket', { method: 'POST' })).status).toBe(401);
+
+    const url = (companyId: string, ticket?: string) => socketUrl(companyId, ticket ? { ticket } : {});
+    expect(await refusal(url(owner.company.id))).toBe('handshake 401');
+    // The access token is no ticket: no long-lived credential is accepted in a URL.
+    expect(await refusal(socketUrl(owner.company.id, { token: owner.tokens.accessToken }))).toBe('handshake 401');
+    expect(await refusal(url(owner.company.id, 'made-up'))).toBe('handshake 401');
+
+    const ticket = await ticketFor(owner);
+    const socket = await openSocketAt(url(owner.company.id, ticket));
+    expect(await refusal(url(owner.company.id, ticket))).toBe('handshake 401');
+    await socket.close();
+
+    const stale = await ticketFor(owner);
+    const { client, tableName } = testTable();
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.realtimeTicket(hashOpaqueToken(stale)),
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': epochSeconds() - 31 },
+      }),
+    );
+    expect(await refusal(url(owner.company.id, stale))).toBe('handshake 401');
+
+    expect(await refusal(url(other.company.id, await ticketFor(owner)))).toBe('handshake 403');
+    expect(await refusal(socketUrl(owner.company.id, { ticket: await ticketFor(owner), userId: other.user.id }))).toBe(
+      'handshake 403',
+    );
+
+    // Stored only as a hash, for 30 seconds.
+    const fresh = await ticketFor(owner);
+    const stored = await client.send(new GetCommand({ TableName: tableName, Key: keys.realtimeTicket(hashOpaqueToken(fresh)) }));
+    expect(JSON.stringify(stored.Item)).not.toContain(fresh);
+    expect(Number(stored.Item?.expiresAt) - epochSeconds()).toBeLessThanOrEqual(30);
   });
 
-  it('pushes a published event to the company’s sockets only, and forgets closed ones', async () => {
+  it('are refused for a session that has been signed out everywhere (revoked)', async () => {
+    const owner = await signUp();
+    await revokeSession(owner);
+    const res = await api('/api/v1/realtime/ticket', { method: 'POST', token: owner.tokens.accessToken });
+    expect(res.status).toBe(401);
+  });
+});
+
+async function revokeSession(account: Account) {
+  const { client, tableName } = testTable();
+  const sessionId = decodeJwt(account.tokens.accessToken).sid as string;
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.refreshFamily(sessionId),
+      UpdateExpression: 'SET revoked = :true',
+      ExpressionAttributeValues: { ':true': true },
+    }),
+  );
+}
+
+describe('presence', () => {
+  it('gives a new socket the online users, and tells the company when a user comes and goes, several tabs being one presence', async () => {
+    const owner = await signUp({ name: 'Ada Lovelace' });
+    const colleague = await addTeamMember(owner, { name: 'Grace Hopper' });
+
+    const ada = await openSocket(owner);
+    await ada.beat();
+    const first = await ada.next('presence_snapshot');
+    expect(first.data.users).toEqual([{ id: owner.user.id, name: 'Ada Lovelace', since: expect.any(String) }]);
+
+    const grace = await openSocket(colleague);
+    const joined = await ada.next('user_joined');
+    expect(joined.data).toEqual({ id: colleague.user.id, name: 'Grace Hopper', since: expect.any(String) });
+    await grace.beat();
+    const snapshot = await grace.next('presence_snapshot');
+    expect(snapshot.data.users.map((u) => u.name)).toEqual(['Ada Lovelace', 'Grace Hopper']);
+
+    // A second tab of Ada's is no news; closing one of two tabs neither.
+    const adaSecondTab = await openSocket(owner);
+    await ada.close();
+    await grace.beat();
+    expect(grace.log.filter((e) => e.type === 'user_joined' || e.type === 'user_left')).toEqual([]);
+
+    await adaSecondTab.close();
+    expect((await grace.next('user_left')).data).toEqual({ id: owner.user.id });
+    await grace.close();
+  });
+
+  it('drops a socket whose heartbeat lapsed for more than 90 seconds, and its user goes offline', async () => {
+    const owner = await signUp();
+    const colleague = await addTeamMember(owner);
+    const quiet = await openSocket(owner);
+    const watcher = await openSocket(colleague);
+    await watcher.beat();
+
+    const [entry] = (await connections(owner.company.id)).filter((c) => c.userId === owner.user.id);
+    const { client, tableName } = testTable();
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.connection(owner.company.id, entry?.connectionId ?? ''),
+        UpdateExpression: 'SET lastSeenAt = :then',
+        ExpressionAttributeValues: { ':then': Date.now() - 91_000 },
+      }),
+    );
+    // Any heartbeat of the company sweeps lapsed sockets.
+    await watcher.beat();
+    expect((await watcher.next('user_left')).data).toEqual({ id: owner.user.id });
+    expect(await quiet.closed).toBe(1000);
+    expect((await connections(owner.company.id)).map((c) => c.userId)).toEqual([colleague.user.id]);
+    await watcher.close();
+  });
+});
+
+describe('sessions', () => {
+  it('a socket does not outlive its sign-in session: revoked, it is closed at its next heartbeat', async () => {
+    const owner = await signUp();
+    const colleague = await addTeamMember(owner);
+    const socket = await openSocket(owner);
+    const watcher = await openSocket(colleague);
+    await revokeSession(owner);
+    socket.send({ type: 'heartbeat', data: { userId: owner.user.id, timestamp: new Date().toISOString() } });
+    expect(await socket.closed).toBe(1000);
+    expect((await watcher.next('user_left')).data).toEqual({ id: owner.user.id });
+    await watcher.close();
+  });
+
+  it('disconnectUser closes the sockets of one session, or of every session of the user', async () => {
+    const owner = await signUp();
+    const laptop = await openSocket(owner);
+    const phoneLogin = await api<{ tokens: Account['tokens'] }>('/api/v1/auth/login', {
+      body: { email: owner.email, password: owner.password },
+    });
+    const phone = await openSocket({ ...owner, tokens: phoneLogin.body.data.tokens });
+
+    const laptopSession = decodeJwt(owner.tokens.accessToken).sid as string;
+    expect(await disconnectUser(owner.company.id, owner.user.id, laptopSession)).toBe(1);
+    expect(await laptop.closed).toBe(1000);
+    await phone.beat();
+
+    expect(await disconnectUser(owner.company.id, owner.user.id)).toBe(1);
+    expect(await phone.closed).toBe(1000);
+    expect(await connections(owner.company.id)).toEqual([]);
+  });
+});
+
+describe('publishing', () => {
+  it('reaches every socket of the company and never another company’s', async () => {
     const alice = await signUp({ companyName: 'Alice Co' });
     const bob = await signUp({ companyName: 'Bob Co' });
-    const aliceSocket = await connect(`token=${alice.tokens.accessToken}`);
-    const bobSocket = await connect(`token=${bob.tokens.accessToken}`);
-    expect(await connectionCount(alice.company.id)).toBe(1);
+    const aliceSocket = await openSocket(alice);
+    const bobSocket = await openSocket(bob);
 
-    const delivered = await publish(alice.company.id, { type: 'conversation_reopened', data: { conversationId: 'c1' } });
-    expect(delivered).toBe(1);
-    expect(await aliceSocket.next()).toEqual({ type: 'conversation_reopened', data: { conversationId: 'c1' } });
-
-    // Bob's company hears nothing of Alice's: his socket gets only his own company's event.
-    await publish(bob.company.id, { type: 'user_joined', data: { userId: bob.user.id } });
-    expect(await bobSocket.next()).toEqual({ type: 'user_joined', data: { userId: bob.user.id } });
-
-    const closed = new Promise((r) => aliceSocket.ws.once('close', r));
-    aliceSocket.ws.close();
-    await closed;
-    await expect.poll(() => connectionCount(alice.company.id)).toBe(0);
-    bobSocket.ws.close();
+    expect(await publish(alice.company.id, { type: 'conversation_reopened', data: { conversationId: 'c1' } })).toBe(1);
+    expect((await aliceSocket.next('conversation_reopened')).data).toEqual({ conversationId: 'c1' });
+    await bobSocket.beat();
+    expect(bobSocket.log.some((e) => e.type === 'conversation_reopened')).toBe(false);
+    await Promise.all([aliceSocket.close(), bobSocket.close()]);
+    await expect.poll(() => connections(alice.company.id)).toEqual([]);
   });
 
-  it('deletes a connection that answers 410 Gone, unless it may still be in $connect', async () => {
-    const carol = await signUp();
+  it('sends a room’s events only to the sockets in it; rooms of another company cannot be joined', async () => {
+    const owner = await signUp();
+    const colleague = await addTeamMember(owner);
+    const stranger = await signUp({ companyName: 'Elsewhere' });
+    const conversationId = randomUUID();
     const { client, tableName } = testTable();
-    const { saveConnection } = await import('../../functions/realtime/connections');
-    const { CONNECTING_GRACE_MS } = await import('../../functions/realtime/publish');
-    await saveConnection({ connectionId: 'long-gone', companyId: carol.company.id, userId: carol.user.id, sessionId: 's1' });
-    expect(await connectionCount(carol.company.id)).toBe(1);
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.conversation(owner.company.id, conversationId), entity: 'CONVERSATION' },
+      }),
+    );
+    const room = `conversation:${conversationId}`;
+    const inRoom = await openSocket(owner);
+    const outside = await openSocket(colleague);
+    const intruder = await openSocket(stranger);
 
+    inRoom.send({ type: 'join_room', data: { room } });
+    expect((await inRoom.next('room_joined')).data).toEqual({ room });
+    intruder.send({ type: 'join_room', data: { room } });
+    expect((await intruder.next('error')).data.code).toBe('ROOM_NOT_FOUND');
+    outside.send({ type: 'join_room', data: { room: `conversation:${randomUUID()}` } });
+    expect((await outside.next('error')).data.code).toBe('ROOM_NOT_FOUND');
+
+    expect(await publish(owner.company.id, { type: 'new_message', data: { conversationId } }, { room })).toBe(1);
+    expect((await inRoom.next('new_message')).data).toEqual({ conversationId });
+    await Promise.all([outside.beat(), intruder.beat()]);
+    expect([...outside.log, ...intruder.log].some((e) => e.type === 'new_message')).toBe(false);
+
+    inRoom.send({ type: 'leave_room', data: { room } });
+    await inRoom.next('room_left');
+    expect(await publish(owner.company.id, { type: 'new_message', data: { conversationId } }, { room })).toBe(0);
+    await Promise.all([inRoom.close(), outside.close(), intruder.close()]);
+  });
+
+  it('forgets a connection that answers 410 Gone, unless it may still be in $connect, without failing the publisher', async () => {
+    const carol = await signUp();
+    const { saveConnection } = await import('../../functions/realtime/connections');
+    const { CONNECTING_GRACE_MS } = await import('../../functions/realtime/delivery');
+    await saveConnection({
+      connectionId: 'long-gone',
+      companyId: carol.company.id,
+      userId: carol.user.id,
+      name: carol.user.name,
+      sessionId: 's1',
+      sessionExpiresAt: epochSeconds() + 60,
+    });
+    const event = { type: 'call_ended', data: { callSid: `CA${'0'.repeat(32)}` } } as const;
     // API Gateway answers 410 while $connect still runs: a connection just saved is kept.
-    expect(await publish(carol.company.id, { type: 'user_left', data: {} })).toBe(0);
-    expect(await connectionCount(carol.company.id)).toBe(1);
+    expect(await publish(carol.company.id, event)).toBe(0);
+    expect(await connections(carol.company.id)).toHaveLength(1);
 
     vi.useFakeTimers({ now: Date.now() + CONNECTING_GRACE_MS + 1_000, toFake: ['Date'] });
     try {
-      expect(await publish(carol.company.id, { type: 'user_left', data: {} })).toBe(0);
+      expect(await publish(carol.company.id, event)).toBe(0);
     } finally {
       vi.useRealTimers();
     }
-    expect(await connectionCount(carol.company.id)).toBe(0);
+    expect(await connections(carol.company.id)).toEqual([]);
+    const { client, tableName } = testTable();
     const owner = await client.send(new GetCommand({ TableName: tableName, Key: keys.connectionOwner('long-gone') }));
     expect(owner.Item).toBeUndefined();
   });
+});
 
-  it('keeps a socket open through a heartbeat', async () => {
-    const dave = await signUp();
-    const socket = await connect(`token=${dave.tokens.accessToken}`);
-    socket.ws.send(JSON.stringify({ type: 'heartbeat', data: { userId: dave.user.id, timestamp: new Date().toISOString() } }));
-    await publish(dave.company.id, { type: 'presence_snapshot', data: {} });
-    expect(await socket.next()).toEqual({ type: 'presence_snapshot', data: {} });
-    socket.ws.close();
+describe('client messages', () => {
+  it('answers each heartbeat, and a malformed message with an error event, keeping the socket open', async () => {
+    const owner = await signUp();
+    const socket = await openSocket(owner);
+    await socket.beat();
+
+    const refused = async (message: unknown) => {
+      socket.send(message);
+      return (await socket.next('error')).data;
+    };
+    expect(await refused('not json')).toEqual({ code: 'INVALID_MESSAGE', message: expect.stringContaining('JSON') });
+    expect((await refused({ type: 'dance', data: {} })).code).toBe('UNKNOWN_TYPE');
+    expect((await refused({ data: {} })).code).toBe('UNKNOWN_TYPE');
+    expect(await refused({ type: 'heartbeat', data: { userId: owner.user.id, timestamp: 5 } })).toEqual({
+      code: 'INVALID_MESSAGE',
+      message: 'heartbeat: timestamp must be an ISO date',
+    });
+    expect((await refused({ type: 'join_room', data: { room: 7 } })).message).toBe('join_room: room must be text');
+    expect((await refused({ type: 'accept_call', data: {} })).code).toBe('INVALID_MESSAGE');
+    expect((await refused({ type: 'reject_call', data: { callSid: 'CA123' } })).message).toContain('callSid');
+
+    // Larger than 32 KB, sent in frames within API Gateway's 32 KB frame limit.
+    const big = JSON.stringify({ type: 'join_room', data: { room: 'x'.repeat(40 * 1024) } });
+    socket.ws.send(big.slice(0, 20_000), { fin: false });
+    socket.ws.send(big.slice(20_000), { fin: true });
+    expect((await socket.next('error')).data.code).toBe('MESSAGE_TOO_LARGE');
+
+    await socket.beat();
+    expect(socket.ws.readyState).toBe(socket.ws.OPEN);
+    await socket.close();
+  });
+
+  it('accepts answers to calls of the own company only', async () => {
+    const owner = await signUp();
+    const other = await signUp({ companyName: 'Other Co' });
+    const callSid = `CA${randomUUID().replaceAll('-', '')}`;
+    const { client, tableName } = testTable();
+    await client.send(new PutCommand({ TableName: tableName, Item: { ...keys.callSid(callSid), companyId: other.company.id } }));
+    const socket = await openSocket(owner);
+    socket.send({ type: 'accept_call', data: { callSid } });
+    expect((await socket.next('error')).data).toEqual({ code: 'CALL_NOT_FOUND', message: `No call ${callSid} in your company` });
+    socket.send({ type: 'reject_call', data: { callSid: `CA${'f'.repeat(32)}` } });
+    expect((await socket.next('error')).data.code).toBe('CALL_NOT_FOUND');
+    await socket.close();
   });
 });
