@@ -5,12 +5,20 @@ import type { Logger } from './log';
 export async function startWeb(options: { port: number; apiPort: number; log: Logger }) {
   process.env.API_PORT = String(options.apiPort);
   process.env.WEB_PORT = String(options.port);
-  const { createServer } = await import('vite');
+  const { createLogger, createServer } = await import('vite');
+  // A tab that closes without a close frame resets the proxied socket: routine for a WebSocket, no error.
+  const logger = createLogger('warn');
+  const logError = logger.error.bind(logger);
+  logger.error = (message, options) => {
+    if (!(message.includes('ws proxy') && /ECONNRESET|EPIPE/.test(`${message} ${options?.error?.message ?? ''}`))) {
+      logError(message, options);
+    }
+  };
   const before = { sigterm: process.listeners('SIGTERM'), stdinEnd: process.stdin.listeners('end') };
   const server = await createServer({
     configFile: join(import.meta.dirname, '..', 'web', 'vite.config.ts'),
     server: { port: options.port, strictPort: true },
-    logLevel: 'warn',
+    customLogger: logger,
     clearScreen: false,
   });
   // Vite's dev server exits the process on SIGTERM (and at the end of stdin) after closing only itself,

@@ -8,6 +8,8 @@ import { ThemeToggle } from '../../components/theme-toggle';
 import { signOut } from '../../features/auth/api/auth-api';
 import { useSession } from '../../hooks/use-session';
 import { cn } from '../../lib/cn';
+import { useRealtimeConnection } from '../../lib/realtime/realtime';
+import { ReconnectingNotice } from './reconnecting-notice';
 
 const NAV = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -23,6 +25,7 @@ export function AppShell() {
   const navigate = useNavigate();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  useRealtimeConnection(session && { userId: session.user.id, companyId: session.company.id });
 
   // A page change on a phone closes the menu it was chosen from.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation by design
@@ -131,6 +134,7 @@ export function AppShell() {
           <Outlet />
         </Suspense>
       </main>
+      <ReconnectingNotice />
     </div>
   );
 }

@@ -18,6 +18,7 @@ import { formatRelativeTime } from '../../../lib/relative-time';
 import { useRemoveUser, useTeam } from '../api/team-api';
 import { ChangeRoleDialog } from './change-role-dialog';
 import { InviteMemberDialog } from './invite-member-dialog';
+import { OnlineStatus } from './online-status';
 import { PendingInvitations } from './pending-invitations';
 import { RoleBadge } from './role-badge';
 
@@ -144,6 +145,7 @@ export function TeamPage() {
                       <td className={USER_CELL}>
                         <div className="flex items-center gap-3">
                           <Avatar name={user.name} src={user.avatarUrl} />
+                          <OnlineStatus userId={user.id} />
                           <div className="min-w-0">
                             <p className="font-semibold wrap-anywhere text-fg">{user.name}</p>
                             <p className="text-xs wrap-anywhere text-muted">{user.email}</p>

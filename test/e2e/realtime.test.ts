@@ -1,0 +1,122 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../functions/lib/table';
+import { type Account, signUp, stack } from '../support/api';
+import { gone, launchBrowser, openTab, seen, signInThroughForm, type Tab, web } from '../support/browser';
+import { testTable } from '../support/table';
+import { addTeamMember } from '../support/team';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signedIn(account: Account, path: string): Promise<Tab> {
+  const tab = await openTab(browser);
+  await signInThroughForm(tab.page, account.email, account.password);
+  await tab.page.goto(web(path));
+  return tab;
+}
+
+/** Closes the tab the way a person does, so the page ends its socket itself. */
+async function closeTab(tab: Tab) {
+  await tab.page.close();
+  await tab.context.close();
+}
+
+const onlineMark = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(name) }).getByText('Online');
+
+/** Closes every socket of a user from the server side, as API Gateway's DeleteConnection does. */
+async function closeSocketsOf(account: Account): Promise<number> {
+  const { client, tableName } = testTable();
+  const { PK, SKPrefix } = keys.connectionsOf(account.company.id);
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  const mine = Items.filter((item) => item.userId === account.user.id);
+  for (const item of mine) {
+    const res = await fetch(`${stack().urls.api}/@connections/${item.connectionId}`, { method: 'DELETE' });
+    expect(res.status).toBe(204);
+  }
+  return mine.length;
+}
+
+describe('presence and the live socket', () => {
+  it('two colleagues see each other come online and go offline on the Team page', async () => {
+    const owner = await signUp({ name: 'Ada Lovelace' });
+    const colleague = await addTeamMember(owner, { name: 'Grace Hopper' });
+
+    const ada = await signedIn(owner, '/settings/team');
+    await seen(ada.page.getByRole('row', { name: /Grace Hopper/ }));
+    await seen(onlineMark(ada.page, 'Ada Lovelace'));
+    expect(await onlineMark(ada.page, 'Grace Hopper').count()).toBe(0);
+
+    const grace = await signedIn(colleague, '/settings/team');
+    await seen(onlineMark(ada.page, 'Grace Hopper'));
+    await seen(onlineMark(grace.page, 'Ada Lovelace'));
+
+    await grace.page.getByRole('button', { name: 'Logout' }).click();
+    await gone(onlineMark(ada.page, 'Grace Hopper'));
+    expect(ada.errors).toEqual([]);
+    await Promise.all([closeTab(ada), closeTab(grace)]);
+  });
+
+  it('after the server closes the socket the tab reconnects by itself and keeps receiving events', async () => {
+    const owner = await signUp({ name: 'Ada Lovelace' });
+    const colleague = await addTeamMember(owner, { name: 'Grace Hopper' });
+    const ada = await signedIn(owner, '/settings/team');
+    await seen(onlineMark(ada.page, 'Ada Lovelace'));
+    const reconnected = ada.page.waitForEvent('websocket', (ws) => ws.url().includes('/ws/company/'));
+
+    expect(await closeSocketsOf(owner)).toBe(1);
+    await reconnected;
+    // Events reach the new socket: a colleague coming online shows up.
+    const grace = await signedIn(colleague, '/dashboard');
+    await seen(onlineMark(ada.page, 'Grace Hopper'));
+    expect(await ada.page.getByText('Reconnecting…').count()).toBe(0);
+    expect(ada.errors).toEqual([]);
+    await Promise.all([closeTab(ada), closeTab(grace)]);
+  });
+
+  it('says Reconnecting… while the socket cannot come back, and nothing once it is back', async () => {
+    const owner = await signUp();
+    const ada = await signedIn(owner, '/dashboard');
+    await ada.page.waitForFunction(() => document.readyState === 'complete');
+    await expect.poll(() => socketCount(owner)).toBe(1);
+
+    // No ticket can be had (the network is down for it): the socket stays down.
+    await ada.page.route('**/api/v1/realtime/ticket', (route) => route.abort('internetdisconnected'));
+    await closeSocketsOf(owner);
+    const notice = await seen(ada.page.getByRole('status').filter({ hasText: 'Reconnecting…' }));
+    expect(await notice.isVisible()).toBe(true);
+
+    await ada.page.unroute('**/api/v1/realtime/ticket');
+    await gone(ada.page.getByText('Reconnecting…'));
+    await expect.poll(() => socketCount(owner)).toBe(1);
+    expect(ada.errors).toEqual([]);
+    await closeTab(ada);
+  });
+});
+
+async function socketCount(account: Account): Promise<number> {
+  const { client, tableName } = testTable();
+  const { PK, SKPrefix } = keys.connectionsOf(account.company.id);
+  const { Count = 0 } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  return Count;
+}

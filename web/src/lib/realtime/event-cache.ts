@@ -1,0 +1,42 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { OnlineUser, ServerEvent } from '../../../../shared/contract/realtime';
+import type { TeamUser } from '../../../../shared/contract/settings';
+import { settingsKeys } from '../settings-queries';
+
+export const realtimeKeys = {
+  /** Who is online now, kept only by events (never fetched). */
+  presence: ['presence'] as const,
+};
+
+/**
+ * The one place where realtime events update the query cache. Features that add events (messages,
+ * calls) add their mapping here, and their queries to `refreshAfterReconnect`.
+ */
+export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
+  const setPresence = (update: (users: OnlineUser[]) => OnlineUser[]) =>
+    queryClient.setQueryData<OnlineUser[]>(realtimeKeys.presence, (users) => update(users ?? []));
+  switch (event.type) {
+    case 'presence_snapshot':
+      setPresence(() => event.data.users);
+      return;
+    case 'user_joined': {
+      const joined = event.data;
+      setPresence((users) => [...users.filter((u) => u.id !== joined.id), joined]);
+      // Someone new in the company (an accepted invitation): the team list is out of date.
+      const team = queryClient.getQueryData<TeamUser[]>(settingsKeys.users);
+      if (team && !team.some((u) => u.id === joined.id)) void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
+      return;
+    }
+    case 'user_left':
+      setPresence((users) => users.filter((u) => u.id !== event.data.id));
+      return;
+  }
+}
+
+/**
+ * After the socket was down, events may have been missed: what they would have updated is fetched
+ * again. Presence needs nothing: the server sends a fresh snapshot to every new socket.
+ */
+export function refreshAfterReconnect(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
+}

@@ -1,0 +1,160 @@
+import { SOCKET_HEARTBEAT_MS } from '../../../../shared/constants';
+import {
+  type ClientMessage,
+  MAX_CLIENT_MESSAGE_BYTES,
+  type ServerEvent,
+  type ServerEventType,
+  socketPath,
+} from '../../../../shared/contract/realtime';
+import { type Backoff, reconnectDelay } from './backoff';
+
+export type ConnectionState = 'connected' | 'disconnected';
+
+export interface SocketIdentity {
+  userId: string;
+  companyId: string;
+}
+
+export interface RealtimeClientOptions {
+  /** A fresh single-use ticket (POST /realtime/ticket); asked for before every attempt. */
+  ticket: () => Promise<string>;
+  /** Every event, before the subscribers of its type: the cache mapping. */
+  onEvent: (event: ServerEvent) => void;
+  /** Runs after the socket is back following an unexpected close: what was missed must be refetched. */
+  onReconnect: () => void;
+  heartbeatMs?: number;
+  backoff?: Backoff;
+}
+
+type Listener = (event: ServerEvent) => void;
+
+/** `wss://host/ws/company/{companyId}?ticket=…&userId=…&companyId=…` (SPEC §7), on the page's own origin. */
+function socketUrl(identity: SocketIdentity, ticket: string): string {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  const query = new URLSearchParams({ ticket, userId: identity.userId, companyId: identity.companyId });
+  return `${scheme}://${window.location.host}${socketPath(identity.companyId)}?${query}`;
+}
+
+/**
+ * The tab's one socket, shared by every feature (SPEC §4 Realtime socket): connected or disconnected;
+ * after an unexpected close it reconnects by itself, with back-off and a fresh ticket, until stopped.
+ */
+export function createRealtimeClient(options: RealtimeClientOptions) {
+  const heartbeatMs = options.heartbeatMs ?? SOCKET_HEARTBEAT_MS;
+  let identity: SocketIdentity | null = null;
+  let socket: WebSocket | null = null;
+  let state: ConnectionState = 'disconnected';
+  let attempt = 0;
+  let hasConnected = false;
+  // Bumped by stop(): an attempt that started before it must not open a socket after it.
+  let generation = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  const stateListeners = new Set<() => void>();
+  const listeners = new Map<ServerEventType, Set<Listener>>();
+
+  const setState = (next: ConnectionState) => {
+    if (state === next) return;
+    state = next;
+    for (const l of stateListeners) l();
+  };
+
+  function send(message: ClientMessage): boolean {
+    const text = JSON.stringify(message);
+    // The server would refuse it (and API Gateway close the socket on a frame above 32 KB).
+    if (!socket || socket.readyState !== WebSocket.OPEN || new Blob([text]).size > MAX_CLIENT_MESSAGE_BYTES) return false;
+    socket.send(text);
+    return true;
+  }
+
+  const heartbeat = () => {
+    if (identity) send({ type: 'heartbeat', data: { userId: identity.userId, timestamp: new Date().toISOString() } });
+  };
+
+  function retry(current: number) {
+    const delay = reconnectDelay(attempt++, Math.random, options.backoff);
+    retryTimer = setTimeout(() => void open(current), delay);
+  }
+
+  async function open(current: number) {
+    let ticket: string;
+    try {
+      ticket = await options.ticket();
+    } catch {
+      if (current === generation) retry(current);
+      return;
+    }
+    if (current !== generation || !identity) return;
+    const ws = new WebSocket(socketUrl(identity, ticket));
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      setState('connected');
+      // The first heartbeat at once: the server answers it with the presence snapshot.
+      heartbeat();
+      heartbeatTimer = setInterval(heartbeat, heartbeatMs);
+      if (hasConnected) options.onReconnect();
+      hasConnected = true;
+    };
+    ws.onmessage = (message) => {
+      let event: ServerEvent;
+      try {
+        event = JSON.parse(String(message.data));
+      } catch {
+        return;
+      }
+      options.onEvent(event);
+      for (const l of listeners.get(event.type) ?? []) l(event);
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      clearInterval(heartbeatTimer);
+      setState('disconnected');
+      if (current === generation) retry(current);
+    };
+  }
+
+  function stop() {
+    generation++;
+    clearTimeout(retryTimer);
+    clearInterval(heartbeatTimer);
+    const ws = socket;
+    socket = null;
+    ws?.close(1000, 'Signed out');
+    identity = null;
+    setState('disconnected');
+  }
+
+  return {
+    /** Opens the socket for the signed-in user (again, when someone else signs in). */
+    start(next: SocketIdentity) {
+      if (identity && identity.userId === next.userId && identity.companyId === next.companyId) return;
+      stop();
+      identity = next;
+      attempt = 0;
+      hasConnected = false;
+      void open(generation);
+    },
+    /** Deliberate disconnect (sign-out): no reconnect. */
+    stop,
+    send,
+    state: () => state,
+    onState(listener: () => void) {
+      stateListeners.add(listener);
+      return () => {
+        stateListeners.delete(listener);
+      };
+    },
+    subscribe<K extends ServerEventType>(type: K, listener: (event: ServerEvent<K>) => void) {
+      const set = listeners.get(type) ?? new Set<Listener>();
+      listeners.set(type, set);
+      set.add(listener as Listener);
+      return () => {
+        set.delete(listener as Listener);
+      };
+    },
+  };
+}
+
+export type RealtimeClient = ReturnType<typeof createRealtimeClient>;
