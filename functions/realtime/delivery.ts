@@ -9,8 +9,8 @@ import { forEachLimited } from '../lib/concurrency';
 import { logError } from '../lib/log';
 import { type Connection, removeCompanyConnection } from './connections';
 
-/** Requests in flight per fan-out: well under the SDK's 50 sockets, enough to reach 100 sockets in a few round trips. */
-const FAN_OUT_CONCURRENCY = 25;
+/** Requests in flight per fan-out: the SDK's default socket pool, so 100 sockets take two round trips, not 100. */
+const FAN_OUT_CONCURRENCY = 50;
 
 let client: ApiGatewayManagementApiClient | undefined;
 /** Created on first use: most functions that import this never push. WS_CALLBACK_URL is the stage URL. */
