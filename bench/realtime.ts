@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { Tokens } from '../shared/contract/auth';
-import { socketPath } from '../shared/contract/realtime';
+import { socketPath } from '../shared/contract/realtime-events';
 import { startTestStack } from '../test/support/test-stack';
 import { median } from './lib/import-time';
 import { resultsDir } from './lib/paths';

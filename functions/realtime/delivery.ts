@@ -4,7 +4,7 @@ import {
   GoneException,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
-import type { ServerEvent } from '../../shared/contract/realtime';
+import type { ServerEvent } from '../../shared/contract/realtime-events';
 import { forEachLimited } from '../lib/concurrency';
 import { logError } from '../lib/log';
 import { type Connection, removeCompanyConnection } from './connections';

@@ -1,11 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  CLIENT_EVENT_TYPES,
-  type ClientMessage,
-  ClientMessageSchema,
-  MAX_CLIENT_MESSAGE_BYTES,
-  type RealtimeErrorCode,
-} from '../../shared/contract/realtime';
+import { CLIENT_EVENT_TYPES, type ClientMessage, ClientMessageSchema } from '../../shared/contract/realtime';
+import { MAX_CLIENT_MESSAGE_BYTES, type RealtimeErrorCode } from '../../shared/contract/realtime-events';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';

@@ -1,5 +1,5 @@
 import { PRESENCE_LAPSE_SECONDS } from '../../shared/constants';
-import type { OnlineUser } from '../../shared/contract/realtime';
+import type { OnlineUser } from '../../shared/contract/realtime-events';
 import { type Connection, listConnections, removeLapsedConnection, type StoredConnection } from './connections';
 import { closeSocket, deliver, reply } from './delivery';
 

@@ -1,4 +1,4 @@
-import type { ServerEvent } from '../../shared/contract/realtime';
+import type { ServerEvent } from '../../shared/contract/realtime-events';
 import { logError } from '../lib/log';
 import { listConnections, removeCompanyConnection } from './connections';
 import { closeSocket, deliver } from './delivery';

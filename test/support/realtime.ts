@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { ServerEvent, ServerEventType } from '../../shared/contract/realtime';
+import type { ServerEvent, ServerEventType } from '../../shared/contract/realtime-events';
 import { type Account, api, stack } from './api';
 
 /** How long a socket waits for an expected event before the test fails, saying what did arrive. */

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { OnlineUser, ServerEvent } from '../../../../shared/contract/realtime';
+import type { OnlineUser, ServerEvent } from '../../../../shared/contract/realtime-events';
 import type { TeamUser } from '../../../../shared/contract/settings';
 import { settingsKeys } from '../settings-queries';
 

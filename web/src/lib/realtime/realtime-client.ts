@@ -1,11 +1,11 @@
 import { SOCKET_HEARTBEAT_MS } from '../../../../shared/constants';
+import type { ClientMessage } from '../../../../shared/contract/realtime';
 import {
-  type ClientMessage,
   MAX_CLIENT_MESSAGE_BYTES,
   type ServerEvent,
   type ServerEventType,
   socketPath,
-} from '../../../../shared/contract/realtime';
+} from '../../../../shared/contract/realtime-events';
 import { type Backoff, reconnectDelay } from './backoff';
 
 export type ConnectionState = 'connected' | 'disconnected';

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import type { OnlineUser, RealtimeTicket, ServerEvent, ServerEventType } from '../../../../shared/contract/realtime';
+import type { RealtimeTicket } from '../../../../shared/contract/realtime';
+import type { OnlineUser, ServerEvent, ServerEventType } from '../../../../shared/contract/realtime-events';
 import { api, queryClient } from '../services';
 import { applyEvent, realtimeKeys, refreshAfterReconnect } from './event-cache';
 import { createRealtimeClient, type SocketIdentity } from './realtime-client';
