@@ -24,6 +24,8 @@ export interface RealtimeClientOptions {
   onReconnect: () => void;
   heartbeatMs?: number;
   backoff?: Backoff;
+  /** Where the socket connects; the page's own origin unless told otherwise (tests). */
+  url?: (identity: SocketIdentity, ticket: string) => string;
 }
 
 type Listener = (event: ServerEvent) => void;
@@ -41,6 +43,7 @@ function socketUrl(identity: SocketIdentity, ticket: string): string {
  */
 export function createRealtimeClient(options: RealtimeClientOptions) {
   const heartbeatMs = options.heartbeatMs ?? SOCKET_HEARTBEAT_MS;
+  const url = options.url ?? socketUrl;
   let identity: SocketIdentity | null = null;
   let socket: WebSocket | null = null;
   let state: ConnectionState = 'disconnected';
@@ -85,7 +88,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
       return;
     }
     if (current !== generation || !identity) return;
-    const ws = new WebSocket(socketUrl(identity, ticket));
+    const ws = new WebSocket(url(identity, ticket));
     socket = ws;
     ws.onopen = () => {
       attempt = 0;

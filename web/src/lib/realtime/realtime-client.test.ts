@@ -1,0 +1,114 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type WebSocket as ServerSocket, WebSocket, WebSocketServer } from 'ws';
+import type { ServerEvent } from '../../../../shared/contract/realtime-events';
+import { createRealtimeClient, type RealtimeClient } from './realtime-client';
+
+/** A real WebSocket server standing in for the gateway: it records who connected and what they sent. */
+async function startServer() {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  const connections: { url: string; socket: ServerSocket; messages: unknown[] }[] = [];
+  const waiters: (() => void)[] = [];
+  wss.on('connection', (socket, request) => {
+    const entry = { url: request.url ?? '', socket, messages: [] as unknown[] };
+    socket.on('message', (data) => {
+      entry.messages.push(JSON.parse(data.toString()));
+      for (const w of waiters.splice(0)) w();
+    });
+    connections.push(entry);
+    for (const w of waiters.splice(0)) w();
+  });
+  /** Resolves once the condition holds, re-checked on every connection and message. */
+  const until = (condition: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => (condition() ? resolve() : waiters.push(check));
+      check();
+    });
+  const base = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+  return { wss, connections, until, base, close: () => new Promise((r) => wss.close(r)) };
+}
+
+// jsdom's WebSocket cannot dispatch events across its window and Node's: ws has the browser's API.
+beforeEach(() => {
+  vi.stubGlobal('WebSocket', WebSocket);
+});
+
+let stopClient: RealtimeClient['stop'] | undefined;
+let stopServer: (() => Promise<unknown>) | undefined;
+afterEach(async () => {
+  stopClient?.();
+  await stopServer?.();
+  vi.unstubAllGlobals();
+});
+
+const identity = { userId: 'u1', companyId: 'c1' };
+
+describe('the realtime client', () => {
+  it('connects with a fresh ticket, beats at once, delivers events, and reconnects by itself after the server closes it', async () => {
+    const server = await startServer();
+    stopServer = server.close;
+    let tickets = 0;
+    let reconnects = 0;
+    const seen: ServerEvent[] = [];
+    const client = createRealtimeClient({
+      ticket: async () => `ticket-${++tickets}`,
+      onEvent: (e) => seen.push(e),
+      onReconnect: () => reconnects++,
+      backoff: { initialMs: 5, factor: 2, maxMs: 20 },
+      url: (who, ticket) => `${server.base}/ws/company/${who.companyId}?ticket=${ticket}&userId=${who.userId}`,
+    });
+    stopClient = client.stop;
+    const states: string[] = [];
+    client.onState(() => states.push(client.state()));
+    const joined: string[] = [];
+    client.subscribe('user_joined', (e) => joined.push(e.data.name));
+
+    client.start(identity);
+    await server.until(() => server.connections[0]?.messages.length === 1);
+    const first = server.connections[0];
+    expect(first?.url).toBe('/ws/company/c1?ticket=ticket-1&userId=u1');
+    expect(first?.messages[0]).toEqual({ type: 'heartbeat', data: { userId: 'u1', timestamp: expect.any(String) } });
+    expect(client.state()).toBe('connected');
+
+    const event = { type: 'user_joined', data: { id: 'u2', name: 'Grace Hopper', since: '2026-01-01T00:00:00.000Z' } };
+    first?.socket.send(JSON.stringify(event));
+    first?.socket.close(1001);
+    await server.until(() => server.connections[1]?.messages.length === 1);
+    expect(server.connections[1]?.url).toContain('ticket=ticket-2');
+    expect(joined).toEqual(['Grace Hopper']);
+    expect(seen).toEqual([event]);
+    expect(states).toEqual(['connected', 'disconnected', 'connected']);
+    expect(reconnects).toBe(1);
+  });
+
+  it('keeps trying while no ticket can be had, and stops for good when told (sign-out)', async () => {
+    const server = await startServer();
+    stopServer = server.close;
+    let attempts = 0;
+    let allowed = false;
+    const client = createRealtimeClient({
+      ticket: async () => {
+        attempts++;
+        if (!allowed) throw new Error('offline');
+        return 't';
+      },
+      onEvent: () => {},
+      onReconnect: () => {},
+      backoff: { initialMs: 1, factor: 2, maxMs: 4 },
+      url: (_who, ticket) => `${server.base}/ws?ticket=${ticket}`,
+    });
+    stopClient = client.stop;
+    client.start(identity);
+    await expect.poll(() => attempts).toBeGreaterThan(3);
+    allowed = true;
+    await server.until(() => server.connections[0]?.messages.length === 1);
+    expect(client.state()).toBe('connected');
+
+    const closed = new Promise((resolve) => server.connections[0]?.socket.once('close', resolve));
+    client.stop();
+    expect(await closed).toBe(1000);
+    expect(client.state()).toBe('disconnected');
+    expect(client.send({ type: 'join_room', data: { room: 'conversation:1' } })).toBe(false);
+  });
+});
