@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Channel, InboxDetail, TeamUser } from '../../shared/contract/settings';
-import { type Account, api, signUp, stack } from '../support/api';
+import { type Account, api, signUp } from '../support/api';
+import { openSocket } from '../support/realtime';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
 
@@ -13,17 +13,6 @@ beforeAll(async () => {
 
 const teamEmails = async (account: Account) =>
   (await api<{ users: TeamUser[] }>('/api/v1/users', { token: account.tokens.accessToken })).body.data.users.map((u) => u.email);
-
-/** Opens the realtime socket the way the app does and resolves with a promise of its close code. */
-function openSocket(account: Account): Promise<{ closed: Promise<number> }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${stack().urls.websocket}?token=${account.tokens.accessToken}`);
-    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
-    ws.once('open', () => resolve({ closed }));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-}
 
 describe('removing a user', () => {
   it('signs them out everywhere, takes them out of inboxes and routing, and keeps the rest of the company as it was', async () => {
