@@ -1,13 +1,15 @@
 import WebSocket from 'ws';
-import { stack } from './api';
+import { api, stack } from './api';
 
-/** A realtime socket of a signed-in user, and a promise of its close (the code the gateway sent). */
-export function openSocket(accessToken: string): Promise<{ ws: WebSocket; closed: Promise<number> }> {
+/** A realtime socket of a signed-in user (opened with a ticket, as the app does), and a promise of its close. */
+export async function openSocket(accessToken: string): Promise<{ ws: WebSocket; closed: Promise<number> }> {
+  const res = await api<{ ticket: string }>('/api/v1/realtime/ticket', { method: 'POST', token: accessToken });
+  if (res.status !== 201) throw new Error(`ticket failed: ${res.status} ${JSON.stringify(res.body)}`);
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${stack().urls.websocket}?token=${encodeURIComponent(accessToken)}`);
+    const ws = new WebSocket(`${stack().urls.websocket}?ticket=${encodeURIComponent(res.body.data.ticket)}`);
     const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     ws.once('open', () => resolve({ ws, closed }));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake ${res.statusCode}`)));
+    ws.once('unexpected-response', (_req, response) => reject(new Error(`handshake ${response.statusCode}`)));
     ws.once('error', reject);
   });
 }
