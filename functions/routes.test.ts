@@ -42,7 +42,7 @@ describe('the route table', () => {
 const CAPABILITY_MODULES: Record<string, Capability> = {
   'lib/mail.ts': 'mail',
   'lib/secrets.ts': 'customerSecrets',
-  'realtime/publish.ts': 'publish',
+  'realtime/delivery.ts': 'publish',
   'twilio/rest-client.ts': 'twilio',
   'auth/sessions.ts': 'jwt',
 };
