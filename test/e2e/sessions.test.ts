@@ -273,6 +273,8 @@ describe('two tabs of one browser', () => {
     await second.goto(web('/dashboard'));
     await seen(second.getByRole('heading', { name: 'Welcome, Dorothy Vaughan' }));
 
+    // Recorded from before the swap: a tab's own background call (its socket's ticket) may be the one to refresh.
+    const calls = [recordApi(first), recordApi(second)];
     // A third tab (no app in it) swaps the token, so both app tabs hear of it as they would of a refresh.
     const expired = await expire((await storedSession(first)).accessToken ?? '');
     const other = await context.newPage();
@@ -280,7 +282,6 @@ describe('two tabs of one browser', () => {
     await writeStorage(other, { accessToken: expired });
     await other.close();
 
-    const calls = [recordApi(first), recordApi(second)];
     await Promise.all(
       [first, second].map((page) =>
         page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click(),
