@@ -82,6 +82,7 @@ const percentile = (values: number[], p: number) => {
 let pass = false;
 try {
   // The publisher runs in this process, configured like a Lambda by the stack's environment.
+  Object.assign(process.env, stack.provided.env);
   const { publish } = await import('../functions/realtime/publish');
   const account = await signUp();
   const sockets: Socket[] = [];
