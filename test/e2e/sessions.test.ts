@@ -282,6 +282,9 @@ describe('two tabs of one browser', () => {
     await writeStorage(other, { accessToken: expired });
     await other.close();
 
+    // Pages show cached lists at once and refetch behind them: wait for the refresh itself, not the heading.
+    const isRefresh = (r: Response) => new URL(r.url()).pathname === '/api/v1/auth/refresh';
+    const refreshed = Promise.race([first, second].map((page) => page.waitForResponse(isRefresh)));
     await Promise.all(
       [first, second].map((page) =>
         page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click(),
@@ -291,16 +294,18 @@ describe('two tabs of one browser', () => {
       await reached(page, '/settings/providers');
       await seen(page.getByRole('heading', { name: 'Providers' }));
     }
-    const refreshes = calls.flat().filter((c) => c.startsWith('POST /api/v1/auth/refresh'));
-    expect(refreshes).toEqual(['POST /api/v1/auth/refresh 200']);
+    expect((await refreshed).status()).toBe(200);
     expect((await storedSession(first)).accessToken).not.toBe(expired);
 
-    // Both carry on with the new tokens.
+    // Both carry on with the new tokens: each tab's next call is answered at once, with no second refresh.
     for (const page of [first, second]) {
-      await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Profile' }).click();
-      await seen(page.getByLabel('Full name'));
-      expect(pathOf(page)).toBe('/settings/profile');
+      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/users');
+      await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Team' }).click();
+      expect((await answered).status()).toBe(200);
+      expect(pathOf(page)).toBe('/settings/team');
     }
+    const refreshes = calls.flat().filter((c) => c.startsWith('POST /api/v1/auth/refresh'));
+    expect(refreshes).toEqual(['POST /api/v1/auth/refresh 200']);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -5,10 +5,10 @@ import { DEFAULT_COMPANY_NAME } from '../../../../shared/constants';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';
-import { signOut } from '../../features/auth/api/auth-api';
 import { useSession } from '../../hooks/use-session';
 import { cn } from '../../lib/cn';
 import { useRealtimeConnection } from '../../lib/realtime/realtime';
+import { signOut } from '../../lib/sign-out';
 import { ReconnectingNotice } from './reconnecting-notice';
 
 const NAV = [

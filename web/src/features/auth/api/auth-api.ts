@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { Company, Tokens, User } from '../../../../../shared/contract/auth';
 import type { InvitationPreview } from '../../../../../shared/contract/team';
-import { api, queryClient, session } from '../../../lib/services';
+import { api, session } from '../../../lib/services';
 
 export interface SignedIn {
   user: User;
@@ -73,27 +73,4 @@ export function useInvitationPreview(token: string | null) {
 
 export function useAcceptInvitation() {
   return useMutation({ mutationFn: acceptInvitation, onSuccess: (data) => session.signIn(data), retry: false });
-}
-
-/**
- * Logout: the session ends on the server too, so a copied refresh token dies with it. The browser is
- * cleared at once; the server call needs no answer (it works without the access token).
- */
-export function signOut() {
-  const refreshToken = session.get()?.refreshToken;
-  session.clear();
-  queryClient.clear();
-  if (refreshToken) api.post('/auth/logout', { refreshToken }).catch(() => {});
-}
-
-/** Ends every session of the user, on every device, this one included. */
-export function useSignOutEverywhere() {
-  return useMutation({
-    mutationFn: () => api.post('/auth/logout-all'),
-    onSuccess: () => {
-      session.clear();
-      queryClient.clear();
-    },
-    retry: false,
-  });
 }

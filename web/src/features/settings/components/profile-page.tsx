@@ -6,7 +6,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useSession } from '../../../hooks/use-session';
 import { errorMessage } from '../../../lib/api-client';
 import { roleLabel } from '../../../lib/roles';
-import { useSignOutEverywhere } from '../../auth/api/auth-api';
+import { useSignOutEverywhere } from '../../../lib/sign-out';
 import { ReadOnlyField } from './read-only-field';
 
 export function ProfilePage() {
