@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import type { Company, Role, User } from '../../shared/contract/auth';
 import { session } from './lib/services';
@@ -68,12 +68,23 @@ export function deferred() {
   return { promise, release };
 }
 
-/** Renders inside a fresh query cache (no retries) and a router. */
-export function renderWithProviders(ui: ReactElement) {
+/**
+ * Renders inside a fresh query cache (no retries) and a router. With `at`, the router starts at that
+ * address and the element is the page of `at.route`, so it reads its own query string.
+ */
+export function renderWithProviders(ui: ReactElement, at?: { path: string; route: string }) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const result = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter>{ui}</MemoryRouter>
+      <MemoryRouter initialEntries={at ? [at.path] : undefined}>
+        {at ? (
+          <Routes>
+            <Route path={at.route} element={ui} />
+          </Routes>
+        ) : (
+          ui
+        )}
+      </MemoryRouter>
     </QueryClientProvider>,
   );
   return { ...result, queryClient };

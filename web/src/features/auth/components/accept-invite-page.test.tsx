@@ -1,23 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { json, ok, stubServer } from '../../../test-utils';
+import { json, ok, renderWithProviders, stubServer } from '../../../test-utils';
 import { AcceptInvitePage } from './accept-invite-page';
 
-function renderAt(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/accept-invite" element={<AcceptInvitePage />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const renderAt = (path: string) => renderWithProviders(<AcceptInvitePage />, { path, route: '/accept-invite' });
 
 describe('AcceptInvitePage', () => {
   it('says a link without a token is invalid, without asking the server', async () => {

@@ -1,23 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { session } from '../../../lib/services';
-import { json, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
+import { json, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
 import { VerifyEmailPage } from './verify-email-page';
 
-function renderAt(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/verify-email" element={<VerifyEmailPage />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const renderAt = (path: string) => renderWithProviders(<VerifyEmailPage />, { path, route: '/verify-email' });
 
 const used = () =>
   json(400, {
