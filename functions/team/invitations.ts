@@ -287,7 +287,12 @@ export async function acceptInvitation(
 ): Promise<{ user: UserRecord; company: CompanyRecord }> {
   const { invitation, company, tokenHash } = await openInvitation(token);
   const address = await readAddress(invitation.email);
-  if (address.taken) throw conflict('An account with this email already exists. Sign in instead.', 'EMAIL_TAKEN');
+  if (address.taken) {
+    // A parallel accept of this very link may have claimed the address since we opened it: that
+    // visitor hears 'already accepted', as a later one would, not 'account exists'.
+    await openInvitation(token);
+    throw conflict('An account with this email already exists. Sign in instead.', 'EMAIL_TAKEN');
+  }
   const now = new Date().toISOString();
   const user: UserRecord = {
     id: newId(),
