@@ -64,8 +64,8 @@ async function openSocket(account: Awaited<ReturnType<typeof signUp>>): Promise<
   const ws = new WebSocket(`${urls.websocket.replace(/\/ws$/, '')}${socketPath(account.companyId)}?${query}`);
   let listener: (seq: number) => void = () => {};
   ws.on('message', (data) => {
-    const event = JSON.parse(data.toString()) as { type: string; data: { conversationId?: string } };
-    if (event.type === 'conversation_status_updated') listener(Number(event.data.conversationId));
+    const event = JSON.parse(data.toString()) as { type: string; data: { callSid?: string } };
+    if (event.type === 'call_ended') listener(Number(event.data.callSid));
   });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
@@ -100,8 +100,8 @@ try {
       }
     });
     const delivered = await publish(account.companyId, {
-      type: 'conversation_status_updated',
-      data: { conversationId: String(seq) },
+      type: 'call_ended',
+      data: { callSid: String(seq) },
     });
     if (delivered !== SOCKETS) throw new Error(`event ${seq} reached ${delivered} of ${SOCKETS} sockets`);
     return allHave;

@@ -6,6 +6,8 @@
 export const TABLE_KEYS = { partitionKey: 'PK', sortKey: 'SK' } as const;
 
 export const GSI1 = { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' } as const;
+/** A second overloaded index: conversations of a company by activity whatever their status. */
+export const GSI2 = { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' } as const;
 
 /** Epoch seconds; DynamoDB deletes the item some time after this passes, so readers still check it. */
 export const TTL_ATTRIBUTE = 'expiresAt';
@@ -13,7 +15,7 @@ export const TTL_ATTRIBUTE = 'expiresAt';
 export const tableDefinition = {
   partitionKey: TABLE_KEYS.partitionKey,
   sortKey: TABLE_KEYS.sortKey,
-  globalSecondaryIndexes: [GSI1],
+  globalSecondaryIndexes: [GSI1, GSI2],
   ttlAttribute: TTL_ATTRIBUTE,
 } as const;
 
@@ -96,7 +98,39 @@ export const keys = {
   connectionOwner: (connectionId: string) => ({ PK: `CONNECTION#${connectionId}`, SK: 'CONNECTION' }),
   /** A single-use realtime ticket, by the SHA-256 of its value. */
   realtimeTicket: (ticketHash: string) => ({ PK: `TICKET#${ticketHash}`, SK: 'TICKET' }),
+  contact: (companyId: string, contactId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONTACT#${contactId}` }),
+  contactsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CONTACT#' }),
+  /** One contact per E.164 number and company; holds the contact's id (inbound SMS and calls find it here). */
+  contactPhone: (companyId: string, e164: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONTACTPHONE#${e164}` }),
   conversation: (companyId: string, conversationId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONV#${conversationId}` }),
+  /** One conversation per (channel, contact): holds its id, so an inbound message finds it without a scan. */
+  conversationLink: (companyId: string, channelId: string, contactId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `CONVLINK#${channelId}#${contactId}`,
+  }),
+  /**
+   * Index entries written on the conversation item itself: GSI1 lists a status newest activity first,
+   * GSI2 lists every status. The sort key ends with the id, so equal times still page without gaps.
+   */
+  conversationByStatus: (companyId: string, status: string, lastMessageAt: string, conversationId: string) => ({
+    GSI1PK: `COMPANY#${companyId}#CONVS#${status}`,
+    GSI1SK: `${lastMessageAt}#${conversationId}`,
+  }),
+  conversationByActivity: (companyId: string, lastMessageAt: string, conversationId: string) => ({
+    GSI2PK: `COMPANY#${companyId}#CONVS`,
+    GSI2SK: `${lastMessageAt}#${conversationId}`,
+  }),
+  /** Messages of a conversation in their own partition, oldest first by sort key. */
+  message: (companyId: string, conversationId: string, createdAt: string, messageId: string) => ({
+    PK: `COMPANY#${companyId}#CONV#${conversationId}`,
+    SK: `MSG#${createdAt}#${messageId}`,
+  }),
+  messagesOf: (companyId: string, conversationId: string) => ({
+    PK: `COMPANY#${companyId}#CONV#${conversationId}`,
+    SKPrefix: 'MSG#',
+  }),
+  /** A message by Twilio's MessageSid: written with the message, so a replayed webhook stores nothing twice. */
+  messageSid: (messageSid: string) => ({ PK: `MSGSID#${messageSid}`, SK: 'MSGSID' }),
   /** A call by its Twilio CallSid → company and call: status callbacks and answers from the socket find it. */
   callSid: (callSid: string) => ({ PK: `CALLSID#${callSid}`, SK: 'CALLSID' }),
 } as const;

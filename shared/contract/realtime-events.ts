@@ -2,6 +2,7 @@
  * The realtime contract's plain part (no schemas, so the web app's first bundle stays free of zod):
  * the socket's path, the envelope, and every event the server pushes with its data.
  */
+import type { Conversation, ConversationStatus, Message } from './conversations';
 
 /** Public path of the socket (SPEC §7); CloudFront (and the local gateway) route it to the `ws` stage. */
 export const socketPath = (companyId: string) => `/ws/company/${encodeURIComponent(companyId)}`;
@@ -46,11 +47,14 @@ export interface ServerEvents {
   incoming_call: { callSid: string };
   call_answered: { callSid: string };
   call_ended: { callSid: string };
-  new_message: { conversationId: string };
-  message_sent: { conversationId: string };
-  message_status_updated: { conversationId: string };
-  conversation_status_updated: { conversationId: string };
-  conversation_reopened: { conversationId: string };
+  /** An inbound message; the conversation as the list shows it after the message. */
+  new_message: { conversationId: string; message: Message; conversation: Conversation };
+  /** An outbound message stored (status QUEUED, or FAILED when Twilio refused it). */
+  message_sent: { conversationId: string; message: Message; conversation: Conversation };
+  message_status_updated: { conversationId: string; message: Message };
+  conversation_status_updated: { conversationId: string; status: ConversationStatus; conversation: Conversation };
+  /** A CLOSED conversation that an inbound message opened again (new_message follows). */
+  conversation_reopened: { conversationId: string; conversation: Conversation };
 }
 export type ServerEventType = keyof ServerEvents;
 export type ServerEvent<K extends ServerEventType = ServerEventType> = {

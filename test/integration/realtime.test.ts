@@ -198,10 +198,10 @@ describe('publishing', () => {
     const aliceSocket = await openSocket(alice);
     const bobSocket = await openSocket(bob);
 
-    expect(await publish(alice.company.id, { type: 'conversation_reopened', data: { conversationId: 'c1' } })).toBe(1);
-    expect((await aliceSocket.next('conversation_reopened')).data).toEqual({ conversationId: 'c1' });
+    expect(await publish(alice.company.id, { type: 'call_ended', data: { callSid: 'c1' } })).toBe(1);
+    expect((await aliceSocket.next('call_ended')).data).toEqual({ callSid: 'c1' });
     await bobSocket.beat();
-    expect(bobSocket.log.some((e) => e.type === 'conversation_reopened')).toBe(false);
+    expect(bobSocket.log.some((e) => e.type === 'call_ended')).toBe(false);
     await Promise.all([aliceSocket.close(), bobSocket.close()]);
     await expect.poll(() => connections(alice.company.id)).toEqual([]);
   });
@@ -230,14 +230,14 @@ describe('publishing', () => {
     outside.send({ type: 'join_room', data: { room: `conversation:${randomUUID()}` } });
     expect((await outside.next('error')).data.code).toBe('ROOM_NOT_FOUND');
 
-    expect(await publish(owner.company.id, { type: 'new_message', data: { conversationId } }, { room })).toBe(1);
-    expect((await inRoom.next('new_message')).data).toEqual({ conversationId });
+    expect(await publish(owner.company.id, { type: 'call_answered', data: { callSid: conversationId } }, { room })).toBe(1);
+    expect((await inRoom.next('call_answered')).data).toEqual({ callSid: conversationId });
     await Promise.all([outside.beat(), intruder.beat()]);
-    expect([...outside.log, ...intruder.log].some((e) => e.type === 'new_message')).toBe(false);
+    expect([...outside.log, ...intruder.log].some((e) => e.type === 'call_answered')).toBe(false);
 
     inRoom.send({ type: 'leave_room', data: { room } });
     await inRoom.next('room_left');
-    expect(await publish(owner.company.id, { type: 'new_message', data: { conversationId } }, { room })).toBe(0);
+    expect(await publish(owner.company.id, { type: 'call_answered', data: { callSid: conversationId } }, { room })).toBe(0);
     await Promise.all([inRoom.close(), outside.close(), intruder.close()]);
   });
 

@@ -1,0 +1,98 @@
+import type { Conversation, ConversationStatus, Message, MessageStatus } from '../../shared/contract/conversations';
+
+/**
+ * Stored shapes of contacts, conversations and messages, and their API views. Contacts are shared
+ * with the contacts and voice features (callCount is theirs to keep); there is one way to store them.
+ */
+
+export interface ContactRecord {
+  id: string;
+  companyId: string;
+  /** '' until somebody names the contact. */
+  name: string;
+  /** E.164; fixed after creation (keys.contactPhone holds its uniqueness). */
+  phoneNumber: string;
+  email: string | null;
+  notes: string | null;
+  callCount: number;
+  conversationCount: number;
+  lastContactAt: string | null;
+  createdAt: string;
+}
+
+export interface ConversationRecord {
+  id: string;
+  companyId: string;
+  status: ConversationStatus;
+  contactId: string;
+  /** The contact's number, kept here so the conversation still reads after the contact is deleted. */
+  contactPhone: string;
+  channelId: string;
+  channelIdentifier: string;
+  lastMessage: { direction: 'INBOUND' | 'OUTBOUND'; body: string } | null;
+  lastMessageAt: string;
+  messageCount: number;
+  optedOut: boolean;
+  createdAt: string;
+  // Index entries (keys.conversationByStatus / conversationByActivity) live on this item too.
+}
+
+export interface MessageRecord {
+  id: string;
+  companyId: string;
+  conversationId: string;
+  direction: 'INBOUND' | 'OUTBOUND';
+  body: string;
+  status: MessageStatus;
+  createdAt: string;
+  sentBy: { id: string; name: string } | null;
+  providerStatus: string | null;
+  providerMessageId: string | null;
+  segments: number;
+  errorCode: number | null;
+  errorMessage: string | null;
+}
+
+/** What keys.messageSid holds: where the message of a Twilio MessageSid lives. */
+export interface MessageSidRecord {
+  companyId: string;
+  conversationId: string;
+  messageId: string;
+  createdAt: string;
+}
+
+export function toMessage(record: MessageRecord): Message {
+  return {
+    id: record.id,
+    conversationId: record.conversationId,
+    direction: record.direction,
+    body: record.body,
+    status: record.status,
+    createdAt: record.createdAt,
+    sentBy: record.sentBy,
+    smsMessage: {
+      providerStatus: record.providerStatus,
+      providerMessageId: record.providerMessageId,
+      segments: record.segments,
+      errorCode: record.errorCode,
+      errorMessage: record.errorMessage,
+    },
+  };
+}
+
+/** The list's view; `contact` is the current contact record, absent once it was deleted. */
+export function toConversation(record: ConversationRecord, contact: ContactRecord | undefined): Conversation {
+  return {
+    id: record.id,
+    status: record.status,
+    contact: contact
+      ? { id: contact.id, name: contact.name, phoneNumber: contact.phoneNumber }
+      : { id: null, name: '', phoneNumber: record.contactPhone },
+    channel: { id: record.channelId, identifier: record.channelIdentifier },
+    lastMessage: record.lastMessage,
+    lastMessageAt: record.lastMessageAt,
+    messageCount: record.messageCount,
+    optedOut: record.optedOut,
+    createdAt: record.createdAt,
+  };
+}

@@ -1,0 +1,149 @@
+import * as z from 'zod/mini';
+import { CONVERSATION_PAGE_SIZE, CONVERSATION_STATUS_FILTERS } from '../constants';
+import { MAX_MESSAGE_LENGTH } from '../sms-segments';
+import { httpContract } from './route';
+
+/** SMS conversations (SPEC §2 Conversations, §3 Conversation and Message, §7 Conversations). */
+
+export const CONVERSATION_STATUSES = ['OPEN', 'CLOSED'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export type ConversationStatusFilter = (typeof CONVERSATION_STATUS_FILTERS)[number];
+
+export const MESSAGE_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
+/**
+ * RECEIVED for inbound; an outbound message follows Twilio: QUEUED (stored, not yet accepted),
+ * SENDING, SENT, DELIVERED, or the terminal UNDELIVERED / FAILED (also: Twilio refused it).
+ */
+export const MESSAGE_STATUSES = ['RECEIVED', 'QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'UNDELIVERED', 'FAILED'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Newest messages a thread opens with; older ones come by `before`. */
+export const THREAD_PAGE_SIZE = 50;
+export const MAX_CONVERSATION_PAGE_SIZE = 100;
+
+export const SmsDetailsSchema = z.object({
+  /** Twilio's own status word (queued, sending, sent, delivered, undelivered, failed, received). */
+  providerStatus: z.nullable(z.string()),
+  /** Twilio's MessageSid; null until Twilio accepted the message. */
+  providerMessageId: z.nullable(z.string()),
+  segments: z.number(),
+  errorCode: z.nullable(z.number()),
+  errorMessage: z.nullable(z.string()),
+});
+export type SmsDetails = z.infer<typeof SmsDetailsSchema>;
+
+export const MessageSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  direction: z.enum(MESSAGE_DIRECTIONS),
+  body: z.string(),
+  status: z.enum(MESSAGE_STATUSES),
+  createdAt: z.string(),
+  /** Who sent an outbound message from the app; null for inbound. */
+  sentBy: z.nullable(z.object({ id: z.string(), name: z.string() })),
+  smsMessage: SmsDetailsSchema,
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const ConversationSchema = z.object({
+  id: z.string(),
+  status: z.enum(CONVERSATION_STATUSES),
+  /** name is '' when nobody named the contact (the list shows the number); id null once the contact was deleted. */
+  contact: z.object({ id: z.nullable(z.string()), name: z.string(), phoneNumber: z.string() }),
+  channel: z.object({ id: z.string(), identifier: z.string() }),
+  lastMessage: z.nullable(z.object({ direction: z.enum(MESSAGE_DIRECTIONS), body: z.string() })),
+  lastMessageAt: z.string(),
+  messageCount: z.number(),
+  /** The contact texted STOP to this channel (or Twilio answered 21610): sending is refused until START. */
+  optedOut: z.boolean(),
+  createdAt: z.string(),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+export const ConversationDetailSchema = z.extend(ConversationSchema, {
+  /** Oldest first; the newest THREAD_PAGE_SIZE, or the page before `before`. */
+  messages: z.array(MessageSchema),
+  /** Pass as `before` to read the messages older than these; null when there are none. */
+  olderCursor: z.nullable(z.string()),
+});
+export type ConversationDetail = z.infer<typeof ConversationDetailSchema>;
+
+const cursor = z.string().check(z.maxLength(500, 'cursor is invalid'));
+
+export const listConversations = httpContract({
+  method: 'GET',
+  path: '/api/v1/conversations',
+  auth: 'user',
+  query: z.object({
+    status: z._default(z.enum(CONVERSATION_STATUS_FILTERS, { error: 'status must be OPEN, CLOSED or BOTH' }), 'BOTH'),
+    limit: z._default(
+      z.coerce
+        .number({ error: 'limit must be a number' })
+        .check(
+          z.int('limit must be a whole number'),
+          z.minimum(1, 'limit must be at least 1'),
+          z.maximum(MAX_CONVERSATION_PAGE_SIZE, `limit must be at most ${MAX_CONVERSATION_PAGE_SIZE}`),
+        ),
+      CONVERSATION_PAGE_SIZE,
+    ),
+    /** Kept for API callers (SPEC §7); its cost grows with the offset. The web app pages by cursor. */
+    offset: z.optional(
+      z.coerce
+        .number({ error: 'offset must be a number' })
+        .check(z.int('offset must be a whole number'), z.minimum(0, 'offset must be at least 0')),
+    ),
+    cursor: z.optional(cursor),
+  }),
+  response: z.object({
+    conversations: z.array(ConversationSchema),
+    total: z.number(),
+    pagination: z.object({ total: z.number(), limit: z.number(), offset: z.number(), nextCursor: z.nullable(z.string()) }),
+  }),
+});
+export type ConversationPage = z.infer<typeof listConversations.response>;
+
+export const getConversation = httpContract({
+  method: 'GET',
+  path: '/api/v1/conversations/{id}',
+  auth: 'user',
+  query: z.object({ before: z.optional(cursor) }),
+  response: z.object({ conversation: ConversationDetailSchema }),
+});
+
+export const messageBody = z
+  .string({
+    error: (issue) => (issue.input === undefined ? 'Message content must not be empty' : 'Message content must be text'),
+  })
+  .check(
+    z.refine((body) => body.trim().length > 0, 'Message content must not be empty'),
+    z.maxLength(MAX_MESSAGE_LENGTH, `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters`),
+  );
+
+export const sendMessage = httpContract({
+  method: 'POST',
+  path: '/api/v1/conversations/{id}/messages',
+  auth: 'user',
+  body: z.object({ body: messageBody }),
+  response: z.object({ message: MessageSchema }),
+});
+
+export const updateConversationStatus = httpContract({
+  method: 'PATCH',
+  path: '/api/v1/conversations/{id}/status',
+  auth: 'user',
+  body: z.object({ status: z.enum(CONVERSATION_STATUSES, { error: 'status must be OPEN or CLOSED' }) }),
+  response: z.object({ conversation: ConversationSchema }),
+});
+
+/** Twilio webhooks (auth `twilio`): the body is Twilio's form parameters; answers are TwiML. */
+export const inboundSmsWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/sms',
+  auth: 'twilio',
+});
+
+export const smsStatusWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/sms/status',
+  auth: 'twilio',
+});
