@@ -1,4 +1,5 @@
 import type { Conversation, ConversationStatus, Message, MessageStatus } from '../../shared/contract/conversations';
+import { keys } from '../lib/table';
 
 /**
  * Stored shapes of contacts, conversations and messages, and their API views. Contacts are shared
@@ -96,3 +97,22 @@ export function toConversation(record: ConversationRecord, contact: ContactRecor
     createdAt: record.createdAt,
   };
 }
+
+/** The index attributes a conversation item carries; rewrite them whenever status or lastMessageAt changes. */
+export function conversationIndexEntries(record: Pick<ConversationRecord, 'companyId' | 'id' | 'status' | 'lastMessageAt'>) {
+  return {
+    ...keys.conversationByStatus(record.companyId, record.status, record.lastMessageAt, record.id),
+    ...keys.conversationByActivity(record.companyId, record.lastMessageAt, record.id),
+  };
+}
+
+/**
+ * Counters on the company item (keys.company), changed in the same transaction as what they count:
+ * list totals and the dashboard read them instead of counting.
+ */
+export const COMPANY_COUNTERS = {
+  openConversations: 'openConversationCount',
+  closedConversations: 'closedConversationCount',
+  smsSent: 'smsSentCount',
+  smsReceived: 'smsReceivedCount',
+} as const;
