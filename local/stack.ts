@@ -15,6 +15,8 @@ export interface StackOptions extends LocalSettings {
   /** Keep DynamoDB data and the Twilio emulator's state on disk under dataDir (npm start) or in memory (tests). */
   persist: boolean;
   web: boolean;
+  /** The Twilio emulator's time per message status step (its own default, a few hundred ms, without one). */
+  twilioMessageStepMs?: number;
   log?: (name: string) => Logger;
 }
 
@@ -59,6 +61,7 @@ export async function startLocalStack(options: StackOptions) {
         port: options.twilioEmulatorPort,
         stateFile: options.persist ? join(options.dataDir, 'twilio-emulator.json') : undefined,
         demo: options.twilioDemo,
+        messageStepMs: options.twilioMessageStepMs,
         log: log('twilio'),
       }).then((t) => {
         stops.push(t.stop);
@@ -113,6 +116,7 @@ export async function startLocalStack(options: StackOptions) {
         mail: ses.url,
         dynamodb: dynamo.endpoint,
         twilio: twilio.url,
+        phone: `${twilio.url}/phone`,
       },
       env: handlerEnv,
       /** The Twilio emulator's demo account, to paste into Connect Twilio. */

@@ -39,6 +39,7 @@ try {
       row('Twilio emulator', stack.urls.twilio),
       row('  demo Account SID', stack.twilioDemo.accountSid),
       row('  demo Auth Token', stack.twilioDemo.authToken),
+      row('Phone simulator', stack.urls.phone),
       row('Data folder', settings.dataDir),
       '',
       pc.dim('  Ctrl-C stops everything. `npm run reset` deletes the local data.'),

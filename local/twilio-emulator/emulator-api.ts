@@ -1,3 +1,6 @@
+import type { EmulatorEvents } from './events';
+import { readTextFromPhone, receiveText } from './messaging/inbound';
+import { messageView } from './messaging/representation';
 import type { AccountRecord } from './model';
 import { apiKeyResource, applicationResource, phoneNumberResource } from './representation';
 import type { EmulatorStore } from './store';
@@ -22,6 +25,7 @@ export function accountView(account: AccountRecord) {
     numbers: account.numbers.map((n) => phoneNumberResource(account, n)),
     applications: account.applications.map((a) => applicationResource(account, a)),
     keys: account.keys.map((k) => apiKeyResource(k)),
+    messages: account.messages.map((m) => messageView(account, m)),
   };
 }
 
@@ -36,13 +40,63 @@ export interface Faults {
   accountSid?: string;
 }
 
-export function answerControlRequest(
-  store: EmulatorStore,
-  faults: Faults,
+/**
+ * Settings a test can change: how long the carrier takes for each step of a message's status, for
+ * every account (`messageStepMs`) or for one (`accounts[sid]`), so tests side by side do not slow or
+ * hurry each other.
+ */
+export interface Settings {
+  messageStepMs: number;
+  accounts: Record<string, { messageStepMs: number }>;
+}
+
+export const MAX_MESSAGE_STEP_MS = 60_000;
+
+export interface ControlServices {
+  store: EmulatorStore;
+  events: EmulatorEvents;
+  faults: Faults;
+  settings: Settings;
+  /** The settings a reset goes back to. */
+  defaultSettings: () => Settings;
+}
+
+export async function answerControlRequest(
+  services: ControlServices,
   method: string,
   path: string,
   body: string,
-): ControlAnswer {
+): Promise<ControlAnswer> {
+  const { store, faults, settings } = services;
+  if (path === '/_emulator/messages') {
+    if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
+    const input = parseJson(body);
+    if (!input) return problem(400, 'The body must be a JSON object: {"from": "+1…", "to": "<account number>", "body": "…"}.');
+    const text = readTextFromPhone(input);
+    if (typeof text === 'string') return problem(400, text);
+    const answer = await receiveText(services, text);
+    return answer.ok ? { status: answer.status, body: answer.body } : problem(answer.status, answer.error);
+  }
+  if (path === '/_emulator/settings') {
+    if (method === 'GET') return { status: 200, body: settings };
+    if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
+    const options = parseJson(body);
+    const messageStepMs = options?.messageStepMs;
+    if (
+      typeof messageStepMs !== 'number' ||
+      !Number.isInteger(messageStepMs) ||
+      messageStepMs < 1 ||
+      messageStepMs > MAX_MESSAGE_STEP_MS
+    ) {
+      return problem(400, `Send {"messageStepMs": n} with n a whole number of milliseconds from 1 to ${MAX_MESSAGE_STEP_MS}.`);
+    }
+    const accountSid = options?.accountSid;
+    if (accountSid === undefined) settings.messageStepMs = messageStepMs;
+    else if (typeof accountSid !== 'string' || !store.account(accountSid))
+      return problem(404, `No account ${String(accountSid)} in the emulator.`);
+    else settings.accounts[accountSid] = { messageStepMs };
+    return { status: 200, body: settings };
+  }
   if (path === '/_emulator/faults') {
     if (method === 'GET') return { status: 200, body: faults };
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
@@ -79,6 +133,7 @@ export function answerControlRequest(
     store.reset();
     faults.delayMs = 0;
     faults.accountSid = undefined;
+    Object.assign(settings, services.defaultSettings());
     return { status: 200, body: { accounts: store.accounts.map(accountView) } };
   }
   return problem(404, `No emulator endpoint ${path}.`);

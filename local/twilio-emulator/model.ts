@@ -69,6 +69,56 @@ export interface AccountRecord {
   numbers: PhoneNumberRecord[];
   applications: ApplicationRecord[];
   keys: ApiKeyRecord[];
+  /** Texts sent and received through the account's numbers, oldest first. */
+  messages: MessageRecord[];
+  /** Phones that texted STOP to one of the account's numbers (and not START since). */
+  optOuts: OptOutRecord[];
+}
+
+export type MessageDirection = 'inbound' | 'outbound-api';
+
+/** Twilio's message statuses the emulator uses (no Messaging Service, so no accepted/scheduled). */
+export type MessageStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
+
+/** One request the emulator made to the product: a status callback or an inbound webhook. */
+export interface WebhookAttempt {
+  url: string;
+  method: WebhookMethod;
+  /** The message status it reported (status callbacks). */
+  messageStatus?: MessageStatus;
+  /** The HTTP status it was answered with; null when no answer came (refused, timed out). */
+  status: number | null;
+  /** The start of the answer's body, or why there was none. */
+  body: string;
+  at: string;
+}
+
+export interface MessageRecord {
+  sid: string;
+  direction: MessageDirection;
+  from: string;
+  to: string;
+  body: string;
+  status: MessageStatus;
+  numSegments: number;
+  errorCode: number | null;
+  errorMessage: string | null;
+  /** The StatusCallback it was created with, exactly as given (query string included). */
+  statusCallback: string;
+  dateCreated: string;
+  dateUpdated: string;
+  dateSent: string | null;
+  /** Status callbacks posted for it (outbound). */
+  callbacks: WebhookAttempt[];
+  /** Deliveries of the incoming-message webhook (inbound). */
+  webhooks: WebhookAttempt[];
+}
+
+export interface OptOutRecord {
+  /** The account's number. */
+  number: string;
+  /** The outside phone that opted out. */
+  phone: string;
 }
 
 export interface EmulatorState {
@@ -84,7 +134,7 @@ export interface DemoCredentials {
 }
 
 /** A Twilio SID: two-letter prefix and 32 lowercase hex digits. */
-export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK'): string {
+export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM'): string {
   return prefix + randomBytes(16).toString('hex');
 }
 

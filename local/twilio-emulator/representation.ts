@@ -22,6 +22,7 @@ export function accountResource(account: AccountRecord) {
       incoming_phone_numbers: `${base}/IncomingPhoneNumbers.json`,
       applications: `${base}/Applications.json`,
       keys: `${base}/Keys.json`,
+      messages: `${base}/Messages.json`,
     },
   };
 }

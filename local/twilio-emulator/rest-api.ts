@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { EmulatorEvents } from './events';
+import { messageRoutes } from './messaging/messages-api';
 import {
   type AccountRecord,
   type ApiKeyRecord,
@@ -33,14 +35,19 @@ export interface ApiRequest {
   authorization: string | undefined;
 }
 
+/** What the REST API works on: the store, and the bus on which it announces new messages. */
+export interface ApiServices {
+  store: EmulatorStore;
+  events: EmulatorEvents;
+}
+
 export interface ApiAnswer {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
 }
 
-interface Context {
-  store: EmulatorStore;
+export interface Context extends ApiServices {
   account: AccountRecord;
   request: ApiRequest;
   /** The resource SID in the path, for instance routes. */
@@ -49,7 +56,7 @@ interface Context {
 
 type Handler = (context: Context) => ApiAnswer;
 
-interface Route {
+export interface Route {
   /** The path after `/2010-04-01/Accounts/{AccountSid}`. */
   pattern: RegExp;
   /** As with Twilio's Standard API keys, which may not read the account or manage keys. */
@@ -73,12 +80,14 @@ const routes: Route[] = [
     accountCredentialsOnly: true,
     methods: { GET: fetchKey, POST: updateKey, DELETE: deleteKey },
   },
+  ...messageRoutes,
 ];
 
 const ACCOUNT_PATH = /^\/2010-04-01\/Accounts\/([^/.]+)(.*)$/;
 
 /** Authenticates as Twilio does (before looking for the resource), then answers. */
-export function answerApiRequest(store: EmulatorStore, request: ApiRequest): ApiAnswer {
+export function answerApiRequest(services: ApiServices, request: ApiRequest): ApiAnswer {
+  const { store } = services;
   try {
     const match = ACCOUNT_PATH.exec(request.path);
     if (!match) throw notFound(request.path);
@@ -93,7 +102,7 @@ export function answerApiRequest(store: EmulatorStore, request: ApiRequest): Api
       if (route.accountCredentialsOnly && credential !== 'account') throw authenticate();
       const handler = route.methods[request.method as keyof Route['methods']];
       if (!handler) throw methodNotAllowed(request.method);
-      return handler({ store, account, request, sid: found[1] ?? '' });
+      return handler({ ...services, account, request, sid: found[1] ?? '' });
     }
     throw notFound(request.path);
   } catch (error) {

@@ -78,6 +78,8 @@ function account(sid: string, authToken: string, friendlyName: string, demo: boo
     numbers: NUMBER_KINDS.map((kind, i) => seededNumber(sid, phoneNumbers[i] ?? '', kind, at)),
     applications: [],
     keys: [],
+    messages: [],
+    optOuts: [],
   };
 }
 

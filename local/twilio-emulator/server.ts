@@ -1,8 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log';
-import { answerControlRequest, type Faults } from './emulator-api';
+import { answerControlRequest, type Faults, type Settings } from './emulator-api';
+import { EmulatorEvents } from './events';
+import { DEFAULT_MESSAGE_STEP_MS, startCarrier } from './messaging/carrier';
 import type { DemoCredentials } from './model';
+import { answerPhoneRequest } from './phone/phone-api';
+import { phonePage } from './phone/phone-page';
 import { answerApiRequest } from './rest-api';
 import { statusPage } from './status-page';
 import { EmulatorStore } from './store';
@@ -15,6 +19,8 @@ export interface TwilioEmulatorOptions {
   stateFile?: string;
   /** The demo account, seeded at first start and by reset. */
   demo: DemoCredentials;
+  /** How long each step of a sent message's status takes (queued → sending → sent → delivered); 300 ms unless given. */
+  messageStepMs?: number;
   log: Logger;
 }
 
@@ -31,6 +37,15 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   const { log } = options;
   const store = EmulatorStore.open({ demo: options.demo, file: options.stateFile });
   const faults: Faults = { delayMs: 0 };
+  const defaultSettings = (): Settings => ({ messageStepMs: options.messageStepMs ?? DEFAULT_MESSAGE_STEP_MS, accounts: {} });
+  const settings = defaultSettings();
+  const events = new EmulatorEvents();
+  const carrier = startCarrier({
+    store,
+    events,
+    stepMs: (accountSid) => settings.accounts[accountSid]?.messageStepMs ?? settings.messageStepMs,
+    log,
+  });
   /** REST requests held by delayMs; changing the faults lets them through at once. */
   const held = new Set<() => void>();
   const hold = (ms: number) =>
@@ -71,17 +86,27 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       // Latency as a slow Twilio would add it: the request is acted on only after the delay.
       const accountSid = /^\/2010-04-01\/Accounts\/([^/.]+)/.exec(target.pathname)?.[1];
       if (faults.delayMs && (!faults.accountSid || faults.accountSid === accountSid)) await hold(faults.delayMs);
-      const answer = answerApiRequest(store, {
-        method,
-        path: target.pathname,
-        query: target.searchParams,
-        form: new URLSearchParams(method === 'POST' ? body : ''),
-        authorization: req.headers.authorization,
-      });
+      const answer = answerApiRequest(
+        { store, events },
+        {
+          method,
+          path: target.pathname,
+          query: target.searchParams,
+          form: new URLSearchParams(method === 'POST' ? body : ''),
+          authorization: req.headers.authorization,
+        },
+      );
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
+    } else if (answerPhoneRequest({ store, events }, req, res, target)) {
+      log.info(`${method} ${target.pathname}${target.search}`);
     } else if (target.pathname.startsWith('/_emulator/')) {
-      const answer = answerControlRequest(store, faults, method, target.pathname, body);
+      const answer = await answerControlRequest(
+        { store, events, faults, settings, defaultSettings },
+        method,
+        target.pathname,
+        body,
+      );
       if (method === 'POST' && (target.pathname === '/_emulator/faults' || target.pathname === '/_emulator/reset')) {
         await releaseHeld();
       }
@@ -90,6 +115,9 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     } else if (target.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(method === 'HEAD' ? undefined : statusPage(store, url));
+    } else if (target.pathname === '/phone' && (method === 'GET' || method === 'HEAD')) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(method === 'HEAD' ? undefined : phonePage());
     } else {
       const error = notFound(target.pathname);
       send(res, error.status, error.body);
@@ -109,10 +137,11 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   return {
     url,
     demo: options.demo,
-    /** For the emulator's own features to come (webhooks, the phone simulator): the same state the API serves. */
+    /** For the emulator's own features to come: the same state the API serves. */
     store,
     stop: () =>
       new Promise<void>((resolve) => {
+        carrier.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AccountRecord, DemoCredentials, EmulatorState, PhoneNumberRecord } from './model';
+import type { AccountRecord, DemoCredentials, EmulatorState, MessageRecord, PhoneNumberRecord } from './model';
 import { additionalAccount, demoAccount, initialState } from './seed';
 
 /**
@@ -35,6 +35,15 @@ export class EmulatorStore {
     for (const account of this.state.accounts) {
       const number = account.numbers.find((n) => n.phoneNumber === phoneNumber);
       if (number) return { account, number };
+    }
+    return undefined;
+  }
+
+  /** A message of any account, by SID: where the carrier finds the message it is advancing. */
+  findMessage(sid: string): { account: AccountRecord; message: MessageRecord } | undefined {
+    for (const account of this.state.accounts) {
+      const message = account.messages.find((m) => m.sid === sid);
+      if (message) return { account, message };
     }
     return undefined;
   }
@@ -78,6 +87,11 @@ function readState(file: string): EmulatorState {
   }
   if (state?.version !== 1 || !Array.isArray(state.accounts) || typeof state.numbersAllocated !== 'number')
     throw new Error(`${file} is not a Twilio emulator state file this version can read. Delete it (or run npm run reset).`);
+  // State files written before messaging existed have accounts without messages or opt-outs.
+  for (const account of state.accounts) {
+    account.messages ??= [];
+    account.optOuts ??= [];
+  }
   return state as EmulatorState;
 }
 

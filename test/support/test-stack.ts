@@ -13,7 +13,13 @@ export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
  * A real local stack for tests: every part on a free port, an in-memory database, a temporary data
  * folder, quiet logs. `stop` ends every part and removes the folder.
  */
-export async function startTestStack(options: { web: boolean; platformAdminEmails?: string; label: string }) {
+export async function startTestStack(options: {
+  web: boolean;
+  platformAdminEmails?: string;
+  label: string;
+  /** The Twilio emulator's time per message status step. */
+  twilioMessageStepMs?: number;
+}) {
   const dataDir = mkdtempSync(join(tmpdir(), `switchboard-${options.label}-`));
   try {
     const settings = localSettings({ LOCAL_DATA_DIR: dataDir, PLATFORM_ADMIN_EMAILS: options.platformAdminEmails ?? '' });
@@ -28,6 +34,7 @@ export async function startTestStack(options: { web: boolean; platformAdminEmail
       twilioEmulatorPort,
       persist: false,
       web: options.web,
+      twilioMessageStepMs: options.twilioMessageStepMs,
       log: () => quietLogger,
     });
     const provided: ProvidedStack = { urls: stack.urls, env: stack.env, twilioDemo: stack.twilioDemo };

@@ -1,0 +1,20 @@
+import { EventEmitter } from 'node:events';
+import type { AccountRecord, MessageRecord } from './model';
+
+/** What happened, for the parts that react to it (the carrier, the phone simulator's live view). */
+interface EmulatorEventMap {
+  /** A message was created or changed (its status, a callback or webhook attempt). */
+  message: [account: AccountRecord, message: MessageRecord];
+}
+
+/**
+ * The small event bus the emulator's parts share, so none calls into another: the Messages resource
+ * announces a new message and the carrier advances it; the phone simulator follows both.
+ */
+export class EmulatorEvents extends EventEmitter<EmulatorEventMap> {
+  constructor() {
+    super();
+    // Every open phone simulator page listens; more than ten is normal, not a leak.
+    this.setMaxListeners(0);
+  }
+}

@@ -1,0 +1,113 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EmulatorEvents } from '../events';
+import type { AccountRecord, MessageRecord } from '../model';
+import type { EmulatorStore } from '../store';
+
+/** Keeps idle event streams open through proxies and tells a closed page apart. */
+const KEEP_ALIVE_MS = 15_000;
+
+/** A text as the phone simulator shows it: the message, its status and how the product's webhook answered. */
+export function phoneMessage(message: MessageRecord) {
+  const last = message.webhooks.at(-1);
+  return {
+    sid: message.sid,
+    direction: message.direction,
+    from: message.from,
+    to: message.to,
+    body: message.body,
+    status: message.status,
+    errorCode: message.errorCode,
+    errorMessage: message.errorMessage,
+    dateCreated: message.dateCreated,
+    /** Inbound only: the last delivery of the webhook (null while none has answered, or with no SmsUrl). */
+    webhook: last ? { url: last.url, status: last.status, body: last.body } : null,
+  };
+}
+
+export type PhoneMessage = ReturnType<typeof phoneMessage>;
+
+/** Every SMS-capable number of every account, the demo account's first: what a phone can text. */
+export function phoneNumbers(store: EmulatorStore) {
+  const accounts = [...store.accounts].sort((a, b) => Number(b.demo) - Number(a.demo));
+  return accounts.flatMap((account) =>
+    account.numbers
+      .filter((n) => n.capabilities.sms)
+      .map((n) => ({
+        phoneNumber: n.phoneNumber,
+        friendlyName: n.friendlyName,
+        accountSid: account.sid,
+        accountName: account.friendlyName,
+        demo: account.demo,
+      })),
+  );
+}
+
+/** The texts between an outside phone and an account's number, both ways, oldest first. */
+function conversation(store: EmulatorStore, phone: string, number: string): PhoneMessage[] {
+  const account = store.findNumber(number)?.account;
+  return (account?.messages ?? []).filter((m) => isBetween(m, phone, number)).map(phoneMessage);
+}
+
+function isBetween(message: MessageRecord, phone: string, number: string) {
+  return message.direction === 'inbound'
+    ? message.from === phone && message.to === number
+    : message.to === phone && message.from === number;
+}
+
+/**
+ * The phone simulator's data, under `/_emulator/phone/`: `numbers`, `conversation?phone=&number=`,
+ * and `events?phone=&number=`, a stream of Server-Sent Events (the whole conversation first, then each
+ * new or changed message) so the page shows every status as it happens without polling. Answers
+ * whether it handled the request.
+ */
+export function answerPhoneRequest(
+  services: { store: EmulatorStore; events: EmulatorEvents },
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: URL,
+): boolean {
+  const { store, events } = services;
+  const route = /^\/_emulator\/phone\/(numbers|conversation|events)$/.exec(target.pathname)?.[1];
+  if (!route) return false;
+  if (req.method !== 'GET') {
+    json(res, 405, { error: `${req.method} is not allowed here.` });
+    return true;
+  }
+  if (route === 'numbers') {
+    json(res, 200, { numbers: phoneNumbers(store) });
+    return true;
+  }
+  const phone = target.searchParams.get('phone') ?? '';
+  const number = target.searchParams.get('number') ?? '';
+  if (!/^\+[1-9]\d{6,14}$/.test(phone) || !store.findNumber(number)) {
+    json(res, 400, { error: 'Give phone (E.164, e.g. +14155550199) and number (a number of an emulator account).' });
+    return true;
+  }
+  if (route === 'conversation') {
+    json(res, 200, { phone, number, messages: conversation(store, phone, number) });
+    return true;
+  }
+
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    Connection: 'keep-alive',
+  });
+  const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  event('conversation', { phone, number, messages: conversation(store, phone, number) });
+  const onMessage = (_account: AccountRecord, message: MessageRecord) => {
+    if (isBetween(message, phone, number)) event('message', phoneMessage(message));
+  };
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  events.on('message', onMessage);
+  res.on('close', () => {
+    clearInterval(keepAlive);
+    events.off('message', onMessage);
+  });
+  return true;
+}
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,220 @@
+/**
+ * `GET /phone`: the phone simulator. Plain HTML and JavaScript served by the emulator (no build step,
+ * nothing loaded from elsewhere): a person picks or types their phone number and one of the
+ * accounts' SMS numbers, texts it, and follows the conversation live through the Server-Sent Events of
+ * `/_emulator/phone/events`. `?phone=+1…&number=+1…` preselects both.
+ */
+export function phonePage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Phone simulator · Twilio emulator</title>
+<style>
+  :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d0d7de;
+    --mine: #0b5cad; --mine-fg: #ffffff; --theirs: #eef1f4; --bad: #b3261e; --focus: #0969da; }
+  @media (prefers-color-scheme: dark) {
+    :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9da7b3; --line: #3d444d; --mine: #1f6feb; --mine-fg: #ffffff;
+      --theirs: #21262d; --bad: #ff8a80; --focus: #58a6ff; }
+  }
+  * { box-sizing: border-box; }
+  body { font: 16px/1.45 system-ui, sans-serif; margin: 0; background: var(--bg); color: var(--fg); }
+  main { max-width: 40rem; margin: 0 auto; padding: 1rem; display: flex; flex-direction: column; gap: 1rem; min-height: 100vh; }
+  h1 { font-size: 1.3rem; margin: 0; } h2 { font-size: 1rem; margin: 0; }
+  a { color: var(--focus); }
+  .fields { display: grid; grid-template-columns: 1fr 1fr; gap: .75rem; }
+  @media (max-width: 520px) { .fields { grid-template-columns: 1fr; } }
+  label { display: block; font-weight: 600; margin-bottom: .25rem; }
+  .hint { color: var(--muted); font-size: .875rem; margin: .25rem 0 0; }
+  input, select, textarea, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--muted);
+    border-radius: 6px; padding: .5rem .6rem; width: 100%; min-height: 44px; }
+  textarea { resize: vertical; min-height: 4.5rem; }
+  button { background: var(--mine); color: var(--mine-fg); border-color: var(--mine); font-weight: 600; cursor: pointer; }
+  button:disabled { opacity: .6; cursor: progress; }
+  :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+  .thread { flex: 1; border: 1px solid var(--line); border-radius: 8px; padding: .75rem; overflow-y: auto; min-height: 12rem; }
+  ol { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .6rem; }
+  li { max-width: 85%; display: flex; flex-direction: column; }
+  li.sent { align-self: flex-end; align-items: flex-end; } li.received { align-self: flex-start; }
+  .text { padding: .5rem .75rem; border-radius: 14px; white-space: pre-wrap; overflow-wrap: anywhere; }
+  .sent .text { background: var(--mine); color: var(--mine-fg); } .received .text { background: var(--theirs); }
+  .meta { color: var(--muted); font-size: .8rem; margin-top: .15rem; }
+  .meta.bad, #problem { color: var(--bad); }
+  .empty { color: var(--muted); }
+  form.compose { display: grid; grid-template-columns: 1fr auto; gap: .5rem; align-items: end; }
+  form.compose button { width: auto; padding: .5rem 1.25rem; }
+  .counter { grid-column: 1 / -1; margin: 0; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+</style>
+</head>
+<body>
+<main>
+  <header>
+    <h1>Phone simulator</h1>
+    <p class="hint">Text a number of the Twilio emulator as an outside phone would. <a href="/">Emulator status</a></p>
+  </header>
+  <div class="fields">
+    <div>
+      <label for="phone">Your number</label>
+      <input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="off" list="phones" aria-describedby="phone-hint" spellcheck="false">
+      <datalist id="phones"><option value="+14155550199"></option><option value="+12025550142"></option><option value="+447700900123"></option></datalist>
+      <p class="hint" id="phone-hint">E.164, for example +14155550199.</p>
+    </div>
+    <div>
+      <label for="number">Switchboard number</label>
+      <select id="number" name="number" aria-describedby="number-hint"></select>
+      <p class="hint" id="number-hint">Every SMS number of every emulator account, the demo account first.</p>
+    </div>
+  </div>
+  <section class="thread" aria-labelledby="thread-title">
+    <h2 id="thread-title" class="visually-hidden">Conversation</h2>
+    <p class="empty" id="empty">No texts yet.</p>
+    <ol id="messages" role="log" aria-label="Conversation" aria-live="polite"></ol>
+  </section>
+  <p id="problem" role="alert"></p>
+  <form class="compose" id="compose">
+    <div>
+      <label for="body">Message</label>
+      <textarea id="body" name="body" maxlength="1600" rows="3" aria-describedby="counter"></textarea>
+    </div>
+    <button type="submit" id="send">Send</button>
+    <p class="hint counter" id="counter">Enter sends, Shift+Enter starts a new line.</p>
+  </form>
+</main>
+<script>
+(() => {
+  const E164 = /^\\+[1-9]\\d{6,14}$/;
+  const $ = (id) => document.getElementById(id);
+  const phone = $('phone'), number = $('number'), list = $('messages'), empty = $('empty');
+  const form = $('compose'), body = $('body'), send = $('send'), problem = $('problem'), counter = $('counter');
+  const params = new URLSearchParams(location.search);
+  const messages = new Map();
+  let source;
+
+  const say = (text) => { problem.textContent = text; };
+  const statusText = {
+    queued: 'Queued', sending: 'Sending', sent: 'Sent', delivered: 'Delivered', undelivered: 'Undelivered', failed: 'Failed',
+  };
+
+  function describe(m) {
+    if (m.direction !== 'inbound') {
+      const error = m.errorCode ? ' (error ' + m.errorCode + (m.errorMessage ? ': ' + m.errorMessage : '') + ')' : '';
+      return { text: 'Switchboard · ' + (statusText[m.status] || m.status) + error, bad: Boolean(m.errorCode) };
+    }
+    if (!m.webhook) return { text: 'You · Sent', bad: false };
+    if (m.webhook.status === null) return { text: 'You · Switchboard did not answer (' + m.webhook.body + ')', bad: true };
+    if (m.webhook.status >= 400) return { text: 'You · Switchboard answered ' + m.webhook.status, bad: true };
+    return { text: 'You · Delivered to Switchboard', bad: false };
+  }
+
+  function render() {
+    list.replaceChildren(...[...messages.values()].map((m) => {
+      const item = document.createElement('li');
+      item.className = m.direction === 'inbound' ? 'sent' : 'received';
+      const text = document.createElement('span');
+      text.className = 'text';
+      text.textContent = m.body;
+      const meta = document.createElement('span');
+      const { text: about, bad } = describe(m);
+      meta.className = bad ? 'meta bad' : 'meta';
+      const time = new Date(m.dateCreated).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+      meta.textContent = about + ' · ' + time;
+      item.append(text, meta);
+      return item;
+    }));
+    empty.hidden = messages.size > 0;
+    const thread = list.parentElement;
+    thread.scrollTop = thread.scrollHeight;
+  }
+
+  function follow() {
+    if (source) source.close();
+    source = undefined;
+    messages.clear();
+    render();
+    const from = phone.value.trim();
+    if (!E164.test(from) || !number.value) return;
+    localStorage.setItem('phone-simulator', JSON.stringify({ phone: from, number: number.value }));
+    const query = new URLSearchParams({ phone: from, number: number.value });
+    source = new EventSource('/_emulator/phone/events?' + query);
+    source.addEventListener('conversation', (event) => {
+      messages.clear();
+      for (const m of JSON.parse(event.data).messages) messages.set(m.sid, m);
+      render();
+    });
+    source.addEventListener('message', (event) => {
+      const m = JSON.parse(event.data);
+      messages.set(m.sid, m);
+      render();
+    });
+  }
+
+  async function loadNumbers() {
+    const res = await fetch('/_emulator/phone/numbers');
+    const { numbers } = await res.json();
+    number.replaceChildren(...numbers.map((n) => {
+      const option = document.createElement('option');
+      option.value = n.phoneNumber;
+      option.textContent = n.phoneNumber + ' · ' + n.friendlyName + ' (' + n.accountName + ')';
+      return option;
+    }));
+    const saved = JSON.parse(localStorage.getItem('phone-simulator') || '{}');
+    const wanted = params.get('number') || saved.number;
+    if (wanted && numbers.some((n) => n.phoneNumber === wanted)) number.value = wanted;
+    phone.value = params.get('phone') || saved.phone || '+14155550199';
+    follow();
+  }
+
+  phone.addEventListener('change', () => {
+    phone.value = phone.value.replace(/[\\s().-]/g, '');
+    say(E164.test(phone.value) ? '' : 'Your number must be in E.164, for example +14155550199.');
+    phone.setAttribute('aria-invalid', String(!E164.test(phone.value)));
+    follow();
+  });
+  number.addEventListener('change', follow);
+
+  body.addEventListener('input', () => {
+    counter.textContent = body.value.length > 1400 ? body.value.length + ' of 1600 characters.' : 'Enter sends, Shift+Enter starts a new line.';
+  });
+  body.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const text = body.value;
+    if (!text.trim()) { say('Type a message first.'); body.focus(); return; }
+    if (!E164.test(phone.value.trim())) { say('Your number must be in E.164, for example +14155550199.'); phone.focus(); return; }
+    send.disabled = true;
+    say('');
+    try {
+      const res = await fetch('/_emulator/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ from: phone.value.trim(), to: number.value, body: text }),
+      });
+      const answer = await res.json();
+      if (!res.ok) { say(answer.error || 'The emulator answered ' + res.status + '.'); return; }
+      messages.set(answer.sid, messages.get(answer.sid) || { sid: answer.sid, direction: 'inbound', body: text, status: 'received', dateCreated: new Date().toISOString(), webhook: answer.webhook });
+      render();
+      body.value = '';
+      body.dispatchEvent(new Event('input'));
+    } catch {
+      say('The emulator did not answer. Is npm start still running?');
+    } finally {
+      send.disabled = false;
+      body.focus();
+    }
+  });
+
+  loadNumbers().catch(() => say('Could not load the numbers of the emulator.'));
+})();
+</script>
+</body>
+</html>
+`;
+}
