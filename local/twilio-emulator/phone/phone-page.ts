@@ -36,7 +36,7 @@ export function phonePage(): string {
   .thread { flex: 1; border: 1px solid var(--line); border-radius: 8px; padding: .75rem; overflow-y: auto; min-height: 12rem; }
   ol { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .6rem; }
   li { max-width: 85%; display: flex; flex-direction: column; }
-  li.sent { align-self: flex-end; align-items: flex-end; } li.received { align-self: flex-start; }
+  li.sent { align-self: flex-end; align-items: flex-end; text-align: right; } li.received { align-self: flex-start; }
   .text { padding: .5rem .75rem; border-radius: 14px; white-space: pre-wrap; overflow-wrap: anywhere; }
   .sent .text { background: var(--mine); color: var(--mine-fg); } .received .text { background: var(--theirs); }
   .meta { color: var(--muted); font-size: .8rem; margin-top: .15rem; }
@@ -70,7 +70,7 @@ export function phonePage(): string {
   <section class="thread" aria-labelledby="thread-title">
     <h2 id="thread-title" class="visually-hidden">Conversation</h2>
     <p class="empty" id="empty">No texts yet.</p>
-    <ol id="messages" role="log" aria-label="Conversation" aria-live="polite"></ol>
+    <div id="messages-log" role="log" aria-label="Conversation"><ol id="messages"></ol></div>
   </section>
   <p id="problem" role="alert"></p>
   <form class="compose" id="compose">
@@ -124,7 +124,7 @@ export function phonePage(): string {
       return item;
     }));
     empty.hidden = messages.size > 0;
-    const thread = list.parentElement;
+    const thread = list.closest('.thread');
     thread.scrollTop = thread.scrollHeight;
   }
 
