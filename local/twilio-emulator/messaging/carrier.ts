@@ -8,6 +8,8 @@ import { TEST_NUMBERS } from './messages-api';
 
 export const DEFAULT_MESSAGE_STEP_MS = 300;
 
+const IN_PROGRESS = new Set<MessageStatus>(['queued', 'sending', 'sent']);
+
 /** Twilio's 30003: the handset is off or out of coverage. https://www.twilio.com/docs/api/errors/30003 */
 const UNREACHABLE_HANDSET = { code: 30003, message: 'Unreachable destination handset' };
 
@@ -42,9 +44,25 @@ export function startCarrier(options: {
   };
   events.on('message', onMessage);
 
+  // Messages left under way when the emulator last stopped go on from where they were.
+  for (const account of store.accounts) {
+    for (const message of account.messages) {
+      if (message.direction === 'outbound-api' && IN_PROGRESS.has(message.status)) {
+        started.add(message.sid);
+        advance(account.sid, message.sid);
+      }
+    }
+  }
+
   function advance(accountSid: string, sid: string) {
-    const to = store.findMessage(sid)?.message.to;
-    const steps: MessageStatus[] = ['sending', 'sent', to === TEST_NUMBERS.undeliverable ? 'undelivered' : 'delivered'];
+    const message = store.findMessage(sid)?.message;
+    const route: MessageStatus[] = [
+      'queued',
+      'sending',
+      'sent',
+      message?.to === TEST_NUMBERS.undeliverable ? 'undelivered' : 'delivered',
+    ];
+    const steps = route.slice(route.indexOf(message?.status ?? 'queued') + 1);
     let callbacks = Promise.resolve();
     const next = (index: number) => {
       const status = steps[index];

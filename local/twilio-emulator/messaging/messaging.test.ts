@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { quietLogger } from '../../log';
@@ -459,5 +462,40 @@ describe('Twilio emulator messaging', () => {
       expect((await text({ from: PHONE, to: smsNumber(account), body: 'x'.repeat(1600) })).status).toBe(201);
       expect((await accountView(account)).messages).toHaveLength(2);
     });
+  });
+});
+
+describe('Twilio emulator messaging across a restart', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'twilio-emulator-messaging-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('goes on with a message left under way, from the status it had', async () => {
+    const receiver = await startReceiver();
+    const stateFile = join(folder, 'state.json');
+    const options = { demo, stateFile, log: quietLogger };
+    const auth = `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}`;
+    let emulator = await startTwilioEmulator({ ...options, port: await freePort(), messageStepMs: 60_000 });
+    const created = await fetch(`${emulator.url}/2010-04-01/Accounts/${demo.accountSid}/Messages.json`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        From: '+14155550101',
+        To: PHONE,
+        Body: 'before the restart',
+        StatusCallback: `${receiver.base}/status`,
+      }).toString(),
+    });
+    const { uri } = (await created.json()) as Message;
+    await emulator.stop();
+
+    emulator = await startTwilioEmulator({ ...options, port: await freePort(), messageStepMs: 10 });
+    try {
+      await expect.poll(() => receiver.requests.map((r) => r.params.MessageStatus)).toEqual(['sending', 'sent', 'delivered']);
+      const fetched = await fetch(`${emulator.url}${uri}`, { headers: { authorization: auth } });
+      expect(((await fetched.json()) as Message).status).toBe('delivered');
+    } finally {
+      await emulator.stop();
+      await receiver.stop();
+    }
   });
 });
