@@ -4,6 +4,7 @@
  * lists routes. `handler` is a module below `functions/handlers/` (without extension) exporting `handler`.
  */
 import * as auth from '../shared/contract/auth';
+import * as conversations from '../shared/contract/conversations';
 import * as realtime from '../shared/contract/realtime';
 import type { HttpContract, SocketContract } from '../shared/contract/route';
 import * as settings from '../shared/contract/settings';
@@ -85,6 +86,12 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: team.previewInvitation, handler: 'invitations/preview', capabilities: [] },
   { contract: team.acceptInvitation, handler: 'invitations/accept', capabilities: ['jwt', 'publish'] },
   { contract: realtime.realtimeTicket, handler: 'realtime/ticket', capabilities: ['jwt'] },
+  { contract: conversations.listConversations, handler: 'conversations/list', capabilities: ['jwt'] },
+  {
+    contract: conversations.updateConversationStatus,
+    handler: 'conversations/update-status',
+    capabilities: ['jwt', 'publish'],
+  },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [

@@ -1,0 +1,107 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Conversation, ConversationStatus } from '../../shared/contract/conversations';
+import { conflict, notFound } from '../lib/app-error';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { keys } from '../lib/table';
+import { publish } from '../realtime/publish';
+import { toConversationView } from './conversation-views';
+import { COMPANY_COUNTERS, type ConversationRecord, conversationIndexEntries } from './records';
+
+/** Attempts before a conversation that keeps changing under us answers 409. */
+const MAX_ATTEMPTS = 5;
+
+const conversationNotFound = () => notFound('Conversation not found');
+
+/**
+ * Marks a conversation OPEN or CLOSED (PATCH /api/v1/conversations/{id}/status). The status, its
+ * GSI1 entry and one count moved between the company's open and closed counters change in one
+ * transaction, conditioned on the status and activity time it read: when a parallel change (another
+ * agent, an inbound message) got there first, it reads again, so two parallel closes move the
+ * counters once. The same status again answers the conversation as it is and changes nothing.
+ */
+export async function changeConversationStatus(
+  companyId: string,
+  conversationId: string,
+  status: ConversationStatus,
+): Promise<Conversation> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const record = await readConversation(companyId, conversationId);
+    if (!record) throw conversationNotFound();
+    if (record.status === status) return toConversationView(record);
+
+    const changed: ConversationRecord = { ...record, status };
+    if (await writeStatus(record, changed)) {
+      const conversation = await toConversationView(changed);
+      await publish(companyId, { type: 'conversation_status_updated', data: { conversationId, status, conversation } });
+      return conversation;
+    }
+  }
+  throw conflict('The conversation is changing right now. Please try again.');
+}
+
+async function readConversation(companyId: string, conversationId: string): Promise<ConversationRecord | undefined> {
+  // Ids are made by the product (UUIDs); anything else cannot name a conversation, and a key over
+  // DynamoDB's size limit would fail the request rather than answer 404.
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(conversationId)) return undefined;
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.conversation(companyId, conversationId), ConsistentRead: true }),
+  );
+  return Item as ConversationRecord | undefined;
+}
+
+/** True when written; false when the conversation changed since it was read (read it again). */
+async function writeStatus(read: ConversationRecord, changed: ConversationRecord): Promise<boolean> {
+  const TableName = tableName();
+  const entries = conversationIndexEntries(changed);
+  const names = Object.keys(entries);
+  const counter = (status: ConversationStatus) =>
+    status === 'OPEN' ? COMPANY_COUNTERS.openConversations : COMPANY_COUNTERS.closedConversations;
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: keys.conversation(read.companyId, read.id),
+              UpdateExpression: `SET #status = :new, ${names.map((_, i) => `#index${i} = :index${i}`).join(', ')}`,
+              ConditionExpression: '#status = :old AND lastMessageAt = :lastMessageAt',
+              ExpressionAttributeNames: {
+                '#status': 'status',
+                ...Object.fromEntries(names.map((name, i) => [`#index${i}`, name])),
+              },
+              ExpressionAttributeValues: {
+                ':new': changed.status,
+                ':old': read.status,
+                ':lastMessageAt': read.lastMessageAt,
+                ...Object.fromEntries(Object.values(entries).map((value, i) => [`:index${i}`, value])),
+              },
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: keys.company(read.companyId),
+              UpdateExpression: 'ADD #from :minus, #to :plus',
+              ExpressionAttributeNames: { '#from': counter(read.status), '#to': counter(changed.status) },
+              ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    // ConditionalCheckFailed (changed meanwhile) or TransactionConflict (a parallel transaction on
+    // the same items): both resolve by reading again.
+    if (error instanceof TransactionCanceledException) {
+      const retryable = error.CancellationReasons?.every((r) =>
+        ['None', 'ConditionalCheckFailed', 'TransactionConflict'].includes(r.Code ?? 'None'),
+      );
+      if (retryable !== false) return false;
+    }
+    throw error;
+  }
+}
