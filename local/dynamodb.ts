@@ -6,6 +6,8 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceNotFoundException,
+  type TableDescription,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { tableDefinition } from '../functions/lib/table';
@@ -58,14 +60,55 @@ export async function startDynamoDb(options: { port: number; dataDir?: string; l
   return { endpoint, client, stop: () => stopChild(child) };
 }
 
-/** Creates the table from the same definition as the CDK table, unless it exists already. */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return 'existing';
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
+type IndexDefinition = (typeof tableDefinition.globalSecondaryIndexes)[number];
+
+/** A backfill of a developer's table of any realistic size ends well within this. */
+const INDEX_BACKFILL_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * Creates the table from the same definition as the CDK table. A table that exists already (kept
+ * under `.local/` by an earlier checkout) gets the indexes added since, the way a CDK deploy adds them
+ * in AWS, so `npm start` keeps working on it; answers which indexes it added.
+ */
+export async function ensureTable(
+  client: DynamoDBClient,
+  tableName: string,
+): Promise<{ created: boolean; addedIndexes: string[] }> {
+  const existing = await describeTable(client, tableName);
+  if (!existing) {
+    await createTable(client, tableName);
+    return { created: true, addedIndexes: [] };
   }
+  const present = new Set((existing.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  const addedIndexes: string[] = [];
+  for (const index of tableDefinition.globalSecondaryIndexes) {
+    if (present.has(index.indexName)) continue;
+    // DynamoDB creates one index per UpdateTable, and the next only once the last is built.
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: attributeDefinitions([index.partitionKey, index.sortKey]),
+        GlobalSecondaryIndexUpdates: [{ Create: indexSchema(index) }],
+      }),
+    );
+    addedIndexes.push(index.indexName);
+    await indexesActive(client, tableName);
+  }
+  // An index an interrupted earlier start left building is waited for too.
+  if (addedIndexes.length === 0) await indexesActive(client, tableName);
+  return { created: false, addedIndexes };
+}
+
+async function describeTable(client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> {
+  try {
+    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
+}
+
+async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const attributes = new Set<string>([tableDefinition.partitionKey, tableDefinition.sortKey]);
   for (const gsi of tableDefinition.globalSecondaryIndexes) {
     attributes.add(gsi.partitionKey);
@@ -75,19 +118,12 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+      AttributeDefinitions: attributeDefinitions([...attributes]),
       KeySchema: [
         { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
         { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((gsi) => ({
-        IndexName: gsi.indexName,
-        KeySchema: [
-          { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
-          { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map(indexSchema),
     }),
   );
   await client.send(
@@ -96,5 +132,29 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
       TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
     }),
   );
-  return 'created';
+}
+
+const attributeDefinitions = (names: readonly string[]) =>
+  names.map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const }));
+
+function indexSchema(index: IndexDefinition) {
+  return {
+    IndexName: index.indexName,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+    ],
+    Projection: { ProjectionType: 'ALL' as const },
+  };
+}
+
+async function indexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  await waitFor(
+    `The indexes of table ${tableName}`,
+    async () => {
+      const table = await describeTable(client, tableName);
+      return (table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE');
+    },
+    INDEX_BACKFILL_TIMEOUT_MS,
+  );
 }

@@ -69,7 +69,8 @@ export async function startLocalStack(options: StackOptions) {
       }),
     ]);
     const table = await ensureTable(dynamo.client, LOCAL_TABLE_NAME);
-    log('dynamodb').info(`table ${LOCAL_TABLE_NAME} ${table === 'created' ? 'created' : 'found'}`);
+    const added = table.addedIndexes.length ? `; added index ${table.addedIndexes.join(', ')}` : '';
+    log('dynamodb').info(`table ${LOCAL_TABLE_NAME} ${table.created ? 'created' : 'found'}${added}`);
 
     const webUrl = `http://localhost:${options.webPort}`;
     const apiUrl = `http://127.0.0.1:${options.apiPort}`;
