@@ -95,12 +95,14 @@ async function sortKeyAfterSkipping(index: ConversationIndex, count: number): Pr
   let remaining = count;
   let last: string | undefined;
   let ExclusiveStartKey: Record<string, unknown> | undefined;
+  const condition = keyCondition(index, undefined);
   while (remaining > 0) {
     const res = await db.send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: index.indexName,
-        ...keyCondition(index, undefined),
+        ...condition,
+        ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#sk': index.sortKey },
         ProjectionExpression: '#sk',
         ScanIndexForward: false,
         Limit: remaining,
@@ -119,7 +121,7 @@ async function sortKeyAfterSkipping(index: ConversationIndex, count: number): Pr
 function keyCondition(index: ConversationIndex, before: string | undefined) {
   return {
     KeyConditionExpression: before === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :before',
-    ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+    ExpressionAttributeNames: { '#pk': index.partitionKey, ...(before === undefined ? {} : { '#sk': index.sortKey }) },
     ExpressionAttributeValues: before === undefined ? { ':pk': index.partition } : { ':pk': index.partition, ':before': before },
   };
 }
