@@ -61,7 +61,12 @@ describe('ensureTable', () => {
       }),
     );
     const doc = DynamoDBDocumentClient.from(dynamo.client);
-    const item = { PK: 'COMPANY#c', SK: 'CONV#v', [GSI2.partitionKey]: 'COMPANY#c#CONVS', [GSI2.sortKey]: '2026-01-01T00:00:00.000Z#v' };
+    const item = {
+      PK: 'COMPANY#c',
+      SK: 'CONV#v',
+      [GSI2.partitionKey]: 'COMPANY#c#CONVS',
+      [GSI2.sortKey]: '2026-01-01T00:00:00.000Z#v',
+    };
     await doc.send(new PutCommand({ TableName: 'old-checkout', Item: item }));
 
     expect(await ensureTable(dynamo.client, 'old-checkout')).toEqual({ created: false, addedIndexes: [GSI2.indexName] });
