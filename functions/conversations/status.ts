@@ -27,6 +27,8 @@ export async function changeConversationStatus(
   status: ConversationStatus,
 ): Promise<Conversation> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    // Parallel writers that cancelled each other (TransactionConflict) try again at different moments.
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     const record = await readConversation(companyId, conversationId);
     if (!record) throw conversationNotFound();
     if (record.status === status) return toConversationView(record);
