@@ -32,7 +32,7 @@ async function companyWith(count: number, seed: (i: number) => Partial<Conversat
   const { channel } = await withChannel(account);
   const start = Date.now() - 2 * 24 * 3600_000;
   const seeds = Array.from({ length: count }, (_, i) => ({ at: new Date(start + i * 60_000), ...seed(i) }));
-  const conversations = await seedConversations(account.company.id, channel, seeds);
+  const conversations = await seedConversations(testTable(), account.company.id, channel, seeds);
   return { account, channel, conversations, newestFirst: [...conversations].reverse() };
 }
 
@@ -131,7 +131,7 @@ describe('paging through 45 conversations', () => {
   };
   const newConversation = async (phoneIndex: number) =>
     (
-      await seedConversations(account.company.id, channel, [{ at: new Date() }], { firstPhoneIndex: phoneIndex })
+      await seedConversations(testTable(), account.company.id, channel, [{ at: new Date() }], phoneIndex)
     )[0] as ConversationRecord;
 
   it.each(['OPEN', 'BOTH'])(
@@ -145,13 +145,13 @@ describe('paging through 45 conversations', () => {
       expect(first.pagination).toMatchObject({ total: 45, limit: 20, offset: 0 });
       // Between pages: a conversation already shown gets a message (it moves to the top) and a new
       // conversation starts (it is added at the top).
-      await seedInboundMessage(newestFirst[3] as ConversationRecord, 'one more thing');
+      await seedInboundMessage(testTable(), newestFirst[3] as ConversationRecord, 'one more thing');
       const arrived = [await newConversation(100)];
 
       const second = await listed(account, { status, cursor: first.pagination.nextCursor as string });
       seen.push(...ids(second));
       expect(second.pagination).toMatchObject({ total: 46, offset: 20 });
-      await seedInboundMessage(newestFirst[25] as ConversationRecord, 'and another');
+      await seedInboundMessage(testTable(), newestFirst[25] as ConversationRecord, 'and another');
       arrived.push(await newConversation(101));
 
       const third = await listed(account, { status, cursor: second.pagination.nextCursor as string });
@@ -172,7 +172,7 @@ describe('paging through 45 conversations', () => {
 
     const first = await listed(account, { offset: 0 });
     expect(ids(first)).toEqual(expected.slice(0, 20));
-    await seedInboundMessage(newestFirst[3] as ConversationRecord, 'one more thing');
+    await seedInboundMessage(testTable(), newestFirst[3] as ConversationRecord, 'one more thing');
 
     // The moved conversation left a place above offset 20: everything from there on stays put.
     const second = await listed(account, { offset: 20 });

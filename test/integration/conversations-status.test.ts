@@ -5,6 +5,7 @@ import { type Account, api, signUp } from '../support/api';
 import { seedConversations } from '../support/conversations';
 import { openSocket } from '../support/realtime';
 import { withChannel } from '../support/settings';
+import { testTable } from '../support/table';
 
 /** PATCH /api/v1/conversations/{id}/status: OPEN ⇄ CLOSED, the counters follow, the company hears it. */
 
@@ -16,7 +17,7 @@ beforeEach(async () => {
   account = await signUp({ companyName: 'Status Co' });
   const { channel } = await withChannel(account);
   const at = Date.now() - 3600_000;
-  [open, closed] = (await seedConversations(account.company.id, channel, [
+  [open, closed] = (await seedConversations(testTable(), account.company.id, channel, [
     { at: new Date(at), status: 'OPEN', contactName: 'Ada' },
     { at: new Date(at + 1000), status: 'CLOSED' },
   ])) as [ConversationRecord, ConversationRecord];

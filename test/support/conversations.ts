@@ -11,13 +11,13 @@ import {
 import { forEachLimited } from '../../functions/lib/concurrency';
 import { keys } from '../../functions/lib/table';
 import type { ConversationStatus } from '../../shared/contract/conversations';
-import { testTable } from './table';
 
 /**
  * Conversations stored as the product stores them (contact and its phone item, the conversation with
  * its index entries and link, its messages with their MessageSid items, the company's counters), for
- * tests and benches that need many at once. Setup through the real table, not a stand-in for the
- * product: what the tests then read goes through the real handlers.
+ * tests and benches that need many at once, written to the table given (tests: testTable(); this
+ * module stays free of vitest so benches can use it). Setup through the real table, not a stand-in
+ * for the product: what the tests then read goes through the real handlers.
  */
 
 export interface Table {
@@ -43,13 +43,12 @@ const BATCH_WRITE_MAX_ITEMS = 25;
  * then moves the company's counters as the inbound path would have. Answers the conversations stored.
  */
 export async function seedConversations(
+  table: Table,
   companyId: string,
   channel: { id: string; identifier: string },
   seeds: readonly ConversationSeed[],
-  options: { table?: Table; firstPhoneIndex?: number } = {},
+  firstPhone = 0,
 ): Promise<ConversationRecord[]> {
-  const table = options.table ?? testTable();
-  const firstPhone = options.firstPhoneIndex ?? 0;
   const items: Record<string, unknown>[] = [];
   const conversations = seeds.map((seed, i) => {
     const at = seed.at.toISOString();
@@ -126,16 +125,16 @@ export async function seedConversations(
  * webhook writes it: the conversation moves to the top of the lists. Answers the conversation after it.
  */
 export async function seedInboundMessage(
+  table: Table,
   conversation: ConversationRecord,
   body: string,
-  options: { table?: Table; at?: Date } = {},
+  at = new Date(),
 ): Promise<ConversationRecord> {
-  const table = options.table ?? testTable();
-  const at = (options.at ?? new Date()).toISOString();
+  const receivedAt = at.toISOString();
   const after: ConversationRecord = {
     ...conversation,
     lastMessage: { direction: 'INBOUND', body },
-    lastMessageAt: at,
+    lastMessageAt: receivedAt,
     messageCount: conversation.messageCount + 1,
   };
   const TableName = table.tableName;
@@ -144,7 +143,7 @@ export async function seedInboundMessage(
   await table.client.send(
     new TransactWriteCommand({
       TransactItems: [
-        ...messageItems(inboundMessage(after, body, at)).map((Item) => ({
+        ...messageItems(inboundMessage(after, body, receivedAt)).map((Item) => ({
           Put: { TableName, Item, ConditionExpression: 'attribute_not_exists(PK)' },
         })),
         {
@@ -158,7 +157,7 @@ export async function seedInboundMessage(
             ExpressionAttributeNames: Object.fromEntries(indexNames.map((name, i) => [`#index${i}`, name])),
             ExpressionAttributeValues: {
               ':last': after.lastMessage,
-              ':at': at,
+              ':at': receivedAt,
               ':before': conversation.lastMessageAt,
               ':one': 1,
               ...Object.fromEntries(Object.values(entries).map((value, i) => [`:index${i}`, value])),
@@ -170,7 +169,7 @@ export async function seedInboundMessage(
             TableName,
             Key: keys.contact(conversation.companyId, conversation.contactId),
             UpdateExpression: 'SET lastContactAt = :at',
-            ExpressionAttributeValues: { ':at': at },
+            ExpressionAttributeValues: { ':at': receivedAt },
           },
         },
         {

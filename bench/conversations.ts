@@ -1,0 +1,175 @@
+/**
+ * `npm run bench` (fourth part): the first page of the conversation list must cost the same whatever
+ * the company's size. Starts a local stack (DynamoDB Local and the gateway, in-memory), signs up two
+ * companies, stores 10 conversations in one and 10,000 in the other (BatchWrite, the items the
+ * product stores), then asks each for its first page (`GET /api/v1/conversations`, the default: both
+ * statuses, 20 a page; and pages of 10, the same work in both) through the gateway, alternating
+ * between the two, and compares the median latencies. Writes bench/results/conversations.json; exits 1 when a ratio is over
+ * the goal. `BENCH_RUNS=30 npm run bench` for a quick run.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ConversationPage } from '../shared/contract/conversations';
+import { type ConversationSeed, seedConversations, type Table } from '../test/support/conversations';
+import { startTestStack } from '../test/support/test-stack';
+import { median } from './lib/import-time';
+import { resultsDir } from './lib/paths';
+import { printTable, round, writeJson } from './lib/report';
+
+const SMALL = 10;
+const LARGE = 10_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const WARM_UP = 20;
+const GOAL_RATIO = 1.5;
+/** Roughly how a working company's conversations split: most closed, some open. */
+const OPEN_SHARE = 0.3;
+
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_RUNS must be a positive integer, got ${process.env.BENCH_RUNS}`);
+
+const started = performance.now();
+console.log(`Starting a local stack; ${SMALL} and ${LARGE.toLocaleString('en-US')} conversations, ${RUNS} pages each...`);
+const stack = await startTestStack({ web: false, label: 'bench' });
+const { urls, env } = stack.provided;
+
+async function call<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; token?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  const res = await fetch(`${urls.api}${path}`, {
+    method: init.method ?? 'POST',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const body = (await res.json()) as { data: T };
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+/** A verified company owner, the way anyone signs up: register, then the mailed link. */
+async function signUp(label: string): Promise<{ companyId: string; accessToken: string }> {
+  const email = `bench-${label}-${randomUUID().slice(0, 8)}@example.test`;
+  await call('/api/v1/auth/register', {
+    body: { companyName: `Bench ${label}`, name: 'Bench User', email, password: 'bench password 1' },
+  });
+  const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
+    emails: { destination: { to: string[] }; body: { text?: string } }[];
+  };
+  const text = store.emails.find((m) => m.destination.to.includes(email))?.body.text ?? '';
+  const token = /verify-email\?token=([\w-]+)/.exec(text)?.[1];
+  if (!token) throw new Error('no verification mail');
+  const verified = await call<{ user: { companyId: string }; tokens: { accessToken: string } }>(
+    `/api/v1/auth/verify-email?token=${token}`,
+    { method: 'GET' },
+  );
+  return { companyId: verified.user.companyId, accessToken: verified.tokens.accessToken };
+}
+
+const table: Table = {
+  client: DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: env.DYNAMODB_ENDPOINT,
+      region: env.AWS_REGION,
+      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
+    }),
+  ),
+  tableName: env.TABLE_NAME,
+};
+
+/** A company with `count` conversations a minute apart on one SMS channel, OPEN_SHARE of them open. */
+async function companyWith(count: number) {
+  const account = await signUp(String(count));
+  // The list reads no channel item: the channel's id and number are what the conversations carry.
+  const channel = { id: randomUUID(), identifier: '+14155550101' };
+  const start = Date.now() - count * 60_000;
+  const seeds: ConversationSeed[] = Array.from({ length: count }, (_, i) => ({
+    at: new Date(start + i * 60_000),
+    status: i % 10 < OPEN_SHARE * 10 ? 'OPEN' : 'CLOSED',
+    contactName: i % 2 ? `Contact ${i}` : '',
+  }));
+  const t0 = performance.now();
+  await seedConversations(table, account.companyId, channel, seeds);
+  console.log(`  stored ${count.toLocaleString('en-US')} conversations in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return account;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+
+let pass = false;
+try {
+  const small = await companyWith(SMALL);
+  const large = await companyWith(LARGE);
+
+  // The default page holds 10 conversations in the small company and 20 in the large one; a page of
+  // 10 in both compares the same work on a company a thousand times the size.
+  const queries = [
+    { name: 'GET /api/v1/conversations', path: '/api/v1/conversations', limit: 20 },
+    { name: '… ?limit=10 (equal pages)', path: '/api/v1/conversations?limit=10', limit: 10 },
+  ];
+  /** Milliseconds for one first page, checked to be a full page of the company's own conversations. */
+  const firstPage = async (account: typeof small, path: string, expected: number) => {
+    const t0 = performance.now();
+    const page = await call<ConversationPage>(path, { method: 'GET', token: account.accessToken });
+    const ms = performance.now() - t0;
+    if (page.conversations.length !== expected) throw new Error(`${path}: ${page.conversations.length} conversations`);
+    return ms;
+  };
+
+  const results = [];
+  for (const query of queries) {
+    const pageOf = (count: number) => Math.min(query.limit, count);
+    const samples = { small: [] as number[], large: [] as number[] };
+    for (let i = 0; i < WARM_UP + RUNS; i++) {
+      // Alternating, so that the machine's noise falls on both alike.
+      const s = await firstPage(small, query.path, pageOf(SMALL));
+      const l = await firstPage(large, query.path, pageOf(LARGE));
+      if (i >= WARM_UP) {
+        samples.small.push(s);
+        samples.large.push(l);
+      }
+    }
+    const smallMedian = median(samples.small);
+    const largeMedian = median(samples.large);
+    const ratio = largeMedian / smallMedian;
+    results.push({
+      query: query.name,
+      path: query.path,
+      small: { conversations: SMALL, medianMs: round(smallMedian, 2), p95Ms: round(percentile(samples.small, 95), 2) },
+      large: { conversations: LARGE, medianMs: round(largeMedian, 2), p95Ms: round(percentile(samples.large, 95), 2) },
+      ratio: round(ratio, 2),
+      pass: ratio <= GOAL_RATIO,
+    });
+  }
+  pass = results.every((r) => r.pass);
+
+  printTable(
+    ['first page', `${SMALL} median ms`, `${LARGE.toLocaleString('en-US')} median ms`, 'ratio', 'goal'],
+    results.map((r) => [
+      r.query,
+      r.small.medianMs.toFixed(2),
+      r.large.medianMs.toFixed(2),
+      r.ratio.toFixed(2),
+      r.pass ? 'pass' : 'FAIL',
+    ]),
+    [1, 2, 3],
+  );
+  console.log(`\nGoal: median latency with ${LARGE.toLocaleString('en-US')} conversations <= ${GOAL_RATIO} x with ${SMALL}.`);
+  await writeJson(join(resultsDir, 'conversations.json'), {
+    date: new Date().toISOString(),
+    node: process.version,
+    runs: RUNS,
+    warmUp: WARM_UP,
+    openShare: OPEN_SHARE,
+    measured: 'GET /api/v1/conversations first page (20) through the local gateway against DynamoDB Local, request to response',
+    goalRatio: GOAL_RATIO,
+    results,
+    pass,
+  });
+  console.log(`Wrote bench/results/conversations.json in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+} finally {
+  await stack.stop();
+}
+process.exit(pass ? 0 : 1);
