@@ -163,7 +163,7 @@ try {
     runs: RUNS,
     warmUp: WARM_UP,
     openShare: OPEN_SHARE,
-    measured: 'GET /api/v1/conversations first page (20) through the local gateway against DynamoDB Local, request to response',
+    measured: 'GET /api/v1/conversations first page through the local gateway against DynamoDB Local, request to response',
     goalRatio: GOAL_RATIO,
     results,
     pass,

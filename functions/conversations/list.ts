@@ -40,13 +40,15 @@ function indexOf(companyId: string, filter: ConversationStatusFilter): Conversat
 }
 
 export async function listConversationPage(companyId: string, query: ConversationListQuery): Promise<ConversationPage> {
-  if (query.cursor !== undefined && query.offset !== undefined) {
+  // An empty cursor (`?cursor=` from a client with no next page yet) is no cursor.
+  const cursor = query.cursor || undefined;
+  if (cursor !== undefined && query.offset !== undefined) {
     throw new AppError(400, 'VALIDATION_FAILED', 'Use either offset or cursor, not both', {
       fields: { cursor: 'Use either offset or cursor, not both' },
     });
   }
   const index = indexOf(companyId, query.status);
-  const start = query.cursor ? decodeCursor(query.cursor, query.status) : { sortKey: undefined, offset: query.offset ?? 0 };
+  const start = cursor ? decodeCursor(cursor, query.status) : { sortKey: undefined, offset: query.offset ?? 0 };
   const [total, page] = await Promise.all([
     conversationTotal(companyId, query.status),
     (async () => {
