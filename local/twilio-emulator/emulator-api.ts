@@ -4,6 +4,9 @@ import { messageView } from './messaging/representation';
 import type { AccountRecord } from './model';
 import { apiKeyResource, applicationResource, phoneNumberResource } from './representation';
 import type { EmulatorStore } from './store';
+import { callResource } from './voice/representation';
+import type { Voice } from './voice/voice';
+import { answerVoiceControl } from './voice/voice-controls';
 
 /**
  * The emulator's own endpoints, under `/_emulator/`, for tests and the phone simulator: no
@@ -26,6 +29,8 @@ export function accountView(account: AccountRecord) {
     applications: account.applications.map((a) => applicationResource(account, a)),
     keys: account.keys.map((k) => apiKeyResource(k)),
     messages: account.messages.map((m) => messageView(account, m)),
+    /** Calls and legs, oldest first, as Twilio's Call resource (the story of each: `GET /_emulator/calls/{Sid}`). */
+    calls: account.calls.map((c) => callResource(account, c)),
   };
 }
 
@@ -41,19 +46,23 @@ export interface Faults {
 }
 
 /**
- * Settings a test can change: how long the carrier takes for each step of a message's status, for
- * every account (`messageStepMs`) or for one (`accounts[sid]`), so tests side by side do not slow or
- * hurry each other.
+ * Settings a test can change, for every account or for one (`accounts[sid]`), so tests side by side
+ * do not slow or hurry each other: how long the carrier takes for each step of a message's status
+ * (`messageStepMs`), and how fast a call's Twilio seconds pass (`callTimeScale`: 0.01 makes a 30 s
+ * Dial timeout last 300 ms).
  */
 export interface Settings {
   messageStepMs: number;
-  accounts: Record<string, { messageStepMs: number }>;
+  callTimeScale: number;
+  accounts: Record<string, { messageStepMs?: number; callTimeScale?: number }>;
 }
 
 export const MAX_MESSAGE_STEP_MS = 60_000;
+export const MIN_CALL_TIME_SCALE = 0.001;
 
 export interface ControlServices {
   store: EmulatorStore;
+  voice: Voice;
   events: EmulatorEvents;
   faults: Faults;
   settings: Settings;
@@ -68,6 +77,8 @@ export async function answerControlRequest(
   body: string,
 ): Promise<ControlAnswer> {
   const { store, faults, settings } = services;
+  const voiceAnswer = await answerVoiceControl(services, method, path, parseJson(body));
+  if (voiceAnswer) return voiceAnswer;
   if (path === '/_emulator/messages') {
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
     const input = parseJson(body);
@@ -81,20 +92,32 @@ export async function answerControlRequest(
     if (method === 'GET') return { status: 200, body: settings };
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
     const options = parseJson(body);
-    const messageStepMs = options?.messageStepMs;
+    const { messageStepMs, callTimeScale, accountSid } = options ?? {};
+    if (messageStepMs === undefined && callTimeScale === undefined)
+      return problem(400, 'Send {"messageStepMs": n} and/or {"callTimeScale": x}, optionally with "accountSid".');
     if (
-      typeof messageStepMs !== 'number' ||
-      !Number.isInteger(messageStepMs) ||
-      messageStepMs < 1 ||
-      messageStepMs > MAX_MESSAGE_STEP_MS
+      messageStepMs !== undefined &&
+      (typeof messageStepMs !== 'number' ||
+        !Number.isInteger(messageStepMs) ||
+        messageStepMs < 1 ||
+        messageStepMs > MAX_MESSAGE_STEP_MS)
     ) {
       return problem(400, `Send {"messageStepMs": n} with n a whole number of milliseconds from 1 to ${MAX_MESSAGE_STEP_MS}.`);
     }
-    const accountSid = options?.accountSid;
-    if (accountSid === undefined) settings.messageStepMs = messageStepMs;
+    if (
+      callTimeScale !== undefined &&
+      (typeof callTimeScale !== 'number' || !(callTimeScale >= MIN_CALL_TIME_SCALE && callTimeScale <= 1))
+    ) {
+      return problem(400, `Send {"callTimeScale": x} with x from ${MIN_CALL_TIME_SCALE} to 1 (1 is real time).`);
+    }
+    const changes = {
+      ...(messageStepMs === undefined ? {} : { messageStepMs: messageStepMs as number }),
+      ...(callTimeScale === undefined ? {} : { callTimeScale: callTimeScale as number }),
+    };
+    if (accountSid === undefined) Object.assign(settings, changes);
     else if (typeof accountSid !== 'string' || !store.account(accountSid))
       return problem(404, `No account ${String(accountSid)} in the emulator.`);
-    else settings.accounts[accountSid] = { messageStepMs };
+    else settings.accounts[accountSid] = { ...settings.accounts[accountSid], ...changes };
     return { status: 200, body: settings };
   }
   if (path === '/_emulator/faults') {
@@ -131,6 +154,7 @@ export async function answerControlRequest(
   if (path === '/_emulator/reset') {
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
     store.reset();
+    services.voice.reset();
     faults.delayMs = 0;
     faults.accountSid = undefined;
     Object.assign(settings, services.defaultSettings());

@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
-import type { AccountRecord, MessageRecord } from './model';
+import type { AccountRecord, CallRecord, MessageRecord } from './model';
 
 /** What happened, for the parts that react to it (the carrier, the phone simulator's live view). */
 interface EmulatorEventMap {
   /** A message was created or changed (its status, a callback or webhook attempt). */
   message: [account: AccountRecord, message: MessageRecord];
+  /** A call or call leg was created or changed (its status, a TwiML request, a callback, digits). */
+  call: [account: AccountRecord, call: CallRecord];
 }
 
 /**

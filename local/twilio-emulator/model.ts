@@ -73,6 +73,8 @@ export interface AccountRecord {
   messages: MessageRecord[];
   /** Phones that texted STOP to one of the account's numbers (and not START since). */
   optOuts: OptOutRecord[];
+  /** Calls and their child legs, oldest first. */
+  calls: CallRecord[];
 }
 
 export type MessageDirection = 'inbound' | 'outbound-api';
@@ -121,6 +123,74 @@ export interface OptOutRecord {
   phone: string;
 }
 
+/** Twilio's call statuses. https://www.twilio.com/docs/voice/api/call-resource#call-status-values */
+export type CallStatus =
+  | 'queued'
+  | 'initiated'
+  | 'ringing'
+  | 'in-progress'
+  | 'completed'
+  | 'busy'
+  | 'no-answer'
+  | 'failed'
+  | 'canceled';
+
+/** `inbound` reached an account's number or application; `outbound-dial` is a child leg made by `<Dial>`. */
+export type CallDirection = 'inbound' | 'outbound-api' | 'outbound-dial';
+
+/** The call progress events a status callback can subscribe to. */
+export type CallEvent = 'initiated' | 'ringing' | 'answered' | 'completed';
+
+/** A TwiML document the emulator requested for a call: the Voice URL, its fallback, or a `<Dial action>`. */
+export interface TwimlRequest extends WebhookAttempt {
+  purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action';
+  params: Record<string, string>;
+}
+
+/** A status callback posted for a call. */
+export interface CallCallback extends WebhookAttempt {
+  event: CallEvent;
+  callStatus: CallStatus;
+  params: Record<string, string>;
+}
+
+export interface CallRecord {
+  sid: string;
+  /** The call whose `<Dial>` made this leg; null for a call of its own. */
+  parentCallSid: string | null;
+  direction: CallDirection;
+  /** A number in E.164, or `client:{identity}` for a Voice SDK client. */
+  from: string;
+  to: string;
+  status: CallStatus;
+  /** The account's number that was called (inbound from a phone). */
+  phoneNumberSid: string | null;
+  /** The TwiML application that answered a Voice SDK client's call. */
+  applicationSid: string | null;
+  dateCreated: string;
+  dateUpdated: string;
+  startTime: string | null;
+  /** When it was answered: its duration counts from here. */
+  answeredAt: string | null;
+  endTime: string | null;
+  /** Who picked up, as the emulator's controls named them (not Twilio's answered_by, which is machine detection). */
+  answeredBy: string | null;
+  /** Custom parameters: a client's `params` for its own call, or the `<Parameter>`s a `<Client>` leg carries. */
+  parameters: Record<string, string>;
+  statusCallback: string;
+  statusCallbackMethod: WebhookMethod;
+  statusCallbackEvents: CallEvent[];
+  /** Every TwiML document requested for it, with what came back. */
+  twiml: TwimlRequest[];
+  callbacks: CallCallback[];
+  /** What its `<Say>` verbs said, in order. */
+  said: string[];
+  /** Digits its party pressed. */
+  digits: { digits: string; at: string }[];
+  /** Twilio's debugger notifications for it (11200 HTTP retrieval failure, 12100 document parse failure…). */
+  errors: { code: number; message: string; at: string }[];
+}
+
 export interface EmulatorState {
   version: 1;
   accounts: AccountRecord[];
@@ -134,7 +204,7 @@ export interface DemoCredentials {
 }
 
 /** A Twilio SID: two-letter prefix and 32 lowercase hex digits. */
-export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM'): string {
+export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM' | 'CA'): string {
   return prefix + randomBytes(16).toString('hex');
 }
 

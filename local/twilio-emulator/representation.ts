@@ -23,6 +23,7 @@ export function accountResource(account: AccountRecord) {
       applications: `${base}/Applications.json`,
       keys: `${base}/Keys.json`,
       messages: `${base}/Messages.json`,
+      calls: `${base}/Calls.json`,
     },
   };
 }

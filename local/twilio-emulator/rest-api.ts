@@ -24,6 +24,7 @@ import {
   notFound,
   TwilioError,
 } from './twilio-errors';
+import { callRoutes } from './voice/calls-api';
 
 export interface ApiRequest {
   method: string;
@@ -81,6 +82,7 @@ const routes: Route[] = [
     methods: { GET: fetchKey, POST: updateKey, DELETE: deleteKey },
   },
   ...messageRoutes,
+  ...callRoutes,
 ];
 
 const ACCOUNT_PATH = /^\/2010-04-01\/Accounts\/([^/.]+)(.*)$/;

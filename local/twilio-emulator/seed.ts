@@ -80,6 +80,7 @@ function account(sid: string, authToken: string, friendlyName: string, demo: boo
     keys: [],
     messages: [],
     optOuts: [],
+    calls: [],
   };
 }
 

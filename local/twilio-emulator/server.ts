@@ -11,6 +11,7 @@ import { answerApiRequest } from './rest-api';
 import { statusPage } from './status-page';
 import { EmulatorStore } from './store';
 import { notFound } from './twilio-errors';
+import { startVoice } from './voice/voice';
 
 export interface TwilioEmulatorOptions {
   /** 0 picks a free port. */
@@ -37,7 +38,11 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   const { log } = options;
   const store = EmulatorStore.open({ demo: options.demo, file: options.stateFile });
   const faults: Faults = { delayMs: 0 };
-  const defaultSettings = (): Settings => ({ messageStepMs: options.messageStepMs ?? DEFAULT_MESSAGE_STEP_MS, accounts: {} });
+  const defaultSettings = (): Settings => ({
+    messageStepMs: options.messageStepMs ?? DEFAULT_MESSAGE_STEP_MS,
+    callTimeScale: 1,
+    accounts: {},
+  });
   const settings = defaultSettings();
   const events = new EmulatorEvents();
   const carrier = startCarrier({
@@ -45,6 +50,12 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     events,
     stepMs: (accountSid) => settings.accounts[accountSid]?.messageStepMs ?? settings.messageStepMs,
     log,
+  });
+  const voice = startVoice({
+    store,
+    events,
+    log,
+    timeScale: (accountSid) => settings.accounts[accountSid]?.callTimeScale ?? settings.callTimeScale,
   });
   /** REST requests held by delayMs; changing the faults lets them through at once. */
   const held = new Set<() => void>();
@@ -102,7 +113,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       log.info(`${method} ${target.pathname}${target.search}`);
     } else if (target.pathname.startsWith('/_emulator/')) {
       const answer = await answerControlRequest(
-        { store, events, faults, settings, defaultSettings },
+        { store, events, voice, faults, settings, defaultSettings },
         method,
         target.pathname,
         body,
@@ -142,6 +153,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     stop: () =>
       new Promise<void>((resolve) => {
         carrier.stop();
+        voice.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

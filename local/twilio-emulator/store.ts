@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AccountRecord, DemoCredentials, EmulatorState, MessageRecord, PhoneNumberRecord } from './model';
+import type { AccountRecord, CallRecord, DemoCredentials, EmulatorState, MessageRecord, PhoneNumberRecord } from './model';
 import { additionalAccount, demoAccount, initialState } from './seed';
 
 /**
@@ -48,6 +48,15 @@ export class EmulatorStore {
     return undefined;
   }
 
+  /** A call or call leg of any account, by SID. */
+  findCall(sid: string): { account: AccountRecord; call: CallRecord } | undefined {
+    for (const account of this.state.accounts) {
+      const call = account.calls.find((c) => c.sid === sid);
+      if (call) return { account, call };
+    }
+    return undefined;
+  }
+
   /** Every change goes through here, so every change is saved. */
   change<T>(apply: (state: EmulatorState) => T): T {
     const result = apply(this.state);
@@ -87,10 +96,11 @@ function readState(file: string): EmulatorState {
   }
   if (state?.version !== 1 || !Array.isArray(state.accounts) || typeof state.numbersAllocated !== 'number')
     throw new Error(`${file} is not a Twilio emulator state file this version can read. Delete it (or run npm run reset).`);
-  // State files written before messaging existed have accounts without messages or opt-outs.
+  // State files written before messaging or calls existed have accounts without them.
   for (const account of state.accounts) {
     account.messages ??= [];
     account.optOuts ??= [];
+    account.calls ??= [];
   }
   return state as EmulatorState;
 }

@@ -17,6 +17,8 @@ export interface WebhookRequest {
   /** The same for every retry of one event, as Twilio's `I-Twilio-Idempotency-Token`. */
   idempotencyToken?: string;
   signal?: AbortSignal;
+  /** How much of the answer is kept; a TwiML document needs all of it (Twilio reads up to 64 KB). */
+  keepChars?: number;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function deliverWebhook(request: WebhookRequest): Promise<WebhookAt
         : AbortSignal.timeout(TIMEOUT_MS),
     });
     const text = await res.text();
-    return { url: request.url, method, status: res.status, body: text.slice(0, KEPT_BODY_CHARS), at };
+    return { url: request.url, method, status: res.status, body: text.slice(0, request.keepChars ?? KEPT_BODY_CHARS), at };
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     return { url: request.url, method, status: null, body: `No answer: ${cause}`, at };
