@@ -57,6 +57,13 @@ export async function startReceiver() {
     answer: (path: string, status: number) => answers.set(path, status),
     twiml: (path: string, document: string | ((request: ReceivedRequest) => string)) => documents.set(path, document),
     hold: (path: string, count: number) => holds.set(path, { count, waiting: [] }),
+    /** Forgets the requests and every answer, TwiML and hold set, for the next test. */
+    reset: () => {
+      requests.length = 0;
+      answers.clear();
+      documents.clear();
+      holds.clear();
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -293,7 +293,7 @@ describe('Twilio emulator messaging', () => {
       expect((await call('POST', '/_emulator/settings', { json: { messageStepMs: 0 } })).status).toBe(400);
       expect((await call('POST', '/_emulator/settings', { json: { messageStepMs: 50, accountSid: 'ACnope' } })).status).toBe(404);
       const set = await call('POST', '/_emulator/settings', { json: { messageStepMs: 60_000, accountSid: account.accountSid } });
-      expect(set.body).toEqual({ messageStepMs: 10, accounts: { [account.accountSid]: { messageStepMs: 60_000 } } });
+      expect(set.body).toEqual({ messageStepMs: 10, callTimeScale: 1, accounts: { [account.accountSid]: { messageStepMs: 60_000 } } });
       const slow = await send(account, {
         From: smsNumber(account),
         To: PHONE,
@@ -306,7 +306,7 @@ describe('Twilio emulator messaging', () => {
       await expect.poll(() => requestsTo('/fast').length).toBe(3);
       expect((await call<Message>('GET', slow.body.uri, { auth: account })).body.status).toBe('queued');
       await call('POST', '/_emulator/reset');
-      expect((await call('GET', '/_emulator/settings')).body).toEqual({ messageStepMs: 10, accounts: {} });
+      expect((await call('GET', '/_emulator/settings')).body).toEqual({ messageStepMs: 10, callTimeScale: 1, accounts: {} });
     });
   });
 
