@@ -293,7 +293,11 @@ describe('Twilio emulator messaging', () => {
       expect((await call('POST', '/_emulator/settings', { json: { messageStepMs: 0 } })).status).toBe(400);
       expect((await call('POST', '/_emulator/settings', { json: { messageStepMs: 50, accountSid: 'ACnope' } })).status).toBe(404);
       const set = await call('POST', '/_emulator/settings', { json: { messageStepMs: 60_000, accountSid: account.accountSid } });
-      expect(set.body).toEqual({ messageStepMs: 10, callTimeScale: 1, accounts: { [account.accountSid]: { messageStepMs: 60_000 } } });
+      expect(set.body).toEqual({
+        messageStepMs: 10,
+        callTimeScale: 1,
+        accounts: { [account.accountSid]: { messageStepMs: 60_000 } },
+      });
       const slow = await send(account, {
         From: smsNumber(account),
         To: PHONE,
