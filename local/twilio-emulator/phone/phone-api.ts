@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorEvents } from '../events';
-import type { AccountRecord, MessageRecord } from '../model';
+import type { AccountRecord, CallRecord, MessageRecord } from '../model';
 import type { EmulatorStore } from '../store';
 
 /** Keeps idle event streams open through proxies and tells a closed page apart. */
@@ -26,20 +26,56 @@ export function phoneMessage(message: MessageRecord) {
 
 export type PhoneMessage = ReturnType<typeof phoneMessage>;
 
-/** Every SMS-capable number of every account, the demo account's first: what a phone can text. */
+/** Every number of every account that takes texts or calls, the demo account's first: what a phone can reach. */
 export function phoneNumbers(store: EmulatorStore) {
   const accounts = [...store.accounts].sort((a, b) => Number(b.demo) - Number(a.demo));
   return accounts.flatMap((account) =>
     account.numbers
-      .filter((n) => n.capabilities.sms)
+      .filter((n) => n.capabilities.sms || n.capabilities.voice)
       .map((n) => ({
         phoneNumber: n.phoneNumber,
         friendlyName: n.friendlyName,
         accountSid: account.sid,
         accountName: account.friendlyName,
         demo: account.demo,
+        sms: n.capabilities.sms,
+        voice: n.capabilities.voice,
       })),
   );
+}
+
+/**
+ * A call as the phone sees it: `outgoing` when the phone called the number (the call itself),
+ * `incoming` when a `<Dial><Number>` rings the phone (the leg); the other party, its status, when it
+ * was answered and ended, and what the product's TwiML said on the phone's own call.
+ */
+export function phoneCall(call: CallRecord) {
+  const outgoing = call.parentCallSid === null;
+  return {
+    sid: call.sid,
+    kind: outgoing ? ('outgoing' as const) : ('incoming' as const),
+    party: outgoing ? call.to : call.from,
+    status: call.status,
+    dateCreated: call.dateCreated,
+    answeredAt: call.answeredAt,
+    endTime: call.endTime,
+    said: call.said,
+  };
+}
+
+export type PhoneCall = ReturnType<typeof phoneCall>;
+
+/** The phone's calls to the number, and every call ringing the phone, oldest first. */
+function callsOf(store: EmulatorStore, phone: string, number: string): PhoneCall[] {
+  return store.accounts
+    .flatMap((account) => account.calls)
+    .filter((c) => isPhoneCall(c, phone, number))
+    .sort((a, b) => a.dateCreated.localeCompare(b.dateCreated))
+    .map(phoneCall);
+}
+
+function isPhoneCall(call: CallRecord, phone: string, number: string) {
+  return call.parentCallSid === null ? call.from === phone && call.to === number : call.to === phone;
 }
 
 /** The texts between an outside phone and an account's number, both ways, oldest first. */
@@ -55,10 +91,10 @@ function isBetween(message: MessageRecord, phone: string, number: string) {
 }
 
 /**
- * The phone simulator's data, under `/_emulator/phone/`: `numbers`, `conversation?phone=&number=`,
- * and `events?phone=&number=`, a stream of Server-Sent Events (the whole conversation first, then each
- * new or changed message) so the page shows every status as it happens without polling. Answers
- * whether it handled the request.
+ * The phone simulator's data, under `/_emulator/phone/`: `numbers`, `conversation?phone=&number=`
+ * (texts and calls), and `events?phone=&number=`, a stream of Server-Sent Events (the whole
+ * conversation first, then each new or changed message or call) so the page shows every status as
+ * it happens without polling. Answers whether it handled the request.
  */
 export function answerPhoneRequest(
   services: { store: EmulatorStore; events: EmulatorEvents },
@@ -84,7 +120,7 @@ export function answerPhoneRequest(
     return true;
   }
   if (route === 'conversation') {
-    json(res, 200, { phone, number, messages: conversation(store, phone, number) });
+    json(res, 200, { phone, number, messages: conversation(store, phone, number), calls: callsOf(store, phone, number) });
     return true;
   }
 
@@ -94,15 +130,20 @@ export function answerPhoneRequest(
     Connection: 'keep-alive',
   });
   const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-  event('conversation', { phone, number, messages: conversation(store, phone, number) });
+  event('conversation', { phone, number, messages: conversation(store, phone, number), calls: callsOf(store, phone, number) });
   const onMessage = (_account: AccountRecord, message: MessageRecord) => {
     if (isBetween(message, phone, number)) event('message', phoneMessage(message));
   };
+  const onCall = (_account: AccountRecord, call: CallRecord) => {
+    if (isPhoneCall(call, phone, number)) event('call', phoneCall(call));
+  };
   const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
   events.on('message', onMessage);
+  events.on('call', onCall);
   res.on('close', () => {
     clearInterval(keepAlive);
     events.off('message', onMessage);
+    events.off('call', onCall);
   });
   return true;
 }

@@ -1,8 +1,9 @@
 /**
  * `GET /phone`: the phone simulator. Plain HTML and JavaScript served by the emulator (no build step,
  * nothing loaded from elsewhere): a person picks or types their phone number and one of the
- * accounts' SMS numbers, texts it, and follows the conversation live through the Server-Sent Events of
- * `/_emulator/phone/events`. `?phone=+1…&number=+1…` preselects both.
+ * accounts' numbers, texts or calls it, answers the calls the product places to the phone, hangs up,
+ * presses digits, and follows it all live through the Server-Sent Events of `/_emulator/phone/events`.
+ * `?phone=+1…&number=+1…` preselects both.
  */
 export function phonePage(): string {
   return `<!doctype html>
@@ -45,6 +46,14 @@ export function phonePage(): string {
   form.compose { display: grid; grid-template-columns: 1fr auto; gap: .5rem; align-items: end; }
   form.compose button { width: auto; padding: .5rem 1.25rem; }
   .counter { grid-column: 1 / -1; margin: 0; }
+  .call { border: 1px solid var(--line); border-radius: 8px; padding: .75rem; display: grid; gap: .5rem; }
+  .call p { margin: 0; }
+  .call-line { display: flex; justify-content: space-between; gap: .5rem; font-weight: 600; }
+  .call-buttons { display: flex; gap: .5rem; flex-wrap: wrap; }
+  .call-buttons button { width: auto; padding: .5rem 1.25rem; }
+  button.danger { background: var(--bad); border-color: var(--bad); color: #ffffff; }
+  .keypad { display: grid; grid-template-columns: repeat(3, 1fr); gap: .35rem; max-width: 16rem; }
+  .keypad button { background: var(--theirs); color: var(--fg); border-color: var(--line); }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 </style>
 </head>
@@ -52,7 +61,7 @@ export function phonePage(): string {
 <main>
   <header>
     <h1>Phone simulator</h1>
-    <p class="hint">Text a number of the Twilio emulator as an outside phone would. <a href="/">Emulator status</a></p>
+    <p class="hint">Text or call a number of the Twilio emulator as an outside phone would, and answer the calls it places to you. <a href="/">Emulator status</a></p>
   </header>
   <div class="fields">
     <div>
@@ -64,9 +73,22 @@ export function phonePage(): string {
     <div>
       <label for="number">Switchboard number</label>
       <select id="number" name="number" aria-describedby="number-hint"></select>
-      <p class="hint" id="number-hint">Every SMS number of every emulator account, the demo account first.</p>
+      <p class="hint" id="number-hint">Every number of every emulator account, the demo account first.</p>
     </div>
   </div>
+  <section class="call" aria-labelledby="call-title">
+    <h2 id="call-title">Call</h2>
+    <div class="call-line"><p id="call-status" role="status">No call.</p><p id="call-timer" aria-label="Call time"></p></div>
+    <p class="hint" id="call-said"></p>
+    <div class="call-buttons">
+      <button type="button" id="call">Call</button>
+      <button type="button" id="answer" hidden>Answer</button>
+      <button type="button" id="hangup" class="danger" hidden>Hang up</button>
+    </div>
+    <div class="keypad" id="keypad" role="group" aria-label="Keypad">
+      ${[...'123456789*0#'].map((d) => `<button type="button" data-digit="${d}" disabled>${d}</button>`).join('')}
+    </div>
+  </section>
   <section class="thread" aria-labelledby="thread-title">
     <h2 id="thread-title" class="visually-hidden">Conversation</h2>
     <p class="empty" id="empty">No texts yet.</p>
@@ -90,6 +112,12 @@ export function phonePage(): string {
   const form = $('compose'), body = $('body'), send = $('send'), problem = $('problem'), counter = $('counter');
   const params = new URLSearchParams(location.search);
   const messages = new Map();
+  const calls = new Map();
+  const callStatus = $('call-status'), callTimer = $('call-timer'), callSaid = $('call-said');
+  const callButton = $('call'), answerButton = $('answer'), hangupButton = $('hangup'), keypad = $('keypad');
+  const ENDED = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
+  const endedText = { completed: 'ended', busy: 'busy', 'no-answer': 'not answered', failed: 'failed', canceled: 'canceled' };
+  let numbersByPhone = new Map();
   let source;
 
   const say = (text) => { problem.textContent = text; };
@@ -128,20 +156,97 @@ export function phonePage(): string {
     thread.scrollTop = thread.scrollHeight;
   }
 
+  const clock = (ms) => {
+    const seconds = Math.max(0, Math.floor(ms / 1000));
+    return Math.floor(seconds / 60) + ':' + String(seconds % 60).padStart(2, '0');
+  };
+
+  /** The call under way, else the last one. */
+  function currentCall() {
+    const all = [...calls.values()];
+    return all.filter((c) => !ENDED.has(c.status)).at(-1) || all.at(-1);
+  }
+
+  function renderCall() {
+    const c = currentCall();
+    const live = Boolean(c && !ENDED.has(c.status));
+    const reachable = numbersByPhone.get(number.value);
+    let state = 'No call.';
+    let timer = '';
+    if (c) {
+      const since = (iso) => clock(Date.now() - Date.parse(iso));
+      if (c.status === 'in-progress') { state = 'In call with ' + c.party; timer = since(c.answeredAt || c.dateCreated); }
+      else if (live) { state = (c.kind === 'incoming' ? 'Incoming call from ' : 'Calling ') + c.party + ' · ringing'; timer = since(c.dateCreated); }
+      else {
+        state = 'Call with ' + c.party + ' ' + (endedText[c.status] || c.status);
+        timer = c.answeredAt && c.endTime ? clock(Date.parse(c.endTime) - Date.parse(c.answeredAt)) : '';
+      }
+    }
+    if (callStatus.textContent !== state) callStatus.textContent = state;
+    callTimer.textContent = timer;
+    callSaid.textContent = c && c.said.length ? 'Switchboard said: ' + c.said.join(' ') : '';
+    callButton.disabled = live || !(reachable && reachable.voice);
+    answerButton.hidden = !(live && c.kind === 'incoming' && c.status === 'ringing');
+    hangupButton.hidden = !live;
+    for (const key of keypad.querySelectorAll('button')) key.disabled = !(c && c.status === 'in-progress');
+    send.disabled = !(reachable && reachable.sms);
+  }
+  setInterval(renderCall, 1000);
+
+  async function act(path, input) {
+    say('');
+    try {
+      const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+      const answer = await res.json();
+      if (!res.ok) say(answer.error || 'The emulator answered ' + res.status + '.');
+    } catch {
+      say('The emulator did not answer. Is npm start still running?');
+    }
+  }
+
+  callButton.addEventListener('click', () => {
+    if (!E164.test(phone.value.trim())) { say('Your number must be in E.164, for example +14155550199.'); phone.focus(); return; }
+    act('/_emulator/calls', { from: phone.value.trim(), to: number.value });
+  });
+  answerButton.addEventListener('click', () => {
+    const c = currentCall();
+    if (c) act('/_emulator/calls/' + c.sid + '/answer', { by: phone.value.trim() });
+  });
+  hangupButton.addEventListener('click', () => {
+    const c = currentCall();
+    if (c) act('/_emulator/calls/' + c.sid + '/hangup', {});
+  });
+  keypad.addEventListener('click', (event) => {
+    const key = event.target.closest('button[data-digit]');
+    const c = currentCall();
+    if (key && c) act('/_emulator/calls/' + c.sid + '/digits', { digits: key.dataset.digit });
+  });
+
   function follow() {
     if (source) source.close();
     source = undefined;
     messages.clear();
+    calls.clear();
     render();
+    renderCall();
     const from = phone.value.trim();
     if (!E164.test(from) || !number.value) return;
     localStorage.setItem('phone-simulator', JSON.stringify({ phone: from, number: number.value }));
     const query = new URLSearchParams({ phone: from, number: number.value });
     source = new EventSource('/_emulator/phone/events?' + query);
     source.addEventListener('conversation', (event) => {
+      const data = JSON.parse(event.data);
       messages.clear();
-      for (const m of JSON.parse(event.data).messages) messages.set(m.sid, m);
+      for (const m of data.messages) messages.set(m.sid, m);
+      calls.clear();
+      for (const c of data.calls) calls.set(c.sid, c);
       render();
+      renderCall();
+    });
+    source.addEventListener('call', (event) => {
+      const c = JSON.parse(event.data);
+      calls.set(c.sid, c);
+      renderCall();
     });
     source.addEventListener('message', (event) => {
       const m = JSON.parse(event.data);
@@ -153,10 +258,12 @@ export function phonePage(): string {
   async function loadNumbers() {
     const res = await fetch('/_emulator/phone/numbers');
     const { numbers } = await res.json();
+    numbersByPhone = new Map(numbers.map((n) => [n.phoneNumber, n]));
     number.replaceChildren(...numbers.map((n) => {
       const option = document.createElement('option');
       option.value = n.phoneNumber;
-      option.textContent = n.phoneNumber + ' · ' + n.friendlyName + ' (' + n.accountName + ')';
+      const can = [n.voice && 'calls', n.sms && 'texts'].filter(Boolean).join(' and ');
+      option.textContent = n.phoneNumber + ' · ' + n.friendlyName + ' (' + n.accountName + ') · ' + can;
       return option;
     }));
     const saved = JSON.parse(localStorage.getItem('phone-simulator') || '{}');
@@ -206,7 +313,7 @@ export function phonePage(): string {
     } catch {
       say('The emulator did not answer. Is npm start still running?');
     } finally {
-      send.disabled = false;
+      renderCall();
       body.focus();
     }
   });

@@ -3,7 +3,7 @@ import { quietLogger } from '../../log';
 import { freePort } from '../../ports';
 import { startTwilioEmulator, type TwilioEmulator } from '../server';
 import { type Receiver, startReceiver } from '../test-receiver';
-import type { PhoneMessage } from './phone-api';
+import type { PhoneCall, PhoneMessage } from './phone-api';
 
 const demo = { accountSid: `AC${'d'.repeat(32)}`, authToken: 'e'.repeat(32) };
 const PHONE = '+14155550199';
@@ -27,7 +27,10 @@ describe('phone simulator', () => {
     await emulator.stop();
     await receiver.stop();
   });
-  afterEach(() => fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' }));
+  afterEach(async () => {
+    await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
+    receiver.reset();
+  });
 
   const post = (path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
     fetch(`${emulator.url}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -59,25 +62,34 @@ describe('phone simulator', () => {
     expect(html).toMatch(/<textarea id="body"[^>]*maxlength="1600"/);
     expect(html).toContain('<button type="submit" id="send">Send</button>');
     expect(html).toContain('<div id="messages-log" role="log" aria-label="Conversation"><ol id="messages"></ol></div>');
+    // Calls: a Call button, Answer and Hang up, a keypad group of the twelve keys, and a status region.
+    expect(html).toContain('<button type="button" id="call">Call</button>');
+    expect(html).toContain('<button type="button" id="answer" hidden>Answer</button>');
+    expect(html).toContain('<button type="button" id="hangup" class="danger" hidden>Hang up</button>');
+    expect(html).toContain('<p id="call-status" role="status">No call.</p>');
+    const keypad = /<div class="keypad" id="keypad" role="group" aria-label="Keypad">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+    expect([...keypad.matchAll(/data-digit="(.)"/g)].map((m) => m[1]).join('')).toBe('123456789*0#');
     // Nothing loaded from elsewhere.
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
     const status = await (await fetch(`${emulator.url}/`)).text();
     expect(status).toContain('<a href="/phone">Phone simulator</a>');
   });
 
-  it("lists every account's SMS numbers, the demo account first", async () => {
+  it("lists every account's numbers that take texts or calls, the demo account first", async () => {
     const created = (await (await post('/_emulator/accounts', {})).json()) as { accountSid: string };
     const res = await fetch(`${emulator.url}/_emulator/phone/numbers`);
     const { numbers } = (await res.json()) as {
-      numbers: { phoneNumber: string; accountSid: string; demo: boolean; friendlyName: string }[];
+      numbers: { phoneNumber: string; accountSid: string; demo: boolean; friendlyName: string; sms: boolean; voice: boolean }[];
     };
-    expect(numbers.map((n) => [n.accountSid, n.friendlyName])).toEqual([
-      [demo.accountSid, 'Main line'],
-      [demo.accountSid, 'SMS line'],
-      [demo.accountSid, 'Legacy IVR'],
-      [created.accountSid, 'Main line'],
-      [created.accountSid, 'SMS line'],
-      [created.accountSid, 'Legacy IVR'],
+    expect(numbers.map((n) => [n.accountSid, n.friendlyName, n.sms, n.voice])).toEqual([
+      [demo.accountSid, 'Main line', true, true],
+      [demo.accountSid, 'SMS line', true, false],
+      [demo.accountSid, 'Voice line', false, true],
+      [demo.accountSid, 'Legacy IVR', true, true],
+      [created.accountSid, 'Main line', true, true],
+      [created.accountSid, 'SMS line', true, false],
+      [created.accountSid, 'Voice line', false, true],
+      [created.accountSid, 'Legacy IVR', true, true],
     ]);
     expect(numbers[0]).toMatchObject({ phoneNumber: DEMO_MAIN, demo: true });
   });
@@ -145,6 +157,71 @@ describe('phone simulator', () => {
         statuses.push(message.status);
       }
       expect(statuses).toEqual(['queued', 'sending', 'sent', 'delivered']);
+    } finally {
+      abort.abort();
+    }
+  });
+
+  it('streams the calls of the phone too: its call to the number ringing, answered and ended, and a call ringing the phone', async () => {
+    const voiceUrl = async (url: string) => {
+      const list = await fetch(
+        `${emulator.url}/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent(DEMO_MAIN)}`,
+        { headers: { authorization: `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}` } },
+      );
+      const {
+        incoming_phone_numbers: [main],
+      } = (await list.json()) as { incoming_phone_numbers: { sid: string }[] };
+      await post(
+        `/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers/${main?.sid}.json`,
+        new URLSearchParams({ VoiceUrl: url }).toString(),
+        {
+          authorization: `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      );
+    };
+    receiver.twiml('/voice', '<Response><Say>Connecting you</Say><Dial><Client>agent</Client></Dial></Response>');
+    await voiceUrl(`${receiver.base}/voice`);
+    const abort = new AbortController();
+    const res = await fetch(
+      `${emulator.url}/_emulator/phone/events?${new URLSearchParams({ phone: PHONE, number: DEMO_MAIN })}`,
+      {
+        signal: abort.signal,
+      },
+    );
+    const events = readEvents(res);
+    try {
+      const first = await events.next();
+      expect((first.data as { calls: PhoneCall[] }).calls).toEqual([]);
+      const placed = await post('/_emulator/calls', { from: PHONE, to: DEMO_MAIN });
+      const { sid } = (await placed.json()) as { sid: string };
+      const seen: string[] = [];
+      const follow = async (until: string) => {
+        while (seen.at(-1) !== until) {
+          const next = await events.next();
+          const call = next.data as PhoneCall;
+          if (next.event === 'call' && call.sid === sid) {
+            expect(call).toMatchObject({ kind: 'outgoing', party: DEMO_MAIN });
+            seen.push(call.status);
+          }
+        }
+      };
+      await follow('in-progress');
+      await post(`/_emulator/calls/${sid}/hangup`, {});
+      await follow('completed');
+      expect(seen[0]).toBe('ringing');
+
+      // The product's <Dial><Number> to the phone rings it: an incoming call on the same stream.
+      receiver.twiml('/voice', `<Response><Dial><Number>${PHONE}</Number></Dial></Response>`);
+      await post('/_emulator/calls', { from: '+14155550177', to: DEMO_MAIN });
+      for (;;) {
+        const next = await events.next();
+        const call = next.data as PhoneCall;
+        if (next.event === 'call' && call.kind === 'incoming' && call.status === 'ringing') {
+          expect(call.party).toBe('+14155550177');
+          break;
+        }
+      }
     } finally {
       abort.abort();
     }
