@@ -140,3 +140,125 @@ export async function setMessageStepMs(ms: number, accountSid?: string): Promise
   });
   if (!res.ok) throw new Error(`emulator settings: ${res.status} ${await res.text()}`);
 }
+
+/** A request the emulator made about a call: a TwiML fetch or a status callback, with what it sent. */
+export interface EmulatorCallRequest extends EmulatorWebhookAttempt {
+  params: Record<string, string>;
+}
+
+/** One call or leg as `GET /_emulator/calls/{Sid}` shows it: Twilio's Call resource and its story. */
+export interface EmulatorCallLeg {
+  sid: string;
+  account_sid: string;
+  parent_call_sid: string | null;
+  direction: 'inbound' | 'outbound-api' | 'outbound-dial';
+  /** E.164, or `client:{identity}`. */
+  from: string;
+  to: string;
+  status: 'queued' | 'initiated' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+  /** Seconds as a string once an answered call ended; null otherwise. */
+  duration: string | null;
+  start_time: string | null;
+  end_time: string | null;
+  /** The party that picked up (`client:{identity}` or a number), as named to answerCall. */
+  answeredByParty: string | null;
+  application_sid: string | null;
+  /** A client's params for its own call; the `<Parameter>`s a `<Client>` leg carries. */
+  parameters: Record<string, string>;
+  /** TwiML documents requested for it: the Voice URL, its fallback, `<Dial action>`s. */
+  twiml: (EmulatorCallRequest & { purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action' })[];
+  /** Status callbacks posted for it, in order. */
+  callbacks: (EmulatorCallRequest & { event: 'initiated' | 'ringing' | 'answered' | 'completed'; callStatus: string })[];
+  /** What its `<Say>`s said. */
+  said: string[];
+  digits: { digits: string; at: string }[];
+  /** Twilio's debugger codes: 11200 (the webhook failed), 12100 (TwiML unreadable), 13214, 13223… */
+  errors: { code: number; message: string; at: string }[];
+}
+
+/** A call with its `<Dial>` legs, oldest first. */
+export interface EmulatorCall extends EmulatorCallLeg {
+  legs: EmulatorCallLeg[];
+}
+
+async function callControl<T>(path: string, body: unknown, expected = 200): Promise<T> {
+  const res = await fetch(`${emulator()}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== expected) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/**
+ * An outside phone calls a number of an emulator account: Twilio requests the number's Voice URL
+ * (signed: CallSid, From, To, CallStatus=ringing, Direction=inbound…) and carries out the TwiML.
+ * Resolves once the call waits (ringing legs, a Pause) or has ended, its callbacks so far answered.
+ */
+export const callFromPhone = (call: { from: string; to: string }) => callControl<EmulatorCall>('/_emulator/calls', call, 201);
+
+/**
+ * A Voice SDK client calls out with its Access Token: Twilio requests the token's outgoing
+ * application's Voice URL with From/Caller `client:{identity}`, the params (To, From…), ApplicationSid
+ * and Direction=inbound. A `<Dial><Number>` then rings that number (answer it with answerCall).
+ */
+export function callFromClient(call: { token: string; params: Record<string, string> }): Promise<EmulatorCall> {
+  const [, payload = ''] = call.token.split('.');
+  const identity = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { grants?: { identity?: string } }).grants
+    ?.identity;
+  if (!identity) throw new Error('callFromClient: the token has no identity grant');
+  return callControl<EmulatorCall>(`/_emulator/clients/${encodeURIComponent(identity)}/calls`, call, 201);
+}
+
+/**
+ * A ringing leg is picked up, by `client:{identity}` or the dialled number (may be left out when one
+ * leg rings). The others of a ring-all are canceled. `sid` is the call's or the leg's.
+ */
+export const answerCall = (sid: string, by?: string) => callControl<EmulatorCall>(`/_emulator/calls/${sid}/answer`, { by });
+
+/**
+ * Someone hangs up: the caller, given the call's SID (or `by` its From); a leg's party, given the
+ * leg's SID or `by` its `client:{identity}`/number (a ringing leg declined ends busy). Resolves after
+ * the `<Dial action>` and the callbacks it led to have been answered.
+ */
+export const hangUpCall = (sid: string, by?: string) => callControl<EmulatorCall>(`/_emulator/calls/${sid}/hangup`, { by });
+
+/** Digits pressed on a call under way: 0-9, *, # and w only (else 400 'Illegal character passed into sendDigits'). */
+export const sendCallDigits = (sid: string, digits: string) =>
+  callControl<EmulatorCall>(`/_emulator/calls/${sid}/digits`, { digits });
+
+/**
+ * Time passes for a call: its current Pause ends, or its `<Dial>` times out (the ringing legs end
+ * no-answer and the action hears DialCallStatus=no-answer), without waiting real seconds.
+ */
+export const advanceCall = (sid: string) => callControl<EmulatorCall>(`/_emulator/calls/${sid}/advance`, {});
+
+/** A call's whole story: its TwiML requests, its legs with their parties and statuses, every callback and its answer. */
+export async function emulatorCall(sid: string): Promise<EmulatorCall> {
+  const res = await fetch(`${emulator()}/_emulator/calls/${sid}`);
+  if (!res.ok) throw new Error(`emulator call: ${res.status} ${await res.text()}`);
+  return (await res.json()) as EmulatorCall;
+}
+
+/** What the emulator makes of an Access Token, checked as Twilio checks it (20101…20107, 20157 when not valid). */
+export interface AccessTokenCheck {
+  valid: boolean;
+  identity: string | null;
+  grants: { identity?: string; voice?: { incoming?: { allow?: boolean }; outgoing?: { application_sid?: string } } } | null;
+  accountSid?: string;
+  apiKeySid?: string;
+  applicationSid?: string | null;
+  expiresAt?: string;
+  error: { code: number; message: string } | null;
+}
+
+export const verifyAccessToken = (token: string) => callControl<AccessTokenCheck>('/_emulator/tokens/verify', { token });
+
+/**
+ * How fast a call's Twilio seconds pass (Pause, Dial timeout), for one account or every one: 0.01
+ * makes a 25 s ring last 250 ms. 1 (real time) by default; advanceCall needs no waiting at all.
+ */
+export async function setCallTimeScale(scale: number, accountSid?: string): Promise<void> {
+  await callControl('/_emulator/settings', { callTimeScale: scale, accountSid });
+}
