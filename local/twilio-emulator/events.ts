@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AccountRecord, CallRecord, MessageRecord } from './model';
+import type { AccountRecord, CallRecord, MessageRecord, WebhookMethod } from './model';
 
 /** What happened, for the parts that react to it (the carrier, the phone simulator's live view). */
 interface EmulatorEventMap {
@@ -7,6 +7,16 @@ interface EmulatorEventMap {
   message: [account: AccountRecord, message: MessageRecord];
   /** A call or call leg was created or changed (its status, a TwiML request, a callback, digits). */
   call: [account: AccountRecord, call: CallRecord];
+  /** The Call resource was asked to end the call or to carry out other TwiML; the voice part acts on it. */
+  callUpdate: [account: AccountRecord, call: CallRecord, update: CallUpdate];
+}
+
+/** `POST …/Calls/{Sid}.json`: Status ends the call; Twiml or Url replaces what it is doing. */
+export interface CallUpdate {
+  status?: 'completed' | 'canceled';
+  twiml?: string;
+  url?: string;
+  method?: WebhookMethod;
 }
 
 /**

@@ -143,7 +143,7 @@ export type CallEvent = 'initiated' | 'ringing' | 'answered' | 'completed';
 
 /** A TwiML document the emulator requested for a call: the Voice URL, its fallback, or a `<Dial action>`. */
 export interface TwimlRequest extends WebhookAttempt {
-  purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action';
+  purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action' | 'redirect';
   params: Record<string, string>;
 }
 

@@ -166,7 +166,7 @@ export interface EmulatorCallLeg {
   /** A client's params for its own call; the `<Parameter>`s a `<Client>` leg carries. */
   parameters: Record<string, string>;
   /** TwiML documents requested for it: the Voice URL, its fallback, `<Dial action>`s. */
-  twiml: (EmulatorCallRequest & { purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action' })[];
+  twiml: (EmulatorCallRequest & { purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action' | 'redirect' })[];
   /** Status callbacks posted for it, in order. */
   callbacks: (EmulatorCallRequest & { event: 'initiated' | 'ringing' | 'answered' | 'completed'; callStatus: string })[];
   /** What its `<Say>`s said. */

@@ -7,6 +7,8 @@
 export class CallRun {
   /** The caller hung up: the run ends the call at its next step. */
   callerGone = false;
+  /** Other TwiML the call was told to carry out instead (the Call resource's Twiml or Url). */
+  redirect?: { twiml?: string; url?: string; method?: 'GET' | 'POST' };
   /** The URL of the document being carried out, against which relative URLs in it resolve. */
   documentUrl?: string;
   private ended = false;

@@ -374,6 +374,40 @@ describe('Twilio emulator calls', () => {
       expect(ended.body.said).toEqual([]);
       expect(ended.body.legs[0]?.status).toBe('completed');
     });
+    it('through the Call resource: Twiml replaces a ringing Dial (legs canceled, no action), Status ends a call', async () => {
+      const account = await newAccount();
+      const number = await answerCallsWith(account, ringAll());
+      const update = (sid: string, form: Record<string, string>) =>
+        call<Record<string, unknown> & { code?: number }>(
+          'POST',
+          `/2010-04-01/Accounts/${account.accountSid}/Calls/${sid}.json`,
+          {
+            auth: account,
+            form,
+          },
+        );
+      const ringing = await callFromPhone(number);
+      const redirected = await update(ringing.body.sid, {
+        Twiml: twiml('<Say>Nobody can take your call</Say><Hangup/>'),
+      });
+      expect(redirected.status).toBe(200);
+      await expect.poll(async () => (await view(ringing.body.sid)).status).toBe('completed');
+      const story = await view(ringing.body.sid);
+      expect(story.said).toEqual(['Nobody can take your call']);
+      expect(story.legs.map((l) => l.status)).toEqual(['canceled', 'canceled', 'canceled']);
+      expect(requestsTo('/dial-result')).toHaveLength(0);
+      expect((await update(ringing.body.sid, { Twiml: twiml('<Say>late</Say>') })).body.code).toBe(21220);
+
+      const bridged = await callFromPhone(number);
+      await control(bridged.body.sid, 'answer', { by: 'client:alice' });
+      // Canceling leaves an answered call alone; completing hangs it up.
+      await update(bridged.body.sid, { Status: 'canceled' });
+      expect((await view(bridged.body.sid)).status).toBe('in-progress');
+      await update(bridged.body.sid, { Status: 'completed' });
+      await expect.poll(async () => (await view(bridged.body.sid)).status).toBe('completed');
+      expect((await view(bridged.body.sid)).legs[0]?.status).toBe('completed');
+      expect((await update(bridged.body.sid, { Status: 'ringing' })).status).toBe(400);
+    });
   });
 
   describe('a Voice SDK client calls out', () => {

@@ -1,5 +1,5 @@
 import type { Logger } from '../../log';
-import type { EmulatorEvents } from '../events';
+import type { CallUpdate, EmulatorEvents } from '../events';
 import { type AccountRecord, type CallEvent, type CallRecord, now, type WebhookMethod } from '../model';
 import type { EmulatorStore } from '../store';
 import { deliverWebhook } from '../webhooks';
@@ -59,6 +59,24 @@ export function startVoice(options: {
     }
   }
 
+  /** The Call resource's updates: hang up, cancel, or carry out other TwiML. */
+  const onUpdate = (account: AccountRecord, call: CallRecord, update: CallUpdate) => {
+    const parentSid = call.parentCallSid ?? call.sid;
+    const callRun = runs.get(parentSid);
+    if (update.status === 'canceled' && call.answeredAt) return;
+    if (call.parentCallSid) {
+      // A leg ended through the API ends as if its party hung up; a leg cannot be redirected here.
+      if (update.status) legs.setStatus(account, call, call.answeredAt ? 'completed' : 'canceled');
+    } else if (update.status) {
+      if (callRun) callRun.callerGone = true;
+      else legs.setStatus(account, call, call.answeredAt ? 'completed' : 'canceled');
+    } else if (callRun) {
+      callRun.redirect = { twiml: update.twiml, url: update.url, method: update.method };
+    }
+    callRun?.wake();
+  };
+  events.on('callUpdate', onUpdate);
+
   const gone = (call: CallRecord) => stopped.signal.aborted || !store.findCall(call.sid);
 
   function answerCall(account: AccountRecord, call: CallRecord, by?: string) {
@@ -78,7 +96,7 @@ export function startVoice(options: {
   async function fetchTwiml(
     account: AccountRecord,
     call: CallRecord,
-    purpose: 'voice-url' | 'dial-action',
+    purpose: 'voice-url' | 'dial-action' | 'redirect',
     target: { url: string; method: WebhookMethod; fallback?: { url: string; method: WebhookMethod } },
     extra: Record<string, string>,
   ): Promise<{ verbs: TwimlElement[]; url: string } | undefined> {
@@ -132,8 +150,18 @@ export function startVoice(options: {
       } else {
         let verbs = document.verbs;
         let base = document.url;
-        for (let i = 0; i < verbs.length && !callRun.callerGone && !isFinal(call) && !gone(call); ) {
-          const verb = verbs[i++] as TwimlElement;
+        callRun.documentUrl = base;
+        for (let i = 0; !callRun.callerGone && !isFinal(call) && !gone(call); ) {
+          if (callRun.redirect) {
+            const redirected = await redirectTo(account, call, callRun);
+            if (!redirected) break;
+            verbs = redirected;
+            i = 0;
+            base = callRun.documentUrl ?? base;
+            continue;
+          }
+          const verb = verbs[i++];
+          if (!verb) break;
           const step = await execute(account, call, callRun, verb, base);
           if (step === 'stop') break;
           if (step !== 'next') {
@@ -160,6 +188,25 @@ export function startVoice(options: {
     }
   }
 
+  /** Takes the TwiML the call was redirected to: given as a document, or fetched from a URL. */
+  async function redirectTo(account: AccountRecord, call: CallRecord, callRun: CallRun): Promise<TwimlElement[] | undefined> {
+    const redirect = callRun.redirect ?? {};
+    callRun.redirect = undefined;
+    if (redirect.twiml !== undefined) {
+      const document = parseTwiml(redirect.twiml);
+      if (document.ok) return document.verbs;
+      reportError(account, call, ERRORS.parse, `Document parse failure: ${document.error}`);
+    } else if (redirect.url) {
+      const document = await fetchTwiml(account, call, 'redirect', { url: redirect.url, method: redirect.method ?? 'POST' }, {});
+      if (document) {
+        callRun.documentUrl = document.url;
+        return document.verbs;
+      }
+    }
+    applicationError(account, call);
+    return undefined;
+  }
+
   function applicationError(account: AccountRecord, call: CallRecord) {
     answerCall(account, call);
     legs.change(account, call, (c) => c.said.push(APPLICATION_ERROR));
@@ -181,7 +228,7 @@ export function startVoice(options: {
         answerCall(account, call);
         const seconds = wholeNumber(verb.attributes.length, 1, 0, 3600);
         const deadline = Date.now() + seconds * 1000 * timeScale(account.sid);
-        while (!callRun.callerGone && (await callRun.sleep(Math.max(0, deadline - Date.now()))) === 'wake');
+        while (!callRun.callerGone && !callRun.redirect && (await callRun.sleep(Math.max(0, deadline - Date.now()))) === 'wake');
         return callRun.callerGone ? 'stop' : 'next';
       }
       case 'Hangup':
@@ -266,7 +313,7 @@ export function startVoice(options: {
     const deadline = Date.now() + timeout * 1000 * timeScale(account.sid);
     let timedOut = false;
     const answered = () => dialled.find((leg) => leg.answeredAt);
-    while (!callRun.callerGone && !answered() && !timedOut && !dialled.every(isFinal)) {
+    while (!callRun.callerGone && !callRun.redirect && !answered() && !timedOut && !dialled.every(isFinal)) {
       timedOut = (await callRun.sleep(Math.max(0, deadline - Date.now()))) === 'time';
     }
     const winner = answered();
@@ -277,7 +324,7 @@ export function startVoice(options: {
     if (winner) {
       answerCall(account, parent, winner.to);
       // Bridged: until either side hangs up.
-      while (!callRun.callerGone && !isFinal(winner)) await callRun.sleep();
+      while (!callRun.callerGone && !callRun.redirect && !isFinal(winner)) await callRun.sleep();
       legs.setStatus(account, winner, 'completed');
     }
 
@@ -291,6 +338,8 @@ export function startVoice(options: {
             ? 'failed'
             : 'no-answer';
     const action = attributes.action;
+    // Redirected away from the Dial: its action is not requested.
+    if (callRun.redirect) return 'next';
     if (!action) return callRun.callerGone ? 'stop' : 'next';
 
     const dialCallSid = winner?.sid ?? (dialled.length === 1 ? dialled[0]?.sid : undefined);
@@ -523,6 +572,7 @@ export function startVoice(options: {
     },
 
     stop() {
+      events.off('callUpdate', onUpdate);
       stopped.abort();
       for (const callRun of runs.values()) {
         callRun.callerGone = true;
