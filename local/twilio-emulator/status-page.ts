@@ -20,7 +20,7 @@ export function statusPage(store: EmulatorStore, url: string): string {
 <body>
 <h1>Twilio emulator</h1>
 <p>REST API base URL: <code>${escapeHtml(url)}</code> (set as <code>TWILIO_API_BASE_URL</code>). Reload to see changes.</p>
-<p><a href="/phone">Phone simulator</a>: text any SMS number below as an outside phone and follow the replies live.</p>
+<p><a href="/phone">Phone simulator</a>: text or call any number below as an outside phone, answer the calls the product places to it, and follow it all live.</p>
 ${store.accounts.map(accountSection).join('\n')}
 </body>
 </html>
@@ -31,7 +31,8 @@ function accountSection(account: AccountRecord): string {
   return `<section>
 <h2>${escapeHtml(account.friendlyName)}${account.demo ? ' (demo)' : ''}</h2>
 <p>Account SID <code>${account.sid}</code> · Auth token <code>${account.authToken}</code> ·
-${account.applications.length} application(s) · ${account.keys.length} API key(s) · ${account.messages.length} message(s)</p>
+${account.applications.length} application(s) · ${account.keys.length} API key(s) · ${account.messages.length} message(s) ·
+${account.calls.length} call(s) and leg(s)</p>
 <table>
 <thead><tr><th scope="col">Number</th><th scope="col">Name</th><th scope="col">Capabilities</th><th scope="col">Voice</th><th scope="col">SMS</th><th scope="col">Status callback</th></tr></thead>
 <tbody>
