@@ -423,7 +423,7 @@ describe('Twilio emulator calls', () => {
       );
       const token = accessToken(account, await apiKey(account), { identity: 'alice', applicationSid: app });
       const placed = await call<CallView>('POST', '/_emulator/clients/alice/calls', {
-        json: { token, params: { To: OUTSIDE, From: callerId, note: 'hi' } },
+        json: { token, params: { To: OUTSIDE, From: callerId, note: 'hi', AccountSid: demo.accountSid } },
       });
       expect(placed.status).toBe(201);
       const [request] = requestsTo('/outbound');
@@ -465,6 +465,12 @@ describe('Twilio emulator calls', () => {
       expect((await place('alice', accessToken(account, key))).status).toBe(403);
       expect((await place('al ice', accessToken(account, key, { applicationSid: app }))).status).toBe(400);
       expect(requestsTo('/outbound')).toHaveLength(0);
+      // Without a token, the account and application are named outright.
+      const named = await call<CallView>('POST', '/_emulator/clients/bob/calls', {
+        json: { accountSid: account.accountSid, applicationSid: app, params: { To: OUTSIDE } },
+      });
+      expect(named.status).toBe(201);
+      expect(requestsTo('/outbound')[0]?.params).toMatchObject({ From: 'client:bob', Caller: 'client:bob', To: OUTSIDE });
     });
   });
 

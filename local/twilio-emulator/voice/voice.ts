@@ -342,6 +342,8 @@ export function startVoice(options: {
     if (callRun.redirect) return 'next';
     if (!action) return callRun.callerGone ? 'stop' : 'next';
 
+    // Gone with a reset: nobody is left to tell.
+    if (gone(parent)) return 'stop';
     const dialCallSid = winner?.sid ?? (dialled.length === 1 ? dialled[0]?.sid : undefined);
     const url = new URL(action, base).toString();
     const document = await fetchTwiml(
@@ -438,7 +440,9 @@ export function startVoice(options: {
     /**
      * A Voice SDK client calls out: the account's TwiML application is requested with the client as
      * From and Caller, Direction `inbound`, ApplicationSid, and the client's params (To, and any
-     * other the client sends, which the product reads from the same request).
+     * other the client sends). A param named From replaces the client's From, so a caller ID the
+     * client chose reaches the product as From; Caller always names the client, and the call's own
+     * identifiers (CallSid, AccountSid, ApplicationSid, Direction, CallStatus) cannot be replaced.
      */
     async callFromClient(input: {
       accountSid: string;
@@ -473,7 +477,7 @@ export function startVoice(options: {
           method: application.voiceMethod,
           fallback: { url: application.voiceFallbackUrl, method: application.voiceFallbackMethod },
         },
-        { ...input.params, Caller: client },
+        { ...withoutReserved(input.params), Caller: client },
       );
       return { ok: true, status: 201, body: view };
     },
@@ -583,6 +587,13 @@ export function startVoice(options: {
 }
 
 export type Voice = ReturnType<typeof startVoice>;
+
+/** Parameters only Twilio sets: a client's params of these names are dropped. */
+const RESERVED_PARAMS = new Set(['AccountSid', 'ApiVersion', 'ApplicationSid', 'CallSid', 'CallStatus', 'Caller', 'Direction']);
+
+function withoutReserved(params: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter(([name]) => !RESERVED_PARAMS.has(name)));
+}
 
 function isCallEvent(value: string): value is CallEvent {
   return value === 'initiated' || value === 'ringing' || value === 'answered' || value === 'completed';
