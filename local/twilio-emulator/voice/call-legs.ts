@@ -97,7 +97,8 @@ export function callLegs(options: { store: EmulatorStore; events: EmulatorEvents
 
   /** Changes a call's record (never its status: see `setStatus`) and tells the other parts. */
   function change(account: AccountRecord, call: CallRecord, apply: (call: CallRecord) => void) {
-    if (!store.findCall(call.sid)) return;
+    // Stopped, or gone with a reset: the call stays as it was saved.
+    if (signal.aborted || !store.findCall(call.sid)) return;
     store.change(() => {
       apply(call);
       call.dateUpdated = now();
@@ -107,7 +108,7 @@ export function callLegs(options: { store: EmulatorStore; events: EmulatorEvents
 
   /** Moves a call forward; an ended call stays as it ended. Posts the callback of the status's event. */
   function setStatus(account: AccountRecord, call: CallRecord, status: CallStatus, answeredBy?: string) {
-    if (isFinal(call) || call.status === status || !store.findCall(call.sid)) return;
+    if (isFinal(call) || call.status === status || signal.aborted || !store.findCall(call.sid)) return;
     change(account, call, (c) => {
       c.status = status;
       if (status === 'in-progress') {

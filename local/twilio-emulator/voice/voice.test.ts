@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import AccessToken from 'twilio/lib/jwt/AccessToken';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -454,6 +457,27 @@ describe('Twilio emulator calls', () => {
       expect((await view(placed.body.sid)).status).toBe('completed');
     });
 
+    it('fails a <Number> leg without a number as callerId (13214) or with a bad number (13223); a bare number in <Dial> is dialled', async () => {
+      const account = await newAccount();
+      const app = await application(account, `${receiver.base}/outbound`);
+      receiver.twiml('/outbound', twiml(`<Dial action="/outbound-result"><Number>${OUTSIDE}</Number></Dial>`));
+      const place = () =>
+        call<CallView>('POST', '/_emulator/clients/alice/calls', {
+          json: { accountSid: account.accountSid, applicationSid: app, params: { To: OUTSIDE } },
+        });
+      const noCallerId = await place();
+      expect(noCallerId.body).toMatchObject({ status: 'completed', errors: [{ code: 13214 }] });
+      expect(noCallerId.body.legs.map((l) => l.status)).toEqual(['failed']);
+      expect(requestsTo('/outbound-result')[0]?.params.DialCallStatus).toBe('failed');
+
+      receiver.twiml('/outbound', twiml('<Dial callerId="+14155550101"><Number>12345</Number></Dial>'));
+      expect((await place()).body.errors.map((e) => e.code)).toEqual([13223]);
+
+      receiver.twiml('/outbound', twiml(`<Dial callerId="+14155550101" timeout="3">${OUTSIDE}</Dial>`));
+      const bare = await place();
+      expect(bare.body.legs.map((l) => [l.from, l.to, l.status])).toEqual([['+14155550101', OUTSIDE, 'ringing']]);
+    });
+
     it('refuses a token that is not valid, that names someone else, or that has no outgoing application', async () => {
       const account = await newAccount();
       const key = await apiKey(account);
@@ -576,5 +600,49 @@ describe('Twilio emulator calls', () => {
       ).toBe(404);
       expect((await call('GET', `/2010-04-01/Accounts/${account.accountSid}/Calls.json`)).status).toBe(401);
     });
+  });
+});
+
+describe('Twilio emulator calls across a restart', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'twilio-emulator-calls-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('ends a call left ringing (failed) or in progress (completed): its TwiML run was in memory', async () => {
+    const receiver = await startReceiver();
+    const options = { demo, stateFile: join(folder, 'state.json'), log: quietLogger };
+    let emulator = await startTwilioEmulator({ ...options, port: await freePort() });
+    const auth = `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}`;
+    const numbers = await fetch(`${emulator.url}/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers.json`, {
+      headers: { authorization: auth },
+    });
+    const main = ((await numbers.json()) as { incoming_phone_numbers: { sid: string }[] }).incoming_phone_numbers[0];
+    await fetch(`${emulator.url}/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers/${main?.sid}.json`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ VoiceUrl: `${receiver.base}/voice` }).toString(),
+    });
+    receiver.twiml('/voice', twiml('<Dial answerOnBridge="true"><Client>alice</Client></Dial>'));
+    const place = async () => {
+      const res = await fetch(`${emulator.url}/_emulator/calls`, {
+        method: 'POST',
+        body: JSON.stringify({ from: PHONE, to: '+14155550101' }),
+      });
+      return (await res.json()) as CallView;
+    };
+    const ringing = await place();
+    const answered = await place();
+    await fetch(`${emulator.url}/_emulator/calls/${answered.sid}/answer`, { method: 'POST', body: '{}' });
+    await emulator.stop();
+
+    emulator = await startTwilioEmulator({ ...options, port: await freePort() });
+    try {
+      const status = async (sid: string) =>
+        ((await (await fetch(`${emulator.url}/_emulator/calls/${sid}`)).json()) as CallView).status;
+      expect(await status(ringing.sid)).toBe('failed');
+      expect(await status(answered.sid)).toBe('completed');
+    } finally {
+      await emulator.stop();
+      await receiver.stop();
+    }
   });
 });
