@@ -1,0 +1,53 @@
+import * as z from 'zod/mini';
+import { CALLS_LIST_LIMIT } from '../constants';
+import { httpContract } from './route';
+
+/** Call History (SPEC §2 Call History, §3 Call, §7 calls). Written by the voice webhooks, read by the page. */
+
+export const CALL_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
+export const CALL_STATUSES = ['COMPLETED', 'FAILED', 'NO_ANSWER', 'BUSY', 'RINGING', 'IN_PROGRESS'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+export const CallSchema = z.object({
+  id: z.string(),
+  direction: z.enum(CALL_DIRECTIONS),
+  callStatus: z.enum(CALL_STATUSES),
+  /** name is '' when nobody named the contact; id null once the contact was deleted. */
+  contact: z.object({ id: z.nullable(z.string()), name: z.string(), phoneNumber: z.string() }),
+  channel: z.object({ id: z.string(), phoneNumber: z.string() }),
+  durationSeconds: z.number(),
+  createdAt: z.string(),
+  recordingUrl: z.nullable(z.string()),
+  providerCallId: z.string(),
+  /** The agent who took an inbound call or placed an outbound one. */
+  answeredBy: z.nullable(z.object({ id: z.string(), name: z.string() })),
+});
+export type Call = z.infer<typeof CallSchema>;
+
+const isoDate = (label: string) =>
+  z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), `${label} must be a date (ISO 8601)`));
+
+export const listCalls = httpContract({
+  method: 'GET',
+  path: '/api/v1/calls',
+  auth: 'user',
+  query: z.object({
+    /** Empty means every status (the page's "All"). */
+    status: z.optional(
+      z.union([z.literal(''), z.enum(CALL_STATUSES, { error: `status must be one of ${CALL_STATUSES.join(', ')}` })]),
+    ),
+    dateFrom: z.optional(z.union([z.literal(''), isoDate('dateFrom')])),
+    dateTo: z.optional(z.union([z.literal(''), isoDate('dateTo')])),
+    limit: z._default(
+      z.coerce
+        .number({ error: 'limit must be a number' })
+        .check(
+          z.int('limit must be a whole number'),
+          z.minimum(1, 'limit must be at least 1'),
+          z.maximum(CALLS_LIST_LIMIT, `limit must be at most ${CALLS_LIST_LIMIT}`),
+        ),
+      CALLS_LIST_LIMIT,
+    ),
+  }),
+  response: z.object({ calls: z.array(CallSchema) }),
+});
