@@ -92,6 +92,16 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     handler: 'conversations/update-status',
     capabilities: ['jwt', 'publish'],
   },
+  { contract: conversations.getConversation, handler: 'conversations/get', capabilities: ['jwt'] },
+  {
+    contract: conversations.sendMessage,
+    handler: 'conversations/send-message',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+  // Webhooks decrypt the provider's auth token to check Twilio's signature; they never call Twilio.
+  { contract: conversations.inboundSmsWebhook, handler: 'webhooks/inbound-sms', capabilities: ['customerSecrets', 'publish'] },
+  { contract: conversations.smsStatusWebhook, handler: 'webhooks/sms-status', capabilities: ['customerSecrets', 'publish'] },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [

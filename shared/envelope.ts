@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'PROVIDER_AUTH_FAILED'
   | 'PROVIDER_UNAVAILABLE'
   | 'NUMBER_IN_USE'
+  | 'CHANNEL_INACTIVE'
+  | 'OPTED_OUT'
   | 'INTERNAL_ERROR';
 
 export interface ErrorBody {

@@ -54,27 +54,7 @@ export function errorResponse(error: AppError): APIGatewayProxyStructuredResultV
  */
 export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: HttpRequest<C>) => Promise<Reply<T>>): Handler {
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
-    .use({
-      onError: async (request) => {
-        const error = request.error;
-        if (error instanceof AppError) {
-          request.response = errorResponse(error);
-          return;
-        }
-        logError(
-          {
-            requestId: request.context.awsRequestId,
-            route: `${contract.method} ${contract.path}`,
-            companyId: (request.internal as { companyId?: string }).companyId,
-          },
-          error,
-        );
-        request.response = respond(500, {
-          success: false,
-          error: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
-        });
-      },
-    })
+    .use(errorEnvelope(contract))
     .handler(async (event, context) => {
       const viaCloudFront = await verifyOrigin(event);
       const principal = await authenticate(contract, event);
@@ -95,12 +75,39 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
     }) as unknown as Handler;
 }
 
+/** Every failure as the error envelope: an AppError as it is, anything else a logged, generic 500. */
+export function errorEnvelope(
+  contract: HttpContract,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
+  return {
+    onError: async (request) => {
+      const error = request.error;
+      if (error instanceof AppError) {
+        request.response = errorResponse(error);
+        return;
+      }
+      logError(
+        {
+          requestId: request.context.awsRequestId,
+          route: `${contract.method} ${contract.path}`,
+          companyId: (request.internal as { companyId?: string }).companyId,
+        },
+        error,
+      );
+      request.response = respond(500, {
+        success: false,
+        error: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
+      });
+    },
+  };
+}
+
 /**
  * The execute-api endpoint is public; CloudFront adds the secret origin header to what it forwards.
  * Where a secret is configured (always, in AWS and locally), a request without it did not come
  * through CloudFront and is refused. True when the request carried it.
  */
-async function verifyOrigin(event: APIGatewayProxyEventV2): Promise<boolean> {
+export async function verifyOrigin(event: APIGatewayProxyEventV2): Promise<boolean> {
   if (!hasSetting('ORIGIN_SECRET')) return false;
   const given = Buffer.from(event.headers?.[ORIGIN_SECRET_HEADER] ?? '');
   // The previous value too: CloudFront sends a rotated one only after the next deploy.
@@ -149,13 +156,23 @@ function roleMessage(roles: readonly Role[]): string {
   return `Only ${list} can do this.`;
 }
 
-function readBody(event: APIGatewayProxyEventV2): unknown {
+/** The request body as text (HTTP API v2 base64-encodes non-text bodies), within the size limit. */
+export function bodyText(event: APIGatewayProxyEventV2): string | undefined {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   if (Buffer.byteLength(raw) > MAX_REQUEST_BODY_BYTES) {
     throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is too large (at most ${MAX_REQUEST_BODY_BYTES / 1024} KB)`);
   }
-  const type = (event.headers?.['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase();
+  return raw;
+}
+
+export const contentType = (event: APIGatewayProxyEventV2) =>
+  (event.headers?.['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase();
+
+function readBody(event: APIGatewayProxyEventV2): unknown {
+  const raw = bodyText(event);
+  if (raw === undefined) return undefined;
+  const type = contentType(event);
   if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(raw));
   if (type !== 'application/json' && !type?.endsWith('+json')) {
     throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
@@ -167,7 +184,7 @@ function readBody(event: APIGatewayProxyEventV2): unknown {
   }
 }
 
-function parse(schema: z.ZodMiniType | undefined, input: unknown, where: 'body' | 'query'): unknown {
+export function parse(schema: z.ZodMiniType | undefined, input: unknown, where: 'body' | 'query'): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;

@@ -12,8 +12,9 @@ import { twilioClient } from '../twilio/rest-client';
 import { deleteCreatedObjects, deleteProviderItems } from './provider-teardown';
 import { getProviderRecord, isConnected } from './providers';
 import { type ProviderRecord, toProvider } from './records';
-import { clientFor, createdObjectName, fromTwilio, webhookUrls } from './twilio-account';
+import { clientFor, createdObjectName, fromTwilio } from './twilio-account';
 import { currentWebhookBase } from './webhook-base';
+import { webhookUrls } from './webhook-urls';
 
 const alreadyConnected = () => conflict('A Twilio account is already connected. Disconnect it first.');
 

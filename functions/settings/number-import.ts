@@ -10,8 +10,9 @@ import type { NumberUpdate, TwilioIncomingNumber } from '../twilio/rest-client';
 import { listChannelRecords } from './channels';
 import { getConnectedProvider } from './providers';
 import { type ChannelRecord, type NumberImportRecord, type ProviderRecord, toChannel } from './records';
-import { capabilitiesOf, clientFor, fromTwilio, restoreUpdate, webhookUrls } from './twilio-account';
+import { capabilitiesOf, clientFor, fromTwilio, restoreUpdate } from './twilio-account';
 import { currentWebhookBase } from './webhook-base';
+import { webhookUrls } from './webhook-urls';
 
 /** Numbers updated in Twilio at the same time: an import of many numbers fits the function's timeout. */
 const IMPORT_CONCURRENCY = 5;

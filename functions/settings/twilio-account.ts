@@ -5,29 +5,6 @@ import type { PreviousNumberUrls, ProviderRecord } from './records';
 
 /** What the product touches in a customer's Twilio account, shared by connect, import and disconnect. */
 
-/** Where Twilio calls the platform for one provider: `<base>/<webhookId>/sms` and friends (DESIGN §3). */
-export function webhookUrls(base: string, webhookId: string) {
-  const root = `${base.replace(/\/$/, '')}/${webhookId}`;
-  return {
-    sms: `${root}/sms`,
-    voice: `${root}/voice`,
-    voiceStatus: `${root}/voice/status`,
-    outboundVoice: `${root}/voice/outbound`,
-  };
-}
-
-/**
- * The exact URL Twilio calls, and signs, for a webhook of this number or provider: built from the
- * base recorded when it was pointed at the platform, never from the app's current address.
- */
-export function signedWebhookUrl(
-  record: Pick<ProviderRecord, 'webhookBaseUrl' | 'webhookId'>,
-  kind: keyof ReturnType<typeof webhookUrls>,
-): string {
-  if (!record.webhookBaseUrl) throw new Error('No webhook base URL was recorded for this provider');
-  return webhookUrls(record.webhookBaseUrl, record.webhookId)[kind];
-}
-
 /**
  * The name of what a connect creates in the customer's account: it finds a key or an application
  * whose creation answer was lost (a timeout mid-call), so undoing the connect removes it too.

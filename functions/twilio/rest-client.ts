@@ -50,6 +50,17 @@ export interface TwilioIncomingNumber {
   status_callback_method: string | null;
 }
 
+/** Twilio's Message resource, the fields the product reads. */
+export interface TwilioMessage {
+  sid: string;
+  /** queued (or accepted, with a Messaging Service) at creation. */
+  status: string;
+  /** A number in a string, as Twilio sends it. */
+  num_segments: string;
+  error_code: number | null;
+  error_message: string | null;
+}
+
 /** IncomingPhoneNumber update parameters, in Twilio's names. */
 export type NumberUpdate = Partial<
   Record<'SmsUrl' | 'SmsMethod' | 'VoiceUrl' | 'VoiceMethod' | 'StatusCallback' | 'StatusCallbackMethod', string>
@@ -130,6 +141,10 @@ export function twilioClient(credentials: TwilioCredentials) {
       call<{ sid: string; secret: string }>('POST', '/Keys.json', { FriendlyName: friendlyName }),
 
     deleteKey: (sid: string) => call<void>('DELETE', `/Keys/${encodeURIComponent(sid)}.json`),
+
+    /** Sends a text; Twilio posts each later status to StatusCallback. */
+    sendMessage: (params: { From: string; To: string; Body: string; StatusCallback: string }) =>
+      call<TwilioMessage>('POST', '/Messages.json', params),
   };
 }
 

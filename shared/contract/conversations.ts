@@ -135,15 +135,42 @@ export const updateConversationStatus = httpContract({
   response: z.object({ conversation: ConversationSchema }),
 });
 
-/** Twilio webhooks (auth `twilio`): the body is Twilio's form parameters; answers are TwiML. */
+/** A Twilio SID: two letters and 32 hex digits (SM… for a message). */
+const twilioSid = (name: string) =>
+  z.string({ error: `${name} is required` }).check(z.regex(/^[A-Z]{2}[0-9a-f]{32}$/i, `${name} is not a Twilio SID`));
+const numSegments = z.coerce
+  .number({ error: 'NumSegments must be a number' })
+  .check(z.int('NumSegments must be a whole number'), z.minimum(0, 'NumSegments must be at least 0'));
+const twilioPhone = (name: string) =>
+  z.string({ error: `${name} is required` }).check(z.minLength(1, `${name} is required`), z.maxLength(64, `${name} is too long`));
+
+/**
+ * Twilio webhooks (auth `twilio`): the body is Twilio's form parameters (only those the product reads
+ * are listed; Twilio sends more); answers are TwiML.
+ * https://www.twilio.com/docs/messaging/guides/webhook-request
+ */
 export const inboundSmsWebhook = httpContract({
   method: 'POST',
   path: '/webhooks/twilio/{webhookId}/sms',
   auth: 'twilio',
+  body: z.object({
+    MessageSid: twilioSid('MessageSid'),
+    From: twilioPhone('From'),
+    To: twilioPhone('To'),
+    Body: z._default(z.string(), ''),
+    NumSegments: z.optional(numSegments),
+  }),
 });
 
+/** https://www.twilio.com/docs/messaging/guides/track-outbound-message-status */
 export const smsStatusWebhook = httpContract({
   method: 'POST',
   path: '/webhooks/twilio/{webhookId}/sms/status',
   auth: 'twilio',
+  body: z.object({
+    MessageSid: twilioSid('MessageSid'),
+    MessageStatus: z.string({ error: 'MessageStatus is required' }).check(z.maxLength(32, 'MessageStatus is too long')),
+    ErrorCode: z.optional(z.string().check(z.regex(/^\d{0,8}$/, 'ErrorCode must be a number'))),
+    NumSegments: z.optional(numSegments),
+  }),
 });

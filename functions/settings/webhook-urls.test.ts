@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signedWebhookUrl } from './twilio-account';
 import { currentWebhookBase } from './webhook-base';
+import { signedWebhookUrl } from './webhook-urls';
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -12,6 +12,7 @@ describe('webhook URLs', () => {
     const provider = { webhookBaseUrl: 'https://d111.cloudfront.net/webhooks/twilio', webhookId: 'hook1' };
     expect(signedWebhookUrl(provider, 'sms')).toBe('https://d111.cloudfront.net/webhooks/twilio/hook1/sms');
     expect(signedWebhookUrl(provider, 'voiceStatus')).toBe('https://d111.cloudfront.net/webhooks/twilio/hook1/voice/status');
+    expect(signedWebhookUrl(provider, 'smsStatus')).toBe('https://d111.cloudfront.net/webhooks/twilio/hook1/sms/status');
   });
 
   it('refuse to guess for a provider without a recorded base', () => {

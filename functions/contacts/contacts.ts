@@ -1,0 +1,101 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { newId } from '../auth/opaque-tokens';
+import type { ContactRecord } from '../conversations/records';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { keys } from '../lib/table';
+
+/**
+ * Contacts as SMS, calls and the contact book share them: one contact per company and E.164 number,
+ * held by a uniqueness item (keys.contactPhone) written in the same transaction as the contact.
+ */
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * The contact of a number, read consistently (a contact written a moment ago by a parallel request is
+ * seen). `staleContactId` is set when the number's uniqueness item outlived its contact: a new
+ * contact may take the number over.
+ */
+export async function findContactByPhone(
+  companyId: string,
+  e164: string,
+): Promise<{ contact?: ContactRecord; staleContactId?: string }> {
+  const TableName = tableName();
+  const { Item: phone } = await db.send(
+    new GetCommand({ TableName, Key: keys.contactPhone(companyId, e164), ConsistentRead: true }),
+  );
+  if (!phone) return {};
+  const contactId = phone.contactId as string;
+  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.contact(companyId, contactId), ConsistentRead: true }));
+  return Item ? { contact: Item as ContactRecord } : { staleContactId: contactId };
+}
+
+/** A contact first seen now (an unknown number texted or called): no name yet. */
+export function newContact(companyId: string, e164: string, at: string): ContactRecord {
+  return {
+    id: newId(),
+    companyId,
+    name: '',
+    phoneNumber: e164,
+    email: null,
+    notes: null,
+    callCount: 0,
+    conversationCount: 0,
+    lastContactAt: null,
+    createdAt: at,
+  };
+}
+
+/**
+ * Writes of a new contact for a transaction. The uniqueness item's condition makes a parallel first
+ * contact from the same number fail the transaction, so its caller re-reads and finds this one.
+ */
+export function createContactItems(contact: ContactRecord, staleContactId?: string): TransactItem[] {
+  const TableName = tableName();
+  return [
+    {
+      Put: {
+        TableName,
+        Item: {
+          ...keys.contactPhone(contact.companyId, contact.phoneNumber),
+          entity: 'CONTACT_PHONE',
+          contactId: contact.id,
+        },
+        ConditionExpression: staleContactId ? 'contactId = :stale' : 'attribute_not_exists(PK)',
+        ExpressionAttributeValues: staleContactId ? { ':stale': staleContactId } : undefined,
+      },
+    },
+    {
+      Put: {
+        TableName,
+        Item: { ...keys.contact(contact.companyId, contact.id), entity: 'CONTACT', ...contact },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ];
+}
+
+/**
+ * The contact's activity counters in a transaction: the time of the last text or call, and how many
+ * conversations or calls were added. Fails the transaction when the contact was deleted meanwhile.
+ */
+export function contactActivityItem(
+  contact: Pick<ContactRecord, 'companyId' | 'id'>,
+  activity: { at: string; conversations?: number; calls?: number },
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.contact(contact.companyId, contact.id),
+      UpdateExpression: 'SET lastContactAt = :at ADD conversationCount :conversations, callCount :calls',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: {
+        ':at': activity.at,
+        ':conversations': activity.conversations ?? 0,
+        ':calls': activity.calls ?? 0,
+      },
+    },
+  };
+}

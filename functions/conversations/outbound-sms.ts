@@ -1,0 +1,222 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Message } from '../../shared/contract/conversations';
+import { smsSegments } from '../../shared/sms-segments';
+import { getActiveUser } from '../auth/accounts';
+import { newId } from '../auth/opaque-tokens';
+import { conflict, unauthorized } from '../lib/app-error';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { logError } from '../lib/log';
+import { keys } from '../lib/table';
+import { publish } from '../realtime/publish';
+import { isConnected } from '../settings/providers';
+import { type ChannelRecord, enabledCapabilities, type ProviderRecord } from '../settings/records';
+import { clientFor } from '../settings/twilio-account';
+import { OPTED_OUT_ERROR } from '../twilio/message-errors';
+import { TwilioApiError, type TwilioMessage } from '../twilio/rest-client';
+import { markOptedOut, statusCallbackUrl } from './delivery-status';
+import {
+  companyCountersItem,
+  conversationUpdateItem,
+  conversationWithMessage,
+  messagePutItem,
+  STATUS_RANK,
+  untilCommitted,
+} from './message-writes';
+import { type ConversationRecord, type MessageRecord, toConversation, toMessage } from './records';
+import { getContactRecord, getConversationRecord } from './thread';
+
+export const optedOutMessage =
+  'This contact opted out of texts from this number (they replied STOP). They can text START to opt back in.';
+
+/**
+ * Sends an agent's text: checks the conversation can still send, stores the message (QUEUED) with the
+ * conversation's summary and the company's counter, then hands it to Twilio with a per-message
+ * StatusCallback. Twilio's refusal or silence is stored on the message as FAILED with the reason: the
+ * text the agent typed is never lost. Tells the company (message_sent) either way.
+ */
+export async function sendSms(companyId: string, userId: string, conversationId: string, body: string): Promise<Message> {
+  const [conversation, user] = await Promise.all([
+    getConversationRecord(companyId, conversationId),
+    getActiveUser(companyId, userId),
+  ]);
+  if (!user) throw unauthorized('This account no longer exists.');
+  const { channel, provider } = await sendingRoute(conversation);
+  if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
+
+  const { message, conversation: after } = await untilCommitted(() =>
+    tryStore(companyId, conversationId, body, { id: user.id, name: user.name }),
+  );
+  const sent = await handToTwilio(provider, channel, after, message);
+  const contact = await getContactRecord(companyId, after.contactId);
+  const view = toConversation(after, contact);
+  await publish(companyId, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
+  return sent;
+}
+
+/** The channel and provider a text leaves through, or why it cannot leave (409). */
+async function sendingRoute(conversation: ConversationRecord): Promise<{ channel: ChannelRecord; provider: ProviderRecord }> {
+  const TableName = tableName();
+  const { companyId } = conversation;
+  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.channel(companyId, conversation.channelId) }));
+  const channel = Item as ChannelRecord | undefined;
+  if (channel?.status !== 'ACTIVE' || !enabledCapabilities(channel).sms) {
+    throw conflict(
+      `${conversation.channelIdentifier} is no longer an active SMS channel, so texts cannot be sent from it. Import the number again in Settings → Channels.`,
+      'CHANNEL_INACTIVE',
+    );
+  }
+  const found = channel.providerId
+    ? (await db.send(new GetCommand({ TableName, Key: keys.provider(companyId, channel.providerId) }))).Item
+    : undefined;
+  const provider = found as ProviderRecord | undefined;
+  if (!provider || !isConnected(provider)) {
+    throw conflict('Twilio is not connected, so texts cannot be sent. Connect it in Settings → Providers.', 'PROVIDER_NOT_FOUND');
+  }
+  return { channel, provider };
+}
+
+async function tryStore(companyId: string, conversationId: string, body: string, sentBy: { id: string; name: string }) {
+  // Read again on every attempt: the optimistic update below holds only against the latest state.
+  const before = await getConversationRecord(companyId, conversationId);
+  const message: MessageRecord = {
+    id: newId(),
+    companyId,
+    conversationId,
+    direction: 'OUTBOUND',
+    body,
+    status: 'QUEUED',
+    createdAt: new Date().toISOString(),
+    sentBy,
+    providerStatus: null,
+    providerMessageId: null,
+    segments: smsSegments(body).segments,
+    errorCode: null,
+    errorMessage: null,
+  };
+  const after = conversationWithMessage(before, message);
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          messagePutItem(message),
+          conversationUpdateItem(before, after),
+          companyCountersItem(companyId, { smsSent: 1 }),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) return undefined;
+    throw error;
+  }
+  return { message, conversation: after };
+}
+
+/** Sends through Twilio and records its answer on the message; answers the message as stored then. */
+async function handToTwilio(
+  provider: ProviderRecord,
+  channel: ChannelRecord,
+  conversation: ConversationRecord,
+  message: MessageRecord,
+): Promise<Message> {
+  let accepted: TwilioMessage;
+  try {
+    const client = await clientFor(provider);
+    accepted = await client.sendMessage({
+      From: channel.identifier,
+      To: conversation.contactPhone,
+      Body: message.body,
+      StatusCallback: statusCallbackUrl(provider, message),
+    });
+  } catch (error) {
+    if (error instanceof TwilioApiError) {
+      if (error.code === OPTED_OUT_ERROR) await markOptedOut(message.companyId, message.conversationId);
+      const reason =
+        error.status === 0
+          ? `Twilio could not be reached, so this message may not have been sent (${error.message}).`
+          : error.message;
+      return recordFailure(message, error.code ?? null, reason);
+    }
+    logError({ route: 'sendMessage', companyId: message.companyId, conversationId: message.conversationId }, error);
+    return recordFailure(message, null, 'The message could not be handed to Twilio. Try again.');
+  }
+  return recordAcceptance(message, accepted);
+}
+
+function messageKey(message: MessageRecord) {
+  return keys.message(message.companyId, message.conversationId, message.createdAt, message.id);
+}
+
+/**
+ * Twilio took the message: its sid (also as a lookup item for callbacks that carry only the sid) and
+ * segment count. The status stays as it is, unless still QUEUED: a callback may already have moved it.
+ */
+async function recordAcceptance(message: MessageRecord, accepted: TwilioMessage): Promise<Message> {
+  const TableName = tableName();
+  const segments = Number(accepted.num_segments) || message.segments;
+  await db.send(
+    new PutCommand({
+      TableName,
+      Item: {
+        ...keys.messageSid(accepted.sid),
+        entity: 'MESSAGE_SID',
+        companyId: message.companyId,
+        conversationId: message.conversationId,
+        messageId: message.id,
+        createdAt: message.createdAt,
+      },
+    }),
+  );
+  const update = (withStatus: boolean) =>
+    db.send(
+      new UpdateCommand({
+        TableName,
+        Key: messageKey(message),
+        UpdateExpression: `SET providerMessageId = :sid, segments = :segments${withStatus ? ', providerStatus = :status' : ''}`,
+        ConditionExpression: withStatus ? 'statusRank <= :queued' : undefined,
+        ExpressionAttributeValues: {
+          ':sid': accepted.sid,
+          ':segments': segments,
+          ...(withStatus ? { ':status': accepted.status, ':queued': STATUS_RANK.QUEUED } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+  const { Attributes } = await update(true).catch((error) => {
+    if (error instanceof ConditionalCheckFailedException) return update(false);
+    throw error;
+  });
+  return toMessage(Attributes as MessageRecord);
+}
+
+/** Twilio refused the message or could not be asked: FAILED with the reason, unless a callback settled it first. */
+async function recordFailure(message: MessageRecord, errorCode: number | null, errorMessage: string): Promise<Message> {
+  const TableName = tableName();
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName,
+        Key: messageKey(message),
+        UpdateExpression:
+          'SET #status = :failed, statusRank = :rank, providerStatus = :providerStatus, errorCode = :code, errorMessage = :reason',
+        // A timed-out request may still have been sent: a delivery reported meanwhile stands.
+        ConditionExpression: 'statusRank < :rank',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':failed': 'FAILED',
+          ':rank': STATUS_RANK.FAILED,
+          ':providerStatus': 'failed',
+          ':code': errorCode,
+          ':reason': errorMessage,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toMessage(Attributes as MessageRecord);
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const { Item } = await db.send(new GetCommand({ TableName, Key: messageKey(message), ConsistentRead: true }));
+    return toMessage(Item as MessageRecord);
+  }
+}

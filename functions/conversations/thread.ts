@@ -1,0 +1,76 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type Conversation, type ConversationDetail, THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
+import { badRequest, notFound } from '../lib/app-error';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { keys } from '../lib/table';
+import { type ContactRecord, type ConversationRecord, type MessageRecord, toConversation, toMessage } from './records';
+
+/** A conversation and its messages as a thread reads them. */
+
+export const conversationNotFound = () => notFound('Conversation not found');
+
+/** A conversation of the company; another company's id is not found, like one that never existed. */
+export async function getConversationRecord(companyId: string, conversationId: string): Promise<ConversationRecord> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.conversation(companyId, conversationId), ConsistentRead: true }),
+  );
+  if (!Item) throw conversationNotFound();
+  return Item as ConversationRecord;
+}
+
+export async function getContactRecord(companyId: string, contactId: string): Promise<ContactRecord | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.contact(companyId, contactId) }));
+  return Item as ContactRecord | undefined;
+}
+
+/** The list's view of a conversation, with its contact as it is now. */
+export async function conversationView(record: ConversationRecord): Promise<Conversation> {
+  return toConversation(record, await getContactRecord(record.companyId, record.contactId));
+}
+
+/**
+ * The conversation with its newest THREAD_PAGE_SIZE messages, oldest first; with `before` (an
+ * `olderCursor` of an earlier read), the page older than it. One Query whatever the thread's length.
+ */
+export async function readThread(companyId: string, conversationId: string, before?: string): Promise<ConversationDetail> {
+  const startAfter = before === undefined ? undefined : decodeCursor(before);
+  const record = await getConversationRecord(companyId, conversationId);
+  const { PK } = keys.messagesOf(companyId, conversationId);
+  const [conversation, page] = await Promise.all([
+    conversationView(record),
+    db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': keys.messagesOf(companyId, conversationId).SKPrefix },
+        ExclusiveStartKey: startAfter ? { PK, SK: startAfter } : undefined,
+        ScanIndexForward: false,
+        // One more than a page: whether older messages exist, without a second read.
+        Limit: THREAD_PAGE_SIZE + 1,
+      }),
+    ),
+  ]);
+  const newestFirst = (page.Items ?? []) as (MessageRecord & { SK: string })[];
+  const messages = newestFirst.slice(0, THREAD_PAGE_SIZE);
+  const oldest = messages.at(-1);
+  return {
+    ...conversation,
+    messages: messages.reverse().map(toMessage),
+    olderCursor: newestFirst.length > THREAD_PAGE_SIZE && oldest ? encodeCursor(oldest.SK) : null,
+  };
+}
+
+const MESSAGE_SORT_KEY = /^MSG#\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#[\w-]{1,64}$/;
+
+function encodeCursor(sortKey: string): string {
+  return Buffer.from(sortKey, 'utf8').toString('base64url');
+}
+
+/** A cursor is the sort key of the oldest message shown; anything else is refused, never passed to the table. */
+function decodeCursor(cursor: string): string {
+  const sortKey = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!MESSAGE_SORT_KEY.test(sortKey))
+    throw badRequest('before is not a cursor of this thread', { fields: { before: 'invalid cursor' } });
+  return sortKey;
+}

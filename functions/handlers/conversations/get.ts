@@ -1,0 +1,7 @@
+import { getConversation } from '../../../shared/contract/conversations';
+import { readThread } from '../../conversations/thread';
+import { defineHandler } from '../../lib/define-handler';
+
+export const handler = defineHandler(getConversation, async ({ principal, params, query }) => ({
+  data: { conversation: await readThread(principal.companyId, params.id as string, query.before) },
+}));

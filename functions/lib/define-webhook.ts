@@ -1,0 +1,96 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
+import type * as z from 'zod/mini';
+import type { HttpContract } from '../../shared/contract/route';
+import type { ProviderRecord } from '../settings/records';
+import { signedWebhookUrl, type WebhookKind } from '../settings/webhook-urls';
+import { AppError, forbidden, notFound } from './app-error';
+import { tableName } from './config';
+import { db } from './db';
+import { bodyText, contentType, errorEnvelope, parse, verifyOrigin } from './define-handler';
+import { decryptSecret } from './secrets';
+import { keys } from './table';
+
+type Infer<S> = S extends z.ZodMiniType ? z.output<S> : Record<string, never>;
+
+export interface WebhookRequest<C extends HttpContract> {
+  /** Twilio's form parameters, signature-checked, then validated by the contract's body schema (a repeated one fails it). */
+  params: Infer<C['body']>;
+  /** The query string of the URL the platform gave Twilio (it is part of what Twilio signed). */
+  query: Record<string, string>;
+  /** The provider whose webhook id the path carries, and so the company: never taken from the parameters. */
+  provider: ProviderRecord;
+  requestId: string;
+}
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** Twilio reads the answer as TwiML; an empty one does nothing (no reply text, no retry). */
+export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+
+/**
+ * A Twilio webhook (auth `twilio`): the path's webhook id leads to the provider (unknown: 404), whose
+ * auth token checks `X-Twilio-Signature` against the URL the platform configured for `kind` plus the
+ * request's query string — never the URL this request reached, since CloudFront and API Gateway
+ * change hosts — and the form parameters (forged or missing: 403, before anything is read or stored).
+ * Then the parameters are validated (400) and the answer is empty TwiML. Failures answer the error
+ * envelope, as every route does.
+ */
+export function defineWebhook<C extends HttpContract>(
+  contract: C,
+  kind: WebhookKind,
+  fn: (req: WebhookRequest<C>) => Promise<void>,
+): Handler {
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(errorEnvelope(contract))
+    .handler(async (event, context) => {
+      await verifyOrigin(event);
+      const provider = await providerOfWebhook(event.pathParameters?.webhookId);
+      const form = formParameters(event);
+      const signature = event.headers?.['x-twilio-signature'];
+      if (!signature) throw forbidden('X-Twilio-Signature is missing.');
+      if (!provider.webhookBaseUrl) throw forbidden('This webhook cannot be verified: no webhook URL was recorded.');
+      const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
+      const authToken = await decryptSecret(provider.authTokenEncrypted, provider.companyId);
+      if (!validateRequest(authToken, signature, `${signedWebhookUrl(provider, kind)}${query}`, form)) {
+        throw forbidden('X-Twilio-Signature does not match this request.');
+      }
+      await fn({
+        params: parse(contract.body, form, 'body') as Infer<C['body']>,
+        query: (event.queryStringParameters ?? {}) as Record<string, string>,
+        provider,
+        requestId: context.awsRequestId,
+      });
+      return { statusCode: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: EMPTY_TWIML };
+    }) as unknown as Handler;
+}
+
+async function providerOfWebhook(webhookId: string | undefined): Promise<ProviderRecord> {
+  const TableName = tableName();
+  const unknown = () => notFound('Unknown webhook');
+  if (!webhookId) throw unknown();
+  const { Item: webhook } = await db.send(new GetCommand({ TableName, Key: keys.webhook(webhookId) }));
+  if (!webhook) throw unknown();
+  const { Item: provider } = await db.send(
+    new GetCommand({ TableName, Key: keys.provider(webhook.companyId as string, webhook.providerId as string) }),
+  );
+  if (!provider) throw unknown();
+  return provider as ProviderRecord;
+}
+
+/** Twilio posts form parameters; a repeated name keeps every value, as the signature covers them all. */
+function formParameters(event: APIGatewayProxyEventV2): Record<string, string | string[]> {
+  const raw = bodyText(event);
+  if (raw === undefined) return {};
+  if (contentType(event) !== 'application/x-www-form-urlencoded') {
+    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Twilio webhooks are form-encoded (application/x-www-form-urlencoded).');
+  }
+  const params: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(raw)) {
+    const seen = params[name];
+    params[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return params;
+}
