@@ -48,9 +48,9 @@ export function defineWebhook<C extends HttpContract>(
     .handler(async (event, context) => {
       await verifyOrigin(event);
       const provider = await providerOfWebhook(event.pathParameters?.webhookId);
-      const form = formParameters(event);
       const signature = event.headers?.['x-twilio-signature'];
       if (!signature) throw forbidden('X-Twilio-Signature is missing.');
+      const form = formParameters(event);
       if (!provider.webhookBaseUrl) throw forbidden('This webhook cannot be verified: no webhook URL was recorded.');
       const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
       const authToken = await decryptSecret(provider.authTokenEncrypted, provider.companyId);

@@ -1,9 +1,9 @@
 import type { Channel, Inbox, Provider } from '../../shared/contract/settings';
 import { type Account, api } from './api';
-import { newTwilioAccount, numbersByKind } from './twilio';
+import { newTwilioAccount, numbersByKind, type TwilioAccount } from './twilio';
 
 /** A company with a connected Twilio account and its voice+SMS number imported as a channel. */
-export async function withChannel(account: Account): Promise<{ provider: Provider; channel: Channel }> {
+export async function withChannel(account: Account): Promise<{ provider: Provider; channel: Channel; twilio: TwilioAccount }> {
   const twilio = await newTwilioAccount();
   const { full } = numbersByKind(twilio);
   const connected = await api<{ provider: Provider }>('/api/v1/providers/twilio', {
@@ -17,7 +17,7 @@ export async function withChannel(account: Account): Promise<{ provider: Provide
   });
   const channel = imported.body.data.channels[0];
   if (!channel) throw new Error(`import failed: ${JSON.stringify(imported.body)}`);
-  return { provider, channel };
+  return { provider, channel, twilio };
 }
 
 export async function createInbox(account: Account, name = 'Support', description?: string): Promise<Inbox> {

@@ -1,0 +1,98 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { twilioSignature } from '../../local/twilio-emulator/signature';
+import type { ConversationDetail, Message } from '../../shared/contract/conversations';
+import type { Channel, Provider } from '../../shared/contract/settings';
+import { type Account, type ApiResponse, api, signUp } from './api';
+import { withChannel } from './settings';
+import { numberOf, type TwilioAccount } from './twilio';
+
+/** A company texting through its imported voice+SMS number, and the webhook URL Twilio has for it. */
+export interface SmsLine {
+  account: Account;
+  provider: Provider;
+  channel: Channel;
+  twilio: TwilioAccount;
+  /** The number's SmsUrl, as the import set it in Twilio. */
+  smsUrl: string;
+}
+
+export async function smsLine(account?: Account): Promise<SmsLine> {
+  const owner = account ?? (await signUp());
+  const { provider, channel, twilio } = await withChannel(owner);
+  const number = twilio.numbers.find((n) => n.phone_number === channel.identifier);
+  if (!number) throw new Error(`${channel.identifier} is not a number of ${twilio.accountSid}`);
+  const { sms_url } = await numberOf(twilio, number.sid);
+  return { account: owner, provider, channel, twilio, smsUrl: sms_url };
+}
+
+export const newMessageSid = () => `SM${randomBytes(16).toString('hex')}`;
+
+/** An outside phone (a customer's), different per call. */
+export const newPhone = () => `+1202555${String(randomInt(0, 10_000)).padStart(4, '0')}`;
+
+export interface WebhookAnswer {
+  status: number;
+  contentType: string | null;
+  text: string;
+}
+
+/**
+ * Posts form parameters as Twilio does, signed with the auth token for `signedUrl` (the URL posted
+ * to, unless given); `signature` replaces the computed one, null sends none.
+ */
+export async function postWebhook(
+  url: string,
+  params: Record<string, string>,
+  options: { authToken: string; signedUrl?: string; signature?: string | null },
+): Promise<WebhookAnswer> {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const signature =
+    options.signature === undefined ? twilioSignature(options.authToken, options.signedUrl ?? url, params) : options.signature;
+  if (signature !== null) headers['x-twilio-signature'] = signature;
+  const res = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
+  return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
+}
+
+/** Twilio's parameters of an incoming text. https://www.twilio.com/docs/messaging/guides/webhook-request */
+export function inboundParams(
+  line: Pick<SmsLine, 'twilio' | 'channel'>,
+  text: { from: string; body: string; sid?: string; to?: string },
+) {
+  const sid = text.sid ?? newMessageSid();
+  return {
+    AccountSid: line.twilio.accountSid,
+    ApiVersion: '2010-04-01',
+    Body: text.body,
+    From: text.from,
+    FromCountry: 'US',
+    MessageSid: sid,
+    NumMedia: '0',
+    NumSegments: '1',
+    SmsMessageSid: sid,
+    SmsSid: sid,
+    SmsStatus: 'received',
+    To: text.to ?? line.channel.identifier,
+    ToCountry: 'US',
+  };
+}
+
+/** A phone texts the line: the signed inbound webhook, as Twilio posts it to the number's SmsUrl. */
+export function textIn(line: SmsLine, text: { from: string; body: string; sid?: string }): Promise<WebhookAnswer> {
+  return postWebhook(line.smsUrl, inboundParams(line, text), { authToken: line.twilio.authToken });
+}
+
+export async function readConversation(account: Account, conversationId: string, before?: string) {
+  const query = before === undefined ? '' : `?before=${encodeURIComponent(before)}`;
+  return api<{ conversation: ConversationDetail }>(`/api/v1/conversations/${conversationId}${query}`, {
+    token: account.tokens.accessToken,
+  });
+}
+
+export function sendText(account: Account, conversationId: string, body: unknown): Promise<ApiResponse<{ message: Message }>> {
+  return api<{ message: Message }>(`/api/v1/conversations/${conversationId}/messages`, {
+    token: account.tokens.accessToken,
+    body: { body },
+  });
+}
+
+export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
