@@ -7,10 +7,10 @@
  */
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import type { Tokens } from '../shared/contract/auth';
 import { socketPath } from '../shared/contract/realtime-events';
 import { startTestStack } from '../test/support/test-stack';
 import { median } from './lib/import-time';
+import { type BenchAccount, localApi, percentile } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 
@@ -26,39 +26,11 @@ console.log(`Starting a local stack; ${SOCKETS} sockets, ${RUNS} events on node 
 const stack = await startTestStack({ web: false, label: 'bench' });
 const { urls } = stack.provided;
 
-async function call<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; token?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await fetch(`${urls.api}${path}`, {
-    method: init.method ?? 'POST',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const body = (await res.json()) as { data: T };
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`);
-  return body.data;
-}
-
-/** A verified company owner, the way anyone signs up: register, then the mailed link. */
-async function signUp(): Promise<{ companyId: string; userId: string; accessToken: string }> {
-  const email = `bench-${Date.now()}@example.test`;
-  await call('/api/v1/auth/register', {
-    body: { companyName: 'Bench Co', name: 'Bench User', email, password: 'bench password 1' },
-  });
-  const store = (await (await fetch(`${urls.mail}/store`)).json()) as { emails: { body: { text?: string } }[] };
-  const text = store.emails.map((m) => m.body.text ?? '').find((t) => t.includes('verify-email')) ?? '';
-  const token = /verify-email\?token=([\w-]+)/.exec(text)?.[1];
-  if (!token) throw new Error('no verification mail');
-  const verified = await call<{ user: { id: string; companyId: string }; tokens: Tokens }>(
-    `/api/v1/auth/verify-email?token=${token}`,
-    { method: 'GET' },
-  );
-  return { companyId: verified.user.companyId, userId: verified.user.id, accessToken: verified.tokens.accessToken };
-}
+const { signUp, call } = localApi(urls);
 
 type Socket = { ws: WebSocket; onEvent: (listener: (seq: number) => void) => void };
 
-async function openSocket(account: Awaited<ReturnType<typeof signUp>>): Promise<Socket> {
+async function openSocket(account: BenchAccount): Promise<Socket> {
   const { ticket } = await call<{ ticket: string }>('/api/v1/realtime/ticket', { token: account.accessToken });
   const query = new URLSearchParams({ ticket, userId: account.userId, companyId: account.companyId });
   const ws = new WebSocket(`${urls.websocket.replace(/\/ws$/, '')}${socketPath(account.companyId)}?${query}`);
@@ -73,11 +45,6 @@ async function openSocket(account: Awaited<ReturnType<typeof signUp>>): Promise<
   });
   return { ws, onEvent: (l) => (listener = l) };
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
 
 let pass = false;
 try {

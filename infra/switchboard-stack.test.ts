@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, aws_cloudfront as cloudfront } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -262,6 +262,18 @@ describe('CloudFront', () => {
     expect(originOf('/webhooks/*')).toBe(originOf('/api/*'));
     expect(originOf('/ws')).toMatch(/"RealtimeApi[0-9A-F]+"/);
     expect(originOf('/ws/*')).toBe(originOf('/ws'));
+  });
+
+  it('passes Twilio webhooks through uncached, with every query string and header (X-Twilio-Signature) but the host', () => {
+    const webhooks = (
+      config.CacheBehaviors as { PathPattern: string; CachePolicyId?: string; OriginRequestPolicyId?: string }[]
+    ).find((b) => b.PathPattern === '/webhooks/*');
+    expect(webhooks?.CachePolicyId).toBe(cloudfront.CachePolicy.CACHING_DISABLED.cachePolicyId);
+    expect(webhooks?.OriginRequestPolicyId).toBe(
+      cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
+    );
+    for (const route of httpRoutes.filter((r) => r.contract.auth === 'twilio'))
+      expect(route.contract.path).toMatch(/^\/webhooks\/twilio\//);
   });
 
   it('serves the SPA with a Content-Security-Policy: own scripts (inline ones by hash), the app origin and Twilio voice', () => {

@@ -13,23 +13,19 @@ import { keys } from '../lib/table';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/**
- * The contact of a number, read consistently (a contact written a moment ago by a parallel request is
- * seen). `staleContactId` is set when the number's uniqueness item outlived its contact: a new
- * contact may take the number over.
- */
-export async function findContactByPhone(
-  companyId: string,
-  e164: string,
-): Promise<{ contact?: ContactRecord; staleContactId?: string }> {
-  const TableName = tableName();
-  const { Item: phone } = await db.send(
-    new GetCommand({ TableName, Key: keys.contactPhone(companyId, e164), ConsistentRead: true }),
+/** The id of the contact that has the number, read consistently (a contact a parallel request just made is seen). */
+export async function contactIdForPhone(companyId: string, e164: string): Promise<string | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.contactPhone(companyId, e164), ConsistentRead: true }),
   );
-  if (!phone) return {};
-  const contactId = phone.contactId as string;
-  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.contact(companyId, contactId), ConsistentRead: true }));
-  return Item ? { contact: Item as ContactRecord } : { staleContactId: contactId };
+  return Item?.contactId as string | undefined;
+}
+
+export async function getContact(companyId: string, contactId: string): Promise<ContactRecord | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.contact(companyId, contactId), ConsistentRead: true }),
+  );
+  return Item as ContactRecord | undefined;
 }
 
 /** A contact first seen now (an unknown number texted or called): no name yet. */
@@ -51,6 +47,7 @@ export function newContact(companyId: string, e164: string, at: string): Contact
 /**
  * Writes of a new contact for a transaction. The uniqueness item's condition makes a parallel first
  * contact from the same number fail the transaction, so its caller re-reads and finds this one.
+ * `staleContactId`: the number's uniqueness item outlived that contact; the new one takes it over.
  */
 export function createContactItems(contact: ContactRecord, staleContactId?: string): TransactItem[] {
   const TableName = tableName();

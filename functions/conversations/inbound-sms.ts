@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { parsePhoneNumber } from '../../shared/phone-numbers';
 import { smsSegments } from '../../shared/sms-segments';
 import { newId } from '../auth/opaque-tokens';
-import { contactActivityItem, createContactItems, findContactByPhone, newContact } from '../contacts/contacts';
+import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact } from '../contacts/contacts';
 import { badRequest } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -55,19 +55,34 @@ export function optOutOf(body: string): boolean | undefined {
  * that is not an active SMS channel of this provider is ignored (Twilio must not retry it).
  */
 export async function receiveSms(provider: ProviderRecord, sms: InboundSms): Promise<void> {
-  if (await isStored(sms.messageSid)) return;
-  const channel = await smsChannel(provider, sms.to);
-  if (!channel) return;
+  const { companyId } = provider;
   const phone = parsePhoneNumber(sms.from)?.e164;
-  if (!phone) throw badRequest('From is not a phone number', { fields: { From: 'not a phone number' } });
+  // Reads go side by side as far as the keys allow: the request's keys first, then what they name.
+  const [stored, channelId, contactId] = await Promise.all([
+    isStored(sms.messageSid),
+    channelIdOfNumber(companyId, sms.to),
+    phone ? contactIdForPhone(companyId, phone) : undefined,
+  ]);
+  if (stored || !channelId) return;
+  const [channel, sender] = await Promise.all([
+    smsChannel(provider, channelId),
+    phone ? readSender(companyId, channelId, phone, contactId ?? null) : undefined,
+  ]);
+  if (!channel) return;
+  if (!phone || !sender) throw badRequest('From is not a phone number', { fields: { From: 'not a phone number' } });
 
-  const stored = await untilCommitted(() => tryStore(channel, phone, sms));
-  if (stored === 'duplicate') return;
-  const { message, conversation, contact, reopened } = stored;
+  let firstRead: Sender | undefined = sender;
+  const result = await untilCommitted(async () => {
+    const read = firstRead ?? (await readSender(companyId, channel.id, phone));
+    firstRead = undefined;
+    return tryStore(channel, phone, sms, read);
+  });
+  if (result === 'duplicate') return;
+  const { message, conversation, contact, reopened } = result;
   const view = toConversation(conversation, contact);
   if (reopened)
-    await publish(channel.companyId, { type: 'conversation_reopened', data: { conversationId: view.id, conversation: view } });
-  await publish(channel.companyId, {
+    await publish(companyId, { type: 'conversation_reopened', data: { conversationId: view.id, conversation: view } });
+  await publish(companyId, {
     type: 'new_message',
     data: { conversationId: view.id, message: toMessage(message), conversation: view },
   });
@@ -80,18 +95,50 @@ async function isStored(messageSid: string): Promise<boolean> {
   return Boolean(Item);
 }
 
-/** The active SMS channel of this provider that owns the number, if any. */
-async function smsChannel(provider: ProviderRecord, to: string): Promise<ChannelRecord | undefined> {
-  const TableName = tableName();
+/** The channel of the company that has the number, if any. */
+async function channelIdOfNumber(companyId: string, to: string): Promise<string | undefined> {
   const e164 = parsePhoneNumber(to)?.e164 ?? to;
-  const { Item: number } = await db.send(new GetCommand({ TableName, Key: keys.number(e164) }));
-  if (!number || number.companyId !== provider.companyId) return undefined;
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.number(e164) }));
+  return Item?.companyId === companyId ? (Item.channelId as string) : undefined;
+}
+
+/** The channel, if it is active, of this provider, and used for SMS. */
+async function smsChannel(provider: ProviderRecord, channelId: string): Promise<ChannelRecord | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName, Key: keys.channel(provider.companyId, number.channelId as string), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.channel(provider.companyId, channelId), ConsistentRead: true }),
   );
   const channel = Item as ChannelRecord | undefined;
   const usable = channel?.status === 'ACTIVE' && channel.providerId === provider.id && enabledCapabilities(channel).sms;
   return usable ? channel : undefined;
+}
+
+/** The sender's contact and its conversation on the channel; `stale…` when an index item outlived what it named. */
+interface Sender {
+  contact?: ContactRecord;
+  staleContactId?: string;
+  conversation?: ConversationRecord;
+  staleConversationId?: string;
+}
+
+/**
+ * Reads the sender's contact and conversation: number → (contact, link) → conversation, consistently,
+ * so a retry sees what a parallel text just wrote. `contactId` when already read (null: none).
+ */
+async function readSender(companyId: string, channelId: string, phone: string, contactId?: string | null): Promise<Sender> {
+  const id = contactId === undefined ? await contactIdForPhone(companyId, phone) : contactId;
+  if (!id) return {};
+  const TableName = tableName();
+  const [contact, link] = await Promise.all([
+    getContact(companyId, id),
+    db.send(new GetCommand({ TableName, Key: keys.conversationLink(companyId, channelId, id), ConsistentRead: true })),
+  ]);
+  if (!contact) return { staleContactId: id };
+  const conversationId = link.Item?.conversationId as string | undefined;
+  if (!conversationId) return { contact };
+  const { Item } = await db.send(
+    new GetCommand({ TableName, Key: keys.conversation(companyId, conversationId), ConsistentRead: true }),
+  );
+  return Item ? { contact, conversation: Item as ConversationRecord } : { contact, staleConversationId: conversationId };
 }
 
 interface Stored {
@@ -102,13 +149,16 @@ interface Stored {
 }
 
 /** One read-then-write of the text; undefined when a parallel writer got in between (read again). */
-async function tryStore(channel: ChannelRecord, phone: string, sms: InboundSms): Promise<Stored | 'duplicate' | undefined> {
+async function tryStore(
+  channel: ChannelRecord,
+  phone: string,
+  sms: InboundSms,
+  found: Sender,
+): Promise<Stored | 'duplicate' | undefined> {
   const { companyId } = channel;
   const TableName = tableName();
   const at = new Date().toISOString();
-  const found = await findContactByPhone(companyId, phone);
-  const existing = found.contact ? await conversationOf(channel, found.contact.id) : {};
-  const before = existing.conversation;
+  const before = found.conversation;
 
   const message: MessageRecord = {
     id: newId(),
@@ -176,7 +226,7 @@ async function tryStore(channel: ChannelRecord, phone: string, sms: InboundSms):
       optedOut: optedOut ?? false,
       createdAt: at,
     };
-    items.push(...conversationCreateItems(conversation, existing.staleConversationId));
+    items.push(...conversationCreateItems(conversation, found.staleConversationId));
     items.push(companyCountersItem(companyId, { smsReceived: 1, openConversations: 1 }));
   }
 
@@ -189,21 +239,4 @@ async function tryStore(channel: ChannelRecord, phone: string, sms: InboundSms):
     return undefined;
   }
   return { message, conversation, contact, reopened };
-}
-
-/** The contact's conversation on this channel; `staleConversationId` when its link outlived it. */
-async function conversationOf(
-  channel: ChannelRecord,
-  contactId: string,
-): Promise<{ conversation?: ConversationRecord; staleConversationId?: string }> {
-  const TableName = tableName();
-  const { Item: link } = await db.send(
-    new GetCommand({ TableName, Key: keys.conversationLink(channel.companyId, channel.id, contactId), ConsistentRead: true }),
-  );
-  if (!link) return {};
-  const conversationId = link.conversationId as string;
-  const { Item } = await db.send(
-    new GetCommand({ TableName, Key: keys.conversation(channel.companyId, conversationId), ConsistentRead: true }),
-  );
-  return Item ? { conversation: Item as ConversationRecord } : { staleConversationId: conversationId };
 }

@@ -1,0 +1,46 @@
+import type { Tokens } from '../../shared/contract/auth';
+
+/** The local stack's API as the benchmarks use it: JSON calls, and a verified owner signed up the way anyone signs up. */
+export function localApi(urls: { api: string; mail: string }) {
+  async function call<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; token?: string } = {}): Promise<T> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    const res = await fetch(`${urls.api}${path}`, {
+      method: init.method ?? 'POST',
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const body = (await res.json()) as { data: T };
+    if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`);
+    return body.data;
+  }
+
+  /** Register, then the mailed link. */
+  async function signUp(): Promise<{ companyId: string; userId: string; accessToken: string }> {
+    const email = `bench-${Date.now()}@example.test`;
+    await call('/api/v1/auth/register', {
+      body: { companyName: 'Bench Co', name: 'Bench User', email, password: 'bench password 1' },
+    });
+    const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
+      emails: { destination: { to: string[] }; body: { text?: string } }[];
+    };
+    const text = store.emails.find((m) => m.destination.to.includes(email))?.body.text ?? '';
+    const token = /verify-email\?token=([\w-]+)/.exec(text)?.[1];
+    if (!token) throw new Error('no verification mail');
+    const verified = await call<{ user: { id: string; companyId: string }; tokens: Tokens }>(
+      `/api/v1/auth/verify-email?token=${token}`,
+      { method: 'GET' },
+    );
+    return { companyId: verified.user.companyId, userId: verified.user.id, accessToken: verified.tokens.accessToken };
+  }
+
+  return { call, signUp };
+}
+
+export type BenchAccount = Awaited<ReturnType<ReturnType<typeof localApi>['signUp']>>;
+
+/** The value below which `p` percent of the samples fall (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
