@@ -107,7 +107,7 @@ export async function recordDeliveryStatus(
     values[':errorMessage'] = messageErrorText(errorCode);
   }
   if (callback.segments) {
-    sets.push('segments = :segments');
+    sets.push('#segments = :segments');
     values[':segments'] = callback.segments;
   }
   let updated: MessageRecord;
@@ -119,9 +119,13 @@ export async function recordDeliveryStatus(
         UpdateExpression: `SET ${sets.join(', ')}`,
         // Only forward; only a sent message; only the message Twilio accepted under this sid.
         ConditionExpression:
-          'attribute_exists(PK) AND direction = :outbound AND statusRank < :rank AND ' +
+          'attribute_exists(PK) AND #direction = :outbound AND statusRank < :rank AND ' +
           '(attribute_not_exists(providerMessageId) OR attribute_type(providerMessageId, :null) OR providerMessageId = :sid)',
-        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#direction': 'direction',
+          ...(callback.segments ? { '#segments': 'segments' } : {}),
+        },
         ExpressionAttributeValues: { ...values, ':null': 'NULL' },
         ReturnValues: 'ALL_NEW',
       }),

@@ -173,8 +173,9 @@ async function recordAcceptance(message: MessageRecord, accepted: TwilioMessage)
       new UpdateCommand({
         TableName,
         Key: messageKey(message),
-        UpdateExpression: `SET providerMessageId = :sid, segments = :segments${withStatus ? ', providerStatus = :status' : ''}`,
+        UpdateExpression: `SET providerMessageId = :sid, #segments = :segments${withStatus ? ', providerStatus = :status' : ''}`,
         ConditionExpression: withStatus ? 'statusRank <= :queued' : undefined,
+        ExpressionAttributeNames: { '#segments': 'segments' },
         ExpressionAttributeValues: {
           ':sid': accepted.sid,
           ':segments': segments,

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
+import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import type * as z from 'zod/mini';
 import type { HttpContract } from '../../shared/contract/route';
 import type { ProviderRecord } from '../settings/records';

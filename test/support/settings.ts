@@ -2,9 +2,12 @@ import type { Channel, Inbox, Provider } from '../../shared/contract/settings';
 import { type Account, api } from './api';
 import { newTwilioAccount, numbersByKind, type TwilioAccount } from './twilio';
 
-/** A company with a connected Twilio account and its voice+SMS number imported as a channel. */
-export async function withChannel(account: Account): Promise<{ provider: Provider; channel: Channel; twilio: TwilioAccount }> {
-  const twilio = await newTwilioAccount();
+/** A company with a connected Twilio account (a fresh one unless given) and its voice+SMS number imported as a channel. */
+export async function withChannel(
+  account: Account,
+  existing?: TwilioAccount,
+): Promise<{ provider: Provider; channel: Channel; twilio: TwilioAccount }> {
+  const twilio = existing ?? (await newTwilioAccount());
   const { full } = numbersByKind(twilio);
   const connected = await api<{ provider: Provider }>('/api/v1/providers/twilio', {
     token: account.tokens.accessToken,

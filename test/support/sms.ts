@@ -3,6 +3,7 @@ import { twilioSignature } from '../../local/twilio-emulator/signature';
 import type { ConversationDetail, Message } from '../../shared/contract/conversations';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, type ApiResponse, api, signUp } from './api';
+import type { Socket } from './realtime';
 import { withChannel } from './settings';
 import { numberOf, type TwilioAccount } from './twilio';
 
@@ -16,9 +17,9 @@ export interface SmsLine {
   smsUrl: string;
 }
 
-export async function smsLine(account?: Account): Promise<SmsLine> {
-  const owner = account ?? (await signUp());
-  const { provider, channel, twilio } = await withChannel(owner);
+export async function smsLine(options: { account?: Account; twilio?: TwilioAccount } = {}): Promise<SmsLine> {
+  const owner = options.account ?? (await signUp());
+  const { provider, channel, twilio } = await withChannel(owner, options.twilio);
   const number = twilio.numbers.find((n) => n.phone_number === channel.identifier);
   if (!number) throw new Error(`${channel.identifier} is not a number of ${twilio.accountSid}`);
   const { sms_url } = await numberOf(twilio, number.sid);
@@ -79,6 +80,17 @@ export function inboundParams(
 /** A phone texts the line: the signed inbound webhook, as Twilio posts it to the number's SmsUrl. */
 export function textIn(line: SmsLine, text: { from: string; body: string; sid?: string }): Promise<WebhookAnswer> {
   return postWebhook(line.smsUrl, inboundParams(line, text), { authToken: line.twilio.authToken });
+}
+
+/** The phone texts the line, and the company's socket hears it: the conversation it landed in. */
+export async function conversationWith(line: SmsLine, socket: Socket, phone: string, body = 'Hi there') {
+  const answer = await textIn(line, { from: phone, body });
+  if (answer.status !== 200) throw new Error(`inbound text: ${answer.status} ${answer.text}`);
+  const event = await socket.next(
+    'new_message',
+    (e) => e.data.conversation.contact.phoneNumber === phone && e.data.message.body === body,
+  );
+  return event.data.conversationId;
 }
 
 export async function readConversation(account: Account, conversationId: string, before?: string) {

@@ -1,0 +1,254 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Message } from '../../shared/contract/conversations';
+import { MAX_MESSAGE_LENGTH } from '../../shared/sms-segments';
+import { api, stack } from '../support/api';
+import { openSocket, type Socket } from '../support/realtime';
+import { conversationWith, newPhone, readConversation, type SmsLine, sendText, smsLine } from '../support/sms';
+import { emulatorMessages, newTwilioAccount, numbersByKind, textFromPhone } from '../support/twilio';
+
+const sockets: Socket[] = [];
+afterEach(async () => {
+  await Promise.all(sockets.splice(0).map((s) => s.close()));
+});
+
+async function listen(line: SmsLine): Promise<Socket> {
+  const socket = await openSocket(line.account);
+  sockets.push(socket);
+  return socket;
+}
+
+/** The message as the thread shows it now. */
+async function messageInThread(line: SmsLine, conversationId: string, messageId: string): Promise<Message | undefined> {
+  const read = await readConversation(line.account, conversationId);
+  return read.body.data.conversation.messages.find((m) => m.id === messageId);
+}
+
+describe('sending a text', () => {
+  it('stores it, hands it to Twilio with its own status callback, and follows it to Delivered', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const phone = newPhone();
+    const conversationId = await conversationWith(line, socket, phone);
+
+    const sent = await sendText(line.account, conversationId, 'Your order ships today.');
+    expect(sent.status).toBe(201);
+    const message = sent.body.data.message;
+    expect(message).toMatchObject({
+      conversationId,
+      direction: 'OUTBOUND',
+      body: 'Your order ships today.',
+      sentBy: { id: line.account.user.id, name: line.account.user.name },
+      smsMessage: { providerMessageId: expect.stringMatching(/^SM[0-9a-f]{32}$/), segments: 1, errorCode: null },
+    });
+    expect(['QUEUED', 'SENDING', 'SENT', 'DELIVERED']).toContain(message.status);
+
+    const announced = await socket.next('message_sent', (e) => e.data.message.id === message.id);
+    expect(announced.data.conversation).toMatchObject({
+      id: conversationId,
+      lastMessage: { direction: 'OUTBOUND', body: 'Your order ships today.' },
+      messageCount: 2,
+    });
+    const delivered = await socket.next(
+      'message_status_updated',
+      (e) => e.data.message.id === message.id && e.data.message.status === 'DELIVERED',
+    );
+    expect(delivered.data.message.smsMessage).toMatchObject({
+      providerStatus: 'delivered',
+      providerMessageId: message.smsMessage.providerMessageId,
+    });
+
+    // What Twilio holds: the text from the channel's number to the phone, its callback on the platform, each one answered.
+    const [twilioMessage] = (await emulatorMessages(line.twilio.accountSid)).filter((m) => m.direction === 'outbound-api');
+    expect(twilioMessage).toMatchObject({
+      sid: message.smsMessage.providerMessageId,
+      from: line.channel.identifier,
+      to: phone,
+      body: 'Your order ships today.',
+    });
+    const statusUrl = new URL(twilioMessage?.status_callback ?? '');
+    expect(`${statusUrl.origin}${statusUrl.pathname}`).toBe(line.smsUrl.replace(/\/sms$/, '/sms/status'));
+    expect(Object.fromEntries(statusUrl.searchParams)).toEqual({
+      conversationId,
+      messageId: message.id,
+      createdAt: message.createdAt,
+    });
+    const callbacks = async () =>
+      (await emulatorMessages(line.twilio.accountSid))
+        .find((m) => m.sid === twilioMessage?.sid)
+        ?.callbacks.map((c) => [c.messageStatus, c.status]);
+    await expect.poll(callbacks).toEqual([
+      ['sending', 200],
+      ['sent', 200],
+      ['delivered', 200],
+    ]);
+
+    const inThread = await messageInThread(line, conversationId, message.id);
+    expect(inThread).toMatchObject({ status: 'DELIVERED', smsMessage: { providerStatus: 'delivered' } });
+    expect((await readConversation(line.account, conversationId)).body.data.conversation.messages.map((m) => m.body)).toEqual([
+      'Hi there',
+      'Your order ships today.',
+    ]);
+  });
+
+  it('is refused at once by Twilio for an invalid number (21211) and kept as Failed with the reason', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const conversationId = await conversationWith(line, socket, '+15005550001');
+    const sent = await sendText(line.account, conversationId, 'Hello?');
+    expect(sent.status).toBe(201);
+    expect(sent.body.data.message).toMatchObject({
+      body: 'Hello?',
+      status: 'FAILED',
+      smsMessage: {
+        providerStatus: 'failed',
+        providerMessageId: null,
+        errorCode: 21211,
+        errorMessage: expect.stringMatching(/\S/),
+      },
+    });
+    const announced = await socket.next('message_sent', (e) => e.data.message.id === sent.body.data.message.id);
+    expect(announced.data.message.status).toBe('FAILED');
+    expect(await messageInThread(line, conversationId, sent.body.data.message.id)).toEqual(sent.body.data.message);
+  });
+
+  it('is refused by Twilio for a number it cannot reach by SMS (21612)', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const conversationId = await conversationWith(line, socket, '+15005550009');
+    const sent = await sendText(line.account, conversationId, 'Hello?');
+    expect(sent.status).toBe(201);
+    expect(sent.body.data.message).toMatchObject({ status: 'FAILED', smsMessage: { errorCode: 21612 } });
+  });
+
+  it('ends Undelivered (30003) for a handset that cannot be reached, through Twilio’s callbacks', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const conversationId = await conversationWith(line, socket, '+15005550006');
+    const sent = await sendText(line.account, conversationId, 'Are you there?');
+    expect(sent.status).toBe(201);
+    const id = sent.body.data.message.id;
+    const undelivered = await socket.next(
+      'message_status_updated',
+      (e) => e.data.message.id === id && e.data.message.status === 'UNDELIVERED',
+    );
+    expect(undelivered.data.message.smsMessage).toMatchObject({
+      providerStatus: 'undelivered',
+      errorCode: 30003,
+      errorMessage: 'Unreachable destination handset: the phone is off or out of coverage.',
+    });
+    expect(await messageInThread(line, conversationId, id)).toMatchObject({
+      status: 'UNDELIVERED',
+      smsMessage: { errorCode: 30003 },
+    });
+  });
+
+  it('says so when Twilio cannot be reached, and keeps the text', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const conversationId = await conversationWith(line, socket, newPhone());
+    const faults = (delayMs: number) =>
+      fetch(`${stack().urls.twilio}/_emulator/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ delayMs, accountSid: line.twilio.accountSid }),
+      });
+    await faults(30_000);
+    try {
+      const sent = await sendText(line.account, conversationId, 'Still there?');
+      expect(sent.status).toBe(201);
+      expect(sent.body.data.message).toMatchObject({
+        body: 'Still there?',
+        status: 'FAILED',
+        smsMessage: {
+          errorCode: null,
+          errorMessage: expect.stringMatching(/^Twilio could not be reached, so this message may not have been sent/),
+        },
+      });
+      expect(await messageInThread(line, conversationId, sent.body.data.message.id)).toMatchObject({ status: 'FAILED' });
+    } finally {
+      await faults(0);
+    }
+  });
+});
+
+describe('what may be sent', () => {
+  it('refuses a blank or too long text with 400 and sends 1,600 characters', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const conversationId = await conversationWith(line, socket, newPhone());
+    for (const body of ['', '   \n ']) {
+      const res = await sendText(line.account, conversationId, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Message content must not be empty' });
+    }
+    const missing = await api(`/api/v1/conversations/${conversationId}/messages`, {
+      token: line.account.tokens.accessToken,
+      body: {},
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('Message content must not be empty');
+
+    const tooLong = await sendText(line.account, conversationId, 'a'.repeat(MAX_MESSAGE_LENGTH + 1));
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.message).toBe('A message can be at most 1,600 characters');
+    expect((await readConversation(line.account, conversationId)).body.data.conversation.messageCount).toBe(1);
+
+    const longest = await sendText(line.account, conversationId, 'a'.repeat(MAX_MESSAGE_LENGTH));
+    expect(longest.status).toBe(201);
+    expect(longest.body.data.message).toMatchObject({
+      status: expect.not.stringMatching('FAILED'),
+      smsMessage: { segments: 11 },
+    });
+  });
+
+  it('refuses with 409 once the channel is no longer active', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const conversationId = await conversationWith(line, socket, newPhone());
+    const token = line.account.tokens.accessToken;
+    expect((await api(`/api/v1/providers/${line.provider.id}`, { method: 'DELETE', token })).status).toBe(200);
+    const res = await sendText(line.account, conversationId, 'Anyone?');
+    expect(res.status).toBe(409);
+    expect(res.body.error).toEqual({
+      code: 'CHANNEL_INACTIVE',
+      message: `${line.channel.identifier} is no longer an active SMS channel, so texts cannot be sent from it. Import the number again in Settings → Channels.`,
+    });
+    expect((await readConversation(line.account, conversationId)).body.data.conversation.messageCount).toBe(1);
+  });
+});
+
+describe('a contact who opted out', () => {
+  it('texting STOP through Twilio refuses the next send with a clear message', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const phone = newPhone();
+    await textFromPhone({ from: phone, to: line.channel.identifier, body: 'STOP' });
+    const stop = await socket.next('new_message', (e) => e.data.conversation.contact.phoneNumber === phone);
+    expect(stop.data.conversation.optedOut).toBe(true);
+    const res = await sendText(line.account, stop.data.conversationId, 'Wait, one more thing');
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('OPTED_OUT');
+    expect(res.body.error.message).toBe(
+      'This contact opted out of texts from this number (they replied STOP). They can text START to opt back in.',
+    );
+  });
+
+  it('a send Twilio refuses with 21610 marks the conversation opted out', async () => {
+    // The phone opted out with Twilio before the company imported the number, so the app never saw the STOP.
+    const twilio = await newTwilioAccount();
+    const { full } = numbersByKind(twilio);
+    const phone = newPhone();
+    await textFromPhone({ from: phone, to: full.phone_number, body: 'STOP' });
+    const line = await smsLine({ twilio });
+    const socket = await listen(line);
+    const conversationId = await conversationWith(line, socket, phone, 'what are your hours?');
+
+    const sent = await sendText(line.account, conversationId, '9 to 5');
+    expect(sent.status).toBe(201);
+    expect(sent.body.data.message).toMatchObject({ status: 'FAILED', smsMessage: { errorCode: 21610 } });
+    expect((await readConversation(line.account, conversationId)).body.data.conversation.optedOut).toBe(true);
+    const again = await sendText(line.account, conversationId, 'Hello?');
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('OPTED_OUT');
+  });
+});
