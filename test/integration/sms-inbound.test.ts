@@ -17,7 +17,7 @@ import {
   textIn,
 } from '../support/sms';
 import { testTable } from '../support/table';
-import { numberOf, numbersByKind } from '../support/twilio';
+import { numberOf, numbersByKind, textFromPhone } from '../support/twilio';
 
 const sockets: Socket[] = [];
 afterEach(async () => {
@@ -53,8 +53,9 @@ describe('an inbound text', () => {
     const socket = await listen(line);
     const phone = newPhone();
 
-    const answer = await textIn(line, { from: phone, body: 'Hello, is my order on its way?' });
-    expect(answer).toEqual({ status: 200, contentType: 'text/xml; charset=utf-8', text: EMPTY_TWIML });
+    // The carrier (the emulator) delivers the text and posts Twilio's signed webhook to the number's SmsUrl.
+    const delivered = await textFromPhone({ from: phone, to: line.channel.identifier, body: 'Hello, is my order on its way?' });
+    expect(delivered.webhook).toMatchObject({ url: line.smsUrl, status: 200, body: EMPTY_TWIML });
 
     const { conversationId, message, conversation } = await conversationFrom(socket, phone);
     expect(message).toMatchObject({
@@ -102,10 +103,8 @@ describe('an inbound text', () => {
     const line = await smsLine();
     const socket = await listen(line);
     const phone = newPhone();
-    const params = inboundParams(line, { from: phone, body: 'only once please' });
-    for (let i = 0; i < 3; i++) {
-      expect(await postWebhook(line.smsUrl, params, { authToken: line.twilio.authToken })).toMatchObject({ status: 200 });
-    }
+    const delivered = await textFromPhone({ from: phone, to: line.channel.identifier, body: 'only once please', deliveries: 3 });
+    expect(delivered.webhooks.map((w) => w.status)).toEqual([200, 200, 200]);
     const { conversationId } = await conversationFrom(socket, phone);
     const read = await readConversation(line.account, conversationId);
     expect(read.body.data.conversation.messageCount).toBe(1);
@@ -118,11 +117,8 @@ describe('an inbound text', () => {
     const line = await smsLine();
     const socket = await listen(line);
     const phone = newPhone();
-    const params = inboundParams(line, { from: phone, body: 'parallel' });
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () => postWebhook(line.smsUrl, params, { authToken: line.twilio.authToken })),
-    );
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const delivered = await textFromPhone({ from: phone, to: line.channel.identifier, body: 'parallel', parallel: 5 });
+    expect(delivered.webhooks.map((w) => w.status)).toEqual([200, 200, 200, 200, 200]);
     const { conversationId } = await conversationFrom(socket, phone);
     const read = await readConversation(line.account, conversationId);
     expect(read.body.data.conversation.messages.map((m) => m.body)).toEqual(['parallel']);
@@ -161,6 +157,13 @@ describe('the webhook’s signature', () => {
   it('refuses a forged or missing signature with 403 and stores nothing', async () => {
     const line = await smsLine();
     const phone = newPhone();
+    const signedWithWrongKey = await textFromPhone({
+      from: phone,
+      to: line.channel.identifier,
+      body: 'forged',
+      signature: 'invalid',
+    });
+    expect(signedWithWrongKey.webhook?.status).toBe(403);
     const forged = inboundParams(line, { from: phone, body: 'forged' });
     const wrongKey = await postWebhook(line.smsUrl, forged, { authToken: 'f'.repeat(32) });
     expect(wrongKey.status).toBe(403);
@@ -182,8 +185,8 @@ describe('the webhook’s signature', () => {
     });
     expect(signedForOther.status).toBe(403);
 
-    for (const params of [forged, missing, tampered]) {
-      expect(await storedFor(line, params.MessageSid, phone)).toEqual({ message: undefined, contact: undefined });
+    for (const sid of [signedWithWrongKey.sid, forged.MessageSid, missing.MessageSid, tampered.MessageSid]) {
+      expect(await storedFor(line, sid, phone)).toEqual({ message: undefined, contact: undefined });
     }
   });
 
