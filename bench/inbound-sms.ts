@@ -7,6 +7,7 @@
  * exits 1 when the p95 is over the goal. `BENCH_RUNS=20 npm run bench` for a quick run.
  */
 import { randomBytes } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { twilioSignature } from '../local/twilio-emulator/signature';
@@ -131,6 +132,7 @@ try {
     [0, 1, 2, 3, 4],
   );
   console.log(`\nGoal: p95 <= ${GOAL_P95_MS} ms from the signed webhook post until new_message on the company's socket.`);
+  console.log(`Load average (1 min) at the end: ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores.`);
   await writeJson(join(resultsDir, 'inbound-sms.json'), {
     date: new Date().toISOString(),
     node: process.version,
@@ -138,6 +140,8 @@ try {
     warmUp: WARM_UP,
     phones: PHONES,
     measured: "signed inbound-SMS webhook post until new_message on the company's open socket, through the local gateway",
+    // Other work on the machine slows DynamoDB Local most: the 1-minute load average when the runs ended.
+    loadAverage: round(loadavg()[0] ?? 0, 2),
     goalP95Ms: GOAL_P95_MS,
     medianMs,
     p95Ms,

@@ -41,7 +41,10 @@ type MessageLocation = Pick<MessageSidRecord, 'conversationId' | 'messageId' | '
  * in the table. Twilio signs the whole URL, so the query cannot be forged, and a callback that comes
  * before the MessageSid is recorded still finds its message.
  */
-export function statusCallbackUrl(provider: ProviderRecord, message: Pick<MessageRecord, 'conversationId' | 'id' | 'createdAt'>) {
+export function statusCallbackUrl(
+  provider: Pick<ProviderRecord, 'webhookBaseUrl' | 'webhookId'>,
+  message: Pick<MessageRecord, 'conversationId' | 'id' | 'createdAt'>,
+) {
   const query = new URLSearchParams({
     conversationId: message.conversationId,
     messageId: message.id,
@@ -82,7 +85,7 @@ export interface StatusCallback {
  * failure (21610) marks the conversation opted out. Unknown messages and statuses are ignored.
  */
 export async function recordDeliveryStatus(
-  provider: ProviderRecord,
+  provider: Pick<ProviderRecord, 'companyId'>,
   callback: StatusCallback,
   query: Record<string, string>,
 ): Promise<void> {

@@ -54,7 +54,7 @@ export function optOutOf(body: string): boolean | undefined {
  * message, the conversation, the contact's counters and the company's change together. A number
  * that is not an active SMS channel of this provider is ignored (Twilio must not retry it).
  */
-export async function receiveSms(provider: ProviderRecord, sms: InboundSms): Promise<void> {
+export async function receiveSms(provider: Pick<ProviderRecord, 'id' | 'companyId'>, sms: InboundSms): Promise<void> {
   const { companyId } = provider;
   const phone = parsePhoneNumber(sms.from)?.e164;
   // Reads go side by side as far as the keys allow: the request's keys first, then what they name.
@@ -103,7 +103,10 @@ async function channelIdOfNumber(companyId: string, to: string): Promise<string 
 }
 
 /** The channel, if it is active, of this provider, and used for SMS. */
-async function smsChannel(provider: ProviderRecord, channelId: string): Promise<ChannelRecord | undefined> {
+async function smsChannel(
+  provider: Pick<ProviderRecord, 'id' | 'companyId'>,
+  channelId: string,
+): Promise<ChannelRecord | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.channel(provider.companyId, channelId), ConsistentRead: true }),
   );

@@ -21,9 +21,12 @@ export interface WebhookRequest<C extends HttpContract> {
   /** The query string of the URL the platform gave Twilio (it is part of what Twilio signed). */
   query: Record<string, string>;
   /** The provider whose webhook id the path carries, and so the company: never taken from the parameters. */
-  provider: ProviderRecord;
+  provider: WebhookProvider;
   requestId: string;
 }
+
+/** What a webhook knows of its provider. */
+export type WebhookProvider = Pick<ProviderRecord, 'id' | 'companyId' | 'webhookId' | 'webhookBaseUrl' | 'authTokenEncrypted'>;
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -53,7 +56,7 @@ export function defineWebhook<C extends HttpContract>(
       const form = formParameters(event);
       if (!provider.webhookBaseUrl) throw forbidden('This webhook cannot be verified: no webhook URL was recorded.');
       const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
-      const authToken = await decryptSecret(provider.authTokenEncrypted, provider.companyId);
+      const authToken = await authTokenOf(provider);
       if (!validateRequest(authToken, signature, `${signedWebhookUrl(provider, kind)}${query}`, form)) {
         throw forbidden('X-Twilio-Signature does not match this request.');
       }
@@ -67,17 +70,40 @@ export function defineWebhook<C extends HttpContract>(
     }) as unknown as Handler;
 }
 
-async function providerOfWebhook(webhookId: string | undefined): Promise<ProviderRecord> {
+/**
+ * The provider of a webhook id. Its item carries what the signature check needs (a provider connected
+ * before it did leads to the provider record).
+ */
+async function providerOfWebhook(webhookId: string | undefined): Promise<WebhookProvider> {
   const TableName = tableName();
   const unknown = () => notFound('Unknown webhook');
   if (!webhookId) throw unknown();
-  const { Item: webhook } = await db.send(new GetCommand({ TableName, Key: keys.webhook(webhookId) }));
-  if (!webhook) throw unknown();
+  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.webhook(webhookId) }));
+  if (!Item) throw unknown();
+  const webhook = Item as { companyId: string; providerId: string; authTokenEncrypted?: string; webhookBaseUrl?: string };
+  if (webhook.authTokenEncrypted && webhook.webhookBaseUrl) {
+    const { companyId, providerId, authTokenEncrypted, webhookBaseUrl } = webhook;
+    return { id: providerId, companyId, webhookId, authTokenEncrypted, webhookBaseUrl };
+  }
   const { Item: provider } = await db.send(
-    new GetCommand({ TableName, Key: keys.provider(webhook.companyId as string, webhook.providerId as string) }),
+    new GetCommand({ TableName, Key: keys.provider(webhook.companyId, webhook.providerId) }),
   );
   if (!provider) throw unknown();
   return provider as ProviderRecord;
+}
+
+/** Decrypted auth tokens by ciphertext: the same ciphertext always decrypts to the same token, so no KMS call repeats. */
+const authTokens = new Map<string, string>();
+const MAX_CACHED_TOKENS = 100;
+
+async function authTokenOf(provider: WebhookProvider): Promise<string> {
+  const key = `${provider.companyId}:${provider.authTokenEncrypted}`;
+  const cached = authTokens.get(key);
+  if (cached) return cached;
+  const token = await decryptSecret(provider.authTokenEncrypted, provider.companyId);
+  if (authTokens.size >= MAX_CACHED_TOKENS) authTokens.clear();
+  authTokens.set(key, token);
+  return token;
 }
 
 /** Twilio posts form parameters; a repeated name keeps every value, as the signature covers them all. */

@@ -65,7 +65,15 @@ export async function connectTwilio(companyId: string, accountSid: string, authT
           {
             Put: {
               TableName,
-              Item: { ...keys.webhook(provider.webhookId), entity: 'WEBHOOK', companyId, providerId: provider.id },
+              // With what checking a webhook's signature needs, so that a webhook reads one item.
+              Item: {
+                ...keys.webhook(provider.webhookId),
+                entity: 'WEBHOOK',
+                companyId,
+                providerId: provider.id,
+                authTokenEncrypted: provider.authTokenEncrypted,
+                webhookBaseUrl: provider.webhookBaseUrl,
+              },
             },
           },
         ],

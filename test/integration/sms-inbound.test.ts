@@ -193,18 +193,25 @@ describe('the webhook’s signature', () => {
   it('is checked against the public URL the number was given, not the host the request reached', async () => {
     const line = await smsLine();
     const socket = await listen(line);
-    // As in AWS: Twilio calls CloudFront's address, and the function sees API Gateway's.
+    // As in AWS: Twilio calls CloudFront's address, and the function sees API Gateway's. The provider
+    // is recorded as connected while the platform's public address was this one.
     const publicBase = 'https://switchboard.example.test/webhooks/twilio';
-    const { client, tableName } = testTable();
-    await client.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: { PK: `COMPANY#${line.account.company.id}`, SK: `PROVIDER#${line.provider.id}` },
-        UpdateExpression: 'SET webhookBaseUrl = :base',
-        ExpressionAttributeValues: { ':base': publicBase },
-      }),
-    );
     const path = new URL(line.smsUrl).pathname;
+    const webhookId = path.split('/')[3];
+    const { client, tableName } = testTable();
+    for (const Key of [
+      { PK: `COMPANY#${line.account.company.id}`, SK: `PROVIDER#${line.provider.id}` },
+      { PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' },
+    ]) {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key,
+          UpdateExpression: 'SET webhookBaseUrl = :base',
+          ExpressionAttributeValues: { ':base': publicBase },
+        }),
+      );
+    }
     expect(line.smsUrl.startsWith(stack().urls.api)).toBe(true);
 
     const phone = newPhone();
@@ -221,6 +228,26 @@ describe('the webhook’s signature', () => {
     const { conversationId } = await conversationFrom(socket, phone);
     const read = await readConversation(line.account, conversationId);
     expect(read.body.data.conversation.messages.map((m) => m.body)).toEqual(['signed for the public URL']);
+  });
+
+  it('is checked with the provider record when the webhook item predates the token it now carries', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const { client, tableName } = testTable();
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { PK: `WEBHOOK#${new URL(line.smsUrl).pathname.split('/')[3]}`, SK: 'WEBHOOK' },
+        UpdateExpression: 'REMOVE authTokenEncrypted, webhookBaseUrl',
+      }),
+    );
+    const phone = newPhone();
+    const forged = await postWebhook(line.smsUrl, inboundParams(line, { from: phone, body: 'forged' }), {
+      authToken: 'f'.repeat(32),
+    });
+    expect(forged.status).toBe(403);
+    expect((await textIn(line, { from: phone, body: 'still checked' })).status).toBe(200);
+    expect((await conversationFrom(socket, phone)).message.body).toBe('still checked');
   });
 
   it('answers 404 for a webhook id nobody has', async () => {
