@@ -22,7 +22,6 @@ export interface WebhookRequest<C extends HttpContract> {
   query: Record<string, string>;
   /** The provider whose webhook id the path carries, and so the company: never taken from the parameters. */
   provider: WebhookProvider;
-  requestId: string;
 }
 
 /** What a webhook knows of its provider. */
@@ -48,7 +47,7 @@ export function defineWebhook<C extends HttpContract>(
 ): Handler {
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errorEnvelope(contract))
-    .handler(async (event, context) => {
+    .handler(async (event) => {
       await verifyOrigin(event);
       const provider = await providerOfWebhook(event.pathParameters?.webhookId);
       const signature = event.headers?.['x-twilio-signature'];
@@ -64,7 +63,6 @@ export function defineWebhook<C extends HttpContract>(
         params: parse(contract.body, form, 'body') as Infer<C['body']>,
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         provider,
-        requestId: context.awsRequestId,
       });
       return { statusCode: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: EMPTY_TWIML };
     }) as unknown as Handler;
