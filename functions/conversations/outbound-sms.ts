@@ -15,6 +15,7 @@ import { type ChannelRecord, enabledCapabilities, type ProviderRecord } from '..
 import { clientFor } from '../settings/twilio-account';
 import { OPTED_OUT_ERROR } from '../twilio/message-errors';
 import { TwilioApiError, type TwilioMessage } from '../twilio/rest-client';
+import { toConversationView } from './conversation-views';
 import { markOptedOut, statusCallbackUrl } from './delivery-status';
 import {
   companyCountersItem,
@@ -24,8 +25,8 @@ import {
   STATUS_RANK,
   untilCommitted,
 } from './message-writes';
-import { type ConversationRecord, type MessageRecord, toConversation, toMessage } from './records';
-import { getContactRecord, getConversationRecord } from './thread';
+import { type ConversationRecord, type MessageRecord, toMessage } from './records';
+import { getConversationRecord } from './thread';
 
 export const optedOutMessage =
   'This contact opted out of texts from this number (they replied STOP). They can text START to opt back in.';
@@ -49,8 +50,7 @@ export async function sendSms(companyId: string, userId: string, conversationId:
     tryStore(companyId, conversationId, body, { id: user.id, name: user.name }),
   );
   const sent = await handToTwilio(provider, channel, after, message);
-  const contact = await getContactRecord(companyId, after.contactId);
-  const view = toConversation(after, contact);
+  const view = await toConversationView(after);
   await publish(companyId, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
   return sent;
 }

@@ -1,18 +1,17 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation, ConversationStatus } from '../../shared/contract/conversations';
-import { conflict, notFound } from '../lib/app-error';
+import { conflict } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { publish } from '../realtime/publish';
 import { toConversationView } from './conversation-views';
 import { COMPANY_COUNTERS, type ConversationRecord, conversationIndexEntries } from './records';
+import { conversationNotFound, findConversationRecord } from './thread';
 
 /** Attempts before a conversation that keeps changing under us answers 409. */
 const MAX_ATTEMPTS = 5;
-
-const conversationNotFound = () => notFound('Conversation not found');
 
 /**
  * Marks a conversation OPEN or CLOSED (PATCH /api/v1/conversations/{id}/status). The status, its
@@ -29,7 +28,7 @@ export async function changeConversationStatus(
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     // Parallel writers that cancelled each other (TransactionConflict) try again at different moments.
     if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-    const record = await readConversation(companyId, conversationId);
+    const record = await findConversationRecord(companyId, conversationId);
     if (!record) throw conversationNotFound();
     if (record.status === status) return toConversationView(record);
 
@@ -41,16 +40,6 @@ export async function changeConversationStatus(
     }
   }
   throw conflict('The conversation is changing right now. Please try again.');
-}
-
-async function readConversation(companyId: string, conversationId: string): Promise<ConversationRecord | undefined> {
-  // Ids are made by the product (UUIDs); anything else cannot name a conversation, and a key over
-  // DynamoDB's size limit would fail the request rather than answer 404.
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(conversationId)) return undefined;
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: keys.conversation(companyId, conversationId), ConsistentRead: true }),
-  );
-  return Item as ConversationRecord | undefined;
 }
 
 /** True when written; false when the conversation changed since it was read (read it again). */

@@ -1,32 +1,33 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type Conversation, type ConversationDetail, THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
+import { type ConversationDetail, THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
 import { badRequest, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
-import { type ContactRecord, type ConversationRecord, type MessageRecord, toConversation, toMessage } from './records';
+import { toConversationView } from './conversation-views';
+import { type ConversationRecord, type MessageRecord, toMessage } from './records';
 
 /** A conversation and its messages as a thread reads them. */
 
 export const conversationNotFound = () => notFound('Conversation not found');
 
-/** A conversation of the company; another company's id is not found, like one that never existed. */
-export async function getConversationRecord(companyId: string, conversationId: string): Promise<ConversationRecord> {
+/**
+ * A conversation of the company, or undefined: another company's id is not found, like one that never
+ * existed. Ids are made by the product (UUIDs); anything else cannot name a conversation, and a key
+ * over DynamoDB's size limit would fail the request rather than answer 404.
+ */
+export async function findConversationRecord(companyId: string, conversationId: string): Promise<ConversationRecord | undefined> {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(conversationId)) return undefined;
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.conversation(companyId, conversationId), ConsistentRead: true }),
   );
-  if (!Item) throw conversationNotFound();
-  return Item as ConversationRecord;
+  return Item as ConversationRecord | undefined;
 }
 
-export async function getContactRecord(companyId: string, contactId: string): Promise<ContactRecord | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.contact(companyId, contactId) }));
-  return Item as ContactRecord | undefined;
-}
-
-/** The list's view of a conversation, with its contact as it is now. */
-export async function conversationView(record: ConversationRecord): Promise<Conversation> {
-  return toConversation(record, await getContactRecord(record.companyId, record.contactId));
+export async function getConversationRecord(companyId: string, conversationId: string): Promise<ConversationRecord> {
+  const record = await findConversationRecord(companyId, conversationId);
+  if (!record) throw conversationNotFound();
+  return record;
 }
 
 /**
@@ -38,7 +39,7 @@ export async function readThread(companyId: string, conversationId: string, befo
   const record = await getConversationRecord(companyId, conversationId);
   const { PK } = keys.messagesOf(companyId, conversationId);
   const [conversation, page] = await Promise.all([
-    conversationView(record),
+    toConversationView(record),
     db.send(
       new QueryCommand({
         TableName: tableName(),
