@@ -11,6 +11,21 @@ import { keys } from '../lib/table';
  * held by a uniqueness item (keys.contactPhone) written in the same transaction as the contact.
  */
 
+/** Already E.164: what Twilio sends for every phone. */
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+/**
+ * A phone number in E.164, or undefined when it is not one. Twilio's parameters are E.164 already;
+ * anything else is read by shared/phone-numbers, loaded only then, since libphonenumber's metadata is
+ * most of a webhook's bundle and of its cold start.
+ */
+export async function toE164(input: string): Promise<string | undefined> {
+  const text = input.trim();
+  if (E164.test(text)) return text;
+  const { parsePhoneNumber } = await import('../../shared/phone-numbers');
+  return parsePhoneNumber(text)?.e164;
+}
+
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The id of the contact that has the number, read consistently (a contact a parallel request just made is seen). */

@@ -1,9 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { parsePhoneNumber } from '../../shared/phone-numbers';
 import { smsSegments } from '../../shared/sms-segments';
 import { newId } from '../auth/opaque-tokens';
-import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact } from '../contacts/contacts';
+import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact, toE164 } from '../contacts/contacts';
 import { badRequest } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -56,11 +55,11 @@ export function optOutOf(body: string): boolean | undefined {
  */
 export async function receiveSms(provider: Pick<ProviderRecord, 'id' | 'companyId'>, sms: InboundSms): Promise<void> {
   const { companyId } = provider;
-  const phone = parsePhoneNumber(sms.from)?.e164;
+  const [phone, to] = await Promise.all([toE164(sms.from), toE164(sms.to)]);
   // Reads go side by side as far as the keys allow: the request's keys first, then what they name.
   const [stored, channelId, contactId] = await Promise.all([
     isStored(sms.messageSid),
-    channelIdOfNumber(companyId, sms.to),
+    to ? channelIdOfNumber(companyId, to) : undefined,
     phone ? contactIdForPhone(companyId, phone) : undefined,
   ]);
   if (stored || !channelId) return;
@@ -96,8 +95,7 @@ async function isStored(messageSid: string): Promise<boolean> {
 }
 
 /** The channel of the company that has the number, if any. */
-async function channelIdOfNumber(companyId: string, to: string): Promise<string | undefined> {
-  const e164 = parsePhoneNumber(to)?.e164 ?? to;
+async function channelIdOfNumber(companyId: string, e164: string): Promise<string | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.number(e164) }));
   return Item?.companyId === companyId ? (Item.channelId as string) : undefined;
 }
