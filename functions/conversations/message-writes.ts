@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { MessageStatus } from '../../shared/contract/conversations';
+import { conflict } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import { COMPANY_COUNTERS, type ConversationRecord, conversationIndexEntries, type MessageRecord } from './records';
@@ -146,13 +147,14 @@ const MAX_ATTEMPTS = 8;
 
 /**
  * Runs a read-then-transact step until it commits. `attempt` answers a result, or undefined when its
- * transaction lost to a parallel writer (it then runs again on a fresh read, after a short random pause).
+ * transaction lost to a parallel writer (it then runs again on a fresh read, after a short random
+ * pause); a conversation that keeps changing under it answers 409.
  */
 export async function untilCommitted<T>(attempt: () => Promise<T | undefined>): Promise<T> {
   for (let i = 1; ; i++) {
     const result = await attempt();
     if (result !== undefined) return result;
-    if (i === MAX_ATTEMPTS) throw new Error(`Gave up after ${MAX_ATTEMPTS} conflicting writes`);
+    if (i === MAX_ATTEMPTS) throw conflict('The conversation is changing right now. Please try again.');
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * i));
   }
 }
