@@ -22,8 +22,8 @@ const E164 = /^\+[1-9]\d{1,14}$/;
 export async function toE164(input: string): Promise<string | undefined> {
   const text = input.trim();
   if (E164.test(text)) return text;
-  const { parsePhoneNumber } = await import('../../shared/phone-numbers');
-  return parsePhoneNumber(text)?.e164;
+  const { e164Of } = await import('./phone-notation');
+  return e164Of(text);
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

