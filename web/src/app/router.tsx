@@ -26,6 +26,7 @@ const ProvidersPage = page(() => import('../features/providers/components/provid
 const ChannelsPage = page(() => import('../features/channels/components/channels-page'), 'ChannelsPage');
 const InboxesPage = page(() => import('../features/inboxes/components/inboxes-page'), 'InboxesPage');
 const TeamPage = page(() => import('../features/team/components/team-page'), 'TeamPage');
+const ConversationsPage = page(() => import('../features/conversations/components/conversations-page'), 'ConversationsPage');
 const AdminPage = page(() => import('../features/admin/components/admin-page'), 'AdminPage');
 
 /** SPEC §2 route table. */
@@ -47,7 +48,7 @@ export function AppRoutes() {
           <Route path="dashboard" element={<DashboardPage />} />
           <Route path="contacts" element={<PlaceholderPage title="Contacts" />} />
           <Route path="calls" element={<PlaceholderPage title="Call History" />} />
-          <Route path="conversations" element={<PlaceholderPage title="Conversations" />} />
+          <Route path="conversations/:conversationId?" element={<ConversationsPage />} />
           <Route path="admin" element={<AdminPage />} />
           <Route path="settings" element={<SettingsLayout />}>
             <Route index element={<Navigate to="providers" replace />} />

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { OnlineUser, ServerEvent } from '../../../../shared/contract/realtime-events';
 import type { TeamUser } from '../../../../shared/contract/settings';
+import { conversationKeys, storeConversation, storeMessage } from '../conversation-cache';
 import { settingsKeys } from '../settings-queries';
 
 export const realtimeKeys = {
@@ -30,6 +31,21 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
     case 'user_left':
       setPresence((users) => users.filter((u) => u.id !== event.data.id));
       return;
+    // A conversation's first message is the one that created it.
+    case 'new_message':
+    case 'message_sent': {
+      const { conversation, message } = event.data;
+      storeMessage(queryClient, conversation.id, message);
+      storeConversation(queryClient, conversation, conversation.messageCount === 1 ? 'created' : 'unknown');
+      return;
+    }
+    case 'message_status_updated':
+      storeMessage(queryClient, event.data.conversationId, event.data.message);
+      return;
+    case 'conversation_status_updated':
+    case 'conversation_reopened':
+      storeConversation(queryClient, event.data.conversation, 'status-changed');
+      return;
   }
 }
 
@@ -39,4 +55,5 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
  */
 export function refreshAfterReconnect(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
+  void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
 }

@@ -18,16 +18,22 @@ beforeEach(() => {
 afterEach(() => session.clear());
 
 describe('DashboardPage counters', () => {
-  it('show SPEC values while loading, then the ACTIVE channels and the users', async () => {
+  it('show SPEC values while loading, then the open conversations, the ACTIVE channels and the users', async () => {
     const channels = deferred();
-    stubServer((r) =>
-      r.url === '/api/v1/channels' ? channels.promise : ok({ users: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }] }),
-    );
+    const requests = stubServer((r) => {
+      if (r.url === '/api/v1/channels') return channels.promise;
+      if (r.url.startsWith('/api/v1/conversations'))
+        return ok({ conversations: [], total: 7, pagination: { total: 7, limit: 1, offset: 0, nextCursor: 'x' } });
+      return ok({ users: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }] });
+    });
     renderWithProviders(<DashboardPage />);
     expect(counter('Active Conversations').textContent).toBe('Active Conversations0');
     expect(counter('Connected Channels').textContent).toBe('Connected Channels0');
     expect(counter('Connected Channels').getAttribute('aria-busy')).toBe('true');
     await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members3'));
+    await waitFor(() => expect(counter('Active Conversations').textContent).toBe('Active Conversations7'));
+    // The total comes from a page of one: the count, not the list.
+    expect(requests.map((r) => r.url)).toContain('/api/v1/conversations?status=OPEN&limit=1');
 
     channels.release(ok({ channels: [channel('a', 'ACTIVE'), channel('b', 'INACTIVE'), channel('c', 'ACTIVE')] }));
     await waitFor(() => expect(counter('Connected Channels').textContent).toBe('Connected Channels2'));
@@ -50,7 +56,7 @@ describe('DashboardPage, Getting Started', () => {
       if (r.url === '/api/v1/providers') return ok({ providers: [{ id: 'p1' }] });
       if (r.url === '/api/v1/inboxes') return ok({ inboxes: [] });
       if (r.url === '/api/v1/users') return ok({ users: [{ id: 'u1' }, { id: 'u2' }] });
-      return ok({ channels: [] });
+      return ok({ channels: [], total: 0 });
     });
     renderWithProviders(<DashboardPage />);
     await waitFor(() => expect(step('Connect a provider').textContent).toContain('Done'));
@@ -62,7 +68,7 @@ describe('DashboardPage, Getting Started', () => {
 
   it('a lone user with nothing set up has no step done, and the tab is named after the page', async () => {
     stubServer((r) =>
-      r.url === '/api/v1/users' ? ok({ users: [{ id: 'u1' }] }) : ok({ providers: [], inboxes: [], channels: [] }),
+      r.url === '/api/v1/users' ? ok({ users: [{ id: 'u1' }] }) : ok({ providers: [], inboxes: [], channels: [], total: 0 }),
     );
     renderWithProviders(<DashboardPage />);
     await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members1'));

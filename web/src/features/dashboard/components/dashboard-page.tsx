@@ -7,12 +7,13 @@ import { useSession } from '../../../hooks/use-session';
 import { cn } from '../../../lib/cn';
 import { channelsQuery, inboxesQuery, providersQuery, usersQuery } from '../../../lib/settings-queries';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useOpenConversationCount } from '../api/dashboard-api';
 
 /**
- * SPEC §2 shows the counters as static (0, 0, 1); here Connected Channels counts the ACTIVE channels
- * and Team Members the company's users. Active Conversations stays 0 until conversations arrive.
- * While a figure loads, SPEC's static value holds its place (a new company's real figures), so
- * nothing jumps; if it cannot load, a dash.
+ * SPEC §2 shows the counters as static (0, 0, 1); here Active Conversations counts the open
+ * conversations, Connected Channels the ACTIVE channels and Team Members the company's users. While
+ * a figure loads, SPEC's static value holds its place (a new company's real figures), so nothing
+ * jumps; if it cannot load, a dash.
  */
 function useCounters() {
   const channels = useQuery({
@@ -20,10 +21,16 @@ function useCounters() {
     select: (list) => list.filter((c) => c.status === 'ACTIVE').length,
   });
   const users = useQuery({ ...usersQuery(), select: (list) => list.length });
+  const conversations = useOpenConversationCount();
   const figure = (query: { data?: number; isError: boolean }, fallback: number) =>
     query.isError ? undefined : (query.data ?? fallback);
   return [
-    { label: 'Active Conversations', value: 0, busy: false, icon: MessagesSquare },
+    {
+      label: 'Active Conversations',
+      value: figure(conversations, 0),
+      busy: conversations.isPending,
+      icon: MessagesSquare,
+    },
     { label: 'Connected Channels', value: figure(channels, 0), busy: channels.isPending, icon: PhoneCall },
     { label: 'Team Members', value: figure(users, 1), busy: users.isPending, icon: UsersRound },
   ];

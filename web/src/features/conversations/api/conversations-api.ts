@@ -1,0 +1,91 @@
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  CONVERSATION_LIST_REFRESH_MS,
+  CONVERSATION_PAGE_SIZE,
+  THREAD_FAST_REFRESH_MS,
+  THREAD_FAST_REFRESH_WINDOW_MS,
+  THREAD_REFRESH_MS,
+} from '../../../../../shared/constants';
+import type {
+  Conversation,
+  ConversationDetail,
+  ConversationPage,
+  ConversationStatus,
+  Message,
+} from '../../../../../shared/contract/conversations';
+import { type ConversationFilter, conversationKeys, storeConversation, storeMessage } from '../../../lib/conversation-cache';
+import { api } from '../../../lib/services';
+
+const conversationPath = (id: string) => `/conversations/${encodeURIComponent(id)}`;
+
+export const fetchConversations = (status: ConversationFilter, cursor: string | null) =>
+  api.get<ConversationPage>('/conversations', {
+    query: { status, limit: CONVERSATION_PAGE_SIZE, cursor: cursor ?? undefined },
+  });
+
+export const fetchConversation = (id: string, before: string | null) =>
+  api
+    .get<{ conversation: ConversationDetail }>(conversationPath(id), { query: { before: before ?? undefined } })
+    .then((d) => d.conversation);
+
+export const sendMessage = (id: string, body: string) =>
+  api.post<{ message: Message }>(`${conversationPath(id)}/messages`, { body }).then((d) => d.message);
+
+export const updateConversationStatus = (id: string, status: ConversationStatus) =>
+  api
+    .request<{ conversation: Conversation }>(`${conversationPath(id)}/status`, { method: 'PATCH', body: { status } })
+    .then((r) => r.data.conversation);
+
+/** SPEC §7/§9: a page of 20, newest activity first, refetched every 60 s; Load More follows the cursor. */
+export const conversationListQuery = (filter: ConversationFilter) =>
+  infiniteQueryOptions({
+    queryKey: conversationKeys.list(filter),
+    queryFn: ({ pageParam }) => fetchConversations(filter, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.pagination.nextCursor,
+    refetchInterval: CONVERSATION_LIST_REFRESH_MS,
+  });
+
+/**
+ * SPEC §4/§9: the thread refreshes every 60 s, and every 2 s for 30 s after a send (`sentAt`), so
+ * delivery shows even without the socket. Its pages go back in time: the newest messages first.
+ */
+export const threadRefreshInterval = (sentAt: number | null, now = Date.now()) =>
+  sentAt !== null && now - sentAt < THREAD_FAST_REFRESH_WINDOW_MS ? THREAD_FAST_REFRESH_MS : THREAD_REFRESH_MS;
+
+export const threadQuery = (id: string, sentAt: number | null) =>
+  infiniteQueryOptions({
+    queryKey: conversationKeys.thread(id),
+    queryFn: ({ pageParam }) => fetchConversation(id, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.olderCursor,
+    refetchInterval: () => threadRefreshInterval(sentAt),
+  });
+
+export function useConversationList(filter: ConversationFilter) {
+  return useInfiniteQuery(conversationListQuery(filter));
+}
+
+export function useThread(id: string, sentAt: number | null) {
+  return useInfiniteQuery(threadQuery(id, sentAt));
+}
+
+export function useSendMessage(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: string) => sendMessage(conversationId, body),
+    onSuccess: (message) => {
+      storeMessage(queryClient, conversationId, message);
+      // The list's last message and count; the socket's message_sent usually gets there first.
+      return queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
+    },
+  });
+}
+
+export function useUpdateConversationStatus(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (status: ConversationStatus) => updateConversationStatus(conversationId, status),
+    onSuccess: (conversation) => storeConversation(queryClient, conversation, 'status-changed'),
+  });
+}

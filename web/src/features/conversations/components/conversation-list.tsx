@@ -1,0 +1,180 @@
+import { Inbox, MessagesSquare } from 'lucide-react';
+import { Link } from 'react-router';
+import type { Conversation } from '../../../../../shared/contract/conversations';
+import { Alert } from '../../../components/alert';
+import { Button } from '../../../components/button';
+import { EmptyState } from '../../../components/empty-state';
+import { Skeleton } from '../../../components/skeleton';
+import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import type { ConversationFilter } from '../../../lib/conversation-cache';
+import { usePhoneFormat } from '../../../lib/phone-display';
+import { formatRelativeTime } from '../../../lib/relative-time';
+import { useConversationList } from '../api/conversations-api';
+
+const FILTERS: { value: ConversationFilter; label: string }[] = [
+  { value: 'OPEN', label: 'Open' },
+  { value: 'CLOSED', label: 'Closed' },
+  { value: 'BOTH', label: 'Both' },
+];
+
+/** 'open conversations', 'closed conversation', 'conversations': the filter in the count's words. */
+const noun = (filter: ConversationFilter, count: number) =>
+  `${filter === 'BOTH' ? '' : `${filter.toLowerCase()} `}conversation${count === 1 ? '' : 's'}`;
+
+const EMPTY: Record<ConversationFilter, { title: string; text: string }> = {
+  OPEN: { title: 'No open conversations', text: 'A text to one of your numbers opens a conversation here.' },
+  CLOSED: { title: 'No closed conversations', text: 'Conversations you mark closed are kept here.' },
+  BOTH: { title: 'No conversations yet', text: 'When someone texts one of your numbers, the conversation appears here.' },
+};
+
+/**
+ * SPEC §2 left list: Open / Closed / Both, how many are shown of the total, newest activity first,
+ * and Load More while the server has more.
+ */
+export function ConversationList({
+  filter,
+  selectedId,
+  hrefOf,
+  onFilter,
+  hasSmsChannel,
+}: {
+  filter: ConversationFilter;
+  selectedId: string | null;
+  hrefOf: (id: string) => string;
+  onFilter: (filter: ConversationFilter) => void;
+  /** False once the channels are known and none can text: the empty list says where to add one. */
+  hasSmsChannel: boolean;
+}) {
+  const list = useConversationList(filter);
+  const seen = new Set<string>();
+  // A conversation that moved up between two pages comes twice; it is shown once.
+  const conversations = (list.data?.pages ?? [])
+    .flatMap((p) => p.conversations)
+    .filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
+  const total = list.data?.pages[0]?.total ?? 0;
+
+  return (
+    <section aria-labelledby="conversation-list-title" className="flex min-h-0 min-w-0 flex-1 flex-col">
+      <div className="border-b border-border p-3 sm:p-4">
+        <h2 id="conversation-list-title" className="sr-only">
+          Conversation list
+        </h2>
+        <fieldset className="flex gap-1 rounded-lg bg-surface-muted p-1">
+          <legend className="sr-only">Show conversations</legend>
+          {FILTERS.map(({ value, label }) => (
+            <button
+              key={value}
+              type="button"
+              aria-pressed={filter === value}
+              onClick={() => onFilter(value)}
+              className={cn(
+                'min-h-9 flex-1 rounded-md px-3 text-sm font-semibold transition-colors',
+                filter === value ? 'bg-surface text-fg shadow-sm' : 'text-muted hover:text-fg',
+              )}
+            >
+              {label}
+            </button>
+          ))}
+        </fieldset>
+        <p aria-live="polite" className="mt-2 text-xs text-muted">
+          {list.isPending
+            ? 'Loading conversations…'
+            : list.isError
+              ? ''
+              : `Showing ${conversations.length} of ${total} ${noun(filter, total)}`}
+        </p>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {list.isPending ? (
+          <ul aria-hidden="true" className="divide-y divide-border">
+            {[0, 1, 2, 3].map((i) => (
+              <li key={i} className="flex flex-col gap-2 p-4">
+                <Skeleton className="h-4 w-40 max-w-full" />
+                <Skeleton className="h-3 w-56 max-w-full" />
+              </li>
+            ))}
+          </ul>
+        ) : list.isError ? (
+          <div className="p-4">
+            <Alert tone="error">{errorMessage(list.error, 'Failed to load conversations')}</Alert>
+          </div>
+        ) : conversations.length === 0 ? (
+          hasSmsChannel ? (
+            <EmptyState icon={MessagesSquare} title={EMPTY[filter].title}>
+              {EMPTY[filter].text}
+            </EmptyState>
+          ) : (
+            <EmptyState icon={Inbox} title="No SMS channel yet">
+              To text with your contacts, connect Twilio in{' '}
+              <Link to="/settings/providers" className="font-medium text-primary underline">
+                Settings → Providers
+              </Link>{' '}
+              and import a number that can send SMS; it is listed in{' '}
+              <Link to="/settings/channels" className="font-medium text-primary underline">
+                Settings → Channels
+              </Link>
+              .
+            </EmptyState>
+          )
+        ) : (
+          <ul className="divide-y divide-border">
+            {conversations.map((conversation) => (
+              <li key={conversation.id}>
+                <ConversationItem
+                  conversation={conversation}
+                  href={hrefOf(conversation.id)}
+                  selected={conversation.id === selectedId}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+        {list.hasNextPage && (
+          <div className="flex justify-center p-3">
+            <Button
+              variant="secondary"
+              pending={list.isFetchingNextPage}
+              pendingLabel="Loading…"
+              onClick={() => void list.fetchNextPage()}
+            >
+              Load More
+            </Button>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ConversationItem({ conversation, href, selected }: { conversation: Conversation; href: string; selected: boolean }) {
+  const format = usePhoneFormat();
+  const name = conversation.contact.name.trim() || format(conversation.contact.phoneNumber);
+  const open = conversation.status === 'OPEN';
+  const last = conversation.lastMessage;
+  return (
+    <Link
+      to={href}
+      aria-current={selected ? 'page' : undefined}
+      className={cn('flex flex-col gap-1 px-4 py-3 hover:bg-surface-muted', selected && 'bg-primary-soft hover:bg-primary-soft')}
+    >
+      <span className="flex items-center gap-2">
+        <span aria-hidden="true" className={cn('size-2.5 shrink-0 rounded-full', open ? 'bg-success' : 'bg-danger')} />
+        <span className="sr-only">{open ? 'Open:' : 'Closed:'}</span>
+        <span className="min-w-0 flex-1 truncate font-semibold text-fg">{name}</span>
+        <time dateTime={conversation.lastMessageAt} className="shrink-0 text-xs text-muted">
+          {formatRelativeTime(conversation.lastMessageAt)}
+        </time>
+      </span>
+      <span className="flex items-center gap-2 pl-4.5 text-sm text-muted">
+        <span className="min-w-0 flex-1 truncate">
+          {last ? `${last.direction === 'OUTBOUND' ? 'You: ' : ''}${last.body}` : 'No messages yet'}
+        </span>
+        <span className="shrink-0 rounded-full bg-surface-muted px-2 text-xs font-semibold text-muted">
+          {conversation.messageCount}
+          <span className="sr-only"> {conversation.messageCount === 1 ? 'message' : 'messages'}</span>
+        </span>
+      </span>
+    </Link>
+  );
+}

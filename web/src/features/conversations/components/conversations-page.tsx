@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import { MessagesSquare } from 'lucide-react';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
+import { Surface } from '../../../components/surface';
+import { cn } from '../../../lib/cn';
+import { channelsQuery } from '../../../lib/settings-queries';
+import { useConversationSelection } from '../hooks/use-conversation-selection';
+import { ConversationList } from './conversation-list';
+import { ConversationThread } from './conversation-thread';
+
+/**
+ * SPEC §2 Conversations: the list on the left, the selected thread on the right. On a narrow screen
+ * they stack: the list, or the thread with a way back.
+ */
+export function ConversationsPage() {
+  const { filter, selectedId, href, setFilter, deselect } = useConversationSelection();
+  const channels = useQuery({
+    ...channelsQuery(),
+    select: (list) => list.some((c) => c.type === 'PHONE' && c.status === 'ACTIVE' && c.capabilities.sms),
+  });
+
+  return (
+    <>
+      <PageHeader title="Conversations" />
+      <Surface className="flex h-[calc(100dvh-13rem)] min-h-[26rem] overflow-hidden lg:h-[calc(100dvh-10rem)]">
+        <div
+          className={cn(
+            'min-h-0 w-full flex-col md:flex md:w-80 md:shrink-0 md:border-r md:border-border',
+            selectedId ? 'hidden' : 'flex',
+          )}
+        >
+          <ConversationList
+            filter={filter}
+            selectedId={selectedId}
+            hrefOf={(id) => href(id)}
+            onFilter={setFilter}
+            hasSmsChannel={channels.data !== false}
+          />
+        </div>
+        <div className={cn('min-h-0 min-w-0 flex-1 flex-col', selectedId ? 'flex' : 'hidden md:flex')}>
+          {selectedId ? (
+            <ConversationThread
+              key={selectedId}
+              conversationId={selectedId}
+              filter={filter}
+              backHref={href(null)}
+              onDeselect={deselect}
+            />
+          ) : (
+            <div className="flex flex-1 items-center justify-center">
+              <EmptyState icon={MessagesSquare} title="No conversation selected">
+                Choose a conversation from the list to read it and reply.
+              </EmptyState>
+            </div>
+          )}
+        </div>
+      </Surface>
+    </>
+  );
+}

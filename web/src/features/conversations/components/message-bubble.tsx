@@ -1,0 +1,84 @@
+import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, Trash2 } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import { useState } from 'react';
+import type { Message } from '../../../../../shared/contract/conversations';
+import { cn } from '../../../lib/cn';
+import { formatRelativeTime } from '../../../lib/relative-time';
+import { type DeliveryStatus, deliveryStatus, failureReason } from './delivery-status';
+import { MessageDetailsDialog } from './message-details-dialog';
+
+const DELIVERY_ICON = { Sending: Clock, Sent: Check, Delivered: CheckCheck, Failed: AlertCircle } as const;
+
+const MENU_ITEM =
+  'flex cursor-default items-center gap-2 rounded-md px-3 py-2 text-sm text-fg outline-none select-none data-highlighted:bg-surface-muted';
+
+/**
+ * One message: inbound on the left, outbound on the right with its delivery (SPEC §4) and, when it
+ * failed, why. Its menu offers Details and Delete (SPEC §2; Delete is not available yet).
+ */
+export function MessageBubble({ message, onDelete }: { message: Message; onDelete: () => void }) {
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const outbound = message.direction === 'OUTBOUND';
+  const delivery = outbound ? deliveryStatus(message) : null;
+  const reason = delivery === 'Failed' ? failureReason(message) : null;
+  return (
+    <li className={cn('flex items-start gap-1', outbound ? 'flex-row-reverse' : 'flex-row')}>
+      <div className={cn('flex max-w-[85%] min-w-0 flex-col gap-1 sm:max-w-[70%]', outbound ? 'items-end' : 'items-start')}>
+        <p className="sr-only">{outbound ? 'You said:' : 'They said:'}</p>
+        <p
+          className={cn(
+            'rounded-2xl px-3.5 py-2 text-sm wrap-anywhere whitespace-pre-wrap',
+            !outbound && 'rounded-bl-sm border border-border bg-surface text-fg',
+            outbound &&
+              (delivery === 'Failed'
+                ? 'rounded-br-sm border border-danger/50 bg-danger-soft text-fg'
+                : 'rounded-br-sm bg-primary text-primary-fg'),
+          )}
+        >
+          {message.body}
+        </p>
+        <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
+          <time dateTime={message.createdAt}>{formatRelativeTime(message.createdAt)}</time>
+          {delivery && <Delivery status={delivery} />}
+        </p>
+        {reason && <p className="text-xs font-medium text-danger">{reason}</p>}
+      </div>
+      <DropdownMenu.Root modal={false}>
+        <DropdownMenu.Trigger
+          aria-label="Message actions"
+          title="Message actions"
+          className="inline-flex size-8 shrink-0 items-center justify-center rounded-lg text-muted hover:bg-surface-muted hover:text-fg data-[state=open]:bg-surface-muted"
+        >
+          <EllipsisVertical aria-hidden="true" className="size-4" />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content
+            align={outbound ? 'end' : 'start'}
+            sideOffset={4}
+            className="z-40 min-w-36 rounded-lg border border-border bg-surface p-1 shadow-lg"
+          >
+            <DropdownMenu.Item className={MENU_ITEM} onSelect={() => setDetailsOpen(true)}>
+              <Info aria-hidden="true" className="size-4 text-muted" />
+              Details
+            </DropdownMenu.Item>
+            <DropdownMenu.Item className={MENU_ITEM} onSelect={onDelete}>
+              <Trash2 aria-hidden="true" className="size-4 text-muted" />
+              Delete
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+      <MessageDetailsDialog message={message} open={detailsOpen} onOpenChange={setDetailsOpen} />
+    </li>
+  );
+}
+
+function Delivery({ status }: { status: DeliveryStatus }) {
+  const Icon = DELIVERY_ICON[status];
+  return (
+    <span className={cn('inline-flex items-center gap-1', status === 'Failed' && 'font-semibold text-danger')}>
+      <Icon aria-hidden="true" className="size-3.5" />
+      {status}
+    </span>
+  );
+}

@@ -1,0 +1,38 @@
+import { useCallback } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { CONVERSATION_STATUS_FILTERS } from '../../../../../shared/constants';
+import type { ConversationFilter } from '../../../lib/conversation-cache';
+
+const DEFAULT_FILTER: ConversationFilter = 'OPEN';
+
+const toFilter = (value: string | null): ConversationFilter => {
+  const upper = value?.toUpperCase();
+  return CONVERSATION_STATUS_FILTERS.find((f) => f === upper) ?? DEFAULT_FILTER;
+};
+
+/**
+ * The page's state lives in the address, so a reload or a link (/conversations/:id) opens the same
+ * thread: the selected conversation in the path, the list filter in `?status=` (Open when absent).
+ */
+export function useConversationSelection() {
+  const { conversationId } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const filter = toFilter(params.get('status'));
+
+  const href = useCallback(
+    (id: string | null, nextFilter: ConversationFilter = filter) => {
+      const query = nextFilter === DEFAULT_FILTER ? '' : `?status=${nextFilter.toLowerCase()}`;
+      return `/conversations${id ? `/${encodeURIComponent(id)}` : ''}${query}`;
+    },
+    [filter],
+  );
+
+  return {
+    filter,
+    selectedId: conversationId ?? null,
+    href,
+    setFilter: (next: ConversationFilter) => navigate(href(conversationId ?? null, next)),
+    deselect: () => navigate(href(null)),
+  };
+}
