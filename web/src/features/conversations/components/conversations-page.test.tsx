@@ -1,0 +1,632 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Conversation, ConversationDetail, Message } from '../../../../../shared/contract/conversations';
+import type { Channel } from '../../../../../shared/contract/settings';
+import { applyEvent } from '../../../lib/realtime/event-cache';
+import { deferred, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { ConversationsPage } from './conversations-page';
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+
+const SMS_CHANNEL = {
+  id: 'ch-1',
+  type: 'PHONE',
+  identifier: '+14155550101',
+  status: 'ACTIVE',
+  capabilities: { voice: true, sms: true, mms: true },
+} as Channel;
+
+function conversation(n: number, over: Partial<Conversation> = {}): Conversation {
+  return {
+    id: `cv-${n}`,
+    status: 'OPEN',
+    contact: { id: `ct-${n}`, name: '', phoneNumber: `+1415555${String(200 + n).padStart(4, '0')}` },
+    channel: { id: 'ch-1', identifier: '+14155550101' },
+    lastMessage: { direction: 'INBOUND', body: `Message ${n}` },
+    lastMessageAt: minutesAgo(n),
+    messageCount: 1,
+    optedOut: false,
+    createdAt: minutesAgo(n),
+    ...over,
+  };
+}
+
+let messageSeq = 0;
+function message(conversationId: string, over: Partial<Message> & { providerStatus?: string | null } = {}): Message {
+  const { providerStatus = null, ...rest } = over;
+  messageSeq += 1;
+  return {
+    id: `m-${messageSeq}`,
+    conversationId,
+    direction: 'INBOUND',
+    body: `Text ${messageSeq}`,
+    status: 'RECEIVED',
+    createdAt: new Date(Date.UTC(2026, 0, 1, 10, messageSeq)).toISOString(),
+    sentBy: null,
+    smsMessage: { providerStatus, providerMessageId: `SM${messageSeq}`, segments: 1, errorCode: null, errorMessage: null },
+    ...rest,
+  };
+}
+
+interface ServerState {
+  conversations: Conversation[];
+  /** Oldest first. */
+  messages: Record<string, Message[]>;
+  channels?: Channel[];
+}
+
+/**
+ * The conversation routes as the server answers them: filtered, newest activity first, pages of 20
+ * by cursor; a thread's newest `pageSize` messages with `olderCursor`; sends and status changes kept.
+ */
+function conversationServer(
+  state: ServerState,
+  options: { pageSize?: number; other?: (r: Recorded) => Response | Promise<Response> | undefined } = {},
+) {
+  const pageSize = options.pageSize ?? 50;
+  return stubServer((r) => {
+    const answer = options.other?.(r);
+    if (answer) return answer;
+    const url = new URL(r.url, 'http://app');
+    if (url.pathname === '/api/v1/channels') return ok({ channels: state.channels ?? [SMS_CHANNEL] });
+    if (url.pathname === '/api/v1/conversations') {
+      const status = url.searchParams.get('status') ?? 'BOTH';
+      const limit = Number(url.searchParams.get('limit'));
+      const offset = Number(url.searchParams.get('cursor') ?? 0);
+      const matching = state.conversations
+        .filter((c) => status === 'BOTH' || c.status === status)
+        .sort((a, b) => b.lastMessageAt.localeCompare(a.lastMessageAt));
+      const next = offset + limit < matching.length ? String(offset + limit) : null;
+      const total = matching.length;
+      return ok({
+        conversations: matching.slice(offset, offset + limit),
+        total,
+        pagination: { total, limit, offset, nextCursor: next },
+      });
+    }
+    const thread = /^\/api\/v1\/conversations\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    const found = state.conversations.find((c) => c.id === thread?.[1]);
+    if (!thread || !found) return fail(404, 'Conversation not found', 'NOT_FOUND');
+    if (r.method === 'GET') {
+      const all = state.messages[found.id] ?? [];
+      const end = Number(url.searchParams.get('before') ?? all.length);
+      const start = Math.max(0, end - pageSize);
+      const detail: ConversationDetail = {
+        ...found,
+        messages: all.slice(start, end),
+        olderCursor: start > 0 ? String(start) : null,
+      };
+      return ok({ conversation: detail });
+    }
+    if (r.method === 'PATCH') {
+      Object.assign(found, { status: (r.body as { status: Conversation['status'] }).status });
+      return ok({ conversation: { ...found } });
+    }
+    const sent = message(found.id, { direction: 'OUTBOUND', body: (r.body as { body: string }).body, status: 'QUEUED' });
+    state.messages[found.id] = [...(state.messages[found.id] ?? []), sent];
+    return ok({ message: sent }, 201);
+  });
+}
+
+const renderPage = (path = '/conversations') =>
+  renderWithProviders(<ConversationsPage />, { path, route: '/conversations/:conversationId?' });
+
+const list = () => screen.getByRole('region', { name: 'Conversation list' });
+const items = () =>
+  within(list())
+    .queryAllByRole('link')
+    .filter((a) => a.getAttribute('href')?.startsWith('/conversations/'));
+const thread = () => document.querySelector('section[aria-labelledby="thread-title"]');
+const threadRegion = () => {
+  const element = thread();
+  if (!(element instanceof HTMLElement)) throw new Error('no thread open');
+  return within(element);
+};
+const pressed = (name: string) => screen.getByRole('button', { name }).getAttribute('aria-pressed');
+
+beforeEach(() => signInAs('AGENT'));
+
+describe('ConversationsPage list', () => {
+  it('shows each conversation with its status, name or number, time, last message and count, and how many of the total', async () => {
+    conversationServer({
+      conversations: [
+        conversation(1, { contact: { id: 'ct-1', name: 'Grace Hopper', phoneNumber: '+14155550201' }, messageCount: 4 }),
+        conversation(90, { lastMessage: { direction: 'OUTBOUND', body: 'See you then' }, messageCount: 2 }),
+        conversation(3, { status: 'CLOSED' }),
+      ],
+      messages: {},
+    });
+    renderPage();
+    await waitFor(() => expect(items()).toHaveLength(2));
+    expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy();
+    expect(pressed('Open')).toBe('true');
+    expect(pressed('Closed')).toBe('false');
+
+    const [grace, unnamed] = items();
+    expect(grace.textContent).toBe('Open:Grace Hopper1m agoMessage 14 messages');
+    // No name: the number as people read it; outbound last message with You:.
+    expect(unnamed.textContent).toBe('Open:(415) 555-02901h agoYou: See you then2 messages');
+  });
+
+  it('filters by Closed and Both, saying which button is pressed and counting what the filter holds', async () => {
+    const requests = conversationServer({
+      conversations: [conversation(1), conversation(2, { status: 'CLOSED' }), conversation(3, { status: 'CLOSED' })],
+      messages: {},
+    });
+    const events = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(items()).toHaveLength(1));
+
+    await events.click(screen.getByRole('button', { name: 'Closed' }));
+    await waitFor(() => expect(screen.getByText('Showing 2 of 2 closed conversations')).toBeTruthy());
+    expect(pressed('Closed')).toBe('true');
+    expect(pressed('Open')).toBe('false');
+    expect(items().every((a) => a.textContent?.startsWith('Closed:'))).toBe(true);
+
+    await events.click(screen.getByRole('button', { name: 'Both' }));
+    await waitFor(() => expect(screen.getByText('Showing 3 of 3 conversations')).toBeTruthy());
+    expect(requests.map((r) => r.url)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/conversations?status=OPEN&limit=20',
+        '/api/v1/conversations?status=CLOSED&limit=20',
+        '/api/v1/conversations?status=BOTH&limit=20',
+      ]),
+    );
+  });
+
+  it('Load More fetches the next page by cursor, says it is loading meanwhile, and goes when there is no more', async () => {
+    const state = { conversations: Array.from({ length: 25 }, (_, i) => conversation(i + 1)), messages: {} };
+    const next = deferred();
+    const requests = conversationServer(state, { other: (r) => (r.url.includes('cursor=20') ? next.promise : undefined) });
+    const events = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(items()).toHaveLength(20));
+    expect(screen.getByText('Showing 20 of 25 open conversations')).toBeTruthy();
+
+    await events.click(screen.getByRole('button', { name: 'Load More' }));
+    const loading = screen.getByRole('button', { name: 'Loading…' }) as HTMLButtonElement;
+    expect(loading.disabled).toBe(true);
+    next.release(
+      ok({
+        conversations: state.conversations.slice(20),
+        total: 25,
+        pagination: { total: 25, limit: 20, offset: 20, nextCursor: null },
+      }),
+    );
+    await waitFor(() => expect(items()).toHaveLength(25));
+    expect(screen.getByText('Showing 25 of 25 open conversations')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
+    expect(requests.some((r) => r.url === '/api/v1/conversations?status=OPEN&limit=20&cursor=20')).toBe(true);
+  });
+
+  it('says when a filter holds nothing, and points to Settings when no number can text', async () => {
+    conversationServer({ conversations: [conversation(1, { status: 'CLOSED' })], messages: {} });
+    const events = userEvent.setup();
+    const first = renderPage();
+    expect(await screen.findByText('No open conversations')).toBeTruthy();
+    await events.click(screen.getByRole('button', { name: 'Both' }));
+    await waitFor(() => expect(items()).toHaveLength(1));
+    first.unmount();
+
+    conversationServer({ conversations: [], messages: {} });
+    const second = renderPage('/conversations?status=both');
+    expect(await screen.findByText('No conversations yet')).toBeTruthy();
+    second.unmount();
+
+    conversationServer({
+      conversations: [],
+      messages: {},
+      channels: [{ ...SMS_CHANNEL, capabilities: { voice: true, sms: false, mms: false } }],
+    });
+    renderPage();
+    expect(await screen.findByText('No SMS channel yet')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Settings → Providers' }).getAttribute('href')).toBe('/settings/providers');
+    expect(screen.getByRole('link', { name: 'Settings → Channels' }).getAttribute('href')).toBe('/settings/channels');
+  });
+
+  it('a list that cannot load says so', async () => {
+    stubServer((r) =>
+      r.url.startsWith('/api/v1/conversations') ? fail(500, 'The database is asleep', 'INTERNAL') : ok({ channels: [] }),
+    );
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toBe('The database is asleep');
+  });
+});
+
+describe('ConversationsPage thread', () => {
+  const named = conversation(1, { contact: { id: 'ct-1', name: 'Grace Hopper', phoneNumber: '+14155550201' } });
+
+  it('opens from the address with who, which number, the status buttons and the messages on their sides', async () => {
+    conversationServer({
+      conversations: [named],
+      messages: {
+        'cv-1': [
+          message('cv-1', { body: 'Is my order ready?' }),
+          message('cv-1', {
+            direction: 'OUTBOUND',
+            body: 'Yes, since this morning',
+            status: 'DELIVERED',
+            providerStatus: 'delivered',
+          }),
+        ],
+      },
+    });
+    renderPage('/conversations/cv-1');
+    const pane = await waitFor(threadRegion);
+    expect(pane.getByRole('heading', { name: 'Grace Hopper' })).toBeTruthy();
+    expect(pane.getByText('(415) 555-0201')).toBeTruthy();
+    expect(pane.getByText('via (415) 555-0101')).toBeTruthy();
+    expect((pane.getByRole('button', { name: 'Mark Open' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((pane.getByRole('button', { name: 'Mark Closed' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(pane.getByRole('link', { name: 'Back to conversations' }).getAttribute('href')).toBe('/conversations');
+
+    const [inbound, outbound] = within(pane.getByRole('list', { name: 'Messages' })).getAllByRole('listitem');
+    expect(inbound.textContent).toContain('They said:Is my order ready?');
+    expect(inbound.className).toContain('flex-row');
+    expect(inbound.className).not.toContain('flex-row-reverse');
+    expect(outbound.textContent).toContain('You said:Yes, since this morning');
+    expect(outbound.textContent).toContain('Delivered');
+    expect(outbound.className).toContain('flex-row-reverse');
+    // The list marks the open one.
+    await waitFor(() => expect(items()[0]?.getAttribute('aria-current')).toBe('page'));
+  });
+
+  it('shows each delivery state, and why a message failed', async () => {
+    const out = (status: Message['status'], providerStatus: string | null, over: Partial<Message['smsMessage']> = {}) => {
+      const m = message('cv-1', { direction: 'OUTBOUND', body: `${status}/${providerStatus}`, status, providerStatus });
+      return { ...m, smsMessage: { ...m.smsMessage, ...over } };
+    };
+    conversationServer({
+      conversations: [named],
+      messages: {
+        'cv-1': [
+          out('QUEUED', null),
+          out('SENDING', 'sending'),
+          out('SENT', 'sent'),
+          out('DELIVERED', 'delivered'),
+          out('UNDELIVERED', 'undelivered', { errorCode: 30003, errorMessage: 'Unreachable destination handset' }),
+          out('FAILED', null, { errorCode: 21610, errorMessage: 'Attempt to send to unsubscribed recipient' }),
+        ],
+      },
+    });
+    renderPage('/conversations/cv-1');
+    const rows = await waitFor(() => within(threadRegion().getByRole('list', { name: 'Messages' })).getAllByRole('listitem'));
+    const delivery = rows.map((row) => row.querySelector('time')?.nextElementSibling?.textContent);
+    expect(delivery).toEqual(['Sending', 'Sending', 'Sent', 'Delivered', 'Failed', 'Failed']);
+    expect(rows[4].textContent).toContain('Unreachable destination handset (error 30003)');
+    expect(rows[5].textContent).toContain('Attempt to send to unsubscribed recipient (error 21610)');
+  });
+
+  it('the message menu works from the keyboard: Details shows the provider facts, Delete says it is coming soon', async () => {
+    const failed = message('cv-1', { direction: 'OUTBOUND', status: 'FAILED', providerStatus: 'failed' });
+    failed.smsMessage = {
+      ...failed.smsMessage,
+      providerMessageId: 'SMabc123',
+      segments: 2,
+      errorCode: 30007,
+      errorMessage: 'Carrier violation',
+    };
+    conversationServer({ conversations: [named], messages: { 'cv-1': [failed] } });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const trigger = await waitFor(() => threadRegion().getByRole('button', { name: 'Message actions' }));
+
+    trigger.focus();
+    await events.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Details', 'Delete']);
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Details'));
+    await events.keyboard('{Enter}');
+
+    const dialog = await screen.findByRole('dialog', { name: 'Message details' });
+    const facts = Object.fromEntries(
+      within(dialog)
+        .getAllByRole('term')
+        .map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
+    );
+    expect(facts).toMatchObject({
+      'Provider status': 'failed',
+      'Provider message ID': 'SMabc123',
+      Segments: '2',
+      Error: 'Carrier violation (error 30007)',
+      Delivery: 'Failed',
+    });
+    await events.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    trigger.focus();
+    await events.keyboard('{Enter}');
+    await screen.findByRole('menu');
+    await events.keyboard('{ArrowDown}');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Delete'));
+    await events.keyboard('{Enter}');
+    expect(await threadRegion().findByText('Deleting messages is coming soon.')).toBeTruthy();
+    // Nothing was asked of the server.
+    expect(threadRegion().getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('Load earlier messages brings the page before the newest, above it', async () => {
+    const messages = Array.from({ length: 5 }, (_, i) => message('cv-1', { body: `Line ${i + 1}` }));
+    const requests = conversationServer({ conversations: [named], messages: { 'cv-1': messages } }, { pageSize: 3 });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const bodies = () =>
+      within(threadRegion().getByRole('list', { name: 'Messages' }))
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('p:not(.sr-only)')?.textContent);
+    await waitFor(() => expect(bodies()).toEqual(['Line 3', 'Line 4', 'Line 5']));
+    await events.click(threadRegion().getByRole('button', { name: 'Load earlier messages' }));
+    await waitFor(() => expect(bodies()).toEqual(['Line 1', 'Line 2', 'Line 3', 'Line 4', 'Line 5']));
+    expect(threadRegion().queryByRole('button', { name: 'Load earlier messages' })).toBeNull();
+    expect(requests.some((r) => r.url === '/api/v1/conversations/cv-1?before=2')).toBe(true);
+  });
+
+  it('an unknown conversation says it was not found', async () => {
+    conversationServer({ conversations: [], messages: {} });
+    renderPage('/conversations/cv-404');
+    expect(await screen.findByText('This conversation was not found.')).toBeTruthy();
+  });
+
+  it('tells the agent when the contact opted out instead of offering Send', async () => {
+    conversationServer({ conversations: [{ ...named, optedOut: true }], messages: {} });
+    renderPage('/conversations/cv-1');
+    expect(
+      await screen.findByText(
+        'Grace Hopper opted out of texts from (415) 555-0101. You can send again once they text START to this number.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+  });
+});
+
+describe('ConversationsPage composer', () => {
+  const setup = async (other?: (r: Recorded) => Response | Promise<Response> | undefined) => {
+    const state: ServerState = { conversations: [conversation(1)], messages: { 'cv-1': [] } };
+    const requests = conversationServer(state, { other });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const box = (await screen.findByRole('textbox', { name: 'Message' })) as HTMLTextAreaElement;
+    const send = () => screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+    const posts = () => requests.filter((r) => r.method === 'POST');
+    return { events, box, send, posts };
+  };
+
+  it('does not send a blank or whitespace-only message', async () => {
+    const { events, box, send, posts } = await setup();
+    expect(send().disabled).toBe(true);
+    await events.type(box, '   ');
+    expect(send().disabled).toBe(true);
+    await events.keyboard('{Enter}');
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('Enter sends, Shift+Enter starts a new line; the box is cleared and the message shows as Sending', async () => {
+    const { events, box, posts } = await setup();
+    await events.type(box, 'Hello{Shift>}{Enter}{/Shift}there');
+    expect(box.value).toBe('Hello\nthere');
+    expect(posts()).toHaveLength(0);
+    await events.keyboard('{Enter}');
+    await waitFor(() => expect(box.value).toBe(''));
+    expect(posts().map((r) => r.body)).toEqual([{ body: 'Hello\nthere' }]);
+    const sent = await threadRegion().findByText('Hello there', { normalizer: (t) => t.replace(/\s+/g, ' ') });
+    expect(sent.closest('li')?.textContent).toContain('Sending');
+  });
+
+  it('keeps the text and shows the server message when the send fails', async () => {
+    const { events, box, send } = await setup((r) =>
+      r.method === 'POST' ? fail(409, 'This number is no longer active. Reconnect its provider.', 'CONFLICT') : undefined,
+    );
+    await events.type(box, 'Are you there?');
+    await events.click(send());
+    expect((await screen.findByRole('alert')).textContent).toBe('This number is no longer active. Reconnect its provider.');
+    expect(box.value).toBe('Are you there?');
+  });
+
+  it('counts characters and segments near one segment and near the limit, and refuses more than 1,600', async () => {
+    const { events, box, send } = await setup();
+    const counter = () => {
+      const id = box.getAttribute('aria-describedby');
+      return id ? document.getElementById(id)?.textContent : null;
+    };
+    await events.type(box, 'Short');
+    expect(counter()).toBeNull();
+    fireEvent.change(box, { target: { value: 'a'.repeat(150) } });
+    expect(counter()).toBe('150 characters · 1 segment');
+    fireEvent.change(box, { target: { value: 'a'.repeat(161) } });
+    expect(counter()).toBe('161 characters · 2 segments');
+    // Outside GSM-7 a segment holds 70.
+    fireEvent.change(box, { target: { value: '😀'.repeat(40) } });
+    expect(counter()).toBe('80 characters · 2 segments');
+    fireEvent.change(box, { target: { value: 'a'.repeat(1_500) } });
+    expect(counter()).toBe('1,500 / 1,600 characters · 10 segments');
+    expect(send().disabled).toBe(false);
+    fireEvent.change(box, { target: { value: 'a'.repeat(1_601) } });
+    expect(counter()).toBe('1,601 / 1,600 characters · 11 segments');
+    expect(screen.getByRole('alert').textContent).toBe('A message can be at most 1,600 characters.');
+    expect(send().disabled).toBe(true);
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+  });
+});
+
+describe('ConversationsPage status and deselection (SPEC §4)', () => {
+  const open = () => screen.getByRole('button', { name: 'Mark Open' }) as HTMLButtonElement;
+  const closed = () => screen.getByRole('button', { name: 'Mark Closed' }) as HTMLButtonElement;
+  const noSelection = () => screen.queryByText('No conversation selected');
+
+  it('closing deselects the conversation and takes it out of the Open list', async () => {
+    const state = { conversations: [conversation(1), conversation(2)], messages: {} };
+    const patch = deferred();
+    const requests = conversationServer(state, {
+      other: (r) => (r.method === 'PATCH' ? patch.promise : undefined),
+    });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    await waitFor(() => expect(closed().disabled).toBe(false));
+    await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
+
+    await events.click(closed());
+    // Pending: both disabled, saying what happens.
+    expect((screen.getByRole('button', { name: 'Closing…' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(open().disabled).toBe(true);
+    state.conversations[0] = { ...state.conversations[0], status: 'CLOSED' };
+    patch.release(ok({ conversation: state.conversations[0] }));
+
+    await waitFor(() => expect(noSelection()).toBeTruthy());
+    expect(thread()).toBeNull();
+    await waitFor(() => expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy());
+    expect(requests.find((r) => r.method === 'PATCH')).toMatchObject({
+      url: '/api/v1/conversations/cv-1/status',
+      body: { status: 'CLOSED' },
+    });
+  });
+
+  it('closing deselects even under Both; opening under Closed deselects; opening under Both keeps it', async () => {
+    const state = { conversations: [conversation(1), conversation(2, { status: 'CLOSED' })], messages: {} };
+    conversationServer(state);
+    const events = userEvent.setup();
+    const both = renderPage('/conversations/cv-1?status=both');
+    await waitFor(() => expect(closed().disabled).toBe(false));
+    await events.click(closed());
+    await waitFor(() => expect(noSelection()).toBeTruthy());
+    both.unmount();
+
+    const underClosed = renderPage('/conversations/cv-2?status=closed');
+    await waitFor(() => expect(open().disabled).toBe(false));
+    await events.click(open());
+    await waitFor(() => expect(noSelection()).toBeTruthy());
+    underClosed.unmount();
+
+    state.conversations[1].status = 'CLOSED';
+    renderPage('/conversations/cv-2?status=both');
+    await waitFor(() => expect(open().disabled).toBe(false));
+    await events.click(open());
+    await waitFor(() => expect(open().disabled).toBe(true));
+    expect(closed().disabled).toBe(false);
+    expect(noSelection()).toBeNull();
+    await waitFor(() =>
+      expect(items().find((a) => a.getAttribute('href') === '/conversations/cv-2?status=both')?.textContent).toMatch(/^Open:/),
+    );
+  });
+
+  it('a status change that fails says why and keeps the conversation open here', async () => {
+    conversationServer(
+      { conversations: [conversation(1)], messages: {} },
+      {
+        other: (r) => (r.method === 'PATCH' ? fail(500, 'Could not save the status', 'INTERNAL') : undefined),
+      },
+    );
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    await waitFor(() => expect(closed().disabled).toBe(false));
+    await events.click(closed());
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not save the status');
+    expect(noSelection()).toBeNull();
+    expect(open().disabled).toBe(true);
+  });
+});
+
+describe('ConversationsPage realtime', () => {
+  it('a new message from a new contact, a reply, its delivery and a status change show at once in the list and the thread', async () => {
+    const first = conversation(5, { messageCount: 1 });
+    const state = { conversations: [first], messages: { 'cv-5': [message('cv-5', { body: 'Hi there' })] } };
+    const requests = conversationServer(state);
+    const { queryClient } = renderPage('/conversations/cv-5');
+    await waitFor(() => expect(threadRegion().getByText('Hi there')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy());
+    const fetched = requests.length;
+
+    // Someone new texts in: at the top of the list, counted.
+    const newcomer = conversation(0, {
+      id: 'cv-new',
+      lastMessageAt: new Date().toISOString(),
+      lastMessage: { direction: 'INBOUND', body: 'First contact' },
+    });
+    const inbound = message('cv-new', { body: 'First contact' });
+    act(() =>
+      applyEvent(queryClient, {
+        type: 'new_message',
+        data: { conversationId: 'cv-new', message: inbound, conversation: newcomer },
+      }),
+    );
+    await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
+    await waitFor(() => expect(items()[0]?.textContent).toContain('First contact'));
+
+    // The open thread gets its new message, and the list its last message and count.
+    const reply = message('cv-5', { body: 'Another question', createdAt: new Date().toISOString() });
+    const after = {
+      ...first,
+      lastMessage: { direction: 'INBOUND' as const, body: 'Another question' },
+      lastMessageAt: reply.createdAt,
+      messageCount: 2,
+    };
+    act(() =>
+      applyEvent(queryClient, { type: 'new_message', data: { conversationId: 'cv-5', message: reply, conversation: after } }),
+    );
+    await waitFor(() => expect(threadRegion().getByText('Another question')).toBeTruthy());
+    await waitFor(() => expect(items()[0]?.textContent).toBe('Open:(415) 555-0205Just nowAnother question2 messages'));
+    await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
+
+    // An agent in another tab answers; its delivery follows; a late, older status does not undo it.
+    const answer = message('cv-5', {
+      direction: 'OUTBOUND',
+      body: 'On it',
+      status: 'QUEUED',
+      createdAt: new Date(Date.now() + 1000).toISOString(),
+    });
+    const withAnswer = {
+      ...after,
+      lastMessage: { direction: 'OUTBOUND' as const, body: 'On it' },
+      lastMessageAt: answer.createdAt,
+      messageCount: 3,
+    };
+    act(() =>
+      applyEvent(queryClient, {
+        type: 'message_sent',
+        data: { conversationId: 'cv-5', message: answer, conversation: withAnswer },
+      }),
+    );
+    const answerRow = () => threadRegion().getByText('On it').closest('li') as HTMLElement;
+    await waitFor(() => expect(answerRow().textContent).toContain('Sending'));
+    await waitFor(() => expect(items()[0]?.textContent).toContain('You: On it'));
+    const delivered = {
+      ...answer,
+      status: 'DELIVERED' as const,
+      smsMessage: { ...answer.smsMessage, providerStatus: 'delivered' },
+    };
+    act(() => applyEvent(queryClient, { type: 'message_status_updated', data: { conversationId: 'cv-5', message: delivered } }));
+    await waitFor(() => expect(answerRow().textContent).toContain('Delivered'));
+    const late = { ...answer, status: 'SENT' as const, smsMessage: { ...answer.smsMessage, providerStatus: 'sent' } };
+    act(() => applyEvent(queryClient, { type: 'message_status_updated', data: { conversationId: 'cv-5', message: late } }));
+
+    // Someone closes it elsewhere: out of the Open list, the thread's buttons follow; the reader is not thrown out.
+    const closedElsewhere = { ...withAnswer, status: 'CLOSED' as const };
+    act(() =>
+      applyEvent(queryClient, {
+        type: 'conversation_status_updated',
+        data: { conversationId: 'cv-5', status: 'CLOSED', conversation: closedElsewhere },
+      }),
+    );
+    await waitFor(() => expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy());
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Mark Open' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Mark Closed' }) as HTMLButtonElement).disabled).toBe(true));
+    // Rendered after the late status: it did not undo Delivered.
+    expect(answerRow().textContent).toContain('Delivered');
+
+    // A text reopens it: back in the Open list.
+    act(() =>
+      applyEvent(queryClient, {
+        type: 'conversation_reopened',
+        data: { conversationId: 'cv-5', conversation: { ...closedElsewhere, status: 'OPEN' } },
+      }),
+    );
+    await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
+    // All of it without asking the server again.
+    expect(requests.length).toBe(fetched);
+  });
+});
