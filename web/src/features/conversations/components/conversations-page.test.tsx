@@ -143,7 +143,7 @@ describe('ConversationsPage list', () => {
     expect(pressed('Open')).toBe('true');
     expect(pressed('Closed')).toBe('false');
 
-    const [grace, unnamed] = items();
+    const [grace, unnamed] = items() as [HTMLElement, HTMLElement];
     expect(grace.textContent).toBe('Open:Grace Hopper1m agoMessage 14 messages');
     // No name: the number as people read it; outbound last message with You:.
     expect(unnamed.textContent).toBe('Open:(415) 555-02901h agoYou: See you then2 messages');
@@ -261,7 +261,10 @@ describe('ConversationsPage thread', () => {
     expect((pane.getByRole('button', { name: 'Mark Closed' }) as HTMLButtonElement).disabled).toBe(false);
     expect(pane.getByRole('link', { name: 'Back to conversations' }).getAttribute('href')).toBe('/conversations');
 
-    const [inbound, outbound] = within(pane.getByRole('list', { name: 'Messages' })).getAllByRole('listitem');
+    const [inbound, outbound] = within(pane.getByRole('list', { name: 'Messages' })).getAllByRole('listitem') as [
+      HTMLElement,
+      HTMLElement,
+    ];
     expect(inbound.textContent).toContain('They said:Is my order ready?');
     expect(inbound.className).toContain('flex-row');
     expect(inbound.className).not.toContain('flex-row-reverse');
@@ -294,8 +297,8 @@ describe('ConversationsPage thread', () => {
     const rows = await waitFor(() => within(threadRegion().getByRole('list', { name: 'Messages' })).getAllByRole('listitem'));
     const delivery = rows.map((row) => row.querySelector('time')?.nextElementSibling?.textContent);
     expect(delivery).toEqual(['Sending', 'Sending', 'Sent', 'Delivered', 'Failed', 'Failed']);
-    expect(rows[4].textContent).toContain('Unreachable destination handset (error 30003)');
-    expect(rows[5].textContent).toContain('Attempt to send to unsubscribed recipient (error 21610)');
+    expect(rows[4]?.textContent).toContain('Unreachable destination handset (error 30003)');
+    expect(rows[5]?.textContent).toContain('Attempt to send to unsubscribed recipient (error 21610)');
   });
 
   it('the message menu works from the keyboard: Details shows the provider facts, Delete says it is coming soon', async () => {
@@ -460,7 +463,8 @@ describe('ConversationsPage status and deselection (SPEC §4)', () => {
   const noSelection = () => screen.queryByText('No conversation selected');
 
   it('closing deselects the conversation and takes it out of the Open list', async () => {
-    const state = { conversations: [conversation(1), conversation(2)], messages: {} };
+    const closing = conversation(1);
+    const state = { conversations: [closing, conversation(2)], messages: {} };
     const patch = deferred();
     const requests = conversationServer(state, {
       other: (r) => (r.method === 'PATCH' ? patch.promise : undefined),
@@ -474,8 +478,8 @@ describe('ConversationsPage status and deselection (SPEC §4)', () => {
     // Pending: both disabled, saying what happens.
     expect((screen.getByRole('button', { name: 'Closing…' }) as HTMLButtonElement).disabled).toBe(true);
     expect(open().disabled).toBe(true);
-    state.conversations[0] = { ...state.conversations[0], status: 'CLOSED' };
-    patch.release(ok({ conversation: state.conversations[0] }));
+    closing.status = 'CLOSED';
+    patch.release(ok({ conversation: closing }));
 
     await waitFor(() => expect(noSelection()).toBeTruthy());
     expect(thread()).toBeNull();
@@ -487,8 +491,8 @@ describe('ConversationsPage status and deselection (SPEC §4)', () => {
   });
 
   it('closing deselects even under Both; opening under Closed deselects; opening under Both keeps it', async () => {
-    const state = { conversations: [conversation(1), conversation(2, { status: 'CLOSED' })], messages: {} };
-    conversationServer(state);
+    const reopening = conversation(2, { status: 'CLOSED' });
+    conversationServer({ conversations: [conversation(1), reopening], messages: {} });
     const events = userEvent.setup();
     const both = renderPage('/conversations/cv-1?status=both');
     await waitFor(() => expect(closed().disabled).toBe(false));
@@ -502,7 +506,7 @@ describe('ConversationsPage status and deselection (SPEC §4)', () => {
     await waitFor(() => expect(noSelection()).toBeTruthy());
     underClosed.unmount();
 
-    state.conversations[1].status = 'CLOSED';
+    reopening.status = 'CLOSED';
     renderPage('/conversations/cv-2?status=both');
     await waitFor(() => expect(open().disabled).toBe(false));
     await events.click(open());
