@@ -23,7 +23,7 @@ export function ConversationsPage() {
   return (
     <>
       <PageHeader title="Conversations" />
-      <Surface className="flex h-[calc(100dvh-13rem)] min-h-[26rem] overflow-hidden lg:h-[calc(100dvh-10rem)]">
+      <Surface className="flex h-[calc(100dvh-11rem)] min-h-[26rem] overflow-hidden lg:h-[calc(100dvh-8.5rem)]">
         <div
           className={cn(
             'min-h-0 w-full flex-col md:flex md:w-80 md:shrink-0 md:border-r md:border-border',
