@@ -10,6 +10,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client';
 import type { ConversationFilter } from '../../../lib/conversation-cache';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { useThread, useUpdateConversationStatus } from '../api/conversations-api';
+import { useArrivalAnnouncement } from '../hooks/use-arrival-announcement';
 import { useThreadScroll } from '../hooks/use-thread-scroll';
 import { MessageBubble } from './message-bubble';
 import { MessageComposer } from './message-composer';
@@ -40,7 +41,11 @@ export function ConversationThread({
   const pages = thread.data?.pages ?? [];
   // Pages run newest first; each holds its messages oldest first.
   const messages = [...pages].reverse().flatMap((p) => p.messages);
-  const scroll = useThreadScroll(messages[0]?.id, messages[messages.length - 1]?.id);
+  const last = messages[messages.length - 1];
+  const scroll = useThreadScroll(messages[0]?.id, last?.id);
+  const contact = pages[0]?.contact;
+  const name = (contact && (contact.name.trim() || format(contact.phoneNumber))) ?? '';
+  const arrival = useArrivalAnnouncement(last, name);
 
   const back = (
     <Link
@@ -78,7 +83,6 @@ export function ConversationThread({
 
   const conversation = pages[0];
   const number = format(conversation.contact.phoneNumber);
-  const name = conversation.contact.name.trim() || number;
   const changeStatus = (status: ConversationStatus) => {
     setNotice('');
     updateStatus.mutate(status, {
@@ -147,6 +151,9 @@ export function ConversationThread({
           </ol>
         )}
       </div>
+      <p aria-live="polite" className="sr-only">
+        {arrival}
+      </p>
       <div aria-live="polite" className="px-3 sm:px-4">
         {notice && <p className="mb-2 rounded-lg border border-border bg-surface-muted px-3 py-2 text-sm text-fg">{notice}</p>}
       </div>

@@ -573,6 +573,9 @@ describe('ConversationsPage realtime', () => {
       applyEvent(queryClient, { type: 'new_message', data: { conversationId: 'cv-5', message: reply, conversation: after } }),
     );
     await waitFor(() => expect(threadRegion().getByText('Another question')).toBeTruthy());
+    // Read out to a screen reader, which the messages present at opening were not.
+    expect(threadRegion().getByText('New message from (415) 555-0205: Another question')).toBeTruthy();
+    expect(threadRegion().queryByText(/New message from .*Hi there/)).toBeNull();
     await waitFor(() => expect(items()[0]?.textContent).toBe('Open:(415) 555-0205Just nowAnother question2 messages'));
     await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
 
