@@ -1,0 +1,153 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Account, signUp, stack } from '../support/api';
+import { expectAccessible, gone, launchBrowser, openTab, PHONE, reached, seen, signInThroughForm, web } from '../support/browser';
+import { withChannel } from '../support/settings';
+import { setMessageStepMs, textFromPhone as textThroughEmulator } from '../support/twilio';
+
+const CUSTOMER = '+14155550199';
+const CUSTOMER_DISPLAY = '(415) 555-0199';
+const SECOND_CUSTOMER = '+12025550142';
+const SECOND_CUSTOMER_DISPLAY = '(202) 555-0142';
+
+/** A pattern that finds the text as written. */
+const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The phone simulator of the emulator, as a customer with CUSTOMER texting `number`. */
+async function openPhone(number: string): Promise<Page> {
+  const { page } = await openTab(browser, { viewport: PHONE });
+  const query = new URLSearchParams({ phone: CUSTOMER, number });
+  await page.goto(`${stack().urls.twilio}/phone?${query}`);
+  await seen(page.getByRole('heading', { name: 'Phone simulator' }));
+  await expect.poll(() => page.getByLabel('Switchboard number').inputValue()).toBe(number);
+  return page;
+}
+
+async function textFromPhone(phone: Page, text: string) {
+  await phone.getByLabel('Message').fill(text);
+  await phone.getByRole('button', { name: 'Send' }).click();
+  await seen(phone.getByText('You · Delivered to Switchboard'));
+}
+
+/** Horizontal overflow makes a phone scroll sideways. */
+const overflowsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+describe('SMS conversations in the browser', () => {
+  let account: Account;
+  let demoNumber: string;
+
+  beforeAll(async () => {
+    account = await signUp({ name: 'Ada Lovelace' });
+    const { provider, channel } = await withChannel(account);
+    demoNumber = channel.identifier;
+    // Slow enough that the thread shows Sending before Delivered; this account only.
+    await setMessageStepMs(1_000, provider.accountSid);
+  });
+
+  it('a text from the phone simulator appears without reload; the reply reaches the phone and is delivered; Mark Closed and Open', async () => {
+    const agent = await openTab(browser);
+    await signInThroughForm(agent.page, account.email, account.password);
+    await agent.page.goto(web('/conversations'));
+    await seen(agent.page.getByText('Showing 0 of 0 open conversations'));
+
+    const phone = await openPhone(demoNumber);
+    await textFromPhone(phone, 'Hello, is my order ready?');
+
+    // The list gets it live, then the thread opens from it.
+    const item = agent.page.getByRole('link', {
+      name: new RegExp(`${literally(CUSTOMER_DISPLAY).source}.*${literally('Hello, is my order ready?').source}`),
+    });
+    await seen(item);
+    await seen(agent.page.getByText('Showing 1 of 1 open conversation'));
+    await item.click();
+    const thread = agent.page.locator('section[aria-labelledby="thread-title"]');
+    await seen(thread.getByRole('heading', { name: CUSTOMER_DISPLAY }));
+    const messages = thread.getByRole('list', { name: 'Messages' });
+    await seen(messages.getByText('Hello, is my order ready?'));
+
+    // The customer writes again while the thread is open.
+    await textFromPhone(phone, 'It was due on Monday.');
+    await seen(messages.getByText('It was due on Monday.'));
+
+    // The reply: Sending, then Delivered; the phone shows it.
+    const composer = agent.page.getByRole('textbox', { name: 'Message' });
+    await composer.fill('Yes, it ships today.');
+    await composer.press('Enter');
+    const reply = messages.getByRole('listitem').filter({ hasText: 'Yes, it ships today.' });
+    await seen(reply.getByText('Sending'));
+    await expect.poll(() => composer.inputValue()).toBe('');
+    await seen(phone.getByText('Yes, it ships today.'));
+    await seen(reply.getByText('Delivered'));
+    await seen(phone.getByText(/Switchboard · Delivered/));
+
+    // Details in a modal; axe on the page and the modal, light and dark.
+    await expectAccessible(agent.page, 'the Conversations page with a thread open');
+    await reply.getByRole('button', { name: 'Message actions' }).click();
+    await agent.page.getByRole('menuitem', { name: 'Details' }).click();
+    const details = agent.page.getByRole('dialog', { name: 'Message details' });
+    await seen(details.getByText('delivered', { exact: true }));
+    await expectAccessible(agent.page, 'the Message details modal');
+    await agent.page.keyboard.press('Escape');
+    await gone(details);
+
+    // Closing deselects it and takes it out of Open; under Closed it can be opened again.
+    await thread.getByRole('button', { name: 'Mark Closed' }).click();
+    await seen(agent.page.getByText('No conversation selected'));
+    await seen(agent.page.getByText('Showing 0 of 0 open conversations'));
+    await agent.page.getByRole('button', { name: 'Closed', exact: true }).click();
+    await agent.page.getByRole('link', { name: /Yes, it ships today\./ }).click();
+    await seen(thread.getByRole('button', { name: 'Mark Closed' }));
+    expect(await thread.getByRole('button', { name: 'Mark Closed' }).isDisabled()).toBe(true);
+    await thread.getByRole('button', { name: 'Mark Open' }).click();
+    await seen(agent.page.getByText('No conversation selected'));
+    await agent.page.getByRole('button', { name: 'Open', exact: true }).click();
+    await seen(agent.page.getByRole('link', { name: /Yes, it ships today\./ }));
+
+    // A reload keeps the conversation open: it is in the address.
+    await agent.page.getByRole('link', { name: /Yes, it ships today\./ }).click();
+    await agent.page.waitForURL((url) => /^\/conversations\/.+/.test(url.pathname));
+    await agent.page.reload();
+    await seen(messages.getByText('Yes, it ships today.'));
+
+    // The dashboard counts it.
+    await agent.page.goto(web('/dashboard'));
+    const counter = agent.page.getByText('Active Conversations', { exact: true }).locator('..');
+    await expect.poll(() => counter.textContent()).toBe('Active Conversations1');
+
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
+    await phone.context().close();
+  });
+
+  it('at 360 px the list and the thread take turns, with a way back, and nothing scrolls sideways', async () => {
+    await textThroughEmulator({ from: SECOND_CUSTOMER, to: demoNumber, body: 'Texting from a small screen' });
+    const agent = await openTab(browser, { viewport: PHONE });
+    await signInThroughForm(agent.page, account.email, account.password);
+    await agent.page.goto(web('/conversations'));
+    const item = agent.page.getByRole('link', { name: literally(SECOND_CUSTOMER_DISPLAY) });
+    await seen(item);
+    expect(await overflowsSideways(agent.page)).toBe(false);
+
+    await item.click();
+    const thread = agent.page.locator('section[aria-labelledby="thread-title"]');
+    await seen(thread.getByRole('heading', { name: SECOND_CUSTOMER_DISPLAY }));
+    await gone(agent.page.getByRole('button', { name: 'Both', exact: true }));
+    expect(await overflowsSideways(agent.page)).toBe(false);
+    await expectAccessible(agent.page, 'the thread at 360 px');
+
+    await thread.getByRole('link', { name: 'Back to conversations' }).click();
+    await reached(agent.page, '/conversations');
+    await seen(item);
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
+  });
+});
