@@ -42,7 +42,7 @@ export function ConversationThread({
   // Pages run newest first; each holds its messages oldest first.
   const messages = [...pages].reverse().flatMap((p) => p.messages);
   const last = messages[messages.length - 1];
-  const scroll = useThreadScroll(messages[0]?.id, last?.id);
+  const scroll = useThreadScroll(messages[0]?.id, last?.id, last?.direction === 'OUTBOUND');
   const contact = pages[0]?.contact;
   const name = (contact && (contact.name.trim() || format(contact.phoneNumber))) ?? '';
   const arrival = useArrivalAnnouncement(last, name);

@@ -4,10 +4,11 @@ import { useLayoutEffect, useRef } from 'react';
 const NEAR_BOTTOM_PX = 80;
 
 /**
- * Keeps a thread's scroll where a reader expects it: at the newest message when it opens and when a
- * message arrives while they are at the bottom, and in place when earlier messages are added above.
+ * Keeps a thread's scroll where a reader expects it: at the newest message when it opens, when a
+ * message arrives while they are at the bottom and when they send one (`lastIsOwn`), and in place when
+ * earlier messages are added above.
  */
-export function useThreadScroll(firstId: string | undefined, lastId: string | undefined) {
+export function useThreadScroll(firstId: string | undefined, lastId: string | undefined, lastIsOwn: boolean) {
   const ref = useRef<HTMLDivElement>(null);
   const seen = useRef<{ firstId?: string; lastId?: string; height: number; top: number; atBottom: boolean }>({
     height: 0,
@@ -21,11 +22,11 @@ export function useThreadScroll(firstId: string | undefined, lastId: string | un
     const before = seen.current;
     if (firstId !== before.firstId && lastId === before.lastId && before.height > 0) {
       element.scrollTop = before.top + (element.scrollHeight - before.height);
-    } else if (lastId !== before.lastId && (before.atBottom || before.lastId === undefined)) {
+    } else if (lastId !== before.lastId && (before.atBottom || before.lastId === undefined || lastIsOwn)) {
       element.scrollTop = element.scrollHeight;
     }
     seen.current = { firstId, lastId, height: element.scrollHeight, top: element.scrollTop, atBottom: isAtBottom(element) };
-  }, [firstId, lastId]);
+  }, [firstId, lastId, lastIsOwn]);
 
   const onScroll = () => {
     const element = ref.current;
