@@ -32,7 +32,8 @@ export function useConversationSelection() {
     filter,
     selectedId: conversationId ?? null,
     href,
-    setFilter: (next: ConversationFilter) => navigate(href(conversationId ?? null, next)),
+    // A filter is a view of the same page: it replaces the address rather than adding a Back step.
+    setFilter: (next: ConversationFilter) => navigate(href(conversationId ?? null, next), { replace: true }),
     deselect: () => navigate(href(null)),
   };
 }
