@@ -53,6 +53,8 @@ export function ConversationList({
     .flatMap((p) => p.conversations)
     .filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
   const total = list.data?.pages[0]?.total ?? 0;
+  // A failed background refresh keeps the list on screen; only a list that never loaded says why.
+  const failed = list.isError && !list.data;
 
   return (
     <section aria-labelledby="conversation-list-title" className="flex min-h-0 min-w-0 flex-1 flex-col">
@@ -80,7 +82,7 @@ export function ConversationList({
         <p aria-live="polite" className="mt-2 text-xs text-muted">
           {list.isPending
             ? 'Loading conversations…'
-            : list.isError
+            : failed
               ? ''
               : `Showing ${conversations.length} of ${total} ${noun(filter, total)}`}
         </p>
@@ -95,7 +97,7 @@ export function ConversationList({
               </li>
             ))}
           </ul>
-        ) : list.isError ? (
+        ) : failed ? (
           <div className="p-4">
             <Alert tone="error">{errorMessage(list.error, 'Failed to load conversations')}</Alert>
           </div>

@@ -69,7 +69,8 @@ export function ConversationThread({
       </div>
     );
   }
-  if (thread.isError || !pages[0]) {
+  // A failed background refresh keeps what is on screen; only a thread that never loaded says why.
+  if (!pages[0]) {
     const notFound = thread.error instanceof ApiError && thread.error.status === 404;
     return (
       <div className="flex flex-1 flex-col gap-3 p-4">

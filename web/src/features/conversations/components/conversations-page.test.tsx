@@ -225,6 +225,24 @@ describe('ConversationsPage list', () => {
     expect(screen.getByRole('link', { name: 'Settings → Channels' }).getAttribute('href')).toBe('/settings/channels');
   });
 
+  it('a refresh that fails keeps the list and the thread on screen', async () => {
+    let down = false;
+    conversationServer(
+      { conversations: [conversation(1)], messages: { 'cv-1': [message('cv-1', { body: 'Still here' })] } },
+      { other: () => (down ? fail(503, 'Service unavailable', 'INTERNAL') : undefined) },
+    );
+    const { queryClient } = renderPage('/conversations/cv-1');
+    await waitFor(() => expect(threadRegion().getByText('Still here')).toBeTruthy());
+    down = true;
+    await act(() => queryClient.refetchQueries());
+    // The query cache tells its observers on the next task: let the page render the failed refresh.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(queryClient.getQueryState(['conversations', 'thread', 'cv-1'])?.status).toBe('error');
+    expect(threadRegion().getByText('Still here')).toBeTruthy();
+    expect(items()).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('a list that cannot load says so', async () => {
     stubServer((r) =>
       r.url.startsWith('/api/v1/conversations') ? fail(500, 'The database is asleep', 'INTERNAL') : ok({ channels: [] }),
