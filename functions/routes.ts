@@ -3,6 +3,7 @@
  * creates one function per entry from it, and the local gateway dispatches through it. Nothing else
  * lists routes. `handler` is a module below `functions/handlers/` (without extension) exporting `handler`.
  */
+import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
 import * as conversations from '../shared/contract/conversations';
 import * as realtime from '../shared/contract/realtime';
@@ -85,6 +86,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: team.resendInvitation, handler: 'invitations/resend', capabilities: ['jwt', 'mail', 'appUrl'] },
   { contract: team.previewInvitation, handler: 'invitations/preview', capabilities: [] },
   { contract: team.acceptInvitation, handler: 'invitations/accept', capabilities: ['jwt', 'publish'] },
+  { contract: admin.adminOverview, handler: 'admin/overview', capabilities: ['jwt'] },
   { contract: realtime.realtimeTicket, handler: 'realtime/ticket', capabilities: ['jwt'] },
   { contract: conversations.listConversations, handler: 'conversations/list', capabilities: ['jwt'] },
   {

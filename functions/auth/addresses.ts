@@ -14,6 +14,8 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 export interface AddressClaim {
   /** A verified account holds the address. */
   taken: boolean;
+  /** items() removes an unverified account, and its company, that held the address. */
+  replacesAccount: boolean;
   /**
    * Transaction items that give the address to a new user: the uniqueness item, conditioned on what
    * was read (so a concurrent claim fails the transaction), and the removal of the unverified account
@@ -32,6 +34,7 @@ export async function readAddress(email: string): Promise<AddressClaim> {
     : undefined;
   return {
     taken: holder?.emailVerified === true,
+    replacesAccount: holder !== undefined,
     items: ({ companyId, userId }) => [
       {
         Put: {

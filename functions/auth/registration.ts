@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { platformStatsItem } from '../admin/platform-stats';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
@@ -63,6 +64,8 @@ export async function registerAccount(input: RegistrationInput): Promise<Registr
         new TransactWriteCommand({
           TransactItems: [
             ...address.items({ companyId, userId }),
+            // A replaced unverified account takes its company and user with it: the totals stay.
+            ...(address.replacesAccount ? [] : [platformStatsItem({ companies: 1, users: 1 })]),
             {
               Put: {
                 TableName,

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { VERIFICATION_TOKEN_TTL_SECONDS } from '../../shared/constants';
+import { platformStatsItem } from '../admin/platform-stats';
 import { AppError } from '../lib/app-error';
 import { setting, tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -122,6 +123,7 @@ export async function consumeVerification(token: string): Promise<{ companyId: s
       new TransactWriteCommand({
         TransactItems: [
           { Delete: { TableName, Key: keys.verification(hash), ConditionExpression: 'attribute_exists(PK)' } },
+          platformStatsItem({ verifiedUsers: 1 }),
           {
             Update: {
               TableName,

@@ -27,6 +27,11 @@ export const keys = {
   company: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SK: 'META' }),
   /** GSI1 entry that lists every company for platform administrators, newest last. */
   companyListing: (createdAt: string, companyId: string) => ({ GSI1PK: 'COMPANIES', GSI1SK: `${createdAt}#${companyId}` }),
+  /**
+   * Platform totals (companies, users, verified users) for the admin overview, in a few shards: every
+   * sign-up adds to one at random, so parallel sign-ups rarely touch the same item.
+   */
+  platformStats: (shard: number) => ({ PK: 'PLATFORM#STATS', SK: `SHARD#${shard}` }),
   user: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SK: `USER#${userId}` }),
   usersOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'USER#' }),
   /** Uniqueness of an e-mail across all companies; also the login lookup. */

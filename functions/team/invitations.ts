@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { INVITATION_MAIL_LIMIT, INVITATION_MAIL_WINDOW_SECONDS, INVITATION_TTL_SECONDS } from '../../shared/constants';
 import type { InvitableRole, Invitation, InvitationPreview } from '../../shared/contract/team';
+import { platformStatsItem } from '../admin/platform-stats';
 import { type CompanyRecord, getCompany, type UserRecord } from '../auth/accounts';
 import { readAddress } from '../auth/addresses';
 import { hashOpaqueToken, newId, newOpaqueToken } from '../auth/opaque-tokens';
@@ -347,6 +348,10 @@ export async function acceptInvitation(
               ExpressionAttributeValues: { ':one': 1 },
             },
           },
+          // A replaced unverified account was its company's only user: company and user go with it.
+          platformStatsItem(
+            address.replacesAccount ? { companies: -1, users: 0, verifiedUsers: 1 } : { users: 1, verifiedUsers: 1 },
+          ),
         ],
       }),
     );

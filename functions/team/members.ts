@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InvitableRole } from '../../shared/contract/team';
+import { platformStatsItem } from '../admin/platform-stats';
 import type { Principal } from '../auth/access-tokens';
 import { getActiveUser, type UserRecord } from '../auth/accounts';
 import { endAllSessions } from '../auth/sessions';
@@ -63,6 +64,7 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
               ExpressionAttributeValues: { ':minus': -1 },
             },
           },
+          platformStatsItem({ users: -1, verifiedUsers: user.emailVerified ? -1 : 0 }),
         ],
       }),
     );

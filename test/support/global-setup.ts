@@ -4,6 +4,8 @@ import { type ProvidedStack, startTestStack } from './test-stack';
 export const PLATFORM_ADMIN = 'admin@platform.test';
 /** A second administrator address, for the test that registers it as a stranger would. */
 export const PLATFORM_ADMIN_UNCLAIMED = 'root@platform.test';
+/** The administrator the admin overview tests sign up (its own, so no other file races to register it). */
+export const PLATFORM_ADMIN_OVERVIEW = 'overview@platform.test';
 
 let stop: (() => Promise<void>) | undefined;
 
@@ -11,7 +13,7 @@ let stop: (() => Promise<void>) | undefined;
 export async function setup(project: TestProject) {
   const stack = await startTestStack({
     web: false,
-    platformAdminEmails: `${PLATFORM_ADMIN},${PLATFORM_ADMIN_UNCLAIMED}`,
+    platformAdminEmails: `${PLATFORM_ADMIN},${PLATFORM_ADMIN_UNCLAIMED},${PLATFORM_ADMIN_OVERVIEW}`,
     label: 'test',
     // Fast enough for many tests, never zero: a message's callbacks still come one step apart, in order.
     twilioMessageStepMs: 20,

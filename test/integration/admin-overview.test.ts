@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { AdminCompany, AdminOverview } from '../../shared/contract/admin';
+import { type Account, api, mailTo, newClientAddress, signUp, uniqueEmail } from '../support/api';
+import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
+import { withChannel } from '../support/settings';
+import { addTeamMember } from '../support/team';
+
+let admin: Promise<Account> | undefined;
+/** The platform administrator, signed up once for this file. */
+const platformAdmin = () => {
+  admin ??= signUp({ email: PLATFORM_ADMIN_OVERVIEW, companyName: 'Platform Ops' });
+  return admin;
+};
+
+async function overview(account: Account, cursor?: string) {
+  const res = await api<AdminOverview>(`/api/v1/admin/overview${cursor ? `?cursor=${cursor}` : ''}`, {
+    token: account.tokens.accessToken,
+  });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+/** The company as the overview lists it, paging back from the newest. */
+async function listed(account: Account, companyId: string): Promise<AdminCompany | undefined> {
+  let cursor: string | undefined;
+  do {
+    const page = await overview(account, cursor);
+    const found = page.companies.find((c) => c.id === companyId);
+    if (found) return found;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return undefined;
+}
+
+describe('admin overview', () => {
+  it('refuses a normal user and a company OWNER', async () => {
+    const owner = await signUp();
+    const agent = await addTeamMember(owner);
+    for (const account of [owner, agent]) {
+      const res = await api('/api/v1/admin/overview', { token: account.tokens.accessToken });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Access denied. Admin privileges required.' });
+    }
+    expect((await api('/api/v1/admin/overview')).status).toBe(401);
+  });
+
+  it('counts sign-ups, verifications and team members, and lists each company with its owner', async () => {
+    const ops = await platformAdmin();
+    const before = await overview(ops);
+
+    const verified = await signUp({ companyName: 'Verified Co', name: 'Vera Owner' });
+    const colleague = await addTeamMember(verified);
+    const pendingEmail = uniqueEmail('pending');
+    const registered = await api<{ company: { id: string } }>('/api/v1/auth/register', {
+      body: { companyName: 'Pending Co', name: 'Pat Pending', email: pendingEmail, password: 'long enough pw' },
+      address: newClientAddress(),
+    });
+    expect(registered.status).toBe(201);
+    expect(await mailTo(pendingEmail)).toHaveLength(1);
+
+    const after = await overview(ops);
+    // Other test files sign up at the same time: at least what this test added.
+    expect(after.totalCompanies - before.totalCompanies).toBeGreaterThanOrEqual(2);
+    expect(after.totalUsers - before.totalUsers).toBeGreaterThanOrEqual(3);
+    expect(after.verifiedUsers - before.verifiedUsers).toBeGreaterThanOrEqual(2);
+    expect(after.verifiedUsers).toBeLessThanOrEqual(after.totalUsers);
+
+    expect(await listed(ops, verified.company.id)).toEqual({
+      id: verified.company.id,
+      name: 'Verified Co',
+      owner: { name: 'Vera Owner', email: verified.email, emailVerified: true },
+      twilioConfigured: false,
+      hasActivity: false,
+      stats: { smsSent: 0, smsReceived: 0 },
+      createdAt: expect.any(String),
+    });
+    expect(colleague.user.companyId).toBe(verified.company.id);
+    expect(await listed(ops, registered.body.data.company.id)).toMatchObject({
+      name: 'Pending Co',
+      owner: { name: 'Pat Pending', email: pendingEmail, emailVerified: false },
+    });
+  });
+
+  it('shows a connected Twilio account', async () => {
+    const ops = await platformAdmin();
+    const owner = await signUp({ companyName: 'Connected Co' });
+    await withChannel(owner);
+    expect(await listed(ops, owner.company.id)).toMatchObject({ twilioConfigured: true, hasActivity: false });
+  });
+
+  it('lists companies newest first and refuses a made-up cursor', async () => {
+    const ops = await platformAdmin();
+    const first = await signUp({ companyName: 'Older Co' });
+    const second = await signUp({ companyName: 'Newer Co' });
+    const { companies } = await overview(ops);
+    const ids = companies.map((c) => c.id);
+    expect(ids.indexOf(second.company.id)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(second.company.id)).toBeLessThan(ids.indexOf(first.company.id));
+    const times = companies.map((c) => c.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
+
+    const bad = await api(`/api/v1/admin/overview?cursor=${Buffer.from('COMPANY#x').toString('base64url')}`, {
+      token: ops.tokens.accessToken,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('cursor is invalid');
+  });
+});
