@@ -107,6 +107,19 @@ export const keys = {
   contactsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CONTACT#' }),
   /** One contact per E.164 number and company; holds the contact's id (inbound SMS and calls find it here). */
   contactPhone: (companyId: string, e164: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONTACTPHONE#${e164}` }),
+  /**
+   * The contact book's own partition of search entries, written with the contact: `term` is a search
+   * term (functions/contacts/search-terms.ts) and the entry holds the contact's id. A search is a
+   * begins_with Query here, whatever the size of the book.
+   */
+  contactSearch: (companyId: string, term: string, contactId: string) => ({
+    PK: `COMPANY#${companyId}#CONTACTSEARCH`,
+    SK: `${term}#${contactId}`,
+  }),
+  contactSearchOf: (companyId: string, termPrefix: string) => ({
+    PK: `COMPANY#${companyId}#CONTACTSEARCH`,
+    SKPrefix: termPrefix,
+  }),
   conversation: (companyId: string, conversationId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONV#${conversationId}` }),
   /** One conversation per (channel, contact): holds its id, so an inbound message finds it without a scan. */
   conversationLink: (companyId: string, channelId: string, contactId: string) => ({
