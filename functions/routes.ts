@@ -5,6 +5,7 @@
  */
 import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
+import * as contacts from '../shared/contract/contacts';
 import * as conversations from '../shared/contract/conversations';
 import * as realtime from '../shared/contract/realtime';
 import type { HttpContract, SocketContract } from '../shared/contract/route';
@@ -86,6 +87,10 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: team.resendInvitation, handler: 'invitations/resend', capabilities: ['jwt', 'mail', 'appUrl'] },
   { contract: team.previewInvitation, handler: 'invitations/preview', capabilities: [] },
   { contract: team.acceptInvitation, handler: 'invitations/accept', capabilities: ['jwt', 'publish'] },
+  { contract: contacts.listContacts, handler: 'contacts/list', capabilities: ['jwt'] },
+  { contract: contacts.createContact, handler: 'contacts/create', capabilities: ['jwt'] },
+  { contract: contacts.updateContact, handler: 'contacts/update', capabilities: ['jwt'] },
+  { contract: contacts.deleteContact, handler: 'contacts/delete', capabilities: ['jwt'] },
   { contract: admin.adminOverview, handler: 'admin/overview', capabilities: ['jwt'] },
   { contract: realtime.realtimeTicket, handler: 'realtime/ticket', capabilities: ['jwt'] },
   { contract: conversations.listConversations, handler: 'conversations/list', capabilities: ['jwt'] },

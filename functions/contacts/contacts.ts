@@ -5,6 +5,7 @@ import type { ContactRecord } from '../conversations/records';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
+import { searchTerms } from './search-terms';
 
 /**
  * Contacts as SMS, calls and the contact book share them: one contact per company and E.164 number,
@@ -55,8 +56,24 @@ export function newContact(companyId: string, e164: string, at: string): Contact
     callCount: 0,
     conversationCount: 0,
     lastContactAt: null,
+    lastConversationId: null,
     createdAt: at,
   };
+}
+
+/** Puts of the contact's search entries (keys.contactSearch), for the terms given or all of them. */
+export function contactSearchItems(
+  contact: Pick<ContactRecord, 'companyId' | 'id'>,
+  terms: readonly string[],
+  action: 'Put' | 'Delete',
+): TransactItem[] {
+  const TableName = tableName();
+  return terms.map((term) => {
+    const key = keys.contactSearch(contact.companyId, term, contact.id);
+    return action === 'Put'
+      ? { Put: { TableName, Item: { ...key, entity: 'CONTACT_SEARCH', contactId: contact.id } } }
+      : { Delete: { TableName, Key: key } };
+  });
 }
 
 /**
@@ -86,27 +103,31 @@ export function createContactItems(contact: ContactRecord, staleContactId?: stri
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    // The contact book lists and searches these; a contact first seen in a text is found by number.
+    ...contactSearchItems(contact, searchTerms(contact), 'Put'),
   ];
 }
 
 /**
  * The contact's activity counters in a transaction: the time of the last text or call, and how many
- * conversations or calls were added. Fails the transaction when the contact was deleted meanwhile.
+ * conversations or calls were added, and the conversation it happened in (where the contact book's
+ * conversation count leads). Fails the transaction when the contact was deleted meanwhile.
  */
 export function contactActivityItem(
   contact: Pick<ContactRecord, 'companyId' | 'id'>,
-  activity: { at: string; conversations?: number; calls?: number },
+  activity: { at: string; conversations?: number; calls?: number; conversationId?: string },
 ): TransactItem {
   return {
     Update: {
       TableName: tableName(),
       Key: keys.contact(contact.companyId, contact.id),
-      UpdateExpression: 'SET lastContactAt = :at ADD conversationCount :conversations, callCount :calls',
+      UpdateExpression: `SET lastContactAt = :at${activity.conversationId ? ', lastConversationId = :conversation' : ''} ADD conversationCount :conversations, callCount :calls`,
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: {
         ':at': activity.at,
         ':conversations': activity.conversations ?? 0,
         ':calls': activity.calls ?? 0,
+        ...(activity.conversationId ? { ':conversation': activity.conversationId } : {}),
       },
     },
   };

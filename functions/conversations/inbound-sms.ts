@@ -179,7 +179,12 @@ async function tryStore(
   const optedOut = optOutOf(sms.body);
   const contact: ContactRecord = found.contact
     ? { ...found.contact, lastContactAt: at, conversationCount: found.contact.conversationCount + (before ? 0 : 1) }
-    : { ...newContact(companyId, phone, at), conversationCount: 1, lastContactAt: at };
+    : {
+        ...newContact(companyId, phone, at),
+        conversationCount: 1,
+        lastContactAt: at,
+        lastConversationId: message.conversationId,
+      };
 
   const items: TransactItem[] = [
     {
@@ -198,7 +203,7 @@ async function tryStore(
     },
     messagePutItem(message),
     ...(found.contact
-      ? [contactActivityItem(contact, { at, conversations: before ? 0 : 1 })]
+      ? [contactActivityItem(contact, { at, conversations: before ? 0 : 1, conversationId: message.conversationId })]
       : createContactItems(contact, found.staleContactId)),
   ];
   let conversation: ConversationRecord;

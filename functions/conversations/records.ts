@@ -18,6 +18,8 @@ export interface ContactRecord {
   callCount: number;
   conversationCount: number;
   lastContactAt: string | null;
+  /** The conversation of the latest text to or from the contact; absent on contacts stored before it was kept. */
+  lastConversationId?: string | null;
   createdAt: string;
 }
 

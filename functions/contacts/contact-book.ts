@@ -1,0 +1,219 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Contact } from '../../shared/contract/contacts';
+import { checkPhoneNumber } from '../../shared/phone-numbers';
+import type { ContactRecord } from '../conversations/records';
+import { badRequest, conflict, notFound } from '../lib/app-error';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { keys } from '../lib/table';
+import { companyCountry } from './company-country';
+import { contactSearchItems, createContactItems, getContact, newContact } from './contacts';
+import { foldText, LIST_PREFIX, searchPrefixes, searchTerms } from './search-terms';
+
+/** The contact book: list and search (through the search entries), create, edit and delete. */
+
+const contactNotFound = () => notFound('Contact not found');
+/** Pages of search entries read for one prefix at most: a one-letter search in a huge book stays bounded. */
+const MAX_PAGES = 4;
+
+export function toContact(record: ContactRecord): Contact {
+  return {
+    id: record.id,
+    name: record.name,
+    phoneNumber: record.phoneNumber,
+    email: record.email,
+    notes: record.notes,
+    callCount: record.callCount ?? 0,
+    conversationCount: record.conversationCount ?? 0,
+    lastContactAt: record.lastContactAt,
+    lastConversationId: record.lastConversationId ?? null,
+    createdAt: record.createdAt,
+  };
+}
+
+/** The book's order: named contacts A→Z, then unnamed ones by number. */
+const bookOrder = (a: ContactRecord, b: ContactRecord) =>
+  Number(!a.name) - Number(!b.name) ||
+  foldText(a.name).localeCompare(foldText(b.name)) ||
+  a.phoneNumber.localeCompare(b.phoneNumber);
+
+/**
+ * Up to `limit` contacts: the book in its order without a search, else those whose name or e-mail
+ * has a word starting with it, or whose number contains its digits. One Query per search prefix and
+ * one BatchGet, whatever the size of the book.
+ */
+export async function listContacts(companyId: string, options: { search?: string; limit: number }): Promise<Contact[]> {
+  const prefixes = options.search ? searchPrefixes(options.search) : [];
+  const searching = prefixes.length > 0;
+  const found = await Promise.all((searching ? prefixes : [LIST_PREFIX]).map((p) => contactIdsFor(companyId, p, options.limit)));
+  const ids = [...new Set(found.flat())].slice(0, options.limit);
+  const records = await contactsById(companyId, ids);
+  return (searching ? records.sort(bookOrder) : records).map(toContact);
+}
+
+/** Contact ids of the entries starting with the prefix, in entry order, without repeats. */
+async function contactIdsFor(companyId: string, prefix: string, limit: number): Promise<string[]> {
+  const key = keys.contactSearchOf(companyId, prefix);
+  const ids = new Set<string>();
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  for (let page = 0; page < MAX_PAGES && ids.size < limit; page++) {
+    const res = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': key.PK, ':prefix': key.SKPrefix },
+        ProjectionExpression: 'contactId',
+        ConsistentRead: true,
+        Limit: limit,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of res.Items ?? []) ids.add(item.contactId as string);
+    ExclusiveStartKey = res.LastEvaluatedKey;
+    if (!ExclusiveStartKey) break;
+  }
+  return [...ids].slice(0, limit);
+}
+
+/** The contacts of these ids, in the same order; one BatchGet (at most 100). */
+async function contactsById(companyId: string, ids: string[]): Promise<ContactRecord[]> {
+  if (ids.length === 0) return [];
+  const TableName = tableName();
+  const byId = new Map<string, ContactRecord>();
+  let pending: Record<string, unknown>[] = ids.map((id) => keys.contact(companyId, id));
+  while (pending.length > 0) {
+    const res = await db.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending, ConsistentRead: true } } }));
+    for (const item of res.Responses?.[TableName] ?? []) byId.set(item.id as string, item as ContactRecord);
+    pending = (res.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export interface ContactInput {
+  name: string;
+  phoneNumber: string;
+  email: string | null;
+  notes: string | null;
+}
+
+/**
+ * A new contact. The number is read in the company's country and stored as E.164; the uniqueness
+ * item in the same transaction makes the second of two creates of one number a 409.
+ */
+export async function createContact(companyId: string, input: ContactInput): Promise<Contact> {
+  const check = checkPhoneNumber(input.phoneNumber, await companyCountry(companyId));
+  if (!check.ok) {
+    throw badRequest(check.problem === 'EMPTY' ? 'Phone number is required' : 'Enter a valid phone number', {
+      fields: { phoneNumber: check.problem === 'EMPTY' ? 'Phone number is required' : 'Enter a valid phone number' },
+    });
+  }
+  const contact: ContactRecord = {
+    ...newContact(companyId, check.number.e164, new Date().toISOString()),
+    name: input.name,
+    email: input.email,
+    notes: input.notes,
+  };
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: createContactItems(contact) }));
+  } catch (error) {
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      throw conflict('A contact with this phone number already exists.');
+    }
+    throw error;
+  }
+  return toContact(contact);
+}
+
+export type ContactChanges = Partial<Pick<ContactInput, 'name' | 'email' | 'notes'>>;
+
+/**
+ * Changes name, e-mail or notes (never the number), and the search entries with them. Conditioned on
+ * the name and e-mail read, so two edits at once cannot leave entries of a name the contact lost.
+ */
+export async function updateContact(companyId: string, contactId: string, changes: ContactChanges): Promise<Contact> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const before = await getContact(companyId, contactId);
+    if (!before) throw contactNotFound();
+    const after: ContactRecord = {
+      ...before,
+      name: changes.name ?? before.name,
+      email: changes.email === undefined ? before.email : changes.email,
+      notes: changes.notes === undefined ? before.notes : changes.notes,
+    };
+    const oldTerms = searchTerms(before);
+    const newTerms = searchTerms(after);
+    try {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.contact(companyId, contactId),
+                UpdateExpression: 'SET #name = :name, email = :email, notes = :notes',
+                ConditionExpression: `attribute_exists(PK) AND #name = :oldName AND ${
+                  before.email === null ? '(attribute_not_exists(email) OR attribute_type(email, :null))' : 'email = :oldEmail'
+                }`,
+                ExpressionAttributeNames: { '#name': 'name' },
+                ExpressionAttributeValues: {
+                  ':name': after.name,
+                  ':email': after.email,
+                  ':notes': after.notes,
+                  ':oldName': before.name,
+                  ...(before.email === null ? { ':null': 'NULL' } : { ':oldEmail': before.email }),
+                },
+              },
+            },
+            ...contactSearchItems(
+              before,
+              oldTerms.filter((t) => !newTerms.includes(t)),
+              'Delete',
+            ),
+            ...contactSearchItems(
+              after,
+              newTerms.filter((t) => !oldTerms.includes(t)),
+              'Put',
+            ),
+          ],
+        }),
+      );
+      return toContact(after);
+    } catch (error) {
+      // Deleted or edited meanwhile: read it again.
+      if (!(error instanceof TransactionCanceledException)) throw error;
+    }
+  }
+  throw conflict('This contact kept changing; please try again.');
+}
+
+/**
+ * Deletes the contact, its number's uniqueness item and its search entries. Conversations and calls
+ * keep the number; a later text or call from it makes a new contact.
+ */
+export async function deleteContact(companyId: string, contactId: string): Promise<void> {
+  const contact = await getContact(companyId, contactId);
+  if (!contact) throw contactNotFound();
+  const TableName = tableName();
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName, Key: keys.contact(companyId, contactId), ConditionExpression: 'attribute_exists(PK)' } },
+          {
+            Delete: {
+              TableName,
+              Key: keys.contactPhone(companyId, contact.phoneNumber),
+              ConditionExpression: 'attribute_not_exists(PK) OR contactId = :id',
+              ExpressionAttributeValues: { ':id': contactId },
+            },
+          },
+          ...contactSearchItems(contact, searchTerms(contact), 'Delete'),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) throw contactNotFound();
+    throw error;
+  }
+}

@@ -1,0 +1,7 @@
+import { listContacts as contract } from '../../../shared/contract/contacts';
+import { listContacts } from '../../contacts/contact-book';
+import { defineHandler } from '../../lib/define-handler';
+
+export const handler = defineHandler(contract, async ({ principal, query }) => ({
+  data: { contacts: await listContacts(principal.companyId, query) },
+}));
