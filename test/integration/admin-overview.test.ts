@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AdminCompany, AdminOverview } from '../../shared/contract/admin';
+import type { ConversationPage } from '../../shared/contract/conversations';
 import { type Account, api, mailTo, newClientAddress, signUp, uniqueEmail } from '../support/api';
 import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
 import { withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
+import { textFromPhone } from '../support/twilio';
 
 let admin: Promise<Account> | undefined;
 /** The platform administrator, signed up once for this file. */
@@ -81,11 +83,27 @@ describe('admin overview', () => {
     });
   });
 
-  it('shows a connected Twilio account', async () => {
+  it('shows a connected Twilio account and the texts sent and received', async () => {
     const ops = await platformAdmin();
     const owner = await signUp({ companyName: 'Connected Co' });
-    await withChannel(owner);
+    const { channel } = await withChannel(owner);
     expect(await listed(ops, owner.company.id)).toMatchObject({ twilioConfigured: true, hasActivity: false });
+
+    const phone = '+12025550188';
+    await textFromPhone({ from: phone, to: channel.identifier, body: 'Hello' });
+    await textFromPhone({ from: phone, to: channel.identifier, body: 'Anyone there?' });
+    const list = await api<ConversationPage>('/api/v1/conversations', { token: owner.tokens.accessToken });
+    const conversationId = list.body.data.conversations[0]?.id;
+    const sent = await api(`/api/v1/conversations/${conversationId}/messages`, {
+      token: owner.tokens.accessToken,
+      body: { body: 'Yes, how can we help?' },
+    });
+    expect(sent.status).toBeLessThan(300);
+    expect(await listed(ops, owner.company.id)).toMatchObject({
+      twilioConfigured: true,
+      hasActivity: true,
+      stats: { smsSent: 1, smsReceived: 2 },
+    });
   });
 
   it('lists companies newest first and refuses a made-up cursor', async () => {
