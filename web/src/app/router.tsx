@@ -27,6 +27,7 @@ const ChannelsPage = page(() => import('../features/channels/components/channels
 const InboxesPage = page(() => import('../features/inboxes/components/inboxes-page'), 'InboxesPage');
 const TeamPage = page(() => import('../features/team/components/team-page'), 'TeamPage');
 const ConversationsPage = page(() => import('../features/conversations/components/conversations-page'), 'ConversationsPage');
+const ContactsPage = page(() => import('../features/contacts/components/contacts-page'), 'ContactsPage');
 const AdminPage = page(() => import('../features/admin/components/admin-page'), 'AdminPage');
 
 /** SPEC §2 route table. */
@@ -46,7 +47,7 @@ export function AppRoutes() {
       <Route element={<RequireSession />}>
         <Route element={<AppShell />}>
           <Route path="dashboard" element={<DashboardPage />} />
-          <Route path="contacts" element={<PlaceholderPage title="Contacts" />} />
+          <Route path="contacts" element={<ContactsPage />} />
           <Route path="calls" element={<PlaceholderPage title="Call History" />} />
           <Route path="conversations/:conversationId?" element={<ConversationsPage />} />
           <Route path="admin" element={<AdminPage />} />

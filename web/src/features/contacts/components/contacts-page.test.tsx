@@ -1,0 +1,124 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Contact } from '../../../../../shared/contract/contacts';
+import { fail, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { ContactsPage } from './contacts-page';
+
+const ADA: Contact = {
+  id: 'k-1',
+  name: 'Ada Lovelace',
+  phoneNumber: '+14155550101',
+  email: 'ada@example.com',
+  notes: null,
+  callCount: 2,
+  conversationCount: 3,
+  lastContactAt: null,
+  lastConversationId: 'conv-9',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+const UNNAMED: Contact = {
+  ...ADA,
+  id: 'k-2',
+  name: '',
+  phoneNumber: '+442079460958',
+  email: null,
+  conversationCount: 0,
+  lastConversationId: null,
+};
+
+const writes = (requests: Recorded[]) => requests.filter((r) => r.method !== 'GET');
+
+beforeEach(() => signInAs('AGENT'));
+
+describe('ContactsPage', () => {
+  it('shows each contact: Name or Unknown, formatted number, e-mail, counts, Last Contact or Never', async () => {
+    stubServer(() => ok({ contacts: [ADA, UNNAMED] }));
+    renderWithProviders(<ContactsPage />);
+    const ada = (await screen.findByText('Ada Lovelace')).closest('tr') as HTMLElement;
+    expect(within(ada).getByText('(415) 555-0101')).toBeTruthy();
+    expect(within(ada).getByText('ada@example.com')).toBeTruthy();
+    expect(within(ada).getByText('Never')).toBeTruthy();
+    expect(
+      within(ada)
+        .getByRole('link', { name: /Open the conversation with Ada Lovelace/ })
+        .getAttribute('href'),
+    ).toBe('/conversations/conv-9');
+    const unnamed = screen.getByText('Unknown').closest('tr') as HTMLElement;
+    expect(within(unnamed).getByText('+44 20 7946 0958')).toBeTruthy();
+    expect(within(unnamed).queryByRole('link')).toBeNull();
+  });
+
+  it('searches once typing pauses, with the text as typed', async () => {
+    const requests = stubServer(() => ok({ contacts: [] }));
+    const events = userEvent.setup();
+    renderWithProviders(<ContactsPage />);
+    expect(await screen.findByText('No contacts yet')).toBeTruthy();
+    await events.type(screen.getByRole('searchbox', { name: 'Search contacts' }), '(415) 555');
+    expect(await screen.findByText('No contacts match your search')).toBeTruthy();
+    const searches = requests.map((r) => new URL(r.url, 'http://x').searchParams.get('search'));
+    expect(searches).toEqual(['', '(415) 555']);
+    expect(requests[0]?.url).toContain('limit=100');
+  });
+
+  it('New Contact requires a number, sends the fields and shows the server’s message', async () => {
+    let answer = fail(409, 'A contact with this phone number already exists.', 'CONFLICT');
+    const requests = stubServer((r) => (r.method === 'POST' ? answer : ok({ contacts: [] })));
+    const events = userEvent.setup();
+    renderWithProviders(<ContactsPage />);
+    await events.click(await screen.findByRole('button', { name: 'New Contact' }));
+    const dialog = screen.getByRole('dialog', { name: 'New Contact' });
+    await events.type(within(dialog).getByLabelText('Name'), 'Grace');
+    await events.click(within(dialog).getByRole('button', { name: 'Create Contact' }));
+    expect(within(dialog).getByText('Phone number is required')).toBeTruthy();
+    expect(writes(requests)).toEqual([]);
+
+    await events.type(within(dialog).getByLabelText(/Phone Number/), '202 555 0143');
+    await events.click(within(dialog).getByRole('button', { name: 'Create Contact' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('A contact with this phone number already exists.');
+    expect(writes(requests)).toEqual([
+      { url: '/api/v1/contacts', method: 'POST', body: { name: 'Grace', phoneNumber: '202 555 0143', email: '', notes: '' } },
+    ]);
+    answer = ok({ contact: { ...ADA, id: 'k-3', name: 'Grace' } }, 201);
+    await events.click(within(dialog).getByRole('button', { name: 'Create Contact' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('Edit shows the number read-only and never sends it', async () => {
+    const requests = stubServer((r) => (r.method === 'PUT' ? ok({ contact: ADA }) : ok({ contacts: [ADA] })));
+    const events = userEvent.setup();
+    renderWithProviders(<ContactsPage />);
+    await events.click(await screen.findByRole('button', { name: 'Edit Ada Lovelace' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Contact' });
+    const phone = within(dialog).getByLabelText('Phone Number') as HTMLInputElement;
+    expect(phone.readOnly).toBe(true);
+    expect(phone.value).toBe('(415) 555-0101');
+    expect(within(dialog).getByText('Phone number cannot be changed')).toBeTruthy();
+    const name = within(dialog).getByLabelText('Name');
+    await events.clear(name);
+    await events.type(name, 'Ada King');
+    await events.click(within(dialog).getByRole('button', { name: 'Save Contact' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(writes(requests)).toEqual([
+      { url: '/api/v1/contacts/k-1', method: 'PUT', body: { name: 'Ada King', email: 'ada@example.com', notes: '' } },
+    ]);
+  });
+
+  it('asks before deleting, naming the contact or its number', async () => {
+    const requests = stubServer((r) => (r.method === 'DELETE' ? ok({ id: 'k-2' }) : ok({ contacts: [ADA, UNNAMED] })));
+    const events = userEvent.setup();
+    renderWithProviders(<ContactsPage />);
+    await events.click(await screen.findByRole('button', { name: 'Delete +44 20 7946 0958' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog.textContent).toContain('Are you sure you want to delete +44 20 7946 0958?');
+    await events.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(writes(requests)).toEqual([{ url: '/api/v1/contacts/k-2', method: 'DELETE', body: undefined }]);
+  });
+
+  it('says when the contacts cannot be loaded', async () => {
+    stubServer(() => fail(500, 'Something went wrong on our side. Please try again.', 'INTERNAL_ERROR'));
+    renderWithProviders(<ContactsPage />);
+    expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong on our side. Please try again.');
+  });
+});
