@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { PlaceholderPage } from '../components/placeholder-page';
 import { AppShell } from './layouts/app-shell';
 import { AuthLayout } from './layouts/auth-layout';
 import { PublicOnly, RequireSession } from './layouts/require-session';
@@ -28,6 +27,7 @@ const InboxesPage = page(() => import('../features/inboxes/components/inboxes-pa
 const TeamPage = page(() => import('../features/team/components/team-page'), 'TeamPage');
 const ConversationsPage = page(() => import('../features/conversations/components/conversations-page'), 'ConversationsPage');
 const ContactsPage = page(() => import('../features/contacts/components/contacts-page'), 'ContactsPage');
+const CallHistoryPage = page(() => import('../features/calls/components/call-history-page'), 'CallHistoryPage');
 const AdminPage = page(() => import('../features/admin/components/admin-page'), 'AdminPage');
 
 /** SPEC §2 route table. */
@@ -48,7 +48,7 @@ export function AppRoutes() {
         <Route element={<AppShell />}>
           <Route path="dashboard" element={<DashboardPage />} />
           <Route path="contacts" element={<ContactsPage />} />
-          <Route path="calls" element={<PlaceholderPage title="Call History" />} />
+          <Route path="calls" element={<CallHistoryPage />} />
           <Route path="conversations/:conversationId?" element={<ConversationsPage />} />
           <Route path="admin" element={<AdminPage />} />
           <Route path="settings" element={<SettingsLayout />}>

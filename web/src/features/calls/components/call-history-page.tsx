@@ -1,0 +1,175 @@
+import { PhoneIncoming, PhoneOff, PhoneOutgoing } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { CALL_STATUSES, type Call, type CallStatus } from '../../../../../shared/contract/calls';
+import { Alert } from '../../../components/alert';
+import { Badge, type BadgeTone } from '../../../components/badge';
+import { Button } from '../../../components/button';
+import { EmptyState } from '../../../components/empty-state';
+import { PageHeader } from '../../../components/page-header';
+import { Skeleton } from '../../../components/skeleton';
+import { Surface } from '../../../components/surface';
+import { errorMessage } from '../../../lib/api-client';
+import { usePhoneFormat } from '../../../lib/phone-display';
+import { formatRelativeTime } from '../../../lib/relative-time';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { type CallFilters, useCalls } from '../api/calls-api';
+
+export const CALL_STATUS_LABELS: Record<CallStatus, string> = {
+  COMPLETED: 'Completed',
+  FAILED: 'Failed',
+  NO_ANSWER: 'No answer',
+  BUSY: 'Busy',
+  RINGING: 'Ringing',
+  IN_PROGRESS: 'In progress',
+};
+
+const STATUS_TONES: Record<CallStatus, BadgeTone> = {
+  COMPLETED: 'success',
+  FAILED: 'danger',
+  NO_ANSWER: 'warning',
+  BUSY: 'warning',
+  RINGING: 'primary',
+  IN_PROGRESS: 'primary',
+};
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** m:ss, as the call widget shows time. */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/** The filters from the address, anything unknown dropped, so a shared link or a reload keeps them. */
+function readFilters(params: URLSearchParams): CallFilters {
+  const status = params.get('status') ?? '';
+  const day = (name: string) => {
+    const value = params.get(name) ?? '';
+    return DAY.test(value) ? value : '';
+  };
+  return {
+    status: (CALL_STATUSES as readonly string[]).includes(status) ? (status as CallStatus) : '',
+    from: day('from'),
+    to: day('to'),
+  };
+}
+
+const FIELD = 'min-h-10 rounded-lg border border-border bg-surface px-3 py-2 text-sm text-fg';
+
+/** SPEC §2 Call History: status, from and to filters with Clear Filters, and the calls, newest first. */
+export function CallHistoryPage() {
+  useDocumentTitle('Call History');
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params);
+  const calls = useCalls(filters);
+  const filtered = Boolean(filters.status || filters.from || filters.to);
+
+  const setFilter = (name: keyof CallFilters, value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+
+  const list = [...(calls.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+
+  return (
+    <>
+      <PageHeader title="Call History" description="Calls to and from your numbers." />
+      <form aria-label="Filter calls" className="mb-4 flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
+        <label className="flex flex-col gap-1.5 text-sm font-medium text-fg">
+          Status
+          <select className={FIELD} value={filters.status} onChange={(e) => setFilter('status', e.target.value)}>
+            <option value="">All statuses</option>
+            {CALL_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {CALL_STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1.5 text-sm font-medium text-fg">
+          From date
+          <input
+            type="date"
+            className={FIELD}
+            value={filters.from}
+            max={filters.to || undefined}
+            onChange={(e) => setFilter('from', e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1.5 text-sm font-medium text-fg">
+          To date
+          <input
+            type="date"
+            className={FIELD}
+            value={filters.to}
+            min={filters.from || undefined}
+            onChange={(e) => setFilter('to', e.target.value)}
+          />
+        </label>
+        <Button variant="secondary" disabled={!filtered} onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+          Clear Filters
+        </Button>
+      </form>
+      {calls.isError ? (
+        <Alert tone="error">{errorMessage(calls.error, 'Failed to load calls')}</Alert>
+      ) : calls.isPending ? (
+        <Surface role="status" className="flex flex-col gap-3 p-4">
+          <span className="sr-only">Loading calls...</span>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-10 w-full" />
+          ))}
+        </Surface>
+      ) : list.length === 0 ? (
+        <Surface>
+          <EmptyState icon={PhoneOff} title={filtered ? 'No calls match these filters' : 'No calls yet'}>
+            {filtered ? 'Try another status or dates.' : 'Calls to and from your numbers appear here.'}
+          </EmptyState>
+        </Surface>
+      ) : (
+        <Surface className="overflow-hidden">
+          <ul aria-label="Calls" className="divide-y divide-border">
+            {list.map((call) => (
+              <CallRow key={call.id} call={call} />
+            ))}
+          </ul>
+        </Surface>
+      )}
+    </>
+  );
+}
+
+function CallRow({ call }: { call: Call }) {
+  const formatPhone = usePhoneFormat();
+  const inbound = call.direction === 'INBOUND';
+  const Icon = inbound ? PhoneIncoming : PhoneOutgoing;
+  return (
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-sm">
+      <span className="flex min-w-0 flex-1 basis-56 items-center gap-3">
+        <Icon aria-hidden="true" className={inbound ? 'size-4 shrink-0 text-primary' : 'size-4 shrink-0 text-muted'} />
+        <span className="sr-only">{inbound ? 'Inbound call' : 'Outbound call'}</span>
+        <span className="min-w-0">
+          <span className="block font-semibold wrap-anywhere text-fg">
+            {call.contact.name || formatPhone(call.contact.phoneNumber)}
+          </span>
+          <span className="block text-xs text-muted">
+            {inbound ? 'to' : 'from'} {formatPhone(call.channel.phoneNumber)}
+          </span>
+        </span>
+      </span>
+      <Badge tone={STATUS_TONES[call.callStatus]}>{CALL_STATUS_LABELS[call.callStatus]}</Badge>
+      <span className="w-14 text-right tabular-nums text-fg">
+        <span className="sr-only">Duration </span>
+        {formatDuration(call.durationSeconds)}
+      </span>
+      <time dateTime={call.createdAt} className="w-24 text-right whitespace-nowrap text-muted">
+        {formatRelativeTime(call.createdAt)}
+      </time>
+    </li>
+  );
+}
