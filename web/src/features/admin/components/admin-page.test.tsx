@@ -1,0 +1,87 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AdminCompany, AdminOverview } from '../../../../../shared/contract/admin';
+import { session } from '../../../lib/services';
+import { fail, ok, renderWithProviders, sampleCompany, sampleUser, signInAs, stubServer } from '../../../test-utils';
+import { AdminPage } from './admin-page';
+
+const ACME: AdminCompany = {
+  id: 'c-1',
+  name: 'Acme Support',
+  owner: { name: 'Ada Lovelace', email: 'ada@acme.test', emailVerified: true },
+  twilioConfigured: true,
+  hasActivity: true,
+  stats: { smsSent: 12, smsReceived: 34 },
+  createdAt: '2026-03-04T10:00:00.000Z',
+};
+const GLOBEX: AdminCompany = {
+  ...ACME,
+  id: 'c-2',
+  name: 'Globex',
+  owner: { name: 'Hank Scorpio', email: 'hank@globex.test', emailVerified: false },
+  twilioConfigured: false,
+  hasActivity: false,
+  stats: { smsSent: 0, smsReceived: 0 },
+};
+const overview = (companies: AdminCompany[], nextCursor: string | null): AdminOverview => ({
+  totalCompanies: 2,
+  totalUsers: 3,
+  verifiedUsers: 2,
+  companies,
+  nextCursor,
+});
+
+const signInAsPlatformAdmin = () =>
+  session.signIn({
+    user: { ...sampleUser, isPlatformAdmin: true },
+    company: sampleCompany,
+    tokens: { accessToken: 'a', refreshToken: 'r' },
+  });
+
+afterEach(() => session.clear());
+
+describe('AdminPage', () => {
+  it('shows the totals with the rounded verified percentage and each company, page by page', async () => {
+    signInAsPlatformAdmin();
+    const requests = stubServer((r) => ok(r.url.includes('cursor=') ? overview([GLOBEX], null) : overview([ACME], 'next')));
+    const events = userEvent.setup();
+    renderWithProviders(<AdminPage />);
+    expect(await screen.findByText('67% verified')).toBeTruthy();
+    const acme = screen.getByText('Acme Support').closest('tr') as HTMLElement;
+    expect(acme.textContent).toContain('Ada Lovelace');
+    expect(acme.textContent).toContain('ada@acme.test · Verified');
+    expect(within(acme).getByText('Configured')).toBeTruthy();
+    expect(within(acme).getByText('Active')).toBeTruthy();
+    expect(within(acme).getByText('12')).toBeTruthy();
+    expect(within(acme).getByText('34')).toBeTruthy();
+
+    await events.click(screen.getByRole('button', { name: 'Load More' }));
+    const globex = (await screen.findByText('Globex')).closest('tr') as HTMLElement;
+    expect(globex.textContent).toContain('Not verified');
+    expect(within(globex).getByText('Not configured')).toBeTruthy();
+    expect(within(globex).getByText('No activity')).toBeTruthy();
+    expect(requests.map((r) => r.url)).toEqual(['/api/v1/admin/overview', '/api/v1/admin/overview?cursor=next']);
+    expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
+  });
+
+  it('refuses a user who is not a platform administrator without asking the server', () => {
+    signInAs('OWNER');
+    const requests = stubServer(() => ok(overview([], null)));
+    renderWithProviders(<AdminPage />);
+    expect(screen.getByRole('heading', { name: 'Access denied. Admin privileges required.' })).toBeTruthy();
+    expect(screen.getByText('Only platform administrators can access this page.')).toBeTruthy();
+    expect(requests).toEqual([]);
+  });
+
+  it('shows the 403 text when the server refuses, and the fallback for other failures', async () => {
+    signInAsPlatformAdmin();
+    stubServer(() => fail(403, 'Access denied. Admin privileges required.', 'FORBIDDEN'));
+    const { unmount } = renderWithProviders(<AdminPage />);
+    expect(await screen.findByRole('heading', { name: 'Access denied. Admin privileges required.' })).toBeTruthy();
+    unmount();
+    stubServer(() => new Response('gateway down', { status: 502 }));
+    renderWithProviders(<AdminPage />);
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load admin data');
+  });
+});
