@@ -6,6 +6,8 @@
  * Run by test/support/browser-setup.ts. Prints one line `STACK <json>` (urls and env) when ready; stops
  * the stack and exits on SIGTERM, SIGINT, or when the parent closes stdin (the parent went away).
  */
+
+import { PLATFORM_ADMIN_OVERVIEW } from './global-setup';
 import { startTestStack } from './test-stack';
 
 const READY_PREFIX = 'STACK '; // read by browser-setup.ts
@@ -19,7 +21,11 @@ async function shutdown(stop?: () => Promise<void>) {
 }
 
 try {
-  const stack = await startTestStack({ web: true, platformAdminEmails: process.env.PLATFORM_ADMIN_EMAILS, label: 'browser' });
+  const stack = await startTestStack({
+    web: true, // The overview tests' administrator, besides any the environment names.
+    platformAdminEmails: [process.env.PLATFORM_ADMIN_EMAILS, PLATFORM_ADMIN_OVERVIEW].filter(Boolean).join(','),
+    label: 'browser',
+  });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(stack.stop));
   process.stdin.on('end', () => void shutdown(stack.stop));
   process.stdin.on('close', () => void shutdown(stack.stop));

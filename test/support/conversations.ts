@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BatchWriteCommand, type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { searchTerms } from '../../functions/contacts/search-terms';
 import {
   COMPANY_COUNTERS,
   type ContactRecord,
@@ -83,6 +84,7 @@ export async function seedConversations(
     items.push(
       { ...keys.contact(companyId, contact.id), entity: 'CONTACT', ...contact },
       { ...keys.contactPhone(companyId, contact.phoneNumber), entity: 'CONTACT_PHONE', contactId: contact.id },
+      ...contactSearchEntries(contact),
       {
         ...keys.conversation(companyId, conversation.id),
         ...conversationIndexEntries(conversation),
@@ -99,9 +101,7 @@ export async function seedConversations(
     return conversation;
   });
 
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += BATCH_WRITE_MAX_ITEMS) batches.push(items.slice(i, i + BATCH_WRITE_MAX_ITEMS));
-  await forEachLimited(batches, 8, (batch) => batchWrite(table, batch));
+  await putItems(table, items);
 
   const open = conversations.filter((c) => c.status === 'OPEN').length;
   await table.client.send(
@@ -216,6 +216,21 @@ function messageItems(message: MessageRecord): Record<string, unknown>[] {
     { ...keys.message(message.companyId, message.conversationId, message.createdAt, message.id), entity: 'MESSAGE', ...message },
     { ...keys.messageSid(message.providerMessageId as string), entity: 'MESSAGE_SID', ...sid },
   ];
+}
+
+/** The contact book's search entries of a contact, as the product writes them with it. */
+export const contactSearchEntries = (contact: ContactRecord) =>
+  searchTerms(contact).map((term) => ({
+    ...keys.contactSearch(contact.companyId, term, contact.id),
+    entity: 'CONTACT_SEARCH',
+    contactId: contact.id,
+  }));
+
+/** Stores items with BatchWrite, 25 a request, 8 requests at a time. */
+export async function putItems(table: Table, items: Record<string, unknown>[]): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += BATCH_WRITE_MAX_ITEMS) batches.push(items.slice(i, i + BATCH_WRITE_MAX_ITEMS));
+  await forEachLimited(batches, 8, (batch) => batchWrite(table, batch));
 }
 
 async function batchWrite(table: Table, items: Record<string, unknown>[]): Promise<void> {

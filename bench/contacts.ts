@@ -1,0 +1,219 @@
+/**
+ * `npm run bench` (contacts): a contact search must cost the same whatever the size of the contact
+ * book. Starts a local stack (DynamoDB Local and the gateway, in-memory), signs up two companies,
+ * stores 10 contacts in one and 10,000 in the other (BatchWrite of the items the product stores: the
+ * contact, its number's item and its search entries), each with the same Grace Hopper, then asks both
+ * the same searches (`GET /api/v1/contacts?search=…`: a name, a number as typed, an e-mail, and the
+ * book's first 10) through the gateway, alternating between the two, and compares the median
+ * latencies. Writes bench/results/contacts.json; exits 1 when a ratio is over the goal.
+ * `BENCH_RUNS=30 npm run bench` for a quick run.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ContactRecord } from '../functions/conversations/records';
+import { keys } from '../functions/lib/table';
+import type { Contact } from '../shared/contract/contacts';
+import { contactSearchEntries, putItems, type Table } from '../test/support/conversations';
+import { startTestStack } from '../test/support/test-stack';
+import { median } from './lib/import-time';
+import { resultsDir } from './lib/paths';
+import { printTable, round, writeJson } from './lib/report';
+
+const SMALL = 10;
+const LARGE = 10_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const WARM_UP = 20;
+const GOAL_RATIO = 1.5;
+
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_RUNS must be a positive integer, got ${process.env.BENCH_RUNS}`);
+
+const FIRST = [
+  'Ada',
+  'Alan',
+  'Barbara',
+  'Claude',
+  'Donald',
+  'Edsger',
+  'Frances',
+  'John',
+  'Katherine',
+  'Linus',
+  'Margaret',
+  'Niklaus',
+];
+const LAST = [
+  'Lovelace',
+  'Turing',
+  'Liskov',
+  'Shannon',
+  'Knuth',
+  'Dijkstra',
+  'Allen',
+  'McCarthy',
+  'Johnson',
+  'Torvalds',
+  'Wirth',
+];
+
+const started = performance.now();
+console.log(`Starting a local stack; ${SMALL} and ${LARGE.toLocaleString('en-US')} contacts, ${RUNS} searches each...`);
+const stack = await startTestStack({ web: false, label: 'bench' });
+const { urls, env } = stack.provided;
+
+async function call<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; token?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  const res = await fetch(`${urls.api}${path}`, {
+    method: init.method ?? 'POST',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const body = (await res.json()) as { data: T };
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+async function signUp(label: string): Promise<{ companyId: string; accessToken: string }> {
+  const email = `bench-${label}-${randomUUID().slice(0, 8)}@example.test`;
+  await call('/api/v1/auth/register', {
+    body: { companyName: `Bench ${label}`, name: 'Bench User', email, password: 'bench password 1' },
+  });
+  const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
+    emails: { destination: { to: string[] }; body: { text?: string } }[];
+  };
+  const text = store.emails.find((m) => m.destination.to.includes(email))?.body.text ?? '';
+  const token = /verify-email\?token=([\w-]+)/.exec(text)?.[1];
+  if (!token) throw new Error('no verification mail');
+  const verified = await call<{ user: { companyId: string }; tokens: { accessToken: string } }>(
+    `/api/v1/auth/verify-email?token=${token}`,
+    { method: 'GET' },
+  );
+  return { companyId: verified.user.companyId, accessToken: verified.tokens.accessToken };
+}
+
+const table: Table = {
+  client: DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: env.DYNAMODB_ENDPOINT,
+      region: env.AWS_REGION,
+      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
+    }),
+  ),
+  tableName: env.TABLE_NAME,
+};
+
+/** Grace Hopper plus `count - 1` others with names, numbers and e-mails of their own. */
+async function companyWith(count: number) {
+  const account = await signUp(String(count));
+  const at = new Date().toISOString();
+  const contacts: ContactRecord[] = Array.from({ length: count }, (_, i) => {
+    const grace = i === 0;
+    const first = FIRST[i % FIRST.length] as string;
+    const last = LAST[Math.floor(i / FIRST.length) % LAST.length] as string;
+    return {
+      id: randomUUID(),
+      companyId: account.companyId,
+      name: grace ? 'Grace Hopper' : `${first} ${last} ${i}`,
+      phoneNumber: grace ? '+12025550143' : `+1312${String(i).padStart(7, '0')}`,
+      email: grace ? 'grace@navy.example' : `${first.toLowerCase()}.${i}@example.test`,
+      notes: null,
+      callCount: 0,
+      conversationCount: 0,
+      lastContactAt: null,
+      lastConversationId: null,
+      createdAt: at,
+    };
+  });
+  const items = contacts.flatMap((contact) => [
+    { ...keys.contact(contact.companyId, contact.id), entity: 'CONTACT', ...contact },
+    { ...keys.contactPhone(contact.companyId, contact.phoneNumber), entity: 'CONTACT_PHONE', contactId: contact.id },
+    ...contactSearchEntries(contact),
+  ]);
+  const t0 = performance.now();
+  await putItems(table, items);
+  console.log(
+    `  stored ${count.toLocaleString('en-US')} contacts (${items.length.toLocaleString('en-US')} items) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  return account;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+
+let pass = false;
+try {
+  const small = await companyWith(SMALL);
+  const large = await companyWith(LARGE);
+
+  // Each search finds the same contacts in both books: the same work on a book a thousand times the size.
+  const queries = [
+    { name: 'search a name', search: 'grace hop', expected: 1 },
+    { name: 'search a number as typed', search: '(202) 555-0143', expected: 1 },
+    { name: 'search an e-mail', search: 'GRACE@NAVY', expected: 1 },
+    { name: 'the book, first 10', search: '', expected: 10 },
+  ];
+  const searchOnce = async (account: typeof small, search: string, expected: number) => {
+    const path = `/api/v1/contacts?search=${encodeURIComponent(search)}&limit=${expected === 10 ? 10 : 100}`;
+    const t0 = performance.now();
+    const { contacts } = await call<{ contacts: Contact[] }>(path, { method: 'GET', token: account.accessToken });
+    const ms = performance.now() - t0;
+    if (contacts.length !== expected) throw new Error(`${path}: ${contacts.length} contacts`);
+    return ms;
+  };
+
+  const results = [];
+  for (const query of queries) {
+    const samples = { small: [] as number[], large: [] as number[] };
+    for (let i = 0; i < WARM_UP + RUNS; i++) {
+      const s = await searchOnce(small, query.search, query.expected);
+      const l = await searchOnce(large, query.search, query.expected);
+      if (i >= WARM_UP) {
+        samples.small.push(s);
+        samples.large.push(l);
+      }
+    }
+    const smallMedian = median(samples.small);
+    const largeMedian = median(samples.large);
+    const ratio = largeMedian / smallMedian;
+    results.push({
+      query: query.name,
+      search: query.search,
+      small: { contacts: SMALL, medianMs: round(smallMedian, 2), p95Ms: round(percentile(samples.small, 95), 2) },
+      large: { contacts: LARGE, medianMs: round(largeMedian, 2), p95Ms: round(percentile(samples.large, 95), 2) },
+      ratio: round(ratio, 2),
+      pass: ratio <= GOAL_RATIO,
+    });
+  }
+  pass = results.every((r) => r.pass);
+
+  printTable(
+    ['GET /api/v1/contacts', `${SMALL} median ms`, `${LARGE.toLocaleString('en-US')} median ms`, 'ratio', 'goal'],
+    results.map((r) => [
+      r.query,
+      r.small.medianMs.toFixed(2),
+      r.large.medianMs.toFixed(2),
+      r.ratio.toFixed(2),
+      r.pass ? 'pass' : 'FAIL',
+    ]),
+    [1, 2, 3],
+  );
+  console.log(`\nGoal: median latency with ${LARGE.toLocaleString('en-US')} contacts <= ${GOAL_RATIO} x with ${SMALL}.`);
+  await writeJson(join(resultsDir, 'contacts.json'), {
+    date: new Date().toISOString(),
+    node: process.version,
+    runs: RUNS,
+    warmUp: WARM_UP,
+    measured: 'GET /api/v1/contacts through the local gateway against DynamoDB Local, request to response',
+    goalRatio: GOAL_RATIO,
+    results,
+    pass,
+  });
+  console.log(`Wrote bench/results/contacts.json in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+} finally {
+  await stack.stop();
+}
+process.exit(pass ? 0 : 1);
