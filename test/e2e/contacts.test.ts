@@ -7,7 +7,6 @@ import {
   launchBrowser,
   openTab,
   PHONE,
-  pathOf,
   reached,
   seen,
   signInThroughForm,
