@@ -14,6 +14,8 @@ import { foldText, LIST_PREFIX, searchPrefixes, searchTerms } from './search-ter
 /** The contact book: list and search (through the search entries), create, edit and delete. */
 
 const contactNotFound = () => notFound('Contact not found');
+/** Sorts after every character a term can hold: the end of a prefix's range. */
+const LAST_CHARACTER = '\u{10FFFF}';
 /** Pages of search entries read for one prefix at most: a one-letter search in a huge book stays bounded. */
 const MAX_PAGES = 4;
 
@@ -61,8 +63,10 @@ async function contactIdsFor(companyId: string, prefix: string, limit: number): 
     const res = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': key.PK, ':prefix': key.SKPrefix },
+        // A range rather than begins_with: the same entries, and DynamoDB Local then reads only them
+        // (its begins_with walks the whole partition, which a 10,000-contact book makes 10 times slower).
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefix AND :end',
+        ExpressionAttributeValues: { ':pk': key.PK, ':prefix': key.SKPrefix, ':end': `${key.SKPrefix}${LAST_CHARACTER}` },
         ProjectionExpression: 'contactId',
         ConsistentRead: true,
         Limit: limit,
