@@ -1,17 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, signUp } from '../support/api';
-import {
-  expectAccessible,
-  gone,
-  launchBrowser,
-  openTab,
-  PHONE,
-  reached,
-  seen,
-  signInThroughForm,
-  web,
-} from '../support/browser';
+import { expectAccessible, gone, launchBrowser, openTab, PHONE, reached, seen, signInThroughForm, web } from '../support/browser';
 import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
 
 /**
