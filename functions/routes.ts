@@ -12,6 +12,7 @@ import type { HttpContract, SocketContract } from '../shared/contract/route';
 import * as settings from '../shared/contract/settings';
 import * as system from '../shared/contract/system';
 import * as team from '../shared/contract/team';
+import * as voice from '../shared/contract/voice';
 import type { Capability } from './lib/capabilities';
 
 export interface RouteEntry {
@@ -109,6 +110,10 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   // Webhooks decrypt the provider's auth token to check Twilio's signature; they never call Twilio.
   { contract: conversations.inboundSmsWebhook, handler: 'webhooks/inbound-sms', capabilities: ['customerSecrets', 'publish'] },
   { contract: conversations.smsStatusWebhook, handler: 'webhooks/sms-status', capabilities: ['customerSecrets', 'publish'] },
+  { contract: voice.companySettings, handler: 'company/settings', capabilities: ['jwt'] },
+  { contract: voice.listCallerIds, handler: 'voice/caller-ids', capabilities: ['jwt'] },
+  // Decrypts the API key secret that signs the token; never calls Twilio.
+  { contract: voice.voiceToken, handler: 'voice/token', capabilities: ['jwt', 'customerSecrets'] },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [

@@ -129,3 +129,13 @@ export const COUNTRIES: readonly Country[] = COUNTRY_ROWS.map(([code, dialCode, 
 function flagOf(code: string): string {
   return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
+
+/** Voice (issue 9). */
+export const VOICE_TOKEN_TTL_SECONDS = 60 * 60;
+/** Voice tokens a user may get per window: initialisation and renewal of every tab, with room for reloads. */
+export const VOICE_TOKEN_LIMIT = 30;
+export const VOICE_TOKEN_WINDOW_SECONDS = 5 * 60;
+/** Twilio allows 10 `<Client>` nouns in one `<Dial>`: a larger inbox rings its 10 most recently active members. */
+export const MAX_RING_ALL_CLIENTS = 10;
+/** How long a ring-all rings before the caller hears that nobody is available. */
+export const RING_TIMEOUT_SECONDS = 25;

@@ -1,0 +1,20 @@
+import { DEFAULT_COUNTRY_CODE } from '../../shared/constants';
+import type { CompanySettings } from '../../shared/contract/voice';
+import { listChannelRecords } from '../settings/channels';
+
+/**
+ * The company's default dialing country: that of its first imported phone number (SPEC §3 Company
+ * settings), else US. Inactive channels count: the company's country does not change when a
+ * provider is disconnected.
+ */
+export async function defaultCountry(companyId: string): Promise<string> {
+  const phones = (await listChannelRecords(companyId)).filter((c) => c.type === 'PHONE');
+  const first = phones.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.identifier.localeCompare(b.identifier))[0];
+  if (!first) return DEFAULT_COUNTRY_CODE;
+  const { countryOf } = await import('./phone-country');
+  return countryOf(first.identifier) ?? DEFAULT_COUNTRY_CODE;
+}
+
+export async function companySettings(companyId: string): Promise<CompanySettings> {
+  return { default_country_code: { code: await defaultCountry(companyId) } };
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { CallerId } from '../../shared/contract/voice';
+import { api, signUp } from '../support/api';
+import { createInbox, withChannel } from '../support/settings';
+import { addTeamMember } from '../support/team';
+import { verifyAccessToken } from '../support/twilio';
+import { addInboxMember, identityOf, routeChannel, voiceToken } from '../support/voice';
+
+describe('company settings', () => {
+  it('default to US without numbers, then take the country of the first imported number', async () => {
+    const owner = await signUp();
+    const token = owner.tokens.accessToken;
+    const before = await api<{ settings: { default_country_code: { code: string } } }>('/api/v1/company/settings', { token });
+    expect(before.status).toBe(200);
+    expect(before.body.data.settings).toEqual({ default_country_code: { code: 'US' } });
+    const { channel } = await withChannel(owner);
+    expect(channel.identifier).toMatch(/^\+1/);
+    const after = await api<{ settings: { default_country_code: { code: string } } }>('/api/v1/company/settings', { token });
+    expect(after.body.data.settings.default_country_code.code).toBe('US');
+    expect((await api('/api/v1/company/settings')).status).toBe(401);
+  });
+});
+
+describe('caller IDs', () => {
+  it('are the voice numbers of the user’s inboxes and those routed to the user, nobody else’s', async () => {
+    const owner = await signUp();
+    const agent = await addTeamMember(owner);
+    const { channel } = await withChannel(owner);
+    const callerIds = async (who = owner) =>
+      (await api<{ callerIds: CallerId[] }>('/api/v1/voice/caller-ids', { token: who.tokens.accessToken })).body.data.callerIds;
+
+    expect(await callerIds()).toEqual([]);
+    const inbox = await createInbox(owner, 'Support');
+    await routeChannel(owner, channel, 'INBOX', inbox.id);
+    // Routed to an inbox the user is not a member of: not a caller ID.
+    expect(await callerIds()).toEqual([]);
+    await addInboxMember(owner, inbox.id, agent.user.id);
+    expect(await callerIds(agent)).toEqual([{ phoneNumber: channel.identifier, inboxName: 'Support', channelId: channel.id }]);
+    expect(await callerIds()).toEqual([]);
+
+    await routeChannel(owner, channel, 'USER', owner.user.id);
+    expect(await callerIds()).toEqual([{ phoneNumber: channel.identifier, inboxName: null, channelId: channel.id }]);
+    expect(await callerIds(agent)).toEqual([]);
+
+    // Another company sees none of them.
+    expect(await callerIds(await signUp())).toEqual([]);
+  });
+});
+
+describe('voice token', () => {
+  it('is a Twilio Access Token Twilio accepts: the user’s identity, a voice grant for the company’s app, one hour', async () => {
+    const owner = await signUp();
+    await withChannel(owner);
+    const token = await voiceToken(owner);
+    const check = await verifyAccessToken(token);
+    expect(check.error).toBeNull();
+    expect(check.valid).toBe(true);
+    expect(check.identity).toBe(identityOf(owner));
+    expect(check.grants?.voice?.incoming?.allow).toBe(true);
+    expect(check.grants?.voice?.outgoing?.application_sid).toMatch(/^AP/);
+    const lifetime = Date.parse(check.expiresAt ?? '') - Date.now();
+    expect(lifetime).toBeGreaterThan(59 * 60 * 1000);
+    expect(lifetime).toBeLessThanOrEqual(60 * 60 * 1000);
+
+    // Nothing of the user but the id reaches the token.
+    const payload = Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8');
+    expect(payload).not.toContain(owner.email);
+    expect(payload).not.toContain(owner.user.name);
+  });
+
+  it('answers PROVIDER_NOT_FOUND without a provider', async () => {
+    const owner = await signUp();
+    const res = await api('/api/v1/voice/token', { method: 'POST', token: owner.tokens.accessToken });
+    expect(res.status).toBe(404);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error.code).toBe('PROVIDER_NOT_FOUND');
+  });
+
+  it('is limited per user', async () => {
+    const owner = await signUp();
+    await withChannel(owner);
+    const colleague = await addTeamMember(owner);
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push((await api('/api/v1/voice/token', { method: 'POST', token: owner.tokens.accessToken })).status);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    // Another user of the company is not affected.
+    expect((await api('/api/v1/voice/token', { method: 'POST', token: colleague.tokens.accessToken })).status).toBe(200);
+  });
+});
