@@ -5,6 +5,7 @@
  */
 import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
+import * as calls from '../shared/contract/calls';
 import * as contacts from '../shared/contract/contacts';
 import * as conversations from '../shared/contract/conversations';
 import * as realtime from '../shared/contract/realtime';
@@ -114,6 +115,11 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: voice.listCallerIds, handler: 'voice/caller-ids', capabilities: ['jwt'] },
   // Decrypts the API key secret that signs the token; never calls Twilio.
   { contract: voice.voiceToken, handler: 'voice/token', capabilities: ['jwt', 'customerSecrets'] },
+  { contract: calls.listCalls, handler: 'calls/list', capabilities: ['jwt'] },
+  { contract: voice.inboundCallWebhook, handler: 'webhooks/inbound-call', capabilities: ['customerSecrets', 'publish'] },
+  { contract: voice.callStatusWebhook, handler: 'webhooks/call-status', capabilities: ['customerSecrets', 'publish'] },
+  { contract: voice.dialResultWebhook, handler: 'webhooks/dial-result', capabilities: ['customerSecrets', 'publish'] },
+  { contract: voice.outboundCallWebhook, handler: 'webhooks/outbound-call', capabilities: ['customerSecrets'] },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [

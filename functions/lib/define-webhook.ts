@@ -37,13 +37,14 @@ export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
  * auth token checks `X-Twilio-Signature` against the URL the platform configured for `kind` plus the
  * request's query string — never the URL this request reached, since CloudFront and API Gateway
  * change hosts — and the form parameters (forged or missing: 403, before anything is read or stored).
- * Then the parameters are validated (400) and the answer is empty TwiML. Failures answer the error
+ * Then the parameters are validated (400) and the answer is the TwiML `fn` returns (empty TwiML when none). Failures answer the error
  * envelope, as every route does.
  */
 export function defineWebhook<C extends HttpContract>(
   contract: C,
   kind: WebhookKind,
-  fn: (req: WebhookRequest<C>) => Promise<void>,
+  /** Answers the TwiML to carry out (voice webhooks); anything else answers an empty document. */
+  fn: (req: WebhookRequest<C>) => Promise<unknown>,
 ): Handler {
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errorEnvelope(contract))
@@ -59,12 +60,12 @@ export function defineWebhook<C extends HttpContract>(
       if (!validateRequest(authToken, signature, `${signedWebhookUrl(provider, kind)}${query}`, form)) {
         throw forbidden('X-Twilio-Signature does not match this request.');
       }
-      await fn({
+      const twiml = await fn({
         params: parse(contract.body, form, 'body') as Infer<C['body']>,
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         provider,
       });
-      return { statusCode: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: EMPTY_TWIML };
+      return { statusCode: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: typeof twiml === 'string' ? twiml : EMPTY_TWIML };
     }) as unknown as Handler;
 }
 

@@ -149,6 +149,28 @@ export const keys = {
   }),
   /** A message by Twilio's MessageSid: written with the message, so a replayed webhook stores nothing twice. */
   messageSid: (messageSid: string) => ({ PK: `MSGSID#${messageSid}`, SK: 'MSGSID' }),
+  /**
+   * A call in its company's partition, newest last by sort key: Call History is one Query on the time
+   * range, whatever the company's size.
+   */
+  call: (companyId: string, createdAt: string, callId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `CALL#${createdAt}#${callId}`,
+  }),
+  /** Calls between two sort-key times (inclusive): `CALL#<from>` to `CALL#<to>~`. */
+  callsBetween: (companyId: string, from: string, to: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SKFrom: `CALL#${from}`,
+    SKTo: `CALL#${to}~`,
+  }),
+  /**
+   * Index entry written on the call item itself (GSI1, beside the conversations' partitions): the
+   * calls of one status by time. A status change moves the call between partitions in the same write.
+   */
+  callByStatus: (companyId: string, status: string, createdAt: string, callId: string) => ({
+    GSI1PK: `COMPANY#${companyId}#CALLS#${status}`,
+    GSI1SK: `${createdAt}#${callId}`,
+  }),
   /** A call by its Twilio CallSid → company and call: status callbacks and answers from the socket find it. */
   callSid: (callSid: string) => ({ PK: `CALLSID#${callSid}`, SK: 'CALLSID' }),
 } as const;

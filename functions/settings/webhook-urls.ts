@@ -13,6 +13,7 @@ export function webhookUrls(base: string, webhookId: string) {
     smsStatus: `${root}/sms/status`,
     voice: `${root}/voice`,
     voiceStatus: `${root}/voice/status`,
+    dialResult: `${root}/voice/dial-result`,
     outboundVoice: `${root}/voice/outbound`,
   };
 }

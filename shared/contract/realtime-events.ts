@@ -2,6 +2,7 @@
  * The realtime contract's plain part (no schemas, so the web app's first bundle stays free of zod):
  * the socket's path, the envelope, and every event the server pushes with its data.
  */
+import type { CallStatus } from './calls';
 import type { Conversation, ConversationStatus, Message } from './conversations';
 
 /** Public path of the socket (SPEC §7); CloudFront (and the local gateway) route it to the `ws` stage. */
@@ -30,7 +31,8 @@ export type RealtimeErrorCode =
   | 'MESSAGE_TOO_LARGE'
   | 'ROOM_NOT_FOUND'
   | 'TOO_MANY_ROOMS'
-  | 'CALL_NOT_FOUND';
+  | 'CALL_NOT_FOUND'
+  | 'CALL_NOT_RINGING';
 
 /**
  * Events the server pushes (SPEC §7 Realtime socket) and their data. The conversation and call events
@@ -44,9 +46,17 @@ export interface ServerEvents {
   room_joined: { room: string };
   room_left: { room: string };
   error: { message: string; code: RealtimeErrorCode };
-  incoming_call: { callSid: string };
-  call_answered: { callSid: string };
-  call_ended: { callSid: string };
+  /** To the users being rung: the caller, the number called, and the contact when one has the caller's number. */
+  incoming_call: {
+    callSid: string;
+    from: string;
+    to: string;
+    contact: { id: string; name: string; phoneNumber: string } | null;
+  };
+  /** To the company: one agent took the call (the others' panels close). */
+  call_answered: { callSid: string; answeredBy: string };
+  /** To the company: the call is over, with its Call History status (the voice webhooks always send it). */
+  call_ended: { callSid: string; callStatus?: CallStatus };
   /** An inbound message; the conversation as the list shows it after the message. */
   new_message: { conversationId: string; message: Message; conversation: Conversation };
   /** An outbound message stored (status QUEUED, or FAILED when Twilio refused it). */

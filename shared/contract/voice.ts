@@ -37,3 +37,68 @@ export const voiceToken = httpContract({
   auth: 'user',
   response: z.object({ token: z.string() }),
 });
+
+/**
+ * Twilio's voice webhooks (auth `twilio`): the body is Twilio's form parameters (only those the
+ * product reads are listed; Twilio sends more); answers are TwiML.
+ * https://www.twilio.com/docs/usage/webhooks/voice-webhooks
+ */
+const callSid = (name: string) =>
+  z.string({ error: `${name} is required` }).check(z.regex(/^CA[0-9a-f]{32}$/i, `${name} is not a Twilio call SID`));
+const party = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .check(z.minLength(1, `${name} is required`), z.maxLength(128, `${name} is too long`));
+const seconds = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .check(z.int(`${name} must be whole seconds`), z.minimum(0, `${name} must be at least 0`));
+const word = (name: string) =>
+  z.string({ error: `${name} is required` }).check(z.minLength(1, `${name} is required`), z.maxLength(32, `${name} is too long`));
+
+/** A phone calls one of the company's numbers (the number's VoiceUrl). */
+export const inboundCallWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice',
+  auth: 'twilio',
+  body: z.object({ CallSid: callSid('CallSid'), From: party('From'), To: party('To') }),
+});
+
+/** Progress of a call (the number's StatusCallback) or of one of its Dial legs (ParentCallSid). */
+export const callStatusWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice/status',
+  auth: 'twilio',
+  body: z.object({
+    CallSid: callSid('CallSid'),
+    ParentCallSid: z.optional(callSid('ParentCallSid')),
+    CallStatus: word('CallStatus'),
+    CallDuration: z.optional(seconds('CallDuration')),
+    To: z.optional(party('To')),
+  }),
+});
+
+/** The end of an inbound call's ring-all `<Dial>` (its action). */
+export const dialResultWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice/dial-result',
+  auth: 'twilio',
+  body: z.object({
+    CallSid: callSid('CallSid'),
+    DialCallStatus: word('DialCallStatus'),
+    DialCallDuration: z._default(seconds('DialCallDuration'), 0),
+  }),
+});
+
+/** A browser calls out (the TwiML application's VoiceUrl): From is the chosen caller ID, Caller the client. */
+export const outboundCallWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice/outbound',
+  auth: 'twilio',
+  body: z.object({
+    CallSid: callSid('CallSid'),
+    Caller: party('Caller'),
+    From: z._default(z.string().check(z.maxLength(128, 'From is too long')), ''),
+    To: z._default(z.string().check(z.maxLength(128, 'To is too long')), ''),
+  }),
+});

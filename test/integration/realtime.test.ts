@@ -230,14 +230,26 @@ describe('publishing', () => {
     outside.send({ type: 'join_room', data: { room: `conversation:${randomUUID()}` } });
     expect((await outside.next('error')).data.code).toBe('ROOM_NOT_FOUND');
 
-    expect(await publish(owner.company.id, { type: 'call_answered', data: { callSid: conversationId } }, { room })).toBe(1);
-    expect((await inRoom.next('call_answered')).data).toEqual({ callSid: conversationId });
+    expect(
+      await publish(
+        owner.company.id,
+        { type: 'call_answered', data: { callSid: conversationId, answeredBy: owner.user.id } },
+        { room },
+      ),
+    ).toBe(1);
+    expect((await inRoom.next('call_answered')).data).toEqual({ callSid: conversationId, answeredBy: owner.user.id });
     await Promise.all([outside.beat(), intruder.beat()]);
     expect([...outside.log, ...intruder.log].some((e) => e.type === 'call_answered')).toBe(false);
 
     inRoom.send({ type: 'leave_room', data: { room } });
     await inRoom.next('room_left');
-    expect(await publish(owner.company.id, { type: 'call_answered', data: { callSid: conversationId } }, { room })).toBe(0);
+    expect(
+      await publish(
+        owner.company.id,
+        { type: 'call_answered', data: { callSid: conversationId, answeredBy: owner.user.id } },
+        { room },
+      ),
+    ).toBe(0);
     await Promise.all([inRoom.close(), outside.close(), intruder.close()]);
   });
 

@@ -1,5 +1,9 @@
+import type { Call } from '../../shared/contract/calls';
 import type { Channel } from '../../shared/contract/settings';
-import { type Account, api } from './api';
+import { type Account, api, signUp } from './api';
+import { openSocket } from './realtime';
+import { createInbox, withChannel } from './settings';
+import { addTeamMember } from './team';
 
 /** Routes a channel as Settings → Channels does. */
 export async function routeChannel(
@@ -28,4 +32,26 @@ export async function voiceToken(account: Account): Promise<string> {
   const res = await api<{ token: string }>('/api/v1/voice/token', { method: 'POST', token: account.tokens.accessToken });
   if (res.status !== 200) throw new Error(`voice token: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.token;
+}
+
+/** A company whose voice number rings an inbox of `members` people (the owner first), each with an open socket. */
+export async function voiceLine(options: { members?: number; routing?: 'INBOX' | 'USER' | 'UNASSIGNED' } = {}) {
+  const owner = await signUp();
+  const { provider, channel, twilio } = await withChannel(owner);
+  const colleagues = await Promise.all(
+    Array.from({ length: Math.max(0, (options.members ?? 1) - 1) }, (_, i) => addTeamMember(owner, { name: `Agent ${i + 2}` })),
+  );
+  const agents = [owner, ...colleagues];
+  const inbox = await createInbox(owner, 'Support');
+  for (const agent of agents) await addInboxMember(owner, inbox.id, agent.user.id);
+  const routing = options.routing ?? 'INBOX';
+  if (routing === 'INBOX') await routeChannel(owner, channel, 'INBOX', inbox.id);
+  if (routing === 'USER') await routeChannel(owner, channel, 'USER', owner.user.id);
+  const sockets = await Promise.all(agents.map((a) => openSocket(a)));
+  return { owner, agents, sockets, provider, channel, twilio, inbox };
+}
+
+export async function listCalls(account: Account, query: Record<string, string> = {}) {
+  const search = new URLSearchParams(query).toString();
+  return api<{ calls: Call[] }>(`/api/v1/calls${search ? `?${search}` : ''}`, { token: account.tokens.accessToken });
 }

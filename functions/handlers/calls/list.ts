@@ -1,0 +1,7 @@
+import { listCalls } from '../../../shared/contract/calls';
+import { defineHandler } from '../../lib/define-handler';
+import { listCalls as callsOf } from '../../voice/call-list';
+
+export const handler = defineHandler(listCalls, async ({ principal, query }) => ({
+  data: { calls: await callsOf(principal.companyId, query) },
+}));

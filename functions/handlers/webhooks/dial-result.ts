@@ -1,0 +1,11 @@
+import { dialResultWebhook } from '../../../shared/contract/voice';
+import { defineWebhook } from '../../lib/define-webhook';
+import { recordDialResult } from '../../voice/call-status';
+
+export const handler = defineWebhook(dialResultWebhook, 'dialResult', ({ provider, params }) =>
+  recordDialResult(provider.companyId, {
+    callSid: params.CallSid,
+    dialCallStatus: params.DialCallStatus,
+    dialCallDuration: params.DialCallDuration,
+  }),
+);

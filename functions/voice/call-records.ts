@@ -1,0 +1,164 @@
+import type { Call, CallStatus } from '../../shared/contract/calls';
+import type { ContactRecord } from '../conversations/records';
+import { userIdOfClient } from './client-identity';
+
+/**
+ * A call as stored, and how its status follows from what Twilio reported. Status callbacks arrive
+ * duplicated and out of order, so the record keeps facts that only move forward — each leg's and the
+ * call's furthest Twilio status (initiated < ringing < in-progress < an end), the Dial's result — and
+ * the Call History status is derived from them. Merging facts is commutative and idempotent: any
+ * order and any number of copies of the same callbacks give the same call.
+ */
+
+/** Twilio's CallStatus words. https://www.twilio.com/docs/voice/api/call-resource#call-status-values */
+const TWILIO_RANK: Readonly<Record<string, number>> = {
+  queued: 0,
+  initiated: 0,
+  ringing: 1,
+  'in-progress': 2,
+  completed: 3,
+  busy: 3,
+  'no-answer': 3,
+  failed: 3,
+  canceled: 3,
+};
+
+export const isTwilioCallStatus = (status: string) => status in TWILIO_RANK;
+const isEnd = (status: string | undefined) => status !== undefined && TWILIO_RANK[status] === 3;
+/** A leg that was picked up: it is in progress or ended `completed` (Twilio's word for an answered call's end). */
+const wasAnswered = (status: string | undefined) => status === 'in-progress' || status === 'completed';
+
+export interface CallLeg {
+  /** `client:user_…` for a browser, E.164 for a dialled number. */
+  party: string;
+  status: string;
+  durationSeconds?: number;
+}
+
+export interface CallRecord {
+  id: string;
+  companyId: string;
+  direction: 'INBOUND' | 'OUTBOUND';
+  providerCallId: string;
+  channelId: string;
+  channelPhoneNumber: string;
+  /** null when the other party is not a phone number (an outbound call to an invalid number). */
+  contactId: string | null;
+  contactPhoneNumber: string;
+  createdAt: string;
+  /** Users whose browsers were rung (inbound); the caller (outbound). */
+  rungUserIds: string[];
+  /** Users who rejected the call from the widget (reject_call). */
+  declinedUserIds: string[];
+  /** Users who accepted it from the widget (accept_call); Twilio's leg callbacks say who was connected. */
+  acceptedUserIds: string[];
+  /** The agent who took an inbound call (from its answered leg) or placed an outbound one; the name kept as it was. */
+  answeredBy: { id: string; name: string } | null;
+  /** Set when the call was decided at once: nobody to ring (NO_ANSWER), an outbound call refused (FAILED). */
+  outcome: 'NO_ANSWER' | 'FAILED' | null;
+  /** The furthest Twilio status of the call itself, and its CallDuration once ended. */
+  twilioStatus: string;
+  twilioDurationSeconds: number | null;
+  /** Dial legs by CallSid. */
+  legs: Record<string, CallLeg>;
+  /** What the `<Dial action>` heard, once the Dial ended. */
+  dial: { status: string; durationSeconds: number } | null;
+  /** Derived by `derive`. */
+  callStatus: CallStatus;
+  durationSeconds: number;
+  endedAt: string | null;
+  /** Optimistic concurrency: each write expects the version it read. */
+  version: number;
+}
+
+/** One status report about the call or one of its legs (a status callback, or the Dial's action). */
+export type CallFact =
+  | { kind: 'call'; status: string; durationSeconds?: number }
+  | { kind: 'leg'; legSid: string; party: string; status: string; durationSeconds?: number }
+  | { kind: 'dial'; status: string; durationSeconds: number };
+
+const furthest = (stored: string | undefined, reported: string) => {
+  if (stored === undefined) return reported;
+  // The first end reported stays: a late `completed` never turns a `busy` leg around.
+  if (isEnd(stored)) return stored;
+  return (TWILIO_RANK[reported] ?? -1) > (TWILIO_RANK[stored] ?? -1) ? reported : stored;
+};
+
+/** The record with one more fact; unchanged facts give an equal record (derive decides the rest). */
+export function withFact(record: CallRecord, fact: CallFact): CallRecord {
+  if (!isTwilioCallStatus(fact.status)) return record;
+  if (fact.kind === 'call') {
+    const status = furthest(record.twilioStatus, fact.status);
+    const ended = isEnd(fact.status) && fact.durationSeconds !== undefined;
+    return {
+      ...record,
+      twilioStatus: status,
+      twilioDurationSeconds: record.twilioDurationSeconds ?? (ended ? (fact.durationSeconds as number) : null),
+    };
+  }
+  if (fact.kind === 'leg') {
+    const before = record.legs[fact.legSid];
+    const leg: CallLeg = { party: before?.party ?? fact.party, status: furthest(before?.status, fact.status) };
+    const duration = before?.durationSeconds ?? (isEnd(fact.status) ? fact.durationSeconds : undefined);
+    if (duration !== undefined) leg.durationSeconds = duration;
+    return { ...record, legs: { ...record.legs, [fact.legSid]: leg } };
+  }
+  return { ...record, dial: record.dial ?? { status: fact.status, durationSeconds: fact.durationSeconds } };
+}
+
+/** The leg that was picked up; a ring-all has at most one. */
+export function answeredLeg(record: Pick<CallRecord, 'legs'>): CallLeg | undefined {
+  return Object.values(record.legs).find((leg) => wasAnswered(leg.status));
+}
+
+/** Twilio's end of an unanswered attempt, in Call History's words. */
+function unanswered(status: string | undefined, direction: CallRecord['direction']): CallStatus {
+  if (status === 'failed') return 'FAILED';
+  // An outbound call the other side declined is busy; an inbound one that all agents declined was missed.
+  if (status === 'busy' && direction === 'OUTBOUND') return 'BUSY';
+  return 'NO_ANSWER';
+}
+
+/** Call History's status, duration and end, from the facts. */
+export function derive(record: CallRecord, now: string): CallRecord {
+  const leg = answeredLeg(record);
+  const callEnded = isEnd(record.twilioStatus) || record.dial !== null;
+  let status: CallStatus;
+  let ended: boolean;
+  if (record.outcome) {
+    status = record.outcome;
+    ended = true;
+  } else if (leg) {
+    ended = callEnded || leg.status === 'completed';
+    status = ended ? 'COMPLETED' : 'IN_PROGRESS';
+  } else {
+    // An outbound call rings one number: its leg's end is the call's outcome.
+    const dialled = record.direction === 'OUTBOUND' ? Object.values(record.legs).find((l) => isEnd(l.status)) : undefined;
+    ended = callEnded || dialled !== undefined;
+    status = ended ? unanswered(dialled?.status ?? record.dial?.status ?? record.twilioStatus, record.direction) : 'RINGING';
+  }
+  const durationSeconds =
+    status === 'COMPLETED' ? (leg?.durationSeconds ?? record.dial?.durationSeconds ?? record.twilioDurationSeconds ?? 0) : 0;
+  return { ...record, callStatus: status, durationSeconds, endedAt: ended ? (record.endedAt ?? now) : null };
+}
+
+/** The user a ring-all leg rang, from its `client:` party. */
+export const userOfLeg = (leg: CallLeg) => userIdOfClient(leg.party);
+
+/** The API's view; the contact as it is now (null id once deleted). */
+export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | 'name'> | undefined): Call {
+  return {
+    id: record.id,
+    direction: record.direction,
+    callStatus: record.callStatus,
+    contact: contact
+      ? { id: contact.id, name: contact.name ?? '', phoneNumber: record.contactPhoneNumber }
+      : { id: null, name: '', phoneNumber: record.contactPhoneNumber },
+    channel: { id: record.channelId, phoneNumber: record.channelPhoneNumber },
+    durationSeconds: record.durationSeconds,
+    createdAt: record.createdAt,
+    recordingUrl: null,
+    providerCallId: record.providerCallId,
+    answeredBy: record.answeredBy,
+  };
+}

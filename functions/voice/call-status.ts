@@ -1,0 +1,64 @@
+import { getActiveUser } from '../auth/accounts';
+import { publish } from '../realtime/publish';
+import { answeredLeg, type CallFact, type CallRecord, userOfLeg, withFact } from './call-records';
+import { changeCall } from './call-writes';
+import { hangUp, NOBODY_AVAILABLE, sayAndHangUp } from './twiml';
+
+/**
+ * Twilio's reports about a call — status callbacks of the call and of its Dial legs, and the Dial's
+ * action — recorded as facts (call-records.ts), then told to the company: `call_answered` the first
+ * time an agent's leg is picked up, `call_ended` when the call is over. Calls of other companies and
+ * unknown calls change nothing.
+ */
+
+export interface CallStatusReport {
+  callSid: string;
+  parentCallSid?: string;
+  callStatus: string;
+  callDuration?: number;
+  to?: string;
+}
+
+export async function recordCallStatus(companyId: string, report: CallStatusReport): Promise<void> {
+  const status = report.callStatus.toLowerCase();
+  const fact: CallFact = report.parentCallSid
+    ? { kind: 'leg', legSid: report.callSid, party: report.to ?? '', status, durationSeconds: report.callDuration }
+    : { kind: 'call', status, durationSeconds: report.callDuration };
+  await applyFact(companyId, report.parentCallSid ?? report.callSid, fact);
+}
+
+/** The Dial's end: an apology when nobody took the call, else the end of the call. */
+export async function recordDialResult(
+  companyId: string,
+  result: { callSid: string; dialCallStatus: string; dialCallDuration: number },
+): Promise<string> {
+  const status = result.dialCallStatus.toLowerCase();
+  await applyFact(companyId, result.callSid, { kind: 'dial', status, durationSeconds: result.dialCallDuration });
+  return status === 'completed' ? hangUp() : sayAndHangUp(NOBODY_AVAILABLE);
+}
+
+async function applyFact(companyId: string, callSid: string, fact: CallFact): Promise<void> {
+  const changed = await changeCall(companyId, callSid, (call) => withAnswerer(companyId, withFact(call, fact)));
+  if (!changed) return;
+  await announce(companyId, changed.before, changed.after);
+}
+
+/** An inbound call's agent: the user whose browser leg was picked up, with the name they had then. */
+async function withAnswerer(companyId: string, call: CallRecord): Promise<CallRecord> {
+  if (call.direction !== 'INBOUND' || call.answeredBy) return call;
+  const leg = answeredLeg(call);
+  const userId = leg ? userOfLeg(leg) : undefined;
+  if (!userId) return call;
+  const user = await getActiveUser(companyId, userId);
+  return { ...call, answeredBy: { id: userId, name: user?.name ?? '' } };
+}
+
+async function announce(companyId: string, before: CallRecord, after: CallRecord): Promise<void> {
+  const callSid = after.providerCallId;
+  if (after.direction === 'INBOUND' && !before.answeredBy && after.answeredBy) {
+    await publish(companyId, { type: 'call_answered', data: { callSid, answeredBy: after.answeredBy.id } });
+  }
+  if (!before.endedAt && after.endedAt) {
+    await publish(companyId, { type: 'call_ended', data: { callSid, callStatus: after.callStatus } });
+  }
+}

@@ -1,0 +1,144 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact } from '../contacts/contacts';
+import type { ContactRecord } from '../conversations/records';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { keys } from '../lib/table';
+import { type CallRecord, derive } from './call-records';
+
+/** Reads and writes of call records: created once per CallSid, then changed by optimistic, versioned writes. */
+
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** The stored item: the record with its key and its status index entry (moved by every write). */
+function callItem(record: CallRecord) {
+  return {
+    ...keys.call(record.companyId, record.createdAt, record.id),
+    ...keys.callByStatus(record.companyId, record.callStatus, record.createdAt, record.id),
+    entity: 'CALL',
+    ...record,
+  };
+}
+
+/** Where the CallSid item leads: the company and the call's key. */
+interface CallSidRecord {
+  companyId: string;
+  callId: string;
+  createdAt: string;
+}
+
+export async function findCall(companyId: string, callSid: string): Promise<CallRecord | undefined> {
+  const TableName = tableName();
+  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.callSid(callSid), ConsistentRead: true }));
+  const link = Item as CallSidRecord | undefined;
+  if (!link || link.companyId !== companyId) return undefined;
+  const { Item: call } = await db.send(
+    new GetCommand({ TableName, Key: keys.call(companyId, link.createdAt, link.callId), ConsistentRead: true }),
+  );
+  return call as CallRecord | undefined;
+}
+
+/** The contact of a number, read consistently (a parallel first contact is seen), or what to create. */
+async function contactFor(companyId: string, phone: string, at: string) {
+  const id = await contactIdForPhone(companyId, phone);
+  const found = id ? await getContact(companyId, id) : undefined;
+  if (found) return { contact: found, create: false as const };
+  return { contact: newContact(companyId, phone, at), create: true as const, staleContactId: id };
+}
+
+/**
+ * Stores a new call once per CallSid, with the contact of the other party found or created by number
+ * and its callCount and lastContactAt moved in the same transaction. A replay (or a parallel copy) of
+ * the webhook finds the stored call and answers it instead.
+ */
+export async function createCall(
+  draft: Omit<CallRecord, 'contactId' | 'version'>,
+): Promise<{ call: CallRecord; contact: ContactRecord | undefined; created: boolean }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const existing = await findCall(draft.companyId, draft.providerCallId);
+    if (existing) {
+      const contact = existing.contactId ? await getContact(draft.companyId, existing.contactId) : undefined;
+      return { call: existing, contact, created: false };
+    }
+    if (!E164.test(draft.contactPhoneNumber)) {
+      const call = derive({ ...draft, contactId: null, version: 1 }, draft.createdAt);
+      if (await putNewCall(call, [])) return { call, contact: undefined, created: true };
+      continue;
+    }
+    const found = await contactFor(draft.companyId, draft.contactPhoneNumber, draft.createdAt);
+    const contact: ContactRecord = found.create
+      ? { ...found.contact, callCount: 1, lastContactAt: draft.createdAt }
+      : { ...found.contact, callCount: (found.contact.callCount ?? 0) + 1, lastContactAt: draft.createdAt };
+    const call = derive({ ...draft, contactId: contact.id, version: 1 }, draft.createdAt);
+    const contactItems = found.create
+      ? createContactItems(contact, found.staleContactId)
+      : [contactActivityItem(contact, { at: draft.createdAt, calls: 1 })];
+    if (await putNewCall(call, contactItems)) return { call, contact, created: true };
+  }
+  throw new Error(`Call ${draft.providerCallId} kept changing while it was stored`);
+}
+
+/** The call, its CallSid item and the contact's writes in one transaction; false when a parallel writer got in first. */
+async function putNewCall(call: CallRecord, contactItems: TransactItem[]): Promise<boolean> {
+  const TableName = tableName();
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName,
+        Item: {
+          ...keys.callSid(call.providerCallId),
+          entity: 'CALL_SID',
+          companyId: call.companyId,
+          callId: call.id,
+          createdAt: call.createdAt,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    { Put: { TableName, Item: callItem(call) } },
+    ...contactItems,
+  ];
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: items }));
+    return true;
+  } catch (error) {
+    // A parallel copy stored the call, or created the contact, first: read again.
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    return false;
+  }
+}
+
+/**
+ * Changes a stored call: reads it, applies `change` (facts in, status derived), writes it back only
+ * if nobody wrote in between (else reads again). Answers the record before and after; undefined
+ * when the company has no such call.
+ */
+export async function changeCall(
+  companyId: string,
+  callSid: string,
+  change: (call: CallRecord) => CallRecord | Promise<CallRecord>,
+): Promise<{ before: CallRecord; after: CallRecord } | undefined> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const before = await findCall(companyId, callSid);
+    if (!before) return undefined;
+    const after = derive(await change(before), new Date().toISOString());
+    if (JSON.stringify(after) === JSON.stringify(before)) return { before, after };
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: callItem({ ...after, version: before.version + 1 }),
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': before.version },
+        }),
+      );
+      return { before, after: { ...after, version: before.version + 1 } };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+  throw new Error(`Call ${callSid} kept changing while it was updated`);
+}

@@ -1,0 +1,114 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_RING_ALL_CLIENTS } from '../../shared/constants';
+import { getActiveUser, type UserRecord } from '../auth/accounts';
+import { newId } from '../auth/opaque-tokens';
+import { toE164 } from '../contacts/contacts';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import type { WebhookProvider } from '../lib/define-webhook';
+import { queryPrefix } from '../lib/query';
+import { keys } from '../lib/table';
+import { publish } from '../realtime/publish';
+import type { ChannelRecord } from '../settings/records';
+import { signedWebhookUrl } from '../settings/webhook-urls';
+import type { CallRecord } from './call-records';
+import { createCall } from './call-writes';
+import { isVoiceChannel } from './caller-ids';
+import { clientIdentity } from './client-identity';
+import { NOBODY_AVAILABLE, ringClients, sayAndHangUp } from './twiml';
+
+export interface InboundCall {
+  callSid: string;
+  from: string;
+  to: string;
+}
+
+/** The company's active voice channel of a number, if this provider's. */
+export async function voiceChannelOfNumber(provider: Pick<WebhookProvider, 'id' | 'companyId'>, e164: string) {
+  const TableName = tableName();
+  const { Item: owner } = await db.send(new GetCommand({ TableName, Key: keys.number(e164) }));
+  if (owner?.companyId !== provider.companyId) return undefined;
+  const { Item } = await db.send(
+    new GetCommand({ TableName, Key: keys.channel(provider.companyId, owner.channelId as string), ConsistentRead: true }),
+  );
+  const channel = Item as ChannelRecord | undefined;
+  return channel && channel.providerId === provider.id && isVoiceChannel(channel) ? channel : undefined;
+}
+
+/**
+ * Who a call to the channel rings: the user it is routed to, or every member of its inbox (ring all).
+ * Twilio takes at most 10 `<Client>`s in a `<Dial>`: a larger inbox rings its 10 most recently active
+ * members. Removed users are never rung.
+ */
+async function usersToRing(channel: ChannelRecord): Promise<UserRecord[]> {
+  const { companyId, routingType, routingTargetId } = channel;
+  if (!routingTargetId) return [];
+  if (routingType === 'USER') {
+    const user = await getActiveUser(companyId, routingTargetId);
+    return user ? [user] : [];
+  }
+  if (routingType !== 'INBOX') return [];
+  const members = await queryPrefix<{ userId: string }>(keys.inboxMembersOf(companyId, routingTargetId));
+  const users = await Promise.all(members.map((m) => getActiveUser(companyId, m.userId)));
+  return users
+    .filter((u): u is UserRecord => u !== undefined)
+    .sort((a, b) => (b.lastActiveAt ?? '').localeCompare(a.lastActiveAt ?? '') || a.id.localeCompare(b.id))
+    .slice(0, MAX_RING_ALL_CLIENTS);
+}
+
+/**
+ * A phone calls one of the company's numbers: the call is recorded once per CallSid (a replayed
+ * webhook gets the same TwiML and records nothing twice), the users it rings hear `incoming_call`,
+ * and the answer rings their browsers. Nobody to ring: an apology, and the call is a NO_ANSWER.
+ */
+export async function receiveCall(provider: WebhookProvider, call: InboundCall): Promise<string> {
+  const to = await toE164(call.to);
+  const channel = to ? await voiceChannelOfNumber(provider, to) : undefined;
+  // Not a number of this company (any more): nothing to record, and nobody to ring.
+  if (!channel) return sayAndHangUp(NOBODY_AVAILABLE);
+  const from = (await toE164(call.from)) ?? call.from;
+  const rung = await usersToRing(channel);
+  const createdAt = new Date().toISOString();
+  const draft: Omit<CallRecord, 'contactId' | 'version'> = {
+    id: newId(),
+    companyId: provider.companyId,
+    direction: 'INBOUND',
+    providerCallId: call.callSid,
+    channelId: channel.id,
+    channelPhoneNumber: channel.identifier,
+    contactPhoneNumber: from,
+    createdAt,
+    rungUserIds: rung.map((u) => u.id),
+    declinedUserIds: [],
+    acceptedUserIds: [],
+    answeredBy: null,
+    outcome: rung.length === 0 ? 'NO_ANSWER' : null,
+    twilioStatus: 'ringing',
+    twilioDurationSeconds: null,
+    legs: {},
+    dial: null,
+    callStatus: 'RINGING',
+    durationSeconds: 0,
+    endedAt: null,
+  };
+  const { call: stored, contact, created } = await createCall(draft);
+  if (stored.rungUserIds.length === 0 || stored.outcome) return sayAndHangUp(NOBODY_AVAILABLE);
+  const contactView = contact ? { id: contact.id, name: contact.name ?? '', phoneNumber: contact.phoneNumber } : null;
+  if (created) {
+    await publish(
+      provider.companyId,
+      { type: 'incoming_call', data: { callSid: call.callSid, from, to: channel.identifier, contact: contactView } },
+      { userIds: stored.rungUserIds },
+    );
+  }
+  return ringClients(
+    stored.rungUserIds.map(clientIdentity),
+    { action: signedWebhookUrl(provider, 'dialResult'), statusCallback: signedWebhookUrl(provider, 'voiceStatus') },
+    {
+      parentCallSid: call.callSid,
+      callerNumber: from,
+      calledNumber: channel.identifier,
+      contactName: contact?.name || undefined,
+    },
+  );
+}
