@@ -37,7 +37,7 @@ export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
  * auth token checks `X-Twilio-Signature` against the URL the platform configured for `kind` plus the
  * request's query string — never the URL this request reached, since CloudFront and API Gateway
  * change hosts — and the form parameters (forged or missing: 403, before anything is read or stored).
- * Then the parameters are validated (400) and the answer is the TwiML `fn` returns (empty TwiML when none). Failures answer the error
+ * Then the parameters are validated (400) and the answer is the TwiML `fn` returns (empty TwiML when none).
  * envelope, as every route does.
  */
 export function defineWebhook<C extends HttpContract>(
@@ -65,7 +65,11 @@ export function defineWebhook<C extends HttpContract>(
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
         provider,
       });
-      return { statusCode: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: typeof twiml === 'string' ? twiml : EMPTY_TWIML };
+      return {
+        statusCode: 200,
+        headers: { 'content-type': 'text/xml; charset=utf-8' },
+        body: typeof twiml === 'string' ? twiml : EMPTY_TWIML,
+      };
     }) as unknown as Handler;
 }
 
