@@ -38,7 +38,7 @@ export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
  * request's query string — never the URL this request reached, since CloudFront and API Gateway
  * change hosts — and the form parameters (forged or missing: 403, before anything is read or stored).
  * Then the parameters are validated (400) and the answer is the TwiML `fn` returns (empty TwiML when none).
- * envelope, as every route does.
+ * Failures answer the error envelope, as every route does.
  */
 export function defineWebhook<C extends HttpContract>(
   contract: C,
