@@ -27,7 +27,8 @@ function bound(value: string | undefined, end: boolean): string | undefined {
  * are now. Its cost is the page's, whatever the company's history.
  */
 export async function listCalls(companyId: string, query: CallListQuery): Promise<Call[]> {
-  const from = bound(query.dateFrom, false) ?? '';
+  // Sort keys begin with the ISO time: '0' sorts before every one (an empty key value is not allowed).
+  const from = bound(query.dateFrom, false) ?? '0';
   const to = bound(query.dateTo, true) ?? '9999';
   if (from > to) throw badRequest('dateFrom must not be after dateTo', { fields: { dateFrom: 'must not be after dateTo' } });
   const request = query.status

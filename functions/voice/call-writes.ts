@@ -15,11 +15,12 @@ type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteComman
 
 /** The stored item: the record with its key and its status index entry (moved by every write). */
 function callItem(record: CallRecord) {
+  // The keys last: a record read back carries the index entry of its status then.
   return {
+    ...record,
     ...keys.call(record.companyId, record.createdAt, record.id),
     ...keys.callByStatus(record.companyId, record.callStatus, record.createdAt, record.id),
     entity: 'CALL',
-    ...record,
   };
 }
 

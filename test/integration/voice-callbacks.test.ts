@@ -1,35 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { newPhone, postWebhook } from '../support/sms';
-import { numberOf } from '../support/twilio';
-import { identityOf, listCalls, voiceLine } from '../support/voice';
-
-const newCallSid = () => `CA${randomBytes(16).toString('hex')}`;
-
-/** A line and the voice URLs Twilio has for its number, to post Twilio's requests as Twilio would. */
-async function signedLine(members = 2) {
-  const line = await voiceLine({ members });
-  const number = line.twilio.numbers.find((n) => n.phone_number === line.channel.identifier);
-  if (!number) throw new Error('the channel is not a number of the account');
-  const { voice_url } = await numberOf(line.twilio, number.sid);
-  const post = (path: string, params: Record<string, string>) =>
-    postWebhook(`${voice_url}${path}`, params, { authToken: line.twilio.authToken });
-  return { ...line, voiceUrl: voice_url, post };
-}
-
-function inboundParams(line: Awaited<ReturnType<typeof signedLine>>, callSid: string, from: string) {
-  return {
-    AccountSid: line.twilio.accountSid,
-    ApiVersion: '2010-04-01',
-    CallSid: callSid,
-    CallStatus: 'ringing',
-    Direction: 'inbound',
-    From: from,
-    Caller: from,
-    To: line.channel.identifier,
-    Called: line.channel.identifier,
-  };
-}
+import { identityOf, inboundParams, listCalls, newCallSid, signedLine } from '../support/voice';
 
 /** Fisher–Yates with a seeded generator: each run of the test sees the same orders. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {

@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import type { Call } from '../../shared/contract/calls';
 import type { Channel } from '../../shared/contract/settings';
 import { type Account, api, signUp } from './api';
 import { openSocket } from './realtime';
 import { createInbox, withChannel } from './settings';
+import { postWebhook } from './sms';
 import { addTeamMember } from './team';
+import { numberOf } from './twilio';
 
 /** Routes a channel as Settings → Channels does. */
 export async function routeChannel(
@@ -54,4 +57,35 @@ export async function voiceLine(options: { members?: number; routing?: 'INBOX' |
 export async function listCalls(account: Account, query: Record<string, string> = {}) {
   const search = new URLSearchParams(query).toString();
   return api<{ calls: Call[] }>(`/api/v1/calls${search ? `?${search}` : ''}`, { token: account.tokens.accessToken });
+}
+
+export const newCallSid = () => `CA${randomBytes(16).toString('hex')}`;
+
+/** A line and the voice URLs Twilio has for its number, to post Twilio's requests as Twilio would. */
+export async function signedLine(members = 2) {
+  const line = await voiceLine({ members });
+  const number = line.twilio.numbers.find((n) => n.phone_number === line.channel.identifier);
+  if (!number) throw new Error('the channel is not a number of the account');
+  const { voice_url } = await numberOf(line.twilio, number.sid);
+  const post = (path: string, params: Record<string, string>) =>
+    postWebhook(`${voice_url}${path}`, params, { authToken: line.twilio.authToken });
+  return { ...line, voiceUrl: voice_url, post };
+}
+
+export function inboundParams(
+  line: Pick<Awaited<ReturnType<typeof signedLine>>, 'twilio' | 'channel'>,
+  callSid: string,
+  from: string,
+) {
+  return {
+    AccountSid: line.twilio.accountSid,
+    ApiVersion: '2010-04-01',
+    CallSid: callSid,
+    CallStatus: 'ringing',
+    Direction: 'inbound',
+    From: from,
+    Caller: from,
+    To: line.channel.identifier,
+    Called: line.channel.identifier,
+  };
 }
