@@ -126,7 +126,13 @@ export const socketRoutes: readonly SocketRouteEntry[] = [
   // Every socket route pushes: presence to the company, answers and errors to the socket itself.
   { contract: realtime.socketConnect, handler: 'realtime/connect', capabilities: ['publish'] },
   { contract: realtime.socketDisconnect, handler: 'realtime/disconnect', capabilities: ['publish'] },
-  { contract: realtime.socketDefault, handler: 'realtime/default', capabilities: ['publish'] },
+  // reject_call from the last agent rung stops the ring through Twilio's REST API.
+  {
+    contract: realtime.socketDefault,
+    handler: 'realtime/default',
+    capabilities: ['publish', 'twilio', 'customerSecrets'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
 ];
 
 /**

@@ -65,8 +65,9 @@ export async function handleClientMessage(connectionId: string, raw: string): Pr
     case 'accept_call':
     case 'reject_call': {
       const { callSid } = message.data;
-      const found = await answerCall(connection, callSid, message.type === 'accept_call' ? 'accept' : 'reject');
-      if (!found) return refuse(connectionId, 'CALL_NOT_FOUND', `No call ${callSid} in your company`);
+      const result = await answerCall(connection, callSid, message.type === 'accept_call' ? 'accept' : 'reject');
+      if (result === 'NOT_FOUND') return refuse(connectionId, 'CALL_NOT_FOUND', `No call ${callSid} in your company`);
+      if (result === 'NOT_RINGING') return refuse(connectionId, 'CALL_NOT_RINGING', `Call ${callSid} is not ringing for you`);
       return;
     }
   }

@@ -145,6 +145,9 @@ export function twilioClient(credentials: TwilioCredentials) {
     /** Sends a text; Twilio posts each later status to StatusCallback. */
     sendMessage: (params: { From: string; To: string; Body: string; StatusCallback: string }) =>
       call<TwilioMessage>('POST', '/Messages.json', params),
+    /** Makes a call under way carry out this TwiML at once (its ringing Dial legs are canceled). */
+    redirectCall: (callSid: string, twiml: string) =>
+      call<{ sid: string; status: string }>('POST', `/Calls/${encodeURIComponent(callSid)}.json`, { Twiml: twiml }),
   };
 }
 
