@@ -14,7 +14,7 @@ const E164 = /^\+[1-9]\d{1,14}$/;
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** The stored item: the record with its key and its status index entry (moved by every write). */
-function callItem(record: CallRecord) {
+export function callItem(record: CallRecord) {
   // The keys last: a record read back carries the index entry of its status then.
   return {
     ...record,
