@@ -1,5 +1,6 @@
 import type { Call, CallStatus } from '../../shared/contract/calls';
 import type { ContactRecord } from '../conversations/records';
+import { keys } from '../lib/table';
 import { userIdOfClient } from './client-identity';
 
 /**
@@ -160,5 +161,16 @@ export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | '
     recordingUrl: null,
     providerCallId: record.providerCallId,
     answeredBy: record.answeredBy,
+  };
+}
+
+/** The stored item: the record with its key and its status index entry (moved by every write). */
+export function callItem(record: CallRecord) {
+  // The keys last: a record read back carries the index entry of its status then.
+  return {
+    ...record,
+    ...keys.call(record.companyId, record.createdAt, record.id),
+    ...keys.callByStatus(record.companyId, record.callStatus, record.createdAt, record.id),
+    entity: 'CALL',
   };
 }

@@ -5,24 +5,13 @@ import type { ContactRecord } from '../conversations/records';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
-import { type CallRecord, derive } from './call-records';
+import { type CallRecord, callItem, derive } from './call-records';
 
 /** Reads and writes of call records: created once per CallSid, then changed by optimistic, versioned writes. */
 
 const E164 = /^\+[1-9]\d{1,14}$/;
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
-
-/** The stored item: the record with its key and its status index entry (moved by every write). */
-export function callItem(record: CallRecord) {
-  // The keys last: a record read back carries the index entry of its status then.
-  return {
-    ...record,
-    ...keys.call(record.companyId, record.createdAt, record.id),
-    ...keys.callByStatus(record.companyId, record.callStatus, record.createdAt, record.id),
-    entity: 'CALL',
-  };
-}
 
 /** Where the CallSid item leads: the company and the call's key. */
 interface CallSidRecord {

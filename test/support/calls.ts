@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ContactRecord } from '../../functions/conversations/records';
 import { keys } from '../../functions/lib/table';
-import type { CallRecord } from '../../functions/voice/call-records';
-import { callItem } from '../../functions/voice/call-writes';
+import { type CallRecord, callItem } from '../../functions/voice/call-records';
 import type { CallStatus } from '../../shared/contract/calls';
 import { putItems, seedPhone, type Table } from './conversations';
 
