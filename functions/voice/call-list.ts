@@ -7,6 +7,20 @@ import { db } from '../lib/db';
 import { GSI1, keys } from '../lib/table';
 import { type CallRecord, toCall } from './call-records';
 
+const LISTED = [
+  'id',
+  'direction',
+  'callStatus',
+  'contactId',
+  'contactPhoneNumber',
+  'channelId',
+  'channelPhoneNumber',
+  'durationSeconds',
+  'createdAt',
+  'providerCallId',
+  'answeredBy',
+] as const satisfies readonly (keyof CallRecord)[];
+
 export interface CallListQuery {
   status?: CallStatus | '';
   dateFrom?: string;
@@ -49,8 +63,17 @@ export async function listCalls(companyId: string, query: CallListQuery): Promis
           ExpressionAttributeValues: { ':pk': range.PK, ':from': range.SKFrom, ':to': range.SKTo },
         };
       })();
+  // Only what the list shows: the facts behind the status stay in the table.
+  const names = Object.fromEntries(LISTED.map((field, i) => [`#f${i}`, field]));
   const { Items } = await db.send(
-    new QueryCommand({ TableName: tableName(), ...request, ScanIndexForward: false, Limit: query.limit }),
+    new QueryCommand({
+      TableName: tableName(),
+      ...request,
+      ExpressionAttributeNames: { ...('ExpressionAttributeNames' in request ? request.ExpressionAttributeNames : {}), ...names },
+      ProjectionExpression: Object.keys(names).join(', '),
+      ScanIndexForward: false,
+      Limit: query.limit,
+    }),
   );
   const calls = (Items ?? []) as CallRecord[];
   const contacts = await contactsById(
@@ -66,7 +89,13 @@ async function contactsById(companyId: string, ids: string[]): Promise<Map<strin
   // BatchGet may leave keys unprocessed under load: ask again for those.
   for (let attempt = 0; pending.length > 0 && attempt < 5; attempt++) {
     const TableName = tableName();
-    const res = await db.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending } } }));
+    const res = await db.send(
+      new BatchGetCommand({
+        RequestItems: {
+          [TableName]: { Keys: pending, ProjectionExpression: 'id, #name', ExpressionAttributeNames: { '#name': 'name' } },
+        },
+      }),
+    );
     for (const item of (res.Responses?.[TableName] ?? []) as ContactRecord[]) found.set(item.id, item);
     pending = (res.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
   }
