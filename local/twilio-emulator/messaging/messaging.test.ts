@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { quietLogger } from '../../log';
 import { freePort } from '../../ports';
-import { startTwilioEmulator, type TwilioEmulator } from '../server';
-import { type ReceivedRequest, type Receiver, startReceiver } from '../test-receiver';
+import { startTwilioEmulator } from '../server';
+import { demo, useTwilioEmulator } from '../test-harness';
+import { type ReceivedRequest, startReceiver } from '../test-receiver';
 
-const demo = { accountSid: `AC${'d'.repeat(32)}`, authToken: 'e'.repeat(32) };
 const PHONE = '+14155550199';
 
 interface Account {
@@ -48,46 +48,8 @@ interface TwilioProblem {
 }
 
 describe('Twilio emulator messaging', () => {
-  let emulator: TwilioEmulator;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    // Fast steps keep the tests short; they stay apart, so callbacks keep their order.
-    emulator = await startTwilioEmulator({ port: await freePort(), demo, messageStepMs: 10, log: quietLogger });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await emulator.stop();
-    await receiver.stop();
-  });
-  afterEach(async () => {
-    await call('POST', '/_emulator/reset');
-    receiver.requests.length = 0;
-  });
-
-  async function call<T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    options: { json?: unknown; form?: Record<string, string>; auth?: Account } = {},
-  ) {
-    const headers: Record<string, string> = {};
-    if (options.auth)
-      headers.authorization = `Basic ${Buffer.from(`${options.auth.accountSid}:${options.auth.authToken}`).toString('base64')}`;
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    if (options.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(`${emulator.url}${path}`, {
-      method,
-      headers,
-      body:
-        options.json !== undefined
-          ? JSON.stringify(options.json)
-          : options.form
-            ? new URLSearchParams(options.form).toString()
-            : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-  }
+  const harness = useTwilioEmulator();
+  const { call } = harness;
 
   const newAccount = async () => (await call<Account>('POST', '/_emulator/accounts')).body;
   const accountView = async (account: Account) => (await call<Account>('GET', `/_emulator/accounts/${account.accountSid}`)).body;
@@ -108,7 +70,7 @@ describe('Twilio emulator messaging', () => {
     });
     expect(res.status).toBe(200);
   };
-  const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);
+  const requestsTo = (path: string) => harness.receiver.requests.filter((r) => r.path === path);
   /** Whether the request is signed as the real Twilio library checks it, with this auth token. */
   const signedWith = (authToken: string, request: ReceivedRequest) =>
     validateRequest(authToken, request.signature ?? '', request.url, request.params);
@@ -205,7 +167,7 @@ describe('Twilio emulator messaging', () => {
   describe('carrier', () => {
     it('advances queued → sending → sent → delivered, posting a signed callback per step to the StatusCallback as given', async () => {
       const account = await newAccount();
-      const statusCallback = `${receiver.base}/status?channel=ch1&kind=sms`;
+      const statusCallback = `${harness.receiver.base}/status?channel=ch1&kind=sms`;
       const created = await send(account, { From: smsNumber(account), To: PHONE, Body: 'Hi', StatusCallback: statusCallback });
       await expect.poll(() => requestsTo('/status').length).toBe(3);
       const callbacks = requestsTo('/status');
@@ -245,7 +207,7 @@ describe('Twilio emulator messaging', () => {
         From: smsNumber(account),
         To: '+15005550006',
         Body: 'Hi',
-        StatusCallback: `${receiver.base}/lost`,
+        StatusCallback: `${harness.receiver.base}/lost`,
       });
       expect(created.status).toBe(201);
       await expect.poll(() => requestsTo('/lost').length).toBe(3);
@@ -265,13 +227,13 @@ describe('Twilio emulator messaging', () => {
 
     it('records failing callbacks (5xx, connection refused) and keeps going', async () => {
       const account = await newAccount();
-      receiver.answer('/broken', 500);
+      harness.receiver.answer('/broken', 500);
       const closedPort = await freePort();
       const broken = await send(account, {
         From: smsNumber(account),
         To: PHONE,
         Body: 'a',
-        StatusCallback: `${receiver.base}/broken`,
+        StatusCallback: `${harness.receiver.base}/broken`,
       });
       const refused = await send(account, {
         From: smsNumber(account),
@@ -302,11 +264,11 @@ describe('Twilio emulator messaging', () => {
         From: smsNumber(account),
         To: PHONE,
         Body: 'slow',
-        StatusCallback: `${receiver.base}/slow`,
+        StatusCallback: `${harness.receiver.base}/slow`,
       });
       // Another account keeps the fast default: its message is delivered while this one waits.
       const other = await newAccount();
-      await send(other, { From: smsNumber(other), To: PHONE, Body: 'fast', StatusCallback: `${receiver.base}/fast` });
+      await send(other, { From: smsNumber(other), To: PHONE, Body: 'fast', StatusCallback: `${harness.receiver.base}/fast` });
       await expect.poll(() => requestsTo('/fast').length).toBe(3);
       expect((await call<Message>('GET', slow.body.uri, { auth: account })).body.status).toBe('queued');
       await call('POST', '/_emulator/reset');
@@ -317,7 +279,7 @@ describe('Twilio emulator messaging', () => {
   describe('opt-out', () => {
     it('STOP (any case, trimmed) makes sends from that number to that phone fail with 21610; START lifts it', async () => {
       const account = await newAccount();
-      await setSmsUrl(account, `${receiver.base}/sms`);
+      await setSmsUrl(account, `${harness.receiver.base}/sms`);
       const from = smsNumber(account);
       const smsOnly = account.numbers.find((n) => !n.capabilities.voice && n.capabilities.sms)?.phone_number ?? '';
 
@@ -352,7 +314,7 @@ describe('Twilio emulator messaging', () => {
   describe('inbound texts (POST /_emulator/messages)', () => {
     it("stores a received message and posts Twilio's signed webhook to the number's SmsUrl", async () => {
       const account = await newAccount();
-      const smsUrl = `${receiver.base}/sms?webhook=abc`;
+      const smsUrl = `${harness.receiver.base}/sms?webhook=abc`;
       await setSmsUrl(account, smsUrl);
       const to = smsNumber(account);
       const res = await text({ from: PHONE, to, body: 'Héllo, is anyone there?' });
@@ -403,7 +365,7 @@ describe('Twilio emulator messaging', () => {
 
     it('with SmsMethod GET, sends the parameters in the query string, signed over the whole URL', async () => {
       const account = await newAccount();
-      await setSmsUrl(account, `${receiver.base}/sms-get?x=1`, 'GET');
+      await setSmsUrl(account, `${harness.receiver.base}/sms-get?x=1`, 'GET');
       await text({ from: PHONE, to: smsNumber(account), body: 'by GET' });
       const [request] = requestsTo('/sms-get');
       expect(request?.method).toBe('GET');
@@ -414,7 +376,7 @@ describe('Twilio emulator messaging', () => {
 
     it('posts the same webhook N times one after another with deliveries, N at once with parallel', async () => {
       const account = await newAccount();
-      await setSmsUrl(account, `${receiver.base}/sms`);
+      await setSmsUrl(account, `${harness.receiver.base}/sms`);
       const retried = await text({ from: PHONE, to: smsNumber(account), body: 'again', deliveries: 3 });
       expect(retried.body.webhooks.map((w) => w.status)).toEqual([200, 200, 200]);
       const deliveries = requestsTo('/sms');
@@ -423,8 +385,8 @@ describe('Twilio emulator messaging', () => {
       expect(deliveries.every((r) => signedWith(account.authToken, r))).toBe(true);
 
       // The receiver answers none until all five are in: they can only all arrive if sent at once.
-      await setSmsUrl(account, `${receiver.base}/together`);
-      receiver.hold('/together', 5);
+      await setSmsUrl(account, `${harness.receiver.base}/together`);
+      harness.receiver.hold('/together', 5);
       const parallel = await text({ from: PHONE, to: smsNumber(account), body: 'dup', parallel: 5 });
       expect(parallel.body.webhooks.map((w) => w.status)).toEqual([200, 200, 200, 200, 200]);
       expect(new Set(requestsTo('/together').map((r) => r.params.MessageSid))).toEqual(new Set([parallel.body.sid]));
@@ -434,8 +396,8 @@ describe('Twilio emulator messaging', () => {
 
     it("signs with a wrong key when asked, and shows the product's refusal", async () => {
       const account = await newAccount();
-      await setSmsUrl(account, `${receiver.base}/strict`);
-      receiver.answer('/strict', 403);
+      await setSmsUrl(account, `${harness.receiver.base}/strict`);
+      harness.receiver.answer('/strict', 403);
       const res = await text({ from: PHONE, to: smsNumber(account), body: 'forged', signature: 'invalid' });
       expect(res.body.webhook?.status).toBe(403);
       const [request] = requestsTo('/strict');

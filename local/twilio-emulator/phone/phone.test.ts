@@ -1,11 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { quietLogger } from '../../log';
-import { freePort } from '../../ports';
-import { startTwilioEmulator, type TwilioEmulator } from '../server';
-import { type Receiver, startReceiver } from '../test-receiver';
+import { describe, expect, it } from 'vitest';
+import { demo, useTwilioEmulator } from '../test-harness';
 import type { PhoneCall, PhoneMessage } from './phone-api';
 
-const demo = { accountSid: `AC${'d'.repeat(32)}`, authToken: 'e'.repeat(32) };
 const PHONE = '+14155550199';
 const DEMO_MAIN = '+14155550101';
 
@@ -16,24 +12,14 @@ interface Conversation {
 }
 
 describe('phone simulator', () => {
-  let emulator: TwilioEmulator;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    emulator = await startTwilioEmulator({ port: await freePort(), demo, messageStepMs: 10, log: quietLogger });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await emulator.stop();
-    await receiver.stop();
-  });
-  afterEach(async () => {
-    await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
-    receiver.reset();
-  });
+  const harness = useTwilioEmulator();
 
   const post = (path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-    fetch(`${emulator.url}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    fetch(`${harness.emulator.url}${path}`, {
+      method: 'POST',
+      headers,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
   const textFromPhone = (from: string, to: string, body: string) => post('/_emulator/messages', { from, to, body });
   const reply = (to: string, body: string) =>
     post(
@@ -45,12 +31,12 @@ describe('phone simulator', () => {
       },
     );
   const conversation = async (phone: string, number: string) => {
-    const res = await fetch(`${emulator.url}/_emulator/phone/conversation?${new URLSearchParams({ phone, number })}`);
+    const res = await fetch(`${harness.emulator.url}/_emulator/phone/conversation?${new URLSearchParams({ phone, number })}`);
     return (await res.json()) as Conversation;
   };
 
   it('serves the page with a labelled number input, number select, message box, Send button and a message log', async () => {
-    const res = await fetch(`${emulator.url}/phone`);
+    const res = await fetch(`${harness.emulator.url}/phone`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await res.text();
@@ -71,13 +57,13 @@ describe('phone simulator', () => {
     expect([...keypad.matchAll(/data-digit="(.)"/g)].map((m) => m[1]).join('')).toBe('123456789*0#');
     // Nothing loaded from elsewhere.
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-    const status = await (await fetch(`${emulator.url}/`)).text();
+    const status = await (await fetch(`${harness.emulator.url}/`)).text();
     expect(status).toContain('<a href="/phone">Phone simulator</a>');
   });
 
   it("lists every account's numbers that take texts or calls, the demo account first", async () => {
     const created = (await (await post('/_emulator/accounts', {})).json()) as { accountSid: string };
-    const res = await fetch(`${emulator.url}/_emulator/phone/numbers`);
+    const res = await fetch(`${harness.emulator.url}/_emulator/phone/numbers`);
     const { numbers } = (await res.json()) as {
       numbers: { phoneNumber: string; accountSid: string; demo: boolean; friendlyName: string; sms: boolean; voice: boolean }[];
     };
@@ -96,7 +82,7 @@ describe('phone simulator', () => {
 
   it("shows the conversation of one phone and one number both ways, with statuses and the product's failed answer", async () => {
     const number = await fetch(
-      `${emulator.url}/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent(DEMO_MAIN)}`,
+      `${harness.emulator.url}/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent(DEMO_MAIN)}`,
       {
         headers: { authorization: `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}` },
       },
@@ -104,10 +90,10 @@ describe('phone simulator', () => {
     const {
       incoming_phone_numbers: [main],
     } = (await number.json()) as { incoming_phone_numbers: { sid: string }[] };
-    receiver.answer('/forbidden', 403);
+    harness.receiver.answer('/forbidden', 403);
     await post(
       `/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers/${main?.sid}.json`,
-      new URLSearchParams({ SmsUrl: `${receiver.base}/forbidden` }).toString(),
+      new URLSearchParams({ SmsUrl: `${harness.receiver.base}/forbidden` }).toString(),
       {
         authorization: `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}`,
         'content-type': 'application/x-www-form-urlencoded',
@@ -128,7 +114,9 @@ describe('phone simulator', () => {
         ['inbound', 'Hi, I need help', 'received', 403],
         ['outbound-api', 'How can we help?', 'delivered', null],
       ]);
-    const bad = await fetch(`${emulator.url}/_emulator/phone/conversation?phone=abc&number=${encodeURIComponent(DEMO_MAIN)}`);
+    const bad = await fetch(
+      `${harness.emulator.url}/_emulator/phone/conversation?phone=abc&number=${encodeURIComponent(DEMO_MAIN)}`,
+    );
     expect(bad.status).toBe(400);
   });
 
@@ -136,7 +124,7 @@ describe('phone simulator', () => {
     await textFromPhone(PHONE, DEMO_MAIN, 'before');
     const abort = new AbortController();
     const res = await fetch(
-      `${emulator.url}/_emulator/phone/events?${new URLSearchParams({ phone: PHONE, number: DEMO_MAIN })}`,
+      `${harness.emulator.url}/_emulator/phone/events?${new URLSearchParams({ phone: PHONE, number: DEMO_MAIN })}`,
       {
         signal: abort.signal,
       },
@@ -165,7 +153,7 @@ describe('phone simulator', () => {
   it('streams the calls of the phone too: its call to the number ringing, answered and ended, and a call ringing the phone', async () => {
     const voiceUrl = async (url: string) => {
       const list = await fetch(
-        `${emulator.url}/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent(DEMO_MAIN)}`,
+        `${harness.emulator.url}/2010-04-01/Accounts/${demo.accountSid}/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent(DEMO_MAIN)}`,
         { headers: { authorization: `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}` } },
       );
       const {
@@ -180,11 +168,11 @@ describe('phone simulator', () => {
         },
       );
     };
-    receiver.twiml('/voice', '<Response><Say>Connecting you</Say><Dial><Client>agent</Client></Dial></Response>');
-    await voiceUrl(`${receiver.base}/voice`);
+    harness.receiver.twiml('/voice', '<Response><Say>Connecting you</Say><Dial><Client>agent</Client></Dial></Response>');
+    await voiceUrl(`${harness.receiver.base}/voice`);
     const abort = new AbortController();
     const res = await fetch(
-      `${emulator.url}/_emulator/phone/events?${new URLSearchParams({ phone: PHONE, number: DEMO_MAIN })}`,
+      `${harness.emulator.url}/_emulator/phone/events?${new URLSearchParams({ phone: PHONE, number: DEMO_MAIN })}`,
       {
         signal: abort.signal,
       },
@@ -212,7 +200,7 @@ describe('phone simulator', () => {
       expect(seen[0]).toBe('ringing');
 
       // The product's <Dial><Number> to the phone rings it: an incoming call on the same stream.
-      receiver.twiml('/voice', `<Response><Dial><Number>${PHONE}</Number></Dial></Response>`);
+      harness.receiver.twiml('/voice', `<Response><Dial><Number>${PHONE}</Number></Dial></Response>`);
       await post('/_emulator/calls', { from: '+14155550177', to: DEMO_MAIN });
       for (;;) {
         const next = await events.next();

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AccessToken from 'twilio/lib/jwt/AccessToken';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { quietLogger } from '../../log';
 import { freePort } from '../../ports';
-import { startTwilioEmulator, type TwilioEmulator } from '../server';
-import { type ReceivedRequest, type Receiver, startReceiver } from '../test-receiver';
+import { startTwilioEmulator } from '../server';
+import { demo, useTwilioEmulator } from '../test-harness';
+import { type ReceivedRequest, startReceiver } from '../test-receiver';
 import type { TokenCheck } from './access-token';
 import type { CallView } from './representation';
 
-const demo = { accountSid: `AC${'d'.repeat(32)}`, authToken: 'e'.repeat(32) };
 const PHONE = '+14155550199';
 const OUTSIDE = '+14155550142';
 
@@ -24,55 +24,18 @@ interface Account {
 const twiml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`;
 
 describe('Twilio emulator calls', () => {
-  let emulator: TwilioEmulator;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    emulator = await startTwilioEmulator({ port: await freePort(), demo, messageStepMs: 10, log: quietLogger });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await emulator.stop();
-    await receiver.stop();
-  });
-  afterEach(async () => {
-    await call('POST', '/_emulator/reset');
-    receiver.reset();
-  });
-
-  async function call<T = Record<string, unknown>>(
-    method: string,
-    path: string,
-    options: { json?: unknown; form?: Record<string, string>; auth?: Account } = {},
-  ) {
-    const headers: Record<string, string> = {};
-    if (options.auth)
-      headers.authorization = `Basic ${Buffer.from(`${options.auth.accountSid}:${options.auth.authToken}`).toString('base64')}`;
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    if (options.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(`${emulator.url}${path}`, {
-      method,
-      headers,
-      body:
-        options.json !== undefined
-          ? JSON.stringify(options.json)
-          : options.form
-            ? new URLSearchParams(options.form).toString()
-            : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T & { error?: string } };
-  }
+  const harness = useTwilioEmulator();
+  const { call } = harness;
 
   const newAccount = async () => (await call<Account>('POST', '/_emulator/accounts')).body;
   const voiceNumber = (account: Account) => account.numbers.find((n) => n.capabilities.voice && n.capabilities.sms);
   /** Points the account's voice number at the receiver: `/voice` answers TwiML, `/status` hears of the end. */
   async function answerCallsWith(account: Account, document: string, extra: Record<string, string> = {}) {
-    receiver.twiml('/voice', document);
+    harness.receiver.twiml('/voice', document);
     const number = voiceNumber(account);
     const res = await call('POST', `/2010-04-01/Accounts/${account.accountSid}/IncomingPhoneNumbers/${number?.sid}.json`, {
       auth: account,
-      form: { VoiceUrl: `${receiver.base}/voice`, StatusCallback: `${receiver.base}/status?number=1`, ...extra },
+      form: { VoiceUrl: `${harness.receiver.base}/voice`, StatusCallback: `${harness.receiver.base}/status?number=1`, ...extra },
     });
     expect(res.status).toBe(200);
     return number?.phone_number ?? '';
@@ -81,7 +44,7 @@ describe('Twilio emulator calls', () => {
   const control = (sid: string, action: string, json: unknown = {}) =>
     call<CallView>('POST', `/_emulator/calls/${sid}/${action}`, { json });
   const view = async (sid: string) => (await call<CallView>('GET', `/_emulator/calls/${sid}`)).body;
-  const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);
+  const requestsTo = (path: string) => harness.receiver.requests.filter((r) => r.path === path);
   /** Whether the request is signed as the real Twilio library checks it, with this auth token. */
   const signedWith = (authToken: string, request: ReceivedRequest) =>
     validateRequest(authToken, request.signature ?? '', request.url, request.params);
@@ -96,7 +59,7 @@ describe('Twilio emulator calls', () => {
   async function application(account: Account, voiceUrl: string) {
     const res = await call<{ sid: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Applications.json`, {
       auth: account,
-      form: { VoiceUrl: voiceUrl, StatusCallback: `${receiver.base}/app-status` },
+      form: { VoiceUrl: voiceUrl, StatusCallback: `${harness.receiver.base}/app-status` },
     });
     return res.body.sid;
   }
@@ -154,7 +117,7 @@ describe('Twilio emulator calls', () => {
       // The number's StatusCallback hears of the end only, signed, with Twilio's call-progress parameters.
       const [status] = requestsTo('/status');
       expect(requestsTo('/status')).toHaveLength(1);
-      expect(status?.url).toBe(`${receiver.base}/status?number=1`);
+      expect(status?.url).toBe(`${harness.receiver.base}/status?number=1`);
       expect(status?.params).toMatchObject({
         CallSid: sid,
         CallStatus: 'completed',
@@ -175,7 +138,7 @@ describe('Twilio emulator calls', () => {
       const number = await answerCallsWith(account, twiml('<Reject reason="busy"/><Say>never</Say>'));
       const busy = await callFromPhone(number);
       expect(busy.body).toMatchObject({ status: 'busy', said: [], duration: null });
-      receiver.twiml('/voice', twiml('<Reject/>'));
+      harness.receiver.twiml('/voice', twiml('<Reject/>'));
       expect((await callFromPhone(number)).body.status).toBe('no-answer');
       expect(requestsTo('/status').map((r) => r.params.CallStatus)).toEqual(['busy', 'no-answer']);
     });
@@ -193,7 +156,7 @@ describe('Twilio emulator calls', () => {
         json: { callTimeScale: 0.001, accountSid: account.accountSid },
       });
       expect(settings.status).toBe(200);
-      receiver.twiml('/voice', twiml('<Pause length="2"/><Say>after two seconds</Say>'));
+      harness.receiver.twiml('/voice', twiml('<Pause length="2"/><Say>after two seconds</Say>'));
       const scaled = await callFromPhone(number);
       await expect.poll(async () => (await view(scaled.body.sid)).said).toEqual(['after two seconds']);
       expect((await call('POST', '/_emulator/settings', { json: { callTimeScale: 0 } })).status).toBe(400);
@@ -208,9 +171,9 @@ describe('Twilio emulator calls', () => {
         said: ['We are sorry, an application error has occurred. Goodbye.'],
         errors: [{ code: 12100 }],
       });
-      receiver.answer('/voice', 403);
-      receiver.twiml('/fallback', twiml('<Say>fallback</Say><Gather/>'));
-      await answerCallsWith(account, twiml('<Say>unused</Say>'), { VoiceFallbackUrl: `${receiver.base}/fallback` });
+      harness.receiver.answer('/voice', 403);
+      harness.receiver.twiml('/fallback', twiml('<Say>fallback</Say><Gather/>'));
+      await answerCallsWith(account, twiml('<Say>unused</Say>'), { VoiceFallbackUrl: `${harness.receiver.base}/fallback` });
       const fallback = await callFromPhone(number);
       expect(fallback.body).toMatchObject({
         status: 'completed',
@@ -250,7 +213,7 @@ describe('Twilio emulator calls', () => {
     it('rings three clients at once; the first to answer is bridged, the others are canceled, in order and signed', async () => {
       const account = await newAccount();
       const number = await answerCallsWith(account, ringAll());
-      receiver.twiml('/dial-result', twiml('<Say>Thanks for calling</Say><Hangup/>'));
+      harness.receiver.twiml('/dial-result', twiml('<Say>Thanks for calling</Say><Hangup/>'));
       const ringing = await callFromPhone(number);
       expect(ringing.status).toBe(201);
       const sid = ringing.body.sid;
@@ -303,7 +266,7 @@ describe('Twilio emulator calls', () => {
         });
       }
       // Relative statusCallback URLs resolve against the document's URL, query kept.
-      expect(legStatus[0]?.url).toBe(`${receiver.base}/leg-status?who=alice`);
+      expect(legStatus[0]?.url).toBe(`${harness.receiver.base}/leg-status?who=alice`);
       expect(legStatus.at(-1)?.params.CallDuration).toMatch(/^\d+$/);
 
       const [action] = requestsTo('/dial-result');
@@ -330,7 +293,7 @@ describe('Twilio emulator calls', () => {
     it('with nobody answering before the timeout: every leg no-answer, and the action hears DialCallStatus=no-answer', async () => {
       const account = await newAccount();
       const number = await answerCallsWith(account, ringAll());
-      receiver.twiml('/dial-result', twiml('<Say>Nobody is available</Say><Hangup/>'));
+      harness.receiver.twiml('/dial-result', twiml('<Say>Nobody is available</Say><Hangup/>'));
       const ringing = await callFromPhone(number);
       const ended = await control(ringing.body.sid, 'advance');
       expect(ended.body).toMatchObject({ status: 'completed', said: ['Nobody is available'] });
@@ -417,8 +380,8 @@ describe('Twilio emulator calls', () => {
     it("with its token: the TwiML application's Voice URL hears the client and its params; <Dial><Number> rings the outside phone", async () => {
       const account = await newAccount();
       const callerId = voiceNumber(account)?.phone_number ?? '';
-      const app = await application(account, `${receiver.base}/outbound`);
-      receiver.twiml('/outbound', (request) =>
+      const app = await application(account, `${harness.receiver.base}/outbound`);
+      harness.receiver.twiml('/outbound', (request) =>
         twiml(
           `<Dial callerId="${request.params.From}" answerOnBridge="true" action="/outbound-result">` +
             `<Number statusCallbackEvent="ringing answered completed" statusCallback="/number-status">${request.params.To}</Number></Dial>`,
@@ -459,8 +422,8 @@ describe('Twilio emulator calls', () => {
 
     it('fails a <Number> leg without a number as callerId (13214) or with a bad number (13223); a bare number in <Dial> is dialled', async () => {
       const account = await newAccount();
-      const app = await application(account, `${receiver.base}/outbound`);
-      receiver.twiml('/outbound', twiml(`<Dial action="/outbound-result"><Number>${OUTSIDE}</Number></Dial>`));
+      const app = await application(account, `${harness.receiver.base}/outbound`);
+      harness.receiver.twiml('/outbound', twiml(`<Dial action="/outbound-result"><Number>${OUTSIDE}</Number></Dial>`));
       const place = () =>
         call<CallView>('POST', '/_emulator/clients/alice/calls', {
           json: { accountSid: account.accountSid, applicationSid: app, params: { To: OUTSIDE } },
@@ -470,10 +433,10 @@ describe('Twilio emulator calls', () => {
       expect(noCallerId.body.legs.map((l) => l.status)).toEqual(['failed']);
       expect(requestsTo('/outbound-result')[0]?.params.DialCallStatus).toBe('failed');
 
-      receiver.twiml('/outbound', twiml('<Dial callerId="+14155550101"><Number>12345</Number></Dial>'));
+      harness.receiver.twiml('/outbound', twiml('<Dial callerId="+14155550101"><Number>12345</Number></Dial>'));
       expect((await place()).body.errors.map((e) => e.code)).toEqual([13223]);
 
-      receiver.twiml('/outbound', twiml(`<Dial callerId="+14155550101" timeout="3">${OUTSIDE}</Dial>`));
+      harness.receiver.twiml('/outbound', twiml(`<Dial callerId="+14155550101" timeout="3">${OUTSIDE}</Dial>`));
       const bare = await place();
       expect(bare.body.legs.map((l) => [l.from, l.to, l.status])).toEqual([['+14155550101', OUTSIDE, 'ringing']]);
     });
@@ -481,7 +444,7 @@ describe('Twilio emulator calls', () => {
     it('refuses a token that is not valid, that names someone else, or that has no outgoing application', async () => {
       const account = await newAccount();
       const key = await apiKey(account);
-      const app = await application(account, `${receiver.base}/outbound`);
+      const app = await application(account, `${harness.receiver.base}/outbound`);
       const place = (identity: string, token: string) =>
         call('POST', `/_emulator/clients/${identity}/calls`, { json: { token, params: { To: OUTSIDE } } });
       expect((await place('alice', 'nonsense')).status).toBe(401);
@@ -505,7 +468,7 @@ describe('Twilio emulator calls', () => {
     it('accepts a token signed with an API key of the account, for an application of that account', async () => {
       const account = await newAccount();
       const key = await apiKey(account);
-      const app = await application(account, `${receiver.base}/outbound`);
+      const app = await application(account, `${harness.receiver.base}/outbound`);
       const check = await verify(accessToken(account, key, { identity: 'user_42', applicationSid: app }));
       expect(check).toMatchObject({
         valid: true,
@@ -522,8 +485,8 @@ describe('Twilio emulator calls', () => {
       const account = await newAccount();
       const other = await newAccount();
       const key = await apiKey(account);
-      const app = await application(account, `${receiver.base}/outbound`);
-      const otherApp = await application(other, `${receiver.base}/outbound`);
+      const app = await application(account, `${harness.receiver.base}/outbound`);
+      const otherApp = await application(other, `${harness.receiver.base}/outbound`);
       const code = async (token: string) => {
         const check = await verify(token);
         expect(check.valid).toBe(false);
