@@ -6,12 +6,12 @@
  * from the post until `new_message` arrives on the socket. Writes bench/results/inbound-sms.json;
  * exits 1 when the p95 is over the goal. `BENCH_RUNS=20 npm run bench` for a quick run.
  */
-import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { twilioSignature } from '../local/twilio-emulator/signature';
 import { socketPath } from '../shared/contract/realtime-events';
+import { inboundParams } from '../test/support/sms-webhook';
 import { startTestStack } from '../test/support/test-stack';
 import { median } from './lib/import-time';
 import { localApi, percentile } from './lib/local-api';
@@ -80,20 +80,10 @@ try {
   /** Posts text `seq` as Twilio would and answers the milliseconds until the socket has it. */
   const measureOne = async (seq: number): Promise<number> => {
     const body = `bench text ${seq}`;
-    const sid = `SM${randomBytes(16).toString('hex')}`;
-    const params = {
-      AccountSid: twilio.accountSid,
-      ApiVersion: '2010-04-01',
-      Body: body,
-      From: phones[Math.abs(seq) % PHONES] as string,
-      MessageSid: sid,
-      NumMedia: '0',
-      NumSegments: '1',
-      SmsMessageSid: sid,
-      SmsSid: sid,
-      SmsStatus: 'received',
-      To: to,
-    };
+    const params = inboundParams(
+      { twilio, channel: { identifier: to } },
+      { from: phones[Math.abs(seq) % PHONES] as string, body },
+    );
     const heard = new Promise<number>((resolve) => waiting.set(body, resolve));
     const t0 = performance.now();
     const res = await fetch(smsUrl, {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Tokens } from '../../shared/contract/auth';
 
 /** The local stack's API as the benchmarks use it: JSON calls, and a verified owner signed up the way anyone signs up. */
@@ -15,11 +16,11 @@ export function localApi(urls: { api: string; mail: string }) {
     return body.data;
   }
 
-  /** Register, then the mailed link. */
-  async function signUp(): Promise<{ companyId: string; userId: string; accessToken: string }> {
-    const email = `bench-${Date.now()}@example.test`;
+  /** Register, then the mailed link; `label` names the company, so a bench can sign up several. */
+  async function signUp(label = 'Co'): Promise<{ companyId: string; userId: string; accessToken: string }> {
+    const email = `bench-${label.toLowerCase()}-${randomUUID().slice(0, 8)}@example.test`;
     await call('/api/v1/auth/register', {
-      body: { companyName: 'Bench Co', name: 'Bench User', email, password: 'bench password 1' },
+      body: { companyName: `Bench ${label}`, name: 'Bench User', email, password: 'bench password 1' },
     });
     const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
       emails: { destination: { to: string[] }; body: { text?: string } }[];

@@ -1,11 +1,14 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { twilioSignature } from '../../local/twilio-emulator/signature';
 import type { ConversationDetail, Message } from '../../shared/contract/conversations';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, type ApiResponse, api, signUp } from './api';
 import type { Socket } from './realtime';
 import { withChannel } from './settings';
+import { inboundParams, newMessageSid } from './sms-webhook';
 import { numberOf, type TwilioAccount } from './twilio';
+
+export { inboundParams, newMessageSid };
 
 /** A company texting through its imported voice+SMS number, and the webhook URL Twilio has for it. */
 export interface SmsLine {
@@ -25,8 +28,6 @@ export async function smsLine(options: { account?: Account; twilio?: TwilioAccou
   const { sms_url } = await numberOf(twilio, number.sid);
   return { account: owner, provider, channel, twilio, smsUrl: sms_url };
 }
-
-export const newMessageSid = () => `SM${randomBytes(16).toString('hex')}`;
 
 /** An outside phone (a customer's), different per call. */
 export const newPhone = () => `+1202555${String(randomInt(0, 10_000)).padStart(4, '0')}`;
@@ -52,29 +53,6 @@ export async function postWebhook(
   if (signature !== null) headers['x-twilio-signature'] = signature;
   const res = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
-}
-
-/** Twilio's parameters of an incoming text. https://www.twilio.com/docs/messaging/guides/webhook-request */
-export function inboundParams(
-  line: Pick<SmsLine, 'twilio' | 'channel'>,
-  text: { from: string; body: string; sid?: string; to?: string },
-) {
-  const sid = text.sid ?? newMessageSid();
-  return {
-    AccountSid: line.twilio.accountSid,
-    ApiVersion: '2010-04-01',
-    Body: text.body,
-    From: text.from,
-    FromCountry: 'US',
-    MessageSid: sid,
-    NumMedia: '0',
-    NumSegments: '1',
-    SmsMessageSid: sid,
-    SmsSid: sid,
-    SmsStatus: 'received',
-    To: text.to ?? line.channel.identifier,
-    ToCountry: 'US',
-  };
 }
 
 /** A phone texts the line: the signed inbound webhook, as Twilio posts it to the number's SmsUrl. */
