@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CALLS_LIST_LIMIT } from '../constants';
+import { pageLimit } from './fields';
 import { httpContract } from './route';
 
 /** Call History (SPEC §2 Call History, §3 Call, §7 calls). Written by the voice webhooks, read by the page. */
@@ -36,16 +37,7 @@ export const listCalls = httpContract({
     status: z.optional(z.enum(['', ...CALL_STATUSES], { error: `status must be one of ${CALL_STATUSES.join(', ')}` })),
     dateFrom: z.optional(z.union([z.literal(''), isoDate('dateFrom')])),
     dateTo: z.optional(z.union([z.literal(''), isoDate('dateTo')])),
-    limit: z._default(
-      z.coerce
-        .number({ error: 'limit must be a number' })
-        .check(
-          z.int('limit must be a whole number'),
-          z.minimum(1, 'limit must be at least 1'),
-          z.maximum(CALLS_LIST_LIMIT, `limit must be at most ${CALLS_LIST_LIMIT}`),
-        ),
-      CALLS_LIST_LIMIT,
-    ),
+    limit: pageLimit(CALLS_LIST_LIMIT, CALLS_LIST_LIMIT),
   }),
   response: z.object({ calls: z.array(CallSchema) }),
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CONVERSATION_PAGE_SIZE, CONVERSATION_STATUS_FILTERS } from '../constants';
 import { MAX_MESSAGE_LENGTH } from '../sms-segments';
+import { pageLimit } from './fields';
 import { httpContract } from './route';
 
 /** SMS conversations (SPEC §2 Conversations, §3 Conversation and Message, §7 Conversations). */
@@ -76,16 +77,7 @@ export const listConversations = httpContract({
   auth: 'user',
   query: z.object({
     status: z._default(z.enum(CONVERSATION_STATUS_FILTERS, { error: 'status must be OPEN, CLOSED or BOTH' }), 'BOTH'),
-    limit: z._default(
-      z.coerce
-        .number({ error: 'limit must be a number' })
-        .check(
-          z.int('limit must be a whole number'),
-          z.minimum(1, 'limit must be at least 1'),
-          z.maximum(MAX_CONVERSATION_PAGE_SIZE, `limit must be at most ${MAX_CONVERSATION_PAGE_SIZE}`),
-        ),
-      CONVERSATION_PAGE_SIZE,
-    ),
+    limit: pageLimit(CONVERSATION_PAGE_SIZE, MAX_CONVERSATION_PAGE_SIZE),
     /** Kept for API callers (SPEC §7); its cost grows with the offset. The web app pages by cursor. */
     offset: z.optional(
       z.coerce

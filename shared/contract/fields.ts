@@ -35,3 +35,16 @@ export const opaqueToken = (label: string) =>
   z
     .string({ error: `${label} is required` })
     .check(z.minLength(1, `${label} is required`), z.maxLength(200, `${label} is invalid`));
+
+/** A page size in a query string: a whole number from 1 to `max`, `defaultSize` when left out. */
+export const pageLimit = (defaultSize: number, max: number) =>
+  z._default(
+    z.coerce
+      .number({ error: 'limit must be a number' })
+      .check(
+        z.int('limit must be a whole number'),
+        z.minimum(1, 'limit must be at least 1'),
+        z.maximum(max, `limit must be at most ${max}`),
+      ),
+    defaultSize,
+  );
