@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_GRACE_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '../../shared/constants';
 import type { Tokens } from '../../shared/contract/auth';
@@ -7,6 +6,7 @@ import { unauthorized } from '../lib/app-error';
 import { setting, tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import { issueAccessToken } from './access-tokens';
 import { toUser, type UserRecord } from './accounts';
 import { hashOpaqueToken, newId, newOpaqueToken } from './opaque-tokens';
@@ -120,37 +120,28 @@ export async function rotateRefreshToken(
     await revokeSession(token.companyId, token.userId, token.familyId);
     throw reused();
   }
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: keys.refreshToken(hash),
-              UpdateExpression: 'SET spent = :true, spentAtMs = :now',
-              ConditionExpression: 'spent = :false',
-              ExpressionAttributeValues: { ':true': true, ':false': false, ':now': Date.now() },
-            },
-          },
-          {
-            ConditionCheck: {
-              TableName,
-              Key: keys.refreshFamily(token.familyId),
-              ConditionExpression: 'revoked = :false',
-              ExpressionAttributeValues: { ':false': false },
-            },
-          },
-          { Put: { TableName, Item: refreshItem(next.hash, user, token.familyId, Number(family.expiresAt)) } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    // Revoked meanwhile: the session is over. Spent meanwhile by a parallel refresh: the same successor.
-    if (error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') throw invalidRefresh();
-    return answer();
-  }
+  const result = await transact([
+    {
+      Update: {
+        TableName,
+        Key: keys.refreshToken(hash),
+        UpdateExpression: 'SET spent = :true, spentAtMs = :now',
+        ConditionExpression: 'spent = :false',
+        ExpressionAttributeValues: { ':true': true, ':false': false, ':now': Date.now() },
+      },
+    },
+    {
+      ConditionCheck: {
+        TableName,
+        Key: keys.refreshFamily(token.familyId),
+        ConditionExpression: 'revoked = :false',
+        ExpressionAttributeValues: { ':false': false },
+      },
+    },
+    { Put: { TableName, Item: refreshItem(next.hash, user, token.familyId, Number(family.expiresAt)) } },
+  ]);
+  // Revoked meanwhile: the session is over. Spent meanwhile by a parallel refresh: the same successor.
+  if (!result.written && result.reasons[1]?.Code === 'ConditionalCheckFailed') throw invalidRefresh();
   return answer();
 }
 

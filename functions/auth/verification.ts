@@ -7,6 +7,7 @@ import { setting, tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { escapeHtml, sendMail } from '../lib/mail';
 import { epochSeconds, keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import type { UserRecord } from './accounts';
 import { hashOpaqueToken, newOpaqueToken } from './opaque-tokens';
 
@@ -25,41 +26,32 @@ export function newVerification() {
  */
 export async function replaceVerification(user: UserRecord, verification: ReturnType<typeof newVerification>): Promise<boolean> {
   const TableName = tableName();
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: keys.user(user.companyId, user.id),
-              UpdateExpression: 'SET verificationHash = :hash',
-              ConditionExpression: 'emailVerified = :false',
-              ExpressionAttributeValues: { ':hash': verification.hash, ':false': false },
-            },
-          },
-          ...(user.verificationHash ? [{ Delete: { TableName, Key: keys.verification(user.verificationHash) } }] : []),
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.verification(verification.hash),
-                entity: 'VERIFICATION',
-                companyId: user.companyId,
-                userId: user.id,
-                validUntil: verification.validUntil,
-                expiresAt: verification.expiresAt,
-              },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
-    throw error;
-  }
+  const result = await transact([
+    {
+      Update: {
+        TableName,
+        Key: keys.user(user.companyId, user.id),
+        UpdateExpression: 'SET verificationHash = :hash',
+        ConditionExpression: 'emailVerified = :false',
+        ExpressionAttributeValues: { ':hash': verification.hash, ':false': false },
+      },
+    },
+    ...(user.verificationHash ? [{ Delete: { TableName, Key: keys.verification(user.verificationHash) } }] : []),
+    {
+      Put: {
+        TableName,
+        Item: {
+          ...keys.verification(verification.hash),
+          entity: 'VERIFICATION',
+          companyId: user.companyId,
+          userId: user.id,
+          validUntil: verification.validUntil,
+          expiresAt: verification.expiresAt,
+        },
+      },
+    },
+  ]);
+  return result.written;
 }
 
 const appUrl = async () => (await setting('APP_URL')).replace(/\/$/, '');

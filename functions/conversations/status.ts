@@ -1,10 +1,8 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Conversation, ConversationStatus } from '../../shared/contract/conversations';
 import { conflict } from '../lib/app-error';
 import { tableName } from '../lib/config';
-import { db } from '../lib/db';
 import { keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { toConversationView } from './conversation-views';
 import { COMPANY_COUNTERS, type ConversationRecord, conversationIndexEntries } from './records';
@@ -49,50 +47,41 @@ async function writeStatus(read: ConversationRecord, changed: ConversationRecord
   const names = Object.keys(entries);
   const counter = (status: ConversationStatus) =>
     status === 'OPEN' ? COMPANY_COUNTERS.openConversations : COMPANY_COUNTERS.closedConversations;
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: keys.conversation(read.companyId, read.id),
-              UpdateExpression: `SET #status = :new, ${names.map((_, i) => `#index${i} = :index${i}`).join(', ')}`,
-              ConditionExpression: '#status = :old AND lastMessageAt = :lastMessageAt',
-              ExpressionAttributeNames: {
-                '#status': 'status',
-                ...Object.fromEntries(names.map((name, i) => [`#index${i}`, name])),
-              },
-              ExpressionAttributeValues: {
-                ':new': changed.status,
-                ':old': read.status,
-                ':lastMessageAt': read.lastMessageAt,
-                ...Object.fromEntries(Object.values(entries).map((value, i) => [`:index${i}`, value])),
-              },
-            },
-          },
-          {
-            Update: {
-              TableName,
-              Key: keys.company(read.companyId),
-              UpdateExpression: 'ADD #from :minus, #to :plus',
-              ExpressionAttributeNames: { '#from': counter(read.status), '#to': counter(changed.status) },
-              ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    // ConditionalCheckFailed (changed meanwhile) or TransactionConflict (a parallel transaction on
-    // the same items): both resolve by reading again.
-    if (error instanceof TransactionCanceledException) {
-      const retryable = error.CancellationReasons?.every((r) =>
-        ['None', 'ConditionalCheckFailed', 'TransactionConflict'].includes(r.Code ?? 'None'),
-      );
-      if (retryable !== false) return false;
-    }
-    throw error;
-  }
+  const result = await transact([
+    {
+      Update: {
+        TableName,
+        Key: keys.conversation(read.companyId, read.id),
+        UpdateExpression: `SET #status = :new, ${names.map((_, i) => `#index${i} = :index${i}`).join(', ')}`,
+        ConditionExpression: '#status = :old AND lastMessageAt = :lastMessageAt',
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          ...Object.fromEntries(names.map((name, i) => [`#index${i}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ':new': changed.status,
+          ':old': read.status,
+          ':lastMessageAt': read.lastMessageAt,
+          ...Object.fromEntries(Object.values(entries).map((value, i) => [`:index${i}`, value])),
+        },
+      },
+    },
+    {
+      Update: {
+        TableName,
+        Key: keys.company(read.companyId),
+        UpdateExpression: 'ADD #from :minus, #to :plus',
+        ExpressionAttributeNames: { '#from': counter(read.status), '#to': counter(changed.status) },
+        ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
+      },
+    },
+  ]);
+  if (result.written) return true;
+  // ConditionalCheckFailed (changed meanwhile) or TransactionConflict (a parallel transaction on
+  // the same items): both resolve by reading again.
+  const retryable = result.reasons.every((r) =>
+    ['None', 'ConditionalCheckFailed', 'TransactionConflict'].includes(r.Code ?? 'None'),
+  );
+  if (retryable) return false;
+  throw result.error;
 }

@@ -1,11 +1,11 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Channel } from '../../shared/contract/settings';
 import { badRequest, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import { type ChannelRecord, type InboxRecord, toChannel } from './records';
 import { listCompanyUsers } from './users';
 
@@ -58,40 +58,32 @@ export async function updateRouting(
       ? keys.inbox(companyId, targetId)
       : keys.user(companyId, targetId)
     : null;
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
+  const result = await transact([
+    {
+      Update: {
+        TableName,
+        Key: keys.channel(companyId, channelId),
+        UpdateExpression: 'SET routingType = :type, routingTargetId = :target',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':type': routingType, ':target': targetId },
+      },
+    },
+    ...(targetKey
+      ? [
           {
-            Update: {
+            ConditionCheck: {
               TableName,
-              Key: keys.channel(companyId, channelId),
-              UpdateExpression: 'SET routingType = :type, routingTargetId = :target',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: { ':type': routingType, ':target': targetId },
+              Key: targetKey,
+              // A user removed from the company keeps their item (for history) but takes no calls.
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
             },
           },
-          ...(targetKey
-            ? [
-                {
-                  ConditionCheck: {
-                    TableName,
-                    Key: targetKey,
-                    // A user removed from the company keeps their item (for history) but takes no calls.
-                    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
-                  },
-                },
-              ]
-            : []),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) {
-      if (error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') throw notFound('Channel not found');
-      throw notFound(routingType === 'INBOX' ? 'Inbox not found' : 'User not found');
-    }
-    throw error;
+        ]
+      : []),
+  ]);
+  if (!result.written) {
+    if (result.reasons[0]?.Code === 'ConditionalCheckFailed') throw notFound('Channel not found');
+    throw notFound(routingType === 'INBOX' ? 'Inbox not found' : 'User not found');
   }
   const targetName = targetKey
     ? ((await db.send(new GetCommand({ TableName, Key: targetKey }))).Item?.name as string | undefined)

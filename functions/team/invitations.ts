@@ -12,6 +12,7 @@ import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { epochSeconds, keys } from '../lib/table';
 import type { Limit } from '../lib/throttle';
+import { transact } from '../lib/transact';
 
 export interface InvitationRecord {
   id: string;
@@ -120,42 +121,34 @@ export async function createInvitation(input: {
     validUntil: link.validUntil,
     createdAt: new Date().toISOString(),
   };
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName, Item: invitationItem(invitation), ConditionExpression: 'attribute_not_exists(PK)' } },
-          { Put: { TableName, Item: tokenItem(input.companyId, invitation.id, link) } },
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.invitationEmail(input.companyId, input.email),
-                entity: 'INVITATION_EMAIL',
-                invitationId: invitation.id,
-              },
-              // Two invitations of one address at the same moment: one wins, the other hears 409.
-              ...(pointer
-                ? {
-                    ConditionExpression: 'invitationId = :previous',
-                    ExpressionAttributeValues: { ':previous': pointer.invitationId },
-                  }
-                : { ConditionExpression: 'attribute_not_exists(PK)' }),
-            },
-          },
-          ...(previous
-            ? [
-                { Delete: { TableName, Key: keys.invitation(input.companyId, previous.id) } },
-                { Delete: { TableName, Key: keys.invitationToken(previous.tokenHash) } },
-              ]
-            : []),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw changedMeanwhile();
-    throw error;
-  }
+  const result = await transact([
+    { Put: { TableName, Item: invitationItem(invitation), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName, Item: tokenItem(input.companyId, invitation.id, link) } },
+    {
+      Put: {
+        TableName,
+        Item: {
+          ...keys.invitationEmail(input.companyId, input.email),
+          entity: 'INVITATION_EMAIL',
+          invitationId: invitation.id,
+        },
+        // Two invitations of one address at the same moment: one wins, the other hears 409.
+        ...(pointer
+          ? {
+              ConditionExpression: 'invitationId = :previous',
+              ExpressionAttributeValues: { ':previous': pointer.invitationId },
+            }
+          : { ConditionExpression: 'attribute_not_exists(PK)' }),
+      },
+    },
+    ...(previous
+      ? [
+          { Delete: { TableName, Key: keys.invitation(input.companyId, previous.id) } },
+          { Delete: { TableName, Key: keys.invitationToken(previous.tokenHash) } },
+        ]
+      : []),
+  ]);
+  if (!result.written) throw changedMeanwhile();
   return { invitation, token: link.token };
 }
 
@@ -167,33 +160,25 @@ export async function listInvitations(companyId: string): Promise<InvitationReco
 export async function revokeInvitation(companyId: string, invitationId: string): Promise<InvitationRecord> {
   const invitation = await getInvitationRecord(companyId, invitationId);
   const TableName = tableName();
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName,
-              Key: keys.invitation(companyId, invitationId),
-              ConditionExpression: 'attribute_exists(PK)',
-            },
-          },
-          { Delete: { TableName, Key: keys.invitationToken(invitation.tokenHash) } },
-          {
-            Delete: {
-              TableName,
-              Key: keys.invitationEmail(companyId, invitation.email),
-              ConditionExpression: 'attribute_not_exists(PK) OR invitationId = :id',
-              ExpressionAttributeValues: { ':id': invitationId },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw invitationNotFound();
-    throw error;
-  }
+  const result = await transact([
+    {
+      Delete: {
+        TableName,
+        Key: keys.invitation(companyId, invitationId),
+        ConditionExpression: 'attribute_exists(PK)',
+      },
+    },
+    { Delete: { TableName, Key: keys.invitationToken(invitation.tokenHash) } },
+    {
+      Delete: {
+        TableName,
+        Key: keys.invitationEmail(companyId, invitation.email),
+        ConditionExpression: 'attribute_not_exists(PK) OR invitationId = :id',
+        ExpressionAttributeValues: { ':id': invitationId },
+      },
+    },
+  ]);
+  if (!result.written) throw invitationNotFound();
   return invitation;
 }
 
@@ -205,33 +190,25 @@ export async function renewInvitation(
   const current = await getInvitationRecord(companyId, invitationId);
   const link = newLink();
   const TableName = tableName();
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: keys.invitation(companyId, invitationId),
-              UpdateExpression: 'SET tokenHash = :hash, validUntil = :until, expiresAt = :expires',
-              ConditionExpression: 'tokenHash = :previous',
-              ExpressionAttributeValues: {
-                ':hash': link.hash,
-                ':until': link.validUntil,
-                ':expires': link.validUntil + KEEP_EXPIRED_SECONDS,
-                ':previous': current.tokenHash,
-              },
-            },
-          },
-          { Delete: { TableName, Key: keys.invitationToken(current.tokenHash) } },
-          { Put: { TableName, Item: tokenItem(companyId, invitationId, link) } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw changedMeanwhile();
-    throw error;
-  }
+  const result = await transact([
+    {
+      Update: {
+        TableName,
+        Key: keys.invitation(companyId, invitationId),
+        UpdateExpression: 'SET tokenHash = :hash, validUntil = :until, expiresAt = :expires',
+        ConditionExpression: 'tokenHash = :previous',
+        ExpressionAttributeValues: {
+          ':hash': link.hash,
+          ':until': link.validUntil,
+          ':expires': link.validUntil + KEEP_EXPIRED_SECONDS,
+          ':previous': current.tokenHash,
+        },
+      },
+    },
+    { Delete: { TableName, Key: keys.invitationToken(current.tokenHash) } },
+    { Put: { TableName, Item: tokenItem(companyId, invitationId, link) } },
+  ]);
+  if (!result.written) throw changedMeanwhile();
   return { invitation: { ...current, tokenHash: link.hash, validUntil: link.validUntil }, token: link.token };
 }
 
