@@ -40,6 +40,13 @@ async function lists(who: Account = account) {
   return { OPEN, CLOSED, BOTH };
 }
 
+/** The lists as seeded: Ada's conversation open, the other closed. */
+const asSeeded = () => ({
+  OPEN: { ids: [open.id], total: 1 },
+  CLOSED: { ids: [closed.id], total: 1 },
+  BOTH: { ids: [closed.id, open.id], total: 2 },
+});
+
 describe('changing the status of a conversation', () => {
   it('closes and opens it again: the lists, the totals and every socket of the company follow', async () => {
     const socket = await openSocket(account);
@@ -65,11 +72,7 @@ describe('changing the status of a conversation', () => {
       expect(opening.status).toBe(200);
       expect(opening.body.data.conversation.status).toBe('OPEN');
       expect((await socket.next('conversation_status_updated')).data).toMatchObject({ conversationId: open.id, status: 'OPEN' });
-      expect(await lists()).toEqual({
-        OPEN: { ids: [open.id], total: 1 },
-        CLOSED: { ids: [closed.id], total: 1 },
-        BOTH: { ids: [closed.id, open.id], total: 2 },
-      });
+      expect(await lists()).toEqual(asSeeded());
     } finally {
       await socket.close();
     }
@@ -84,11 +87,7 @@ describe('changing the status of a conversation', () => {
       // The heartbeat's answer comes after any event published before it: none was.
       await socket.beat();
       expect(socket.log.filter((e) => e.type === 'conversation_status_updated')).toEqual([]);
-      expect(await lists()).toEqual({
-        OPEN: { ids: [open.id], total: 1 },
-        CLOSED: { ids: [closed.id], total: 1 },
-        BOTH: { ids: [closed.id, open.id], total: 2 },
-      });
+      expect(await lists()).toEqual(asSeeded());
     } finally {
       await socket.close();
     }

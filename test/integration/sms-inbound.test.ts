@@ -1,10 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { twilioSignature } from '../../local/twilio-emulator/signature';
 import { type ConversationPage, THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
 import type { Provider } from '../../shared/contract/settings';
 import { api, signUp, stack } from '../support/api';
-import { openSocket, type Socket } from '../support/realtime';
+import type { Socket } from '../support/realtime';
 import {
   EMPTY_TWIML,
   inboundParams,
@@ -14,21 +14,13 @@ import {
   type SmsLine,
   sendText,
   smsLine,
+  socketsClosedAfterEach,
   textIn,
 } from '../support/sms';
 import { testTable } from '../support/table';
 import { numberOf, numbersByKind, textFromPhone } from '../support/twilio';
 
-const sockets: Socket[] = [];
-afterEach(async () => {
-  await Promise.all(sockets.splice(0).map((s) => s.close()));
-});
-
-async function listen(line: SmsLine): Promise<Socket> {
-  const socket = await openSocket(line.account);
-  sockets.push(socket);
-  return socket;
-}
+const listen = socketsClosedAfterEach();
 
 /** The conversation a phone's text landed in, as the company's sockets hear it. */
 async function conversationFrom(socket: Socket, phone: string) {

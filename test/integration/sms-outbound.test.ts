@@ -1,21 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/contract/conversations';
 import { MAX_MESSAGE_LENGTH } from '../../shared/sms-segments';
 import { api, stack } from '../support/api';
-import { openSocket, type Socket } from '../support/realtime';
-import { conversationWith, newPhone, readConversation, type SmsLine, sendText, smsLine } from '../support/sms';
+import {
+  conversationWith,
+  newPhone,
+  readConversation,
+  type SmsLine,
+  sendText,
+  smsLine,
+  socketsClosedAfterEach,
+} from '../support/sms';
 import { emulatorMessages, newTwilioAccount, numbersByKind, textFromPhone } from '../support/twilio';
 
-const sockets: Socket[] = [];
-afterEach(async () => {
-  await Promise.all(sockets.splice(0).map((s) => s.close()));
-});
-
-async function listen(line: SmsLine): Promise<Socket> {
-  const socket = await openSocket(line.account);
-  sockets.push(socket);
-  return socket;
-}
+const listen = socketsClosedAfterEach();
 
 /** The message as the thread shows it now. */
 async function messageInThread(line: SmsLine, conversationId: string, messageId: string): Promise<Message | undefined> {

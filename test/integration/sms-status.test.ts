@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/contract/conversations';
-import { openSocket, type Socket } from '../support/realtime';
+import type { Socket } from '../support/realtime';
 import {
   conversationWith,
   EMPTY_TWIML,
@@ -10,6 +10,7 @@ import {
   type SmsLine,
   sendText,
   smsLine,
+  socketsClosedAfterEach,
 } from '../support/sms';
 import { emulatorMessages, setMessageStepMs } from '../support/twilio';
 
@@ -19,10 +20,7 @@ import { emulatorMessages, setMessageStepMs } from '../support/twilio';
  * for the account, so within a test only these callbacks arrive.
  */
 
-const sockets: Socket[] = [];
-afterEach(async () => {
-  await Promise.all(sockets.splice(0).map((s) => s.close()));
-});
+const listen = socketsClosedAfterEach();
 
 interface Sent {
   line: SmsLine;
@@ -36,8 +34,7 @@ interface Sent {
 async function quietLine() {
   const line = await smsLine();
   await setMessageStepMs(60_000, line.twilio.accountSid);
-  const socket = await openSocket(line.account);
-  sockets.push(socket);
+  const socket = await listen(line);
   const conversationId = await conversationWith(line, socket, newPhone());
   return { line, socket, conversationId };
 }

@@ -1,14 +1,31 @@
 import { randomInt } from 'node:crypto';
+import { afterEach } from 'vitest';
 import { twilioSignature } from '../../local/twilio-emulator/signature';
 import type { ConversationDetail, Message } from '../../shared/contract/conversations';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, type ApiResponse, api, signUp } from './api';
-import type { Socket } from './realtime';
+import { openSocket, type Socket } from './realtime';
 import { withChannel } from './settings';
 import { inboundParams, newMessageSid } from './sms-webhook';
 import { numberOf, type TwilioAccount } from './twilio';
 
 export { inboundParams, newMessageSid };
+
+/**
+ * For a test file's top level: `listen(line)` opens a socket of the line's company, as a signed-in
+ * user's browser would; every socket opened in a test is closed after it.
+ */
+export function socketsClosedAfterEach() {
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    await Promise.all(sockets.splice(0).map((s) => s.close()));
+  });
+  return async function listen(line: Pick<SmsLine, 'account'>): Promise<Socket> {
+    const socket = await openSocket(line.account);
+    sockets.push(socket);
+    return socket;
+  };
+}
 
 /** A company texting through its imported voice+SMS number, and the webhook URL Twilio has for it. */
 export interface SmsLine {
