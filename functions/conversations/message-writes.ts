@@ -1,9 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { MessageStatus } from '../../shared/contract/conversations';
 import { conflict } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
+import type { TransactItem } from '../lib/transact';
 import { COMPANY_COUNTERS, type ConversationRecord, conversationIndexEntries, type MessageRecord } from './records';
 
 /**
@@ -11,7 +11,7 @@ import { COMPANY_COUNTERS, type ConversationRecord, conversationIndexEntries, ty
  * summary and index entries, and the company's counters. Inbound and outbound messages share them.
  */
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type { TransactItem };
 
 /**
  * Delivery statuses in the order they may be reached. UNDELIVERED and FAILED are terminal and rank
