@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Provider } from '../../shared/contract/settings';
 import { newId } from '../auth/opaque-tokens';
 import { conflict } from '../lib/app-error';
@@ -8,6 +7,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { encryptSecret } from '../lib/secrets';
 import { keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import { twilioClient } from '../twilio/rest-client';
 import { deleteCreatedObjects, deleteProviderItems } from './provider-teardown';
 import { getProviderRecord, isConnected } from './providers';
@@ -50,39 +50,31 @@ export async function connectTwilio(companyId: string, accountSid: string, authT
     webhookBaseUrl: await currentWebhookBase(),
     createdAt: new Date().toISOString(),
   };
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName,
-              Item: { ...keys.providerType(companyId, 'TWILIO'), entity: 'PROVIDER_TYPE', providerId: provider.id },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          { Put: { TableName, Item: { ...keys.provider(companyId, provider.id), entity: 'PROVIDER', ...provider } } },
-          {
-            Put: {
-              TableName,
-              // With what checking a webhook's signature needs, so that a webhook reads one item.
-              Item: {
-                ...keys.webhook(provider.webhookId),
-                entity: 'WEBHOOK',
-                companyId,
-                providerId: provider.id,
-                authTokenEncrypted: provider.authTokenEncrypted,
-                webhookBaseUrl: provider.webhookBaseUrl,
-              },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw alreadyConnected();
-    throw error;
-  }
+  const result = await transact([
+    {
+      Put: {
+        TableName,
+        Item: { ...keys.providerType(companyId, 'TWILIO'), entity: 'PROVIDER_TYPE', providerId: provider.id },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    { Put: { TableName, Item: { ...keys.provider(companyId, provider.id), entity: 'PROVIDER', ...provider } } },
+    {
+      Put: {
+        TableName,
+        // With what checking a webhook's signature needs, so that a webhook reads one item.
+        Item: {
+          ...keys.webhook(provider.webhookId),
+          entity: 'WEBHOOK',
+          companyId,
+          providerId: provider.id,
+          authTokenEncrypted: provider.authTokenEncrypted,
+          webhookBaseUrl: provider.webhookBaseUrl,
+        },
+      },
+    },
+  ]);
+  if (!result.written) throw alreadyConnected();
 
   try {
     const name = createdObjectName(provider.id);

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Inbox, InboxDetail, InboxMember, RoutingStrategy } from '../../shared/contract/settings';
 import type { UserRecord } from '../auth/accounts';
@@ -8,6 +7,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import { listChannelRecords } from './channels';
 import { type InboxMemberRecord, type InboxRecord, toInbox } from './records';
 
@@ -54,32 +54,25 @@ export async function createInbox(companyId: string, name: string, description: 
     memberCount: 0,
     createdAt: new Date().toISOString(),
   };
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName,
-              Item: { ...nameKey, entity: 'INBOX_NAME', inboxId: inbox.id },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName,
-              Item: { ...keys.inbox(companyId, inbox.id), entity: 'INBOX', ...inbox },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw nameTaken(name);
-    }
-    throw error;
+  const result = await transact([
+    {
+      Put: {
+        TableName,
+        Item: { ...nameKey, entity: 'INBOX_NAME', inboxId: inbox.id },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName,
+        Item: { ...keys.inbox(companyId, inbox.id), entity: 'INBOX', ...inbox },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ]);
+  if (!result.written) {
+    if (result.reasons[0]?.Code === 'ConditionalCheckFailed') throw nameTaken(name);
+    throw result.error;
   }
   return toInbox(inbox, 0);
 }
@@ -187,51 +180,43 @@ export async function addMember(companyId: string, inboxId: string, userId: stri
   const { Item: user } = await db.send(new GetCommand({ TableName, Key: keys.user(companyId, userId) }));
   if (!user || user.removedAt) throw notFound('User not found');
   const member: InboxMemberRecord = { id: newId(), inboxId, userId, createdAt: new Date().toISOString() };
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName,
-              Item: { ...keys.inboxMember(companyId, inboxId, userId), entity: 'INBOX_MEMBER', companyId, ...member },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName,
-              Item: { ...keys.userInbox(companyId, userId, inboxId), entity: 'USER_INBOX', companyId, inboxId, userId },
-            },
-          },
-          {
-            Update: {
-              TableName,
-              Key: keys.inbox(companyId, inboxId),
-              UpdateExpression: 'ADD memberCount :one',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-          // A user removed from the company meanwhile never becomes a member again.
-          {
-            ConditionCheck: {
-              TableName,
-              Key: keys.user(companyId, userId),
-              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) {
-      const [member, , inbox, target] = error.CancellationReasons ?? [];
-      if (member?.Code === 'ConditionalCheckFailed') throw conflict('This user is already a member of this inbox.');
-      if (target?.Code === 'ConditionalCheckFailed' && inbox?.Code !== 'ConditionalCheckFailed') throw notFound('User not found');
-      throw inboxNotFound();
-    }
-    throw error;
+  const result = await transact([
+    {
+      Put: {
+        TableName,
+        Item: { ...keys.inboxMember(companyId, inboxId, userId), entity: 'INBOX_MEMBER', companyId, ...member },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName,
+        Item: { ...keys.userInbox(companyId, userId, inboxId), entity: 'USER_INBOX', companyId, inboxId, userId },
+      },
+    },
+    {
+      Update: {
+        TableName,
+        Key: keys.inbox(companyId, inboxId),
+        UpdateExpression: 'ADD memberCount :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+    // A user removed from the company meanwhile never becomes a member again.
+    {
+      ConditionCheck: {
+        TableName,
+        Key: keys.user(companyId, userId),
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
+      },
+    },
+  ]);
+  if (!result.written) {
+    const [member, , inbox, target] = result.reasons;
+    if (member?.Code === 'ConditionalCheckFailed') throw conflict('This user is already a member of this inbox.');
+    if (target?.Code === 'ConditionalCheckFailed' && inbox?.Code !== 'ConditionalCheckFailed') throw notFound('User not found');
+    throw inboxNotFound();
   }
   return toMember(member, user as UserRecord);
 }
@@ -242,30 +227,22 @@ export async function removeMember(companyId: string, inboxId: string, userId: s
   const { Item } = await db.send(new GetCommand({ TableName, Key: keys.inboxMember(companyId, inboxId, userId) }));
   if (!Item) throw notFound('Member not found');
   const { Item: user } = await db.send(new GetCommand({ TableName, Key: keys.user(companyId, userId) }));
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: { TableName, Key: keys.inboxMember(companyId, inboxId, userId), ConditionExpression: 'attribute_exists(PK)' },
-          },
-          { Delete: { TableName, Key: keys.userInbox(companyId, userId, inboxId) } },
-          {
-            Update: {
-              TableName,
-              Key: keys.inbox(companyId, inboxId),
-              UpdateExpression: 'ADD memberCount :minus',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: { ':minus': -1 },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw notFound('Member not found');
-    throw error;
-  }
+  const result = await transact([
+    {
+      Delete: { TableName, Key: keys.inboxMember(companyId, inboxId, userId), ConditionExpression: 'attribute_exists(PK)' },
+    },
+    { Delete: { TableName, Key: keys.userInbox(companyId, userId, inboxId) } },
+    {
+      Update: {
+        TableName,
+        Key: keys.inbox(companyId, inboxId),
+        UpdateExpression: 'ADD memberCount :minus',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
+  ]);
+  if (!result.written) throw notFound('Member not found');
   return toMember(Item as InboxMemberRecord, (user as UserRecord | undefined) ?? { name: '', email: '' });
 }
 
@@ -281,30 +258,22 @@ export async function saveRoutingStrategy(
   strategy: RoutingStrategy,
 ): Promise<RoutingStrategy> {
   const TableName = tableName();
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName, Key: keys.inbox(companyId, inboxId), ConditionExpression: 'attribute_exists(PK)' } },
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.inboxRouting(companyId, inboxId, strategy.channelType),
-                entity: 'INBOX_ROUTING',
-                companyId,
-                inboxId,
-                ...strategy,
-                updatedAt: new Date().toISOString(),
-              },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw inboxNotFound();
-    throw error;
-  }
+  const result = await transact([
+    { ConditionCheck: { TableName, Key: keys.inbox(companyId, inboxId), ConditionExpression: 'attribute_exists(PK)' } },
+    {
+      Put: {
+        TableName,
+        Item: {
+          ...keys.inboxRouting(companyId, inboxId, strategy.channelType),
+          entity: 'INBOX_ROUTING',
+          companyId,
+          inboxId,
+          ...strategy,
+          updatedAt: new Date().toISOString(),
+        },
+      },
+    },
+  ]);
+  if (!result.written) throw inboxNotFound();
   return strategy;
 }
