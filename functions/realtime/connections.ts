@@ -1,9 +1,10 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_ROOMS_PER_CONNECTION, SOCKET_CONNECTION_TTL_SECONDS } from '../../shared/constants';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
+import { transact } from '../lib/transact';
 
 export interface Connection {
   connectionId: string;
@@ -86,27 +87,18 @@ export async function removeCompanyConnection(companyId: string, connectionId: s
  */
 export async function removeLapsedConnection(c: StoredConnection): Promise<boolean> {
   const TableName = tableName();
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName,
-              Key: keys.connection(c.companyId, c.connectionId),
-              ConditionExpression: 'lastSeenAt = :seen',
-              ExpressionAttributeValues: { ':seen': c.lastSeenAt },
-            },
-          },
-          { Delete: { TableName, Key: keys.connectionOwner(c.connectionId) } },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
-    throw error;
-  }
+  const result = await transact([
+    {
+      Delete: {
+        TableName,
+        Key: keys.connection(c.companyId, c.connectionId),
+        ConditionExpression: 'lastSeenAt = :seen',
+        ExpressionAttributeValues: { ':seen': c.lastSeenAt },
+      },
+    },
+    { Delete: { TableName, Key: keys.connectionOwner(c.connectionId) } },
+  ]);
+  return result.written;
 }
 
 /**
