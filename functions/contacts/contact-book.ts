@@ -1,13 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Contact } from '../../shared/contract/contacts';
-import { checkPhoneNumber } from '../../shared/phone-numbers';
+import { checkPhoneNumber, toCountryCode } from '../../shared/phone-numbers';
+import { defaultCountry } from '../company/settings';
 import type { ContactRecord } from '../conversations/records';
 import { badRequest, conflict, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
-import { companyCountry } from './company-country';
 import { contactSearchItems, createContactItems, getContact, newContact } from './contacts';
 import { foldText, LIST_PREFIX, searchPrefixes, searchTerms } from './search-terms';
 
@@ -106,7 +106,7 @@ export interface ContactInput {
  * item in the same transaction makes the second of two creates of one number a 409.
  */
 export async function createContact(companyId: string, input: ContactInput): Promise<Contact> {
-  const check = checkPhoneNumber(input.phoneNumber, await companyCountry(companyId));
+  const check = checkPhoneNumber(input.phoneNumber, toCountryCode(await defaultCountry(companyId)));
   if (!check.ok) {
     throw badRequest(check.problem === 'EMPTY' ? 'Phone number is required' : 'Enter a valid phone number', {
       fields: { phoneNumber: check.problem === 'EMPTY' ? 'Phone number is required' : 'Enter a valid phone number' },

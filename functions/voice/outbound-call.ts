@@ -1,5 +1,6 @@
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
+import { defaultCountry } from '../company/settings';
 import { toE164 } from '../contacts/contacts';
 import type { WebhookProvider } from '../lib/define-webhook';
 import { signedWebhookUrl } from '../settings/webhook-urls';
@@ -7,7 +8,6 @@ import type { CallRecord } from './call-records';
 import { createCall } from './call-writes';
 import { listCallerIds } from './caller-ids';
 import { userIdOfClient } from './client-identity';
-import { defaultCountry } from './company-settings';
 import { CALL_REFUSED, dialNumber, sayAndHangUp } from './twiml';
 
 export interface OutboundCall {

@@ -4,6 +4,7 @@ import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import type { Company, Role, User } from '../../shared/contract/auth';
+import { companySettingsQuery } from './lib/phone-display';
 import { session } from './lib/services';
 
 /** The signed-in person of the web tests. */
@@ -74,6 +75,8 @@ export function deferred() {
  */
 export function renderWithProviders(ui: ReactElement, at?: { path: string; route: string }) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  // The company's settings are read once per session; the tests' company dials from the US.
+  queryClient.setQueryData(companySettingsQuery().queryKey, { default_country_code: { code: 'US' } });
   const result = render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={at ? [at.path] : undefined}>

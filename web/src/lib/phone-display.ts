@@ -1,12 +1,28 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { DEFAULT_COUNTRY, formatPhoneNumber } from '../../../shared/phone-numbers';
+import type { CompanySettings } from '../../../shared/contract/voice';
+import { DEFAULT_COUNTRY, formatPhoneNumber, toCountryCode } from '../../../shared/phone-numbers';
+import { api } from './services';
+
+/** The company's settings (SPEC §7): read once per session, they change only with the first imported number. */
+export const companySettingsQuery = () =>
+  queryOptions({
+    queryKey: ['company', 'settings'] as const,
+    queryFn: () => api.get<{ settings: CompanySettings }>('/company/settings').then((d) => d.settings),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+/** SPEC §7: the company's default country, or US while it loads or when it cannot be read. */
+export function useCompanyCountry() {
+  const { data } = useQuery(companySettingsQuery());
+  return data ? toCountryCode(data.default_country_code.code) : DEFAULT_COUNTRY;
+}
 
 /**
  * Formats stored numbers for the company's default country: national there, international elsewhere.
- * That country is SPEC §3's company setting; its route (GET /company/settings) is not built yet, so
- * SPEC §8's fallback, US, holds, and a hook already, so screens need no change when it is read.
  * Imported only by screens that show numbers, so libphonenumber-js never loads with /login.
  */
 export function usePhoneFormat(): (value: string) => string {
-  return useCallback((value: string) => formatPhoneNumber(value, DEFAULT_COUNTRY), []);
+  const country = useCompanyCountry();
+  return useCallback((value: string) => formatPhoneNumber(value, country), [country]);
 }

@@ -11,7 +11,7 @@ export async function defaultCountry(companyId: string): Promise<string> {
   const phones = (await listChannelRecords(companyId)).filter((c) => c.type === 'PHONE');
   const first = phones.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.identifier.localeCompare(b.identifier))[0];
   if (!first) return DEFAULT_COUNTRY_CODE;
-  const { countryOf } = await import('./phone-country');
+  const { countryOf } = await import('../voice/phone-country');
   return countryOf(first.identifier) ?? DEFAULT_COUNTRY_CODE;
 }
 
