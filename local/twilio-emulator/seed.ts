@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parsePhoneNumber } from '../../shared/phone-numbers';
 import {
   type AccountRecord,
   type DemoCredentials,
@@ -31,10 +32,13 @@ const DEMO_AREA_CODE = '415';
 
 /**
  * Area codes for the numbers of further accounts, 100 fictional lines (555-0100 to -0199) each: every
- * geographic-looking NXX code except N9X (reserved), N11 (service codes) and the demo account's.
+ * geographic-looking NXX code except N9X (reserved), N11 (service codes) and the demo account's, and
+ * only the United States' — Canada and the Caribbean share +1, and a company's country follows its
+ * first number, so a test account must not turn Canadian by chance.
  */
 const AREA_CODES = Array.from({ length: 799 }, (_, i) => String(201 + i)).filter(
-  (code) => code[1] !== '9' && !code.endsWith('11') && code !== DEMO_AREA_CODE,
+  (code) =>
+    code[1] !== '9' && !code.endsWith('11') && code !== DEMO_AREA_CODE && parsePhoneNumber(`+1${code}5550100`)?.country === 'US',
 );
 
 function line(index: number) {
