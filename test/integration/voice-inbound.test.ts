@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import { api } from '../support/api';
@@ -104,6 +104,33 @@ describe('inbound calls', () => {
     const empty = await callFromPhone({ from: newPhone(), to: line.channel.identifier });
     expect(empty.legs).toEqual([]);
     expect((await listCalls(line.owner)).body.data.calls.map((c) => c.callStatus)).toEqual(['NO_ANSWER', 'NO_ANSWER']);
+    await Promise.all(line.sockets.map((s) => s.close()));
+  });
+
+  it('to an inbox of more than 10 rings its 10 most recently active members, Twilio’s limit of a Dial', async () => {
+    const line = await voiceLine({ members: 12 });
+    const { client, tableName } = testTable();
+    // The first two agents were active longest ago; the others a minute apart after them.
+    await Promise.all(
+      line.agents.map((agent, i) =>
+        client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.user(agent.company.id, agent.user.id),
+            UpdateExpression: 'SET lastActiveAt = :at',
+            ExpressionAttributeValues: { ':at': new Date(Date.UTC(2026, 10, 1, 9, i)).toISOString() },
+          }),
+        ),
+      ),
+    );
+    const call = await callFromPhone({ from: newPhone(), to: line.channel.identifier });
+    expect(call.legs.map((l) => l.to).sort()).toEqual(
+      line.agents
+        .slice(2)
+        .map((a) => `client:${identityOf(a)}`)
+        .sort(),
+    );
+    await hangUpCall(call.sid);
     await Promise.all(line.sockets.map((s) => s.close()));
   });
 
