@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CONTACTS_LIST_LIMIT } from '../constants';
+import { pageLimit } from './fields';
 import { httpContract } from './route';
 
 /** The contact book (SPEC §2 Contacts, §3 Contact, §5 New contact and Contact delete, §7 contacts). */
@@ -57,16 +58,7 @@ export const listContacts = httpContract({
     search: z.optional(
       z.string().check(z.maxLength(CONTACT_SEARCH_MAX, `search must be at most ${CONTACT_SEARCH_MAX} characters`)),
     ),
-    limit: z._default(
-      z.coerce
-        .number({ error: 'limit must be a number' })
-        .check(
-          z.int('limit must be a whole number'),
-          z.minimum(1, 'limit must be at least 1'),
-          z.maximum(CONTACTS_LIST_LIMIT, `limit must be at most ${CONTACTS_LIST_LIMIT}`),
-        ),
-      CONTACTS_LIST_LIMIT,
-    ),
+    limit: pageLimit(CONTACTS_LIST_LIMIT, CONTACTS_LIST_LIMIT),
   }),
   response: z.object({ contacts: z.array(ContactSchema) }),
 });
