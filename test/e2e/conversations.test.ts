@@ -106,7 +106,7 @@ describe('SMS conversations in the browser', () => {
     await agent.page.getByRole('button', { name: 'Closed', exact: true }).click();
     await agent.page.getByRole('link', { name: /Yes, it ships today\./ }).click();
     await seen(thread.getByRole('button', { name: 'Mark Closed' }));
-    expect(await thread.getByRole('button', { name: 'Mark Closed' }).isDisabled()).toBe(true);
+    await expect.poll(() => thread.getByRole('button', { name: 'Mark Closed' }).isDisabled()).toBe(true);
     await thread.getByRole('button', { name: 'Mark Open' }).click();
     await seen(agent.page.getByText('No conversation selected'));
     await agent.page.getByRole('button', { name: 'Open', exact: true }).click();
