@@ -9,14 +9,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../functions/lib/table';
 import { ADMIN_COMPANIES_PAGE_SIZE, type AdminOverview } from '../shared/contract/admin';
-import { putItems, type Table } from '../test/support/conversations';
+import { putItems } from '../test/support/conversations';
 import { PLATFORM_ADMIN_OVERVIEW } from '../test/support/global-setup';
 import { startTestStack } from '../test/support/test-stack';
 import { median } from './lib/import-time';
+import { benchTable, localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 
@@ -32,44 +31,9 @@ console.log(`Starting a local stack; overview at ${STEPS.join(', ')} companies, 
 const stack = await startTestStack({ web: false, label: 'bench', platformAdminEmails: PLATFORM_ADMIN_OVERVIEW });
 const { urls, env } = stack.provided;
 
-async function call<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; token?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await fetch(`${urls.api}${path}`, {
-    method: init.method ?? 'POST',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const body = (await res.json()) as { data: T };
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`);
-  return body.data;
-}
+const { call, signUp } = localApi(urls);
 
-async function signUpAdmin(): Promise<string> {
-  const email = PLATFORM_ADMIN_OVERVIEW;
-  await call('/api/v1/auth/register', {
-    body: { companyName: 'Platform Ops', name: 'Bench Admin', email, password: 'bench password 1' },
-  });
-  const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
-    emails: { destination: { to: string[] }; body: { text?: string } }[];
-  };
-  const text = store.emails.find((m) => m.destination.to.includes(email))?.body.text ?? '';
-  const token = /verify-email\?token=([\w-]+)/.exec(text)?.[1];
-  if (!token) throw new Error('no verification mail');
-  const verified = await call<{ tokens: { accessToken: string } }>(`/api/v1/auth/verify-email?token=${token}`, { method: 'GET' });
-  return verified.tokens.accessToken;
-}
-
-const table: Table = {
-  client: DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: env.DYNAMODB_ENDPOINT,
-      region: env.AWS_REGION,
-      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
-    }),
-  ),
-  tableName: env.TABLE_NAME,
-};
+const table = benchTable(env);
 
 let stored = 0;
 /** Companies as sign-up stores them, a second apart, until there are `total` besides the admin's. */
@@ -118,7 +82,7 @@ const percentile = (values: number[], p: number) => {
 
 let pass = false;
 try {
-  const token = await signUpAdmin();
+  const { accessToken: token } = await signUp('Platform Ops', PLATFORM_ADMIN_OVERVIEW);
   const results = [];
   for (const step of STEPS) {
     await storeCompaniesUpTo(step);

@@ -8,14 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Call } from '../shared/contract/calls';
 import { seedCalls } from '../test/support/calls';
-import type { Table } from '../test/support/conversations';
 import { startTestStack } from '../test/support/test-stack';
 import { median } from './lib/import-time';
-import { localApi, percentile } from './lib/local-api';
+import { benchTable, localApi, percentile } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 
@@ -35,16 +32,7 @@ const stack = await startTestStack({ web: false, label: 'bench' });
 const { urls, env } = stack.provided;
 const { call, signUp } = localApi(urls);
 
-const table: Table = {
-  client: DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: env.DYNAMODB_ENDPOINT,
-      region: env.AWS_REGION,
-      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
-    }),
-  ),
-  tableName: env.TABLE_NAME,
-};
+const table = benchTable(env);
 
 async function companyWith(count: number, contacts: number) {
   const account = await signUp();

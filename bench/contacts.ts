@@ -10,14 +10,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ContactRecord } from '../functions/conversations/records';
 import { keys } from '../functions/lib/table';
 import type { Contact } from '../shared/contract/contacts';
-import { contactSearchEntries, putItems, type Table } from '../test/support/conversations';
+import { contactSearchEntries, putItems } from '../test/support/conversations';
 import { startTestStack } from '../test/support/test-stack';
 import { median } from './lib/import-time';
+import { benchTable, localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 
@@ -62,47 +61,9 @@ console.log(`Starting a local stack; ${SMALL} and ${LARGE.toLocaleString('en-US'
 const stack = await startTestStack({ web: false, label: 'bench' });
 const { urls, env } = stack.provided;
 
-async function call<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; token?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await fetch(`${urls.api}${path}`, {
-    method: init.method ?? 'POST',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const body = (await res.json()) as { data: T };
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`);
-  return body.data;
-}
+const { call, signUp } = localApi(urls);
 
-async function signUp(label: string): Promise<{ companyId: string; accessToken: string }> {
-  const email = `bench-${label}-${randomUUID().slice(0, 8)}@example.test`;
-  await call('/api/v1/auth/register', {
-    body: { companyName: `Bench ${label}`, name: 'Bench User', email, password: 'bench password 1' },
-  });
-  const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
-    emails: { destination: { to: string[] }; body: { text?: string } }[];
-  };
-  const text = store.emails.find((m) => m.destination.to.includes(email))?.body.text ?? '';
-  const token = /verify-email\?token=([\w-]+)/.exec(text)?.[1];
-  if (!token) throw new Error('no verification mail');
-  const verified = await call<{ user: { companyId: string }; tokens: { accessToken: string } }>(
-    `/api/v1/auth/verify-email?token=${token}`,
-    { method: 'GET' },
-  );
-  return { companyId: verified.user.companyId, accessToken: verified.tokens.accessToken };
-}
-
-const table: Table = {
-  client: DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: env.DYNAMODB_ENDPOINT,
-      region: env.AWS_REGION,
-      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
-    }),
-  ),
-  tableName: env.TABLE_NAME,
-};
+const table = benchTable(env);
 
 /** Grace Hopper plus `count - 1` others with names, numbers and e-mails of their own. */
 async function companyWith(count: number) {

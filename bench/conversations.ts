@@ -9,13 +9,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ConversationPage } from '../shared/contract/conversations';
-import { type ConversationSeed, seedConversations, type Table } from '../test/support/conversations';
+import { type ConversationSeed, seedConversations } from '../test/support/conversations';
 import { startTestStack } from '../test/support/test-stack';
 import { median } from './lib/import-time';
-import { localApi } from './lib/local-api';
+import { benchTable, localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 
@@ -36,16 +34,7 @@ const { urls, env } = stack.provided;
 
 const { call, signUp } = localApi(urls);
 
-const table: Table = {
-  client: DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: env.DYNAMODB_ENDPOINT,
-      region: env.AWS_REGION,
-      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
-    }),
-  ),
-  tableName: env.TABLE_NAME,
-};
+const table = benchTable(env);
 
 /** A company with `count` conversations a minute apart on one SMS channel, OPEN_SHARE of them open. */
 async function companyWith(count: number) {

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Tokens } from '../../shared/contract/auth';
+import type { Table } from '../../test/support/conversations';
 
 /** The local stack's API as the benchmarks use it: JSON calls, and a verified owner signed up the way anyone signs up. */
 export function localApi(urls: { api: string; mail: string }) {
@@ -16,9 +19,14 @@ export function localApi(urls: { api: string; mail: string }) {
     return body.data;
   }
 
-  /** Register, then the mailed link; `label` names the company, so a bench can sign up several. */
-  async function signUp(label = 'Co'): Promise<{ companyId: string; userId: string; accessToken: string }> {
-    const email = `bench-${label.toLowerCase()}-${randomUUID().slice(0, 8)}@example.test`;
+  /**
+   * Register, then the mailed link; `label` names the company, so a bench can sign up several. `email`
+   * picks the address (a platform administrator's, say).
+   */
+  async function signUp(
+    label = 'Co',
+    email = `bench-${label.toLowerCase()}-${randomUUID().slice(0, 8)}@example.test`,
+  ): Promise<{ companyId: string; userId: string; accessToken: string }> {
     await call('/api/v1/auth/register', {
       body: { companyName: `Bench ${label}`, name: 'Bench User', email, password: 'bench password 1' },
     });
@@ -44,4 +52,18 @@ export type BenchAccount = Awaited<ReturnType<ReturnType<typeof localApi>['signU
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** The bench stack's table, for seeding with BatchWrite. */
+export function benchTable(env: Record<string, string>): Table {
+  return {
+    client: DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: env.DYNAMODB_ENDPOINT,
+        region: env.AWS_REGION,
+        credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '' },
+      }),
+    ),
+    tableName: env.TABLE_NAME ?? '',
+  };
 }
