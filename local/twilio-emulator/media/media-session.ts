@@ -1,0 +1,37 @@
+/**
+ * The emulator's side of call audio: a WebRTC peer per browser leg (the Voice SDK's, or the phone
+ * simulator page's). Signalling carries the SDP; this module owns the peers. No trickle ICE: every
+ * SDP carries its candidates, as the Voice SDK expects (notes/voice-sdk-signalling.md).
+ */
+export interface RtpCounts {
+  packets: number;
+  bytes: number;
+  /** Packets that carry sound (not silence): what stops growing when the far end mutes. */
+  audioPackets: number;
+}
+
+export interface MediaStats {
+  /** The negotiated codec ('PCMU' or 'opus'), null before negotiation completes. */
+  codec: string | null;
+  received: RtpCounts;
+  sent: { packets: number; bytes: number };
+}
+
+export interface MediaSession {
+  readonly id: string;
+  stats(): MediaStats;
+  close(): Promise<void>;
+}
+
+export interface MediaEngine {
+  /** The browser offered (an SDK `invite`, or the phone page): answer with the emulator's SDP. */
+  answer(offerSdp: string): Promise<{ session: MediaSession; answerSdp: string }>;
+  /** The emulator invites a browser (a call to a Voice SDK client): offer, then complete with its answer. */
+  offer(): Promise<{ session: MediaSession; offerSdp: string; complete(answerSdp: string): Promise<void> }>;
+  /**
+   * The two parties hear each other: each session's received audio goes to the other instead of the
+   * tone a lone session plays. Ends when either session closes.
+   */
+  bridge(a: MediaSession, b: MediaSession): void;
+  close(): Promise<void>;
+}
