@@ -35,3 +35,17 @@ export interface MediaEngine {
   bridge(a: MediaSession, b: MediaSession): void;
   close(): Promise<void>;
 }
+
+/** Which end of a call a session serves: the Voice SDK in a product user's browser, or the phone simulator page. */
+export type MediaSide = 'client' | 'phone';
+
+/**
+ * The media of each call, keyed by its root call's SID (a leg's parent call; the call itself when it
+ * has none). One side alone hears the emulator's tone; once both sides are attached they are bridged.
+ */
+export interface CallMedia {
+  attach(rootCallSid: string, side: MediaSide, session: MediaSession): void;
+  stats(rootCallSid: string): Partial<Record<MediaSide, MediaStats>>;
+  /** The call ended: close its sessions. */
+  end(rootCallSid: string): Promise<void>;
+}
