@@ -17,6 +17,8 @@ export interface StackOptions extends LocalSettings {
   web: boolean;
   /** The Twilio emulator's time per message status step (its own default, a few hundred ms, without one). */
   twilioMessageStepMs?: number;
+  /** A lower scrypt cost for new password hashes (test stacks only; see functions/auth/passwords.ts). */
+  passwordScryptN?: number;
   log?: (name: string) => Logger;
 }
 
@@ -93,6 +95,7 @@ export async function startLocalStack(options: StackOptions) {
       WEBHOOK_BASE_URL: `${apiUrl}/webhooks/twilio`,
       // What CloudFront adds to origin requests; the gateway adds it as CloudFront would.
       ORIGIN_SECRET: randomBytes(24).toString('base64url'),
+      ...(options.passwordScryptN ? { PASSWORD_SCRYPT_N: String(options.passwordScryptN) } : {}),
     };
 
     if (options.web) {

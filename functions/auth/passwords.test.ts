@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from './passwords';
 
 describe('password hashing', () => {
@@ -9,5 +9,26 @@ describe('password hashing', () => {
     expect(await verifyPassword('correct horse', encoded)).toBe(true);
     expect(await verifyPassword('correct horsE', encoded)).toBe(false);
     expect(await verifyPassword('correct horse', 'md5$abc')).toBe(false);
+  });
+});
+
+describe('a lowered cost (the test stacks only)', () => {
+  const saved = process.env.PASSWORD_SCRYPT_N;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PASSWORD_SCRYPT_N;
+    else process.env.PASSWORD_SCRYPT_N = saved;
+  });
+
+  it('makes hashes of that cost, which verify as any other', async () => {
+    process.env.PASSWORD_SCRYPT_N = String(2 ** 14);
+    const encoded = await hashPassword('correct horse');
+    expect(encoded).toMatch(/^scrypt\$16384\$8\$1\$/);
+    delete process.env.PASSWORD_SCRYPT_N;
+    expect(await verifyPassword('correct horse', encoded)).toBe(true);
+  });
+
+  it('never goes below scrypt’s interactive floor of 2^14', async () => {
+    process.env.PASSWORD_SCRYPT_N = '1024';
+    expect(await hashPassword('correct horse')).toMatch(/^scrypt\$131072\$/);
   });
 });

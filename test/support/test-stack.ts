@@ -35,6 +35,8 @@ export async function startTestStack(options: {
       persist: false,
       web: options.web,
       twilioMessageStepMs: options.twilioMessageStepMs,
+      // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
+      passwordScryptN: 2 ** 14,
       log: () => quietLogger,
     });
     const provided: ProvidedStack = { urls: stack.urls, env: stack.env, twilioDemo: stack.twilioDemo };
