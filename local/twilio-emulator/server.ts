@@ -3,11 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log';
 import { answerControlRequest, type Faults, type Settings } from './emulator-api';
 import { EmulatorEvents } from './events';
+import type { CallMedia, MediaEngine } from './media/media-session';
 import { DEFAULT_MESSAGE_STEP_MS, startCarrier } from './messaging/carrier';
 import type { DemoCredentials } from './model';
 import { answerPhoneRequest } from './phone/phone-api';
 import { phonePage } from './phone/phone-page';
 import { answerApiRequest } from './rest-api';
+import { startSignallingServer } from './signalling/signalling-server';
+import { voiceSdkSignalling } from './signalling/voice-sdk-signalling';
 import { statusPage } from './status-page';
 import { EmulatorStore } from './store';
 import { notFound } from './twilio-errors';
@@ -22,6 +25,10 @@ export interface TwilioEmulatorOptions {
   demo: DemoCredentials;
   /** How long each step of a sent message's status takes (queued → sending → sent → delivered); 300 ms unless given. */
   messageStepMs?: number;
+  /** The Voice SDK's signalling on a TLS port of its own (0 picks a free port), its certificate kept in certificateDir. */
+  signalling?: { port: number; certificateDir: string };
+  /** The WebRTC side of calls the signalling carries. */
+  media?: { engine: MediaEngine; callMedia: CallMedia };
   log: Logger;
 }
 
@@ -57,6 +64,11 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     log,
     timeScale: (accountSid) => settings.accounts[accountSid]?.callTimeScale ?? settings.callTimeScale,
   });
+  const sdkSignalling = options.signalling ? voiceSdkSignalling({ store, events, voice, media: options.media, log }) : undefined;
+  const signalling =
+    options.signalling && sdkSignalling
+      ? await startSignallingServer({ ...options.signalling, signalling: sdkSignalling, log })
+      : undefined;
   /** REST requests held by delayMs; changing the faults lets them through at once. */
   const held = new Set<() => void>();
   const hold = (ms: number) =>
@@ -125,7 +137,15 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       send(res, answer.status, answer.body);
     } else if (target.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(method === 'HEAD' ? undefined : statusPage(store, url));
+      res.end(
+        method === 'HEAD'
+          ? undefined
+          : statusPage(
+              store,
+              url,
+              signalling && sdkSignalling && { url: signalling.url, registrations: sdkSignalling.registrations() },
+            ),
+      );
     } else if (target.pathname === '/phone' && (method === 'GET' || method === 'HEAD')) {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(method === 'HEAD' ? undefined : phonePage());
@@ -136,7 +156,10 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => {
+      void signalling?.stop();
+      reject(error);
+    });
     server.listen(options.port, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
@@ -148,15 +171,26 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   return {
     url,
     demo: options.demo,
+    /** The Voice SDK's signalling (host for its `chunderw` option, URL, sounds, certificate), when started. */
+    signalling: signalling && {
+      host: signalling.host,
+      url: signalling.url,
+      soundsUrl: signalling.soundsUrl,
+      certFile: signalling.certFile,
+    },
     /** For the emulator's own features to come: the same state the API serves. */
     store,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        carrier.stop();
-        voice.stop();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: async () => {
+      carrier.stop();
+      voice.stop();
+      await Promise.all([
+        signalling?.stop(),
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+      ]);
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import type { AccountRecord, PhoneNumberRecord } from './model';
 import type { EmulatorStore } from './store';
 
 /** `GET /`: every account and number with the URLs Twilio would call, and the way to the phone simulator. */
-export function statusPage(store: EmulatorStore, url: string): string {
+export function statusPage(store: EmulatorStore, url: string, signalling?: { url: string; registrations: string[] }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -20,11 +20,26 @@ export function statusPage(store: EmulatorStore, url: string): string {
 <body>
 <h1>Twilio emulator</h1>
 <p>REST API base URL: <code>${escapeHtml(url)}</code> (set as <code>TWILIO_API_BASE_URL</code>). Reload to see changes.</p>
+${signalling ? signallingSection(signalling) : ''}
 <p><a href="/phone">Phone simulator</a>: text or call any number below as an outside phone, answer the calls the product places to it, and follow it all live.</p>
 ${store.accounts.map(accountSection).join('\n')}
 </body>
 </html>
 `;
+}
+
+/**
+ * Where the Voice SDK connects, the page that trusts the emulator's certificate once opened, and the
+ * identities whose devices are registered now.
+ */
+function signallingSection(signalling: { url: string; registrations: string[] }): string {
+  const page = signalling.url.replace(/^wss:/, 'https:').replace(/\/signal$/, '/');
+  const counts = new Map<string, number>();
+  for (const identity of signalling.registrations) counts.set(identity, (counts.get(identity) ?? 0) + 1);
+  const registered = [...counts].map(([identity, n]) => `${escapeHtml(identity)} (${n} device${n === 1 ? '' : 's'})`);
+  return `<p>Voice SDK signalling: <code>${escapeHtml(signalling.url)}</code> (self-signed certificate: open
+<a href="${escapeHtml(page)}">${escapeHtml(page)}</a> once and accept it, so the softphone can connect).
+Registered: ${registered.length ? registered.join(', ') : '<span class="empty">no device</span>'}.</p>`;
 }
 
 function accountSection(account: AccountRecord): string {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { quietLogger } from '../log';
 import { freePort } from '../ports';
-import { startTwilioEmulator, type TwilioEmulator } from './server';
+import { startTwilioEmulator, type TwilioEmulator, type TwilioEmulatorOptions } from './server';
 import { type Receiver, startReceiver } from './test-receiver';
 
 /** The emulator's demo account, with the credentials its tests sign with. */
@@ -17,9 +17,9 @@ export interface CallOptions {
 /**
  * For the emulator's tests: starts an emulator and a test receiver for the file, and after each test
  * resets the emulator and forgets what the receiver heard and was told. `call` requests the emulator
- * and answers the status and the parsed JSON body.
+ * and answers the status and the parsed JSON body. `extra` adds options (read when the emulator starts).
  */
-export function useTwilioEmulator() {
+export function useTwilioEmulator(extra: () => Partial<TwilioEmulatorOptions> = () => ({})) {
   let emulator: TwilioEmulator | undefined;
   let receiver: Receiver | undefined;
   const started = <T>(part: T | undefined): T => {
@@ -49,7 +49,7 @@ export function useTwilioEmulator() {
 
   beforeAll(async () => {
     // Fast steps keep the tests short; they stay apart, so callbacks keep their order.
-    emulator = await startTwilioEmulator({ port: await freePort(), demo, messageStepMs: 10, log: quietLogger });
+    emulator = await startTwilioEmulator({ port: await freePort(), demo, messageStepMs: 10, log: quietLogger, ...extra() });
     receiver = await startReceiver();
   });
   afterAll(async () => {

@@ -1,0 +1,400 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AccessToken from 'twilio/lib/jwt/AccessToken';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { CallMedia, MediaEngine, MediaSession, MediaSide } from '../media/media-session';
+import { useTwilioEmulator } from '../test-harness';
+import type { CallView } from '../voice/representation';
+import { localCertificate } from './certificate';
+
+const PHONE = '+14155550199';
+const OUTSIDE = '+14155550142';
+const twiml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`;
+
+interface Account {
+  accountSid: string;
+  authToken: string;
+  numbers: { sid: string; phone_number: string; capabilities: { voice: boolean; sms: boolean } }[];
+}
+interface Signal {
+  type: string;
+  payload: Record<string, unknown> & { callsid?: string; error?: { code: number; message: string } };
+}
+
+/**
+ * A stand-in for the WebRTC engine (the real one is werift's, in media/): fixed SDPs, and a record of
+ * what signalling asked of it, so these tests see the offers, answers and attachments it makes.
+ */
+function standInMedia() {
+  let sessions = 0;
+  const session = (): MediaSession & { closed: boolean } => {
+    const s = {
+      id: `session-${++sessions}`,
+      closed: false,
+      stats: () => ({ codec: null, received: { packets: 0, bytes: 0, audioPackets: 0 }, sent: { packets: 0, bytes: 0 } }),
+      close: async () => {
+        s.closed = true;
+      },
+    };
+    return s;
+  };
+  const record = {
+    offers: 0,
+    offersAnswered: [] as string[],
+    completed: [] as string[],
+    attached: [] as { root: string; side: MediaSide; session: string }[],
+    ended: [] as string[],
+  };
+  const engine: MediaEngine = {
+    answer: async (offerSdp) => {
+      record.offersAnswered.push(offerSdp);
+      return { session: session(), answerSdp: 'v=0 emulator answer' };
+    },
+    offer: async () => {
+      record.offers++;
+      return {
+        session: session(),
+        offerSdp: 'v=0 emulator offer',
+        complete: async (answerSdp) => {
+          record.completed.push(answerSdp);
+        },
+      };
+    },
+    bridge: () => {},
+    close: async () => {},
+  };
+  const callMedia: CallMedia = {
+    attach: (root, side, s) => record.attached.push({ root, side, session: s.id }),
+    stats: () => ({}),
+    end: async (root) => {
+      record.ended.push(root);
+    },
+  };
+  return {
+    engine,
+    callMedia,
+    record,
+    reset() {
+      record.offers = 0;
+      for (const list of [record.offersAnswered, record.completed, record.attached, record.ended]) list.length = 0;
+    },
+  };
+}
+
+describe('Twilio emulator: Voice SDK signalling', () => {
+  const certificateDir = mkdtempSync(join(tmpdir(), 'switchboard-signalling-'));
+  const media = standInMedia();
+  const harness = useTwilioEmulator(() => ({
+    signalling: { port: 0, certificateDir },
+    media: { engine: media.engine, callMedia: media.callMedia },
+  }));
+  const { call } = harness;
+  const signallingUrl = () => harness.emulator.signalling?.url ?? '';
+  const ca = () => readFileSync(harness.emulator.signalling?.certFile ?? '', 'utf8');
+  const sockets: WebSocket[] = [];
+
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.close();
+    media.reset();
+  });
+  afterAll(() => rmSync(certificateDir, { recursive: true, force: true }));
+
+  /** A Voice SDK device's socket: sends PStream messages, and waits for the next of a type. */
+  async function device() {
+    const socket = new WebSocket(signallingUrl(), { ca: ca() });
+    sockets.push(socket);
+    const inbox: Signal[] = [];
+    const waiting: { type: string; resolve: (s: Signal) => void }[] = [];
+    socket.on('message', (data) => {
+      const signal = JSON.parse(String(data)) as Signal & { version: string };
+      expect(signal.version).toBe('1.6');
+      const waiter = waiting.find((w) => w.type === signal.type);
+      if (waiter) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve(signal);
+      } else inbox.push(signal);
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    return {
+      send: (type: string, payload: Record<string, unknown>) => socket.send(JSON.stringify({ type, version: '1.6', payload })),
+      next(type: string): Promise<Signal> {
+        const queued = inbox.findIndex((s) => s.type === type);
+        if (queued >= 0) return Promise.resolve(inbox.splice(queued, 1)[0] as Signal);
+        return new Promise((resolve) => waiting.push({ type, resolve }));
+      },
+      /** What arrived and nobody waited for: a test ends expecting nothing unexpected. */
+      unread: () => inbox.map((s) => s.type),
+      close: () => socket.close(),
+    };
+  }
+
+  async function newAccount() {
+    return (await call<Account>('POST', '/_emulator/accounts')).body;
+  }
+  async function apiKey(account: Account) {
+    const res = await call<{ sid: string; secret: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Keys.json`, {
+      auth: account,
+      form: { FriendlyName: 'voice' },
+    });
+    return res.body;
+  }
+  async function application(account: Account, voiceUrl: string) {
+    const res = await call<{ sid: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Applications.json`, {
+      auth: account,
+      form: { VoiceUrl: voiceUrl },
+    });
+    return res.body.sid;
+  }
+  function accessToken(
+    account: Account,
+    key: { sid: string; secret: string },
+    options: { identity: string; applicationSid?: string; ttl?: number },
+  ) {
+    const token = new AccessToken(account.accountSid, key.sid, key.secret, {
+      identity: options.identity,
+      ttl: options.ttl ?? 3600,
+    });
+    token.addGrant(new AccessToken.VoiceGrant({ outgoingApplicationSid: options.applicationSid, incomingAllow: true }));
+    return token.toJwt();
+  }
+  /** An account whose first voice number's calls ring the product's TwiML at the receiver's `/voice`. */
+  async function answeringAccount(document: string) {
+    const account = await newAccount();
+    const number = account.numbers.find((n) => n.capabilities.voice) ?? account.numbers[0];
+    harness.receiver.twiml('/voice', twiml(document));
+    await call('POST', `/2010-04-01/Accounts/${account.accountSid}/IncomingPhoneNumbers/${number?.sid}.json`, {
+      auth: account,
+      form: { VoiceUrl: `${harness.receiver.base}/voice` },
+    });
+    return { account, number: number?.phone_number ?? '', key: await apiKey(account) };
+  }
+  /** A device that listened and registered as the identity. */
+  async function registered(token: string) {
+    const d = await device();
+    d.send('listen', { token, browserinfo: {}, reconnectTimeout: 0 });
+    await d.next('connected');
+    d.send('register', { media: { audio: true } });
+    await d.next('ready');
+    return d;
+  }
+  const view = async (sid: string) => (await call<CallView>('GET', `/_emulator/calls/${sid}`)).body;
+
+  it('listen with a valid token → connected with the identity and the seconds it has left; register → ready; unregister → offline', async () => {
+    const account = await newAccount();
+    const key = await apiKey(account);
+    const d = await device();
+    d.send('register', { media: { audio: true } });
+    expect((await d.next('error')).payload.error?.code).toBe(31204);
+
+    d.send('listen', { token: accessToken(account, key, { identity: 'alice', ttl: 600 }), browserinfo: {}, reconnectTimeout: 0 });
+    const connected = await d.next('connected');
+    expect(connected.payload).toMatchObject({ region: 'US_EAST_VIRGINIA', edge: 'ashburn', home: 'us1' });
+    expect(connected.payload.token).toMatchObject({ identity: 'alice' });
+    expect((connected.payload.token as { ttl: number }).ttl).toBeGreaterThan(590);
+    expect((connected.payload.token as { ttl: number }).ttl).toBeLessThanOrEqual(600);
+
+    d.send('register', { media: { audio: true } });
+    expect((await d.next('ready')).payload).toEqual({});
+    // A token update is a later listen: connected again, with the new token's time.
+    d.send('listen', {
+      token: accessToken(account, key, { identity: 'alice', ttl: 3600 }),
+      browserinfo: {},
+      reconnectTimeout: 0,
+    });
+    expect((await d.next('connected')).payload.token).toMatchObject({ identity: 'alice' });
+    d.send('register', { media: { audio: false } });
+    await d.next('offline');
+    expect(d.unread()).toEqual([]);
+  });
+
+  it('refuses wrong and expired tokens with the codes the SDK reports as AccessTokenInvalid and AccessTokenExpired', async () => {
+    const account = await newAccount();
+    const key = await apiKey(account);
+    const d = await device();
+    const refusal = async (token: string) => {
+      d.send('listen', { token, browserinfo: {}, reconnectTimeout: 0 });
+      return (await d.next('error')).payload.error;
+    };
+    expect(await refusal('not-a-jwt')).toEqual({ code: 31204, message: 'Invalid Access Token: not a JWT' });
+    expect(await refusal(accessToken(account, { ...key, secret: 'x'.repeat(32) }, { identity: 'alice' }))).toEqual({
+      code: 31204,
+      message: 'Invalid Access Token signature',
+    });
+    expect(await refusal(accessToken(account, key, { identity: 'alice', ttl: -60 }))).toEqual({
+      code: 31205,
+      message: 'Access Token expired or expiration date invalid',
+    });
+    d.send('register', { media: { audio: true } });
+    expect((await d.next('error')).payload.error?.code).toBe(31204);
+  });
+
+  it('an incoming <Dial><Client> invites every registered device of the identity; the first to answer takes it, the others hear cancel', async () => {
+    const { account, number, key } = await answeringAccount(
+      '<Dial answerOnBridge="true"><Client>alice<Parameter name="note" value="a b&amp;c"/></Client><Client>bob</Client></Dial>',
+    );
+    const aliceTab1 = await registered(accessToken(account, key, { identity: 'alice' }));
+    const aliceTab2 = await registered(accessToken(account, key, { identity: 'alice' }));
+    const bob = await registered(accessToken(account, key, { identity: 'bob' }));
+    const placed = await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } });
+    const [aliceLeg, bobLeg] = placed.body.legs;
+
+    const invites = await Promise.all([aliceTab1.next('invite'), aliceTab2.next('invite'), bob.next('invite')]);
+    expect(invites.map((i) => i.payload.callsid)).toEqual([aliceLeg?.sid, aliceLeg?.sid, bobLeg?.sid]);
+    expect(invites[0]?.payload).toEqual({
+      callsid: aliceLeg?.sid,
+      sdp: 'v=0 emulator offer',
+      parameters: {
+        CallSid: aliceLeg?.sid,
+        From: PHONE,
+        To: 'client:alice',
+        AccountSid: account.accountSid,
+        Params: 'note=a%20b%26c',
+      },
+    });
+
+    aliceTab2.send('answer', { callsid: aliceLeg?.sid, sdp: 'v=0 browser answer' });
+    expect((await aliceTab1.next('cancel')).payload).toEqual({ callsid: aliceLeg?.sid });
+    expect((await bob.next('cancel')).payload).toEqual({ callsid: bobLeg?.sid });
+    await expect.poll(async () => (await view(placed.body.sid)).status).toBe('in-progress');
+    const story = await view(placed.body.sid);
+    expect(story.legs.map((l) => [l.to, l.status, l.answeredByParty])).toEqual([
+      ['client:alice', 'in-progress', 'client:alice'],
+      ['client:bob', 'canceled', null],
+    ]);
+    await expect
+      .poll(() => media.record.attached)
+      .toEqual([{ root: placed.body.sid, side: 'client', session: expect.any(String) }]);
+    expect(media.record.completed).toEqual(['v=0 browser answer']);
+
+    // The phone hangs up: the device that answered hears hangup, and the call's media ends.
+    await call('POST', `/_emulator/calls/${placed.body.sid}/hangup`, { json: {} });
+    expect((await aliceTab2.next('hangup')).payload).toEqual({ callsid: aliceLeg?.sid });
+    await expect.poll(() => media.record.ended).toEqual([placed.body.sid]);
+    for (const d of [aliceTab1, aliceTab2, bob]) expect(d.unread()).toEqual([]);
+  });
+
+  it('reject declines the leg (busy) and the identity’s other devices stop ringing; the device hanging up ends an answered leg', async () => {
+    const { account, number, key } = await answeringAccount('<Dial answerOnBridge="true"><Client>alice</Client></Dial>');
+    const token = accessToken(account, key, { identity: 'alice' });
+    const [tab1, tab2] = [await registered(token), await registered(token)];
+    const first = await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } });
+    await Promise.all([tab1.next('invite'), tab2.next('invite')]);
+    tab1.send('reject', { callsid: first.body.legs[0]?.sid });
+    expect((await tab2.next('cancel')).payload).toEqual({ callsid: first.body.legs[0]?.sid });
+    await expect.poll(async () => (await view(first.body.sid)).legs[0]?.status).toBe('busy');
+
+    const second = await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } });
+    const legSid = second.body.legs[0]?.sid;
+    const [invite] = await Promise.all([tab1.next('invite'), tab2.next('invite')]);
+    tab1.send('answer', { callsid: invite.payload.callsid, sdp: 'v=0 browser answer' });
+    await tab2.next('cancel');
+    await expect.poll(async () => (await view(second.body.sid)).status).toBe('in-progress');
+    tab1.send('hangup', { callsid: legSid });
+    await expect.poll(async () => (await view(second.body.sid)).status).toBe('completed');
+    expect((await view(second.body.sid)).legs[0]?.status).toBe('completed');
+    for (const d of [tab1, tab2]) expect(d.unread()).toEqual([]);
+  });
+
+  it('an invite runs the TwiML application: ringing with the CallSid, answer when the dialed number answers, digits recorded, hangup both ways', async () => {
+    const account = await newAccount();
+    const callerId = account.numbers[0]?.phone_number ?? '';
+    const app = await application(account, `${harness.receiver.base}/outbound`);
+    harness.receiver.twiml('/outbound', (request) =>
+      twiml(`<Dial callerId="${request.params.From}" answerOnBridge="true"><Number>${request.params.To}</Number></Dial>`),
+    );
+    const key = await apiKey(account);
+    const alice = await registered(accessToken(account, key, { identity: 'alice', applicationSid: app }));
+    const params = `To=${encodeURIComponent(OUTSIDE)}&From=${encodeURIComponent(callerId)}`;
+
+    alice.send('invite', { callsid: 'TJSaaaa', sdp: 'v=0 browser offer', twilio: { params } });
+    const ringing = await alice.next('ringing');
+    const sid = String(ringing.payload.callsid);
+    expect(sid).toMatch(/^CA[0-9a-f]{32}$/);
+    expect(media.record.offersAnswered).toEqual(['v=0 browser offer']);
+    const placed = await view(sid);
+    expect(placed).toMatchObject({ from: 'client:alice', to: OUTSIDE, status: 'ringing', application_sid: app });
+    expect(placed.legs.map((l) => [l.from, l.to, l.status])).toEqual([[callerId, OUTSIDE, 'ringing']]);
+
+    await call('POST', `/_emulator/calls/${placed.legs[0]?.sid}/answer`, { json: {} });
+    expect((await alice.next('answer')).payload).toEqual({ callsid: sid, sdp: 'v=0 emulator answer' });
+    expect(media.record.attached).toEqual([{ root: sid, side: 'client', session: expect.any(String) }]);
+    alice.send('dtmf', { callsid: sid, dtmf: '1#' });
+    alice.send('dtmf', { callsid: sid, dtmf: '12a' });
+    expect((await alice.next('error')).payload).toEqual({
+      callsid: sid,
+      error: { code: 31000, message: expect.stringMatching(/^Could not send DTMF: Illegal character passed into sendDigits/) },
+    });
+    expect((await view(sid)).digits.map((d) => d.digits)).toEqual(['1#']);
+    alice.send('hangup', { callsid: sid });
+    await expect.poll(async () => (await view(sid)).status).toBe('completed');
+    await expect.poll(() => media.record.ended).toEqual([sid]);
+
+    // The far end hangs up this time: the device hears hangup.
+    alice.send('invite', { callsid: 'TJSbbbb', sdp: 'v=0 browser offer', twilio: { params } });
+    const second = String((await alice.next('ringing')).payload.callsid);
+    const leg = (await view(second)).legs[0]?.sid;
+    await call('POST', `/_emulator/calls/${leg}/answer`, { json: {} });
+    await alice.next('answer');
+    await call('POST', `/_emulator/calls/${leg}/hangup`, { json: {} });
+    expect((await alice.next('hangup')).payload).toEqual({ callsid: second });
+    expect(alice.unread()).toEqual([]);
+  });
+
+  it('a device whose token has no outgoing application cannot call out', async () => {
+    const account = await newAccount();
+    const alice = await registered(accessToken(account, await apiKey(account), { identity: 'alice' }));
+    alice.send('invite', {
+      callsid: 'TJScccc',
+      sdp: 'v=0 browser offer',
+      twilio: { params: `To=${encodeURIComponent(OUTSIDE)}` },
+    });
+    expect((await alice.next('hangup')).payload).toEqual({
+      callsid: 'TJScccc',
+      error: { code: 31201, message: 'The Access Token has no outgoing application: it may not call out' },
+    });
+  });
+
+  /** A GET over TLS trusting the emulator's certificate only. */
+  const getTls = (url: string) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      httpsGet(url, { ca: ca() }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+
+  it('serves the SDK’s sounds over the same TLS port, with a certificate for localhost kept across restarts', async () => {
+    const base = harness.emulator.signalling?.soundsUrl ?? '';
+    const incoming = await getTls(`${base}/incoming.wav`);
+    expect(incoming.status).toBe(200);
+    expect(incoming.headers['content-type']).toBe('audio/wav');
+    expect(incoming.headers['access-control-allow-origin']).toBe('*');
+    expect(incoming.body.subarray(0, 4).toString()).toBe('RIFF');
+    expect((await getTls(`${base}/dtmfh.wav`)).status).toBe(200);
+    expect((await getTls(`${base}/cowbell.wav`)).status).toBe(404);
+
+    const stored = await localCertificate(certificateDir);
+    expect(stored.cert).toBe(ca());
+    expect(new X509Certificate(stored.cert).subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1');
+  });
+
+  it('the status page lists the registered devices; a device that goes away is no longer registered nor invited', async () => {
+    const { account, number, key } = await answeringAccount('<Dial answerOnBridge="true"><Client>carol</Client></Dial>');
+    const token = accessToken(account, key, { identity: 'carol' });
+    const leaving = await registered(token);
+    const staying = await registered(token);
+    const statusPage = async () => (await fetch(`${harness.emulator.url}/`)).text();
+    expect(await statusPage()).toContain('carol (2 devices)');
+    leaving.close();
+    await expect.poll(statusPage).toContain('carol (1 device)');
+    const placed = await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } });
+    expect((await staying.next('invite')).payload.callsid).toBe(placed.body.legs[0]?.sid);
+    expect(media.record.offers).toBe(1);
+  });
+});
