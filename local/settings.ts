@@ -24,6 +24,8 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
     sesPort: port('SES_PORT', 8005),
     dynamoPort: port('DYNAMODB_PORT', 8000),
     twilioEmulatorPort: port('TWILIO_EMULATOR_PORT', 3100),
+    /** The Twilio emulator's TLS port: the Voice SDK's signalling (wss://localhost:3143/signal) and sounds. */
+    twilioSignallingPort: port('TWILIO_SIGNALLING_PORT', 3143),
     /** The Twilio emulator's demo account: obviously fake, valid in form. */
     twilioDemo: {
       accountSid: matching('EMULATOR_TWILIO_ACCOUNT_SID', /^AC[0-9a-f]{32}$/, DEMO_ACCOUNT_SID, 'AC and 32 lowercase hex digits'),

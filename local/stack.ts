@@ -36,6 +36,7 @@ export async function startLocalStack(options: StackOptions) {
     [options.sesPort, 'SES_PORT'],
     [options.dynamoPort, 'DYNAMODB_PORT'],
     [options.twilioEmulatorPort, 'TWILIO_EMULATOR_PORT'],
+    [options.twilioSignallingPort, 'TWILIO_SIGNALLING_PORT'],
   ];
   if (options.web) ports.push([options.webPort, 'WEB_PORT']);
   for (const [port, knob] of ports) await assertPortFree(port, knob);
@@ -64,6 +65,8 @@ export async function startLocalStack(options: StackOptions) {
         stateFile: options.persist ? join(options.dataDir, 'twilio-emulator.json') : undefined,
         demo: options.twilioDemo,
         messageStepMs: options.twilioMessageStepMs,
+        // The certificate stays in the data folder (tests: their temporary one), so it is trusted once.
+        signalling: { port: options.twilioSignallingPort, certificateDir: join(options.dataDir, 'tls') },
         log: log('twilio'),
       }).then((t) => {
         stops.push(t.stop);
@@ -75,6 +78,8 @@ export async function startLocalStack(options: StackOptions) {
     log('dynamodb').info(`table ${LOCAL_TABLE_NAME} ${table.created ? 'created' : 'found'}${added}`);
 
     const webUrl = `http://localhost:${options.webPort}`;
+    const signalling = twilio.signalling;
+    if (!signalling) throw new Error('The Twilio emulator started without its signalling');
     const apiUrl = `http://127.0.0.1:${options.apiPort}`;
     const keys = localKeys(options.dataDir);
     const handlerEnv = {
@@ -99,7 +104,12 @@ export async function startLocalStack(options: StackOptions) {
     };
 
     if (options.web) {
-      const web = await startWeb({ port: options.webPort, apiPort: options.apiPort, log: log('web') });
+      const web = await startWeb({
+        port: options.webPort,
+        apiPort: options.apiPort,
+        signallingHost: signalling.host,
+        log: log('web'),
+      });
       stops.push(web.stop);
     }
     // The handlers run in this process, as the same modules the Lambdas run, each with the environment
@@ -121,7 +131,13 @@ export async function startLocalStack(options: StackOptions) {
         dynamodb: dynamo.endpoint,
         twilio: twilio.url,
         phone: `${twilio.url}/phone`,
+        /** The Voice SDK's signalling (wss://localhost:{port}/signal); its host is the web app's VITE_TWILIO_SIGNALLING_HOST. */
+        signalling: signalling.url,
+        /** The page that, opened once and accepted, makes a browser trust the emulator's certificate. */
+        signallingTrust: `https://${signalling.host}/`,
       },
+      /** The self-signed certificate of the signalling port. */
+      signallingCertFile: signalling.certFile,
       env: handlerEnv,
       /** The Twilio emulator's demo account, to paste into Connect Twilio. */
       twilioDemo: options.twilioDemo,

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
 import type { Logger } from './log';
 
-/** The Vite dev server for the SPA, proxying /api and /ws to the local gateway. */
-export async function startWeb(options: { port: number; apiPort: number; log: Logger }) {
+/** The Vite dev server for the SPA, proxying /api and /ws to the local gateway, told where the emulator's signalling is. */
+export async function startWeb(options: { port: number; apiPort: number; signallingHost: string; log: Logger }) {
   process.env.API_PORT = String(options.apiPort);
   process.env.WEB_PORT = String(options.port);
+  // The web app's Voice SDK connects to the emulator's signalling (its `chunderw`); a production build
+  // has no such variable and uses Twilio's own.
+  process.env.VITE_TWILIO_SIGNALLING_HOST = options.signallingHost;
   const { createLogger, createServer } = await import('vite');
   // A tab that closes without a close frame resets the proxied socket: routine for a WebSocket, no error.
   const logger = createLogger('warn');

@@ -30,6 +30,8 @@ export interface PolicyOptions {
   scriptHashes: readonly string[];
   /** Origins beyond the app's own that the page may connect to (development: the dev server's socket). */
   connect?: readonly string[];
+  /** Origins beyond Twilio's that the page may load sounds from (development: the Twilio emulator). */
+  media?: readonly string[];
   /** Only in a response header: a <meta> policy cannot carry frame-ancestors. */
   header: boolean;
 }
@@ -43,7 +45,7 @@ export function contentSecurityPolicy(options: PolicyOptions): string {
     ['img-src', "'self'", 'data:', 'blob:'],
     ['font-src', "'self'"],
     ['connect-src', "'self'", ...(options.connect ?? []), ...TWILIO_VOICE.connect],
-    ['media-src', "'self'", 'mediastream:', 'blob:', ...TWILIO_VOICE.media],
+    ['media-src', "'self'", 'mediastream:', 'blob:', ...(options.media ?? []), ...TWILIO_VOICE.media],
     ['worker-src', "'self'", 'blob:'],
     ['object-src', "'none'"],
     ['base-uri', "'self'"],
@@ -71,16 +73,23 @@ export function indexHtmlScriptHashes(): string[] {
 /**
  * Development: the dev server's pages carry the policy as a <meta> element first in <head>, hashed
  * over the page as served (Vite adds the React preamble inline). `socket` is the dev server's own
- * HMR socket origin.
+ * HMR socket origin; `signallingHost` the Twilio emulator's TLS port, where the Voice SDK signals and
+ * fetches its sounds instead of Twilio.
  */
-export function contentSecurityPolicyDevPlugin(socket: string): Plugin {
+export function contentSecurityPolicyDevPlugin(socket: string, signallingHost?: string): Plugin {
+  const emulator = signallingHost ? [`wss://${signallingHost}`, `https://${signallingHost}`] : [];
   return {
     name: 'switchboard-content-security-policy',
     apply: 'serve',
     transformIndexHtml: {
       order: 'post',
       handler: (html) => {
-        const policy = contentSecurityPolicy({ scriptHashes: inlineScriptHashes(html), connect: [socket], header: false });
+        const policy = contentSecurityPolicy({
+          scriptHashes: inlineScriptHashes(html),
+          connect: [socket, ...emulator],
+          media: emulator.slice(1),
+          header: false,
+        });
         return html.replace(/<head>/i, `<head>\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
       },
     },

@@ -6,11 +6,13 @@ import { contentSecurityPolicyDevPlugin } from './content-security-policy.ts';
 const apiPort = Number(process.env.API_PORT ?? 3000);
 const api = `http://127.0.0.1:${apiPort}`;
 const webPort = Number(process.env.WEB_PORT ?? 5173);
+/** The Twilio emulator's signalling (local/web.ts sets it); the app reads it as import.meta.env too. */
+const signallingHost = process.env.VITE_TWILIO_SIGNALLING_HOST;
 
 /** The dev server proxies the API and the socket, so the browser sees one origin as in production. */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), tailwindcss(), contentSecurityPolicyDevPlugin(`ws://localhost:${webPort}`)],
+  plugins: [react(), tailwindcss(), contentSecurityPolicyDevPlugin(`ws://localhost:${webPort}`, signallingHost)],
   server: {
     host: '127.0.0.1',
     port: webPort,

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stack } from '../support/api';
 import { launchBrowser, openTab, seen, web } from '../support/browser';
 
 let browser: Browser;
@@ -33,6 +34,39 @@ describe('the Content-Security-Policy', () => {
       return { ran: (window as { __injected?: boolean }).__injected === true, sent, violations: violations.sort() };
     });
     expect(outcome).toEqual({ ran: false, sent: false, violations: ['connect-src', 'script-src-elem'] });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("lets the app reach the Twilio emulator's signalling and sounds over its self-signed TLS port (trusted as the tests' browser does)", async () => {
+    const { context, page, errors } = await openTab(browser);
+    await page.goto(web('/login'));
+    await seen(page.getByRole('heading', { name: 'Sign in' }));
+    const signalling = stack().urls.signalling;
+    const outcome = await page.evaluate(async (url) => {
+      const violations: string[] = [];
+      document.addEventListener('securitypolicyviolation', (e) => violations.push(e.effectiveDirective));
+      // The Voice SDK's first message; a token that is not one earns its error.
+      const reply = await new Promise<string>((resolve) => {
+        const socket = new WebSocket(url);
+        socket.onopen = () => socket.send(JSON.stringify({ type: 'listen', version: '1.6', payload: { token: 'x' } }));
+        socket.onmessage = (e) => {
+          resolve(String(e.data));
+          socket.close();
+        };
+        socket.onerror = () => resolve('error');
+      });
+      const sound = await fetch(url.replace(/^wss:/, 'https:').replace(/\/signal$/, '/sounds/incoming.wav')).then(
+        (r) => `${r.status} ${r.headers.get('content-type')}`,
+        () => 'failed',
+      );
+      return { reply: JSON.parse(reply === 'error' ? '{}' : reply), sound, violations };
+    }, signalling);
+    expect(outcome).toEqual({
+      reply: { type: 'error', version: '1.6', payload: { error: { code: 31204, message: 'Invalid Access Token: not a JWT' } } },
+      sound: '200 audio/wav',
+      violations: [],
+    });
     expect(errors).toEqual([]);
     await context.close();
   });

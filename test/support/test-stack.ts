@@ -23,8 +23,8 @@ export async function startTestStack(options: {
   const dataDir = mkdtempSync(join(tmpdir(), `switchboard-${options.label}-`));
   try {
     const settings = localSettings({ LOCAL_DATA_DIR: dataDir, PLATFORM_ADMIN_EMAILS: options.platformAdminEmails ?? '' });
-    const ports = () => Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()] as const);
-    const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort] = await ports();
+    const ports = () => Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()] as const);
+    const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort, twilioSignallingPort] = await ports();
     const stack = await startLocalStack({
       ...settings,
       apiPort,
@@ -32,6 +32,7 @@ export async function startTestStack(options: {
       dynamoPort,
       webPort,
       twilioEmulatorPort,
+      twilioSignallingPort,
       persist: false,
       web: options.web,
       twilioMessageStepMs: options.twilioMessageStepMs,
