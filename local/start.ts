@@ -41,7 +41,7 @@ try {
       row('  demo Auth Token', stack.twilioDemo.authToken),
       row('Phone simulator', stack.urls.phone),
       row('Voice SDK signalling', stack.urls.signalling),
-      row('  trust its certificate', `open ${stack.urls.signallingTrust} once and accept it`),
+      row('  trust certificate', `open ${stack.urls.signallingTrust} once and accept it`),
       row('Data folder', settings.dataDir),
       '',
       pc.dim('  Ctrl-C stops everything. `npm run reset` deletes the local data.'),
