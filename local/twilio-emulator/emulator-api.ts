@@ -1,4 +1,5 @@
 import type { EmulatorEvents } from './events';
+import type { CallMedia } from './media/media-session';
 import { readTextFromPhone, receiveText } from './messaging/inbound';
 import { messageView } from './messaging/representation';
 import type { AccountRecord } from './model';
@@ -63,6 +64,8 @@ export const MIN_CALL_TIME_SCALE = 0.001;
 export interface ControlServices {
   store: EmulatorStore;
   voice: Voice;
+  /** The calls' audio, when a media engine runs: its counts are part of a call's story. */
+  callMedia?: CallMedia;
   events: EmulatorEvents;
   faults: Faults;
   settings: Settings;

@@ -125,7 +125,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       log.info(`${method} ${target.pathname}${target.search}`);
     } else if (target.pathname.startsWith('/_emulator/')) {
       const answer = await answerControlRequest(
-        { store, events, voice, faults, settings, defaultSettings },
+        { store, events, voice, callMedia: options.media?.callMedia, faults, settings, defaultSettings },
         method,
         target.pathname,
         body,

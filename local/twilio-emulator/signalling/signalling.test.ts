@@ -32,11 +32,12 @@ interface Signal {
  */
 function standInMedia() {
   let sessions = 0;
+  const stats = { codec: 'PCMU', received: { packets: 5, bytes: 860, audioPackets: 5 }, sent: { packets: 7, bytes: 1204 } };
   const session = (): MediaSession & { closed: boolean } => {
     const s = {
       id: `session-${++sessions}`,
       closed: false,
-      stats: () => ({ codec: null, received: { packets: 0, bytes: 0, audioPackets: 0 }, sent: { packets: 0, bytes: 0 } }),
+      stats: () => stats,
       close: async () => {
         s.closed = true;
       },
@@ -70,7 +71,7 @@ function standInMedia() {
   };
   const callMedia: CallMedia = {
     attach: (root, side, s) => record.attached.push({ root, side, session: s.id }),
-    stats: () => ({}),
+    stats: (root) => (record.attached.some((a) => a.root === root) ? { client: stats } : {}),
     end: async (root) => {
       record.ended.push(root);
     },
@@ -79,6 +80,7 @@ function standInMedia() {
     engine,
     callMedia,
     record,
+    stats,
     reset() {
       record.offers = 0;
       for (const list of [record.offersAnswered, record.completed, record.attached, record.ended]) list.length = 0;
@@ -182,7 +184,8 @@ describe('Twilio emulator: Voice SDK signalling', () => {
     await d.next('ready');
     return d;
   }
-  const view = async (sid: string) => (await call<CallView>('GET', `/_emulator/calls/${sid}`)).body;
+  const view = async (sid: string) =>
+    (await call<CallView & { media: Record<string, unknown> }>('GET', `/_emulator/calls/${sid}`)).body;
 
   it('listen with a valid token → connected with the identity and the seconds it has left; register → ready; unregister → offline', async () => {
     const account = await newAccount();
@@ -323,6 +326,9 @@ describe('Twilio emulator: Voice SDK signalling', () => {
     await call('POST', `/_emulator/calls/${placed.legs[0]?.sid}/answer`, { json: {} });
     expect((await alice.next('answer')).payload).toEqual({ callsid: sid, sdp: 'v=0 emulator answer' });
     expect(media.record.attached).toEqual([{ root: sid, side: 'client', session: expect.any(String) }]);
+    // A call's story carries its media's counts; a leg's are its call's.
+    expect((await view(sid)).media).toEqual({ client: media.stats });
+    expect((await view(placed.legs[0]?.sid ?? '')).media).toEqual({ client: media.stats });
     alice.send('dtmf', { callsid: sid, dtmf: '1#' });
     alice.send('dtmf', { callsid: sid, dtmf: '12a' });
     expect((await alice.next('error')).payload).toEqual({

@@ -1,3 +1,4 @@
+import type { CallMedia } from '../media/media-session';
 import type { EmulatorStore } from '../store';
 import { verifyAccessToken } from './access-token';
 import type { Voice, VoiceAnswer } from './voice';
@@ -20,7 +21,7 @@ export interface ControlAnswer {
  * Answers undefined for paths that are not the voice controls'.
  */
 export async function answerVoiceControl(
-  services: { store: EmulatorStore; voice: Voice },
+  services: { store: EmulatorStore; voice: Voice; callMedia?: CallMedia },
   method: string,
   path: string,
   input: Record<string, unknown> | undefined,
@@ -77,7 +78,9 @@ export async function answerVoiceControl(
   if (!action) {
     if (method !== 'GET') return problem(405, `${method} is not allowed here.`);
     const view = voice.view(sid);
-    return view ? { status: 200, body: view } : problem(404, `No call ${sid} in the emulator.`);
+    if (!view) return problem(404, `No call ${sid} in the emulator.`);
+    // The RTP each side of the call sent and received (the media of a leg is its parent call's).
+    return { status: 200, body: { ...view, media: services.callMedia?.stats(view.parent_call_sid ?? view.sid) ?? {} } };
   }
   const refused = needsPost();
   if (refused) return refused;
