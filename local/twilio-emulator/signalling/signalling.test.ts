@@ -303,6 +303,27 @@ describe('Twilio emulator: Voice SDK signalling', () => {
     for (const d of [tab1, tab2]) expect(d.unread()).toEqual([]);
   });
 
+  it('a ringing leg that ends unanswered (the caller hangs up, the Dial times out) cancels its invites', async () => {
+    const { account, number, key } = await answeringAccount('<Dial answerOnBridge="true"><Client>alice</Client></Dial>');
+    const alice = await registered(accessToken(account, key, { identity: 'alice' }));
+    const first = await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } });
+    await alice.next('invite');
+    await call('POST', `/_emulator/calls/${first.body.sid}/hangup`, { json: {} });
+    expect((await alice.next('cancel')).payload).toEqual({ callsid: first.body.legs[0]?.sid });
+
+    const second = await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } });
+    await alice.next('invite');
+    expect((await call<CallView>('POST', `/_emulator/calls/${second.body.sid}/advance`, { json: {} })).body.legs[0]?.status).toBe(
+      'no-answer',
+    );
+    expect((await alice.next('cancel')).payload).toEqual({ callsid: second.body.legs[0]?.sid });
+    // Too late: the leg is gone, the device hears cancel again rather than a call.
+    alice.send('answer', { callsid: second.body.legs[0]?.sid, sdp: 'v=0 browser answer' });
+    expect((await alice.next('cancel')).payload).toEqual({ callsid: second.body.legs[0]?.sid });
+    expect(media.record.attached).toEqual([]);
+    expect(alice.unread()).toEqual([]);
+  });
+
   it('an invite runs the TwiML application: ringing with the CallSid, answer when the dialed number answers, digits recorded, hangup both ways', async () => {
     const account = await newAccount();
     const callerId = account.numbers[0]?.phone_number ?? '';
