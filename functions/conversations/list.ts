@@ -89,6 +89,9 @@ async function readPage(
   return { items: items.slice(0, limit), more: items.length > limit };
 }
 
+/** Index entries one skipping Query reads. */
+const SKIP_PAGE_SIZE = 1_000;
+
 /**
  * Reads the first `count` index entries (their sort keys only) and answers the last one's sort key:
  * the page starts below it. undefined for a count of 0 (the top); null when fewer exist.
@@ -107,7 +110,8 @@ async function sortKeyAfterSkipping(index: ConversationIndex, count: number): Pr
         ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#sk': index.sortKey },
         ProjectionExpression: '#sk',
         ScanIndexForward: false,
-        Limit: remaining,
+        // DynamoDB refuses a Limit past 32 bits (any offset a caller sends must answer, not fail).
+        Limit: Math.min(remaining, SKIP_PAGE_SIZE),
         ExclusiveStartKey,
       }),
     );

@@ -70,6 +70,15 @@ describe('defineHandler', () => {
     expect(JSON.parse(res.body ?? '')).toEqual({ success: true, data: { hello: 'Ada', sourceIp: '192.0.2.1' } });
   });
 
+  it('answers a path id too long to name anything with 404, before the domain function runs', async () => {
+    const fn = vi.fn(async () => ({ data: 'reached' }));
+    const handler = defineHandler(contract, fn);
+    const res = await handler({ ...event('{"name":"x"}'), pathParameters: { id: '🦄'.repeat(100) } }, context);
+    expect(res.statusCode).toBe(404);
+    expect(JSON.parse(res.body ?? '')).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Not found' } });
+    expect(fn).not.toHaveBeenCalled();
+  });
+
   describe('behind CloudFront', () => {
     const viewer = { 'cloudfront-viewer-address': '203.0.113.9:50123' };
     const handler = defineHandler(contract, async ({ sourceIp }) => ({ data: sourceIp }));

@@ -8,7 +8,7 @@ import type { HttpContract } from '../../shared/contract/route';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
 import { getActiveUser } from '../auth/accounts';
-import { AppError, forbidden, unauthorized } from './app-error';
+import { AppError, forbidden, notFound, unauthorized } from './app-error';
 import { hasSetting, ORIGIN_SECRET_HEADER, secretVersions } from './config';
 import { logError } from './log';
 
@@ -61,7 +61,7 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
       const req = {
         body: parse(contract.body, readBody(event), 'body'),
         query: parse(contract.query, event.queryStringParameters ?? {}, 'query'),
-        params: (event.pathParameters ?? {}) as Record<string, string>,
+        params: pathParameters(event),
         principal,
         headers: event.headers ?? {},
         sourceIp: clientAddress(event, viaCloudFront),
@@ -154,6 +154,18 @@ function roleMessage(roles: readonly Role[]): string {
   const names = roles.map((r) => ROLE_NAMES[r]);
   const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
   return `Only ${list} can do this.`;
+}
+
+/**
+ * Ids the product hands out are short (UUIDs); a path parameter far longer names nothing, and would
+ * not fit a table key (DynamoDB refuses a sort key over 1 KB), so it is answered as not found.
+ */
+const MAX_PATH_PARAMETER_BYTES = 200;
+
+export function pathParameters(event: APIGatewayProxyEventV2): Record<string, string> {
+  const params = (event.pathParameters ?? {}) as Record<string, string>;
+  if (Object.values(params).some((value) => Buffer.byteLength(value) > MAX_PATH_PARAMETER_BYTES)) throw notFound();
+  return params;
 }
 
 /** The request body as text (HTTP API v2 base64-encodes non-text bodies), within the size limit. */

@@ -9,7 +9,7 @@ import { signedWebhookUrl, type WebhookKind } from '../settings/webhook-urls';
 import { AppError, forbidden, notFound } from './app-error';
 import { tableName } from './config';
 import { db } from './db';
-import { bodyText, contentType, errorEnvelope, parse, verifyOrigin } from './define-handler';
+import { bodyText, contentType, errorEnvelope, parse, pathParameters, verifyOrigin } from './define-handler';
 import { decryptSecret } from './secrets';
 import { keys } from './table';
 
@@ -50,7 +50,7 @@ export function defineWebhook<C extends HttpContract>(
     .use(errorEnvelope(contract))
     .handler(async (event) => {
       await verifyOrigin(event);
-      const provider = await providerOfWebhook(event.pathParameters?.webhookId);
+      const provider = await providerOfWebhook(pathParameters(event).webhookId);
       const signature = event.headers?.['x-twilio-signature'];
       if (!signature) throw forbidden('X-Twilio-Signature is missing.');
       const form = formParameters(event);

@@ -228,6 +228,32 @@ export const getInboxRouting = httpContract({
   response: z.object({ strategies: z.array(RoutingStrategySchema) }),
 });
 
+/**
+ * A strategy's settings (Ring All Users has none): a flat map of short values, so what is stored
+ * always fits an item (DynamoDB refuses maps nested past 32 levels and numbers past 1e125).
+ */
+const strategyConfig = z
+  .record(
+    z.string().check(z.minLength(1), z.maxLength(64)),
+    z.union(
+      [
+        z.string().check(z.maxLength(500, 'config values must be at most 500 characters')),
+        z.boolean(),
+        z
+          .number()
+          .check(
+            z.minimum(-1e15, 'config numbers must be within ±10^15'),
+            z.maximum(1e15, 'config numbers must be within ±10^15'),
+          ),
+      ],
+      { error: 'config values must be text, a number or true/false' },
+    ),
+    {
+      error: (issue) => (issue.code === 'invalid_key' ? 'config keys must be 1 to 64 characters' : 'config must be an object'),
+    },
+  )
+  .check(z.refine((config) => Object.keys(config).length <= 20, 'config has at most 20 settings'));
+
 export const saveInboxRouting = httpContract({
   method: 'POST',
   path: '/api/v1/inboxes/{id}/routing',
@@ -236,7 +262,7 @@ export const saveInboxRouting = httpContract({
   body: z.object({
     channelType: z.literal('PHONE', 'Channel type must be PHONE'),
     strategyType: z.enum(STRATEGY_TYPES, 'Only Ring All Users is available; Send to Voicemail is coming soon'),
-    config: z.optional(z.record(z.string(), z.unknown())),
+    config: z.optional(strategyConfig),
   }),
   response: z.object({ strategy: RoutingStrategySchema }),
 });

@@ -216,6 +216,8 @@ describe('paging through 45 conversations', () => {
     expect(past.conversations).toEqual([]);
     expect(past.pagination).toEqual({ total: 45, limit: 20, offset: 45, nextCursor: null });
     expect((await listed(account, { offset: 1000 })).conversations).toEqual([]);
+    // Past what a DynamoDB Limit can hold: still just an empty page.
+    expect((await listed(account, { offset: 12_025_552_388 })).conversations).toEqual([]);
   });
 });
 

@@ -99,6 +99,26 @@ describe('inboxes', () => {
     expect(voicemail.status).toBe(400);
     expect(voicemail.body.error.message).toBe('Only Ring All Users is available; Send to Voicemail is coming soon');
   });
+
+  it('refuses a config the table could not store, and keeps the saved strategy', async () => {
+    const account = await signUp();
+    const token = account.tokens.accessToken;
+    const inbox = await createInbox(account);
+    const save = (config: unknown) =>
+      api(`/api/v1/inboxes/${inbox.id}/routing`, { token, body: { channelType: 'PHONE', strategyType: 'RING_ALL', config } });
+    expect((await save({ greeting: 'Hello', retries: 2, record: true })).status).toBe(200);
+    let nested: unknown = 'bottom';
+    for (let i = 0; i < 40; i++) nested = { a: nested };
+    for (const config of [nested, { huge: 1e300 }, { '': 'x' }, [1, 2]]) {
+      const res = await save(config);
+      expect(res.status, JSON.stringify(config)).toBe(400);
+      expect(res.body.error.message).toMatch(/^config /);
+    }
+    const read = await api<{ strategies: RoutingStrategy[] }>(`/api/v1/inboxes/${inbox.id}/routing`, { token });
+    expect(read.body.data.strategies).toEqual([
+      { channelType: 'PHONE', strategyType: 'RING_ALL', config: { greeting: 'Hello', retries: 2, record: true } },
+    ]);
+  });
 });
 
 describe('channel routing', () => {
