@@ -164,8 +164,7 @@ const remove = Symbol('remove');
 
 /** Unicode a text field should survive or refuse cleanly: a lone surrogate, NUL, direction marks, emoji. */
 export const UNICODE_EDGES: readonly [string, string][] = [
-  ['a lone high surrogate', '\ud800'],
-  ['a lone low surrogate', '\udfff'],
+  ['lone surrogates (a low one, then a high one)', '\udc00\ud800'],
   ['NUL', '\u0000'],
   ['RTL override and marks', '\u202e\u200f\u061c'],
   ['emoji (ZWJ sequence, flag)', '👩‍👩‍👧‍👦🇺🇦'],
@@ -248,13 +247,10 @@ export function badIds(random: Random): [string, string][] {
     ['a percent sign alone', '%'],
     ['a cut UTF-8 sequence', '%E2%82'],
     ['an encoded lone surrogate', '%ED%A0%80'],
-    ['an encoded slash', 'a%2Fb'],
     ['dot-dot', '..'],
     ['NUL', '%00'],
     ['an emoji', encodeURIComponent('🦄')],
     ['2,000 characters', 'x'.repeat(2_000)],
-    ['a quote and SQL', encodeURIComponent(`' OR '1'='1`)],
-    ['the word undefined', 'undefined'],
   ];
 }
 
@@ -389,7 +385,6 @@ export function routeCases(route: HttpRouteEntry, options: RouteFuzzOptions): Fu
       });
     withToken('no token', undefined);
     for (const [name, token] of options.badTokens) withToken(name, `Bearer ${token}`);
-    withToken('Basic credentials', `Basic ${Buffer.from('admin:admin').toString('base64')}`);
   }
   if (webhook) {
     add({
