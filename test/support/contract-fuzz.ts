@@ -84,6 +84,7 @@ export function validValue(
   random: Random,
   key = '',
   idFor?: (key: string) => string | undefined,
+  options: { requiredOnly?: boolean } = {},
 ): unknown {
   const def = defOf(schema);
   const accepted = (candidates: unknown[]) => candidates.find((c) => schema.safeParse(c).success);
@@ -91,6 +92,8 @@ export function validValue(
     case 'object': {
       const value: Record<string, unknown> = {};
       for (const [name, field] of Object.entries(def.shape ?? {})) {
+        const { type } = defOf(field);
+        if (options.requiredOnly && (type === 'optional' || type === 'default')) continue;
         const v = validValue(field, random, name, idFor);
         if (v !== undefined) value[name] = v;
       }
@@ -264,6 +267,8 @@ export interface RouteFuzzOptions {
   /** For `twilio` routes: a signature that is not Twilio's. */
   forgedSignature: string;
   random: Random;
+  /** Ids for body fields that name an item (`userId`), so valid bodies name real ones. */
+  idFor?: (key: string) => string | undefined;
 }
 
 /** Every request to send to one route. */
@@ -295,8 +300,12 @@ export function routeCases(route: HttpRouteEntry, options: RouteFuzzOptions): Fu
           ),
         ).toString()
       : JSON.stringify(value);
-  const validBody = () => (contract.body ? validValue(contract.body, random) : undefined);
-  const validQuery = () => (contract.query ? (validValue(contract.query, random) as Record<string, unknown>) : {});
+  const validBody = () => (contract.body ? validValue(contract.body, random, '', options.idFor) : undefined);
+  // A query as clients send it: optional parameters left out (each is then added, broken, on its own).
+  const validQuery = () =>
+    contract.query
+      ? (validValue(contract.query, random, '', options.idFor, { requiredOnly: true }) as Record<string, unknown>)
+      : {};
   const pairsOf = (query: Record<string, unknown>): [string, string][] => Object.entries(query).map(([k, v]) => [k, String(v)]);
   const request = (body: unknown, extra: Partial<FuzzRequest> & { name: string }) =>
     add({
@@ -346,7 +355,7 @@ export function routeCases(route: HttpRouteEntry, options: RouteFuzzOptions): Fu
     for (const { path: field, leaf } of fieldPaths(contract.query)) {
       const key = String(field[0]);
       const others = pairsOf(valid).filter(([k]) => k !== key);
-      const value = String(valid[key] ?? 'x');
+      const value = String(valid[key] ?? validValue(unwrap(fieldSchema(contract.query, key)), random, key) ?? 'x');
       const variants: [string, [string, string][]][] = [
         ['missing', others],
         ['empty', [...others, [key, '']]],
@@ -395,6 +404,10 @@ export function routeCases(route: HttpRouteEntry, options: RouteFuzzOptions): Fu
     });
   }
   return cases;
+}
+
+function fieldSchema(object: z.ZodMiniType, key: string): z.ZodMiniType {
+  return defOf(unwrap(object)).shape?.[key] as z.ZodMiniType;
 }
 
 function fieldValue(value: unknown, path: (string | number)[]): unknown {
