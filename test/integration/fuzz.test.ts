@@ -30,7 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => {
-  console.log(`contract fuzz: ${sent} requests, ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}`);
+  console.log(`contract fuzz: ${sent} requests, ${((Date.now() - started) / 1000).toFixed(1)} s with the setup, seed ${SEED}`);
 });
 
 /** Access tokens the API must refuse: garbled, expired, signed with another key, unsigned. */
