@@ -16,6 +16,7 @@ import {
   conversationWithMessage,
   failedCondition,
   messagePutItem,
+  messageTime,
   type TransactItem,
   untilCommitted,
 } from './message-writes';
@@ -71,10 +72,13 @@ export async function receiveSms(provider: Pick<ProviderRecord, 'id' | 'companyI
   if (!phone || !sender) throw badRequest('From is not a phone number', { fields: { From: 'not a phone number' } });
 
   let firstRead: Sender | undefined = sender;
+  // The text's time is kept across attempts: one that lost to a newer text is then added before it.
+  let at: string | undefined;
   const result = await untilCommitted(async () => {
     const read = firstRead ?? (await readSender(companyId, channel.id, phone));
     firstRead = undefined;
-    return tryStore(channel, phone, sms, read);
+    at = at === undefined || at === read.conversation?.lastMessageAt ? messageTime(read.conversation) : at;
+    return tryStore(channel, phone, sms, read, at);
   });
   if (result === 'duplicate') return;
   const { message, conversation, contact, reopened } = result;
@@ -155,10 +159,10 @@ async function tryStore(
   phone: string,
   sms: InboundSms,
   found: Sender,
+  at: string,
 ): Promise<Stored | 'duplicate' | undefined> {
   const { companyId } = channel;
   const TableName = tableName();
-  const at = new Date().toISOString();
   const before = found.conversation;
 
   const message: MessageRecord = {
@@ -210,7 +214,7 @@ async function tryStore(
   const reopened = before?.status === 'CLOSED';
   if (before) {
     conversation = conversationWithMessage(before, message, { status: 'OPEN', optedOut: optedOut ?? before.optedOut });
-    items.push(conversationUpdateItem(before, conversation));
+    items.push(conversationUpdateItem(before, message, conversation));
     items.push(
       companyCountersItem(companyId, {
         smsReceived: 1,

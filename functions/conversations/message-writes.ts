@@ -42,20 +42,33 @@ export function messagePutItem(message: MessageRecord): TransactItem {
   };
 }
 
-/** The conversation once `message` is its newest: summary, count and index entries follow it. */
+/**
+ * The conversation once `message` is added: one more message, and the summary follows the message
+ * only when it is the newest (a text stored after a newer one, by a slower writer, sorts before it).
+ */
 export function conversationWithMessage(
   conversation: ConversationRecord,
   message: MessageRecord,
   changes: Partial<Pick<ConversationRecord, 'status' | 'optedOut'>> = {},
 ): ConversationRecord {
+  const newest = message.createdAt > conversation.lastMessageAt;
   return {
     ...conversation,
     ...changes,
-    lastMessage: { direction: message.direction, body: message.body },
-    // Never back in time (clocks of two functions may differ by a little): the index stays ordered.
-    lastMessageAt: message.createdAt > conversation.lastMessageAt ? message.createdAt : conversation.lastMessageAt,
+    ...(newest ? { lastMessage: { direction: message.direction, body: message.body }, lastMessageAt: message.createdAt } : {}),
     messageCount: conversation.messageCount + 1,
   };
+}
+
+/**
+ * A time for a message of `conversation` that no other message of it has: now, unless that is the
+ * newest message's own time (same millisecond), when it is one millisecond later. An equal time could
+ * not tell which of the two is the conversation's last message.
+ */
+export function messageTime(conversation: Pick<ConversationRecord, 'lastMessageAt'> | undefined, now = new Date()): string {
+  const at = now.toISOString();
+  if (at !== conversation?.lastMessageAt) return at;
+  return new Date(now.getTime() + 1).toISOString();
 }
 
 /** A conversation's first message: the conversation and its (channel, contact) link, both new. */
@@ -91,33 +104,51 @@ export function conversationCreateItems(conversation: ConversationRecord, staleC
 }
 
 /**
- * `before` as read becomes `after`. Optimistic: the update holds only if nobody changed the status or
- * added a message since the read, so counters and the summary never mix two writers' views.
+ * `before` as read gets `message` (its time not that of `before`'s last message), becoming `after`
+ * (conversationWithMessage). Parallel writers do not undo each other: the count is added to, and the
+ * summary and index entries are set only by the newest message (the condition on lastMessageAt fails
+ * when a newer one got in first; read again and the message is then added without them). The status
+ * must be the one read, so a reopening is counted once; an opt-out is set only by the text that says it.
  */
-export function conversationUpdateItem(before: ConversationRecord, after: ConversationRecord): TransactItem {
+export function conversationUpdateItem(
+  before: ConversationRecord,
+  message: MessageRecord,
+  after: ConversationRecord,
+): TransactItem {
+  const newest = message.createdAt > before.lastMessageAt;
+  const reopens = after.status !== before.status;
   const index = conversationIndexEntries(after);
+  const sets = [
+    ...(newest ? ['lastMessage = :lastMessage', 'lastMessageAt = :lastMessageAt'] : []),
+    ...(newest || reopens
+      ? ['#status = :status', 'GSI1PK = :gsi1pk', 'GSI1SK = :gsi1sk', 'GSI2PK = :gsi2pk', 'GSI2SK = :gsi2sk']
+      : []),
+    ...(after.optedOut !== before.optedOut ? ['optedOut = :optedOut'] : []),
+  ];
+  // Index entries carry lastMessageAt: an older message that reopens writes them only over the time it read.
+  const time = newest ? 'lastMessageAt < :at' : reopens ? 'lastMessageAt = :lastMessageAt' : 'lastMessageAt > :at';
+  const values: Record<string, unknown> = { ':one': 1, ':statusBefore': before.status };
+  if (newest || reopens) {
+    Object.assign(values, {
+      ':status': after.status,
+      ':lastMessageAt': after.lastMessageAt,
+      ':gsi1pk': index.GSI1PK,
+      ':gsi1sk': index.GSI1SK,
+      ':gsi2pk': index.GSI2PK,
+      ':gsi2sk': index.GSI2SK,
+    });
+  }
+  if (newest) values[':lastMessage'] = after.lastMessage;
+  if (!reopens || newest) values[':at'] = message.createdAt;
+  if (after.optedOut !== before.optedOut) values[':optedOut'] = after.optedOut;
   return {
     Update: {
       TableName: tableName(),
       Key: keys.conversation(after.companyId, after.id),
-      UpdateExpression:
-        'SET #status = :status, lastMessage = :lastMessage, lastMessageAt = :lastMessageAt, messageCount = :count, ' +
-        'optedOut = :optedOut, GSI1PK = :gsi1pk, GSI1SK = :gsi1sk, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk',
-      ConditionExpression: '#status = :statusBefore AND messageCount = :countBefore',
+      UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD messageCount :one`,
+      ConditionExpression: `#status = :statusBefore AND ${time}`,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':status': after.status,
-        ':lastMessage': after.lastMessage,
-        ':lastMessageAt': after.lastMessageAt,
-        ':count': after.messageCount,
-        ':optedOut': after.optedOut,
-        ':gsi1pk': index.GSI1PK,
-        ':gsi1sk': index.GSI1SK,
-        ':gsi2pk': index.GSI2PK,
-        ':gsi2sk': index.GSI2SK,
-        ':statusBefore': before.status,
-        ':countBefore': before.messageCount,
-      },
+      ExpressionAttributeValues: values,
     },
   };
 }

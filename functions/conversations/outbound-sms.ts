@@ -22,6 +22,7 @@ import {
   conversationUpdateItem,
   conversationWithMessage,
   messagePutItem,
+  messageTime,
   STATUS_RANK,
   untilCommitted,
 } from './message-writes';
@@ -46,9 +47,14 @@ export async function sendSms(companyId: string, userId: string, conversationId:
   const { channel, provider } = await sendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
 
-  const { message, conversation: after } = await untilCommitted(() =>
-    tryStore(companyId, conversationId, body, { id: user.id, name: user.name }),
-  );
+  // The text's time is kept across attempts: one that lost to a newer message is then added before it.
+  let at: string | undefined;
+  const { message, conversation: after } = await untilCommitted(async () => {
+    // Read again on every attempt: the update below holds only against the latest state.
+    const before = await getConversationRecord(companyId, conversationId);
+    at = at === undefined || at === before.lastMessageAt ? messageTime(before) : at;
+    return tryStore(before, body, { id: user.id, name: user.name }, at);
+  });
   const sent = await handToTwilio(provider, channel, after, message);
   const view = await toConversationView(after);
   await publish(companyId, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
@@ -77,17 +83,16 @@ async function sendingRoute(conversation: ConversationRecord): Promise<{ channel
   return { channel, provider };
 }
 
-async function tryStore(companyId: string, conversationId: string, body: string, sentBy: { id: string; name: string }) {
-  // Read again on every attempt: the optimistic update below holds only against the latest state.
-  const before = await getConversationRecord(companyId, conversationId);
+async function tryStore(before: ConversationRecord, body: string, sentBy: { id: string; name: string }, at: string) {
+  const { companyId } = before;
   const message: MessageRecord = {
     id: newId(),
     companyId,
-    conversationId,
+    conversationId: before.id,
     direction: 'OUTBOUND',
     body,
     status: 'QUEUED',
-    createdAt: new Date().toISOString(),
+    createdAt: at,
     sentBy,
     providerStatus: null,
     providerMessageId: null,
@@ -101,7 +106,7 @@ async function tryStore(companyId: string, conversationId: string, body: string,
       new TransactWriteCommand({
         TransactItems: [
           messagePutItem(message),
-          conversationUpdateItem(before, after),
+          conversationUpdateItem(before, message, after),
           companyCountersItem(companyId, { smsSent: 1 }),
         ],
       }),

@@ -1,0 +1,92 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { keys } from '../../functions/lib/table';
+import type { Contact } from '../../shared/contract/contacts';
+import type { ConversationPage, Message } from '../../shared/contract/conversations';
+import { api } from '../support/api';
+import { EMPTY_TWIML, newPhone, readConversation, sendText, smsLine, socketsClosedAfterEach, textIn } from '../support/sms';
+import { testTable } from '../support/table';
+
+/**
+ * One conversation under load: a phone's texts arrive all at once (the first of them creates the
+ * conversation) while an agent replies in between. Every text must be stored once, in one
+ * conversation, with counters that add up.
+ */
+
+const listen = socketsClosedAfterEach();
+
+const INBOUND = 50;
+const REPLIES = 10;
+/** Texts that race to create the conversation. */
+const OPENING = 5;
+
+/** Every message of the thread, oldest first, paging back through `before`. */
+async function wholeThread(line: Awaited<ReturnType<typeof smsLine>>, conversationId: string) {
+  const pages: Message[][] = [];
+  let before: string | undefined;
+  let conversation: Awaited<ReturnType<typeof readConversation>>['body']['data']['conversation'] | undefined;
+  do {
+    const read = await readConversation(line.account, conversationId, before);
+    expect(read.status).toBe(200);
+    conversation ??= read.body.data.conversation;
+    pages.unshift(read.body.data.conversation.messages);
+    before = read.body.data.conversation.olderCursor ?? undefined;
+  } while (before);
+  return { conversation: conversation as NonNullable<typeof conversation>, messages: pages.flat() };
+}
+
+describe('one conversation under load', () => {
+  it(`stores ${INBOUND} parallel texts and ${REPLIES} interleaved replies once each, in order, with counters that add up`, async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const phone = newPhone();
+    const inboundBodies = Array.from({ length: INBOUND }, (_, i) => `text ${i + 1}`);
+    const replyBodies = Array.from({ length: REPLIES }, (_, i) => `reply ${i + 1}`);
+
+    // The first texts open the conversation together; the rest arrive while the agent replies.
+    const opening = inboundBodies.slice(0, OPENING);
+    const inbound = Promise.all(opening.map((body) => textIn(line, { from: phone, body })));
+    const first = await socket.next('new_message', (e) => e.data.conversation.contact.phoneNumber === phone);
+    const conversationId = first.data.conversationId;
+    const [answers, replies] = await Promise.all([
+      Promise.all([inbound, ...inboundBodies.slice(OPENING).map((body) => textIn(line, { from: phone, body }))]),
+      Promise.all(replyBodies.map((body) => sendText(line.account, conversationId, body))),
+    ]).then(([a, r]) => [a.flat(), r] as const);
+
+    expect(answers.map((a) => a.status)).toEqual(inboundBodies.map(() => 200));
+    expect(answers.every((a) => a.text === EMPTY_TWIML)).toBe(true);
+    expect(replies.map((r) => r.status)).toEqual(replyBodies.map(() => 201));
+
+    const { conversation, messages } = await wholeThread(line, conversationId);
+    expect(messages.map((m) => m.body).sort()).toEqual([...inboundBodies, ...replyBodies].sort());
+    expect(new Set(messages.map((m) => m.id)).size).toBe(INBOUND + REPLIES);
+    const times = messages.map((m) => m.createdAt);
+    expect(times).toEqual([...times].sort());
+    const newest = messages.at(-1) as Message;
+    expect(conversation).toMatchObject({
+      id: conversationId,
+      status: 'OPEN',
+      messageCount: INBOUND + REPLIES,
+      lastMessage: { direction: newest.direction, body: newest.body },
+      lastMessageAt: newest.createdAt,
+    });
+
+    // One conversation, one contact, counted once.
+    const list = await api<ConversationPage>('/api/v1/conversations?status=BOTH', { token: line.account.tokens.accessToken });
+    expect(list.body.data.conversations.map((c) => c.id)).toEqual([conversationId]);
+    const contacts = await api<{ contacts: Contact[] }>('/api/v1/contacts', { token: line.account.tokens.accessToken });
+    expect(contacts.body.data.contacts).toEqual([expect.objectContaining({ phoneNumber: phone, conversationCount: 1 })]);
+
+    // The company's counters, as the admin overview reads them.
+    const { client, tableName } = testTable();
+    const { Item: company } = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.company(line.account.company.id), ConsistentRead: true }),
+    );
+    expect(company).toMatchObject({
+      smsReceivedCount: INBOUND,
+      smsSentCount: REPLIES,
+      openConversationCount: 1,
+    });
+    expect(company?.closedConversationCount ?? 0).toBe(0);
+  });
+});
