@@ -20,15 +20,21 @@ interface CallSidRecord {
   createdAt: string;
 }
 
-export async function findCall(companyId: string, callSid: string): Promise<CallRecord | undefined> {
-  const TableName = tableName();
-  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.callSid(callSid), ConsistentRead: true }));
-  const link = Item as CallSidRecord | undefined;
-  if (!link || link.companyId !== companyId) return undefined;
-  const { Item: call } = await db.send(
-    new GetCommand({ TableName, Key: keys.call(companyId, link.createdAt, link.callId), ConsistentRead: true }),
+async function callSidLink(callSid: string): Promise<CallSidRecord | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.callSid(callSid), ConsistentRead: true }));
+  return Item as CallSidRecord | undefined;
+}
+
+async function callOfLink(link: CallSidRecord): Promise<CallRecord | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.call(link.companyId, link.createdAt, link.callId), ConsistentRead: true }),
   );
-  return call as CallRecord | undefined;
+  return Item as CallRecord | undefined;
+}
+
+export async function findCall(companyId: string, callSid: string): Promise<CallRecord | undefined> {
+  const link = await callSidLink(callSid);
+  return link?.companyId === companyId ? callOfLink(link) : undefined;
 }
 
 /** The contact of a number, read consistently (a parallel first contact is seen), or what to create. */
@@ -42,13 +48,16 @@ async function contactFor(companyId: string, phone: string, at: string) {
 /**
  * Stores a new call once per CallSid, with the contact of the other party found or created by number
  * and its callCount and lastContactAt moved in the same transaction. A replay (or a parallel copy) of
- * the webhook finds the stored call and answers it instead.
+ * the webhook finds the stored call and answers it instead. Undefined when the CallSid is another
+ * company's call (Twilio's Sids are unique, so the request is not this company's to record).
  */
 export async function createCall(
   draft: Omit<CallRecord, 'contactId' | 'version'>,
-): Promise<{ call: CallRecord; contact: ContactRecord | undefined; created: boolean }> {
+): Promise<{ call: CallRecord; contact: ContactRecord | undefined; created: boolean } | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await findCall(draft.companyId, draft.providerCallId);
+    const link = await callSidLink(draft.providerCallId);
+    if (link && link.companyId !== draft.companyId) return undefined;
+    const existing = link ? await callOfLink(link) : undefined;
     if (existing) {
       const contact = existing.contactId ? await getContact(draft.companyId, existing.contactId) : undefined;
       return { call: existing, contact, created: false };

@@ -91,10 +91,13 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
     durationSeconds: 0,
     endedAt: null,
   };
-  const { call: stored, contact, created } = await createCall(draft);
+  const created = await createCall(draft);
+  // Another company's CallSid: nothing of this company to ring.
+  if (!created) return sayAndHangUp(NOBODY_AVAILABLE);
+  const { call: stored, contact } = created;
   if (stored.rungUserIds.length === 0 || stored.outcome) return sayAndHangUp(NOBODY_AVAILABLE);
   const contactView = contact ? { id: contact.id, name: contact.name ?? '', phoneNumber: contact.phoneNumber } : null;
-  if (created) {
+  if (created.created) {
     await publish(
       provider.companyId,
       { type: 'incoming_call', data: { callSid: call.callSid, from, to: channel.identifier, contact: contactView } },

@@ -64,7 +64,8 @@ export async function placeCall(provider: WebhookProvider, call: OutboundCall): 
     durationSeconds: 0,
     endedAt: null,
   };
-  const { call: stored } = await createCall(draft);
-  if (stored.outcome || !callerId || !to) return sayAndHangUp(CALL_REFUSED);
+  const stored = (await createCall(draft))?.call;
+  // Another company's CallSid is refused like a caller ID that is not the agent's.
+  if (!stored || stored.outcome || !callerId || !to) return sayAndHangUp(CALL_REFUSED);
   return dialNumber(to, callerId.phoneNumber, signedWebhookUrl(provider, 'voiceStatus'));
 }

@@ -1,0 +1,344 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forEachLimited } from '../../functions/lib/concurrency';
+import { httpRoutes } from '../../functions/routes';
+import { twilioSignature } from '../../local/twilio-emulator/signature';
+import { newMessageSid, newPhone, postWebhook, sendText, type WebhookAnswer } from '../support/sms';
+import { testTable } from '../support/table';
+import { emulatorMessages, setMessageStepMs } from '../support/twilio';
+import { inboundParams as callParams, identityOf, listCalls, newCallSid, signedLine } from '../support/voice';
+
+/**
+ * Every Twilio webhook of the route table, abused as an attacker or a misbehaving network would:
+ * forged signatures, replays, status callbacks in every order, Sids it does not know or that belong to
+ * another company. Requests are signed and posted here (as the emulator's signature module signs
+ * them) so each case is exact; what is checked is what the company has stored.
+ */
+
+type Line = Awaited<ReturnType<typeof signedLine>> & { root: string; conversationId: string };
+type Params = Record<string, string>;
+
+/** A request to one webhook: its parameters and the query of the URL Twilio was given. */
+interface Request {
+  params: Params;
+  query?: string;
+}
+
+let a: Line;
+let b: Line;
+
+async function companyLine(): Promise<Line> {
+  const line = await signedLine(1);
+  // The carrier keeps sent texts queued for a minute, longer than this file runs: only the callbacks posted here arrive.
+  await setMessageStepMs(60_000, line.twilio.accountSid);
+  const root = line.voiceUrl.replace(/\/voice$/, '');
+  const phone = newPhone();
+  const answer = await postWebhook(`${root}/sms`, smsParams(line, phone, 'Hello'), { authToken: line.twilio.authToken });
+  if (answer.status !== 200) throw new Error(`first text: ${answer.status} ${answer.text}`);
+  const event = await line.sockets[0]?.next('new_message', (e) => e.data.conversation.contact.phoneNumber === phone);
+  if (!event) throw new Error('no socket');
+  return { ...line, root, conversationId: event.data.conversationId };
+}
+
+function smsParams(line: Pick<Line, 'twilio' | 'channel'>, from: string, body: string, sid = newMessageSid()): Params {
+  return {
+    AccountSid: line.twilio.accountSid,
+    ApiVersion: '2010-04-01',
+    Body: body,
+    From: from,
+    MessageSid: sid,
+    NumSegments: '1',
+    SmsSid: sid,
+    SmsStatus: 'received',
+    To: line.channel.identifier,
+  };
+}
+
+/** A text the agent sent, Twilio's sid for it and the StatusCallback (with its query) Twilio holds. */
+async function sentTexts(line: Line, count: number) {
+  const sent: { sid: string; query: string; messageId: string }[] = [];
+  await forEachLimited(
+    Array.from({ length: count }, (_, i) => i),
+    8,
+    async (i) => {
+      const res = await sendText(line.owner, line.conversationId, `Reply ${i}`);
+      if (res.status !== 201) throw new Error(`send: ${res.status} ${JSON.stringify(res.body)}`);
+      const { id, smsMessage } = res.body.data.message;
+      sent.push({ sid: smsMessage.providerMessageId as string, query: '', messageId: id });
+    },
+  );
+  const held = new Map((await emulatorMessages(line.twilio.accountSid)).map((m) => [m.sid, m.status_callback]));
+  return sent.map((s) => ({ ...s, query: new URL(held.get(s.sid) as string).search }));
+}
+
+function smsStatus(line: Pick<Line, 'twilio' | 'channel'>, sid: string, status: string, extra: Params = {}): Params {
+  return {
+    AccountSid: line.twilio.accountSid,
+    ApiVersion: '2010-04-01',
+    From: line.channel.identifier,
+    MessageSid: sid,
+    MessageStatus: status,
+    SmsSid: sid,
+    SmsStatus: status,
+    To: '+12025550100',
+    ...extra,
+  };
+}
+
+/** A call ringing the company's inbox, as Twilio's first request stores it. */
+async function ringingCall(line: Line): Promise<string> {
+  const sid = newCallSid();
+  const answer = await post(line, '/voice', { params: callParams(line, sid, newPhone()) });
+  if (answer.status !== 200) throw new Error(`call: ${answer.status} ${answer.text}`);
+  return sid;
+}
+
+function post(line: Line, path: string, request: Request, options: { signature?: string | null; signedUrl?: string } = {}) {
+  const url = `${line.root}${path}${request.query ?? ''}`;
+  return postWebhook(url, request.params, { authToken: line.twilio.authToken, ...options });
+}
+
+/**
+ * How to drive one webhook: `request` makes a valid request of `line`'s company that changes what it
+ * stores (a new text or call, or a status ahead of the stored one); `foreign` one that names a Sid of
+ * another company (`other`), to be posted to `line`'s webhook.
+ */
+interface WebhookCase {
+  request(line: Line): Promise<Request>;
+  foreign(line: Line, other: Line): Promise<Request>;
+  /** Whether the webhook reports on a Sid the platform stored before (status callbacks). */
+  reportsOnStoredSid: boolean;
+}
+
+const cases: Record<string, WebhookCase> = {
+  '/sms': {
+    request: async (line) => ({ params: smsParams(line, newPhone(), 'Is my order ready?') }),
+    // Their text's MessageSid, from one of this company's own contacts.
+    foreign: async (line, other) => {
+      const [theirs] = await sentTexts(other, 1);
+      return { params: smsParams(line, newPhone(), 'Hijack', theirs?.sid) };
+    },
+    reportsOnStoredSid: false,
+  },
+  '/sms/status': {
+    request: async (line) => {
+      const [sent] = await sentTexts(line, 1);
+      if (!sent) throw new Error('not sent');
+      return { params: smsStatus(line, sent.sid, 'delivered'), query: sent.query };
+    },
+    // Their message's sid, and its place in their table as the query, signed for this webhook.
+    foreign: async (line, other) => {
+      const [theirs] = await sentTexts(other, 1);
+      if (!theirs) throw new Error('not sent');
+      return { params: smsStatus(line, theirs.sid, 'delivered'), query: theirs.query };
+    },
+    reportsOnStoredSid: true,
+  },
+  '/voice': {
+    request: async (line) => ({ params: callParams(line, newCallSid(), newPhone()) }),
+    foreign: async (line, other) => ({ params: callParams(line, await ringingCall(other), newPhone()) }),
+    reportsOnStoredSid: false,
+  },
+  '/voice/status': {
+    request: async (line) => ({ params: { CallSid: await ringingCall(line), CallStatus: 'completed', CallDuration: '3' } }),
+    foreign: async (_line, other) => ({
+      params: { CallSid: await ringingCall(other), CallStatus: 'completed', CallDuration: '3' },
+    }),
+    reportsOnStoredSid: true,
+  },
+  '/voice/dial-result': {
+    request: async (line) => ({
+      params: { CallSid: await ringingCall(line), DialCallStatus: 'no-answer', DialCallDuration: '0' },
+    }),
+    foreign: async (_line, other) => ({
+      params: { CallSid: await ringingCall(other), DialCallStatus: 'no-answer', DialCallDuration: '0' },
+    }),
+    reportsOnStoredSid: true,
+  },
+  '/voice/outbound': {
+    request: async (line) => ({ params: outboundParams(line, newCallSid()) }),
+    foreign: async (line, other) => ({ params: outboundParams(line, await ringingCall(other)) }),
+    reportsOnStoredSid: false,
+  },
+};
+
+/** The browser's call out, as Twilio requests the TwiML application's Voice URL. */
+function outboundParams(line: Line, sid: string): Params {
+  return {
+    AccountSid: line.twilio.accountSid,
+    ApiVersion: '2010-04-01',
+    CallSid: sid,
+    Caller: `client:${identityOf(line.owner)}`,
+    Direction: 'inbound',
+    From: line.channel.identifier,
+    To: newPhone(),
+  };
+}
+
+const WEBHOOK_PREFIX = '/webhooks/twilio/{webhookId}';
+const webhooks = httpRoutes.filter((r) => r.contract.auth === 'twilio').map((r) => r.contract.path.slice(WEBHOOK_PREFIX.length));
+
+/**
+ * Everything a company has stored, as comparable lines: its partition, its contact search entries
+ * and each conversation's messages. Socket connections are left out (they change with heartbeats).
+ */
+async function companyItems(line: Line): Promise<Map<string, Record<string, unknown>>> {
+  const { client, tableName } = testTable();
+  const query = async (PK: string) => {
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': PK },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  };
+  const companyPk = `COMPANY#${line.owner.company.id}`;
+  const own = (await query(companyPk)).filter((item) => !String(item.SK).startsWith('CONN#'));
+  const conversations = own.filter((item) => item.entity === 'CONVERSATION').map((item) => `${companyPk}#CONV#${item.id}`);
+  const rest = await Promise.all([query(`${companyPk}#CONTACTSEARCH`), ...conversations.map(query)]);
+  return new Map([...own, ...rest.flat()].map((item) => [`${item.PK} ${item.SK}`, item]));
+}
+
+/**
+ * What changed between two reads, as a sorted list of the kinds of items added or changed, with how
+ * far each number moved: two requests of the same kind change the same shape, whatever their ids.
+ */
+function changes(before: Map<string, Record<string, unknown>>, after: Map<string, Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  for (const [key, item] of after) {
+    const was = before.get(key);
+    if (!was) {
+      out.push(`+${item.entity ?? String(item.PK).split('#').at(-1)}`);
+      continue;
+    }
+    if (JSON.stringify(was) === JSON.stringify(item)) continue;
+    const moved = Object.keys(item)
+      .filter((name) => typeof item[name] === 'number' && item[name] !== was[name])
+      .map((name) => `${name}${(item[name] as number) - ((was[name] as number) ?? 0)}`);
+    out.push(`~${item.entity}${moved.length ? ` ${moved.sort().join(' ')}` : ''}`);
+  }
+  for (const key of before.keys()) if (!after.has(key)) out.push(`-${before.get(key)?.entity}`);
+  return out.sort();
+}
+
+const ignored = (answer: WebhookAnswer) => ({ status: answer.status, isError: answer.text.includes('"success":false') });
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([companyLine(), companyLine()]);
+});
+
+afterAll(async () => {
+  await Promise.all([...(a?.sockets ?? []), ...(b?.sockets ?? [])].map((s) => s.close()));
+});
+
+describe('Twilio webhooks under abuse', () => {
+  it('have a case here for every webhook of the route table', () => {
+    expect(webhooks.sort()).toEqual(Object.keys(cases).sort());
+  });
+
+  describe.each(webhooks)('%s', (path) => {
+    const webhook = cases[path] as WebhookCase;
+
+    it('refuses forged requests with 403 and stores nothing, then takes the genuine one once, however often it is replayed', async () => {
+      const once = await changesOfOne(a, path);
+      const request = await webhook.request(a);
+      const url = `${a.root}${path}${request.query ?? ''}`;
+      const before = await companyItems(a);
+      const tampered = Object.fromEntries(
+        Object.entries(request.params).map(([name, value], i) => [name, i === 0 ? `${value}0` : value]),
+      );
+      const forgeries: [string, Promise<WebhookAnswer>][] = [
+        ['no signature', post(a, path, request, { signature: null })],
+        ['a garbled signature', post(a, path, request, { signature: 'bm90IGEgc2lnbmF0dXJl!' })],
+        ['signed with another account', postWebhook(url, request.params, { authToken: b.twilio.authToken })],
+        ['signed for another URL', post(a, path, request, { signedUrl: `${b.root}${path}${request.query ?? ''}` })],
+        ...(request.query
+          ? [
+              ['signed without the query', post(a, path, request, { signedUrl: `${a.root}${path}` })] as [
+                string,
+                Promise<WebhookAnswer>,
+              ],
+            ]
+          : []),
+        [
+          'a parameter changed after signing',
+          post(
+            a,
+            path,
+            { ...request, params: tampered },
+            { signature: twilioSignature(a.twilio.authToken, url, request.params) },
+          ),
+        ],
+        [
+          'a parameter added after signing',
+          post(
+            a,
+            path,
+            { ...request, params: { ...request.params, Extra: '1' } },
+            { signature: twilioSignature(a.twilio.authToken, url, request.params) },
+          ),
+        ],
+      ];
+      for (const [name, answer] of forgeries) {
+        const { status, text } = await answer;
+        expect({ name, status, code: JSON.parse(text).error?.code }).toEqual({ name, status: 403, code: 'FORBIDDEN' });
+      }
+      expect(changes(before, await companyItems(a))).toEqual([]);
+
+      // The genuine request, five times at once: stored once.
+      const parallel = await Promise.all(Array.from({ length: 5 }, () => post(a, path, request)));
+      expect(parallel.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(new Set(parallel.map((r) => r.text)).size).toBe(1);
+      const afterParallel = await companyItems(a);
+      expect(changes(before, afterParallel)).toEqual(once);
+      // And five times more, one after another: nothing more changes.
+      for (let i = 0; i < 5; i++) expect(await post(a, path, request)).toEqual(parallel[0]);
+      expect(changes(afterParallel, await companyItems(a))).toEqual([]);
+    });
+
+    it('ignores (200) a Sid of another company posted to this company’s webhook, touching neither', async () => {
+      const request = await webhook.foreign(a, b);
+      const [mineBefore, theirsBefore] = await Promise.all([companyItems(a), companyItems(b)]);
+      const answer = await post(a, path, request);
+      expect(ignored(answer)).toEqual({ status: 200, isError: false });
+      expect(changes(theirsBefore, await companyItems(b))).toEqual([]);
+      // A status callback changes nothing of this company either; a first request may store what it
+      // says under this company, but never as the other company's call or text.
+      if (webhook.reportsOnStoredSid) expect(changes(mineBefore, await companyItems(a))).toEqual([]);
+      else expect(changes(mineBefore, await companyItems(a))).not.toContain('+CALL');
+    });
+
+    // Only status callbacks name a Sid stored before; a first request with a new Sid is the genuine case above.
+    if (!webhook.reportsOnStoredSid) return;
+    it('ignores (200) a callback for a Sid it never stored', async () => {
+      const request = await webhook.request(a);
+      const unknown = path.startsWith('/sms')
+        ? { params: { ...request.params, MessageSid: newMessageSid(), SmsSid: newMessageSid() } }
+        : { params: { ...request.params, CallSid: newCallSid() } };
+      const before = await companyItems(a);
+      expect(ignored(await post(a, path, unknown))).toEqual({ status: 200, isError: false });
+      expect(changes(before, await companyItems(a))).toEqual([]);
+    });
+  });
+});
+
+/** What one genuine request of this webhook changes, on a fresh request of its own. */
+async function changesOfOne(line: Line, path: string): Promise<string[]> {
+  const request = await (cases[path] as WebhookCase).request(line);
+  const before = await companyItems(line);
+  const answer = await post(line, path, request);
+  expect(answer.status).toBe(200);
+  const changed = changes(before, await companyItems(line));
+  expect(changed).not.toEqual([]);
+  return changed;
+}
