@@ -108,6 +108,10 @@ export async function recordDeliveryStatus(
     sets.push('errorCode = :errorCode', 'errorMessage = :errorMessage');
     values[':errorCode'] = errorCode;
     values[':errorMessage'] = messageErrorText(errorCode);
+  } else if (status === 'DELIVERED') {
+    // Delivered after a failure was reported: the handset got it, so the failure's reason no longer holds.
+    sets.push('errorCode = :noError', 'errorMessage = :noError');
+    values[':noError'] = null;
   }
   if (callback.segments) {
     sets.push('#segments = :segments');

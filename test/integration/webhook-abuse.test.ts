@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachLimited } from '../../functions/lib/concurrency';
 import { httpRoutes } from '../../functions/routes';
 import { twilioSignature } from '../../local/twilio-emulator/signature';
-import { newMessageSid, newPhone, postWebhook, sendText, type WebhookAnswer } from '../support/sms';
+import type { Message } from '../../shared/contract/conversations';
+import { newMessageSid, newPhone, postWebhook, readConversation, sendText, type WebhookAnswer } from '../support/sms';
 import { testTable } from '../support/table';
 import { emulatorMessages, setMessageStepMs } from '../support/twilio';
 import { inboundParams as callParams, identityOf, listCalls, newCallSid, signedLine } from '../support/voice';
@@ -329,6 +330,123 @@ describe('Twilio webhooks under abuse', () => {
       expect(ignored(await post(a, path, unknown))).toEqual({ status: 200, isError: false });
       expect(changes(before, await companyItems(a))).toEqual([]);
     });
+  });
+});
+
+/** Every order of the items. */
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}
+
+/** Where each SMS status stands (DESIGN: only forward; failed and undelivered end it, only delivered beats them). */
+const SMS_RANK: Record<string, number> = { sending: 2, sent: 3, failed: 4, undelivered: 4, delivered: 5 };
+const SMS_ERROR: Record<string, number> = { failed: 30008, undelivered: 30003 };
+
+/** Every message of a conversation, paging back through the thread. */
+async function thread(line: Line) {
+  const messages: Message[] = [];
+  let before: string | undefined;
+  do {
+    const read = await readConversation(line.owner, line.conversationId, before);
+    messages.push(...read.body.data.conversation.messages);
+    before = read.body.data.conversation.olderCursor ?? undefined;
+  } while (before);
+  return messages;
+}
+
+describe('status callbacks in every order', () => {
+  it('leave each text in the furthest status reported, the first end kept unless delivered', async () => {
+    const orders = [
+      ...permutations(['sent', 'delivered', 'failed', 'undelivered']),
+      // The two ends against each other and a status they follow.
+      ...permutations(['sending', 'failed', 'undelivered']),
+    ];
+    const texts = await sentTexts(a, orders.length);
+    await forEachLimited(
+      orders.map((order, i) => ({ order, text: texts[i] as (typeof texts)[number] })),
+      8,
+      async ({ order, text }) => {
+        for (const status of order) {
+          const error = SMS_ERROR[status];
+          const answer = await post(a, '/sms/status', {
+            params: smsStatus(a, text.sid, status, error ? { ErrorCode: String(error) } : {}),
+            query: text.query,
+          });
+          expect(answer.status).toBe(200);
+        }
+      },
+    );
+    const shown = new Map((await thread(a)).map((m) => [m.id, m]));
+    for (const [i, order] of orders.entries()) {
+      const final = order.reduce((kept, status) => ((SMS_RANK[status] as number) > (SMS_RANK[kept] as number) ? status : kept));
+      const message = shown.get(texts[i]?.messageId as string);
+      expect({
+        order: order.join(' → '),
+        status: message?.status,
+        providerStatus: message?.smsMessage.providerStatus,
+        errorCode: message?.smsMessage.errorCode,
+      }).toEqual({
+        order: order.join(' → '),
+        status: final.toUpperCase(),
+        providerStatus: final,
+        errorCode: SMS_ERROR[final] ?? null,
+      });
+    }
+  });
+
+  it('leave each call in the same state whatever order its callbacks arrive in', async () => {
+    const agent = `client:${identityOf(a.owner)}`;
+    type Report = [path: string, params: (callSid: string, legSid: string) => Params];
+    const leg = (status: string, duration?: string): Report => [
+      '/voice/status',
+      (callSid, legSid) => ({
+        CallSid: legSid,
+        ParentCallSid: callSid,
+        CallStatus: status,
+        To: agent,
+        ...(duration ? { CallDuration: duration } : {}),
+      }),
+    ];
+    const endOfCall: Report[] = [
+      ['/voice/dial-result', (callSid) => ({ CallSid: callSid, DialCallStatus: 'completed', DialCallDuration: '42' })],
+      ['/voice/status', (callSid) => ({ CallSid: callSid, CallStatus: 'completed', CallDuration: '45' })],
+    ];
+    const answered = permutations([leg('initiated'), leg('ringing'), leg('in-progress'), leg('completed', '42')]).map(
+      // The end of the call lands at a different place in each order.
+      (order, i) => {
+        const out = [...order];
+        out.splice(i % 5, 0, endOfCall[i % 2] as Report);
+        out.splice((i * 3) % 6, 0, endOfCall[(i + 1) % 2] as Report);
+        return out;
+      },
+    );
+    const missed = permutations([
+      leg('ringing'),
+      leg('no-answer', '0'),
+      ['/voice/dial-result', (callSid) => ({ CallSid: callSid, DialCallStatus: 'no-answer', DialCallDuration: '0' })] as Report,
+    ]);
+    const calls = [
+      ...answered.map((order) => ({
+        order,
+        expected: { callStatus: 'COMPLETED', durationSeconds: 42, answeredBy: { id: a.owner.user.id, name: a.owner.user.name } },
+      })),
+      ...missed.map((order) => ({ order, expected: { callStatus: 'NO_ANSWER', durationSeconds: 0, answeredBy: null } })),
+    ].map((call) => ({ ...call, callSid: '', legSid: newCallSid() }));
+    await forEachLimited(calls, 8, async (call) => {
+      call.callSid = await ringingCall(a);
+      for (const [path, params] of call.order) {
+        expect((await post(a, path, { params: params(call.callSid, call.legSid) })).status).toBe(200);
+      }
+    });
+    const listed = new Map((await listCalls(a.owner, { limit: '100' })).body.data.calls.map((c) => [c.providerCallId, c]));
+    for (const call of calls) {
+      const order = call.order.map(([path, params]) => {
+        const p = params(call.callSid, call.legSid);
+        return `${p.ParentCallSid ? 'leg' : path} ${p.CallStatus ?? p.DialCallStatus}`;
+      });
+      expect({ order, ...listed.get(call.callSid) }).toMatchObject({ order, ...call.expected });
+    }
   });
 });
 
