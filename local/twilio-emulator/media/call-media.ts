@@ -1,0 +1,46 @@
+import type { CallMedia, MediaEngine, MediaSession, MediaSide, MediaStats } from './media-session';
+
+interface CallSides {
+  sessions: Partial<Record<MediaSide, MediaSession>>;
+  ended: boolean;
+}
+
+/**
+ * The media of every call, by root call SID: a side alone hears the engine's tone; once the browser
+ * softphone ('client') and the phone page ('phone') are both attached they hear each other. A side
+ * attached again (a new offer for the same call) replaces the old session, which is closed. An ended
+ * call keeps its last counts, so a test or a person can read them after the hang-up.
+ */
+export function createCallMedia(engine: MediaEngine): CallMedia {
+  const calls = new Map<string, CallSides>();
+
+  return {
+    attach(rootCallSid, side, session) {
+      const call = calls.get(rootCallSid) ?? { sessions: {}, ended: false };
+      calls.set(rootCallSid, call);
+      const previous = call.sessions[side];
+      call.sessions[side] = session;
+      if (previous && previous !== session) void previous.close();
+      // Answered as the call ended: nothing to hear any more.
+      if (call.ended) void session.close();
+      else if (call.sessions.client && call.sessions.phone) engine.bridge(call.sessions.client, call.sessions.phone);
+    },
+
+    stats(rootCallSid) {
+      const sessions = calls.get(rootCallSid)?.sessions ?? {};
+      const stats: Partial<Record<MediaSide, MediaStats>> = {};
+      for (const side of ['client', 'phone'] as const) {
+        const session = sessions[side];
+        if (session) stats[side] = session.stats();
+      }
+      return stats;
+    },
+
+    async end(rootCallSid) {
+      const call = calls.get(rootCallSid) ?? { sessions: {}, ended: true };
+      call.ended = true;
+      calls.set(rootCallSid, call);
+      await Promise.all(Object.values(call.sessions).map((session) => session.close()));
+    },
+  };
+}

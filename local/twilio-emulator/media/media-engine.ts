@@ -1,0 +1,276 @@
+import { randomInt, randomUUID } from 'node:crypto';
+// werift 0.24.4, pinned: 0.25 needs Node 22 and this project runs (and tests) on Node 20.
+import {
+  type Extensions,
+  MediaStreamTrack,
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  RTCRtpHeaderExtensionParameters,
+  RTP_EXTENSION_URI,
+  RtpHeader,
+  RtpPacket,
+} from 'werift';
+import { muLawHasSound, muLawTone } from './g711';
+import type { MediaEngine, MediaSession, MediaStats } from './media-session';
+
+/** 20 ms of audio per packet, as browsers send. */
+const PACKET_MS = 20;
+/** After a stall (a busy event loop), at most this many late packets are sent at once; the rest are skipped. */
+const MAX_CATCH_UP = 5;
+const TONE = muLawTone(440);
+const PCMU_SAMPLES = (8000 * PACKET_MS) / 1000;
+const OPUS_SAMPLES = (48_000 * PACKET_MS) / 1000;
+/** An Opus 20 ms CELT silence frame: Node has no Opus encoder, so an Opus leg hears silence instead of the tone. */
+const OPUS_SILENCE = Buffer.from([0xf8, 0xff, 0xfe]);
+/** The loudest an RTP audio level (-dBov) can say is silence; what a browser sends for a disabled track. */
+const SILENT_LEVEL = 127;
+/** Opus payloads this small are silence or comfort noise (a disabled track's frames are 3 bytes). */
+const OPUS_SILENT_BYTES = 10;
+
+type Codec = 'PCMU' | 'opus';
+
+function peerConfig() {
+  return {
+    // PCMU first (SPEC: "pcmu then opus"), which is also the codec the tone is generated in.
+    codecs: {
+      audio: [
+        new RTCRtpCodecParameters({ mimeType: 'audio/PCMU', clockRate: 8000, channels: 1, payloadType: 0 }),
+        new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48_000, channels: 2, payloadType: 111 }),
+      ],
+    },
+    // The audio level tells an Opus packet of sound from one of silence (a muted browser's).
+    headerExtensions: { audio: [new RTCRtpHeaderExtensionParameters({ uri: RTP_EXTENSION_URI.audioLevelIndication })] },
+    iceUseIpv6: false,
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+    iceInterfaceAddresses: { udp4: '127.0.0.1' },
+  };
+}
+
+/** The browser and the emulator run on one machine: only loopback candidates are offered. */
+function loopbackOnly(sdp: string) {
+  return sdp
+    .split('\r\n')
+    .filter((line) => !line.startsWith('a=candidate:') || line.split(' ')[4] === '127.0.0.1')
+    .join('\r\n');
+}
+
+/** No trickle ICE (the Voice SDK sends one SDP): the description is handed out once gathering is complete. */
+async function gathered(pc: RTCPeerConnection) {
+  while (pc.iceGatheringState !== 'complete') {
+    await new Promise((resolve) => pc.iceGatheringStateChange.once(resolve));
+  }
+  const sdp = pc.localDescription?.sdp;
+  if (!sdp) throw new Error('No local description after ICE gathering.');
+  return loopbackOnly(sdp);
+}
+
+class PeerSession implements MediaSession {
+  readonly id = randomUUID();
+  readonly track = new MediaStreamTrack({ kind: 'audio' });
+  /** The session this one is bridged to: what it receives goes there. */
+  peer?: PeerSession;
+  closed = false;
+  private readonly received = { packets: 0, bytes: 0, audioPackets: 0 };
+  private readonly sent = { packets: 0, bytes: 0 };
+  private sequenceNumber = randomInt(0xffff);
+  private timestamp = randomInt(0xffffffff);
+  private tonePosition = 0;
+  private nextToneAt = 0;
+  /** What is added to a forwarded packet's timestamp to continue this session's timeline; unset before the first one. */
+  private forwardOffset?: number;
+  /** The first packet of a new source (tone or forwarded audio) starts a talkspurt. */
+  private marker = true;
+
+  constructor(
+    readonly pc: RTCPeerConnection,
+    private readonly onClose: (session: PeerSession) => void,
+  ) {
+    pc.onTrack.subscribe((remote) => {
+      remote.onReceiveRtp.subscribe((rtp, extensions) => this.receive(rtp, extensions));
+    });
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'failed' || state === 'closed') void this.close();
+    });
+  }
+
+  get codec(): Codec | null {
+    const name = this.pc.getTransceivers()[0]?.sender.codec?.name.toLowerCase();
+    return name === 'pcmu' ? 'PCMU' : name === 'opus' ? 'opus' : null;
+  }
+
+  get connected() {
+    return !this.closed && this.pc.connectionState === 'connected';
+  }
+
+  /** Forwarding needs both sessions on one codec: the emulator does not transcode. */
+  get forwarding() {
+    return this.peer !== undefined && this.peer.codec === this.codec;
+  }
+
+  stats(): MediaStats {
+    return { codec: this.codec, received: { ...this.received }, sent: { ...this.sent } };
+  }
+
+  private receive(rtp: RtpPacket, extensions?: Extensions) {
+    this.received.packets++;
+    this.received.bytes += rtp.payload.length;
+    if (this.hasSound(rtp, extensions)) this.received.audioPackets++;
+    if (this.forwarding) this.peer?.forward(rtp);
+  }
+
+  private hasSound(rtp: RtpPacket, extensions?: Extensions) {
+    if (rtp.header.payloadType === 0) return muLawHasSound(rtp.payload);
+    const level = extensions?.[RTP_EXTENSION_URI.audioLevelIndication] as { level: number } | undefined;
+    if (level) return level.level < SILENT_LEVEL;
+    return rtp.payload.length > OPUS_SILENT_BYTES;
+  }
+
+  /** Plays the bridged party's audio on this session's own sequence and timeline. */
+  forward(rtp: RtpPacket) {
+    if (!this.connected) return;
+    if (this.forwardOffset === undefined) {
+      this.forwardOffset = (this.timestamp + this.samplesPerPacket() - rtp.header.timestamp) >>> 0;
+    }
+    this.write((rtp.header.timestamp + this.forwardOffset) >>> 0, rtp.payload);
+  }
+
+  /** Sends the tone packets due by now, unless the session is forwarding its bridged party's audio. */
+  tick(now: number) {
+    if (!this.connected || this.forwarding) {
+      this.nextToneAt = 0;
+      return;
+    }
+    if (this.nextToneAt === 0 || now - this.nextToneAt > MAX_CATCH_UP * PACKET_MS) this.nextToneAt = now;
+    while (this.nextToneAt <= now) {
+      this.nextToneAt += PACKET_MS;
+      const samples = this.samplesPerPacket();
+      this.write((this.timestamp + samples) >>> 0, this.codec === 'PCMU' ? this.nextTone() : OPUS_SILENCE);
+    }
+  }
+
+  /** A source change (bridge or unbridge): the next packet starts a new talkspurt on the continued timeline. */
+  switchSource() {
+    this.forwardOffset = undefined;
+    this.marker = true;
+  }
+
+  private samplesPerPacket() {
+    return this.codec === 'opus' ? OPUS_SAMPLES : PCMU_SAMPLES;
+  }
+
+  private nextTone() {
+    // A second of tone is a whole number of packets, so a packet never wraps around its end.
+    const payload = TONE.subarray(this.tonePosition, this.tonePosition + PCMU_SAMPLES);
+    this.tonePosition = (this.tonePosition + PCMU_SAMPLES) % TONE.length;
+    return payload;
+  }
+
+  private write(timestamp: number, payload: Buffer) {
+    this.sequenceNumber = (this.sequenceNumber + 1) & 0xffff;
+    this.timestamp = timestamp;
+    // The sender sets the SSRC and the negotiated payload type.
+    const header = new RtpHeader({ sequenceNumber: this.sequenceNumber, timestamp, marker: this.marker });
+    this.marker = false;
+    this.track.writeRtp(new RtpPacket(header, payload));
+    this.sent.packets++;
+    this.sent.bytes += payload.length;
+  }
+
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    const peer = this.peer;
+    this.peer = undefined;
+    if (peer) {
+      peer.peer = undefined;
+      peer.switchSource();
+    }
+    this.onClose(this);
+    await this.pc.close();
+  }
+}
+
+/**
+ * The emulator's WebRTC peers (werift): each answers or makes an audio offer (PCMU preferred, Opus,
+ * DTLS-SRTP, loopback host candidates), plays a 440 Hz tone while alone and counts the RTP it gets.
+ * One timer paces every session's tone at 20 ms.
+ */
+export function createMediaEngine(): MediaEngine {
+  const sessions = new Set<PeerSession>();
+  let timer: NodeJS.Timeout | undefined;
+
+  function open() {
+    const session = new PeerSession(new RTCPeerConnection(peerConfig()), (closed) => {
+      sessions.delete(closed);
+      if (sessions.size === 0 && timer) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    });
+    sessions.add(session);
+    if (!timer) {
+      timer = setInterval(() => {
+        const now = performance.now();
+        for (const s of sessions) s.tick(now);
+      }, PACKET_MS / 2);
+      timer.unref();
+    }
+    return session;
+  }
+
+  function own(session: MediaSession) {
+    if (!(session instanceof PeerSession)) throw new Error('A media session of another engine.');
+    return session;
+  }
+
+  return {
+    async answer(offerSdp) {
+      const session = open();
+      try {
+        await session.pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+        if (!session.pc.getTransceivers().some((t) => t.kind === 'audio')) throw new Error('The offer has no audio.');
+        session.pc.addTrack(session.track);
+        await session.pc.setLocalDescription(await session.pc.createAnswer());
+        return { session, answerSdp: await gathered(session.pc) };
+      } catch (error) {
+        await session.close();
+        throw error;
+      }
+    },
+
+    async offer() {
+      const session = open();
+      try {
+        session.pc.addTransceiver(session.track, { direction: 'sendrecv' });
+        await session.pc.setLocalDescription(await session.pc.createOffer());
+        const offerSdp = await gathered(session.pc);
+        return {
+          session,
+          offerSdp,
+          complete: (answerSdp: string) => session.pc.setRemoteDescription({ type: 'answer', sdp: answerSdp }),
+        };
+      } catch (error) {
+        await session.close();
+        throw error;
+      }
+    },
+
+    bridge(a, b) {
+      const [first, second] = [own(a), own(b)];
+      if (first === second || first.closed || second.closed) return;
+      for (const s of [first, second]) {
+        if (s.peer) {
+          s.peer.peer = undefined;
+          s.peer.switchSource();
+        }
+        s.switchSource();
+      }
+      first.peer = second;
+      second.peer = first;
+    },
+
+    async close() {
+      await Promise.all([...sessions].map((s) => s.close()));
+    },
+  };
+}
