@@ -3,10 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log';
 import { answerControlRequest, type Faults, type Settings } from './emulator-api';
 import { EmulatorEvents } from './events';
+import { createCallMedia } from './media/call-media';
+import { createMediaEngine } from './media/media-engine';
 import type { CallMedia, MediaEngine } from './media/media-session';
 import { DEFAULT_MESSAGE_STEP_MS, startCarrier } from './messaging/carrier';
 import type { DemoCredentials } from './model';
 import { answerPhoneRequest } from './phone/phone-api';
+import { answerPhoneMedia } from './phone/phone-media';
 import { phonePage } from './phone/phone-page';
 import { answerApiRequest } from './rest-api';
 import { startSignallingServer } from './signalling/signalling-server';
@@ -14,6 +17,7 @@ import { voiceSdkSignalling } from './signalling/voice-sdk-signalling';
 import { statusPage } from './status-page';
 import { EmulatorStore } from './store';
 import { notFound } from './twilio-errors';
+import { isFinal } from './voice/call-legs';
 import { startVoice } from './voice/voice';
 
 export interface TwilioEmulatorOptions {
@@ -64,7 +68,20 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     log,
     timeScale: (accountSid) => settings.accounts[accountSid]?.callTimeScale ?? settings.callTimeScale,
   });
-  const sdkSignalling = options.signalling ? voiceSdkSignalling({ store, events, voice, media: options.media, log }) : undefined;
+  /**
+   * The WebRTC peers of every call (the Voice SDK's and the phone page's): one engine for the whole
+   * emulator, unless a test gives stand-ins.
+   */
+  const mediaEngine = options.media?.engine ?? createMediaEngine();
+  const callMedia = options.media?.callMedia ?? createCallMedia(mediaEngine);
+  // A call's media ends with its root call (the phone's call to a number, or the client's call out),
+  // whichever side joined it.
+  events.on('call', (_account, call) => {
+    if (call.parentCallSid === null && isFinal(call)) void callMedia.end(call.sid);
+  });
+  const sdkSignalling = options.signalling
+    ? voiceSdkSignalling({ store, events, voice, media: { engine: mediaEngine, callMedia }, log })
+    : undefined;
   const signalling =
     options.signalling && sdkSignalling
       ? await startSignallingServer({ ...options.signalling, signalling: sdkSignalling, log })
@@ -121,11 +138,15 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       );
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
+    } else if (target.pathname === '/_emulator/phone/media') {
+      const answer = await answerPhoneMedia({ store, mediaEngine, callMedia }, method, target.pathname, body);
+      log.info(`${method} ${target.pathname} → ${answer?.status}`);
+      send(res, answer?.status ?? 404, answer?.body);
     } else if (answerPhoneRequest({ store, events }, req, res, target)) {
       log.info(`${method} ${target.pathname}${target.search}`);
     } else if (target.pathname.startsWith('/_emulator/')) {
       const answer = await answerControlRequest(
-        { store, events, voice, callMedia: options.media?.callMedia, faults, settings, defaultSettings },
+        { store, events, voice, callMedia, faults, settings, defaultSettings },
         method,
         target.pathname,
         body,
@@ -133,6 +154,8 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       if (method === 'POST' && (target.pathname === '/_emulator/faults' || target.pathname === '/_emulator/reset')) {
         await releaseHeld();
       }
+      // Reset forgets every call, so nothing may go on playing to them.
+      if (method === 'POST' && target.pathname === '/_emulator/reset') await mediaEngine.close();
       log.info(`${method} ${target.pathname} → ${answer.status}`);
       send(res, answer.status, answer.body);
     } else if (target.pathname === '/' && (method === 'GET' || method === 'HEAD')) {
@@ -180,11 +203,16 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     },
     /** For the emulator's own features to come: the same state the API serves. */
     store,
+    /** The WebRTC peers: signalling answers a Voice SDK offer (or offers to a client) with it. */
+    mediaEngine,
+    /** Each call's media by root call SID: signalling attaches the 'client' side, the phone page the 'phone' side. */
+    callMedia,
     stop: async () => {
       carrier.stop();
       voice.stop();
       await Promise.all([
         signalling?.stop(),
+        mediaEngine.close(),
         new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -6,6 +6,7 @@ import {
   RTCPeerConnection,
   RTCRtpCodecParameters,
   RTCRtpHeaderExtensionParameters,
+  type RTCRtpTransceiver,
   RTP_EXTENSION_URI,
   RtpHeader,
   RtpPacket,
@@ -52,6 +53,19 @@ function loopbackOnly(sdp: string) {
     .split('\r\n')
     .filter((line) => !line.startsWith('a=candidate:') || line.split(' ')[4] === '127.0.0.1')
     .join('\r\n');
+}
+
+/**
+ * werift negotiates in the order of the browser's list, which puts Opus first: PCMU, when the browser
+ * has it, is moved to the front (of the answer werift writes, and of what it sends with), so both
+ * ends send PCMU.
+ */
+function preferPcmu(transceiver: RTCRtpTransceiver | undefined) {
+  const pcmu = transceiver?.codecs.find((c) => c.name.toUpperCase() === 'PCMU');
+  if (!transceiver || !pcmu) return;
+  transceiver.codecs = [pcmu, ...transceiver.codecs.filter((c) => c !== pcmu)];
+  transceiver.sender.codec = pcmu;
+  if (transceiver.sender.track) transceiver.sender.track.codec = pcmu;
 }
 
 /** No trickle ICE (the Voice SDK sends one SDP): the description is handed out once gathering is complete. */
@@ -228,7 +242,9 @@ export function createMediaEngine(): MediaEngine {
       const session = open();
       try {
         await session.pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
-        if (!session.pc.getTransceivers().some((t) => t.kind === 'audio')) throw new Error('The offer has no audio.');
+        const transceiver = session.pc.getTransceivers().find((t) => t.kind === 'audio');
+        if (!transceiver) throw new Error('The offer has no audio.');
+        preferPcmu(transceiver);
         session.pc.addTrack(session.track);
         await session.pc.setLocalDescription(await session.pc.createAnswer());
         return { session, answerSdp: await gathered(session.pc) };
@@ -247,7 +263,10 @@ export function createMediaEngine(): MediaEngine {
         return {
           session,
           offerSdp,
-          complete: (answerSdp: string) => session.pc.setRemoteDescription({ type: 'answer', sdp: answerSdp }),
+          async complete(answerSdp: string) {
+            await session.pc.setRemoteDescription({ type: 'answer', sdp: answerSdp });
+            preferPcmu(session.pc.getTransceivers()[0]);
+          },
         };
       } catch (error) {
         await session.close();

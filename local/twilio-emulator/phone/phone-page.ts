@@ -3,6 +3,8 @@
  * nothing loaded from elsewhere): a person picks or types their phone number and one of the
  * accounts' numbers, texts or calls it, answers the calls the product places to the phone, hangs up,
  * presses digits, and follows it all live through the Server-Sent Events of `/_emulator/phone/events`.
+ * On a call it placed or answered the page is a WebRTC peer of the emulator (`/_emulator/phone/media`):
+ * it sends the microphone when the browser allows it and plays what the call carries.
  * `?phone=+1…&number=+1…` preselects both.
  */
 export function phonePage(): string {
@@ -80,6 +82,8 @@ export function phonePage(): string {
     <h2 id="call-title">Call</h2>
     <div class="call-line"><p id="call-status" role="status">No call.</p><p id="call-timer" aria-label="Call time"></p></div>
     <p class="hint" id="call-said"></p>
+    <p class="hint" id="call-audio"></p>
+    <audio id="call-sound" autoplay></audio>
     <div class="call-buttons">
       <button type="button" id="call">Call</button>
       <button type="button" id="answer" hidden>Answer</button>
@@ -114,11 +118,14 @@ export function phonePage(): string {
   const messages = new Map();
   const calls = new Map();
   const callStatus = $('call-status'), callTimer = $('call-timer'), callSaid = $('call-said');
+  const callAudio = $('call-audio'), callSound = $('call-sound');
   const callButton = $('call'), answerButton = $('answer'), hangupButton = $('hangup'), keypad = $('keypad');
   const ENDED = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
   const endedText = { completed: 'ended', busy: 'busy', 'no-answer': 'not answered', failed: 'failed', canceled: 'canceled' };
   let numbersByPhone = new Map();
   let source;
+  /** The call's audio: the page's peer connection with the emulator, for one call at a time. */
+  let media;
 
   const say = (text) => { problem.textContent = text; };
   const statusText = {
@@ -193,24 +200,71 @@ export function phonePage(): string {
   }
   setInterval(renderCall, 1000);
 
+  /** Posts to the emulator; the answer when it succeeded, else undefined (and the problem is shown). */
   async function act(path, input) {
     say('');
     try {
       const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
       const answer = await res.json();
       if (!res.ok) say(answer.error || 'The emulator answered ' + res.status + '.');
+      return res.ok ? answer : undefined;
     } catch {
       say('The emulator did not answer. Is npm start still running?');
+      return undefined;
     }
   }
 
-  callButton.addEventListener('click', () => {
+  /**
+   * Joins the call's audio: the microphone when the browser grants it (else the page only listens),
+   * one SDP offer with every candidate (no trickle), the emulator's answer, and the far end played.
+   */
+  async function startMedia(callSid) {
+    stopMedia();
+    const pc = new RTCPeerConnection();
+    const current = { pc, callSid, stream: undefined };
+    media = current;
+    try {
+      current.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      callAudio.textContent = 'No microphone: you hear the call but the other side does not hear you.';
+    }
+    if (media !== current) { stopTracks(current); return; }
+    if (current.stream) for (const track of current.stream.getAudioTracks()) pc.addTrack(track, current.stream);
+    else pc.addTransceiver('audio', { direction: 'recvonly' });
+    pc.addEventListener('track', (event) => { callSound.srcObject = event.streams[0] || new MediaStream([event.track]); });
+    await pc.setLocalDescription(await pc.createOffer());
+    if (pc.iceGatheringState !== 'complete') {
+      await new Promise((resolve) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve()));
+    }
+    const answer = await act('/_emulator/phone/media', { callSid, sdp: pc.localDescription.sdp });
+    if (media !== current) return;
+    if (!answer) { stopMedia(); return; }
+    await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+  }
+
+  function stopTracks(m) {
+    if (m.stream) for (const track of m.stream.getTracks()) track.stop();
+  }
+
+  function stopMedia() {
+    if (!media) return;
+    media.pc.close();
+    stopTracks(media);
+    media = undefined;
+    callSound.srcObject = null;
+    callAudio.textContent = '';
+  }
+
+  callButton.addEventListener('click', async () => {
     if (!E164.test(phone.value.trim())) { say('Your number must be in E.164, for example +14155550199.'); phone.focus(); return; }
-    act('/_emulator/calls', { from: phone.value.trim(), to: number.value });
+    const call = await act('/_emulator/calls', { from: phone.value.trim(), to: number.value });
+    if (call) startMedia(call.sid).catch(() => say('The call goes on without audio: the browser refused WebRTC.'));
   });
-  answerButton.addEventListener('click', () => {
+  answerButton.addEventListener('click', async () => {
     const c = currentCall();
-    if (c) act('/_emulator/calls/' + c.sid + '/answer', { by: phone.value.trim() });
+    if (!c) return;
+    const answered = await act('/_emulator/calls/' + c.sid + '/answer', { by: phone.value.trim() });
+    if (answered) startMedia(c.sid).catch(() => say('The call goes on without audio: the browser refused WebRTC.'));
   });
   hangupButton.addEventListener('click', () => {
     const c = currentCall();
@@ -223,6 +277,7 @@ export function phonePage(): string {
   });
 
   function follow() {
+    stopMedia();
     if (source) source.close();
     source = undefined;
     messages.clear();
@@ -246,6 +301,7 @@ export function phonePage(): string {
     source.addEventListener('call', (event) => {
       const c = JSON.parse(event.data);
       calls.set(c.sid, c);
+      if (media && media.callSid === c.sid && ENDED.has(c.status)) stopMedia();
       renderCall();
     });
     source.addEventListener('message', (event) => {
