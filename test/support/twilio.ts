@@ -1,3 +1,4 @@
+import type { MediaSide, MediaStats } from '../../local/twilio-emulator/media/media-session';
 import { stack } from './api';
 
 /** A Twilio account of the emulator, as the customer would paste it into Connect. */
@@ -234,11 +235,14 @@ export const sendCallDigits = (sid: string, digits: string) =>
  */
 export const advanceCall = (sid: string) => callControl<EmulatorCall>(`/_emulator/calls/${sid}/advance`, {});
 
-/** A call's whole story: its TwiML requests, its legs with their parties and statuses, every callback and its answer. */
-export async function emulatorCall(sid: string): Promise<EmulatorCall> {
+/**
+ * A call's whole story: its TwiML requests, its legs with their parties and statuses, every callback
+ * and its answer, and the RTP counts of each browser side of its audio (`media`; the same for a leg).
+ */
+export async function emulatorCall(sid: string): Promise<EmulatorCall & { media: Partial<Record<MediaSide, MediaStats>> }> {
   const res = await fetch(`${emulator()}/_emulator/calls/${sid}`);
   if (!res.ok) throw new Error(`emulator call: ${res.status} ${await res.text()}`);
-  return (await res.json()) as EmulatorCall;
+  return (await res.json()) as EmulatorCall & { media: Partial<Record<MediaSide, MediaStats>> };
 }
 
 /** What the emulator makes of an Access Token, checked as Twilio checks it (20101…20107, 20157 when not valid). */

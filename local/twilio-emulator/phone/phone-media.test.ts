@@ -1,6 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CallMedia } from '../media/media-session';
 import { Browser, closeBrowsers, expectSilent, isTone, VOICE } from '../media/test-browser';
 import { demo, useTwilioEmulator } from '../test-harness';
+
+type MediaOfCall = ReturnType<CallMedia['stats']>;
 
 const PHONE = '+14155550199';
 const DEMO_MAIN = '+14155550101';
@@ -51,10 +54,16 @@ describe('phone simulator audio', () => {
     harness.emulator.callMedia.attach(sid, 'client', client.session);
     await expect.poll(() => page.last(), { timeout: 5000 }).toEqual(VOICE);
     await expect.poll(() => agent.last(), { timeout: 5000 }).toEqual(VOICE);
-    expect(harness.emulator.callMedia.stats(sid)).toMatchObject({
-      phone: { codec: 'PCMU', received: { audioPackets: expect.any(Number) } },
-      client: { codec: 'PCMU', received: { audioPackets: expect.any(Number) } },
-    });
+    // The call's story shows both sides' counts, growing.
+    const story = async () => (await harness.call<{ media: MediaOfCall }>('GET', `/_emulator/calls/${sid}`)).body.media;
+    const before = await story();
+    expect(before).toMatchObject({ phone: { codec: 'PCMU' }, client: { codec: 'PCMU' } });
+    await expect
+      .poll(async () => (await story()).client?.received.audioPackets, { timeout: 5000 })
+      .toBeGreaterThan(before.client?.received.audioPackets ?? 0);
+    await expect
+      .poll(async () => (await story()).phone?.sent.packets, { timeout: 5000 })
+      .toBeGreaterThan(before.phone?.sent.packets ?? 0);
 
     const hungUp = await harness.call('POST', `/_emulator/calls/${sid}/hangup`, { json: {} });
     expect(hungUp.status).toBe(200);
