@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCallMedia } from './call-media';
 import { muLawHasSound } from './g711';
 import { createMediaEngine } from './media-engine';
-import { afterPackets, Browser, closeBrowsers, expectSilent, isTone, OPUS_SILENCE, SILENCE, VOICE } from './test-browser';
+import { afterPackets, Browser, closeBrowsers, expectSilent, isTone, OPUS_SILENCE, SILENCE, VOICE, WAIT } from './test-browser';
 
 const engine = createMediaEngine();
 afterAll(async () => {
@@ -34,8 +34,8 @@ describe('media engine', () => {
     expect(answerSdp).toMatch(/^a=fingerprint:sha-256 /m);
     await browser.pc.setRemoteDescription({ type: 'answer', sdp: answerSdp });
 
-    await expect.poll(() => session.stats().received.audioPackets, { timeout: 5000 }).toBeGreaterThan(5);
-    await expect.poll(() => browser.received.length, { timeout: 5000 }).toBeGreaterThan(5);
+    await expect.poll(() => session.stats().received.audioPackets, WAIT).toBeGreaterThan(5);
+    await expect.poll(() => browser.received.length, WAIT).toBeGreaterThan(5);
     expect(browser.last()).toSatisfy((payload: Buffer) => muLawHasSound(payload));
     const stats = session.stats();
     expect(stats.codec).toBe('PCMU');
@@ -50,15 +50,15 @@ describe('media engine', () => {
     expect(session.stats().received.audioPackets).toBe(audioWhenMuted);
 
     browser.muted = false;
-    await expect.poll(() => session.stats().received.audioPackets, { timeout: 5000 }).toBeGreaterThan(audioWhenMuted);
+    await expect.poll(() => session.stats().received.audioPackets, WAIT).toBeGreaterThan(audioWhenMuted);
   });
 
   it('answers a browser that has only Opus in Opus, counting its sound by frame size', async () => {
     const { browser, session } = await answered(new Browser(true));
-    await expect.poll(() => session.stats().received.audioPackets, { timeout: 5000 }).toBeGreaterThan(5);
+    await expect.poll(() => session.stats().received.audioPackets, WAIT).toBeGreaterThan(5);
     expect(session.stats().codec).toBe('opus');
     // No Opus encoder in Node: the emulator's side of an Opus call is silence frames.
-    await expect.poll(() => browser.last(), { timeout: 5000 }).toEqual(OPUS_SILENCE);
+    await expect.poll(() => browser.last(), WAIT).toEqual(OPUS_SILENCE);
 
     browser.muted = true;
     await afterPackets(() => session.stats().received.packets, 5);
@@ -71,25 +71,25 @@ describe('media engine', () => {
     const callMedia = createCallMedia(engine);
     const [client, phone] = await Promise.all([invited(), answered()]);
     expect(client.session.stats().codec).toBe('PCMU');
-    await expect.poll(() => isTone(client.browser.last()), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => isTone(client.browser.last()), WAIT).toBe(true);
 
     callMedia.attach('CA1', 'client', client.session);
-    await expect.poll(() => isTone(phone.browser.last()), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => isTone(phone.browser.last()), WAIT).toBe(true);
     callMedia.attach('CA1', 'phone', phone.session);
     // Each browser hears the other's microphone instead of the tone.
-    await expect.poll(() => client.browser.last(), { timeout: 5000 }).toEqual(VOICE);
-    await expect.poll(() => phone.browser.last(), { timeout: 5000 }).toEqual(VOICE);
+    await expect.poll(() => client.browser.last(), WAIT).toEqual(VOICE);
+    await expect.poll(() => phone.browser.last(), WAIT).toEqual(VOICE);
     await afterPackets(() => client.browser.received.length, 5);
     expect(client.browser.received.slice(-5)).toEqual(Array(5).fill(VOICE));
 
     phone.browser.muted = true;
-    await expect.poll(() => client.browser.last(), { timeout: 5000 }).toEqual(SILENCE);
+    await expect.poll(() => client.browser.last(), WAIT).toEqual(SILENCE);
     const stats = callMedia.stats('CA1');
     expect(stats.client?.received.audioPackets).toBeGreaterThan(0);
     expect(stats.phone?.received.packets).toBeGreaterThan(stats.phone?.received.audioPackets ?? 0);
 
     await phone.session.close();
-    await expect.poll(() => isTone(client.browser.last()), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => isTone(client.browser.last()), WAIT).toBe(true);
 
     await callMedia.end('CA1');
     await expectSilent(client.browser, () => client.session.stats().received.packets);
@@ -97,7 +97,7 @@ describe('media engine', () => {
 
     // A side answered as the call ended is closed at once.
     const late = await answered();
-    await expect.poll(() => late.browser.received.length, { timeout: 5000 }).toBeGreaterThan(0);
+    await expect.poll(() => late.browser.received.length, WAIT).toBeGreaterThan(0);
     callMedia.attach('CA1', 'phone', late.session);
     await expectSilent(late.browser, () => late.session.stats().received.packets);
   });

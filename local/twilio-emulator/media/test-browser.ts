@@ -14,6 +14,9 @@ export const OPUS_SILENCE = Buffer.from([0xf8, 0xff, 0xfe]);
 /** The emulator's tone, as a browser receives it: sound that is not the other browser's microphone. */
 export const isTone = (payload: Buffer = SILENCE) => muLawHasSound(payload) && !payload.equals(VOICE);
 
+/** How long a condition may take: a connection is up in about half a second, far more on a loaded machine. */
+export const WAIT = { timeout: 10_000 };
+
 const browsers = new Set<Browser>();
 
 /** Closes every browser a test file opened. */
@@ -84,7 +87,7 @@ export class Browser {
 /** Waits for a number of packets after now, so a count read then covers only what was sent since. */
 export async function afterPackets(count: () => number, packets: number) {
   const from = count();
-  await expect.poll(count, { timeout: 5000 }).toBeGreaterThanOrEqual(from + packets);
+  await expect.poll(count, WAIT).toBeGreaterThanOrEqual(from + packets);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallMedia } from '../media/media-session';
-import { Browser, closeBrowsers, expectSilent, isTone, VOICE } from '../media/test-browser';
+import { Browser, closeBrowsers, expectSilent, isTone, VOICE, WAIT } from '../media/test-browser';
 import { demo, useTwilioEmulator } from '../test-harness';
 
 type MediaOfCall = ReturnType<CallMedia['stats']>;
@@ -42,28 +42,24 @@ describe('phone simulator audio', () => {
     });
     expect(answer.status).toBe(200);
     await page.pc.setRemoteDescription({ type: 'answer', sdp: answer.body.sdp });
-    await expect.poll(() => isTone(page.last()), { timeout: 5000 }).toBe(true);
-    await expect
-      .poll(() => harness.emulator.callMedia.stats(sid).phone?.received.audioPackets, { timeout: 5000 })
-      .toBeGreaterThan(0);
+    await expect.poll(() => isTone(page.last()), WAIT).toBe(true);
+    await expect.poll(() => harness.emulator.callMedia.stats(sid).phone?.received.audioPackets, WAIT).toBeGreaterThan(0);
 
     // What signalling does when the agent's browser answers: the 'client' side of the same call.
     const agent = new Browser();
     const client = await harness.emulator.mediaEngine.answer(await agent.offer());
     await agent.pc.setRemoteDescription({ type: 'answer', sdp: client.answerSdp });
     harness.emulator.callMedia.attach(sid, 'client', client.session);
-    await expect.poll(() => page.last(), { timeout: 5000 }).toEqual(VOICE);
-    await expect.poll(() => agent.last(), { timeout: 5000 }).toEqual(VOICE);
+    await expect.poll(() => page.last(), WAIT).toEqual(VOICE);
+    await expect.poll(() => agent.last(), WAIT).toEqual(VOICE);
     // The call's story shows both sides' counts, growing.
     const story = async () => (await harness.call<{ media: MediaOfCall }>('GET', `/_emulator/calls/${sid}`)).body.media;
     const before = await story();
     expect(before).toMatchObject({ phone: { codec: 'PCMU' }, client: { codec: 'PCMU' } });
     await expect
-      .poll(async () => (await story()).client?.received.audioPackets, { timeout: 5000 })
+      .poll(async () => (await story()).client?.received.audioPackets, WAIT)
       .toBeGreaterThan(before.client?.received.audioPackets ?? 0);
-    await expect
-      .poll(async () => (await story()).phone?.sent.packets, { timeout: 5000 })
-      .toBeGreaterThan(before.phone?.sent.packets ?? 0);
+    await expect.poll(async () => (await story()).phone?.sent.packets, WAIT).toBeGreaterThan(before.phone?.sent.packets ?? 0);
 
     const hungUp = await harness.call('POST', `/_emulator/calls/${sid}/hangup`, { json: {} });
     expect(hungUp.status).toBe(200);
