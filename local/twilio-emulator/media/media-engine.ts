@@ -85,6 +85,8 @@ class PeerSession implements MediaSession {
   peer?: PeerSession;
   closed = false;
   private readonly received = { packets: 0, bytes: 0, audioPackets: 0 };
+  /** The codec of the last packet received: what it can forward to its bridged party without transcoding. */
+  private receivedCodec: Codec | null = null;
   private readonly sent = { packets: 0, bytes: 0 };
   private sequenceNumber = randomInt(0xffff);
   private timestamp = randomInt(0xffffffff);
@@ -116,9 +118,12 @@ class PeerSession implements MediaSession {
     return !this.closed && this.pc.connectionState === 'connected';
   }
 
-  /** Forwarding needs both sessions on one codec: the emulator does not transcode. */
+  /**
+   * The bridged party's audio replaces the tone once it arrives in this session's codec (the emulator
+   * does not transcode: with different codecs each side goes on hearing the tone).
+   */
   get forwarding() {
-    return this.peer !== undefined && this.peer.codec === this.codec;
+    return this.codec !== null && this.peer?.receivedCodec === this.codec;
   }
 
   stats(): MediaStats {
@@ -129,7 +134,9 @@ class PeerSession implements MediaSession {
     this.received.packets++;
     this.received.bytes += rtp.payload.length;
     if (this.hasSound(rtp, extensions)) this.received.audioPackets++;
-    if (this.forwarding) this.peer?.forward(rtp);
+    // Only the two negotiated codecs reach here: PCMU has the static payload type 0.
+    this.receivedCodec = rtp.header.payloadType === 0 ? 'PCMU' : 'opus';
+    if (this.peer?.forwarding) this.peer.forward(rtp);
   }
 
   private hasSound(rtp: RtpPacket, extensions?: Extensions) {
