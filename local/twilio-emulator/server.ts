@@ -74,10 +74,10 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
    */
   const mediaEngine = options.media?.engine ?? createMediaEngine();
   const callMedia = options.media?.callMedia ?? createCallMedia(mediaEngine);
-  // A call's media ends with its root call (the phone's call to a number, or the client's call out),
-  // whichever side joined it.
+  /** Root calls the phone page joined: their media ends with them (signalling ends those it joined). */
+  const phoneJoined = new Set<string>();
   events.on('call', (_account, call) => {
-    if (call.parentCallSid === null && isFinal(call)) void callMedia.end(call.sid);
+    if (call.parentCallSid === null && isFinal(call) && phoneJoined.delete(call.sid)) void callMedia.end(call.sid);
   });
   const sdkSignalling = options.signalling
     ? voiceSdkSignalling({ store, events, voice, media: { engine: mediaEngine, callMedia }, log })
@@ -139,7 +139,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
     } else if (target.pathname === '/_emulator/phone/media') {
-      const answer = await answerPhoneMedia({ store, mediaEngine, callMedia }, method, target.pathname, body);
+      const answer = await answerPhoneMedia({ store, mediaEngine, callMedia, joined: phoneJoined }, method, target.pathname, body);
       log.info(`${method} ${target.pathname} → ${answer?.status}`);
       send(res, answer?.status ?? 404, answer?.body);
     } else if (answerPhoneRequest({ store, events }, req, res, target)) {
@@ -155,7 +155,10 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
         await releaseHeld();
       }
       // Reset forgets every call, so nothing may go on playing to them.
-      if (method === 'POST' && target.pathname === '/_emulator/reset') await mediaEngine.close();
+      if (method === 'POST' && target.pathname === '/_emulator/reset') {
+        phoneJoined.clear();
+        await mediaEngine.close();
+      }
       log.info(`${method} ${target.pathname} → ${answer.status}`);
       send(res, answer.status, answer.body);
     } else if (target.pathname === '/' && (method === 'GET' || method === 'HEAD')) {

@@ -8,11 +8,11 @@ const MAX_SDP_CHARS = 64 * 1024;
 /**
  * `POST /_emulator/phone/media {callSid, sdp}`: the phone simulator page's WebRTC offer for the call it
  * placed or answered. The emulator answers it and attaches the page as the call's 'phone' side, so it
- * hears the tone alone and the product's softphone once that side is attached too. Answers undefined
- * for other paths.
+ * hears the tone alone and the product's softphone once that side is attached too; `joined` keeps the
+ * root calls whose media ends with them. Answers undefined for other paths.
  */
 export async function answerPhoneMedia(
-  services: { store: EmulatorStore; mediaEngine: MediaEngine; callMedia: CallMedia },
+  services: { store: EmulatorStore; mediaEngine: MediaEngine; callMedia: CallMedia; joined: Set<string> },
   method: string,
   path: string,
   body: string,
@@ -32,7 +32,14 @@ export async function answerPhoneMedia(
   } catch (error) {
     return problem(400, `The SDP offer could not be answered: ${error instanceof Error ? error.message : String(error)}`);
   }
-  services.callMedia.attach(found.call.parentCallSid ?? found.call.sid, 'phone', answer.session);
+  // The call may have ended while the offer was being answered.
+  if (isFinal(found.call)) {
+    await answer.session.close();
+    return problem(409, `The call ${callSid} has ended.`);
+  }
+  const rootSid = found.call.parentCallSid ?? found.call.sid;
+  services.callMedia.attach(rootSid, 'phone', answer.session);
+  services.joined.add(rootSid);
   return { status: 200, body: { sdp: answer.answerSdp } };
 }
 
