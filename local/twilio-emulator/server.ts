@@ -139,7 +139,12 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
     } else if (target.pathname === '/_emulator/phone/media') {
-      const answer = await answerPhoneMedia({ store, mediaEngine, callMedia, joined: phoneJoined }, method, target.pathname, body);
+      const answer = await answerPhoneMedia(
+        { store, mediaEngine, callMedia, joined: phoneJoined },
+        method,
+        target.pathname,
+        body,
+      );
       log.info(`${method} ${target.pathname} → ${answer?.status}`);
       send(res, answer?.status ?? 404, answer?.body);
     } else if (answerPhoneRequest({ store, events }, req, res, target)) {
