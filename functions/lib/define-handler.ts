@@ -11,6 +11,7 @@ import { getActiveUser } from '../auth/accounts';
 import { AppError, forbidden, notFound, unauthorized } from './app-error';
 import { hasSetting, ORIGIN_SECRET_HEADER, secretVersions } from './config';
 import { logError } from './log';
+import { SECURITY_HEADERS } from './response-headers';
 
 type Infer<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
@@ -34,7 +35,7 @@ export interface Reply<T> {
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+const JSON_HEADERS = { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' };
 
 export function respond(status: number, envelope: SuccessEnvelope<unknown> | ErrorEnvelope): APIGatewayProxyStructuredResultV2 {
   return { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(envelope) };

@@ -10,6 +10,7 @@ import { AppError, forbidden, notFound } from './app-error';
 import { tableName } from './config';
 import { db } from './db';
 import { bodyText, contentType, errorEnvelope, parse, pathParameters, verifyOrigin } from './define-handler';
+import { SECURITY_HEADERS } from './response-headers';
 import { decryptSecret } from './secrets';
 import { keys } from './table';
 
@@ -67,7 +68,7 @@ export function defineWebhook<C extends HttpContract>(
       });
       return {
         statusCode: 200,
-        headers: { 'content-type': 'text/xml; charset=utf-8' },
+        headers: { ...SECURITY_HEADERS, 'content-type': 'text/xml; charset=utf-8' },
         body: typeof twiml === 'string' ? twiml : EMPTY_TWIML,
       };
     }) as unknown as Handler;
