@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { captureProductLog } from './captured-log';
 import { type ProvidedStack, startTestStack } from './test-stack';
 
 export const PLATFORM_ADMIN = 'admin@platform.test';
@@ -8,10 +9,14 @@ export const PLATFORM_ADMIN_UNCLAIMED = 'root@platform.test';
 export const PLATFORM_ADMIN_OVERVIEW = 'overview@platform.test';
 
 let stop: (() => Promise<void>) | undefined;
+let stopCapture: (() => void) | undefined;
 
 /** One real local stack for the integration project, on free ports, with an in-memory database. */
 export async function setup(project: TestProject) {
+  const captured = captureProductLog();
+  stopCapture = captured.stop;
   const stack = await startTestStack({
+    log: captured.log,
     web: false,
     platformAdminEmails: `${PLATFORM_ADMIN},${PLATFORM_ADMIN_UNCLAIMED},${PLATFORM_ADMIN_OVERVIEW}`,
     label: 'test',
@@ -20,14 +25,18 @@ export async function setup(project: TestProject) {
   });
   stop = stack.stop;
   project.provide('stack', stack.provided);
+  project.provide('productLog', captured.file);
 }
 
 export async function teardown() {
   await stop?.();
+  stopCapture?.();
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     stack: ProvidedStack;
+    /** The file with everything the product logged (test/support/captured-log.ts). */
+    productLog: string;
   }
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { quietLogger } from '../../local/log';
+import { type Logger, quietLogger } from '../../local/log';
 import { freePort } from '../../local/ports';
 import { localSettings } from '../../local/settings';
 import { type LocalStack, startLocalStack } from '../../local/stack';
@@ -19,6 +19,8 @@ export async function startTestStack(options: {
   label: string;
   /** The Twilio emulator's time per message status step. */
   twilioMessageStepMs?: number;
+  /** Each part's logger (default: quiet). */
+  log?: (name: string) => Logger;
 }) {
   const dataDir = mkdtempSync(join(tmpdir(), `switchboard-${options.label}-`));
   try {
@@ -38,7 +40,7 @@ export async function startTestStack(options: {
       twilioMessageStepMs: options.twilioMessageStepMs,
       // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
       passwordScryptN: 2 ** 14,
-      log: () => quietLogger,
+      log: options.log ?? (() => quietLogger),
     });
     const provided: ProvidedStack = { urls: stack.urls, env: stack.env, twilioDemo: stack.twilioDemo };
     return {

@@ -1,0 +1,39 @@
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { type Logger, quietLogger } from '../../local/log';
+
+const LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
+
+/**
+ * Everything the product logs while the integration stack runs, in one file: what its handlers write
+ * to the console (in Lambda that is CloudWatch Logs) and the gateway's request lines (API Gateway's
+ * access log). The Twilio emulator, the SES emulator and DynamoDB Local are not the product and stay
+ * quiet. The console keeps printing as before; the file only adds a copy.
+ */
+export function captureProductLog() {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-log-'));
+  const file = join(dir, 'product.log');
+  appendFileSync(file, '');
+  const write = (line: string) => appendFileSync(file, `${line}\n`);
+  const originals = LEVELS.map((level) => [level, console[level]] as const);
+  for (const [level, original] of originals) {
+    console[level] = (...args: unknown[]) => {
+      write(format(...args));
+      original.apply(console, args);
+    };
+  }
+  const log = (name: string): Logger =>
+    name === 'gateway'
+      ? { info: (line) => write(`[gateway] ${line}`), warn: (line) => write(`[gateway] ${line}`), error: quietLogger.error }
+      : quietLogger;
+  return {
+    file,
+    log,
+    stop: () => {
+      for (const [level, original] of originals) console[level] = original;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
