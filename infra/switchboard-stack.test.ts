@@ -17,6 +17,7 @@ import { tableDefinition } from '../functions/lib/table';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE } from './constructs/http-api';
+import { REALTIME_THROTTLE } from './constructs/realtime-api';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { WS_PATH_REWRITE } from './constructs/web-hosting';
 import { knownLayerArns, optInRegions } from './regions';
@@ -381,6 +382,20 @@ describe('origin verification and throttling', () => {
       });
     }
     expect(AUTH_ROUTE_THROTTLE.rateLimit).toBeLessThan(HTTP_THROTTLE.rateLimit);
+  });
+
+  it('throttles the HTTP stage and the WebSocket stage (what the README promises)', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: HTTP_THROTTLE.rateLimit, ThrottlingBurstLimit: HTTP_THROTTLE.burstLimit },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: 'ws',
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: REALTIME_THROTTLE.rateLimit,
+        ThrottlingBurstLimit: REALTIME_THROTTLE.burstLimit,
+      },
+    });
   });
 
   it('adds a WAF rate-based rule only when the WafRateLimit parameter is set, in us-east-1 only', () => {
