@@ -74,7 +74,7 @@ const memoryTimer = setInterval(sampleMemory, 250);
 
 const count = (kind: string) => requestsByKind.set(kind, (requestsByKind.get(kind) ?? 0) + 1);
 const fail = (what: string) => {
-  if (errors.length < 1000) errors.push(what);
+  errors.push(what);
 };
 
 /** A product API call as the web app makes it; timed and counted once the load runs. */
@@ -504,6 +504,7 @@ try {
       'call webhooks': callWebhooks,
     },
     errors: errors.length,
+    errorKinds: errorKinds(errors),
     errorSamples: errors.slice(0, 10),
     textsIn: inboundSeq,
     replies: replySeq,
@@ -546,13 +547,26 @@ try {
   if (companyId) {
     Object.assign(process.env, env);
     const { listConnections } = await import('../functions/realtime/connections');
-    const until = performance.now() + DRAIN_MS;
+    const until = performance.now() + MAX_DRAIN_MS;
     while ((await listConnections(companyId)).length > 0 && performance.now() < until)
       await new Promise((r) => setTimeout(r, 100));
   }
   await stack.stop();
 }
 process.exit(pass ? 0 : 1);
+
+/** Errors counted by what they say, with the numbers, quotes and ids that differ between them left out. */
+function errorKinds(list: readonly string[]): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const e of list) {
+    const kind = e
+      .replace(/"[^"]*"/g, '"…"')
+      .replace(/[0-9a-f]{8}-[0-9a-f-]{27}|[A-Z]{2}[0-9a-f]{32}|\d+/g, 'N')
+      .slice(0, 160);
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return kinds;
+}
 
 function stats(samples: readonly number[]) {
   return {
