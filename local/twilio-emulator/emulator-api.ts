@@ -1,5 +1,6 @@
 import type { EmulatorEvents } from './events';
 import type { CallMedia } from './media/media-session';
+import { readFaults } from './faults';
 import { readTextFromPhone, receiveText } from './messaging/inbound';
 import { messageView } from './messaging/representation';
 import type { AccountRecord } from './model';
@@ -38,15 +39,6 @@ export function accountView(account: AccountRecord) {
 export type AccountView = ReturnType<typeof accountView>;
 
 /**
- * Faults a test can switch on: `delayMs` holds every REST request (only those of `accountSid`, when
- * given, so tests side by side do not slow each other) that long before it is acted on.
- */
-export interface Faults {
-  delayMs: number;
-  accountSid?: string;
-}
-
-/**
  * Settings a test can change, for every account or for one (`accounts[sid]`), so tests side by side
  * do not slow or hurry each other: how long the carrier takes for each step of a message's status
  * (`messageStepMs`), and how fast a call's Twilio seconds pass (`callTimeScale`: 0.01 makes a 30 s
@@ -67,7 +59,6 @@ export interface ControlServices {
   /** The calls' audio, when a media engine runs: its counts are part of a call's story. */
   callMedia?: CallMedia;
   events: EmulatorEvents;
-  faults: Faults;
   settings: Settings;
   /** The settings a reset goes back to. */
   defaultSettings: () => Settings;
@@ -79,7 +70,7 @@ export async function answerControlRequest(
   path: string,
   body: string,
 ): Promise<ControlAnswer> {
-  const { store, faults, settings } = services;
+  const { store, settings } = services;
   const voiceAnswer = await answerVoiceControl(services, method, path, parseJson(body));
   if (voiceAnswer) return voiceAnswer;
   if (path === '/_emulator/messages') {
@@ -124,18 +115,15 @@ export async function answerControlRequest(
     return { status: 200, body: settings };
   }
   if (path === '/_emulator/faults') {
-    if (method === 'GET') return { status: 200, body: faults };
+    if (method === 'GET') return { status: 200, body: store.faults.view() };
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
     const options = parseJson(body);
-    const delayMs = options?.delayMs;
-    if (typeof delayMs !== 'number' || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 120_000) {
-      return problem(400, 'Send {"delayMs": n} with n a whole number of milliseconds from 0 to 120000.');
-    }
-    const accountSid = options?.accountSid;
-    if (accountSid !== undefined && typeof accountSid !== 'string') return problem(400, 'accountSid must be a string.');
-    faults.delayMs = delayMs;
-    faults.accountSid = accountSid;
-    return { status: 200, body: faults };
+    const read = options ? readFaults(options) : 'The body must be a JSON object.';
+    if (typeof read === 'string') return problem(400, read);
+    if (read.accountSid !== undefined && !store.account(read.accountSid))
+      return problem(404, `No account ${read.accountSid} in the emulator.`);
+    store.faults.set(read.faults, read.accountSid);
+    return { status: 200, body: store.faults.view() };
   }
   if (path === '/_emulator/accounts') {
     if (method === 'GET') return { status: 200, body: { accounts: store.accounts.map(accountView) } };
@@ -158,8 +146,7 @@ export async function answerControlRequest(
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
     store.reset();
     services.voice.reset();
-    faults.delayMs = 0;
-    faults.accountSid = undefined;
+    store.faults.reset();
     Object.assign(settings, services.defaultSettings());
     return { status: 200, body: { accounts: store.accounts.map(accountView) } };
   }

@@ -435,13 +435,18 @@ describe('Twilio emulator REST API', () => {
       expect(after.body.incoming_phone_numbers[0]).toMatchObject({ sid: before?.sid, voice_url: '' });
     });
 
-    it('holds REST requests for delayMs before acting on them; changing the faults lets them through', async () => {
+    it('holds REST requests for rest.delayMs before acting on them; changing the faults lets them through', async () => {
       const account = await newAccount();
       const sid = account.numbers[0]?.sid;
-      expect((await request('POST', '/_emulator/faults', { form: undefined })).status).toBe(400);
-      const setDelay = (delayMs: number) =>
-        fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ delayMs }) });
-      expect(await (await setDelay(120_000)).json()).toEqual({ delayMs: 120_000 });
+      const setFaults = (faults: unknown) =>
+        fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(faults) });
+      expect((await setFaults([1])).status).toBe(400);
+      expect((await setFaults({ delayMs: 5 })).status).toBe(400);
+      expect((await setFaults({ rest: { delayMs: 120_001 } })).status).toBe(400);
+      expect(await (await setFaults({ rest: { delayMs: 120_000 } })).json()).toEqual({
+        all: { rest: { delayMs: 120_000 } },
+        accounts: {},
+      });
 
       const update = request('POST', `/IncomingPhoneNumbers/${sid}.json`, {
         auth: accountOf(account),
@@ -451,13 +456,44 @@ describe('Twilio emulator REST API', () => {
       const during = await request<EmulatedAccount>('GET', `/_emulator/accounts/${account.accountSid}`);
       expect(during.body.numbers[0]?.sms_url).toBe('');
       // Setting the faults again lets what is held through (else the update would wait 2 minutes).
-      await setDelay(0);
+      await setFaults({});
       expect((await update).status).toBe(200);
       const after = await request<EmulatedAccount>('GET', `/_emulator/accounts/${account.accountSid}`);
       expect(after.body.numbers[0]?.sms_url).toBe('https://slow.example.com/sms');
 
+      await setFaults({ rest: { delayMs: 5 }, webhooks: { drop: 1 }, accountSid: account.accountSid });
       await request('POST', '/_emulator/reset');
-      expect((await request('GET', '/_emulator/faults')).body).toEqual({ delayMs: 0 });
+      expect((await request('GET', '/_emulator/faults')).body).toEqual({ all: {}, accounts: {} });
+    });
+
+    it('answers the next rest.times requests of one account with rest.status in Twilio’s error shape', async () => {
+      const [account, other] = [await newAccount(), await newAccount()];
+      const set = await fetch(`${emulator.url}/_emulator/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ rest: { status: 503, times: 2 }, accountSid: account.accountSid }),
+      });
+      expect(set.status).toBe(200);
+      const fetchAccount = (a: EmulatedAccount) => request('GET', '.json', { auth: accountOf(a) });
+
+      expect((await fetchAccount(other)).status).toBe(200);
+      for (let i = 0; i < 2; i++) {
+        expect(await fetchAccount(account)).toMatchObject({
+          status: 503,
+          body: {
+            code: 20503,
+            message: 'Service Unavailable',
+            more_info: 'https://www.twilio.com/docs/errors/20503',
+            status: 503,
+          },
+        });
+      }
+      expect((await fetchAccount(account)).status).toBe(200);
+      expect((await request('GET', '/_emulator/faults')).body).toEqual({ all: {}, accounts: {} });
+      const unknown = await fetch(`${emulator.url}/_emulator/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ rest: { status: 503 }, accountSid: 'AC0' }),
+      });
+      expect(unknown.status).toBe(404);
     });
 
     it('shows every account and number on the status page', async () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log';
-import { answerControlRequest, type Faults, type Settings } from './emulator-api';
+import { answerControlRequest, type Settings } from './emulator-api';
 import { EmulatorEvents } from './events';
 import { createCallMedia } from './media/call-media';
 import { createMediaEngine } from './media/media-engine';
@@ -48,7 +48,6 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   const { log } = options;
   const store = EmulatorStore.open({ demo: options.demo, file: options.stateFile });
-  const faults: Faults = { delayMs: 0 };
   const defaultSettings = (): Settings => ({
     messageStepMs: options.messageStepMs ?? DEFAULT_MESSAGE_STEP_MS,
     callTimeScale: 1,
@@ -86,7 +85,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     options.signalling && sdkSignalling
       ? await startSignallingServer({ ...options.signalling, signalling: sdkSignalling, log })
       : undefined;
-  /** REST requests held by delayMs; changing the faults lets them through at once. */
+  /** REST requests held by a delay fault; changing the faults lets them through at once. */
   const held = new Set<() => void>();
   const hold = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -123,9 +122,15 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     }
 
     if (target.pathname.startsWith('/2010-04-01/')) {
-      // Latency as a slow Twilio would add it: the request is acted on only after the delay.
+      // A failing Twilio: latency (the request is acted on only after the delay), or an error instead.
       const accountSid = /^\/2010-04-01\/Accounts\/([^/.]+)/.exec(target.pathname)?.[1];
-      if (faults.delayMs && (!faults.accountSid || faults.accountSid === accountSid)) await hold(faults.delayMs);
+      const fault = store.faults.takeRest(accountSid);
+      if (fault.delayMs) await hold(fault.delayMs);
+      if (fault.error) {
+        log.info(`${method} ${target.pathname}${target.search} → ${fault.error.status} (fault)`);
+        send(res, fault.error.status, fault.error.body);
+        return;
+      }
       const answer = answerApiRequest(
         { store, events },
         {
@@ -151,7 +156,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       log.info(`${method} ${target.pathname}${target.search}`);
     } else if (target.pathname.startsWith('/_emulator/')) {
       const answer = await answerControlRequest(
-        { store, events, voice, callMedia, faults, settings, defaultSettings },
+        { store, events, voice, callMedia, settings, defaultSettings },
         method,
         target.pathname,
         body,

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { EmulatorFaults } from './faults';
 import type { AccountRecord, CallRecord, DemoCredentials, EmulatorState, MessageRecord, PhoneNumberRecord } from './model';
 import { additionalAccount, demoAccount, initialState } from './seed';
 
@@ -8,6 +9,9 @@ import { additionalAccount, demoAccount, initialState } from './seed';
  * file, then rename it over the old one, so a crash never leaves half a file).
  */
 export class EmulatorStore {
+  /** Faults switched on by tests, shared by every product line (REST answers, webhook deliveries); never saved. */
+  readonly faults = new EmulatorFaults();
+
   private constructor(
     private state: EmulatorState,
     private readonly demo: DemoCredentials,

@@ -19,6 +19,8 @@ export interface WebhookRequest {
   signal?: AbortSignal;
   /** How much of the answer is kept; a TwiML document needs all of it (Twilio reads up to 64 KB). */
   keepChars?: number;
+  /** Lost on the way (the `webhooks.drop` fault): no request is made, as when the network loses it. */
+  lost?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function deliverWebhook(request: WebhookRequest): Promise<WebhookAt
   const signedParams: WebhookParams = method === 'POST' ? params : {};
   const key = request.signature === 'invalid' ? `not-${request.authToken}` : request.authToken;
   const at = now();
+  if (request.lost) return { url: request.url, method, status: null, body: 'No answer: lost on the way (webhooks fault)', at };
   try {
     const res = await fetch(url, {
       method,

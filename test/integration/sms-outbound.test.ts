@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/contract/conversations';
 import { MAX_MESSAGE_LENGTH } from '../../shared/sms-segments';
-import { api, stack } from '../support/api';
+import { api } from '../support/api';
 import {
   conversationWith,
   newPhone,
@@ -11,7 +11,7 @@ import {
   smsLine,
   socketsClosedAfterEach,
 } from '../support/sms';
-import { emulatorMessages, newTwilioAccount, numbersByKind, textFromPhone } from '../support/twilio';
+import { emulatorMessages, newTwilioAccount, numbersByKind, setTwilioFaults, textFromPhone } from '../support/twilio';
 
 const listen = socketsClosedAfterEach();
 
@@ -144,13 +144,7 @@ describe('sending a text', () => {
     const line = await smsLine();
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone());
-    const faults = (delayMs: number) =>
-      fetch(`${stack().urls.twilio}/_emulator/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ delayMs, accountSid: line.twilio.accountSid }),
-      });
-    await faults(30_000);
+    await setTwilioFaults(line.twilio.accountSid, { rest: { delayMs: 30_000 } });
     try {
       const sent = await sendText(line.account, conversationId, 'Still there?');
       expect(sent.status).toBe(201);
@@ -164,7 +158,7 @@ describe('sending a text', () => {
       });
       expect(await messageInThread(line, conversationId, sent.body.data.message.id)).toMatchObject({ status: 'FAILED' });
     } finally {
-      await faults(0);
+      await setTwilioFaults(line.twilio.accountSid, {});
     }
   });
 });

@@ -8,7 +8,7 @@ import { freePort } from '../../local/ports';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, signUp, stack } from '../support/api';
 import { testTable } from '../support/table';
-import { type EmulatorNumber, newTwilioAccount, type TwilioAccount, twilioGet } from '../support/twilio';
+import { type EmulatorNumber, newTwilioAccount, setTwilioFaults, type TwilioAccount, twilioGet } from '../support/twilio';
 
 /**
  * A slow Twilio against the functions' timeouts: a gateway of this file's own, with Twilio routes
@@ -46,13 +46,8 @@ async function call<T>(account: Account, method: string, path: string, body?: un
 }
 
 /** Slows this Twilio account only; setting it again lets held requests through first. */
-async function twilioLatency(account: TwilioAccount, delayMs: number) {
-  const res = await fetch(`${stack().urls.twilio}/_emulator/faults`, {
-    method: 'POST',
-    body: JSON.stringify({ delayMs, accountSid: account.accountSid }),
-  });
-  expect(res.status).toBe(200);
-}
+const twilioLatency = (account: TwilioAccount, delayMs: number) =>
+  setTwilioFaults(account.accountSid, delayMs ? { rest: { delayMs } } : {});
 
 const connect = (account: Account, twilio: TwilioAccount) =>
   call<{ provider: Provider }>(account, 'POST', '/api/v1/providers/twilio', {

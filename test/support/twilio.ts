@@ -266,3 +266,18 @@ export const verifyAccessToken = (token: string) => callControl<AccessTokenCheck
 export async function setCallTimeScale(scale: number, accountSid?: string): Promise<void> {
   await callControl('/_emulator/settings', { callTimeScale: scale, accountSid });
 }
+
+/** The emulator's fault switch (README, Twilio emulator): what one account's Twilio does wrong next. */
+export interface TwilioFaults {
+  rest?: { status?: number; delayMs?: number; times?: number };
+  webhooks?: { drop: number };
+}
+
+/** Replaces the faults of one account ({} clears them; setting them lets held requests through). */
+export async function setTwilioFaults(accountSid: string, faults: TwilioFaults): Promise<void> {
+  const res = await fetch(`${emulator()}/_emulator/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ ...faults, accountSid }),
+  });
+  if (!res.ok) throw new Error(`emulator faults: ${res.status} ${await res.text()}`);
+}

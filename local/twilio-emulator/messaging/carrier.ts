@@ -114,6 +114,7 @@ export function startCarrier(options: {
       params,
       authToken: account.authToken,
       signal: stopped.signal,
+      lost: store.faults.takeWebhookDrop(account.sid),
     });
     if (attempt.status === null || attempt.status >= 400)
       log.warn(`status callback ${status} of ${message.sid} to ${attempt.url}: ${attempt.status ?? attempt.body}`);

@@ -101,6 +101,7 @@ export async function receiveText(
     signature: text.signature,
     idempotencyToken: randomUUID(),
   };
+  const deliveryOf = () => ({ ...request, lost: store.faults.takeWebhookDrop(account.sid) });
   const record = (attempt: WebhookAttempt) => {
     if (store.findMessage(message.sid)) store.change(() => message.webhooks.push(attempt));
     events.emit('message', account, message);
@@ -109,10 +110,10 @@ export async function receiveText(
   const webhooks: WebhookAttempt[] = [];
   if (text.parallel > 1) {
     webhooks.push(
-      ...(await Promise.all(Array.from({ length: text.parallel }, async () => record(await deliverWebhook(request))))),
+      ...(await Promise.all(Array.from({ length: text.parallel }, async () => record(await deliverWebhook(deliveryOf()))))),
     );
   } else {
-    for (let i = 0; i < text.deliveries; i++) webhooks.push(record(await deliverWebhook(request)));
+    for (let i = 0; i < text.deliveries; i++) webhooks.push(record(await deliverWebhook(deliveryOf())));
   }
   return { ok: true, status: 201, body: { sid: message.sid, webhook: webhooks[0] ?? null, webhooks } };
 }

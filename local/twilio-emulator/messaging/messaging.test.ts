@@ -250,6 +250,18 @@ describe('Twilio emulator messaging', () => {
       expect((await send(account, { From: smsNumber(account), To: PHONE, Body: 'still up' })).status).toBe(201);
     });
 
+    it('loses the next webhooks.drop callbacks of one account on the way, then delivers again', async () => {
+      const account = await newAccount();
+      const set = await call('POST', '/_emulator/faults', { json: { webhooks: { drop: 1 }, accountSid: account.accountSid } });
+      expect(set.status).toBe(200);
+      const statusCallback = `${harness.receiver.base}/dropped`;
+      await send(account, { From: smsNumber(account), To: PHONE, Body: 'Hi', StatusCallback: statusCallback });
+      await expect
+        .poll(async () => (await accountView(account)).messages[0]?.callbacks.map((c) => c.status))
+        .toEqual([null, 200, 200]);
+      expect(requestsTo('/dropped').map((r) => r.params.MessageStatus)).toEqual(['sent', 'delivered']);
+    });
+
     it('takes the step time set for an account through /_emulator/settings, and a reset restores the default', async () => {
       const account = await newAccount();
       expect((await call('POST', '/_emulator/settings', { json: { messageStepMs: 0 } })).status).toBe(400);

@@ -142,6 +142,7 @@ export function callLegs(options: { store: EmulatorStore; events: EmulatorEvents
           params,
           authToken: account.authToken,
           signal,
+          lost: store.faults.takeWebhookDrop(account.sid),
         });
         if (attempt.status === null || attempt.status >= 400)
           log.warn(`status callback ${event} of ${call.sid} to ${attempt.url}: ${attempt.status ?? attempt.body}`);

@@ -113,6 +113,7 @@ export function startVoice(options: {
         authToken: account.authToken,
         signal: stopped.signal,
         keepChars: MAX_TWIML_CHARS,
+        lost: store.faults.takeWebhookDrop(account.sid),
       });
       if (gone(call)) return undefined;
       legs.change(account, call, (c) => c.twiml.push({ ...answer, purpose: attempt.purpose, params }));
