@@ -108,6 +108,12 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
+  {
+    contract: conversations.retryMessage,
+    handler: 'conversations/retry-message',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
   // Webhooks decrypt the provider's auth token to check Twilio's signature; they never call Twilio.
   { contract: conversations.inboundSmsWebhook, handler: 'webhooks/inbound-sms', capabilities: ['customerSecrets', 'publish'] },
   { contract: conversations.smsStatusWebhook, handler: 'webhooks/sms-status', capabilities: ['customerSecrets', 'publish'] },

@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../../shared/contract/conversations';
 import { smsSegments } from '../../shared/sms-segments';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
-import { conflict, unauthorized } from '../lib/app-error';
+import { conflict, notFound, unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { logError } from '../lib/log';
@@ -59,6 +59,68 @@ export async function sendSms(companyId: string, userId: string, conversationId:
   const view = await toConversationView(after);
   await publish(companyId, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
   return sent;
+}
+
+/**
+ * Sends a failed outbound text again, as the same message (same place in the thread, counted once):
+ * only one Twilio never took (no MessageSid), so a late status of the first attempt cannot land on
+ * it. Back to QUEUED with the reason cleared, then as a send; two retries at once send it once.
+ */
+export async function retrySms(companyId: string, conversationId: string, messageId: string): Promise<Message> {
+  const conversation = await getConversationRecord(companyId, conversationId);
+  const failed = await findMessageRecord(companyId, conversationId, messageId);
+  if (!failed) throw notFound('Message not found');
+  if (failed.direction !== 'OUTBOUND' || failed.status !== 'FAILED' || failed.providerMessageId) {
+    throw conflict('Only a sent message that failed before Twilio took it can be sent again.', 'CONFLICT');
+  }
+  const { channel, provider } = await sendingRoute(conversation);
+  if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
+
+  let queued: MessageRecord;
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: messageKey(failed),
+        UpdateExpression:
+          'SET #status = :queued, statusRank = :rank, providerStatus = :none, errorCode = :none, errorMessage = :none',
+        ConditionExpression: '#status = :failed AND providerMessageId = :none',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':queued': 'QUEUED', ':rank': STATUS_RANK.QUEUED, ':failed': 'FAILED', ':none': null },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    queued = Attributes as MessageRecord;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw conflict('This message is already being sent again.', 'CONFLICT');
+    throw error;
+  }
+  const sent = await handToTwilio(provider, channel, conversation, queued);
+  await publish(companyId, { type: 'message_status_updated', data: { conversationId, message: sent } });
+  return sent;
+}
+
+/** A message by id: the newest first, as a failed one to retry is usually among the last. */
+async function findMessageRecord(companyId: string, conversationId: string, messageId: string) {
+  const { PK, SKPrefix } = keys.messagesOf(companyId, conversationId);
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        FilterExpression: 'id = :id',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix, ':id': messageId },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    const found = page.Items?.[0];
+    if (found) return found as MessageRecord;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return undefined;
 }
 
 /** The channel and provider a text leaves through, or why it cannot leave (409). */
@@ -137,8 +199,9 @@ async function handToTwilio(
   } catch (error) {
     if (error instanceof TwilioApiError) {
       if (error.code === OPTED_OUT_ERROR) await markOptedOut(message.companyId, message.conversationId);
-      const reason =
-        error.status === 0
+      const reason = error.timedOut
+        ? 'Twilio did not answer in time, so this message may not have been sent.'
+        : error.status === 0
           ? `Twilio could not be reached, so this message may not have been sent (${error.message}).`
           : error.message;
       return recordFailure(message, error.code ?? null, reason);

@@ -10,6 +10,7 @@ import { type Principal, verifyAccessToken } from '../auth/access-tokens';
 import { getActiveUser } from '../auth/accounts';
 import { AppError, forbidden, notFound, unauthorized } from './app-error';
 import { hasSetting, ORIGIN_SECRET_HEADER, secretVersions } from './config';
+import { withDeadline } from './deadline';
 import { logError } from './log';
 import { SECURITY_HEADERS } from './response-headers';
 
@@ -69,7 +70,7 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
         requestId: context.awsRequestId,
         event,
       } as HttpRequest<C>;
-      const reply = await fn(req);
+      const reply = await withDeadline(context.getRemainingTimeInMillis?.(), () => fn(req));
       const envelope: SuccessEnvelope<T> = { success: true, data: reply.data };
       if (reply.message) envelope.message = reply.message;
       return respond(reply.status ?? 200, envelope);
@@ -87,6 +88,7 @@ export function errorEnvelope(
         request.response = errorResponse(error);
         return;
       }
+      const known = knownFailure(error);
       logError(
         {
           requestId: request.context.awsRequestId,
@@ -95,12 +97,30 @@ export function errorEnvelope(
         },
         error,
       );
-      request.response = respond(500, {
-        success: false,
-        error: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
-      });
+      request.response = known
+        ? errorResponse(known)
+        : respond(500, {
+            success: false,
+            error: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' },
+          });
     },
   };
+}
+
+/** The table's throughput exceeded after the SDK's own retries (lib/db): the caller may try again shortly. */
+const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+
+/** Failures that are nobody's bug, answered as what they are (still logged, for the operator). */
+function knownFailure(error: unknown): AppError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (THROTTLING.has(error.name)) {
+    return new AppError(503, 'SERVICE_UNAVAILABLE', 'The service is busy right now. Please try again in a moment.');
+  }
+  // middy's early answer just before Lambda's timeout would stop the function.
+  if (error.name === 'TimeoutError' && (error.cause as { package?: string } | undefined)?.package === '@middy/core') {
+    return new AppError(504, 'TIMEOUT', 'This took too long and was stopped. Please try again.');
+  }
+  return undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Provider } from '../../shared/contract/settings';
 import { newId } from '../auth/opaque-tokens';
-import { conflict } from '../lib/app-error';
+import { AppError, conflict } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { encryptSecret } from '../lib/secrets';
@@ -36,7 +36,7 @@ export async function connectTwilio(companyId: string, accountSid: string, authT
   if (existing) {
     const unfinished = await getProviderRecord(companyId, existing.providerId).catch(() => undefined);
     if (!unfinished || isConnected(unfinished)) throw alreadyConnected();
-    await undoConnect(unfinished);
+    await undoConnect(unfinished, { keepRecordWhenUnsure: false });
   }
 
   const provider: ProviderRecord = {
@@ -91,7 +91,10 @@ export async function connectTwilio(companyId: string, accountSid: string, authT
     await record(provider, { twimlAppSid: app.sid, status: 'CONNECTED' });
     return toProvider({ ...provider, status: 'CONNECTED' }, 0);
   } catch (error) {
-    await undoConnect(provider);
+    // A create Twilio did not answer may still happen: the record stays (hidden, CONNECTING) so the
+    // next connect or a disconnect finds and removes what it made.
+    const outcomeUnknown = error instanceof AppError && error.code === 'PROVIDER_TIMEOUT';
+    await undoConnect(provider, { keepRecordWhenUnsure: true, outcomeUnknown });
     throw error;
   }
 }
@@ -109,8 +112,17 @@ function record(provider: ProviderRecord, fields: Partial<ProviderRecord>) {
   );
 }
 
-/** Removes an unfinished connect: what it created in Twilio, then its records. */
-export async function undoConnect(provider: ProviderRecord) {
-  await deleteCreatedObjects(provider, await clientFor(provider), 'connectTwilio');
+/**
+ * Removes an unfinished connect: what it created in Twilio, then its records. With
+ * `keepRecordWhenUnsure`, the records stay while Twilio may still hold something of it (a step
+ * failed, or a create went unanswered), else a key or an application could be left with nothing
+ * that remembers it.
+ */
+export async function undoConnect(
+  provider: ProviderRecord,
+  options: { keepRecordWhenUnsure: boolean; outcomeUnknown?: boolean },
+) {
+  const clean = await deleteCreatedObjects(provider, await clientFor(provider), 'connectTwilio');
+  if (options.keepRecordWhenUnsure && (!clean || options.outcomeUnknown)) return;
   await deleteProviderItems(provider);
 }

@@ -11,13 +11,20 @@ import type { PreviousNumberUrls, ProviderRecord } from './records';
  */
 export const createdObjectName = (providerId: string) => `Switchboard ${providerId}`;
 
-/** Twilio's answers mapped to what a person can act on; never a 500 for the vendor's failure. */
+/**
+ * Twilio's answers mapped to what a person can act on; never a 500 for the vendor's failure: 502 when
+ * Twilio answered with an error or could not be reached, 504 when it did not answer in time.
+ */
 export function fromTwilio(error: unknown, action: string): never {
   if (error instanceof TwilioApiError) {
     if (error.isAuthFailure) {
       throw new AppError(400, 'PROVIDER_AUTH_FAILED', 'Twilio rejected these credentials. Check the Account SID and Auth Token.');
     }
-    throw new AppError(502, 'PROVIDER_UNAVAILABLE', `Twilio could not ${action}: ${error.message}`);
+    if (error.timedOut) {
+      throw new AppError(504, 'PROVIDER_TIMEOUT', `Twilio did not answer in time to ${action}. Please try again.`);
+    }
+    const answered = error.status ? ` (Twilio answered ${error.status}${error.code ? `, error ${error.code}` : ''})` : '';
+    throw new AppError(502, 'PROVIDER_UNAVAILABLE', `Twilio could not ${action}: ${error.message}${answered}. Please try again.`);
   }
   throw error;
 }

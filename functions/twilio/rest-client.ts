@@ -4,7 +4,10 @@
  * emulator; nothing else knows the difference.
  */
 
+import { callBudgetMs } from '../lib/deadline';
+
 const API_VERSION = '2010-04-01';
+/** Per request; less when the function has less time left (lib/deadline). */
 const TIMEOUT_MS = 8_000;
 
 export interface TwilioCredentials {
@@ -16,9 +19,12 @@ export interface TwilioCredentials {
 
 export class TwilioApiError extends Error {
   constructor(
+    /** Twilio's HTTP status; 0 when no answer came. */
     readonly status: number,
     readonly code: number | undefined,
     message: string,
+    /** No answer within the time given: the request may still have been acted on. */
+    readonly timedOut = false,
   ) {
     super(message);
     this.name = 'TwilioApiError';
@@ -70,6 +76,16 @@ function baseUrl(): string {
   return (process.env.TWILIO_API_BASE_URL ?? 'https://api.twilio.com').replace(/\/$/, '');
 }
 
+/** Twilio's JSON; undefined for anything else (a proxy's HTML error page, a cut body). */
+function parseBody(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = text ? JSON.parse(text) : {};
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function twilioClient(credentials: TwilioCredentials) {
   const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
   const accountPath = `/${API_VERSION}/Accounts/${encodeURIComponent(credentials.accountSid)}`;
@@ -86,19 +102,21 @@ export function twilioClient(credentials: TwilioCredentials) {
           ...(params ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
         },
         body: params ? new URLSearchParams(params).toString() : undefined,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: AbortSignal.timeout(callBudgetMs(TIMEOUT_MS)),
       });
     } catch (error) {
+      if ((error as Error).name === 'TimeoutError') throw new TwilioApiError(0, undefined, 'Twilio did not answer in time', true);
       throw new TwilioApiError(0, undefined, `Twilio could not be reached: ${(error as Error).message}`);
     }
     if (response.status === 204) return undefined as T;
-    const text = await response.text();
-    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    const body = parseBody(text);
+    if (response.ok && !body) throw new TwilioApiError(502, undefined, `Twilio answered ${response.status} without its JSON`);
+    if (!body || !response.ok) {
       throw new TwilioApiError(
         response.status,
-        typeof body.code === 'number' ? body.code : undefined,
-        typeof body.message === 'string' ? body.message : `Twilio answered ${response.status}`,
+        typeof body?.code === 'number' ? body.code : undefined,
+        typeof body?.message === 'string' ? body.message : `Twilio answered ${response.status}`,
       );
     }
     return body as T;

@@ -122,6 +122,14 @@ export const sendMessage = httpContract({
   response: z.object({ message: MessageSchema }),
 });
 
+/** Sends a failed outbound message again, as the same message; 409 unless it failed before Twilio took it. */
+export const retryMessage = httpContract({
+  method: 'POST',
+  path: '/api/v1/conversations/{id}/messages/{messageId}/retry',
+  auth: 'user',
+  response: z.object({ message: MessageSchema }),
+});
+
 export const updateConversationStatus = httpContract({
   method: 'PATCH',
   path: '/api/v1/conversations/{id}/status',

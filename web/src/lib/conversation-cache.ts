@@ -127,6 +127,9 @@ const STATUS_RANK: Record<MessageStatus, number> = {
 };
 
 /** Adds a message to its open thread, or updates the one there; the newest page takes new ones. */
+/** A text that failed before Twilio took it can be sent again (retry): then its status starts over. */
+const isRetried = (m: Message) => m.status === 'FAILED' && !m.smsMessage.providerMessageId;
+
 export function storeMessage(queryClient: QueryClient, conversationId: string, message: Message): void {
   queryClient.setQueryData<ThreadData>(conversationKeys.thread(conversationId), (thread) => {
     if (!thread?.pages[0]) return thread;
@@ -135,7 +138,7 @@ export function storeMessage(queryClient: QueryClient, conversationId: string, m
       const pages = thread.pages.map((page) => ({
         ...page,
         messages: page.messages.map((m) =>
-          m.id === message.id && STATUS_RANK[message.status] >= STATUS_RANK[m.status] ? message : m,
+          m.id === message.id && (STATUS_RANK[message.status] >= STATUS_RANK[m.status] || isRetried(m)) ? message : m,
         ),
       }));
       return { ...thread, pages };

@@ -31,6 +31,11 @@ export const fetchConversation = (id: string, before: string | null) =>
 export const sendMessage = (id: string, body: string) =>
   api.post<{ message: Message }>(`${conversationPath(id)}/messages`, { body }).then((d) => d.message);
 
+export const retryMessage = (id: string, messageId: string) =>
+  api
+    .post<{ message: Message }>(`${conversationPath(id)}/messages/${encodeURIComponent(messageId)}/retry`, undefined)
+    .then((d) => d.message);
+
 export const updateConversationStatus = (id: string, status: ConversationStatus) =>
   api
     .request<{ conversation: Conversation }>(`${conversationPath(id)}/status`, { method: 'PATCH', body: { status } })
@@ -79,6 +84,15 @@ export function useSendMessage(conversationId: string) {
       // The list's last message and count; the socket's message_sent usually gets there first.
       return queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
     },
+  });
+}
+
+/** Sends a failed message again; the thread shows its new status (the socket's update may come first). */
+export function useRetryMessage(conversationId: string, messageId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => retryMessage(conversationId, messageId),
+    onSuccess: (message) => storeMessage(queryClient, conversationId, message),
   });
 }
 

@@ -1,9 +1,11 @@
-import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, Trash2 } from 'lucide-react';
+import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
 import type { Message } from '../../../../../shared/contract/conversations';
+import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatRelativeTime } from '../../../lib/relative-time';
+import { useRetryMessage } from '../api/conversations-api';
 import { type DeliveryStatus, deliveryStatus, failureReason } from './delivery-status';
 import { MessageDetailsDialog } from './message-details-dialog';
 
@@ -14,7 +16,8 @@ const MENU_ITEM =
 
 /**
  * One message: inbound on the left, outbound on the right with its delivery (SPEC §4) and, when it
- * failed, why. Its menu offers Details and Delete (SPEC §2; Delete is not available yet).
+ * failed, why — and Retry when it failed before Twilio took it. Its menu offers Details and Delete
+ * (SPEC §2; Delete is not available yet).
  */
 export function MessageBubble({ message, onDelete }: { message: Message; onDelete: () => void }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
@@ -42,6 +45,7 @@ export function MessageBubble({ message, onDelete }: { message: Message; onDelet
           {delivery && <Delivery status={delivery} />}
         </p>
         {reason && <p className="text-xs font-medium text-danger">{reason}</p>}
+        {delivery === 'Failed' && !message.smsMessage.providerMessageId && <RetryButton message={message} />}
       </div>
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
@@ -70,6 +74,28 @@ export function MessageBubble({ message, onDelete }: { message: Message; onDelet
       </DropdownMenu.Root>
       <MessageDetailsDialog message={message} open={detailsOpen} onOpenChange={setDetailsOpen} />
     </li>
+  );
+}
+
+function RetryButton({ message }: { message: Message }) {
+  const retry = useRetryMessage(message.conversationId, message.id);
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => retry.mutate()}
+        disabled={retry.isPending}
+        className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-fg hover:bg-surface-muted disabled:opacity-60"
+      >
+        <RotateCw aria-hidden="true" className="size-3.5" />
+        {retry.isPending ? 'Retrying…' : 'Retry'}
+      </button>
+      {retry.isError && (
+        <p role="alert" className="text-xs text-danger">
+          {errorMessage(retry.error, 'Failed to retry message')}
+        </p>
+      )}
+    </>
   );
 }
 

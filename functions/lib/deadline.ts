@@ -1,0 +1,23 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * When the running function will be stopped (Lambda's timeout), so that a call to the outside gives
+ * up in time for the handler to answer with what happened — and to undo what it started — rather than
+ * being stopped mid-way.
+ */
+const deadlines = new AsyncLocalStorage<number>();
+
+export function withDeadline<T>(remainingMs: number | undefined, run: () => Promise<T>): Promise<T> {
+  return remainingMs === undefined ? run() : deadlines.run(Date.now() + remainingMs, run);
+}
+
+/**
+ * How long an outside call may take: at most `limitMs`, and never into the last third of the time
+ * left (at most 5 s of it), which is kept for recording the outcome and undoing.
+ */
+export function callBudgetMs(limitMs: number): number {
+  const deadline = deadlines.getStore();
+  if (deadline === undefined) return limitMs;
+  const left = deadline - Date.now();
+  return Math.max(1, Math.min(limitMs, left - Math.min(5_000, left / 3)));
+}
