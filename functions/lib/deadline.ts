@@ -19,5 +19,5 @@ export function callBudgetMs(limitMs: number): number {
   const deadline = deadlines.getStore();
   if (deadline === undefined) return limitMs;
   const left = deadline - Date.now();
-  return Math.max(1, Math.min(limitMs, left - Math.min(5_000, left / 3)));
+  return Math.max(1, Math.floor(Math.min(limitMs, left - Math.min(5_000, left / 3))));
 }

@@ -13,6 +13,8 @@ export interface RestFault {
   delayMs?: number;
   /** How many more requests it applies to; every request until changed when absent. */
   times?: number;
+  /** Only requests whose path contains this (e.g. `/Applications.json`); every request when absent. */
+  path?: string;
 }
 
 export interface FaultSet {
@@ -57,10 +59,10 @@ export class EmulatorFaults {
   }
 
   /** Takes one use of the REST fault that applies to this account's request, if any. */
-  takeRest(accountSid: string | undefined): RestEffect {
+  takeRest(accountSid: string | undefined, path: string): RestEffect {
     const scope = this.scopeWith('rest', accountSid);
     const fault = scope?.rest;
-    if (!scope || !fault) return { delayMs: 0 };
+    if (!scope || !fault || (fault.path !== undefined && !path.includes(fault.path))) return { delayMs: 0 };
     if (fault.times !== undefined && --fault.times <= 0) this.spent(scope, 'rest');
     return {
       delayMs: fault.delayMs ?? 0,
@@ -103,17 +105,19 @@ export function readFaults(input: Record<string, unknown>): { faults: FaultSet; 
   const faults: FaultSet = {};
   if (rest !== undefined && rest !== null) {
     if (typeof rest !== 'object' || Array.isArray(rest)) return USAGE;
-    const { status, delayMs, times } = rest as Record<string, unknown>;
+    const { status, delayMs, times, path } = rest as Record<string, unknown>;
     if (status === undefined && delayMs === undefined) return USAGE;
     if (status !== undefined && !(isWhole(status) && status >= 400 && status <= 599))
       return 'rest.status must be an HTTP error status from 400 to 599.';
     if (delayMs !== undefined && !(isWhole(delayMs) && delayMs >= 0 && delayMs <= MAX_FAULT_DELAY_MS))
       return `rest.delayMs must be a whole number of milliseconds from 0 to ${MAX_FAULT_DELAY_MS}.`;
     if (times !== undefined && !(isWhole(times) && times >= 1)) return 'rest.times must be a whole number from 1.';
+    if (path !== undefined && (typeof path !== 'string' || path === '')) return 'rest.path must be a non-empty string.';
     faults.rest = {
       ...(status === undefined ? {} : { status }),
       ...(delayMs === undefined ? {} : { delayMs }),
       ...(times === undefined ? {} : { times }),
+      ...(path === undefined ? {} : { path: path as string }),
     };
   }
   if (webhooks !== undefined && webhooks !== null) {

@@ -124,7 +124,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     if (target.pathname.startsWith('/2010-04-01/')) {
       // A failing Twilio: latency (the request is acted on only after the delay), or an error instead.
       const accountSid = /^\/2010-04-01\/Accounts\/([^/.]+)/.exec(target.pathname)?.[1];
-      const fault = store.faults.takeRest(accountSid);
+      const fault = store.faults.takeRest(accountSid, target.pathname);
       if (fault.delayMs) await hold(fault.delayMs);
       if (fault.error) {
         log.info(`${method} ${target.pathname}${target.search} → ${fault.error.status} (fault)`);

@@ -12,11 +12,12 @@ import { type EmulatorNumber, newTwilioAccount, setTwilioFaults, type TwilioAcco
 
 /**
  * A slow Twilio against the functions' timeouts: a gateway of this file's own, with Twilio routes
- * stopped after 1.5 s instead of 29 s, in front of the shared DynamoDB Local and Twilio emulator.
+ * stopped after 3 s instead of 29 s, in front of the shared DynamoDB Local and Twilio emulator. A
+ * Twilio call gives up in time for the route to answer 504 and undo what it can.
  */
-const TWILIO_ROUTE_TIMEOUT_MS = 1_500;
-/** Per Twilio call: two sequential calls already exceed the timeout. */
-const TWILIO_DELAY_MS = 1_000;
+const TWILIO_ROUTE_TIMEOUT_MS = 3_000;
+/** Longer than any one call may take within that timeout. */
+const TWILIO_DELAY_MS = 3_000;
 
 let gatewayUrl = '';
 let closeGateway: () => Promise<void> = async () => {};
@@ -45,9 +46,10 @@ async function call<T>(account: Account, method: string, path: string, body?: un
   return { status: res.status, body: (await res.json()) as { success: boolean; data: T; message?: string } };
 }
 
-/** Slows this Twilio account only; setting it again lets held requests through first. */
-const twilioLatency = (account: TwilioAccount, delayMs: number) =>
-  setTwilioFaults(account.accountSid, delayMs ? { rest: { delayMs } } : {});
+/** Holds the next request of this Twilio account to a path (a create, one number's update); {} lets it through. */
+const slowOnce = (account: TwilioAccount, path: string) =>
+  setTwilioFaults(account.accountSid, { rest: { delayMs: TWILIO_DELAY_MS, times: 1, path } });
+const releaseHeld = (account: TwilioAccount) => setTwilioFaults(account.accountSid, {});
 
 const connect = (account: Account, twilio: TwilioAccount) =>
   call<{ provider: Provider }>(account, 'POST', '/api/v1/providers/twilio', {
@@ -66,22 +68,34 @@ const numbersOf = async (twilio: TwilioAccount) =>
 const urlsOf = (numbers: EmulatorNumber[]) =>
   numbers.map((n) => ({ sid: n.sid, sms: n.sms_url, voice: n.voice_url, status: n.status_callback }));
 
-/**
- * middy answers just before Lambda would stop the function (it reads the remaining time from the
- * context), so the caller gets the error envelope rather than API Gateway's bare 500.
- */
-const TIMED_OUT = {
-  status: 500,
-  body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side. Please try again.' } },
-};
+const timedOut = (action: string) => ({
+  status: 504,
+  body: {
+    success: false,
+    error: { code: 'PROVIDER_TIMEOUT', message: `Twilio did not answer in time to ${action}. Please try again.` },
+  },
+});
 
 describe('a Twilio slower than the function timeout', () => {
-  it('stops connect with the error envelope; connecting again cleans up and connects once', async () => {
+  it('answers connect 504; what Twilio made late stays remembered (hidden), and connecting again cleans up and connects once', async () => {
     const account = await signUp();
     const twilio = await newTwilioAccount();
-    await twilioLatency(twilio, TWILIO_DELAY_MS);
-    expect(await connect(account, twilio)).toEqual(TIMED_OUT);
-    await twilioLatency(twilio, 0);
+    await slowOnce(twilio, '/Applications.json');
+    expect(await connect(account, twilio)).toEqual(timedOut('create the TwiML application'));
+    await releaseHeld(twilio);
+
+    // The key was deleted; the application Twilio created after the function gave up is remembered
+    // by the provider record, which stays hidden (not connected) until a connect or disconnect sweeps it.
+    const late = await twilioGet<{ applications: { sid: string; friendly_name: string }[] }>(twilio, '/Applications.json');
+    expect((await twilioGet<{ keys: unknown[] }>(twilio, '/Keys.json')).keys).toEqual([]);
+    expect(late.applications).toHaveLength(1);
+    const lateProviderId = late.applications[0]?.friendly_name.replace('Switchboard ', '') ?? '';
+    const { client, tableName } = testTable();
+    const hidden = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.provider(account.company.id, lateProviderId) }),
+    );
+    expect(hidden.Item).toMatchObject({ status: 'CONNECTING', accountSid: twilio.accountSid });
+    expect((await call<{ providers: Provider[] }>(account, 'GET', '/api/v1/providers')).body.data.providers).toEqual([]);
 
     const again = await connect(account, twilio);
     expect(again.status).toBe(201);
@@ -92,23 +106,35 @@ describe('a Twilio slower than the function timeout', () => {
     expect(apps.applications.map((a) => a.friendly_name)).toEqual([name]);
     const providers = await call<{ providers: Provider[] }>(account, 'GET', '/api/v1/providers');
     expect(providers.body.data.providers.map((p) => p.id)).toEqual([again.body.data.provider.id]);
+    const gone = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.provider(account.company.id, lateProviderId) }),
+    );
+    expect(gone.Item).toBeUndefined();
   });
 
-  it('stops an import mid-way; importing again finishes it with the URLs from before, which disconnect puts back', async () => {
+  it('answers an import 504 when one number’s update is not answered; importing again finishes it with the URLs from before, which disconnect puts back', async () => {
     const account = await signUp();
     const twilio = await newTwilioAccount();
     const before = urlsOf(await numbersOf(twilio));
     const provider = (await connect(account, twilio)).body.data.provider;
+    const slow = twilio.numbers[1] as TwilioAccount['numbers'][number];
 
-    await twilioLatency(twilio, TWILIO_DELAY_MS);
-    expect(await importAll(account, provider.id, twilio)).toEqual(TIMED_OUT);
-    await twilioLatency(twilio, 0);
-    // The stopped import re-pointed numbers it never saved as channels.
+    await slowOnce(twilio, `/IncomingPhoneNumbers/${slow.sid}.json`);
+    expect(await importAll(account, provider.id, twilio)).toEqual(timedOut(`update ${slow.phone_number}`));
+    await releaseHeld(twilio);
+    // Every channel written has its number pointing at it; the slow number has none yet, though
+    // Twilio acted on its update late: its URLs from before are recorded for the next import or a disconnect.
+    const channels = (await call<{ channels: Channel[] }>(account, 'GET', '/api/v1/channels')).body.data.channels;
+    expect(channels.map((c) => c.identifier)).not.toContain(slow.phone_number);
     expect(urlsOf(await numbersOf(twilio))).not.toEqual(before);
 
     const again = await importAll(account, provider.id, twilio);
     expect(again.status).toBe(200);
-    expect(again.body.data.channels).toHaveLength(twilio.numbers.length);
+    expect(
+      (await call<{ channels: Channel[] }>(account, 'GET', '/api/v1/channels')).body.data.channels
+        .map((c) => c.identifier)
+        .sort(),
+    ).toEqual(twilio.numbers.map((n) => n.phone_number).sort());
 
     // Every number now points at the base recorded on the provider, which its channel records too.
     const { client, tableName } = testTable();
@@ -129,10 +155,11 @@ describe('a Twilio slower than the function timeout', () => {
     const twilio = await newTwilioAccount();
     const before = urlsOf(await numbersOf(twilio));
     const provider = (await connect(account, twilio)).body.data.provider;
+    const slow = twilio.numbers[0] as TwilioAccount['numbers'][number];
 
-    await twilioLatency(twilio, TWILIO_DELAY_MS);
-    expect(await importAll(account, provider.id, twilio)).toEqual(TIMED_OUT);
-    await twilioLatency(twilio, 0);
+    await slowOnce(twilio, `/IncomingPhoneNumbers/${slow.sid}.json`);
+    expect((await importAll(account, provider.id, twilio)).status).toBe(504);
+    await releaseHeld(twilio);
 
     expect((await call(account, 'DELETE', `/api/v1/providers/${provider.id}`)).status).toBe(200);
     expect(urlsOf(await numbersOf(twilio))).toEqual(before);

@@ -269,7 +269,7 @@ export async function setCallTimeScale(scale: number, accountSid?: string): Prom
 
 /** The emulator's fault switch (README, Twilio emulator): what one account's Twilio does wrong next. */
 export interface TwilioFaults {
-  rest?: { status?: number; delayMs?: number; times?: number };
+  rest?: { status?: number; delayMs?: number; times?: number; path?: string };
   webhooks?: { drop: number };
 }
 
