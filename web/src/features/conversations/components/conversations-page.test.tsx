@@ -319,6 +319,52 @@ describe('ConversationsPage thread', () => {
     expect(rows[5]?.textContent).toContain('Attempt to send to unsubscribed recipient (error 21610)');
   });
 
+  it('offers Retry on a text that failed before Twilio took it, and shows it again as it is sent', async () => {
+    const failed = message('cv-1', { direction: 'OUTBOUND', body: 'Table ready', status: 'FAILED', providerStatus: 'failed' });
+    failed.smsMessage = { ...failed.smsMessage, providerMessageId: null, errorCode: 20503, errorMessage: 'Service Unavailable' };
+    const refused = message('cv-1', { direction: 'OUTBOUND', body: 'Opted out', status: 'FAILED', providerStatus: 'failed' });
+    refused.smsMessage = {
+      ...refused.smsMessage,
+      providerMessageId: 'SMdef',
+      errorCode: 30007,
+      errorMessage: 'Carrier violation',
+    };
+    const requests = conversationServer(
+      { conversations: [named], messages: { 'cv-1': [refused, failed] } },
+      {
+        other: (r) =>
+          r.url.endsWith(`/messages/${failed.id}/retry`)
+            ? ok({
+                message: {
+                  ...failed,
+                  status: 'SENT',
+                  smsMessage: {
+                    ...failed.smsMessage,
+                    providerStatus: 'sent',
+                    providerMessageId: 'SMnew',
+                    errorCode: null,
+                    errorMessage: null,
+                  },
+                },
+              })
+            : undefined,
+      },
+    );
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    // Only the text Twilio never took can be sent again.
+    const retry = await waitFor(() => threadRegion().getByRole('button', { name: 'Retry' }));
+    expect(threadRegion().getAllByRole('button', { name: 'Retry' })).toHaveLength(1);
+    await events.click(retry);
+    await waitFor(() => expect(threadRegion().queryByRole('button', { name: 'Retry' })).toBeNull());
+    expect(requests.some((r) => r.method === 'POST' && r.url.endsWith(`/conversations/cv-1/messages/${failed.id}/retry`))).toBe(
+      true,
+    );
+    const rows = within(threadRegion().getByRole('list', { name: 'Messages' })).getAllByRole('listitem');
+    expect(rows[1]?.textContent).toContain('Sent');
+    expect(rows[1]?.textContent).not.toContain('Service Unavailable');
+  });
+
   it('the message menu works from the keyboard: Details shows the provider facts, Delete says it is coming soon', async () => {
     const failed = message('cv-1', { direction: 'OUTBOUND', status: 'FAILED', providerStatus: 'failed' });
     failed.smsMessage = {
