@@ -52,6 +52,16 @@ describe('defineHandler', () => {
     });
   });
 
+  it('answers 504 with the envelope just before the function would be stopped, rather than Lambda’s bare 500', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const handler = defineHandler(contract, () => new Promise<never>(() => {}));
+    const res = await handler(event('{"name":"x"}'), { ...context, getRemainingTimeInMillis: () => 30 });
+    expect({ status: res.statusCode, body: JSON.parse(res.body ?? '') }).toEqual({
+      status: 504,
+      body: { success: false, error: { code: 'TIMEOUT', message: 'This took too long and was stopped. Please try again.' } },
+    });
+  });
+
   it('maps an AppError to its status and envelope', async () => {
     const handler = defineHandler(contract, async () => {
       throw new AppError(409, 'CONFLICT', 'Already there', { id: 'x' });
