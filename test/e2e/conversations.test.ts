@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, signUp, stack } from '../support/api';
 import { expectAccessible, gone, launchBrowser, openTab, PHONE, reached, seen, signInThroughForm, web } from '../support/browser';
 import { withChannel } from '../support/settings';
-import { setMessageStepMs, textFromPhone as textThroughEmulator } from '../support/twilio';
+import { setMessageStepMs, setTwilioFaults, textFromPhone as textThroughEmulator } from '../support/twilio';
 
 const CUSTOMER = '+14155550199';
 const CUSTOMER_DISPLAY = '(415) 555-0199';
@@ -44,11 +44,13 @@ const overflowsSideways = (page: Page) =>
 describe('SMS conversations in the browser', () => {
   let account: Account;
   let demoNumber: string;
+  let accountSid: string;
 
   beforeAll(async () => {
     account = await signUp({ name: 'Ada Lovelace' });
     const { provider, channel } = await withChannel(account);
     demoNumber = channel.identifier;
+    accountSid = provider.accountSid;
     // Slow enough that the thread shows Sending before Delivered; this account only.
     await setMessageStepMs(1_000, provider.accountSid);
   });
@@ -126,6 +128,29 @@ describe('SMS conversations in the browser', () => {
     expect(agent.errors).toEqual([]);
     await agent.context.close();
     await phone.context().close();
+  });
+
+  it('a reply Twilio refused shows Failed with the reason, and Retry sends it', async () => {
+    const customer = '+12025550177';
+    await textThroughEmulator({ from: customer, to: demoNumber, body: 'Is the blue one back?' });
+    const agent = await openTab(browser);
+    await signInThroughForm(agent.page, account.email, account.password);
+    await agent.page.goto(web('/conversations'));
+    await agent.page.getByRole('link', { name: /Is the blue one back\?/ }).click();
+    const messages = agent.page.locator('section[aria-labelledby="thread-title"]').getByRole('list', { name: 'Messages' });
+
+    await setTwilioFaults(accountSid, { rest: { status: 503, times: 1 } });
+    const composer = agent.page.getByRole('textbox', { name: 'Message' });
+    await composer.fill('Yes, since this morning.');
+    await composer.press('Enter');
+    const reply = messages.getByRole('listitem').filter({ hasText: 'Yes, since this morning.' });
+    await seen(reply.getByText('Failed'));
+    await seen(reply.getByText(/Service Unavailable/));
+    await reply.getByRole('button', { name: 'Retry' }).click();
+    await seen(reply.getByText('Delivered'));
+    await gone(reply.getByRole('button', { name: 'Retry' }));
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
   });
 
   it('at 360 px the list and the thread take turns, with a way back, and nothing scrolls sideways', async () => {
