@@ -104,6 +104,7 @@ export async function companyWithEverything(companyName: string): Promise<Compan
       'invitations/{id}': invitation.id,
       'contacts/{id}': contact.id,
       'conversations/{id}': conversationId,
+      'messages/{messageId}': reply.body.data.message.id,
       'twilio/{webhookId}': webhookId,
     },
   };
