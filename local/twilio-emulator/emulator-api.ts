@@ -1,6 +1,6 @@
 import type { EmulatorEvents } from './events';
-import type { CallMedia } from './media/media-session';
 import { readFaults } from './faults';
+import type { CallMedia } from './media/media-session';
 import { readTextFromPhone, receiveText } from './messaging/inbound';
 import { messageView } from './messaging/representation';
 import type { AccountRecord } from './model';
