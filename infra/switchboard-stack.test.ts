@@ -239,7 +239,7 @@ describe('APIs', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('routeKey') },
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      DefaultRouteSettings: { ThrottlingRateLimit: HTTP_THROTTLE.rateLimit, ThrottlingBurstLimit: HTTP_THROTTLE.burstLimit },
     });
   });
 });

@@ -10,7 +10,8 @@ import { acknowledge } from './nag';
 
 /** The stage is named like the public path: CloudFront forwards `/ws` unchanged and API Gateway reads it as the stage. */
 export const REALTIME_STAGE_NAME = 'ws';
-export const REALTIME_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+/** Client messages are heartbeats (one per socket every 30 s) and call answers: 300/s is 9,000 open tabs. */
+export const REALTIME_THROTTLE = { rateLimit: 300, burstLimit: 600 } as const;
 export const ACCESS_LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
 
 const accessLogFormat = apigateway.AccessLogFormat.custom(
