@@ -1,5 +1,5 @@
 import { History, LayoutDashboard, LogOut, Menu, MessagesSquare, Settings, Shield, UsersRound, X } from 'lucide-react';
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { DEFAULT_COMPANY_NAME } from '../../../../shared/constants';
 import { LoadingScreen } from '../../components/loading-screen';
@@ -10,6 +10,11 @@ import { cn } from '../../lib/cn';
 import { useRealtimeConnection } from '../../lib/realtime/realtime';
 import { signOut } from '../../lib/sign-out';
 import { ReconnectingNotice } from './reconnecting-notice';
+
+// Its own chunk, loaded after sign-in; it loads the Voice SDK only when the company has a provider.
+const SoftphoneWidget = lazy(() =>
+  import('../../features/softphone/components/softphone-widget').then((m) => ({ default: m.SoftphoneWidget })),
+);
 
 const NAV = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
@@ -135,6 +140,9 @@ export function AppShell() {
         </Suspense>
       </main>
       <ReconnectingNotice />
+      <Suspense fallback={null}>
+        <SoftphoneWidget key={user.id} />
+      </Suspense>
     </div>
   );
 }

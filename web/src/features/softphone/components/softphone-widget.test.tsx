@@ -1,0 +1,414 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CallerId } from '../../../../../shared/contract/voice';
+import { fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { fetchVoiceToken } from '../api/softphone-api';
+import { SoftphoneError } from '../device/device-errors';
+import { createSoftphone, type PhoneCall, type Softphone, type SoftphoneEvents } from '../device/softphone';
+import { SoftphoneWidget } from './softphone-widget';
+
+/**
+ * jsdom has no WebRTC, so these tests drive the widget with a stand-in for the device wrapper that
+ * behaves as the real one does when nothing fails; test/e2e/softphone.test.ts runs the real SDK.
+ */
+type CallEventName = 'accept' | 'disconnect' | 'cancel' | 'reject' | 'error';
+
+class FakeCall implements PhoneCall {
+  readonly listeners = new Map<CallEventName, ((error?: SoftphoneError) => void)[]>();
+  readonly digits: string[] = [];
+  readonly mutes: boolean[] = [];
+  readonly actions: string[] = [];
+  sid: string | null;
+  constructor(
+    readonly direction: PhoneCall['direction'],
+    readonly from: string | null,
+    readonly to: string | null,
+    sid: string | null = null,
+    readonly contactName: string | null = null,
+  ) {
+    this.sid = sid;
+  }
+  callSid = () => this.sid;
+  accept = () => this.actions.push('accept');
+  reject = () => this.actions.push('reject');
+  ignore = () => this.actions.push('ignore');
+  disconnect = () => this.actions.push('disconnect');
+  mute = (muted: boolean) => this.mutes.push(muted);
+  sendDigits = (digits: string) => this.digits.push(digits);
+  on(event: 'accept' | 'disconnect' | 'cancel' | 'reject', listener: () => void): void;
+  on(event: 'error', listener: (error: SoftphoneError) => void): void;
+  on(event: CallEventName, listener: (error: SoftphoneError) => void) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as (error?: SoftphoneError) => void]);
+  }
+  emit(event: CallEventName, error?: SoftphoneError) {
+    act(() => {
+      for (const l of this.listeners.get(event) ?? []) l(error);
+    });
+  }
+}
+
+function fakeSoftphone(options: { start?: () => Promise<void>; reconnect?: () => Promise<void> } = {}) {
+  const listeners = new Map<keyof SoftphoneEvents, ((...args: never[]) => void)[]>();
+  const connects: { To: string; From: string }[] = [];
+  const calls: FakeCall[] = [];
+  let registered = false;
+  const phone: Softphone & {
+    emit<K extends keyof SoftphoneEvents>(event: K, ...args: SoftphoneEvents[K]): void;
+    connects: typeof connects;
+    calls: typeof calls;
+    setRegistered(value: boolean): void;
+  } = {
+    start: options.start ?? (() => Promise.resolve()),
+    async connect(params) {
+      connects.push(params);
+      const call = new FakeCall('OUTGOING', null, params.To);
+      calls.push(call);
+      return call;
+    },
+    isRegistered: () => registered,
+    reconnect: options.reconnect ?? (() => Promise.resolve()),
+    destroy: () => {},
+    on(event, listener) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener as (...args: never[]) => void]);
+      return () => {};
+    },
+    emit(event, ...args) {
+      if (event === 'registered') registered = true;
+      if (event === 'unregistered') registered = false;
+      act(() => {
+        for (const l of listeners.get(event) ?? []) (l as (...a: typeof args) => void)(...args);
+      });
+    },
+    connects,
+    calls,
+    setRegistered: (value) => {
+      registered = value;
+    },
+  };
+  return phone;
+}
+
+const CALLER_IDS: CallerId[] = [
+  { phoneNumber: '+14155550101', inboxName: 'Support', channelId: 'ch1' },
+  { phoneNumber: '+14155550103', inboxName: 'Sales', channelId: 'ch2' },
+];
+
+function serve(callerIds: CallerId[] | 'fail' = CALLER_IDS) {
+  return stubServer((request) => {
+    if (request.url.endsWith('/voice/caller-ids')) {
+      return callerIds === 'fail' ? fail(500, 'Boom', 'INTERNAL') : ok({ callerIds });
+    }
+    if (request.url.endsWith('/voice/token')) return fail(404, 'No provider is connected', 'PROVIDER_NOT_FOUND');
+    return fail(404, 'Not found', 'NOT_FOUND');
+  });
+}
+
+async function ready(phone = fakeSoftphone()) {
+  renderWithProviders(<SoftphoneWidget createSoftphone={() => phone} />);
+  await screen.findByRole('button', { name: 'Open dialer' });
+  phone.emit('registered');
+  return phone;
+}
+
+let user: ReturnType<typeof userEvent.setup>;
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+  return signInAs('AGENT');
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const banner = () => screen.getByRole('status', { name: 'Phone status' });
+const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+
+describe('the floating call widget', () => {
+  it('stays hidden, and never loads the SDK, when the token says the company has no provider', async () => {
+    const requests = serve();
+    const loadSdk = vi.fn();
+    renderWithProviders(<SoftphoneWidget createSoftphone={() => createSoftphone({ fetchToken: fetchVoiceToken, loadSdk })} />);
+    await waitFor(() => expect(requests.map((r) => r.url)).toContain('/api/v1/voice/token'));
+    await advance(100);
+    expect(screen.queryByRole('button', { name: 'Open dialer' })).toBeNull();
+    expect(screen.queryByRole('status', { name: 'Phone status' })).toBeNull();
+    expect(loadSdk).not.toHaveBeenCalled();
+  });
+
+  it('shows the device initializing, then ready, and hides the ready banner after 3 seconds', async () => {
+    serve();
+    const phone = fakeSoftphone();
+    renderWithProviders(<SoftphoneWidget createSoftphone={() => phone} />);
+    await screen.findByRole('button', { name: 'Open dialer' });
+    expect(banner().textContent).toContain('Connecting to the phone service...');
+    phone.emit('registered');
+    expect(banner().textContent).toContain('Ready to make and take calls');
+    await advance(2_999);
+    expect(banner().textContent).toContain('Ready');
+    await advance(1);
+    expect(banner().textContent).toBe('');
+  });
+
+  it('says Device disconnected when the device unregisters, and re-registers back in the foreground', async () => {
+    serve();
+    let fail = false;
+    const reconnect = vi.fn(() => (fail ? Promise.reject(new Error('offline')) : new Promise<void>(() => {})));
+    const phone = await ready(fakeSoftphone({ reconnect }));
+    phone.emit('unregistered');
+    expect(banner().textContent).toContain('Device disconnected');
+
+    act(() => document.dispatchEvent(new Event('visibilitychange')));
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(banner().textContent).toContain('Reconnecting...');
+
+    fail = true;
+    act(() => document.dispatchEvent(new Event('visibilitychange')));
+    await waitFor(() => expect(banner().textContent).toContain('Connection lost. Please refresh the page.'));
+  });
+
+  it('reports a device error as a connection error', async () => {
+    serve();
+    const phone = await ready();
+    phone.emit('error', new SoftphoneError('Access token expired', 20104));
+    expect(banner().textContent).toContain('Connection error: Access token expired');
+  });
+
+  it('says Calling unavailable when calling cannot start, and Refresh tries again', async () => {
+    serve();
+    let attempts = 0;
+    const phone = fakeSoftphone({ start: () => (++attempts === 1 ? Promise.reject(new Error('500')) : Promise.resolve()) });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderWithProviders(<SoftphoneWidget createSoftphone={() => phone} />);
+    const panel = await screen.findByRole('alert');
+    expect(within(panel).getByRole('heading', { name: 'Calling unavailable' })).toBeTruthy();
+    expect(panel.textContent).toContain('Failed to initialize calling. Please refresh the page.');
+    await user.click(within(panel).getByRole('button', { name: 'Refresh' }));
+    await screen.findByRole('button', { name: 'Open dialer' });
+    expect(attempts).toBe(2);
+  });
+
+  describe('dialer', () => {
+    it('formats the number as typed, makes the call in E.164 from the chosen caller ID, and shows it', async () => {
+      serve();
+      const phone = await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      const dialer = screen.getByRole('dialog', { name: 'Make a call' });
+      const number = within(dialer).getByLabelText('Phone number');
+      expect(document.activeElement).toBe(number);
+      expect((within(dialer).getByLabelText('Country') as HTMLSelectElement).value).toBe('US');
+      expect(
+        within(dialer)
+          .getAllByRole('option')
+          .filter((o) => o.closest('select[id]')).length,
+      ).toBeGreaterThan(50);
+
+      await user.type(number, '4155550142');
+      expect((number as HTMLInputElement).value).toBe('(415) 555-0142');
+      const call = within(dialer).getByRole('button', { name: 'Call' });
+      expect((call as HTMLButtonElement).disabled).toBe(true);
+      await within(dialer).findByText('Please select a caller ID');
+
+      await user.selectOptions(within(dialer).getByLabelText('Caller ID'), '+14155550103');
+      expect((call as HTMLButtonElement).disabled).toBe(false);
+      await user.click(call);
+      expect(phone.connects).toEqual([{ To: '+14155550142', From: '+14155550103' }]);
+
+      const panel = await screen.findByRole('region', { name: 'Active Call' });
+      expect(within(panel).getByText('(415) 555-0142')).toBeTruthy();
+      expect(within(panel).getByText('Calling...')).toBeTruthy();
+      phone.calls[0]?.emit('accept');
+      expect(within(panel).getByRole('timer', { name: 'Call duration' }).textContent).toBe('0:00');
+      await advance(65_000);
+      expect(within(panel).getByRole('timer', { name: 'Call duration' }).textContent).toBe('1:05');
+      phone.calls[0]?.emit('disconnect');
+      await screen.findByRole('button', { name: 'Open dialer' });
+    });
+
+    it('formats for the chosen country and the keypad adds digits', async () => {
+      serve();
+      await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      await user.selectOptions(screen.getByLabelText('Country'), 'GB');
+      const pad = screen.getByRole('group', { name: 'Dial pad' });
+      for (const digit of '02079460958') await user.click(within(pad).getByRole('button', { name: digit }));
+      expect((screen.getByLabelText('Phone number') as HTMLInputElement).value).toBe('020 7946 0958');
+    });
+
+    it.each([
+      ['GB', '12', 'Please enter a valid phone number'],
+      ['GB', '0200000000', 'Invalid phone number for United Kingdom'],
+    ])('with %s, %s gives "%s"', async (country, typed, message) => {
+      serve();
+      const phone = await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      await user.selectOptions(screen.getByLabelText('Country'), country);
+      await user.type(screen.getByLabelText('Phone number'), typed);
+      await user.selectOptions(await screen.findByLabelText('Caller ID'), '+14155550101');
+      await user.click(screen.getByRole('button', { name: 'Call' }));
+      expect(await screen.findByText(message)).toBeTruthy();
+      expect(phone.connects).toEqual([]);
+    });
+
+    it('asks for a number once one was typed and removed, and disables Call without one', async () => {
+      serve();
+      await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      const number = screen.getByLabelText('Phone number');
+      await user.type(number, '4');
+      await user.clear(number);
+      await user.tab();
+      expect(await screen.findByText('Please enter a phone number')).toBeTruthy();
+      expect((screen.getByRole('button', { name: 'Call' }) as HTMLButtonElement).disabled).toBe(true);
+    });
+
+    it('says so when the user has no number to call from', async () => {
+      serve([]);
+      await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      expect(
+        await screen.findByText(
+          'No phone numbers available. You must be assigned to an inbox with a phone number to make calls.',
+        ),
+      ).toBeTruthy();
+      expect((screen.getByRole('button', { name: 'Call' }) as HTMLButtonElement).disabled).toBe(true);
+    });
+
+    it('says so when the caller IDs cannot be loaded', async () => {
+      serve('fail');
+      await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      expect(await screen.findByText('Failed to load available phone numbers')).toBeTruthy();
+    });
+
+    it('takes the only caller ID without asking', async () => {
+      serve(CALLER_IDS.slice(0, 1));
+      const phone = await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      await user.type(screen.getByLabelText('Phone number'), '4155550142');
+      await waitFor(() => expect((screen.getByRole('button', { name: 'Call' }) as HTMLButtonElement).disabled).toBe(false));
+      await user.click(screen.getByRole('button', { name: 'Call' }));
+      expect(phone.connects).toEqual([{ To: '+14155550142', From: '+14155550101' }]);
+    });
+
+    it('shows the failure of a call that could not be placed', async () => {
+      serve(CALLER_IDS.slice(0, 1));
+      const phone = await ready();
+      phone.connect = () => Promise.reject(new Error('A Call is already active'));
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      await user.type(screen.getByLabelText('Phone number'), '4155550142');
+      await waitFor(() => expect((screen.getByRole('button', { name: 'Call' }) as HTMLButtonElement).disabled).toBe(false));
+      await user.click(screen.getByRole('button', { name: 'Call' }));
+      expect(await screen.findByText('Failed to make call. Please try again.')).toBeTruthy();
+    });
+
+    it('closes on Escape and gives focus back to the call button', async () => {
+      serve();
+      await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      expect(screen.getByRole('dialog', { name: 'Make a call' })).toBeTruthy();
+      await user.keyboard('{Escape}');
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open dialer' }));
+    });
+  });
+
+  describe('incoming call', () => {
+    it('rings with the caller, the number called and a timer; Answer makes it the active call with mute, hold, keypad and end', async () => {
+      serve();
+      const phone = await ready();
+      const call = new FakeCall('INCOMING', '+14155550123', '+14155550101', 'CA1');
+      phone.emit('incoming', call);
+      const ringing = screen.getByRole('region', { name: 'Incoming Call' });
+      expect(ringing.textContent).toContain('(415) 555-0123');
+      expect(ringing.textContent).toContain('to (415) 555-0101');
+      expect(within(ringing).getByRole('timer', { name: 'Ringing for' }).textContent).toBe('0:00');
+      await advance(7_000);
+      expect(within(ringing).getByRole('timer', { name: 'Ringing for' }).textContent).toBe('0:07');
+
+      await user.click(within(ringing).getByRole('button', { name: 'Answer' }));
+      expect(call.actions).toEqual(['accept']);
+      call.emit('accept');
+      const active = screen.getByRole('region', { name: 'Active Call' });
+      expect(active.textContent).toContain('(415) 555-0123');
+      expect(within(active).getByRole('timer', { name: 'Call duration' }).textContent).toBe('0:00');
+
+      await user.click(within(active).getByRole('button', { name: 'Mute' }));
+      expect(call.mutes).toEqual([true]);
+      await user.click(within(active).getByRole('button', { name: 'Unmute' }));
+      expect(call.mutes).toEqual([true, false]);
+      expect((within(active).getByRole('button', { name: 'Hold' }) as HTMLButtonElement).disabled).toBe(true);
+
+      await user.click(within(active).getByRole('button', { name: 'Keypad' }));
+      const pad = within(active).getByRole('group', { name: 'Keypad' });
+      expect(pad.textContent).toContain('ABC');
+      expect(pad.textContent).toContain('WXYZ');
+      await user.click(within(pad).getByRole('button', { name: '1' }));
+      await user.click(within(pad).getByRole('button', { name: '#' }));
+      expect(call.digits).toEqual(['1', '#']);
+
+      await user.click(within(active).getByRole('button', { name: 'End' }));
+      expect(call.actions).toEqual(['accept', 'disconnect']);
+      expect(screen.queryByRole('region', { name: 'Active Call' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Open dialer' })).toBeTruthy();
+    });
+
+    it('shows Unknown for a caller without a number, and In Call for an active call without one', async () => {
+      serve();
+      const phone = await ready();
+      const call = new FakeCall('INCOMING', null, null, 'CA1');
+      phone.emit('incoming', call);
+      const ringing = screen.getByRole('region', { name: 'Incoming Call' });
+      expect(ringing.textContent).toContain('Unknown');
+      expect(ringing.textContent).not.toContain('to ');
+      await user.click(within(ringing).getByRole('button', { name: 'Answer' }));
+      call.emit('accept');
+      expect(screen.getByRole('region', { name: 'Active Call' }).textContent).toContain('In Call');
+    });
+
+    it('Reject declines the call; a caller who gives up closes the panel', async () => {
+      serve();
+      const phone = await ready();
+      const first = new FakeCall('INCOMING', '+14155550123', null, 'CA1');
+      phone.emit('incoming', first);
+      await user.click(screen.getByRole('button', { name: 'Reject' }));
+      expect(first.actions).toEqual(['reject']);
+      expect(screen.queryByRole('region', { name: 'Incoming Call' })).toBeNull();
+
+      const second = new FakeCall('INCOMING', '+14155550123', null, 'CA2');
+      phone.emit('incoming', second);
+      expect(screen.getByRole('region', { name: 'Incoming Call' })).toBeTruthy();
+      second.emit('cancel');
+      expect(screen.queryByRole('region', { name: 'Incoming Call' })).toBeNull();
+    });
+
+    it('ignores a second invite while one call is under way (Device busy)', async () => {
+      serve();
+      const phone = await ready();
+      vi.spyOn(console, 'info').mockImplementation(() => {});
+      phone.emit('incoming', new FakeCall('INCOMING', '+14155550123', null, 'CA1'));
+      const second = new FakeCall('INCOMING', '+14155550199', null, 'CA2');
+      phone.emit('incoming', second);
+      expect(second.actions).toEqual(['ignore']);
+      expect(console.info).toHaveBeenCalledWith('Device busy');
+      expect(screen.getByRole('region', { name: 'Incoming Call' }).textContent).toContain('(415) 555-0123');
+    });
+
+    it('without the microphone, answering fails with the permission-denied message', async () => {
+      serve();
+      const phone = await ready();
+      const call = new FakeCall('INCOMING', '+14155550123', null, 'CA1');
+      phone.emit('incoming', call);
+      await user.click(screen.getByRole('button', { name: 'Answer' }));
+      call.emit(
+        'error',
+        new SoftphoneError('Microphone permission denied. Allow microphone access for this site and try again.', 31401),
+      );
+      expect(screen.getByRole('alert').textContent).toContain('Microphone permission denied');
+      expect(screen.queryByRole('region', { name: 'Incoming Call' })).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+      expect(screen.queryByRole('alert')).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,55 @@
+import type { Device } from '@twilio/voice-sdk';
+import { TOKEN_EXPIRY_WARNING_MS } from '../../../../../shared/constants';
+
+/** Every sound the SDK plays (Device.SoundName), by name. */
+const SOUND_NAMES = [
+  'incoming',
+  'outgoing',
+  'disconnect',
+  'dtmf0',
+  'dtmf1',
+  'dtmf2',
+  'dtmf3',
+  'dtmf4',
+  'dtmf5',
+  'dtmf6',
+  'dtmf7',
+  'dtmf8',
+  'dtmf9',
+  'dtmfs',
+  'dtmfh',
+] as const;
+
+/** The SDK reads `chunderw` and `publishEvents` without declaring them in its public options. */
+export type DeviceOptions = Device.Options & { chunderw?: string; publishEvents?: boolean };
+
+/**
+ * The Device options of SPEC §9: the ashburn edge, PCMU before Opus, debug logging, the expiry warning
+ * 10 s before the token ends, and a prompt before closing the tab during a call.
+ *
+ * `signallingHost` is the local configuration only (VITE_TWILIO_SIGNALLING_HOST, set by `npm start`
+ * and the test stacks): the SDK then speaks to the Twilio emulator's signalling, publishes no call
+ * quality events to Twilio, and fetches its sounds from the emulator. Production leaves it unset and
+ * the SDK uses Twilio's own endpoints.
+ */
+export function deviceOptions(signallingHost: string | undefined): DeviceOptions {
+  const options: DeviceOptions = {
+    edge: 'ashburn',
+    codecPreferences: ['pcmu', 'opus'] as Device.Options['codecPreferences'],
+    logLevel: 'debug',
+    tokenRefreshMs: TOKEN_EXPIRY_WARNING_MS,
+    closeProtection: true,
+  };
+  if (!signallingHost) return options;
+  return {
+    ...options,
+    chunderw: signallingHost,
+    publishEvents: false,
+    sounds: Object.fromEntries(
+      SOUND_NAMES.map((name) => [name, `https://${signallingHost}/sounds/${name}.wav`]),
+    ) as Device.Options['sounds'],
+  };
+}
+
+/** The local signalling host, when this build has one. */
+export const signallingHost = (): string | undefined => import.meta.env.VITE_TWILIO_SIGNALLING_HOST || undefined;
