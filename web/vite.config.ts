@@ -33,6 +33,7 @@ export default defineConfig({
       'lucide-react',
       'radix-ui',
       'libphonenumber-js/min',
+      '@twilio/voice-sdk',
     ],
   },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
