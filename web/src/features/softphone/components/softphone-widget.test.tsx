@@ -401,6 +401,8 @@ describe('the floating call widget', () => {
       const call = new FakeCall('INCOMING', '+14155550123', null, 'CA1');
       phone.emit('incoming', call);
       await user.click(screen.getByRole('button', { name: 'Answer' }));
+      // The SDK ends the call first, then reports why.
+      call.emit('disconnect');
       call.emit(
         'error',
         new SoftphoneError('Microphone permission denied. Allow microphone access for this site and try again.', 31401),

@@ -67,7 +67,7 @@ export function useSoftphone(create: () => Softphone) {
       call.on('cancel', () => mine({ type: 'cancel' }));
       call.on('reject', () => mine({ type: 'reject' }));
       call.on('error', (error: SoftphoneError) => {
-        if (current.current !== call) return;
+        // Shown even when the call has already ended: the SDK reports a refused microphone after the disconnect.
         setNotice(error.message);
         // A call not yet connected, or one without a microphone, cannot go on.
         if (isMicrophoneError(error) || state.current.status !== 'active') mine({ type: 'failure' });
