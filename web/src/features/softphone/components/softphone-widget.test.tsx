@@ -136,6 +136,24 @@ describe('the floating call widget', () => {
     expect(loadSdk).not.toHaveBeenCalled();
   });
 
+  it('appears once a provider is connected in this tab', async () => {
+    serve();
+    let attempts = 0;
+    const phone = fakeSoftphone({
+      start: async () => {
+        if (++attempts > 1) return;
+        phone.emit('no_provider');
+        throw new SoftphoneError('No provider configured', 'NO_PROVIDER_CONFIGURED');
+      },
+    });
+    const { queryClient } = renderWithProviders(<SoftphoneWidget createSoftphone={() => phone} />);
+    await waitFor(() => expect(attempts).toBe(1));
+    expect(screen.queryByRole('button', { name: 'Open dialer' })).toBeNull();
+    act(() => queryClient.setQueryData(['providers'], [{ id: 'p1', type: 'TWILIO', channelCount: 1 }]));
+    await screen.findByRole('button', { name: 'Open dialer' });
+    expect(attempts).toBe(2);
+  });
+
   it('shows the device initializing, then ready, and hides the ready banner after 3 seconds', async () => {
     serve();
     const phone = fakeSoftphone();

@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { READY_BANNER_HIDE_MS } from '../../../../../shared/constants';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime';
+import { settingsKeys } from '../../../lib/settings-queries';
 import { isMicrophoneError, type SoftphoneError } from '../device/device-errors';
 import type { PhoneCall, Softphone } from '../device/softphone';
 import { type CallEvent, type CallInfo, type CallState, IDLE, transition } from './call-manager';
@@ -124,6 +126,17 @@ export function useSoftphone(create: () => Softphone) {
       setCallState(IDLE);
     };
   }, [create, dispatch, follow, attempt]);
+
+  // A provider connected in Settings, in this tab, makes calling possible: start again.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (availability !== 'no_provider') return;
+    return queryClient.getQueryCache().subscribe((event) => {
+      const { queryKey, state } = event.query;
+      if (event.type !== 'updated' || queryKey.length !== 1 || queryKey[0] !== settingsKeys.providers[0]) return;
+      if (Array.isArray(state.data) && state.data.length > 0) setAttempt((n) => n + 1);
+    });
+  }, [availability, queryClient]);
 
   // SPEC §4: the ready banner hides after 3 seconds.
   useEffect(() => {
