@@ -1,11 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, signUp } from '../support/api';
-import { expectAccessible, launchBrowser, openTab, PHONE, seen, signInThroughForm, type Tab } from '../support/browser';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Call } from '../../shared/contract/calls';
+import { formatPhoneNumber } from '../../shared/phone-numbers';
+import { type Account, signUp, stack } from '../support/api';
+import { expectAccessible, gone, openTab, PHONE, seen, signInThroughForm, type Tab, web } from '../support/browser';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
-import type { TwilioAccount } from '../support/twilio';
-import { addInboxMember, routeChannel } from '../support/voice';
+import { answerCall, callFromPhone, type EmulatorCall, emulatorCall, type TwilioAccount, twilioGet } from '../support/twilio';
+import { addInboxMember, identityOf, listCalls, routeChannel } from '../support/voice';
 
 /**
  * The floating call widget in Chromium with the real Voice SDK. One company: an owner and an agent in
@@ -13,6 +16,10 @@ import { addInboxMember, routeChannel } from '../support/voice';
  * and a company without a provider.
  */
 const NO_CALLER_IDS = 'No phone numbers available. You must be assigned to an inbox with a phone number to make calls.';
+const CALLER = '+14155550123';
+const UK_NUMBER = '+442079460958';
+/** expect.poll waits 1 s unless told: calls, media and callbacks take longer on a busy machine. */
+const WAIT = { timeout: 30_000 } as const;
 
 let browser: Browser;
 let owner: Account;
@@ -23,7 +30,11 @@ let line: { channel: { identifier: string }; twilio: TwilioAccount };
 const tabs: Tab[] = [];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  // A fake microphone (it beeps); whether a page may use it is each context's microphone permission.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--deny-permission-prompts'],
+  });
   [owner, noProvider] = await Promise.all([signUp({ name: 'Olive Owner' }), signUp({ name: 'Nadia Noprovider' })]);
   const [connected, inbox, colleague, colleague2] = await Promise.all([
     withChannel(owner),
@@ -38,17 +49,84 @@ beforeAll(async () => {
   await routeChannel(owner, connected.channel, 'INBOX', inbox.id);
 });
 
+afterEach(async () => {
+  // Every tab's device ends with it, so the next test's calls ring only its own tabs.
+  const closing = tabs.splice(0);
+  for (const tab of closing) expect(tab.errors).toEqual([]);
+  await Promise.all(closing.map((tab) => tab.context.close()));
+});
+
 afterAll(async () => {
   await browser?.close();
 });
 
-/** A signed-in tab of its own (own storage, so each agent is one person). */
+/**
+ * Test-side only: every RTCPeerConnection the page makes is kept, so the test can read what the
+ * browser received (getStats) as the emulator's counts show what it sent.
+ */
+const KEEP_PEERS = `(() => {
+  const Native = window.RTCPeerConnection;
+  window.__peers = [];
+  window.RTCPeerConnection = class extends Native {
+    constructor(...args) { super(...args); window.__peers.push(this); }
+  };
+})();`;
+
+/** A signed-in tab of its own (own storage, so each agent is one person), with the microphone unless told otherwise. */
 async function signedIn(account: Account, options: Parameters<typeof openTab>[1] = {}): Promise<Page> {
-  const tab = await openTab(browser, { ignoreHTTPSErrors: true, ...options });
+  const tab = await openTab(browser, { permissions: ['microphone'], ...options });
   tabs.push(tab);
+  await tab.context.addInitScript(KEEP_PEERS);
   await signInThroughForm(tab.page, account.email, account.password);
   return tab.page;
 }
+
+/** Waits until the emulator's status page lists the account's one device as registered. */
+async function registered(account: Account) {
+  const identity = identityOf(account);
+  await expect
+    .poll(async () => (await (await fetch(`${stack().urls.twilio}/`)).text()).includes(`${identity} (1 device)`), WAIT)
+    .toBe(true);
+}
+
+/** Audio RTP packets the page's latest peer connection received. */
+const receivedByBrowser = (page: Page) =>
+  page.evaluate(async () => {
+    const peers = (window as unknown as { __peers: RTCPeerConnection[] }).__peers;
+    const peer = peers.at(-1);
+    if (!peer) return 0;
+    let packets = 0;
+    for (const report of (await peer.getStats()).values()) {
+      if (report.type === 'inbound-rtp' && report.kind === 'audio') packets += report.packetsReceived;
+    }
+    return packets;
+  });
+
+/** The emulator's side of the browser's media for a call: what it received from and sent to the softphone. */
+const clientMedia = async (sid: string) =>
+  (await emulatorCall(sid)) as EmulatorCall & {
+    media: { client?: { codec: string | null; received: { packets: number; audioPackets: number }; sent: { packets: number } } };
+  };
+
+/** Waits until the audio from the softphone stops growing (a read equal to the one before it); returns the count. */
+async function audioSettles(sid: string): Promise<number> {
+  let last = -1;
+  await expect
+    .poll(
+      async () => {
+        const now = (await clientMedia(sid)).media.client?.received.audioPackets ?? 0;
+        const settled = now === last;
+        last = now;
+        return settled;
+      },
+      // Longer than the fake microphone's silence between two beeps.
+      { timeout: 30_000, interval: 1_500 },
+    )
+    .toBe(true);
+  return last;
+}
+
+const digitsOf = (call: EmulatorCall) => [call, ...call.legs].flatMap((c) => c.digits.map((d) => d.digits)).join('');
 
 const openDialer = async (page: Page) => {
   await (await seen(page.getByRole('button', { name: 'Open dialer' }))).click();
@@ -81,7 +159,7 @@ describe('the floating call widget', () => {
     const number = dialer.getByLabel('Phone number');
     await number.pressSequentially('12');
     const callerId = dialer.getByLabel('Caller ID');
-    await expect.poll(() => callerId.inputValue()).toBe(line.channel.identifier);
+    await expect.poll(() => callerId.inputValue(), WAIT).toBe(line.channel.identifier);
     await dialer.getByRole('button', { name: 'Call' }).click();
     await seen(dialer.getByText('Please enter a valid phone number'));
 
@@ -102,8 +180,8 @@ describe('the floating call widget', () => {
     await expectAccessible(page, 'the dialer');
 
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialer.count()).toBe(0);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Open dialer');
+    await expect.poll(() => dialer.count(), WAIT).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT).toBe('Open dialer');
   });
 
   it('tells a user in no inbox that there is no number to call from', async () => {
@@ -111,5 +189,116 @@ describe('the floating call widget', () => {
     const dialer = await openDialer(page);
     await seen(dialer.getByText(NO_CALLER_IDS));
     expect(await dialer.getByRole('button', { name: 'Call' }).isDisabled()).toBe(true);
+  });
+
+  it('without the microphone, a call fails with the permission-denied message', async () => {
+    const page = await signedIn(agent, { permissions: [] });
+    await registered(agent);
+    const dialer = await openDialer(page);
+    await dialer.getByLabel('Phone number').pressSequentially('4155550142');
+    await dialer.getByRole('button', { name: 'Call' }).click();
+    await seen(page.getByRole('alert').filter({ hasText: 'Microphone permission denied' }));
+    await seen(page.getByRole('button', { name: 'Open dialer' }));
+  });
+});
+
+describe('calls with the real Voice SDK', () => {
+  it('rings every agent; the one who answers talks, sends digits, mutes and ends; Call History has it', async () => {
+    const [a, b] = await Promise.all([signedIn(owner), signedIn(agent)]);
+    await Promise.all([registered(owner), registered(agent)]);
+    const call = await callFromPhone({ from: CALLER, to: line.channel.identifier });
+
+    const ringingA = await seen(a.getByRole('region', { name: 'Incoming Call' }));
+    const ringingB = await seen(b.getByRole('region', { name: 'Incoming Call' }));
+    for (const ringing of [ringingA, ringingB]) {
+      await seen(ringing.getByText('(415) 555-0123'));
+      await seen(ringing.getByText(`to ${formatPhoneNumber(line.channel.identifier)}`));
+    }
+    await expectAccessible(a, 'the incoming call panel');
+
+    await ringingA.getByRole('button', { name: 'Answer' }).click();
+    const active = await seen(a.getByRole('region', { name: 'Active Call' }));
+    await gone(ringingB);
+    await seen(b.getByRole('button', { name: 'Open dialer' }));
+    await seen(active.getByRole('timer', { name: 'Call duration' }));
+
+    // Audio both ways: the emulator hears the browser's microphone, the browser hears the emulator.
+    await expect
+      .poll(async () => (await clientMedia(call.sid)).media.client?.received.audioPackets ?? 0, WAIT)
+      .toBeGreaterThan(0);
+    await expect.poll(() => receivedByBrowser(a), WAIT).toBeGreaterThan(25);
+
+    await active.getByRole('button', { name: 'Keypad' }).click();
+    const pad = active.getByRole('group', { name: 'Keypad' });
+    await pad.getByRole('button', { name: '1' }).click();
+    await pad.getByRole('button', { name: '#' }).click();
+    await expect.poll(async () => digitsOf(await emulatorCall(call.sid)), WAIT).toBe('1#');
+    await expectAccessible(a, 'the active call panel with its keypad');
+
+    await active.getByRole('button', { name: 'Mute' }).click();
+    await seen(active.getByRole('button', { name: 'Unmute' }));
+    const muted = await audioSettles(call.sid);
+    // Still flowing the other way, and for over 2 s (the fake microphone beeps every second) nothing from the muted one.
+    const before = await receivedByBrowser(a);
+    await expect.poll(() => receivedByBrowser(a), WAIT).toBeGreaterThan(before + 120);
+    expect((await clientMedia(call.sid)).media.client?.received.audioPackets).toBe(muted);
+    await active.getByRole('button', { name: 'Unmute' }).click();
+    await expect
+      .poll(async () => (await clientMedia(call.sid)).media.client?.received.audioPackets ?? 0, WAIT)
+      .toBeGreaterThan(muted);
+
+    await active.getByRole('button', { name: 'End' }).click();
+    await seen(a.getByRole('button', { name: 'Open dialer' }));
+    await expect.poll(async () => (await emulatorCall(call.sid)).status, WAIT).toBe('completed');
+    expect(await b.getByRole('region', { name: /Call/ }).count()).toBe(0);
+
+    let stored: Call | undefined;
+    await expect
+      .poll(async () => {
+        stored = (await listCalls(owner)).body.data.calls.find((c) => c.providerCallId === call.sid);
+        return stored?.callStatus;
+      }, WAIT)
+      .toBe('COMPLETED');
+    expect(stored?.durationSeconds).toBeGreaterThan(0);
+    await a.goto(web('/calls'));
+    const row = a.getByRole('list', { name: 'Calls' }).getByRole('listitem').filter({ hasText: '(415) 555-0123' });
+    await seen(row.getByText('Completed'));
+    const seconds = stored?.durationSeconds ?? 0;
+    await seen(row.getByText(`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`));
+  });
+
+  it('calls a UK number typed with GB selected, in E.164 from the caller ID, and talks once it answers', async () => {
+    const a = await signedIn(owner);
+    await registered(owner);
+    const dialer = await openDialer(a);
+    await dialer.getByLabel('Country').selectOption('GB');
+    const number = dialer.getByLabel('Phone number');
+    await number.pressSequentially('02079460958');
+    expect(await number.inputValue()).toBe('020 7946 0958');
+    await dialer.getByRole('button', { name: 'Call' }).click();
+    const active = await seen(a.getByRole('region', { name: 'Active Call' }));
+    await seen(active.getByText('Calling...'));
+
+    const ringingLeg = async () => {
+      const { calls } = await twilioGet<{ calls: { sid: string; status: string; from: string }[] }>(
+        line.twilio,
+        `/Calls.json?${new URLSearchParams({ To: UK_NUMBER })}`,
+      );
+      return calls.find((c) => c.status === 'ringing');
+    };
+    await expect.poll(async () => (await ringingLeg())?.from, WAIT).toBe(line.channel.identifier);
+    const leg = await ringingLeg();
+    if (!leg) throw new Error('the UK number is not ringing');
+    const answered = await answerCall(leg.sid, UK_NUMBER);
+    const root = answered.parent_call_sid ?? answered.sid;
+
+    await seen(active.getByRole('timer', { name: 'Call duration' }));
+    await seen(active.getByText('+44 20 7946 0958'));
+    await expect.poll(async () => (await clientMedia(root)).media.client?.received.audioPackets ?? 0, WAIT).toBeGreaterThan(0);
+    await expect.poll(() => receivedByBrowser(a), WAIT).toBeGreaterThan(25);
+
+    await active.getByRole('button', { name: 'End' }).click();
+    await seen(a.getByRole('button', { name: 'Open dialer' }));
+    await expect.poll(async () => (await emulatorCall(root)).status, WAIT).toBe('completed');
   });
 });
