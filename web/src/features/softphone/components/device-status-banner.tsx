@@ -8,7 +8,10 @@ const looks = {
   error: { icon: CircleAlert, className: 'border-danger/40 bg-danger-soft text-danger', spin: false },
 } as const;
 
-/** SPEC §4 Device status banner, top right: initializing, ready (hidden after 3 s), error. */
+/**
+ * SPEC §4 Device status banner, top right (below the phone layout's header, whose menu button it would
+ * hide): initializing, ready (hidden after 3 s), error.
+ */
 export function DeviceStatusBanner({ banner }: { banner: Banner | null }) {
   const look = banner && looks[banner.state];
   const Icon = look?.icon;
@@ -17,7 +20,7 @@ export function DeviceStatusBanner({ banner }: { banner: Banner | null }) {
     <div
       role="status"
       aria-label="Phone status"
-      className="pointer-events-none fixed top-3 right-3 z-40 max-w-[calc(100vw-1.5rem)]"
+      className="pointer-events-none fixed top-[4.5rem] right-3 z-40 max-w-[calc(100vw-1.5rem)] lg:top-3"
     >
       {banner && look && Icon && (
         <div className={cn('flex items-start gap-2 rounded-lg border px-3 py-2 text-sm shadow-md', look.className)}>

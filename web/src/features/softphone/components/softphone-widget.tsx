@@ -43,7 +43,8 @@ export function SoftphoneWidget({ createSoftphone: create = realSoftphone }: { c
   return (
     <>
       <DeviceStatusBanner banner={phone.banner} />
-      <div className="fixed right-4 bottom-4 z-40 flex flex-col items-end gap-3">
+      {/* A little smaller and closer to the corner on a phone, so it clears the composer's Send button. */}
+      <div className="fixed right-3 bottom-3 z-40 flex flex-col items-end gap-3 sm:right-4 sm:bottom-4">
         {availability === 'unavailable' ? (
           <CallingUnavailable onRefresh={phone.retry} />
         ) : (
@@ -87,7 +88,7 @@ export function SoftphoneWidget({ createSoftphone: create = realSoftphone }: { c
                   aria-controls={dialerOpen ? dialerId : undefined}
                   onClick={() => setDialerOpen((open) => !open)}
                   className={cn(
-                    'inline-flex size-14 items-center justify-center rounded-full shadow-lg transition-colors',
+                    'inline-flex size-12 items-center justify-center rounded-full shadow-lg transition-colors sm:size-14',
                     'bg-success text-primary-fg hover:opacity-90',
                   )}
                 >
