@@ -82,9 +82,9 @@ describe('Call History', () => {
 
     await page.reload();
     await seen(row.getByText('Completed'));
-    await page.getByLabel('Status').selectOption('COMPLETED');
+    await page.getByLabel('Status', { exact: true }).selectOption('COMPLETED');
     await seen(row);
-    await page.getByLabel('Status').selectOption('NO_ANSWER');
+    await page.getByLabel('Status', { exact: true }).selectOption('NO_ANSWER');
     await seen(page.getByText(/No calls/));
   });
 });

@@ -117,13 +117,13 @@ describe('contacts, call history and the admin overview', () => {
     await seen(page.getByRole('heading', { name: 'Call History' }));
     expect(await page.getByRole('button', { name: 'Clear Filters' }).isDisabled()).toBe(true);
 
-    await page.getByLabel('Status').selectOption('COMPLETED');
+    await page.getByLabel('Status', { exact: true }).selectOption('COMPLETED');
     await page.getByLabel('From date').fill('2026-01-01');
     await page.getByLabel('To date').fill('2026-01-31');
     await reached(page, '/calls?status=COMPLETED&from=2026-01-01&to=2026-01-31');
     await page.reload();
     await seen(page.getByRole('heading', { name: 'Call History' }));
-    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('COMPLETED');
+    await expect.poll(() => page.getByLabel('Status', { exact: true }).inputValue()).toBe('COMPLETED');
     await expect.poll(() => page.getByLabel('From date').inputValue()).toBe('2026-01-01');
     await expect.poll(() => page.getByLabel('To date').inputValue()).toBe('2026-01-31');
     await expectAccessible(page, '/calls, filtered');
@@ -131,7 +131,7 @@ describe('contacts, call history and the admin overview', () => {
     await page.getByRole('button', { name: 'Clear Filters' }).click();
     await reached(page, '/calls');
     // The address changes first; the form follows on the next render.
-    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('Status', { exact: true }).inputValue()).toBe('');
     await expect.poll(() => page.getByLabel('From date').inputValue()).toBe('');
     await page.setViewportSize(PHONE);
     expect(await overflowsSideways(page)).toBe(false);

@@ -1,4 +1,5 @@
 import { PhoneIncoming, PhoneOff, PhoneOutgoing } from 'lucide-react';
+import { useId } from 'react';
 import { useSearchParams } from 'react-router';
 import { CALL_STATUSES, type Call, type CallStatus } from '../../../../../shared/contract/calls';
 import { Alert } from '../../../components/alert';
@@ -77,13 +78,16 @@ export function CallHistoryPage() {
 
   const list = [...(calls.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
+  const statusId = useId();
+
   return (
     <>
       <PageHeader title="Call History" description="Calls to and from your numbers." />
       <form aria-label="Filter calls" className="mb-4 flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
-        <label className="flex flex-col gap-1.5 text-sm font-medium text-fg">
-          Status
-          <select className={FIELD} value={filters.status} onChange={(e) => setFilter('status', e.target.value)}>
+        {/* Labelled by id, not by wrapping: a wrapped select's name would include its chosen option. */}
+        <div className="flex flex-col gap-1.5 text-sm font-medium text-fg">
+          <label htmlFor={statusId}>Status</label>
+          <select id={statusId} className={FIELD} value={filters.status} onChange={(e) => setFilter('status', e.target.value)}>
             <option value="">All statuses</option>
             {CALL_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -91,7 +95,7 @@ export function CallHistoryPage() {
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <label className="flex flex-col gap-1.5 text-sm font-medium text-fg">
           From date
           <input
