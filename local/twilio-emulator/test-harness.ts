@@ -47,6 +47,24 @@ export function useTwilioEmulator(extra: () => Partial<TwilioEmulatorOptions> = 
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T & { error?: string } };
   }
 
+  /** A new API key of the account; its secret is answered only now, as Twilio does. */
+  async function apiKey(account: { accountSid: string; authToken: string }) {
+    const res = await call<{ sid: string; secret: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Keys.json`, {
+      auth: account,
+      form: { FriendlyName: 'voice' },
+    });
+    return res.body;
+  }
+
+  /** A new TwiML application of the account (VoiceUrl, StatusCallback…); answers its SID. */
+  async function application(account: { accountSid: string; authToken: string }, form: Record<string, string>) {
+    const res = await call<{ sid: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Applications.json`, {
+      auth: account,
+      form,
+    });
+    return res.body.sid;
+  }
+
   beforeAll(async () => {
     // Fast steps keep the tests short; they stay apart, so callbacks keep their order.
     emulator = await startTwilioEmulator({ port: await freePort(), demo, messageStepMs: 10, log: quietLogger, ...extra() });
@@ -69,5 +87,7 @@ export function useTwilioEmulator(extra: () => Partial<TwilioEmulatorOptions> = 
       return started(receiver);
     },
     call,
+    apiKey,
+    application,
   };
 }

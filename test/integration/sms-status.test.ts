@@ -11,6 +11,7 @@ import {
   sendText,
   smsLine,
   socketsClosedAfterEach,
+  statusParams,
 } from '../support/sms';
 import { emulatorMessages, setMessageStepMs } from '../support/twilio';
 
@@ -51,21 +52,7 @@ async function send(line: SmsLine, socket: Socket, conversationId: string, body 
 /** Twilio's status callback parameters for the message. */
 function callback(sent: Sent, status: string, extra: Record<string, string> = {}, url = sent.statusCallback) {
   const sid = sent.message.smsMessage.providerMessageId as string;
-  return postWebhook(
-    url,
-    {
-      AccountSid: sent.line.twilio.accountSid,
-      ApiVersion: '2010-04-01',
-      From: sent.line.channel.identifier,
-      MessageSid: sid,
-      MessageStatus: status,
-      SmsSid: sid,
-      SmsStatus: status,
-      To: '+12025550100',
-      ...extra,
-    },
-    { authToken: sent.line.twilio.authToken },
-  );
+  return postWebhook(url, statusParams(sent.line, sid, status, extra), { authToken: sent.line.twilio.authToken });
 }
 
 async function shown(sent: Pick<Sent, 'line' | 'conversationId' | 'message'>): Promise<Message | undefined> {

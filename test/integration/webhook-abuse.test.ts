@@ -4,7 +4,15 @@ import { forEachLimited } from '../../functions/lib/concurrency';
 import { httpRoutes } from '../../functions/routes';
 import { twilioSignature } from '../../local/twilio-emulator/signature';
 import type { Message } from '../../shared/contract/conversations';
-import { newMessageSid, newPhone, postWebhook, readConversation, sendText, type WebhookAnswer } from '../support/sms';
+import {
+  newMessageSid,
+  newPhone,
+  postWebhook,
+  readConversation,
+  sendText,
+  statusParams,
+  type WebhookAnswer,
+} from '../support/sms';
 import { testTable } from '../support/table';
 import { emulatorMessages, setMessageStepMs } from '../support/twilio';
 import { inboundParams as callParams, identityOf, listCalls, newCallSid, signedLine } from '../support/voice';
@@ -72,20 +80,6 @@ async function sentTexts(line: Line, count: number) {
   return sent.map((s) => ({ ...s, query: new URL(held.get(s.sid) as string).search }));
 }
 
-function smsStatus(line: Pick<Line, 'twilio' | 'channel'>, sid: string, status: string, extra: Params = {}): Params {
-  return {
-    AccountSid: line.twilio.accountSid,
-    ApiVersion: '2010-04-01',
-    From: line.channel.identifier,
-    MessageSid: sid,
-    MessageStatus: status,
-    SmsSid: sid,
-    SmsStatus: status,
-    To: '+12025550100',
-    ...extra,
-  };
-}
-
 /** A call ringing the company's inbox, as Twilio's first request stores it. */
 async function ringingCall(line: Line): Promise<string> {
   const sid = newCallSid();
@@ -125,13 +119,13 @@ const cases: Record<string, WebhookCase> = {
     request: async (line) => {
       const [sent] = await sentTexts(line, 1);
       if (!sent) throw new Error('not sent');
-      return { params: smsStatus(line, sent.sid, 'delivered'), query: sent.query };
+      return { params: statusParams(line, sent.sid, 'delivered'), query: sent.query };
     },
     // Their message's sid, and its place in their table as the query, signed for this webhook.
     foreign: async (line, other) => {
       const [theirs] = await sentTexts(other, 1);
       if (!theirs) throw new Error('not sent');
-      return { params: smsStatus(line, theirs.sid, 'delivered'), query: theirs.query };
+      return { params: statusParams(line, theirs.sid, 'delivered'), query: theirs.query };
     },
     reportsOnStoredSid: true,
   },
@@ -370,7 +364,7 @@ describe('status callbacks in every order', () => {
         for (const status of order) {
           const error = SMS_ERROR[status];
           const answer = await post(a, '/sms/status', {
-            params: smsStatus(a, text.sid, status, error ? { ErrorCode: String(error) } : {}),
+            params: statusParams(a, text.sid, status, error ? { ErrorCode: String(error) } : {}),
             query: text.query,
           });
           expect(answer.status).toBe(200);

@@ -26,3 +26,23 @@ export function inboundParams(
     ToCountry: 'US',
   };
 }
+
+/** Twilio's parameters of a status callback for a text the line sent. https://www.twilio.com/docs/messaging/guides/track-outbound-message-status */
+export function statusParams(
+  line: { twilio: { accountSid: string }; channel: { identifier: string } },
+  sid: string,
+  status: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    AccountSid: line.twilio.accountSid,
+    ApiVersion: '2010-04-01',
+    From: line.channel.identifier,
+    MessageSid: sid,
+    MessageStatus: status,
+    SmsSid: sid,
+    SmsStatus: status,
+    To: '+12025550100',
+    ...extra,
+  };
+}

@@ -6,10 +6,10 @@ import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, type ApiResponse, api, signUp } from './api';
 import { openSocket, type Socket } from './realtime';
 import { withChannel } from './settings';
-import { inboundParams, newMessageSid } from './sms-webhook';
+import { inboundParams, newMessageSid, statusParams } from './sms-webhook';
 import { numberOf, type TwilioAccount } from './twilio';
 
-export { inboundParams, newMessageSid };
+export { inboundParams, newMessageSid, statusParams };
 
 /**
  * For a test file's top level: `listen(line)` opens a socket of the line's company, as a signed-in

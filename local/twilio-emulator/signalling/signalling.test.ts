@@ -138,20 +138,8 @@ describe('Twilio emulator: Voice SDK signalling', () => {
   async function newAccount() {
     return (await call<Account>('POST', '/_emulator/accounts')).body;
   }
-  async function apiKey(account: Account) {
-    const res = await call<{ sid: string; secret: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Keys.json`, {
-      auth: account,
-      form: { FriendlyName: 'voice' },
-    });
-    return res.body;
-  }
-  async function application(account: Account, voiceUrl: string) {
-    const res = await call<{ sid: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Applications.json`, {
-      auth: account,
-      form: { VoiceUrl: voiceUrl },
-    });
-    return res.body.sid;
-  }
+  const apiKey = (account: Account) => harness.apiKey(account);
+  const application = (account: Account, voiceUrl: string) => harness.application(account, { VoiceUrl: voiceUrl });
   function accessToken(
     account: Account,
     key: { sid: string; secret: string },

@@ -49,20 +49,9 @@ describe('Twilio emulator calls', () => {
   const signedWith = (authToken: string, request: ReceivedRequest) =>
     validateRequest(authToken, request.signature ?? '', request.url, request.params);
 
-  async function apiKey(account: Account) {
-    const res = await call<{ sid: string; secret: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Keys.json`, {
-      auth: account,
-      form: { FriendlyName: 'voice' },
-    });
-    return res.body;
-  }
-  async function application(account: Account, voiceUrl: string) {
-    const res = await call<{ sid: string }>('POST', `/2010-04-01/Accounts/${account.accountSid}/Applications.json`, {
-      auth: account,
-      form: { VoiceUrl: voiceUrl, StatusCallback: `${harness.receiver.base}/app-status` },
-    });
-    return res.body.sid;
-  }
+  const apiKey = (account: Account) => harness.apiKey(account);
+  const application = (account: Account, voiceUrl: string) =>
+    harness.application(account, { VoiceUrl: voiceUrl, StatusCallback: `${harness.receiver.base}/app-status` });
   function accessToken(
     account: Account,
     key: { sid: string; secret: string },
