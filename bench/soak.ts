@@ -532,6 +532,13 @@ try {
   console.log(`Wrote bench/results/soak.json in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 } finally {
   clearInterval(memoryTimer);
+  // Twilio's carrier would go on with status callbacks into a stopping stack (and its handlers log the
+  // gateway gone); the emulator's fault switch drops them from here.
+  await fetch(`${urls.twilio}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ webhooks: { drop: 1_000_000 } }),
+  });
   // Closed before the stack stops, so that no $disconnect runs against a stopped database.
   await Promise.all(
     sockets.map(
