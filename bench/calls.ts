@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import type { Call } from '../shared/contract/calls';
 import { seedCalls } from '../test/support/calls';
 import { startTestStack } from '../test/support/test-stack';
-import { median } from './lib/import-time';
-import { benchTable, localApi, percentile } from './lib/local-api';
+import { compareSizes } from './lib/compare-sizes';
+import { benchTable, localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 
@@ -64,24 +64,18 @@ try {
   const results = [];
   for (const query of queries) {
     const pageOf = (count: number) => Math.min(query.limit, Math.floor(count * query.share));
-    const samples = { small: [] as number[], large: [] as number[] };
-    for (let i = 0; i < WARM_UP + RUNS; i++) {
-      // Alternating, so that the machine's noise falls on both alike.
-      const s = await firstPage(small, query.path, pageOf(SMALL));
-      const l = await firstPage(large, query.path, pageOf(LARGE));
-      if (i >= WARM_UP) {
-        samples.small.push(s);
-        samples.large.push(l);
-      }
-    }
-    const ratio = median(samples.large) / median(samples.small);
+    const measured = await compareSizes(
+      { warmUp: WARM_UP, runs: RUNS },
+      () => firstPage(small, query.path, pageOf(SMALL)),
+      () => firstPage(large, query.path, pageOf(LARGE)),
+    );
     results.push({
       query: query.name,
       path: query.path,
-      small: { calls: SMALL, medianMs: round(median(samples.small), 2), p95Ms: round(percentile(samples.small, 95), 2) },
-      large: { calls: LARGE, medianMs: round(median(samples.large), 2), p95Ms: round(percentile(samples.large, 95), 2) },
-      ratio: round(ratio, 2),
-      pass: ratio <= GOAL_RATIO,
+      small: { calls: SMALL, ...measured.small },
+      large: { calls: LARGE, ...measured.large },
+      ratio: round(measured.ratio, 2),
+      pass: measured.ratio <= GOAL_RATIO,
     });
   }
   // The default page is 10 calls in the small company and 100 in the large one: different work. The

@@ -15,7 +15,7 @@ import { keys } from '../functions/lib/table';
 import type { Contact } from '../shared/contract/contacts';
 import { contactSearchEntries, putItems } from '../test/support/conversations';
 import { startTestStack } from '../test/support/test-stack';
-import { median } from './lib/import-time';
+import { compareSizes } from './lib/compare-sizes';
 import { benchTable, localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
@@ -100,11 +100,6 @@ async function companyWith(count: number) {
   return account;
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
-
 let pass = false;
 try {
   const small = await companyWith(SMALL);
@@ -128,25 +123,18 @@ try {
 
   const results = [];
   for (const query of queries) {
-    const samples = { small: [] as number[], large: [] as number[] };
-    for (let i = 0; i < WARM_UP + RUNS; i++) {
-      const s = await searchOnce(small, query.search, query.expected);
-      const l = await searchOnce(large, query.search, query.expected);
-      if (i >= WARM_UP) {
-        samples.small.push(s);
-        samples.large.push(l);
-      }
-    }
-    const smallMedian = median(samples.small);
-    const largeMedian = median(samples.large);
-    const ratio = largeMedian / smallMedian;
+    const measured = await compareSizes(
+      { warmUp: WARM_UP, runs: RUNS },
+      () => searchOnce(small, query.search, query.expected),
+      () => searchOnce(large, query.search, query.expected),
+    );
     results.push({
       query: query.name,
       search: query.search,
-      small: { contacts: SMALL, medianMs: round(smallMedian, 2), p95Ms: round(percentile(samples.small, 95), 2) },
-      large: { contacts: LARGE, medianMs: round(largeMedian, 2), p95Ms: round(percentile(samples.large, 95), 2) },
-      ratio: round(ratio, 2),
-      pass: ratio <= GOAL_RATIO,
+      small: { contacts: SMALL, ...measured.small },
+      large: { contacts: LARGE, ...measured.large },
+      ratio: round(measured.ratio, 2),
+      pass: measured.ratio <= GOAL_RATIO,
     });
   }
   pass = results.every((r) => r.pass);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { ConversationPage } from '../shared/contract/conversations';
 import { type ConversationSeed, seedConversations } from '../test/support/conversations';
 import { startTestStack } from '../test/support/test-stack';
-import { median } from './lib/import-time';
+import { compareSizes } from './lib/compare-sizes';
 import { benchTable, localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
@@ -53,11 +53,6 @@ async function companyWith(count: number) {
   return account;
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
-
 let pass = false;
 try {
   const small = await companyWith(SMALL);
@@ -81,26 +76,18 @@ try {
   const results = [];
   for (const query of queries) {
     const pageOf = (count: number) => Math.min(query.limit, count);
-    const samples = { small: [] as number[], large: [] as number[] };
-    for (let i = 0; i < WARM_UP + RUNS; i++) {
-      // Alternating, so that the machine's noise falls on both alike.
-      const s = await firstPage(small, query.path, pageOf(SMALL));
-      const l = await firstPage(large, query.path, pageOf(LARGE));
-      if (i >= WARM_UP) {
-        samples.small.push(s);
-        samples.large.push(l);
-      }
-    }
-    const smallMedian = median(samples.small);
-    const largeMedian = median(samples.large);
-    const ratio = largeMedian / smallMedian;
+    const measured = await compareSizes(
+      { warmUp: WARM_UP, runs: RUNS },
+      () => firstPage(small, query.path, pageOf(SMALL)),
+      () => firstPage(large, query.path, pageOf(LARGE)),
+    );
     results.push({
       query: query.name,
       path: query.path,
-      small: { conversations: SMALL, medianMs: round(smallMedian, 2), p95Ms: round(percentile(samples.small, 95), 2) },
-      large: { conversations: LARGE, medianMs: round(largeMedian, 2), p95Ms: round(percentile(samples.large, 95), 2) },
-      ratio: round(ratio, 2),
-      pass: ratio <= GOAL_RATIO,
+      small: { conversations: SMALL, ...measured.small },
+      large: { conversations: LARGE, ...measured.large },
+      ratio: round(measured.ratio, 2),
+      pass: measured.ratio <= GOAL_RATIO,
     });
   }
   pass = results.every((r) => r.pass);
