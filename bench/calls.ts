@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import type { Call } from '../shared/contract/calls';
 import { seedCalls } from '../test/support/calls';
 import { startTestStack } from '../test/support/test-stack';
-import { compareSizes } from './lib/compare-sizes';
+import { compareSizes, printComparison } from './lib/compare-sizes';
 import { benchTable, localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
-import { printTable, round, writeJson } from './lib/report';
+import { round, writeJson } from './lib/report';
 
 const SMALL = 10;
 const LARGE = 10_000;
@@ -82,16 +82,8 @@ try {
   // goal is judged on equal pages; the default page is reported.
   pass = results.filter((r) => r.path !== '/api/v1/calls').every((r) => r.pass);
 
-  printTable(
-    ['first page', `${SMALL} median ms`, `${LARGE.toLocaleString('en-US')} median ms`, 'ratio', 'goal'],
-    results.map((r) => [
-      r.query,
-      r.small.medianMs.toFixed(2),
-      r.large.medianMs.toFixed(2),
-      r.ratio.toFixed(2),
-      r.path === '/api/v1/calls' ? '(10 vs 100 calls)' : r.pass ? 'pass' : 'FAIL',
-    ]),
-    [1, 2, 3],
+  printComparison('first page', { small: SMALL, large: LARGE }, results, (r) =>
+    r.path === '/api/v1/calls' ? '(10 vs 100 calls)' : r.pass ? 'pass' : 'FAIL',
   );
   console.log(
     `\nGoal: median latency with ${LARGE.toLocaleString('en-US')} calls <= ${GOAL_RATIO} x with ${SMALL}, equal pages.`,

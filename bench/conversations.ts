@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import type { ConversationPage } from '../shared/contract/conversations';
 import { type ConversationSeed, seedConversations } from '../test/support/conversations';
 import { startTestStack } from '../test/support/test-stack';
-import { compareSizes } from './lib/compare-sizes';
+import { compareSizes, printComparison } from './lib/compare-sizes';
 import { benchTable, localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
-import { printTable, round, writeJson } from './lib/report';
+import { round, writeJson } from './lib/report';
 
 const SMALL = 10;
 const LARGE = 10_000;
@@ -92,17 +92,7 @@ try {
   }
   pass = results.every((r) => r.pass);
 
-  printTable(
-    ['first page', `${SMALL} median ms`, `${LARGE.toLocaleString('en-US')} median ms`, 'ratio', 'goal'],
-    results.map((r) => [
-      r.query,
-      r.small.medianMs.toFixed(2),
-      r.large.medianMs.toFixed(2),
-      r.ratio.toFixed(2),
-      r.pass ? 'pass' : 'FAIL',
-    ]),
-    [1, 2, 3],
-  );
+  printComparison('first page', { small: SMALL, large: LARGE }, results);
   console.log(`\nGoal: median latency with ${LARGE.toLocaleString('en-US')} conversations <= ${GOAL_RATIO} x with ${SMALL}.`);
   await writeJson(join(resultsDir, 'conversations.json'), {
     date: new Date().toISOString(),
