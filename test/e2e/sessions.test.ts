@@ -295,7 +295,8 @@ describe('two tabs of one browser', () => {
       await seen(page.getByRole('heading', { name: 'Providers' }));
     }
     expect((await refreshed).status()).toBe(200);
-    expect((await storedSession(first)).accessToken).not.toBe(expired);
+    // The tab stores the new tokens just after the answer arrives.
+    await expect.poll(async () => (await storedSession(first)).accessToken, { timeout: 10_000 }).not.toBe(expired);
 
     // Both carry on with the new tokens: each tab's next call is answered at once, with no second refresh.
     for (const page of [first, second]) {
