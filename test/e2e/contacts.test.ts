@@ -128,6 +128,12 @@ describe('contacts, call history and the admin overview', () => {
     await expect.poll(() => page.getByLabel('To date').inputValue()).toBe('2026-01-31');
     await expectAccessible(page, '/calls, filtered');
 
+    // A From after the To is said in words; the To field is bounded by the From.
+    await page.getByLabel('To date').fill('2025-12-31');
+    await seen(page.getByRole('alert').getByText('From date must be on or before To date'));
+    expect(await page.getByLabel('To date').getAttribute('min')).toBe('2026-01-01');
+    await expectAccessible(page, '/calls, From after To');
+
     await page.getByRole('button', { name: 'Clear Filters' }).click();
     await reached(page, '/calls');
     // The address changes first; the form follows on the next render.

@@ -34,7 +34,9 @@ async function openPhone(number: string): Promise<Page> {
 async function textFromPhone(phone: Page, text: string) {
   await phone.getByLabel('Message').fill(text);
   await phone.getByRole('button', { name: 'Send' }).click();
-  await seen(phone.getByText('You · Delivered to Switchboard'));
+  // This text's own line: an earlier text also reads 'Delivered to Switchboard'.
+  const sent = phone.getByRole('log', { name: 'Conversation' }).getByRole('listitem').filter({ hasText: text });
+  await seen(sent.getByText('You · Delivered to Switchboard'));
 }
 
 /** Horizontal overflow makes a phone scroll sideways. */

@@ -8,9 +8,14 @@ const tones = {
   info: 'border-border bg-surface-muted text-fg',
 } as const;
 
-export function Alert({ tone, title, children }: { tone: keyof typeof tones; title?: string; children?: ReactNode }) {
+export function Alert({
+  tone,
+  title,
+  id,
+  children,
+}: { tone: keyof typeof tones; title?: string; id?: string; children?: ReactNode }) {
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={cn('rounded-lg border px-4 py-3 text-sm', tones[tone])}>
+    <div id={id} role={tone === 'error' ? 'alert' : 'status'} className={cn('rounded-lg border px-4 py-3 text-sm', tones[tone])}>
       {title && <p className="font-semibold">{title}</p>}
       {children && <div className={cn(title && 'mt-1')}>{children}</div>}
     </div>

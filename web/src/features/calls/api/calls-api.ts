@@ -30,6 +30,6 @@ export const fetchCalls = (filters: CallFilters) =>
     })
     .then((d) => d.calls);
 
-export function useCalls(filters: CallFilters) {
-  return useQuery({ queryKey: ['calls', filters], queryFn: () => fetchCalls(filters) });
+export function useCalls(filters: CallFilters, options: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: ['calls', filters], queryFn: () => fetchCalls(filters), enabled: options.enabled });
 }

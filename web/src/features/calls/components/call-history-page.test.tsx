@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Call } from '../../../../../shared/contract/calls';
@@ -79,6 +79,41 @@ describe('CallHistoryPage', () => {
     await events.click(screen.getByRole('button', { name: 'Clear Filters' }));
     await waitFor(() => expect(queryOf(requests.at(-1)?.url ?? '').status).toBe(''));
     expect((screen.getByLabelText('Status') as HTMLSelectElement).value).toBe('');
+  });
+
+  it('keeps both dates typed before the page renders again', async () => {
+    const requests = stubServer(() => ok({ calls: [] }));
+    page();
+    expect(await screen.findByText('No calls yet')).toBeTruthy();
+    // One act: the second change comes before the router has rendered the first.
+    act(() => {
+      fireEvent.change(screen.getByLabelText('From date'), { target: { value: '2026-01-01' } });
+      fireEvent.change(screen.getByLabelText('To date'), { target: { value: '2026-01-31' } });
+    });
+    await waitFor(() =>
+      expect(queryOf(requests.at(-1)?.url ?? '')).toMatchObject({
+        dateFrom: dayBoundary('2026-01-01', false),
+        dateTo: dayBoundary('2026-01-31', true),
+      }),
+    );
+    expect((screen.getByLabelText('From date') as HTMLInputElement).value).toBe('2026-01-01');
+    expect((screen.getByLabelText('To date') as HTMLInputElement).value).toBe('2026-01-31');
+  });
+
+  it('says when From is after To, limits each date by the other, and asks nothing', async () => {
+    const requests = stubServer(() => ok({ calls: [] }));
+    page('/calls?from=2026-02-10&to=2026-02-01');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('From date must be on or before To date');
+    const from = screen.getByLabelText('From date') as HTMLInputElement;
+    expect(from.max).toBe('2026-02-01');
+    expect((screen.getByLabelText('To date') as HTMLInputElement).min).toBe('2026-02-10');
+    expect(from.getAttribute('aria-invalid')).toBe('true');
+    expect(from.getAttribute('aria-describedby')).toBe(alert.id);
+    expect(requests).toHaveLength(0);
+    fireEvent.change(from, { target: { value: '2026-01-25' } });
+    expect(await screen.findByText('No calls match these filters')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('shows loading, then the error', async () => {

@@ -1,6 +1,5 @@
 import { PhoneIncoming, PhoneOff, PhoneOutgoing } from 'lucide-react';
 import { useId } from 'react';
-import { useSearchParams } from 'react-router';
 import { CALL_STATUSES, type Call, type CallStatus } from '../../../../../shared/contract/calls';
 import { Alert } from '../../../components/alert';
 import { Badge, type BadgeTone } from '../../../components/badge';
@@ -13,7 +12,8 @@ import { errorMessage } from '../../../lib/api-client';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { type CallFilters, useCalls } from '../api/calls-api';
+import { useCalls } from '../api/calls-api';
+import { useCallFilters } from '../hooks/use-call-filters';
 
 export const CALL_STATUS_LABELS: Record<CallStatus, string> = {
   COMPLETED: 'Completed',
@@ -33,26 +33,10 @@ const STATUS_TONES: Record<CallStatus, BadgeTone> = {
   IN_PROGRESS: 'primary',
 };
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** m:ss, as the call widget shows time. */
 export function formatDuration(seconds: number): string {
   const whole = Math.max(0, Math.floor(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}
-
-/** The filters from the address, anything unknown dropped, so a shared link or a reload keeps them. */
-function readFilters(params: URLSearchParams): CallFilters {
-  const status = params.get('status') ?? '';
-  const day = (name: string) => {
-    const value = params.get(name) ?? '';
-    return DAY.test(value) ? value : '';
-  };
-  return {
-    status: (CALL_STATUSES as readonly string[]).includes(status) ? (status as CallStatus) : '',
-    from: day('from'),
-    to: day('to'),
-  };
 }
 
 const FIELD = 'min-h-10 rounded-lg border border-border bg-surface px-3 py-2 text-sm text-fg';
@@ -60,25 +44,17 @@ const FIELD = 'min-h-10 rounded-lg border border-border bg-surface px-3 py-2 tex
 /** SPEC §2 Call History: status, from and to filters with Clear Filters, and the calls, newest first. */
 export function CallHistoryPage() {
   useDocumentTitle('Call History');
-  const [params, setParams] = useSearchParams();
-  const filters = readFilters(params);
-  const calls = useCalls(filters);
+  const { filters, setFilter, clearFilters } = useCallFilters();
+  // Days as YYYY-MM-DD compare as text; an inverted range is said, not sent.
+  const inverted = Boolean(filters.from && filters.to && filters.from > filters.to);
+  const calls = useCalls(filters, { enabled: !inverted });
   const filtered = Boolean(filters.status || filters.from || filters.to);
-
-  const setFilter = (name: keyof CallFilters, value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
 
   const list = [...(calls.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
   const statusId = useId();
+  const rangeErrorId = useId();
+  const rangeProps = inverted ? { 'aria-invalid': true, 'aria-describedby': rangeErrorId } : {};
 
   return (
     <>
@@ -103,6 +79,7 @@ export function CallHistoryPage() {
             className={FIELD}
             value={filters.from}
             max={filters.to || undefined}
+            {...rangeProps}
             onChange={(e) => setFilter('from', e.target.value)}
           />
         </label>
@@ -113,14 +90,19 @@ export function CallHistoryPage() {
             className={FIELD}
             value={filters.to}
             min={filters.from || undefined}
+            {...rangeProps}
             onChange={(e) => setFilter('to', e.target.value)}
           />
         </label>
-        <Button variant="secondary" disabled={!filtered} onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+        <Button variant="secondary" disabled={!filtered} onClick={clearFilters}>
           Clear Filters
         </Button>
       </form>
-      {calls.isError ? (
+      {inverted ? (
+        <Alert tone="error" id={rangeErrorId}>
+          From date must be on or before To date
+        </Alert>
+      ) : calls.isError ? (
         <Alert tone="error">{errorMessage(calls.error, 'Failed to load calls')}</Alert>
       ) : calls.isPending ? (
         <Surface role="status" className="flex flex-col gap-3 p-4">
