@@ -13,7 +13,12 @@ export function Alert({
   title,
   id,
   children,
-}: { tone: keyof typeof tones; title?: string; id?: string; children?: ReactNode }) {
+}: {
+  tone: keyof typeof tones;
+  title?: string;
+  id?: string;
+  children?: ReactNode;
+}) {
   return (
     <div id={id} role={tone === 'error' ? 'alert' : 'status'} className={cn('rounded-lg border px-4 py-3 text-sm', tones[tone])}>
       {title && <p className="font-semibold">{title}</p>}
