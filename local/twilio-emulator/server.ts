@@ -29,8 +29,11 @@ export interface TwilioEmulatorOptions {
   demo: DemoCredentials;
   /** How long each step of a sent message's status takes (queued → sending → sent → delivered); 300 ms unless given. */
   messageStepMs?: number;
-  /** The Voice SDK's signalling on a TLS port of its own (0 picks a free port), its certificate kept in certificateDir. */
-  signalling?: { port: number; certificateDir: string };
+  /**
+   * The Voice SDK's signalling on a TLS port of its own (0 picks a free port), its certificate kept in
+   * certificateDir; a heartbeat every heartbeatMs (5 s unless given).
+   */
+  signalling?: { port: number; certificateDir: string; heartbeatMs?: number };
   /** The WebRTC side of calls the signalling carries. */
   media?: { engine: MediaEngine; callMedia: CallMedia };
   log: Logger;
@@ -79,11 +82,23 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     if (call.parentCallSid === null && isFinal(call) && phoneJoined.delete(call.sid)) void callMedia.end(call.sid);
   });
   const sdkSignalling = options.signalling
-    ? voiceSdkSignalling({ store, events, voice, media: { engine: mediaEngine, callMedia }, log })
+    ? voiceSdkSignalling({
+        store,
+        events,
+        voice,
+        media: { engine: mediaEngine, callMedia },
+        heartbeatMs: options.signalling.heartbeatMs,
+        log,
+      })
     : undefined;
   const signalling =
     options.signalling && sdkSignalling
-      ? await startSignallingServer({ ...options.signalling, signalling: sdkSignalling, log })
+      ? await startSignallingServer({
+          port: options.signalling.port,
+          certificateDir: options.signalling.certificateDir,
+          signalling: sdkSignalling,
+          log,
+        })
       : undefined;
   /** REST requests held by a delay fault; changing the faults lets them through at once. */
   const held = new Set<() => void>();

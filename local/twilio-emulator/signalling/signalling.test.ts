@@ -13,6 +13,8 @@ import type { CallView } from '../voice/representation';
 import { localCertificate } from './certificate';
 
 const PHONE = '+14155550199';
+/** A short heartbeat, so a test sees several without waiting the 5 s of `npm start`. */
+const HEARTBEAT_MS = 100;
 const OUTSIDE = '+14155550142';
 const twiml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`;
 
@@ -92,7 +94,7 @@ describe('Twilio emulator: Voice SDK signalling', () => {
   const certificateDir = mkdtempSync(join(tmpdir(), 'switchboard-signalling-'));
   const media = standInMedia();
   const harness = useTwilioEmulator(() => ({
-    signalling: { port: 0, certificateDir },
+    signalling: { port: 0, certificateDir, heartbeatMs: HEARTBEAT_MS },
     media: { engine: media.engine, callMedia: media.callMedia },
   }));
   const { call } = harness;
@@ -106,13 +108,27 @@ describe('Twilio emulator: Voice SDK signalling', () => {
   });
   afterAll(() => rmSync(certificateDir, { recursive: true, force: true }));
 
-  /** A Voice SDK device's socket: sends PStream messages, and waits for the next of a type. */
+  /**
+   * A Voice SDK device's socket: sends PStream messages, and waits for the next of a type. Like the
+   * SDK's WSTransport it answers each heartbeat (`\n`) with one, and keeps it from the protocol.
+   */
   async function device() {
     const socket = new WebSocket(signallingUrl(), { ca: ca() });
     sockets.push(socket);
     const inbox: Signal[] = [];
     const waiting: { type: string; resolve: (s: Signal) => void }[] = [];
+    let heartbeats = 0;
+    const heartbeatWaiters: { count: number; resolve: () => void }[] = [];
     socket.on('message', (data) => {
+      if (String(data) === '\n') {
+        socket.send('\n');
+        heartbeats++;
+        for (const w of heartbeatWaiters.filter((w) => heartbeats >= w.count)) {
+          heartbeatWaiters.splice(heartbeatWaiters.indexOf(w), 1);
+          w.resolve();
+        }
+        return;
+      }
       const signal = JSON.parse(String(data)) as Signal & { version: string };
       expect(signal.version).toBe('1.6');
       const waiter = waiting.find((w) => w.type === signal.type);
@@ -129,9 +145,16 @@ describe('Twilio emulator: Voice SDK signalling', () => {
         if (queued >= 0) return Promise.resolve(inbox.splice(queued, 1)[0] as Signal);
         return new Promise((resolve) => waiting.push({ type, resolve }));
       },
+      /** Resolves once `more` heartbeats have come after those already heard. */
+      heartbeats(more: number): Promise<void> {
+        const count = heartbeats + more;
+        return new Promise((resolve) => heartbeatWaiters.push({ count, resolve }));
+      },
       /** What arrived and nobody waited for: a test ends expecting nothing unexpected. */
       unread: () => inbox.map((s) => s.type),
       close: () => socket.close(),
+      /** The connection is lost (no closing handshake), as when the network goes or the SDK gives up on it. */
+      drop: () => socket.terminate(),
     };
   }
 
@@ -163,10 +186,10 @@ describe('Twilio emulator: Voice SDK signalling', () => {
     });
     return { account, number: number?.phone_number ?? '', key: await apiKey(account) };
   }
-  /** A device that listened and registered as the identity. */
-  async function registered(token: string) {
+  /** A device that listened (telling its reconnect window, 0 s as the SDK does by default) and registered as the identity. */
+  async function registered(token: string, reconnectTimeout = 0) {
     const d = await device();
-    d.send('listen', { token, browserinfo: {}, reconnectTimeout: 0 });
+    d.send('listen', { token, browserinfo: {}, reconnectTimeout });
     await d.next('connected');
     d.send('register', { media: { audio: true } });
     await d.next('ready');
@@ -246,6 +269,7 @@ describe('Twilio emulator: Voice SDK signalling', () => {
         AccountSid: account.accountSid,
         Params: 'note=a%20b%26c',
       },
+      reconnect: expect.any(String),
     });
 
     aliceTab2.send('answer', { callsid: aliceLeg?.sid, sdp: 'v=0 browser answer' });
@@ -333,7 +357,11 @@ describe('Twilio emulator: Voice SDK signalling', () => {
     expect(placed.legs.map((l) => [l.from, l.to, l.status])).toEqual([[callerId, OUTSIDE, 'ringing']]);
 
     await call('POST', `/_emulator/calls/${placed.legs[0]?.sid}/answer`, { json: {} });
-    expect((await alice.next('answer')).payload).toEqual({ callsid: sid, sdp: 'v=0 emulator answer' });
+    expect((await alice.next('answer')).payload).toEqual({
+      callsid: sid,
+      sdp: 'v=0 emulator answer',
+      reconnect: expect.any(String),
+    });
     expect(media.record.attached).toEqual([{ root: sid, side: 'client', session: expect.any(String) }]);
     // A call's story carries its media's counts; a leg's are its call's.
     expect((await view(sid)).media).toEqual({ client: media.stats });
@@ -411,5 +439,132 @@ describe('Twilio emulator: Voice SDK signalling', () => {
     const placed = await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } });
     expect((await staying.next('invite')).payload.callsid).toBe(placed.body.legs[0]?.sid);
     expect(media.record.offers).toBe(1);
+  });
+
+  it('keeps an idle socket alive with a newline heartbeat every interval, and takes the SDK’s answers as no message', async () => {
+    const d = await device();
+    await d.heartbeats(3);
+    // Every answer the device gave came before this request: none was read as a (malformed) message.
+    d.send('register', { media: { audio: true } });
+    expect((await d.next('error')).payload.error?.code).toBe(31204);
+    expect(d.unread()).toEqual([]);
+  });
+
+  /** The emulator's status page no longer lists the identity: its device's socket is gone. */
+  async function unregistered(identity: string) {
+    await expect.poll(async () => (await fetch(`${harness.emulator.url}/`)).text()).not.toContain(`${identity} (`);
+  }
+  /** An incoming call answered by a device of `identity` that listened with that reconnect window. */
+  async function answeredIncoming(identity: string, reconnectTimeout: number) {
+    const { account, number, key } = await answeringAccount(`<Dial answerOnBridge="true"><Client>${identity}</Client></Dial>`);
+    const token = accessToken(account, key, { identity });
+    const d = await registered(token, reconnectTimeout);
+    const placed = await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } });
+    const invite = await d.next('invite');
+    const legSid = String(invite.payload.callsid);
+    d.send('answer', { callsid: legSid, sdp: 'v=0 browser answer' });
+    await expect.poll(async () => (await view(placed.body.sid)).status).toBe('in-progress');
+    await expect.poll(() => media.record.attached.map((a) => a.root)).toContain(placed.body.sid);
+    return { account, key, token, device: d, sid: placed.body.sid, legSid, reconnect: invite.payload.reconnect };
+  }
+  const resumeInvite = (callsid: string, reconnect: unknown) => ({ callsid, sdp: 'v=0 browser sdp', reconnect, twilio: {} });
+
+  it('an answered call outlives its device’s lost socket: back within its window, the device resumes it with the reconnect token and it goes on', async () => {
+    const answered = await answeredIncoming('dana', 30);
+    expect(answered.reconnect).toEqual(expect.any(String));
+    answered.device.drop();
+    await unregistered('dana');
+    expect((await view(answered.sid)).status).toBe('in-progress');
+
+    // The SDK on its new socket: listen, register, then `invite` with `reconnect` for the call it kept.
+    const back = await registered(answered.token, 30);
+    back.send('invite', resumeInvite(answered.legSid, answered.reconnect));
+    expect((await back.next('answer')).payload).toEqual({ callsid: answered.legSid, reconnect: answered.reconnect });
+    // A token update on a live socket (listen again) makes the SDK resume its call once more, on the same socket.
+    back.send('listen', { token: answered.token, browserinfo: {}, reconnectTimeout: 30 });
+    await back.next('connected');
+    back.send('invite', resumeInvite(answered.legSid, answered.reconnect));
+    expect((await back.next('answer')).payload).toEqual({ callsid: answered.legSid, reconnect: answered.reconnect });
+    expect((await view(answered.sid)).status).toBe('in-progress');
+    expect(media.record.ended).toEqual([]);
+
+    // The call is the returning device's: its digits count, and the phone hanging up reaches it.
+    back.send('dtmf', { callsid: answered.legSid, dtmf: '7' });
+    await expect.poll(async () => (await view(answered.legSid)).digits.map((d) => d.digits)).toEqual(['7']);
+    await call('POST', `/_emulator/calls/${answered.sid}/hangup`, { json: {} });
+    expect((await back.next('hangup')).payload).toEqual({ callsid: answered.legSid });
+    await expect.poll(() => media.record.ended).toEqual([answered.sid]);
+    expect((await view(answered.sid)).status).toBe('completed');
+    expect(back.unread()).toEqual([]);
+  });
+
+  it('a call the device placed resumes the same way, and the device that came back ends it', async () => {
+    const account = await newAccount();
+    const app = await application(account, `${harness.receiver.base}/outbound`);
+    const callerId = account.numbers[0]?.phone_number ?? '';
+    harness.receiver.twiml(
+      '/outbound',
+      twiml(`<Dial callerId="${callerId}" answerOnBridge="true"><Number>${OUTSIDE}</Number></Dial>`),
+    );
+    const token = accessToken(account, await apiKey(account), { identity: 'erin', applicationSid: app });
+    const erin = await registered(token, 30);
+    erin.send('invite', {
+      callsid: 'TJSdddd',
+      sdp: 'v=0 browser offer',
+      twilio: { params: `To=${encodeURIComponent(OUTSIDE)}` },
+    });
+    const sid = String((await erin.next('ringing')).payload.callsid);
+    await call('POST', `/_emulator/calls/${(await view(sid)).legs[0]?.sid}/answer`, { json: {} });
+    const { reconnect } = (await erin.next('answer')).payload;
+    expect(reconnect).toEqual(expect.any(String));
+
+    erin.drop();
+    await unregistered('erin');
+    expect((await view(sid)).status).toBe('in-progress');
+    const back = await registered(token, 30);
+    back.send('invite', resumeInvite(sid, reconnect));
+    expect((await back.next('answer')).payload).toEqual({ callsid: sid, reconnect });
+    back.send('hangup', { callsid: sid });
+    await expect.poll(async () => (await view(sid)).status).toBe('completed');
+    await expect.poll(() => media.record.ended).toEqual([sid]);
+    expect(back.unread()).toEqual([]);
+  });
+
+  it('past its window the call ends, and a device back too late hears hangup; with no window (the SDK’s default) it ends with the socket', async () => {
+    const late = await answeredIncoming('fay', 1);
+    late.device.drop();
+    await expect.poll(async () => (await view(late.sid)).status, { timeout: 15_000 }).toBe('completed');
+    expect((await view(late.sid)).legs[0]?.status).toBe('completed');
+    await expect.poll(() => media.record.ended).toEqual([late.sid]);
+    const back = await registered(late.token, 1);
+    back.send('invite', resumeInvite(late.legSid, late.reconnect));
+    expect((await back.next('hangup')).payload).toEqual({ callsid: late.legSid });
+
+    const windowless = await answeredIncoming('gus', 0);
+    windowless.device.drop();
+    await expect.poll(async () => (await view(windowless.sid)).status).toBe('completed');
+    expect(back.unread()).toEqual([]);
+  });
+
+  it('only a device of the call’s own identity resumes it, and only with its token', async () => {
+    const answered = await answeredIncoming('hana', 30);
+    answered.device.drop();
+    await unregistered('hana');
+    const other = await registered(accessToken(answered.account, answered.key, { identity: 'ivan' }), 30);
+    other.send('invite', resumeInvite(answered.legSid, answered.reconnect));
+    expect((await other.next('hangup')).payload).toEqual({
+      callsid: answered.legSid,
+      error: { code: 31209, message: 'Reconnect attempt is not authorized.' },
+    });
+    const back = await registered(answered.token, 30);
+    back.send('invite', resumeInvite(answered.legSid, 'not-the-token'));
+    expect((await back.next('hangup')).payload).toEqual({
+      callsid: answered.legSid,
+      error: { code: 31107, message: 'The reconnect parameter is invalid' },
+    });
+    expect((await view(answered.sid)).status).toBe('in-progress');
+    back.send('invite', resumeInvite(answered.legSid, answered.reconnect));
+    expect((await back.next('answer')).payload).toEqual({ callsid: answered.legSid, reconnect: answered.reconnect });
+    for (const d of [other, back]) expect(d.unread()).toEqual([]);
   });
 });

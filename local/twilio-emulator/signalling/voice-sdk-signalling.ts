@@ -7,6 +7,8 @@ import type { EmulatorStore } from '../store';
 import { TOKEN_ERRORS, verifyAccessToken } from '../voice/access-token';
 import { isFinal } from '../voice/call-legs';
 import type { Voice } from '../voice/voice';
+import { DEFAULT_HEARTBEAT_MS, keepAlive } from './heartbeat';
+import { heldCalls, reconnectToken, reconnectWindowMs } from './reconnect-window';
 
 /** The version the SDK's PStream writes; it reads `type` and `payload` only. */
 const PSTREAM_VERSION = '1.6';
@@ -19,6 +21,9 @@ const SIGNALLING_ERRORS = {
   tokenExpired: 31205,
   authorization: 31201,
   general: 31000,
+  /** MalformedRequestErrors.ReconnectParameterInvalidError and AuthorizationErrors.ReconnectAttemptError. */
+  reconnectInvalid: 31107,
+  reconnectUnauthorized: 31209,
 } as const;
 /** Where the emulator says it is: Twilio's us1, as its edge would answer. */
 const LOCATION = { region: 'US_EAST_VIRGINIA', edge: 'ashburn', home: 'us1' } as const;
@@ -41,6 +46,8 @@ interface Device {
   socket: WebSocket;
   token?: ListenedToken;
   registered: boolean;
+  /** How long its answered calls outlive its socket (the `reconnectTimeout` of its last `listen`). */
+  reconnectWindowMs: number;
   /** Messages are acted on one after another, as they came (a `listen` is checked before the `register` behind it). */
   queue: Promise<void>;
 }
@@ -58,7 +65,10 @@ interface Ring {
 interface IncomingCall {
   legSid: string;
   rootSid: string;
+  accountSid: string;
   identity: string;
+  /** Sent with the invite: the device that answers resumes the call with it after its socket came back. */
+  reconnect: string;
   rings: Map<Device, Ring>;
   /** The device that answered first; the others are canceled. */
   winner?: Device;
@@ -71,6 +81,8 @@ interface OutgoingCall {
   /** The SDK's temporary id (TJS…) until `ringing` gives it the CallSid. */
   tempSid: string;
   sid?: string;
+  /** Sent with the answer: the device resumes the call with it after its socket came back. */
+  reconnect: string;
   media: Promise<{ session: MediaSession; answerSdp: string } | undefined>;
   answered: boolean;
   attached: boolean;
@@ -97,9 +109,14 @@ export function voiceSdkSignalling(options: {
   voice: Voice;
   /** Without it (no media engine running) devices still register, but calls cannot carry audio. */
   media?: SignallingMedia;
+  /** How often every socket hears a heartbeat; 5 s unless given (tests give less). */
+  heartbeatMs?: number;
   log: Logger;
 }) {
   const { store, events, voice, media, log } = options;
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const held = heldCalls();
+  let stopped = false;
   const devices = new Set<Device>();
   /** Incoming legs by their SID; outgoing calls by CallSid and by the SDK's temporary id. */
   const incoming = new Map<string, IncomingCall>();
@@ -130,6 +147,7 @@ export function voiceSdkSignalling(options: {
       return;
     }
     // A later listen is the SDK's token update: the device keeps its registration under the new token.
+    device.reconnectWindowMs = reconnectWindowMs(payload.reconnectTimeout);
     device.token = {
       raw: payload.token,
       identity: check.identity,
@@ -170,6 +188,10 @@ export function voiceSdkSignalling(options: {
   }
 
   function invite(device: Device, payload: Record<string, unknown>) {
+    if (typeof payload.reconnect === 'string') {
+      resume(device, payload.reconnect, String(payload.callsid ?? ''));
+      return;
+    }
     const tempSid = typeof payload.callsid === 'string' ? payload.callsid : '';
     const sdp = payload.sdp;
     const token = device.token;
@@ -195,6 +217,7 @@ export function voiceSdkSignalling(options: {
     const call: OutgoingCall = {
       device,
       tempSid,
+      reconnect: reconnectToken(),
       media: media.engine.answer(sdp).catch((error: unknown) => {
         log.warn(`answering the offer of ${tempSid}: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
@@ -235,6 +258,7 @@ export function voiceSdkSignalling(options: {
     if (call.ended) return;
     if (isFinal(record)) {
       call.ended = true;
+      held.release(call.reconnect);
       for (const id of [call.tempSid, record.sid]) outgoing.delete(id);
       if (!call.clientHungUp) send(call.device, 'hangup', { callsid: record.sid });
       if (!call.attached) void call.media.then((m) => closeSession(m?.session));
@@ -249,7 +273,7 @@ export function voiceSdkSignalling(options: {
           if (!answer && !call.ended) void voice.hangUp(record.sid);
           return;
         }
-        send(call.device, 'answer', { callsid: record.sid, sdp: answer.answerSdp });
+        send(call.device, 'answer', { callsid: record.sid, sdp: answer.answerSdp, reconnect: call.reconnect });
         media?.callMedia.attach(record.sid, 'client', answer.session);
         call.attached = true;
         attachedRoots.add(record.sid);
@@ -265,7 +289,15 @@ export function voiceSdkSignalling(options: {
   /** A `<Dial><Client>` leg rings: every registered device of that identity in that account is invited. */
   function ring(account: AccountRecord, leg: CallRecord) {
     const identity = leg.to.slice('client:'.length);
-    const call: IncomingCall = { legSid: leg.sid, rootSid: root(leg), identity, rings: new Map(), clientHungUp: false };
+    const call: IncomingCall = {
+      legSid: leg.sid,
+      rootSid: root(leg),
+      accountSid: account.sid,
+      identity,
+      reconnect: reconnectToken(),
+      rings: new Map(),
+      clientHungUp: false,
+    };
     incoming.set(leg.sid, call);
     if (!media) return;
     const parameters = {
@@ -288,7 +320,7 @@ export function voiceSdkSignalling(options: {
               void closeSession(offer.session);
               return undefined;
             }
-            send(device, 'invite', { callsid: leg.sid, sdp: offer.offerSdp, parameters });
+            send(device, 'invite', { callsid: leg.sid, sdp: offer.offerSdp, parameters, reconnect: call.reconnect });
             return offer;
           },
           (error: unknown) => {
@@ -316,6 +348,7 @@ export function voiceSdkSignalling(options: {
     }
     if (isFinal(leg)) {
       incoming.delete(leg.sid);
+      held.release(call.reconnect);
       if (call.winner && leg.answeredAt && !call.clientHungUp) send(call.winner, 'hangup', { callsid: leg.sid });
     }
   }
@@ -403,6 +436,44 @@ export function voiceSdkSignalling(options: {
     if (!sent.ok) sendError(device, SIGNALLING_ERRORS.general, `Could not send DTMF: ${sent.error}`, callsid);
   }
 
+  /**
+   * The SDK's signalling reconnect (Call `_onConnected` → PStream `reconnect`): on every `connected`
+   * (its socket came back, or it updated its token) each call holding a reconnect token sends `invite`
+   * with `reconnect`, its CallSid and its current SDP. Twilio answers `answer` with the token, and the
+   * SDK's call goes on (`reconnected` when it had lost its socket). No SDP is sent back: the media never
+   * stopped, and the SDK no longer reads one once a call is answered.
+   */
+  function resume(device: Device, token: string, callsid: string) {
+    const out = outgoing.get(callsid);
+    const call = incoming.get(callsid);
+    const owner =
+      out?.reconnect === token
+        ? out.device.token
+        : call?.reconnect === token && call.winner
+          ? { identity: call.identity, accountSid: call.accountSid }
+          : undefined;
+    if (!owner) {
+      // Ended while the device was away (the far end hung up, or the window passed): it just hears the end.
+      const ended = store.findCall(callsid);
+      send(device, 'hangup', {
+        callsid,
+        ...(ended && isFinal(ended.call)
+          ? {}
+          : { error: { code: SIGNALLING_ERRORS.reconnectInvalid, message: 'The reconnect parameter is invalid' } }),
+      });
+      return;
+    }
+    if (device.token?.identity !== owner.identity || device.token.accountSid !== owner.accountSid) {
+      const error = { code: SIGNALLING_ERRORS.reconnectUnauthorized, message: 'Reconnect attempt is not authorized.' };
+      send(device, 'hangup', { callsid, error });
+      return;
+    }
+    held.release(token);
+    if (out) out.device = device;
+    else if (call) call.winner = device;
+    send(device, 'answer', { callsid, reconnect: token });
+  }
+
   async function act(device: Device, message: Message) {
     const payload = message.payload && typeof message.payload === 'object' ? message.payload : {};
     switch (message.type) {
@@ -426,21 +497,34 @@ export function voiceSdkSignalling(options: {
     }
   }
 
-  /** The socket went away: the device is no longer registered, and the calls it was on end. */
+  /**
+   * The socket went away: the device is no longer registered and stops ringing. Its answered calls
+   * wait for it to come back within its reconnect window (Twilio's `reconnectTimeout`), then end; its
+   * calls not yet answered end now (the SDK has no reconnect token for them).
+   */
   function forget(device: Device) {
     devices.delete(device);
+    // Stopping closes every socket: nothing is held past the emulator's end.
+    if (stopped) return;
     for (const call of incoming.values()) {
-      const entry = call.rings.get(device);
-      if (!entry) continue;
       if (call.winner === device) {
-        call.clientHungUp = true;
-        void voice.hangUp(call.legSid);
-      } else stopRinging(call, entry, false);
+        held.hold(call.reconnect, device.reconnectWindowMs, () => {
+          call.clientHungUp = true;
+          void voice.hangUp(call.legSid);
+        });
+        continue;
+      }
+      const entry = call.rings.get(device);
+      if (entry) stopRinging(call, entry, false);
     }
     for (const call of new Set(outgoing.values())) {
       if (call.device !== device || call.ended) continue;
-      call.clientHungUp = true;
-      if (call.sid) void voice.hangUp(call.sid);
+      const end = () => {
+        call.clientHungUp = true;
+        if (call.sid) void voice.hangUp(call.sid);
+      };
+      if (call.answered) held.hold(call.reconnect, device.reconnectWindowMs, end);
+      else end();
     }
   }
 
@@ -457,9 +541,11 @@ export function voiceSdkSignalling(options: {
   return {
     /** A Voice SDK socket connected to `/signal`. */
     connect(socket: WebSocket) {
-      const device: Device = { socket, registered: false, queue: Promise.resolve() };
+      const device: Device = { socket, registered: false, reconnectWindowMs: 0, queue: Promise.resolve() };
       devices.add(device);
+      const heartbeat = keepAlive(socket, heartbeatMs);
       socket.on('message', (data, isBinary) => {
+        if (heartbeat.heard(data, isBinary)) return;
         let message: Message;
         try {
           message = isBinary ? {} : (JSON.parse(String(data)) as Message);
@@ -483,7 +569,9 @@ export function voiceSdkSignalling(options: {
       return [...devices].filter((d) => d.registered && d.token).map((d) => d.token?.identity ?? '');
     },
     stop() {
+      stopped = true;
       events.off('call', onCall);
+      held.stop();
       for (const device of devices) device.socket.terminate();
     },
   };
