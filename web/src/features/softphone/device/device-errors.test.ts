@@ -39,13 +39,14 @@ describe('SDK errors in SPEC §8 words', () => {
 });
 
 describe('Device options (SPEC §9)', () => {
-  it('production: the ashburn edge, PCMU then Opus, debug logs, Twilio’s own endpoints and sounds', () => {
+  it('production: the ashburn edge, PCMU then Opus, debug logs, calls that outlive a lost signalling connection for 30 s, Twilio’s own endpoints and sounds', () => {
     const options = deviceOptions(undefined);
     expect(options).toMatchObject({
       edge: 'ashburn',
       codecPreferences: ['pcmu', 'opus'],
       logLevel: 'debug',
       tokenRefreshMs: 10_000,
+      maxCallSignalingTimeoutMs: 30_000,
     });
     expect(options).not.toHaveProperty('chunderw');
     expect(options).not.toHaveProperty('sounds');

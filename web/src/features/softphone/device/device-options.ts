@@ -25,7 +25,9 @@ export type DeviceOptions = Device.Options & { chunderw?: string; publishEvents?
 
 /**
  * The Device options of SPEC §9: the ashburn edge, PCMU before Opus, debug logging, the expiry warning
- * 10 s before the token ends, and a prompt before closing the tab during a call.
+ * 10 s before the token ends, and a prompt before closing the tab during a call. A call outlives a lost
+ * signalling connection for 30 s, the most Twilio allows (the SDK's `maxCallSignalingTimeoutMs`; at its
+ * default 0 Twilio ends the call with the connection): a network blip does not hang up on the customer.
  *
  * `signallingHost` is the local configuration only (VITE_TWILIO_SIGNALLING_HOST, set by `npm start`
  * and the test stacks): the SDK then speaks to the Twilio emulator's signalling, publishes no call
@@ -39,6 +41,7 @@ export function deviceOptions(signallingHost: string | undefined): DeviceOptions
     logLevel: 'debug',
     tokenRefreshMs: TOKEN_EXPIRY_WARNING_MS,
     closeProtection: true,
+    maxCallSignalingTimeoutMs: 30_000,
   };
   if (!signallingHost) return options;
   return {
