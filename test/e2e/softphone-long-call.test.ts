@@ -1,0 +1,157 @@
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Call } from '../../shared/contract/calls';
+import { type Account, signUp, stack } from '../support/api';
+import { openTab, seen, signInThroughForm, type Tab, web } from '../support/browser';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { createInbox, withChannel } from '../support/settings';
+import { callFromPhone, emulatorCall, hangUpCall } from '../support/twilio';
+import { addInboxMember, identityOf, listCalls, routeChannel } from '../support/voice';
+
+/**
+ * Calls that last, in Chromium with the real Voice SDK: the SDK drops a signalling socket that hears
+ * nothing for 15 s, so a call held well past that shows the emulator keeps the socket alive as Twilio
+ * does; and a socket lost mid-call comes back with the call still on.
+ */
+const CALLER = '+14155550123';
+const WAIT = { timeout: 30_000 } as const;
+/** A call held this long: three times the SDK's heartbeat timeout. */
+const HELD_SECONDS = 45;
+/** The call timer at 0:45 or later (it ticks every second; a busy machine may look at it late). */
+const PAST_HELD = /^(0:(4[5-9]|5\d)|[1-9]\d*:\d{2})$/;
+const LOST_CONNECTION = ['Device disconnected', 'Lost connection to server. Reconnecting...'];
+
+let browser: Browser;
+let owner: Account;
+let number: string;
+const tabs: Tab[] = [];
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream'] });
+  owner = await signUp({ name: 'Lena Longcall' });
+  const [connected, inbox] = await Promise.all([withChannel(owner), createInbox(owner, 'Support')]);
+  number = connected.channel.identifier;
+  await addInboxMember(owner, inbox.id, owner.user.id);
+  await routeChannel(owner, connected.channel, 'INBOX', inbox.id);
+});
+
+afterEach(async () => {
+  const closing = tabs.splice(0);
+  for (const tab of closing) expect(tab.errors).toEqual([]);
+  await Promise.all(closing.map((tab) => tab.context.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/**
+ * Test-side only: the page records every lost-connection wording the widget ever shows (`__lostConnection`),
+ * however briefly, and keeps the SDK's signalling sockets (`__signalling`) so a test can lose one.
+ */
+const WATCH = `(() => {
+  const wordings = ${JSON.stringify(LOST_CONNECTION)};
+  window.__lostConnection = [];
+  new MutationObserver(() => {
+    const text = document.documentElement.textContent || '';
+    for (const words of wordings) {
+      if (text.includes(words) && !window.__lostConnection.includes(words)) window.__lostConnection.push(words);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+  const Native = window.WebSocket;
+  window.__signalling = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); if (String(args[0]).includes('/signal')) window.__signalling.push(this); }
+  };
+})();`;
+
+const lostConnectionShown = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __lostConnection: string[] }).__lostConnection);
+
+/** A signed-in tab with the microphone, whose SDK console lines are kept. */
+async function signedIn(account: Account) {
+  const tab = await openTab(browser, { permissions: ['microphone'] });
+  tabs.push(tab);
+  const logs: string[] = [];
+  tab.page.on('console', (message) => logs.push(message.text()));
+  await tab.context.addInitScript(WATCH);
+  await signInThroughForm(tab.page, account.email, account.password);
+  const identity = identityOf(account);
+  await expect
+    .poll(async () => (await (await fetch(`${stack().urls.twilio}/`)).text()).includes(`${identity} (1 device)`), WAIT)
+    .toBe(true);
+  return { page: tab.page, logs };
+}
+
+/** A call from the phone, answered in the page: the Active Call panel with its timer. */
+async function answeredCall(page: Page) {
+  const call = await callFromPhone({ from: CALLER, to: number });
+  const ringing = await seen(page.getByRole('region', { name: 'Incoming Call' }));
+  await ringing.getByRole('button', { name: 'Answer' }).click();
+  const active = await seen(page.getByRole('region', { name: 'Active Call' }));
+  const timer = await seen(active.getByRole('timer', { name: 'Call duration' }));
+  return { sid: call.sid, active, timer };
+}
+
+/** What the emulator has received of the browser's microphone on the call. */
+const audioFromBrowser = async (sid: string) => (await emulatorCall(sid)).media.client?.received.audioPackets ?? 0;
+
+describe('a call that lasts', () => {
+  it(`holds an answered call past 0:${HELD_SECONDS} without ever losing the connection, then ends it; Call History has its true duration`, {
+    timeout: 240_000,
+  }, async () => {
+    const { page } = await signedIn(owner);
+    const { sid, active, timer } = await answeredCall(page);
+
+    // The user's view of time passing: the timer reaches 0:45, three times the SDK's 15 s without a word.
+    await timer.filter({ hasText: PAST_HELD }).waitFor({ timeout: 150_000 });
+    expect(await active.isVisible()).toBe(true);
+    expect((await emulatorCall(sid)).status).toBe('in-progress');
+    const heard = await audioFromBrowser(sid);
+    await expect.poll(() => audioFromBrowser(sid), WAIT).toBeGreaterThan(heard);
+    expect(await lostConnectionShown(page)).toEqual([]);
+
+    await active.getByRole('button', { name: 'End' }).click();
+    await seen(page.getByRole('button', { name: 'Open dialer' }));
+    await expect.poll(async () => (await emulatorCall(sid)).status, WAIT).toBe('completed');
+    expect(await lostConnectionShown(page)).toEqual([]);
+
+    let stored: Call | undefined;
+    await expect
+      .poll(async () => {
+        stored = (await listCalls(owner)).body.data.calls.find((c) => c.providerCallId === sid);
+        return stored?.callStatus;
+      }, WAIT)
+      .toBe('COMPLETED');
+    const seconds = stored?.durationSeconds ?? 0;
+    expect(seconds).toBeGreaterThanOrEqual(HELD_SECONDS);
+    await page.goto(web('/calls'));
+    const row = page.getByRole('list', { name: 'Calls' }).getByRole('listitem').filter({ hasText: '(415) 555-0123' });
+    await seen(row.getByText('Completed'));
+    await seen(row.getByText(`Duration ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`, { exact: true }));
+  });
+
+  it('a signalling connection lost mid-call comes back, the call is resumed and goes on until the caller hangs up', {
+    timeout: 180_000,
+  }, async () => {
+    const { page, logs } = await signedIn(owner);
+    const { sid, active } = await answeredCall(page);
+    const heard = await audioFromBrowser(sid);
+    await expect.poll(() => audioFromBrowser(sid), WAIT).toBeGreaterThan(heard);
+
+    // The connection goes (the SDK sees its socket close), and the widget says so.
+    await page.evaluate(() => (window as unknown as { __signalling: WebSocket[] }).__signalling.at(-1)?.close());
+    await expect.poll(() => lostConnectionShown(page), WAIT).toEqual(LOST_CONNECTION);
+    // The SDK reconnects and resumes its call with the reconnect token (its Call logs this on the answer).
+    await expect.poll(() => logs.some((line) => line.includes('Signaling Connection reestablished.')), WAIT).toBe(true);
+    expect(await active.isVisible()).toBe(true);
+    expect((await emulatorCall(sid)).status).toBe('in-progress');
+    const before = await audioFromBrowser(sid);
+    await expect.poll(() => audioFromBrowser(sid), WAIT).toBeGreaterThan(before);
+
+    // The call is the new socket's: the caller hanging up reaches the widget.
+    await hangUpCall(sid);
+    await seen(page.getByRole('button', { name: 'Open dialer' }));
+    expect(await page.getByRole('region', { name: 'Active Call' }).count()).toBe(0);
+  });
+});
