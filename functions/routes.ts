@@ -49,13 +49,13 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   {
     contract: settings.connectTwilio,
     handler: 'providers/connect-twilio',
-    capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'],
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl', 'publish'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   {
     contract: settings.disconnectProvider,
     handler: 'providers/disconnect',
-    capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   {

@@ -20,4 +20,6 @@ export const unauthorized = (message = 'Authentication required', code: ErrorCod
 export const forbidden = (message = 'Access denied. Admin privileges required.') => new AppError(403, 'FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND', message);
 export const conflict = (message: string, code: ErrorCode = 'CONFLICT') => new AppError(409, code, message);
-export const tooManyRequests = (message: string) => new AppError(429, 'TOO_MANY_REQUESTS', message);
+/** 429 with when to come back: `details.retryAfterSeconds`, also sent as the Retry-After header. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, 'TOO_MANY_REQUESTS', message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });

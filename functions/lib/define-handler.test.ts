@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { httpContract } from '../../shared/contract/route';
-import { AppError } from './app-error';
+import { AppError, tooManyRequests } from './app-error';
 import { ORIGIN_SECRET_HEADER } from './config';
 import { defineHandler } from './define-handler';
 
@@ -72,6 +72,16 @@ describe('defineHandler', () => {
       success: false,
       error: { code: 'CONFLICT', message: 'Already there', details: { id: 'x' } },
     });
+  });
+
+  it('answers a 429 with when to come back, in the envelope and as Retry-After', async () => {
+    const handler = defineHandler(contract, async () => {
+      throw tooManyRequests('Too many calling tokens requested. Try again in 2 minutes.', 99.2);
+    });
+    const res = await handler(event('{"name":"x"}'), context);
+    expect(res.statusCode).toBe(429);
+    expect(res.headers?.['retry-after']).toBe('100');
+    expect(JSON.parse(res.body ?? '').error.details).toEqual({ retryAfterSeconds: 100 });
   });
 
   it('decodes base64 bodies and hands the validated body to the domain function', async () => {

@@ -45,7 +45,11 @@ export function respond(status: number, envelope: SuccessEnvelope<unknown> | Err
 export function errorResponse(error: AppError): APIGatewayProxyStructuredResultV2 {
   const body: ErrorEnvelope['error'] = { message: error.message, code: error.code };
   if (error.details) body.details = error.details;
-  return respond(error.status, { success: false, error: body });
+  const response = respond(error.status, { success: false, error: body });
+  const retryAfter = error.details?.retryAfterSeconds;
+  if (error.status === 429 && typeof retryAfter === 'number')
+    response.headers = { ...response.headers, 'retry-after': String(retryAfter) };
+  return response;
 }
 
 /**

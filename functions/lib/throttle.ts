@@ -15,8 +15,9 @@ export interface Limit {
 
 function window(limit: Limit, now: number) {
   const index = Math.floor(now / limit.windowSeconds);
-  const minutesLeft = Math.max(1, Math.ceil(((index + 1) * limit.windowSeconds - now) / 60));
-  return { index, minutesLeft, expiresAt: (index + 1) * limit.windowSeconds + 60 };
+  const secondsLeft = (index + 1) * limit.windowSeconds - now;
+  const minutesLeft = Math.max(1, Math.ceil(secondsLeft / 60));
+  return { index, secondsLeft, minutesLeft, expiresAt: (index + 1) * limit.windowSeconds + 60 };
 }
 
 function add(limit: Limit, subject: string, by: 1 | -1) {
@@ -51,7 +52,8 @@ export async function uncount(limit: Limit, subject: string): Promise<void> {
 export async function consume(limit: Limit, subject: string): Promise<number> {
   const count = await countEvent(limit, subject);
   if (count > limit.limit) {
-    throw tooManyRequests(limit.message(window(limit, epochSeconds()).minutesLeft));
+    const { minutesLeft, secondsLeft } = window(limit, epochSeconds());
+    throw tooManyRequests(limit.message(minutesLeft), secondsLeft);
   }
   return count;
 }

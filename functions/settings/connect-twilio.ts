@@ -9,6 +9,7 @@ import { encryptSecret } from '../lib/secrets';
 import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
 import { twilioClient } from '../twilio/rest-client';
+import { announceProviderChange } from './provider-events';
 import { deleteCreatedObjects, deleteProviderItems } from './provider-teardown';
 import { getProviderRecord, isConnected } from './providers';
 import { type ProviderRecord, toProvider } from './records';
@@ -89,6 +90,7 @@ export async function connectTwilio(companyId: string, accountSid: string, authT
       .catch((error) => fromTwilio(error, 'create the TwiML application'));
     provider.twimlAppSid = app.sid;
     await record(provider, { twimlAppSid: app.sid, status: 'CONNECTED' });
+    await announceProviderChange(companyId, provider.id, true);
     return toProvider({ ...provider, status: 'CONNECTED' }, 0);
   } catch (error) {
     // A create Twilio did not answer may still happen: the record stays (hidden, CONNECTING) so the

@@ -4,6 +4,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { listChannelRecords } from './channels';
+import { announceProviderChange } from './provider-events';
 import { deleteCreatedObjects, deleteProviderItems, restorePendingImports, settle } from './provider-teardown';
 import { getProviderRecord } from './providers';
 import { toProvider } from './records';
@@ -41,5 +42,6 @@ export async function disconnectProvider(companyId: string, providerId: string):
     ),
   );
   await deleteProviderItems(provider);
+  await announceProviderChange(companyId, providerId, false);
   return toProvider(provider, 0);
 }

@@ -57,6 +57,11 @@ export interface ServerEvents {
   call_answered: { callSid: string; answeredBy: string };
   /** To the company: the call is over, with its Call History status (the voice webhooks always send it). */
   call_ended: { callSid: string; callStatus?: CallStatus };
+  /**
+   * To the company: its telephony provider was connected or disconnected (`changedAt`, ISO). Voice
+   * tokens issued before then are signed with a key that no longer exists: every device starts again.
+   */
+  provider_changed: { providerId: string; connected: boolean; changedAt: string };
   /** An inbound message; the conversation as the list shows it after the message. */
   new_message: { conversationId: string; message: Message; conversation: Conversation };
   /** An outbound message stored (status QUEUED, or FAILED when Twilio refused it). */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Channel, Provider, ProviderNumber } from '../../shared/contract/settings';
 import { api, signUp } from '../support/api';
+import { openSocket } from '../support/realtime';
+import { addTeamMember } from '../support/team';
 import { type EmulatorNumber, newTwilioAccount, numberOf, numbersByKind, type TwilioAccount, twilioGet } from '../support/twilio';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
@@ -300,5 +302,33 @@ describe('disconnecting', () => {
 
     const answered = await api(`/api/v1/providers/${provider.id}`, { method: 'DELETE', token: account.tokens.accessToken });
     expect(answered.status).toBe(404);
+  });
+});
+
+describe('the company hears of it', () => {
+  it('provider_changed reaches every open tab of the company on connect and on disconnect, after the change', async () => {
+    const owner = await signUp();
+    const agent = await addTeamMember(owner);
+    const stranger = await signUp();
+    const [ownerTab, agentTab, strangerTab] = await Promise.all([openSocket(owner), openSocket(agent), openSocket(stranger)]);
+    const twilio = await newTwilioAccount();
+
+    const before = Date.now();
+    const provider = await connect(owner, twilio);
+    for (const tab of [ownerTab, agentTab]) {
+      const { data } = await tab.next('provider_changed');
+      expect(data).toMatchObject({ providerId: provider.id, connected: true });
+      expect(Date.parse(data.changedAt)).toBeGreaterThanOrEqual(before - 1000);
+    }
+    // A token asked for after the event is signed with the new key.
+    expect((await api('/api/v1/voice/token', { method: 'POST', token: agent.tokens.accessToken })).status).toBe(200);
+
+    await api(`/api/v1/providers/${provider.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    for (const tab of [ownerTab, agentTab]) {
+      expect((await tab.next('provider_changed')).data).toMatchObject({ providerId: provider.id, connected: false });
+    }
+    await strangerTab.beat();
+    expect(strangerTab.log.filter((e) => e.type === 'provider_changed')).toEqual([]);
+    await Promise.all([ownerTab, agentTab, strangerTab].map((t) => t.close()));
   });
 });

@@ -24,7 +24,7 @@ export const handler = defineHandler(login, async ({ body, sourceIp }) => {
     const wait = await claimSlot(loginFailuresPerAccount, body.email, delay);
     if (wait > 0) {
       await uncounted();
-      throw tooManyRequests(loginDelayMessage(wait));
+      throw tooManyRequests(loginDelayMessage(wait), wait / 1000);
     }
   }
 

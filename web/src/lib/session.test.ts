@@ -1,6 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { sampleCompany, sampleUser } from '../test-utils';
-import { clearStoredSession, createSessionStore, readStoredSession, SESSION_KEYS, writeStoredSession } from './session';
+import {
+  clearStoredSession,
+  createSessionStore,
+  readStoredSession,
+  SESSION_KEYS,
+  USER_CACHE_PREFIX,
+  writeStoredSession,
+} from './session';
 
 const user = sampleUser;
 const company = sampleCompany;
@@ -152,9 +159,10 @@ describe('createSessionStore', () => {
     expect(window.localStorage.getItem('accessToken')).toBe('access-1');
   });
 
-  it('clear empties memory and all four stored items, and notifies', () => {
+  it("clear empties memory, all four stored items and the user's cached things (a voice token), and notifies", () => {
     store(complete);
     window.localStorage.setItem('theme', 'light');
+    window.localStorage.setItem(`${USER_CACHE_PREFIX}voiceToken`, '{"userId":"u1","token":"t"}');
     const session = createSessionStore(window.localStorage);
     const listener = vi.fn();
     session.subscribe(listener);
@@ -163,6 +171,7 @@ describe('createSessionStore', () => {
     expect(listener).toHaveBeenCalledTimes(1);
     expect(session.get()).toBeNull();
     expect(storedKeys()).toEqual([]);
+    expect(window.localStorage.getItem(`${USER_CACHE_PREFIX}voiceToken`)).toBeNull();
     expect(window.localStorage.getItem('theme')).toBe('light');
   });
 

@@ -2,6 +2,8 @@ import type { Company, Tokens, User } from '../../../shared/contract/auth';
 
 /** SPEC §3: the session lives in browser storage under these four keys. */
 export const SESSION_KEYS = ['accessToken', 'refreshToken', 'user', 'company'] as const;
+/** Stored things that belong to the signed-in user (the softphone's voice token): they go with the session. */
+export const USER_CACHE_PREFIX = 'switchboard.user.';
 
 export interface Session {
   accessToken: string;
@@ -44,6 +46,10 @@ export function writeStoredSession(storage: Storage, session: Session): void {
 
 export function clearStoredSession(storage: Storage): void {
   for (const key of SESSION_KEYS) storage.removeItem(key);
+  const cached = Array.from({ length: storage.length }, (_, i) => storage.key(i)).filter((key) =>
+    key?.startsWith(USER_CACHE_PREFIX),
+  );
+  for (const key of cached) if (key) storage.removeItem(key);
 }
 
 type Listener = () => void;

@@ -41,4 +41,13 @@ describe('realtime events in the query cache', () => {
     refreshAfterReconnect(cache);
     expect(stale()).toBe(true);
   });
+
+  it('mark the providers and channels stale when Twilio is connected or disconnected', () => {
+    const cache = new QueryClient();
+    cache.setQueryData(settingsKeys.providers, []);
+    cache.setQueryData(settingsKeys.channels, []);
+    applyEvent(cache, { type: 'provider_changed', data: { providerId: 'p1', connected: true, changedAt: ada.since } });
+    expect(cache.getQueryState(settingsKeys.providers)?.isInvalidated).toBe(true);
+    expect(cache.getQueryState(settingsKeys.channels)?.isInvalidated).toBe(true);
+  });
 });

@@ -46,6 +46,11 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
     case 'conversation_reopened':
       storeConversation(queryClient, event.data.conversation, 'status-changed');
       return;
+    // Someone connected or disconnected Twilio: Settings shows the provider and its channels as they are now.
+    case 'provider_changed':
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.providers });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.channels });
+      return;
   }
 }
 

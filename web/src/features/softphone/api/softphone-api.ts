@@ -1,9 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CallerId } from '../../../../../shared/contract/voice';
-import { api } from '../../../lib/services';
+import { api, session } from '../../../lib/services';
+import { createVoiceTokens } from '../device/voice-tokens';
 
 /** POST /voice/token (SPEC §7): at initialisation and again before the token expires. */
 export const fetchVoiceToken = () => api.post<{ token: string }>('/voice/token').then((d) => d.token);
+
+/** The signed-in user's voice token, reused across page loads and tabs while it has time left. */
+export const voiceTokens = createVoiceTokens({
+  fetchToken: fetchVoiceToken,
+  storage: window.localStorage,
+  userId: () => session.get()?.user.id,
+  // Absent only in very old browsers: then two tabs opening at once may each ask for a token.
+  locks: navigator.locks,
+});
 
 /** GET /voice/caller-ids: the numbers this user may call from (their inboxes' and their own). */
 export const callerIdsQuery = () =>

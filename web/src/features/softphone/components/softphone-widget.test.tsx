@@ -1,9 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ServerEvent, ServerEventType } from '../../../../../shared/contract/realtime-events';
 import type { CallerId } from '../../../../../shared/contract/voice';
+import { ApiError } from '../../../lib/api-client';
 import { fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
-import { fetchVoiceToken } from '../api/softphone-api';
+import { voiceTokens } from '../api/softphone-api';
 import { SoftphoneError } from '../device/device-errors';
 import { createSoftphone, type PhoneCall, type Softphone, type SoftphoneEvents } from '../device/softphone';
 import { SoftphoneWidget } from './softphone-widget';
@@ -11,8 +13,33 @@ import { SoftphoneWidget } from './softphone-widget';
 /**
  * jsdom has no WebRTC, so these tests drive the widget with a stand-in for the device wrapper that
  * behaves as the real one does when nothing fails; test/e2e/softphone.test.ts runs the real SDK.
+ * Realtime events come from `push` instead of a socket.
  */
-type CallEventName = 'accept' | 'disconnect' | 'cancel' | 'reject' | 'error';
+const realtimeListeners = vi.hoisted(() => new Map<string, Set<(event: unknown) => void>>());
+vi.mock('../../../lib/realtime/realtime', async () => {
+  const { useEffect, useRef } = await import('react');
+  return {
+    useRealtimeEvent(type: string, handler: (event: unknown) => void) {
+      const latest = useRef(handler);
+      latest.current = handler;
+      useEffect(() => {
+        const set = realtimeListeners.get(type) ?? new Set();
+        realtimeListeners.set(type, set);
+        const listener = (event: unknown) => latest.current(event);
+        set.add(listener);
+        return () => {
+          set.delete(listener);
+        };
+      }, [type]);
+    },
+  };
+});
+function push<K extends ServerEventType>(type: K, data: ServerEvent<K>['data']) {
+  act(() => {
+    for (const listener of realtimeListeners.get(type) ?? []) listener({ type, data });
+  });
+}
+type CallEventName = 'accept' | 'ringing' | 'disconnect' | 'cancel' | 'reject' | 'error';
 
 class FakeCall implements PhoneCall {
   readonly listeners = new Map<CallEventName, ((error?: SoftphoneError) => void)[]>();
@@ -36,7 +63,7 @@ class FakeCall implements PhoneCall {
   disconnect = () => this.actions.push('disconnect');
   mute = (muted: boolean) => this.mutes.push(muted);
   sendDigits = (digits: string) => this.digits.push(digits);
-  on(event: 'accept' | 'disconnect' | 'cancel' | 'reject', listener: () => void): void;
+  on(event: 'accept' | 'ringing' | 'disconnect' | 'cancel' | 'reject', listener: () => void): void;
   on(event: 'error', listener: (error: SoftphoneError) => void): void;
   on(event: CallEventName, listener: (error: SoftphoneError) => void) {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as (error?: SoftphoneError) => void]);
@@ -128,7 +155,7 @@ describe('the floating call widget', () => {
   it('stays hidden, and never loads the SDK, when the token says the company has no provider', async () => {
     const requests = serve();
     const loadSdk = vi.fn();
-    renderWithProviders(<SoftphoneWidget createSoftphone={() => createSoftphone({ fetchToken: fetchVoiceToken, loadSdk })} />);
+    renderWithProviders(<SoftphoneWidget createSoftphone={() => createSoftphone({ tokens: voiceTokens, loadSdk })} />);
     await waitFor(() => expect(requests.map((r) => r.url)).toContain('/api/v1/voice/token'));
     await advance(100);
     expect(screen.queryByRole('button', { name: 'Open dialer' })).toBeNull();
@@ -429,6 +456,145 @@ describe('the floating call widget', () => {
       expect(screen.queryByRole('region', { name: 'Incoming Call' })).toBeNull();
       await user.click(screen.getByRole('button', { name: 'Dismiss' }));
       expect(screen.queryByRole('alert')).toBeNull();
+    });
+  });
+
+  describe('how a call ended', () => {
+    const lastCall = () => screen.getByRole('status', { name: 'Last call' });
+
+    async function dialOut(phone: ReturnType<typeof fakeSoftphone>) {
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      await user.type(screen.getByLabelText('Phone number'), '4155550142');
+      await user.selectOptions(await screen.findByLabelText('Caller ID'), '+14155550101');
+      await user.click(screen.getByRole('button', { name: 'Call' }));
+      await screen.findByRole('region', { name: 'Active Call' });
+      const call = phone.calls.at(-1);
+      if (!call) throw new Error('no call placed');
+      return call;
+    }
+
+    it('a call given up while ringing closes, says why for a few seconds, and the next call goes out', async () => {
+      serve();
+      const phone = await ready();
+      expect(lastCall().textContent).toBe('');
+      const first = await dialOut(phone);
+      first.sid = 'CA9';
+      first.emit('ringing');
+      // Twilio hangs up (the SDK does not say why), then the call's status arrives.
+      first.emit('disconnect');
+      expect(screen.queryByRole('region', { name: 'Active Call' })).toBeNull();
+      expect(lastCall().textContent).toBe('Call ended');
+      push('call_ended', { callSid: 'CA9', callStatus: 'NO_ANSWER' });
+      expect(lastCall().textContent).toBe('No answer');
+      await advance(6_000);
+      expect(lastCall().textContent).toBe('');
+
+      const second = await dialOut(phone);
+      second.emit('accept');
+      expect(screen.getByRole('timer', { name: 'Call duration' })).toBeTruthy();
+      expect(phone.connects).toHaveLength(2);
+    });
+
+    it('the status told first ends a call whose signalling never ends it; the call is let go', async () => {
+      serve();
+      const phone = await ready();
+      const call = await dialOut(phone);
+      push('call_ended', { callSid: 'CA9', callStatus: 'BUSY' });
+      expect(screen.getByRole('region', { name: 'Active Call' })).toBeTruthy();
+      call.sid = 'CA9';
+      call.emit('ringing');
+      expect(screen.queryByRole('region', { name: 'Active Call' })).toBeNull();
+      expect(lastCall().textContent).toBe('Busy');
+      expect(call.actions).toEqual(['disconnect']);
+    });
+
+    it('takes the reason Twilio hangs up with (busy) as the outcome, not as an error', async () => {
+      serve();
+      const phone = await ready();
+      const call = await dialOut(phone);
+      call.emit('error', new SoftphoneError('Busy', 31486));
+      call.emit('disconnect');
+      expect(lastCall().textContent).toBe('Busy');
+      expect(screen.queryByRole('alert')).toBeNull();
+      await screen.findByRole('button', { name: 'Open dialer' });
+    });
+
+    it('says Call ended when the other side hangs up a call in progress, and nothing when the agent ends it', async () => {
+      serve();
+      const phone = await ready();
+      const call = await dialOut(phone);
+      call.sid = 'CA9';
+      call.emit('ringing');
+      call.emit('accept');
+      call.emit('disconnect');
+      expect(lastCall().textContent).toBe('Call ended');
+
+      const mine = await dialOut(phone);
+      expect(lastCall().textContent).toBe('');
+      await user.click(screen.getByRole('button', { name: 'End' }));
+      mine.emit('disconnect');
+      expect(lastCall().textContent).toBe('');
+    });
+  });
+
+  describe('too many calling tokens', () => {
+    it("shows the server's reason and when calling tries again, then tries again by itself at that time", async () => {
+      serve();
+      let attempts = 0;
+      const phone = fakeSoftphone({
+        start: async () => {
+          if (++attempts > 1) return;
+          throw new ApiError('Too many calling tokens requested. Try again in 2 minutes.', 429, 'TOO_MANY_REQUESTS', {
+            retryAfterSeconds: 100,
+          });
+        },
+      });
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      renderWithProviders(<SoftphoneWidget createSoftphone={() => phone} />);
+      const panel = await screen.findByRole('alert');
+      expect(within(panel).getByRole('heading', { name: 'Calling unavailable' })).toBeTruthy();
+      expect(panel.textContent).toContain('Too many calling tokens requested. Try again in 2 minutes.');
+      expect(panel.textContent).toMatch(/Calling will try again by itself at \d{1,2}:\d{2}/);
+      expect(panel.textContent).not.toContain('Failed to initialize calling');
+      await advance(100_000);
+      expect(attempts).toBe(1);
+      await advance(1_000);
+      await screen.findByRole('button', { name: 'Open dialer' });
+      expect(attempts).toBe(2);
+    });
+  });
+
+  describe('the provider changes', () => {
+    it('a reconnected provider starts the device again on a new token, and the banner says so', async () => {
+      serve();
+      const starts = vi.fn(() => Promise.resolve());
+      const forgetIssuedBefore = vi.fn();
+      const phone = fakeSoftphone({ start: starts });
+      renderWithProviders(<SoftphoneWidget createSoftphone={() => phone} tokens={{ forgetIssuedBefore }} />);
+      await screen.findByRole('button', { name: 'Open dialer' });
+      phone.emit('registered');
+      const changedAt = '2030-01-01T10:00:00.000Z';
+      push('provider_changed', { providerId: 'p2', connected: true, changedAt });
+      expect(forgetIssuedBefore).toHaveBeenCalledWith(Date.parse(changedAt));
+      expect(banner().textContent).toContain('Calling settings changed. Reconnecting...');
+      await waitFor(() => expect(starts).toHaveBeenCalledTimes(2));
+      expect(screen.getByRole('button', { name: 'Open dialer' })).toBeTruthy();
+      phone.emit('registered');
+      expect(banner().textContent).toContain('Ready to make and take calls');
+    });
+
+    it('a disconnected provider hides calling, after the call under way', async () => {
+      serve();
+      const phone = await ready();
+      const call = new FakeCall('INCOMING', '+14155550123', null, 'CA1');
+      phone.emit('incoming', call);
+      await user.click(screen.getByRole('button', { name: 'Answer' }));
+      call.emit('accept');
+      push('provider_changed', { providerId: 'p1', connected: false, changedAt: new Date().toISOString() });
+      expect(screen.getByRole('region', { name: 'Active Call' })).toBeTruthy();
+      await user.click(screen.getByRole('button', { name: 'End' }));
+      await waitFor(() => expect(screen.queryByRole('button', { name: 'Open dialer' })).toBeNull());
+      expect(screen.queryByRole('status', { name: 'Phone status' })).toBeNull();
     });
   });
 });

@@ -2,24 +2,33 @@ import { Phone, X } from 'lucide-react';
 import { useCallback, useId, useRef, useState } from 'react';
 import { IconButton } from '../../../components/icon-button';
 import { cn } from '../../../lib/cn';
-import { fetchVoiceToken } from '../api/softphone-api';
+import { voiceTokens } from '../api/softphone-api';
 import { createSoftphone, type Softphone } from '../device/softphone';
+import type { VoiceTokens } from '../device/voice-tokens';
 import { useSoftphone } from '../hooks/use-softphone';
 import { ActiveCallPanel } from './active-call-panel';
+import { CallOutcomeStatus } from './call-outcome';
 import { CallingUnavailable } from './calling-unavailable';
 import { DeviceStatusBanner } from './device-status-banner';
 import { Dialer } from './dialer';
 import { IncomingCallPanel } from './incoming-call-panel';
 
-const realSoftphone = () => createSoftphone({ fetchToken: fetchVoiceToken });
+const realSoftphone = () => createSoftphone({ tokens: voiceTokens });
 
 /**
  * SPEC §2 floating call widget, on every signed-in screen: hidden until the token says a provider
  * exists; then the green call button and its dialer, the incoming and active call panels at the
- * bottom right, and the device status banner top right. `createSoftphone` is for the component tests.
+ * bottom right, and the device status banner top right. `createSoftphone` and `tokens` are for the
+ * component tests.
  */
-export function SoftphoneWidget({ createSoftphone: create = realSoftphone }: { createSoftphone?: () => Softphone }) {
-  const phone = useSoftphone(create);
+export function SoftphoneWidget({
+  createSoftphone: create = realSoftphone,
+  tokens = voiceTokens,
+}: {
+  createSoftphone?: () => Softphone;
+  tokens?: Pick<VoiceTokens, 'forgetIssuedBefore'>;
+}) {
+  const phone = useSoftphone(create, tokens);
   const [dialerOpen, setDialerOpen] = useState(false);
   const callButton = useRef<HTMLButtonElement>(null);
   const dialerId = useId();
@@ -45,10 +54,11 @@ export function SoftphoneWidget({ createSoftphone: create = realSoftphone }: { c
       <DeviceStatusBanner banner={phone.banner} />
       {/* A little smaller and closer to the corner on a phone, so it clears the composer's Send button. */}
       <div className="fixed right-3 bottom-3 z-40 flex flex-col items-end gap-3 sm:right-4 sm:bottom-4">
-        {availability === 'unavailable' ? (
-          <CallingUnavailable onRefresh={phone.retry} />
+        {availability === 'unavailable' && phone.unavailable ? (
+          <CallingUnavailable unavailable={phone.unavailable} onRefresh={phone.retry} />
         ) : (
           <>
+            <CallOutcomeStatus text={phone.outcome} />
             {phone.notice && (
               <div
                 role="alert"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMicrophoneError, PERMISSION_DENIED, SoftphoneError, toSoftphoneError } from './device-errors';
+import { isFarEndAnswer, isMicrophoneError, PERMISSION_DENIED, SoftphoneError, toSoftphoneError } from './device-errors';
 import { deviceOptions } from './device-options';
 
 /** The SDK's errors carry a numeric code and a description (TwilioError). */
@@ -19,9 +19,21 @@ describe('SDK errors in SPEC §8 words', () => {
     [31401, PERMISSION_DENIED],
     [53000, 'Connection error with the provider'],
     [53405, 'Connection error with the provider'],
-    [31486, 'Provider error: Busy Here'],
+    [31486, 'Busy'],
+    [31480, 'No answer'],
+    [31603, 'Declined'],
+    [31404, 'Provider error: Not Found (HTTP/SIP)'],
   ])('%i → %s', (code, message) => {
-    expect(toSoftphoneError(sdkError(code, code === 31486 ? 'Busy Here' : '')).message).toBe(message);
+    expect(toSoftphoneError(sdkError(code, code === 31404 ? 'Not Found (HTTP/SIP)' : '')).message).toBe(message);
+  });
+
+  it("reads the code Twilio's hangup carried when the SDK wraps it (31005, Error sent from gateway in HANGUP)", () => {
+    const wrapped = Object.assign(sdkError(31005, 'Error sent from gateway in HANGUP'), {
+      originalError: { code: 31486, message: 'Busy Here' },
+    });
+    const error = toSoftphoneError(wrapped);
+    expect([error.code, error.message, isFarEndAnswer(error)]).toEqual([31486, 'Busy', true]);
+    expect(isFarEndAnswer(toSoftphoneError(sdkError(31005)))).toBe(false);
   });
 
   it('names media acquisition failures, and treats the three microphone codes as microphone errors', () => {

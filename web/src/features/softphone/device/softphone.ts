@@ -2,6 +2,7 @@ import type { Call, Device } from '@twilio/voice-sdk';
 import type { CallDirection } from '../hooks/call-manager';
 import { SoftphoneError, toSoftphoneError } from './device-errors';
 import { type DeviceOptions, deviceOptions, signallingHost } from './device-options';
+import type { VoiceTokenSource } from './voice-tokens';
 
 /** One call of the device, as the widget uses it (SPEC §7 Telephony device operations). */
 export interface PhoneCall {
@@ -18,7 +19,8 @@ export interface PhoneCall {
   disconnect(): void;
   mute(muted: boolean): void;
   sendDigits(digits: string): void;
-  on(event: 'accept' | 'disconnect' | 'cancel' | 'reject', listener: () => void): void;
+  /** `ringing`: an outbound call rings at the far end, and `callSid()` now gives its CallSid. */
+  on(event: 'accept' | 'ringing' | 'disconnect' | 'cancel' | 'reject', listener: () => void): void;
   on(event: 'error', listener: (error: SoftphoneError) => void): void;
 }
 
@@ -48,8 +50,8 @@ export interface Softphone {
 }
 
 export interface SoftphoneDependencies {
-  /** POST /voice/token; an ApiError coded PROVIDER_NOT_FOUND when the company has no provider. */
-  fetchToken: () => Promise<string>;
+  /** Tokens from POST /voice/token (kept for reuse); an ApiError coded PROVIDER_NOT_FOUND when the company has no provider. */
+  tokens: VoiceTokenSource;
   /** The SDK, loaded only when needed: it is the largest part of the app. */
   loadSdk?: () => Promise<{ Device: typeof Device }>;
   options?: DeviceOptions;
@@ -58,9 +60,27 @@ export interface SoftphoneDependencies {
 const isNoProvider = (error: unknown) =>
   typeof error === 'object' && error !== null && 'code' in error && error.code === 'PROVIDER_NOT_FOUND';
 
+/** The SDK's AccessTokenInvalid and AccessTokenExpired, under their old and new numbers. */
+const TOKEN_REFUSED = new Set([20101, 20104, 31204, 31205]);
+
+/**
+ * A call whose signalling socket closed before Twilio gave it a reconnect token (one still ringing)
+ * is closed by the SDK without any event, and the Device keeps it as its active call: the widget
+ * would stay on it and every later call would fail with 'A Call is already active'. The SDK's own
+ * `disconnect` of the call tells both that it is over.
+ */
+function endSilentlyClosed(call: Call) {
+  call.on('transportClose', () =>
+    queueMicrotask(() => {
+      if (call.status() === 'closed') call.emit('disconnect', call);
+    }),
+  );
+}
+
 /** The SDK's Call as a PhoneCall. */
 function wrapCall(call: Call, direction: CallDirection, to?: string): PhoneCall {
   const custom = call.customParameters;
+  endSilentlyClosed(call);
   return {
     direction,
     // The ring-all TwiML passes the caller's leg as parentCallSid (functions/voice/twiml.ts).
@@ -83,21 +103,25 @@ function wrapCall(call: Call, direction: CallDirection, to?: string): PhoneCall 
 
 /**
  * The wrapper over the Voice SDK's Device (SPEC §4): registers once, renews its token before it
- * expires, holds at most one call, and reports SDK failures as SoftphoneErrors in SPEC's words.
+ * expires, holds at most one call, and reports SDK failures as SoftphoneErrors in SPEC's words. A
+ * token Twilio refuses (a stored one signed with a key that is gone) is replaced once by a new
+ * device on a new token before anything is reported.
  */
 export function createSoftphone(deps: SoftphoneDependencies): Softphone {
   const loadSdk = deps.loadSdk ?? (() => import('@twilio/voice-sdk'));
   const listeners = new Map<keyof SoftphoneEvents, Set<(...args: never[]) => void>>();
   let device: Device | null = null;
   let destroyed = false;
+  /** Whether a refused token was replaced since the device last registered. */
+  let replacedRefused = false;
 
   function emit<K extends keyof SoftphoneEvents>(event: K, ...args: SoftphoneEvents[K]) {
     for (const listener of listeners.get(event) ?? []) (listener as (...a: SoftphoneEvents[K]) => void)(...args);
   }
 
-  async function token(): Promise<string> {
+  async function token(get: () => Promise<string>): Promise<string> {
     try {
-      return await deps.fetchToken();
+      return await get();
     } catch (error) {
       if (!isNoProvider(error)) throw error;
       emit('no_provider');
@@ -105,10 +129,10 @@ export function createSoftphone(deps: SoftphoneDependencies): Softphone {
     }
   }
 
-  async function renewToken() {
+  async function renewToken(current: Device) {
     emit('tokenWillExpire');
     try {
-      device?.updateToken(await token());
+      current.updateToken(await token(() => deps.tokens.replace(current.token ?? '')));
     } catch (error) {
       emit('error', toSoftphoneError(error));
     }
@@ -118,27 +142,53 @@ export function createSoftphone(deps: SoftphoneDependencies): Softphone {
     try {
       await current.register();
     } catch (error) {
+      if (current === device) emit('error', toSoftphoneError(error));
+    }
+  }
+
+  /** A new device on a new token, in place of one whose token Twilio refused. */
+  async function replaceRefused(refused: Device) {
+    replacedRefused = true;
+    try {
+      const next = await token(() => deps.tokens.replace(refused.token ?? ''));
+      if (device !== refused) return;
+      refused.removeAllListeners();
+      refused.destroy();
+      device = null;
+      await setUp(next);
+    } catch (error) {
       emit('error', toSoftphoneError(error));
     }
+  }
+
+  async function setUp(first: string) {
+    const { Device } = await loadSdk();
+    if (destroyed || device) return;
+    const created = new Device(first, deps.options ?? deviceOptions(signallingHost()));
+    device = created;
+    created.on('registered', () => {
+      replacedRefused = false;
+      emit('registered');
+    });
+    created.on('unregistered', () => emit('unregistered'));
+    // An error that names a call reaches that call's own listeners; the device reports the rest.
+    created.on('error', (error: unknown, call?: Call) => {
+      if (call) return;
+      const reported = toSoftphoneError(error);
+      const refused = typeof reported.code === 'number' && TOKEN_REFUSED.has(reported.code);
+      // During a call the device stays: the call goes on, and the next renewal brings a new token.
+      if (refused && !replacedRefused && !created.isBusy) void replaceRefused(created);
+      else emit('error', reported);
+    });
+    created.on('tokenWillExpire', () => void renewToken(created));
+    created.on('incoming', (call: Call) => emit('incoming', wrapCall(call, 'INCOMING')));
+    void register(created);
   }
 
   return {
     async start() {
       if (device) return;
-      const first = await token();
-      const { Device } = await loadSdk();
-      if (destroyed || device) return;
-      const created = new Device(first, deps.options ?? deviceOptions(signallingHost()));
-      device = created;
-      created.on('registered', () => emit('registered'));
-      created.on('unregistered', () => emit('unregistered'));
-      // An error that names a call reaches that call's own listeners; the device reports the rest.
-      created.on('error', (error: unknown, call?: Call) => {
-        if (!call) emit('error', toSoftphoneError(error));
-      });
-      created.on('tokenWillExpire', () => void renewToken());
-      created.on('incoming', (call: Call) => emit('incoming', wrapCall(call, 'INCOMING')));
-      void register(created);
+      await setUp(await token(() => deps.tokens.get()));
     },
     async connect(params) {
       if (!device) throw new SoftphoneError('Device not initialized');
@@ -148,7 +198,7 @@ export function createSoftphone(deps: SoftphoneDependencies): Softphone {
     isRegistered: () => device?.state === 'registered',
     async reconnect() {
       if (!device) throw new SoftphoneError('Device not initialized');
-      device.updateToken(await token());
+      device.updateToken(await token(() => deps.tokens.get()));
       if (device.state === 'unregistered') await device.register();
     },
     destroy() {

@@ -63,6 +63,15 @@ describe('call manager (SPEC §4)', () => {
       expect(transition(dialing, { type: 'accept', at: 5_000, callSid: 'CA9' })).toEqual(activeOut);
     });
 
+    it('learns the CallSid when the far end rings, once; ringing means nothing in another state', () => {
+      const rung = transition(dialing, { type: 'ringing', callSid: 'CA9' });
+      expect(rung).toEqual({ ...dialing, call: { ...outbound, callSid: 'CA9' } });
+      expect(transition(rung, { type: 'ringing', callSid: 'CA8' })).toBe(rung);
+      expect(transition(dialing, { type: 'ringing', callSid: null })).toBe(dialing);
+      expect(transition(ringing, { type: 'ringing', callSid: 'CA9' })).toBe(ringing);
+      expect(transition(IDLE, { type: 'ringing', callSid: 'CA9' })).toBe(IDLE);
+    });
+
     it.each(ENDINGS)('dialing → idle on %s', (type) => {
       expect(transition(dialing, { type })).toEqual(IDLE);
     });
@@ -91,6 +100,11 @@ describe('call manager (SPEC §4)', () => {
       ['active (outbound)', activeOut, 'CA9'],
     ] as const)('call_ended for the call while %s → idle', (_, state, callSid) => {
       expect(transition(state, { type: 'call_ended', callSid })).toEqual(IDLE);
+    });
+
+    it('call_ended for a dialing call that has rung (busy, no answer) → idle', () => {
+      const rung = transition(dialing, { type: 'ringing', callSid: 'CA9' });
+      expect(transition(rung, { type: 'call_ended', callSid: 'CA9' })).toEqual(IDLE);
     });
 
     it('call_ended for another call changes nothing; a dialing call without a CallSid yet is not matched', () => {

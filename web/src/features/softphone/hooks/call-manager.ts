@@ -33,6 +33,8 @@ export type CallEvent =
   | { type: 'incoming'; call: CallInfo; at: number }
   /** The agent placed a call. */
   | { type: 'dial'; call: CallInfo; at: number }
+  /** The outbound call rings at the far end: Twilio has given its CallSid. */
+  | { type: 'ringing'; callSid: string | null }
   /** The agent pressed Answer. */
   | { type: 'answer' }
   /** The device's call was answered (incoming: by us; outbound: by the far end). */
@@ -61,6 +63,10 @@ export function transition(state: CallState, event: CallEvent): CallState {
       return state.status === 'idle' ? { status: 'ringing', call: event.call, since: event.at, answering: false } : state;
     case 'dial':
       return state.status === 'idle' ? { status: 'dialing', call: event.call, since: event.at } : state;
+    case 'ringing':
+      // Known from now on, so the realtime call_ended of an unanswered call ends it here too.
+      if (state.status !== 'dialing' || state.call.callSid || !event.callSid) return state;
+      return { ...state, call: { ...state.call, callSid: event.callSid } };
     case 'answer':
       return state.status === 'ringing' && !state.answering ? { ...state, answering: true } : state;
     case 'accept':

@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { READY_BANNER_HIDE_MS } from '../../../../../shared/constants';
+import { ApiError } from '../../../lib/api-client';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime';
 import { settingsKeys } from '../../../lib/settings-queries';
-import { isMicrophoneError, type SoftphoneError } from '../device/device-errors';
+import { isFarEndAnswer, isMicrophoneError, type SoftphoneError } from '../device/device-errors';
 import type { PhoneCall, Softphone } from '../device/softphone';
 import { type CallEvent, type CallInfo, type CallState, IDLE, transition } from './call-manager';
+import { type CallOutcome, OUTCOME_SHOWN_MS, outcomeOf, outcomeWords, useEndedCalls } from './call-outcome';
 
 /** Whether the widget shows at all: not until the token says a provider exists. */
 export type Availability = 'checking' | 'no_provider' | 'available' | 'unavailable';
@@ -18,8 +20,32 @@ export interface Banner {
 }
 
 export const INIT_FAILED = 'Failed to initialize calling. Please refresh the page.';
+export const SETTINGS_CHANGED = 'Calling settings changed. Reconnecting...';
 export const MAKE_CALL_FAILED = 'Failed to make call. Please try again.';
 export const DEVICE_NOT_INITIALIZED = 'Device not initialized';
+
+/** When the server gives no time to wait after a 429. */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+
+/** Why calling is unavailable, and when the widget tries again by itself (after a 429). */
+export interface Unavailable {
+  message: string;
+  retryAt: number | null;
+}
+
+/**
+ * Why the softphone (re)starts: the page opened or Refresh; the company's provider changed (the old
+ * token's key is gone); or the provider was disconnected (no start at all: calling hides).
+ */
+type Start = { n: number; why: 'open' | 'settings_changed' | 'provider_gone' };
+
+function unavailableAfter(error: unknown): Unavailable {
+  if (!(error instanceof ApiError) || error.status !== 429) return { message: INIT_FAILED, retryAt: null };
+  const seconds = Number(error.details?.retryAfterSeconds);
+  const wait = Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_RETRY_AFTER_SECONDS;
+  // A second more, so the server's window has surely turned.
+  return { message: error.message, retryAt: Date.now() + (wait + 1) * 1000 };
+}
 
 const infoOf = (call: PhoneCall): CallInfo => ({
   direction: call.direction,
@@ -32,18 +58,23 @@ const infoOf = (call: PhoneCall): CallInfo => ({
 /**
  * The widget's controller: runs the softphone (made by `create`, once per start), feeds the call
  * manager from the device's calls, the agent's clicks and the realtime events, and keeps the device
- * status banner.
+ * status banner. `tokens` is the store of voice tokens, told when the company's provider changes.
  */
-export function useSoftphone(create: () => Softphone) {
+export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBefore(changedAtMs: number): void }) {
   const [availability, setAvailability] = useState<Availability>('checking');
+  const [unavailable, setUnavailable] = useState<Unavailable | null>(null);
   const [banner, setBanner] = useState<Banner | null>(null);
   const [callState, setCallState] = useState<CallState>(IDLE);
   const [muted, setMuted] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  const [start, setStart] = useState<Start>({ n: 0, why: 'open' });
   const softphone = useRef<Softphone | null>(null);
   const state = useRef<CallState>(IDLE);
   const current = useRef<PhoneCall | null>(null);
+  /** A restart asked for during a call waits for its end. */
+  const startAfterCall = useRef<Start['why'] | null>(null);
+  const ended = useEndedCalls();
+  const [outcome, setOutcome] = useState<CallOutcome | null>(null);
 
   /** Applies an event; answers whether it changed anything. */
   const dispatch = useCallback((event: CallEvent): boolean => {
@@ -58,28 +89,73 @@ export function useSoftphone(create: () => Softphone) {
     return true;
   }, []);
 
+  /** The far end (or Twilio) ended the call: it closes here, saying how it ended. */
+  const endedThere = useCallback(
+    (event: CallEvent, words?: string) => {
+      const before = state.current;
+      if (!dispatch(event)) return;
+      setOutcome(outcomeOf(before, before.status === 'idle' ? undefined : ended.statusOf(before.call.callSid), words));
+    },
+    [dispatch, ended],
+  );
+
   /** Events of a call that is no longer ours (a second invite, a call already ended) change nothing. */
   const follow = useCallback(
     (call: PhoneCall) => {
       const mine = (event: CallEvent) => {
         if (current.current === call) dispatch(event);
       };
+      const fromFarEnd = (event: CallEvent, words?: string) => {
+        if (current.current === call) endedThere(event, words);
+      };
       call.on('accept', () => mine({ type: 'accept', at: Date.now(), callSid: call.callSid() }));
-      call.on('disconnect', () => mine({ type: 'disconnect' }));
-      call.on('cancel', () => mine({ type: 'cancel' }));
+      call.on('ringing', () => {
+        const callSid = call.callSid();
+        mine({ type: 'ringing', callSid });
+        // Its end was told before the SDK heard it ring: nothing more will come for it.
+        if (callSid && ended.statusOf(callSid) && current.current === call) {
+          fromFarEnd({ type: 'call_ended', callSid });
+          call.disconnect();
+        }
+      });
+      call.on('disconnect', () => fromFarEnd({ type: 'disconnect' }));
+      call.on('cancel', () => fromFarEnd({ type: 'cancel' }));
       call.on('reject', () => mine({ type: 'reject' }));
       call.on('error', (error: SoftphoneError) => {
+        if (isFarEndAnswer(error)) {
+          fromFarEnd({ type: 'disconnect' }, error.message);
+          return;
+        }
         // Shown even when the call has already ended: the SDK reports a refused microphone after the disconnect.
         setNotice(error.message);
         // A call not yet connected, or one without a microphone, cannot go on.
         if (isMicrophoneError(error) || state.current.status !== 'active') mine({ type: 'failure' });
       });
     },
-    [dispatch],
+    [dispatch, endedThere, ended],
   );
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` restarts the softphone (Refresh)
+  /** Starts the softphone again (at once, or once the call under way ends). */
+  const restart = useCallback((why: Start['why']) => {
+    if (state.current.status !== 'idle') {
+      startAfterCall.current = why;
+      return;
+    }
+    setStart((s) => ({ n: s.n + 1, why }));
+  }, []);
   useEffect(() => {
+    const why = startAfterCall.current;
+    if (callState.status !== 'idle' || !why) return;
+    startAfterCall.current = null;
+    setStart((s) => ({ n: s.n + 1, why }));
+  }, [callState]);
+
+  useEffect(() => {
+    if (start.why === 'provider_gone') {
+      setAvailability('no_provider');
+      setBanner(null);
+      return;
+    }
     const phone = create();
     softphone.current = phone;
     let live = true;
@@ -98,22 +174,32 @@ export function useSoftphone(create: () => Softphone) {
           return;
         }
         current.current = call;
+        setOutcome(null);
         follow(call);
       }),
     ];
-    setAvailability('checking');
-    setBanner(null);
+    if (start.why === 'settings_changed') {
+      // The widget stays as it was while the device starts again; the banner says why.
+      setAvailability((a) => (a === 'available' ? a : 'checking'));
+      setBanner({ state: 'initializing', message: SETTINGS_CHANGED });
+    } else {
+      setAvailability('checking');
+      setBanner(null);
+    }
     phone.start().then(
       () => {
         if (!live) return;
         setAvailability('available');
+        setUnavailable(null);
         if (!phone.isRegistered())
           setBanner((b) => b ?? { state: 'initializing', message: 'Connecting to the phone service...' });
       },
-      (error: SoftphoneError) => {
+      (error: SoftphoneError | ApiError) => {
         if (!live || error.code === 'NO_PROVIDER_CONFIGURED') return;
         console.error('Failed to initialize calling', error);
+        setUnavailable(unavailableAfter(error));
         setAvailability('unavailable');
+        setBanner(null);
       },
     );
     return () => {
@@ -125,7 +211,15 @@ export function useSoftphone(create: () => Softphone) {
       state.current = IDLE;
       setCallState(IDLE);
     };
-  }, [create, dispatch, follow, attempt]);
+  }, [create, dispatch, follow, start]);
+
+  // After a 429 the server said when to come back: the widget does so by itself.
+  useEffect(() => {
+    const retryAt = availability === 'unavailable' ? unavailable?.retryAt : null;
+    if (!retryAt) return;
+    const timer = setTimeout(() => restart('open'), Math.max(0, retryAt - Date.now()));
+    return () => clearTimeout(timer);
+  }, [availability, unavailable, restart]);
 
   // A provider connected in Settings, in this tab, makes calling possible: start again.
   const queryClient = useQueryClient();
@@ -134,9 +228,23 @@ export function useSoftphone(create: () => Softphone) {
     return queryClient.getQueryCache().subscribe((event) => {
       const { queryKey, state } = event.query;
       if (event.type !== 'updated' || queryKey.length !== 1 || queryKey[0] !== settingsKeys.providers[0]) return;
-      if (Array.isArray(state.data) && state.data.length > 0) setAttempt((n) => n + 1);
+      if (Array.isArray(state.data) && state.data.length > 0) restart('open');
     });
-  }, [availability, queryClient]);
+  }, [availability, queryClient, restart]);
+
+  // Twilio connected or disconnected (by anyone of the company): the old token's key is gone, so every
+  // device starts again on a new token, or hides with the provider.
+  useRealtimeEvent('provider_changed', (event) => {
+    tokens?.forgetIssuedBefore(Date.parse(event.data.changedAt));
+    restart(event.data.connected ? 'settings_changed' : 'provider_gone');
+  });
+
+  // How the last call ended, shown for a few seconds.
+  useEffect(() => {
+    if (!outcome) return;
+    const timer = setTimeout(() => setOutcome(null), OUTCOME_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [outcome]);
 
   // SPEC §4: the ready banner hides after 3 seconds.
   useEffect(() => {
@@ -167,10 +275,19 @@ export function useSoftphone(create: () => Softphone) {
     const call = current.current;
     if (!dispatch(event) || !call) return;
     if (before.status === 'ringing') call.ignore();
-    else call.disconnect();
+    else {
+      if (before.status !== 'idle') setOutcome(outcomeOf(before, ended.statusOf(before.call.callSid)));
+      call.disconnect();
+    }
   };
   useRealtimeEvent('call_answered', (event) => fromRealtime({ type: 'call_answered', callSid: event.data.callSid }));
-  useRealtimeEvent('call_ended', (event) => fromRealtime({ type: 'call_ended', callSid: event.data.callSid }));
+  useRealtimeEvent('call_ended', (event) => {
+    const { callSid, callStatus } = event.data;
+    if (callStatus) ended.remember(callSid, callStatus);
+    // The SDK may have ended the call first, not knowing why: now it is known.
+    setOutcome((shown) => (shown?.callSid === callSid && callStatus ? { ...shown, text: outcomeWords(callStatus) } : shown));
+    fromRealtime({ type: 'call_ended', callSid });
+  });
 
   /** Places a call; resolves to an error message for the dialer, or null once the call is under way. */
   const dial = useCallback(
@@ -178,6 +295,7 @@ export function useSoftphone(create: () => Softphone) {
       const phone = softphone.current;
       if (!phone || availability !== 'available') return DEVICE_NOT_INITIALIZED;
       setNotice(null);
+      setOutcome(null);
       let call: PhoneCall;
       try {
         call = await phone.connect({ To: to, From: from });
@@ -198,6 +316,8 @@ export function useSoftphone(create: () => Softphone) {
 
   return {
     availability,
+    unavailable,
+    outcome: outcome?.text ?? null,
     banner,
     callState,
     muted,
@@ -224,7 +344,7 @@ export function useSoftphone(create: () => Softphone) {
     },
     sendDigit: (digit: string) => current.current?.sendDigits(digit),
     /** 'Calling unavailable' → Refresh: a fresh start. */
-    retry: () => setAttempt((n) => n + 1),
+    retry: () => restart('open'),
   };
 }
 
