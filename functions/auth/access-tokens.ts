@@ -8,6 +8,7 @@ import { SECRET_CACHE_TTL_SECONDS, secretVersions } from '../lib/config';
 export interface Principal {
   userId: string;
   companyId: string;
+  /** As at sign-in or the last refresh in the token; defineHandler replaces both with the stored user's. */
   isPlatformAdmin: boolean;
   /** The role at sign-in or the last refresh; routes that restrict by role read the stored user instead. */
   role: Role;

@@ -39,9 +39,12 @@ export function toUser(record: UserRecord): User {
     role: record.role,
     avatarUrl: record.avatarUrl ?? null,
     lastActiveAt: record.lastActiveAt ?? null,
-    isPlatformAdmin: platformAdminEmails().has(record.email.toLowerCase()),
+    isPlatformAdmin: isNamedPlatformAdmin(record),
   };
 }
+
+/** Platform administrators are whoever the operator names now (PLATFORM_ADMIN_EMAILS), read at every use. */
+export const isNamedPlatformAdmin = (record: Pick<UserRecord, 'email'>) => platformAdminEmails().has(record.email.toLowerCase());
 
 export function toCompany(record: CompanyRecord): Company {
   return { id: record.id, name: record.name };

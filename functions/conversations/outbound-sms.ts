@@ -10,8 +10,7 @@ import { db } from '../lib/db';
 import { logError } from '../lib/log';
 import { keys } from '../lib/table';
 import { publish } from '../realtime/publish';
-import { isConnected } from '../settings/providers';
-import { type ChannelRecord, enabledCapabilities, type ProviderRecord } from '../settings/records';
+import type { ChannelRecord, ProviderRecord } from '../settings/records';
 import { clientFor } from '../settings/twilio-account';
 import { OPTED_OUT_ERROR } from '../twilio/message-errors';
 import { TwilioApiError, type TwilioMessage } from '../twilio/rest-client';
@@ -27,6 +26,7 @@ import {
   untilCommitted,
 } from './message-writes';
 import { type ConversationRecord, type MessageRecord, toMessage } from './records';
+import { requireSendingRoute } from './sending-route';
 import { getConversationRecord } from './thread';
 
 export const optedOutMessage =
@@ -44,7 +44,7 @@ export async function sendSms(companyId: string, userId: string, conversationId:
     getActiveUser(companyId, userId),
   ]);
   if (!user) throw unauthorized('This account no longer exists.');
-  const { channel, provider } = await sendingRoute(conversation);
+  const { channel, provider } = await requireSendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
 
   // The text's time is kept across attempts: one that lost to a newer message is then added before it.
@@ -73,7 +73,7 @@ export async function retrySms(companyId: string, conversationId: string, messag
   if (failed.direction !== 'OUTBOUND' || failed.status !== 'FAILED' || failed.providerMessageId) {
     throw conflict('Only a sent message that failed before Twilio took it can be sent again.', 'CONFLICT');
   }
-  const { channel, provider } = await sendingRoute(conversation);
+  const { channel, provider } = await requireSendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
 
   let queued: MessageRecord;
@@ -121,28 +121,6 @@ async function findMessageRecord(companyId: string, conversationId: string, mess
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return undefined;
-}
-
-/** The channel and provider a text leaves through, or why it cannot leave (409). */
-async function sendingRoute(conversation: ConversationRecord): Promise<{ channel: ChannelRecord; provider: ProviderRecord }> {
-  const TableName = tableName();
-  const { companyId } = conversation;
-  const { Item } = await db.send(new GetCommand({ TableName, Key: keys.channel(companyId, conversation.channelId) }));
-  const channel = Item as ChannelRecord | undefined;
-  if (channel?.status !== 'ACTIVE' || !enabledCapabilities(channel).sms) {
-    throw conflict(
-      `${conversation.channelIdentifier} is no longer an active SMS channel, so texts cannot be sent from it. Import the number again in Settings → Channels.`,
-      'CHANNEL_INACTIVE',
-    );
-  }
-  const found = channel.providerId
-    ? (await db.send(new GetCommand({ TableName, Key: keys.provider(companyId, channel.providerId) }))).Item
-    : undefined;
-  const provider = found as ProviderRecord | undefined;
-  if (!provider || !isConnected(provider)) {
-    throw conflict('Twilio is not connected, so texts cannot be sent. Connect it in Settings → Providers.', 'PROVIDER_NOT_FOUND');
-  }
-  return { channel, provider };
 }
 
 async function tryStore(before: ConversationRecord, body: string, sentBy: { id: string; name: string }, at: string) {

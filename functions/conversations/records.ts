@@ -48,7 +48,8 @@ export interface MessageRecord {
   body: string;
   status: MessageStatus;
   createdAt: string;
-  sentBy: { id: string; name: string } | null;
+  /** Absent on outbound texts stored before it was kept. */
+  sentBy?: { id: string; name: string } | null;
   providerStatus: string | null;
   providerMessageId: string | null;
   segments: number;
@@ -72,7 +73,8 @@ export function toMessage(record: MessageRecord): Message {
     body: record.body,
     status: record.status,
     createdAt: record.createdAt,
-    sentBy: record.sentBy,
+    // Absent on texts stored before senders were kept: unknown, never guessed.
+    sentBy: record.sentBy ?? null,
     smsMessage: {
       providerStatus: record.providerStatus,
       providerMessageId: record.providerMessageId,

@@ -6,6 +6,7 @@ import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { toConversationView } from './conversation-views';
 import { type ConversationRecord, type MessageRecord, toMessage } from './records';
+import { sendingRoute } from './sending-route';
 
 /** A conversation and its messages as a thread reads them. */
 
@@ -31,15 +32,16 @@ export async function getConversationRecord(companyId: string, conversationId: s
 }
 
 /**
- * The conversation with its newest THREAD_PAGE_SIZE messages, oldest first; with `before` (an
+ * The conversation with whether texts can be sent from it now, and its newest THREAD_PAGE_SIZE messages, oldest first; with `before` (an
  * `olderCursor` of an earlier read), the page older than it. One Query whatever the thread's length.
  */
 export async function readThread(companyId: string, conversationId: string, before?: string): Promise<ConversationDetail> {
   const startAfter = before === undefined ? undefined : decodeCursor(before);
   const record = await getConversationRecord(companyId, conversationId);
   const { PK } = keys.messagesOf(companyId, conversationId);
-  const [conversation, page] = await Promise.all([
+  const [conversation, route, page] = await Promise.all([
     toConversationView(record),
+    sendingRoute(record),
     db.send(
       new QueryCommand({
         TableName: tableName(),
@@ -57,6 +59,7 @@ export async function readThread(companyId: string, conversationId: string, befo
   const oldest = messages.at(-1);
   return {
     ...conversation,
+    sendingBlockedBy: route.block,
     messages: messages.reverse().map(toMessage),
     olderCursor: newestFirst.length > THREAD_PAGE_SIZE && oldest ? encodeCursor(oldest.SK) : null,
   };

@@ -7,7 +7,7 @@ import type { Role } from '../../shared/contract/auth';
 import type { HttpContract } from '../../shared/contract/route';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
-import { getActiveUser } from '../auth/accounts';
+import { getActiveUser, isNamedPlatformAdmin } from '../auth/accounts';
 import { AppError, forbidden, notFound, unauthorized } from './app-error';
 import { hasSetting, ORIGIN_SECRET_HEADER, secretVersions } from './config';
 import { withDeadline } from './deadline';
@@ -164,12 +164,14 @@ async function authenticate(contract: HttpContract, event: APIGatewayProxyEventV
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match?.[1]) throw unauthorized('Authentication required');
   const principal = await verifyAccessToken(match[1]);
-  if (contract.auth === 'platformAdmin' && !principal.isPlatformAdmin) throw forbidden();
-  // The stored user, not the token's claims: a removal or a role change applies to the very next request.
+  // The stored user, not the token's claims: a removal, a role change or the operator naming (or no
+  // longer naming) a platform administrator applies to the very next request, as /me reports it.
   const user = await getActiveUser(principal.companyId, principal.userId);
   if (!user) throw unauthorized('This account no longer exists.');
+  const isPlatformAdmin = isNamedPlatformAdmin(user);
+  if (contract.auth === 'platformAdmin' && !isPlatformAdmin) throw forbidden();
   if (contract.roles && !contract.roles.includes(user.role)) throw forbidden(roleMessage(contract.roles));
-  return { ...principal, role: user.role };
+  return { ...principal, role: user.role, isPlatformAdmin };
 }
 
 const ROLE_NAMES: Record<Role, string> = { OWNER: 'the owner', ADMIN: 'admins', AGENT: 'agents' };

@@ -61,7 +61,34 @@ export const ConversationSchema = z.object({
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
+/**
+ * Why texts cannot be sent from a conversation now: its channel was deactivated (Twilio was
+ * disconnected), imported without SMS, or its Twilio account is not connected. Opt-outs are `optedOut`.
+ */
+export const SENDING_BLOCKS = ['CHANNEL_INACTIVE', 'CHANNEL_WITHOUT_SMS', 'PROVIDER_NOT_CONNECTED'] as const;
+export type SendingBlock = (typeof SENDING_BLOCKS)[number];
+
+/** Where a number's channel comes back after Twilio was disconnected: the Channels page says it alike. */
+export const REIMPORT_DIRECTIONS = 'Import the number again in Settings → Providers';
+
+/**
+ * What the thread and a refused send (409) say, with the number as people read it (formatted for the
+ * company's country by the caller).
+ */
+export function sendingBlockedMessage(block: SendingBlock, number: string): string {
+  switch (block) {
+    case 'CHANNEL_INACTIVE':
+      return `Texts cannot be sent from ${number}: it is inactive since Twilio was disconnected. ${REIMPORT_DIRECTIONS} to send from it.`;
+    case 'CHANNEL_WITHOUT_SMS':
+      return `Texts cannot be sent from ${number}: it was imported without SMS.`;
+    case 'PROVIDER_NOT_CONNECTED':
+      return `Texts cannot be sent from ${number}: Twilio is not connected. Connect it in Settings → Providers.`;
+  }
+}
+
 export const ConversationDetailSchema = z.extend(ConversationSchema, {
+  /** Why the composer cannot send now; null when it can. */
+  sendingBlockedBy: z.nullable(z.enum(SENDING_BLOCKS)),
   /** Oldest first; the newest THREAD_PAGE_SIZE, or the page before `before`. */
   messages: z.array(MessageSchema),
   /** Pass as `before` to read the messages older than these; null when there are none. */

@@ -1,8 +1,23 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, signUp, stack } from '../support/api';
-import { expectAccessible, gone, launchBrowser, openTab, PHONE, reached, seen, signInThroughForm, web } from '../support/browser';
+import type { ConversationPage } from '../../shared/contract/conversations';
+import { formatPhoneNumber } from '../../shared/phone-numbers';
+import { type Account, api, signUp, stack } from '../support/api';
+import {
+  expectAccessible,
+  gone,
+  launchBrowser,
+  openTab,
+  PHONE,
+  reached,
+  seen,
+  signInThroughForm,
+  UI_TIMEOUT_MS,
+  web,
+} from '../support/browser';
 import { withChannel } from '../support/settings';
+import { sendText } from '../support/sms';
+import { addTeamMember } from '../support/team';
 import { setMessageStepMs, setTwilioFaults, textFromPhone as textThroughEmulator } from '../support/twilio';
 
 const CUSTOMER = '+14155550199';
@@ -37,6 +52,14 @@ async function textFromPhone(phone: Page, text: string) {
   // This text's own line: an earlier text also reads 'Delivered to Switchboard'.
   const sent = phone.getByRole('log', { name: 'Conversation' }).getByRole('listitem').filter({ hasText: text });
   await seen(sent.getByText('You · Delivered to Switchboard'));
+}
+
+/** The id of the account's conversation with a phone, as the list reads it. */
+async function conversationWith(owner: Account, phone: string): Promise<string> {
+  const list = await api<ConversationPage>('/api/v1/conversations', { token: owner.tokens.accessToken });
+  const id = list.body.data.conversations.find((c) => c.contact.phoneNumber === phone)?.id;
+  if (!id) throw new Error(`no conversation with ${phone}`);
+  return id;
 }
 
 /** Horizontal overflow makes a phone scroll sideways. */
@@ -125,7 +148,8 @@ describe('SMS conversations in the browser', () => {
     // The dashboard counts it.
     await agent.page.goto(web('/dashboard'));
     const counter = agent.page.getByText('Active Conversations', { exact: true }).locator('..');
-    await expect.poll(() => counter.textContent()).toBe('Active Conversations1');
+    // The dev server may still be compiling the dashboard's modules on their first visit.
+    await expect.poll(() => counter.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Active Conversations1');
 
     expect(agent.errors).toEqual([]);
     await agent.context.close();
@@ -151,6 +175,112 @@ describe('SMS conversations in the browser', () => {
     await reply.getByRole('button', { name: 'Retry' }).click();
     await seen(reply.getByText('Delivered'));
     await gone(reply.getByRole('button', { name: 'Retry' }));
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
+  });
+
+  it('a colleague’s reply shows their name in the thread and in Message details; one’s own says You', async () => {
+    const olivia = await addTeamMember(account, { name: "Olivia O'Neil" });
+    const customer = '+12025550166';
+    await textThroughEmulator({ from: customer, to: demoNumber, body: 'Who is looking after my return?' });
+    const conversationId = await conversationWith(account, customer);
+    expect((await sendText(olivia, conversationId, 'I am, I will call you today.')).status).toBe(201);
+
+    const agent = await openTab(browser);
+    await signInThroughForm(agent.page, account.email, account.password);
+    await agent.page.goto(web(`/conversations/${conversationId}`));
+    const messages = agent.page.locator('section[aria-labelledby="thread-title"]').getByRole('list', { name: 'Messages' });
+    const hers = messages.getByRole('listitem').filter({ hasText: 'I am, I will call you today.' });
+    await seen(hers.getByText("Olivia O'Neil", { exact: true }));
+    expect(await hers.getByText('You', { exact: true }).count()).toBe(0);
+
+    const composer = agent.page.getByRole('textbox', { name: 'Message' });
+    await composer.fill('Thank you, Olivia.');
+    await composer.press('Enter');
+    const mine = messages.getByRole('listitem').filter({ hasText: 'Thank you, Olivia.' });
+    await seen(mine.getByText('You', { exact: true }));
+
+    const details = agent.page.getByRole('dialog', { name: 'Message details' });
+    await hers.getByRole('button', { name: 'Message actions' }).click();
+    await agent.page.getByRole('menuitem', { name: 'Details' }).click();
+    await seen(details.getByText("Sent by Olivia O'Neil", { exact: true }));
+    await agent.page.keyboard.press('Escape');
+    await gone(details);
+    await mine.getByRole('button', { name: 'Message actions' }).click();
+    await agent.page.getByRole('menuitem', { name: 'Details' }).click();
+    await seen(details.getByText('Sent by you', { exact: true }));
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
+  });
+
+  it('closing Message details gives focus back to the message’s actions button, by Escape or by Close', async () => {
+    const customer = '+12025550167';
+    await textThroughEmulator({ from: customer, to: demoNumber, body: 'Can I change the delivery address?' });
+    const agent = await openTab(browser);
+    await signInThroughForm(agent.page, account.email, account.password);
+    await agent.page.goto(web(`/conversations/${await conversationWith(account, customer)}`));
+    const message = agent.page
+      .locator('section[aria-labelledby="thread-title"]')
+      .getByRole('listitem')
+      .filter({ hasText: 'Can I change the delivery address?' });
+    const actions = await seen(message.getByRole('button', { name: 'Message actions' }));
+    const details = agent.page.getByRole('dialog', { name: 'Message details' });
+    const focused = () => actions.evaluate((el) => el === document.activeElement);
+
+    // From the keyboard: the menu opens on Enter with Details first.
+    await actions.focus();
+    await agent.page.keyboard.press('Enter');
+    await seen(agent.page.getByRole('menuitem', { name: 'Details' }));
+    await agent.page.keyboard.press('Enter');
+    await seen(details);
+    await agent.page.keyboard.press('Escape');
+    await gone(details);
+    await expect.poll(focused, { timeout: UI_TIMEOUT_MS }).toBe(true);
+
+    // With the mouse, closed by its Close button.
+    await actions.click();
+    await agent.page.getByRole('menuitem', { name: 'Details' }).click();
+    await details.getByRole('button', { name: 'Close' }).first().click();
+    await gone(details);
+    await expect.poll(focused, { timeout: UI_TIMEOUT_MS }).toBe(true);
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
+  });
+
+  it('after disconnecting Twilio the thread and Channels give the same directions, the number formatted, and the composer is disabled with the reason', async () => {
+    const owner = await signUp({ name: 'Mary Jackson' });
+    const { channel } = await withChannel(owner);
+    const customer = '+12025550168';
+    await textThroughEmulator({ from: customer, to: channel.identifier, body: 'Are you open on Sunday?' });
+    const number = formatPhoneNumber(channel.identifier, 'US');
+    expect(number).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/);
+
+    const agent = await openTab(browser);
+    await signInThroughForm(agent.page, owner.email, owner.password);
+    await agent.page.goto(web('/settings/providers'));
+    await (await seen(agent.page.getByRole('button', { name: 'Disconnect Twilio' }))).click();
+    const confirm = await seen(agent.page.getByRole('alertdialog', { name: 'Disconnect Twilio?' }));
+    await confirm.getByRole('button', { name: 'Disconnect' }).click();
+    await seen(agent.page.getByText('Twilio disconnected.'));
+
+    await agent.page.goto(web(`/conversations/${await conversationWith(owner, customer)}`));
+    const reason = `Texts cannot be sent from ${number}: it is inactive since Twilio was disconnected. Import the number again in Settings → Providers to send from it.`;
+    const notice = await seen(agent.page.getByText(reason, { exact: true }));
+    const composer = agent.page.getByRole('textbox', { name: 'Message' });
+    const send = agent.page.getByRole('button', { name: 'Send' });
+    expect(await composer.isDisabled()).toBe(true);
+    expect(await send.isDisabled()).toBe(true);
+    // Screen readers hear the reason with the field and with Send.
+    const noticeId = await notice.getAttribute('id');
+    expect((await composer.getAttribute('aria-describedby'))?.split(' ')).toContain(noticeId);
+    expect(await send.getAttribute('aria-describedby')).toBe(noticeId);
+    await expectAccessible(agent.page, 'a thread whose number is inactive');
+
+    await agent.page.goto(web('/settings/channels'));
+    const row = agent.page.getByRole('listitem').filter({ hasText: number });
+    await seen(row.getByText('Inactive', { exact: true }));
+    await seen(row.getByText(/Import the number again in Settings → Providers to reactivate it/));
+    expect(await row.getByRole('link', { name: 'Settings → Providers' }).getAttribute('href')).toBe('/settings/providers');
     expect(agent.errors).toEqual([]);
     await agent.context.close();
   });

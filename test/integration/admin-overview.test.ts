@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AdminCompany, AdminOverview } from '../../shared/contract/admin';
+import type { User } from '../../shared/contract/auth';
 import type { ConversationPage } from '../../shared/contract/conversations';
 import { type Account, api, mailTo, newClientAddress, signUp, uniqueEmail } from '../support/api';
-import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
+import { PLATFORM_ADMIN_NAMED, PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
 import { withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
+import { withClaims } from '../support/tokens';
 import { textFromPhone } from '../support/twilio';
 
 let admin: Promise<Account> | undefined;
@@ -44,6 +46,22 @@ describe('admin overview', () => {
       expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Access denied. Admin privileges required.' });
     }
     expect((await api('/api/v1/admin/overview')).status).toBe(401);
+  });
+
+  it('follows the operator’s list at every request, not the access token of an earlier moment', async () => {
+    // Signed in before the operator named the address: the token still says no.
+    const named = await signUp({ email: PLATFORM_ADMIN_NAMED, companyName: 'Newly Named Ops' });
+    const before = await withClaims(named.tokens.accessToken, { adm: false });
+    expect((await api('/api/v1/admin/overview', { token: before })).status).toBe(200);
+    const me = await api<{ user: User }>('/api/v1/me', { token: before });
+    expect(me.body.data.user.isPlatformAdmin).toBe(true);
+
+    // Signed in while the address was on the list, which the operator has since taken it off.
+    const former = await signUp();
+    const stale = await withClaims(former.tokens.accessToken, { adm: true });
+    const refused = await api('/api/v1/admin/overview', { token: stale });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Access denied. Admin privileges required.' });
   });
 
   it('counts sign-ups, verifications and team members, and lists each company with its owner', async () => {

@@ -72,7 +72,12 @@ describe('an inbound text', () => {
 
     const read = await readConversation(line.account, conversationId);
     expect(read.status).toBe(200);
-    expect(read.body.data.conversation).toEqual({ ...conversation, messages: [message], olderCursor: null });
+    expect(read.body.data.conversation).toEqual({
+      ...conversation,
+      sendingBlockedBy: null,
+      messages: [message],
+      olderCursor: null,
+    });
   });
 
   it('appends later texts of the same phone to its conversation, in order', async () => {

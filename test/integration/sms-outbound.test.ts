@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/contract/conversations';
+import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { MAX_MESSAGE_LENGTH } from '../../shared/sms-segments';
 import { api } from '../support/api';
 import {
@@ -193,17 +194,23 @@ describe('what may be sent', () => {
     });
   });
 
-  it('refuses with 409 once the channel is no longer active', async () => {
+  it('refuses with 409 once Twilio was disconnected, saying where to import the number again; the thread says so first', async () => {
     const line = await smsLine();
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone());
     const token = line.account.tokens.accessToken;
+    const thread = async () => (await readConversation(line.account, conversationId)).body.data.conversation;
+    expect((await thread()).sendingBlockedBy).toBeNull();
     expect((await api(`/api/v1/providers/${line.provider.id}`, { method: 'DELETE', token })).status).toBe(200);
+    expect((await thread()).sendingBlockedBy).toBe('CHANNEL_INACTIVE');
     const res = await sendText(line.account, conversationId, 'Anyone?');
     expect(res.status).toBe(409);
+    // The company's numbers are in the US: written nationally, as the app writes them.
+    const number = formatPhoneNumber(line.channel.identifier, 'US');
+    expect(number).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/);
     expect(res.body.error).toEqual({
       code: 'CHANNEL_INACTIVE',
-      message: `${line.channel.identifier} is no longer an active SMS channel, so texts cannot be sent from it. Import the number again in Settings → Channels.`,
+      message: `Texts cannot be sent from ${number}: it is inactive since Twilio was disconnected. Import the number again in Settings → Providers to send from it.`,
     });
     expect((await readConversation(line.account, conversationId)).body.data.conversation.messageCount).toBe(1);
   });

@@ -7,7 +7,7 @@
  * the stack and exits on SIGTERM, SIGINT, or when the parent closes stdin (the parent went away).
  */
 
-import { PLATFORM_ADMIN_OVERVIEW } from './global-setup';
+import { PLATFORM_ADMIN_NAMED, PLATFORM_ADMIN_OVERVIEW } from './global-setup';
 import { startTestStack } from './test-stack';
 
 const READY_PREFIX = 'STACK '; // read by browser-setup.ts
@@ -22,8 +22,10 @@ async function shutdown(stop?: () => Promise<void>) {
 
 try {
   const stack = await startTestStack({
-    web: true, // The overview tests' administrator, besides any the environment names.
-    platformAdminEmails: [process.env.PLATFORM_ADMIN_EMAILS, PLATFORM_ADMIN_OVERVIEW].filter(Boolean).join(','),
+    web: true, // The admin tests' administrators, besides any the environment names.
+    platformAdminEmails: [process.env.PLATFORM_ADMIN_EMAILS, PLATFORM_ADMIN_OVERVIEW, PLATFORM_ADMIN_NAMED]
+      .filter(Boolean)
+      .join(','),
     label: 'browser',
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(stack.stop));

@@ -7,6 +7,8 @@ export const PLATFORM_ADMIN = 'admin@platform.test';
 export const PLATFORM_ADMIN_UNCLAIMED = 'root@platform.test';
 /** The administrator the admin overview tests sign up (its own, so no other file races to register it). */
 export const PLATFORM_ADMIN_OVERVIEW = 'overview@platform.test';
+/** An administrator whose session began before the operator named the address (tokens re-signed without the claim). */
+export const PLATFORM_ADMIN_NAMED = 'named@platform.test';
 
 let stop: (() => Promise<void>) | undefined;
 let stopCapture: (() => void) | undefined;
@@ -18,7 +20,7 @@ export async function setup(project: TestProject) {
   const stack = await startTestStack({
     log: captured.log,
     web: false,
-    platformAdminEmails: `${PLATFORM_ADMIN},${PLATFORM_ADMIN_UNCLAIMED},${PLATFORM_ADMIN_OVERVIEW}`,
+    platformAdminEmails: [PLATFORM_ADMIN, PLATFORM_ADMIN_UNCLAIMED, PLATFORM_ADMIN_OVERVIEW, PLATFORM_ADMIN_NAMED].join(','),
     label: 'test',
     // Fast enough for many tests, never zero: a message's callbacks still come one step apart, in order.
     twilioMessageStepMs: 20,

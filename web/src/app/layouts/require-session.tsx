@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import type { Company, User } from '../../../../shared/contract/auth';
 import { useSession } from '../../hooks/use-session';
-import { api, session as sessionStore } from '../../lib/services';
+import { profileQuery } from '../../lib/profile';
 
 /**
  * Signed-in routes. A visitor without a session goes to /login and comes back after signing in. A
@@ -12,15 +10,7 @@ import { api, session as sessionStore } from '../../lib/services';
 export function RequireSession() {
   const session = useSession();
   const location = useLocation();
-  const me = useQuery({
-    queryKey: ['me'],
-    queryFn: () => api.get<{ user: User; company: Company }>('/me'),
-    enabled: Boolean(session),
-  });
-
-  useEffect(() => {
-    if (me.data) sessionStore.setProfile(me.data);
-  }, [me.data]);
+  useQuery({ ...profileQuery(), enabled: Boolean(session) });
 
   if (!session) {
     return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` }} />;

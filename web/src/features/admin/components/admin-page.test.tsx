@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminCompany, AdminOverview } from '../../../../../shared/contract/admin';
@@ -32,19 +32,27 @@ const overview = (companies: AdminCompany[], nextCursor: string | null): AdminOv
   nextCursor,
 });
 
-const signInAsPlatformAdmin = () =>
+const signInWith = (isPlatformAdmin: boolean) =>
   session.signIn({
-    user: { ...sampleUser, isPlatformAdmin: true },
+    user: { ...sampleUser, isPlatformAdmin },
     company: sampleCompany,
     tokens: { accessToken: 'a', refreshToken: 'r' },
   });
+const signInAsPlatformAdmin = () => signInWith(true);
+
+/** The server: /me says whether the operator names the user now; the overview answers `overviewAnswer`. */
+const server = (isPlatformAdmin: boolean, overviewAnswer: (url: string) => Response) =>
+  stubServer((r) =>
+    r.url === '/api/v1/me' ? ok({ user: { ...sampleUser, isPlatformAdmin }, company: sampleCompany }) : overviewAnswer(r.url),
+  );
+const overviewUrls = (requests: { url: string }[]) => requests.map((r) => r.url).filter((url) => url !== '/api/v1/me');
 
 afterEach(() => session.clear());
 
 describe('AdminPage', () => {
   it('shows the totals with the rounded verified percentage and each company, page by page', async () => {
     signInAsPlatformAdmin();
-    const requests = stubServer((r) => ok(r.url.includes('cursor=') ? overview([GLOBEX], null) : overview([ACME], 'next')));
+    const requests = server(true, (url) => ok(url.includes('cursor=') ? overview([GLOBEX], null) : overview([ACME], 'next')));
     const events = userEvent.setup();
     renderWithProviders(<AdminPage />);
     expect(await screen.findByText('67% verified')).toBeTruthy();
@@ -61,26 +69,44 @@ describe('AdminPage', () => {
     expect(globex.textContent).toContain('Not verified');
     expect(within(globex).getByText('Not configured')).toBeTruthy();
     expect(within(globex).getByText('No activity')).toBeTruthy();
-    expect(requests.map((r) => r.url)).toEqual(['/api/v1/admin/overview', '/api/v1/admin/overview?cursor=next']);
+    expect(overviewUrls(requests)).toEqual(['/api/v1/admin/overview', '/api/v1/admin/overview?cursor=next']);
     expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
   });
 
-  it('refuses a user who is not a platform administrator without asking the server', () => {
+  it('refuses a user who is not a platform administrator without asking for the overview', async () => {
     signInAs('OWNER');
-    const requests = stubServer(() => ok(overview([], null)));
+    const requests = server(false, () => ok(overview([], null)));
     renderWithProviders(<AdminPage />);
-    expect(screen.getByRole('heading', { name: 'Access denied. Admin privileges required.' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Access denied. Admin privileges required.' })).toBeTruthy();
     expect(screen.getByText('Only platform administrators can access this page.')).toBeTruthy();
-    expect(requests).toEqual([]);
+    expect(requests.map((r) => r.url)).toEqual(['/api/v1/me']);
+  });
+
+  it('reads the user again: one the operator named since sign-in sees the overview, and the stored user says so', async () => {
+    signInWith(false);
+    server(true, () => ok(overview([ACME], null)));
+    renderWithProviders(<AdminPage />);
+    expect(await screen.findByText('Acme Support')).toBeTruthy();
+    expect(session.get()?.user.isPlatformAdmin).toBe(true);
+  });
+
+  it('reads the user again: one the operator no longer names is refused, and the stored user says so', async () => {
+    signInWith(true);
+    const requests = server(false, () => fail(403, 'Access denied. Admin privileges required.', 'FORBIDDEN'));
+    renderWithProviders(<AdminPage />);
+    expect(await screen.findByRole('heading', { name: 'Access denied. Admin privileges required.' })).toBeTruthy();
+    await waitFor(() => expect(session.get()?.user.isPlatformAdmin).toBe(false));
+    expect(screen.queryByText('Acme Support')).toBeNull();
+    expect(requests.map((r) => r.url)).toContain('/api/v1/me');
   });
 
   it('shows the 403 text when the server refuses, and the fallback for other failures', async () => {
     signInAsPlatformAdmin();
-    stubServer(() => fail(403, 'Access denied. Admin privileges required.', 'FORBIDDEN'));
+    server(true, () => fail(403, 'Access denied. Admin privileges required.', 'FORBIDDEN'));
     const { unmount } = renderWithProviders(<AdminPage />);
     expect(await screen.findByRole('heading', { name: 'Access denied. Admin privileges required.' })).toBeTruthy();
     unmount();
-    stubServer(() => new Response('gateway down', { status: 502 }));
+    server(true, () => new Response('gateway down', { status: 502 }));
     renderWithProviders(<AdminPage />);
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load admin data');
   });

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Building2, ShieldAlert } from 'lucide-react';
 import type { AdminCompany } from '../../../../../shared/contract/admin';
 import { Alert } from '../../../components/alert';
@@ -5,14 +6,27 @@ import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
 import { EmptyState } from '../../../components/empty-state';
+import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
 import { formatDate } from '../../../lib/format-date';
+import { profileQuery } from '../../../lib/profile';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAdminOverview } from '../api/admin-api';
+
+const COLUMNS = [
+  ['Company', 'left'],
+  ['Owner', 'left'],
+  ['Provider', 'left'],
+  ['Activity', 'left'],
+  ['SMS sent', 'right'],
+  ['SMS received', 'right'],
+  ['Created', 'left'],
+] as const;
 
 /** SPEC §9: verifiedUsers divided by totalUsers, rounded. */
 export const verifiedPercentage = (verified: number, total: number) => (total > 0 ? Math.round((verified / total) * 100) : 0);
@@ -27,12 +41,18 @@ function AccessDenied() {
   );
 }
 
-/** SPEC §2 Admin overview and §6: only platform administrators may see it. */
+/**
+ * SPEC §2 Admin overview and §6: only platform administrators may see it. Decided by the stored user,
+ * as the Admin link is, read again from the server on every visit: the operator may have named (or
+ * stopped naming) this user since sign-in, and the link and the page then follow together.
+ */
 export function AdminPage() {
   const session = useSession();
+  const profile = useQuery(profileQuery());
   const allowed = Boolean(session?.user.isPlatformAdmin);
   useDocumentTitle(allowed ? 'Admin overview' : 'Access denied');
   const overview = useAdminOverview(allowed);
+  if (!allowed && profile.isFetching) return <LoadingScreen />;
   if (!allowed || (overview.error instanceof ApiError && overview.error.status === 403)) return <AccessDenied />;
 
   const first = overview.data?.pages[0];
@@ -53,44 +73,32 @@ export function AdminPage() {
               detail={first && `${verifiedPercentage(first.verifiedUsers, first.totalUsers)}% verified`}
             />
           </dl>
-          <Surface className="overflow-x-auto">
-            <table className="w-full min-w-[44rem] text-left text-sm">
+          <Surface className="overflow-hidden">
+            {/*
+              A table from the medium breakpoint up; below it each company is a card of labelled fields,
+              so no column is cut off or squeezed until its words break.
+            */}
+            <table className="w-full text-left text-sm max-md:block">
               <caption className="sr-only">{overview.isPending ? 'Loading companies...' : 'Companies'}</caption>
-              <thead className="border-b border-border bg-surface-muted text-xs font-semibold tracking-wide text-muted uppercase">
+              <thead className="border-b border-border bg-surface-muted text-xs font-semibold tracking-wide text-muted uppercase max-md:sr-only">
                 <tr>
-                  <th scope="col" className="px-4 py-3">
-                    Company
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Owner
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Provider
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Activity
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    SMS sent
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    SMS received
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Created
-                  </th>
+                  {COLUMNS.map(([label, align]) => (
+                    <th key={label} scope="col" className={cn('px-4 py-3', align === 'right' && 'text-right')}>
+                      {label}
+                    </th>
+                  ))}
                 </tr>
               </thead>
-              <tbody className="divide-y divide-border">
+              <tbody className="divide-y divide-border max-md:block">
                 {overview.isPending ? (
-                  <tr>
-                    <td colSpan={7} className="px-4 py-3">
+                  <tr className="max-md:block">
+                    <td colSpan={COLUMNS.length} className="px-4 py-3 max-md:block">
                       <Skeleton className="h-5 w-full" />
                     </td>
                   </tr>
                 ) : companies.length === 0 ? (
-                  <tr>
-                    <td colSpan={7}>
+                  <tr className="max-md:block">
+                    <td colSpan={COLUMNS.length} className="max-md:block">
                       <EmptyState icon={Building2} title="No companies yet" />
                     </td>
                   </tr>
@@ -128,33 +136,67 @@ function Total({ label, value, detail }: { label: string; value: number | undefi
   );
 }
 
+/** A cell; below the medium breakpoint a labelled field of the company's card. */
+const CELL = 'max-md:block md:px-4 md:py-3';
+const WIDE = 'max-md:col-span-2';
+
+/** The column's name, shown inside the cell only where the table is a card (the header names it elsewhere). */
+function FieldLabel({ children }: { children: string }) {
+  return <span className="mb-1 block text-xs font-semibold tracking-wide text-muted uppercase md:hidden">{children}</span>;
+}
+
 function CompanyRow({ company }: { company: AdminCompany }) {
   return (
-    <tr>
-      <td className="px-4 py-3 font-semibold wrap-anywhere text-fg">{company.name}</td>
-      <td className="px-4 py-3">
+    <tr className="max-md:grid max-md:grid-cols-2 max-md:gap-x-4 max-md:gap-y-3 max-md:px-4 max-md:py-4">
+      <td className={cn(CELL, WIDE, 'font-semibold wrap-break-word text-fg')}>{company.name}</td>
+      <td className={cn(CELL, WIDE)}>
+        <FieldLabel>Owner</FieldLabel>
         {company.owner ? (
           <>
-            <p className="wrap-anywhere text-fg">{company.owner.name}</p>
-            <p className="text-xs wrap-anywhere text-muted">
-              {company.owner.email} · {company.owner.emailVerified ? 'Verified' : 'Not verified'}
+            <p className="wrap-break-word text-fg">{company.owner.name}</p>
+            <p className="text-xs wrap-break-word text-muted">
+              <Email address={company.owner.email} /> · {company.owner.emailVerified ? 'Verified' : 'Not verified'}
             </p>
           </>
         ) : (
           <span className="text-muted">Unknown</span>
         )}
       </td>
-      <td className="px-4 py-3">
+      <td className={CELL}>
+        <FieldLabel>Provider</FieldLabel>
         <Badge tone={company.twilioConfigured ? 'success' : 'neutral'}>
           {company.twilioConfigured ? 'Configured' : 'Not configured'}
         </Badge>
       </td>
-      <td className="px-4 py-3">
+      <td className={CELL}>
+        <FieldLabel>Activity</FieldLabel>
         <Badge tone={company.hasActivity ? 'primary' : 'neutral'}>{company.hasActivity ? 'Active' : 'No activity'}</Badge>
       </td>
-      <td className="px-4 py-3 text-right tabular-nums">{company.stats.smsSent}</td>
-      <td className="px-4 py-3 text-right tabular-nums">{company.stats.smsReceived}</td>
-      <td className="px-4 py-3 whitespace-nowrap text-muted">{formatDate(company.createdAt)}</td>
+      <td className={cn(CELL, 'tabular-nums md:text-right')}>
+        <FieldLabel>SMS sent</FieldLabel>
+        {company.stats.smsSent}
+      </td>
+      <td className={cn(CELL, 'tabular-nums md:text-right')}>
+        <FieldLabel>SMS received</FieldLabel>
+        {company.stats.smsReceived}
+      </td>
+      <td className={cn(CELL, 'whitespace-nowrap text-muted')}>
+        <FieldLabel>Created</FieldLabel>
+        {formatDate(company.createdAt)}
+      </td>
     </tr>
+  );
+}
+
+/** An address too long for its line breaks before the @, not inside a word. */
+function Email({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return <>{address}</>;
+  return (
+    <>
+      {address.slice(0, at)}
+      <wbr />
+      {address.slice(at)}
+    </>
   );
 }

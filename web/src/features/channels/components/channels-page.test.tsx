@@ -67,8 +67,10 @@ describe('ChannelsPage', () => {
     // Twilio's default name only repeats the number: not shown twice.
     expect(second.queryByText('(415) 555-0102', { selector: 'p.text-sm' })).toBeNull();
     expect(second.getByText('Inactive')).toBeTruthy();
-    expect(second.getByText(/its provider was disconnected/)).toBeTruthy();
-    expect(second.getByRole('link', { name: 'Providers' }).getAttribute('href')).toBe('/settings/providers');
+    expect(second.getByText(/its provider was disconnected/).textContent).toBe(
+      'Not receiving calls or messages: its provider was disconnected. Import the number again in Settings → Providers to reactivate it; its routing is kept.',
+    );
+    expect(second.getByRole('link', { name: 'Settings → Providers' }).getAttribute('href')).toBe('/settings/providers');
     expect(second.getByText('Unassigned')).toBeTruthy();
     expect(second.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Voice']);
     const email = within(row('help@example.com'));

@@ -164,9 +164,9 @@ function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit?: () => void
         {friendlyName && <p className="text-sm wrap-anywhere text-muted">{friendlyName}</p>}
         {phone && !active && (
           <p id={inactiveNoteId} className="mt-1 text-xs text-muted">
-            Not receiving calls or messages: its provider was disconnected. Import the number again on{' '}
+            Not receiving calls or messages: its provider was disconnected. Import the number again in{' '}
             <Link to="/settings/providers" className="font-semibold text-primary underline underline-offset-2">
-              Providers
+              Settings → Providers
             </Link>{' '}
             to reactivate it; its routing is kept.
           </p>

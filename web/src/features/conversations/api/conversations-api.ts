@@ -13,6 +13,7 @@ import type {
   ConversationStatus,
   Message,
 } from '../../../../../shared/contract/conversations';
+import { ApiError } from '../../../lib/api-client';
 import { type ConversationFilter, conversationKeys, storeConversation, storeMessage } from '../../../lib/conversation-cache';
 import { api } from '../../../lib/services';
 
@@ -84,6 +85,11 @@ export function useSendMessage(conversationId: string) {
       // The list's last message and count; the socket's message_sent usually gets there first.
       return queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
     },
+    // Refused (409: Twilio disconnected meanwhile, opted out): the thread reads again and says why.
+    onError: (error) =>
+      error instanceof ApiError && error.status === 409
+        ? queryClient.invalidateQueries({ queryKey: conversationKeys.thread(conversationId) })
+        : undefined,
   });
 }
 

@@ -1,7 +1,7 @@
 import { ArrowLeft, BellOff, MessagesSquare } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { ConversationStatus } from '../../../../../shared/contract/conversations';
+import { type ConversationStatus, sendingBlockedMessage } from '../../../../../shared/contract/conversations';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { EmptyState } from '../../../components/empty-state';
@@ -167,7 +167,14 @@ export function ConversationThread({
           </p>
         </div>
       ) : (
-        <MessageComposer conversationId={conversationId} onSent={() => setSentAt(Date.now())} />
+        <MessageComposer
+          conversationId={conversationId}
+          onSent={() => setSentAt(Date.now())}
+          blockedReason={
+            conversation.sendingBlockedBy &&
+            sendingBlockedMessage(conversation.sendingBlockedBy, format(conversation.channel.identifier))
+          }
+        />
       )}
     </section>
   );

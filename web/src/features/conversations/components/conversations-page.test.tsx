@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Conversation, ConversationDetail, Message } from '../../../../../shared/contract/conversations';
+import type { Conversation, ConversationDetail, Message, SendingBlock } from '../../../../../shared/contract/conversations';
 import type { Channel } from '../../../../../shared/contract/settings';
 import { applyEvent } from '../../../lib/realtime/event-cache';
-import { deferred, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { deferred, fail, ok, type Recorded, renderWithProviders, sampleUser, signInAs, stubServer } from '../../../test-utils';
 import { ConversationsPage } from './conversations-page';
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
@@ -54,6 +54,8 @@ interface ServerState {
   /** Oldest first. */
   messages: Record<string, Message[]>;
   channels?: Channel[];
+  /** Why a conversation cannot send now, by id. */
+  blocked?: Record<string, SendingBlock>;
 }
 
 /**
@@ -94,6 +96,7 @@ function conversationServer(
       const start = Math.max(0, end - pageSize);
       const detail: ConversationDetail = {
         ...found,
+        sendingBlockedBy: state.blocked?.[found.id] ?? null,
         messages: all.slice(start, end),
         olderCursor: start > 0 ? String(start) : null,
       };
@@ -266,6 +269,7 @@ describe('ConversationsPage thread', () => {
             body: 'Yes, since this morning',
             status: 'DELIVERED',
             providerStatus: 'delivered',
+            sentBy: { id: sampleUser.id, name: sampleUser.name },
           }),
         ],
       },
@@ -291,6 +295,45 @@ describe('ConversationsPage thread', () => {
     expect(outbound.className).toContain('flex-row-reverse');
     // The list marks the open one.
     await waitFor(() => expect(items()[0]?.getAttribute('aria-current')).toBe('page'));
+  });
+
+  it('says who sent each reply, in the thread and in Details: You for one’s own, a colleague by name, nobody for an old text', async () => {
+    const reply = (body: string, sentBy: Message['sentBy']) =>
+      message('cv-1', { direction: 'OUTBOUND', body, status: 'DELIVERED', providerStatus: 'delivered', sentBy });
+    conversationServer({
+      conversations: [named],
+      messages: {
+        'cv-1': [
+          reply('Mine', { id: sampleUser.id, name: sampleUser.name }),
+          reply('Theirs', { id: 'u-olivia', name: "Olivia O'Neil" }),
+          reply('From before senders were kept', null),
+        ],
+      },
+    });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const rows = await waitFor(() => within(threadRegion().getByRole('list', { name: 'Messages' })).getAllByRole('listitem'));
+    const [mine, theirs, old] = rows as [HTMLElement, HTMLElement, HTMLElement];
+    expect(mine.textContent).toContain('You said:Mine');
+    expect(within(mine).getByText('You')).toBeTruthy();
+    expect(theirs.textContent).toContain("Olivia O'Neil said:Theirs");
+    expect(within(theirs).getByText("Olivia O'Neil")).toBeTruthy();
+    expect(theirs.textContent).not.toContain('You');
+    expect(old.textContent).toContain('Sent:From before senders were kept');
+    expect(old.textContent).not.toContain('You');
+
+    const direction = async (row: HTMLElement) => {
+      await events.click(within(row).getByRole('button', { name: 'Message actions' }));
+      await events.click(await screen.findByRole('menuitem', { name: 'Details' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Message details' });
+      const text = within(dialog).getByText('Direction').nextElementSibling?.textContent;
+      await events.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      return text;
+    };
+    expect(await direction(mine)).toBe('Sent by you');
+    expect(await direction(theirs)).toBe("Sent by Olivia O'Neil");
+    expect(await direction(old)).toBe('Sent');
   });
 
   it('shows each delivery state, and why a message failed', async () => {
@@ -405,6 +448,8 @@ describe('ConversationsPage thread', () => {
     });
     await events.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Focus is back on the button that opened the menu.
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
 
     trigger.focus();
     await events.keyboard('{Enter}');
@@ -449,6 +494,62 @@ describe('ConversationsPage thread', () => {
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+  });
+});
+
+describe('ConversationsPage when texts cannot be sent', () => {
+  it.each([
+    [
+      'CHANNEL_INACTIVE',
+      'Texts cannot be sent from (415) 555-0101: it is inactive since Twilio was disconnected. Import the number again in Settings → Providers to send from it.',
+    ],
+    ['CHANNEL_WITHOUT_SMS', 'Texts cannot be sent from (415) 555-0101: it was imported without SMS.'],
+    [
+      'PROVIDER_NOT_CONNECTED',
+      'Texts cannot be sent from (415) 555-0101: Twilio is not connected. Connect it in Settings → Providers.',
+    ],
+  ] as const)(
+    '%s: says why with the number formatted, and the composer is disabled and described by it',
+    async (block, reason) => {
+      const requests = conversationServer({
+        conversations: [conversation(1)],
+        messages: { 'cv-1': [message('cv-1', { body: 'Hello?' })] },
+        blocked: { 'cv-1': block },
+      });
+      renderPage('/conversations/cv-1');
+      const notice = await screen.findByText(reason);
+      const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+      const send = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+      expect(box.disabled).toBe(true);
+      expect(send.disabled).toBe(true);
+      expect(notice.id).not.toBe('');
+      expect(box.getAttribute('aria-describedby')?.split(' ')).toContain(notice.id);
+      expect(send.getAttribute('aria-describedby')).toBe(notice.id);
+      fireEvent.submit(box.closest('form') as HTMLFormElement);
+      expect(requests.filter((r) => r.method === 'POST')).toEqual([]);
+    },
+  );
+
+  it('a send refused because Twilio was disconnected meanwhile reads the thread again: the reason shows, the text is kept', async () => {
+    const reason =
+      'Texts cannot be sent from (415) 555-0101: it is inactive since Twilio was disconnected. Import the number again in Settings → Providers to send from it.';
+    const state: ServerState = { conversations: [conversation(1)], messages: { 'cv-1': [] } };
+    conversationServer(state, {
+      other: (r) => {
+        if (r.method !== 'POST') return undefined;
+        state.blocked = { 'cv-1': 'CHANNEL_INACTIVE' };
+        return fail(409, reason, 'CHANNEL_INACTIVE');
+      },
+    });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const box = (await screen.findByRole('textbox', { name: 'Message' })) as HTMLTextAreaElement;
+    await events.type(box, 'Still there?{Enter}');
+    expect(await screen.findByText(reason)).toBeTruthy();
+    await waitFor(() => expect(box.disabled).toBe(true));
+    expect(box.value).toBe('Still there?');
+    // Said once, as the reason, not again as an error.
+    expect(screen.getAllByText(reason)).toHaveLength(1);
   });
 });
 

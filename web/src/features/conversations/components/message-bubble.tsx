@@ -1,13 +1,15 @@
 import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Message } from '../../../../../shared/contract/conversations';
+import { useSession } from '../../../hooks/use-session';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { useRetryMessage } from '../api/conversations-api';
 import { type DeliveryStatus, deliveryStatus, failureReason } from './delivery-status';
 import { MessageDetailsDialog } from './message-details-dialog';
+import { saidBy, senderName } from './sender';
 
 const DELIVERY_ICON = { Sending: Clock, Sent: Check, Delivered: CheckCheck, Failed: AlertCircle } as const;
 
@@ -15,19 +17,22 @@ const MENU_ITEM =
   'flex cursor-default items-center gap-2 rounded-md px-3 py-2 text-sm text-fg outline-none select-none data-highlighted:bg-surface-muted';
 
 /**
- * One message: inbound on the left, outbound on the right with its delivery (SPEC §4) and, when it
- * failed, why — and Retry when it failed before Twilio took it. Its menu offers Details and Delete
+ * One message: inbound on the left, outbound on the right with who sent it ('You', or the colleague),
+ * its delivery (SPEC §4) and, when it failed, why — and Retry when it failed before Twilio took it. Its menu offers Details and Delete
  * (SPEC §2; Delete is not available yet).
  */
 export function MessageBubble({ message, onDelete }: { message: Message; onDelete: () => void }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
+  // Details opens once the menu has given focus back to its button, so closing Details returns it there.
+  const detailsChosen = useRef(false);
+  const sender = senderName(message, useSession()?.user.id);
   const outbound = message.direction === 'OUTBOUND';
   const delivery = outbound ? deliveryStatus(message) : null;
   const reason = delivery === 'Failed' ? failureReason(message) : null;
   return (
     <li className={cn('flex items-start gap-1', outbound ? 'flex-row-reverse' : 'flex-row')}>
       <div className={cn('flex max-w-[85%] min-w-0 flex-col gap-1 sm:max-w-[70%]', outbound ? 'items-end' : 'items-start')}>
-        <p className="sr-only">{outbound ? 'You said:' : 'They said:'}</p>
+        <p className="sr-only">{saidBy(message, sender)}</p>
         <p
           className={cn(
             'rounded-2xl px-3.5 py-2 text-sm wrap-anywhere whitespace-pre-wrap',
@@ -41,6 +46,12 @@ export function MessageBubble({ message, onDelete }: { message: Message; onDelet
           {message.body}
         </p>
         <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
+          {/* Heard already, before the text. */}
+          {sender && (
+            <span aria-hidden="true" className="font-medium text-fg">
+              {sender}
+            </span>
+          )}
           <time dateTime={message.createdAt}>{formatRelativeTime(message.createdAt)}</time>
           {delivery && <Delivery status={delivery} />}
         </p>
@@ -57,11 +68,21 @@ export function MessageBubble({ message, onDelete }: { message: Message; onDelet
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content
+            onCloseAutoFocus={() => {
+              if (!detailsChosen.current) return;
+              detailsChosen.current = false;
+              setDetailsOpen(true);
+            }}
             align={outbound ? 'end' : 'start'}
             sideOffset={4}
             className="z-40 min-w-36 rounded-lg border border-border bg-surface p-1 shadow-lg"
           >
-            <DropdownMenu.Item className={MENU_ITEM} onSelect={() => setDetailsOpen(true)}>
+            <DropdownMenu.Item
+              className={MENU_ITEM}
+              onSelect={() => {
+                detailsChosen.current = true;
+              }}
+            >
               <Info aria-hidden="true" className="size-4 text-muted" />
               Details
             </DropdownMenu.Item>
@@ -72,7 +93,7 @@ export function MessageBubble({ message, onDelete }: { message: Message; onDelet
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      <MessageDetailsDialog message={message} open={detailsOpen} onOpenChange={setDetailsOpen} />
+      <MessageDetailsDialog message={message} sender={sender} open={detailsOpen} onOpenChange={setDetailsOpen} />
     </li>
   );
 }

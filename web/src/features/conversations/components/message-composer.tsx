@@ -1,4 +1,4 @@
-import { SendHorizontal } from 'lucide-react';
+import { Ban, SendHorizontal } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { MAX_MESSAGE_LENGTH, smsSegments } from '../../../../../shared/sms-segments';
 import { Alert } from '../../../components/alert';
@@ -7,6 +7,9 @@ import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/plural';
 import { useSendMessage } from '../api/conversations-api';
+
+/** The ids of the descriptions that apply, for aria-describedby. */
+const describedBy = (ids: (string | false)[]) => ids.filter(Boolean).join(' ') || undefined;
 
 /** The counter appears this many characters before a text needs a second segment. */
 const NEAR_ONE_SEGMENT = 20;
@@ -17,13 +20,25 @@ const LIMIT_TEXT = MAX_MESSAGE_LENGTH.toLocaleString('en-US');
 /**
  * SPEC §2/§5 composer: a blank or whitespace-only text is not sent; Enter sends, Shift+Enter starts a
  * new line; the text is cleared once the server has it and kept, with the server's message, when it
- * refuses. Near one segment and near the limit it counts characters and segments.
+ * refuses. Near one segment and near the limit it counts characters and segments. While texts cannot
+ * be sent (Twilio disconnected…) it says why and is disabled, keeping what was typed.
  */
-export function MessageComposer({ conversationId, onSent }: { conversationId: string; onSent: () => void }) {
+export function MessageComposer({
+  conversationId,
+  onSent,
+  blockedReason,
+}: {
+  conversationId: string;
+  onSent: () => void;
+  /** Why texts cannot be sent now (Twilio disconnected…): shown, tied to the field and Send, both disabled. */
+  blockedReason?: string | null;
+}) {
   const [body, setBody] = useState('');
   const send = useSendMessage(conversationId);
   const fieldId = useId();
   const counterId = useId();
+  const blockedId = useId();
+  const blocked = Boolean(blockedReason);
   const blank = body.trim().length === 0;
   const tooLong = body.length > MAX_MESSAGE_LENGTH;
   const segments = smsSegments(body);
@@ -31,7 +46,7 @@ export function MessageComposer({ conversationId, onSent }: { conversationId: st
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (blank || tooLong || send.isPending) return;
+    if (blank || tooLong || blocked || send.isPending) return;
     send.mutate(body, {
       onSuccess: () => {
         setBody('');
@@ -48,7 +63,17 @@ export function MessageComposer({ conversationId, onSent }: { conversationId: st
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-2 border-t border-border bg-surface p-3 sm:p-4">
-      {send.isError && <Alert tone="error">{errorMessage(send.error, 'Failed to send message')}</Alert>}
+      {blockedReason && (
+        <p
+          id={blockedId}
+          role="status"
+          className="flex items-start gap-2 rounded-lg border border-border bg-surface-muted px-3 py-2 text-sm text-fg"
+        >
+          <Ban aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted" />
+          {blockedReason}
+        </p>
+      )}
+      {send.isError && !blocked && <Alert tone="error">{errorMessage(send.error, 'Failed to send message')}</Alert>}
       <label htmlFor={fieldId} className="sr-only">
         Message
       </label>
@@ -60,14 +85,22 @@ export function MessageComposer({ conversationId, onSent }: { conversationId: st
           onKeyDown={onKeyDown}
           rows={2}
           placeholder="Type a message…"
-          aria-describedby={showCounter || tooLong ? counterId : undefined}
+          disabled={blocked}
+          aria-describedby={describedBy([blocked && blockedId, (showCounter || tooLong) && counterId])}
           aria-invalid={tooLong || undefined}
           className={cn(
             'max-h-40 min-h-11 min-w-0 flex-1 resize-y rounded-lg border bg-surface px-3 py-2 text-sm text-fg placeholder:text-muted',
+            'disabled:cursor-not-allowed disabled:bg-surface-muted',
             tooLong ? 'border-danger' : 'border-border',
           )}
         />
-        <Button type="submit" disabled={blank || tooLong} pending={send.isPending} pendingLabel="Sending…">
+        <Button
+          type="submit"
+          disabled={blank || tooLong || blocked}
+          aria-describedby={blocked ? blockedId : undefined}
+          pending={send.isPending}
+          pendingLabel="Sending…"
+        >
           <SendHorizontal aria-hidden="true" className="size-4" />
           Send
         </Button>

@@ -2,23 +2,27 @@ import type { Message } from '../../../../../shared/contract/conversations';
 import { Button } from '../../../components/button';
 import { Dialog, DialogBody, DialogClose, DialogFooter } from '../../../components/dialog';
 import { deliveryStatus, failureReason } from './delivery-status';
+import { directionText } from './sender';
 
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** SPEC §2 message details modal: provider status, provider message id, segments and the error. */
+/** SPEC §2 message details modal: who sent it, provider status, provider message id, segments and the error. */
 export function MessageDetailsDialog({
   message,
+  sender,
   open,
   onOpenChange,
 }: {
   message: Message;
+  /** senderName() of the message. */
+  sender: string | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
   const { smsMessage } = message;
   const outbound = message.direction === 'OUTBOUND';
   const rows: [string, string][] = [
-    ['Direction', outbound ? 'Sent by you' : 'Received'],
+    ['Direction', directionText(message, sender)],
     ...(outbound ? [['Delivery', deliveryStatus(message)] as [string, string]] : []),
     ['Time', DATE_TIME.format(new Date(message.createdAt))],
     ['Provider status', smsMessage.providerStatus ?? 'Not yet reported'],
