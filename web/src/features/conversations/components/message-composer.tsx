@@ -106,7 +106,7 @@ export function MessageComposer({
         </Button>
       </div>
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-xs text-muted">
-        <span>Enter to send, Shift+Enter for a new line</span>
+        {!blocked && <span>Enter to send, Shift+Enter for a new line</span>}
         {(showCounter || tooLong) && (
           <span id={counterId} className={cn(tooLong && 'font-semibold text-danger')}>
             {body.length > MAX_MESSAGE_LENGTH - NEAR_LIMIT
