@@ -27,6 +27,8 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // expect.poll waits for what the stack does; vitest's 1 s default fails on a busy machine.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       {
@@ -42,8 +44,11 @@ export default defineConfig({
           name: 'browser',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/browser-setup.ts'],
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
+          // Bounds, not goals: a journey of many screens takes several times longer on a busy machine.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // As long as Playwright's own waits (30 s): vitest's 1 s default fails on a busy machine.
+          expect: { poll: { timeout: 30_000 } },
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
