@@ -37,6 +37,8 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['web/src/test-setup.ts'],
+          // A bound, not a goal: vitest's 5 s default is shorter than findBy's wait on a busy machine.
+          testTimeout: 30_000,
         },
       },
       {
