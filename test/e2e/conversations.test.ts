@@ -285,6 +285,24 @@ describe('SMS conversations in the browser', () => {
     await agent.context.close();
   });
 
+  it('choosing a conversation from the list puts the keyboard in its message box', async () => {
+    await textThroughEmulator({ from: '+12025550188', to: demoNumber, body: 'Where do I send the return?' });
+    const agent = await openTab(browser);
+    await signInThroughForm(agent.page, account.email, account.password);
+    await agent.page.goto(web('/conversations'));
+    const item = await seen(agent.page.getByRole('link', { name: /Where do I send the return\?/ }));
+    await item.focus();
+    await agent.page.keyboard.press('Enter');
+    const thread = agent.page.locator('section[aria-labelledby="thread-title"]');
+    await seen(thread.getByRole('list', { name: 'Messages' }).getByText('Where do I send the return?'));
+    const composer = thread.getByRole('textbox', { name: 'Message' });
+    await expect.poll(() => composer.evaluate((el) => el === document.activeElement)).toBe(true);
+    await agent.page.keyboard.type('To our warehouse');
+    expect(await composer.inputValue()).toBe('To our warehouse');
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
+  });
+
   it('at 360 px the list and the thread take turns, with a way back, and nothing scrolls sideways', async () => {
     await textThroughEmulator({ from: SECOND_CUSTOMER, to: demoNumber, body: 'Texting from a small screen' });
     const agent = await openTab(browser, { viewport: PHONE });

@@ -2,13 +2,13 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
-import { type Account, signUp, stack } from '../support/api';
+import { type Account, signUp } from '../support/api';
 import { expectAccessible, gone, openTab, PHONE, seen, signInThroughForm, type Tab, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
 import { answerCall, callFromPhone, type EmulatorCall, emulatorCall, type TwilioAccount, twilioGet } from '../support/twilio';
-import { addInboxMember, identityOf, listCalls, routeChannel } from '../support/voice';
+import { addInboxMember, deviceRegistered, listCalls, routeChannel } from '../support/voice';
 
 /**
  * The floating call widget in Chromium with the real Voice SDK. One company: an owner and an agent in
@@ -79,14 +79,6 @@ async function signedIn(account: Account, options: Parameters<typeof openTab>[1]
   await tab.context.addInitScript(KEEP_PEERS);
   await signInThroughForm(tab.page, account.email, account.password);
   return tab.page;
-}
-
-/** Waits until the emulator's status page lists the account's one device as registered. */
-async function registered(account: Account) {
-  const identity = identityOf(account);
-  await expect
-    .poll(async () => (await (await fetch(`${stack().urls.twilio}/`)).text()).includes(`${identity} (1 device)`), WAIT)
-    .toBe(true);
 }
 
 /** Audio RTP packets the page's latest peer connection received. */
@@ -193,7 +185,7 @@ describe('the floating call widget', () => {
 
   it('without the microphone, a call fails with the permission-denied message', async () => {
     const page = await signedIn(agent, { permissions: [] });
-    await registered(agent);
+    await deviceRegistered(agent);
     const dialer = await openDialer(page);
     await dialer.getByLabel('Phone number').pressSequentially('4155550142');
     await dialer.getByRole('button', { name: 'Call' }).click();
@@ -205,7 +197,7 @@ describe('the floating call widget', () => {
 describe('calls with the real Voice SDK', () => {
   it('rings every agent; the one who answers talks, sends digits, mutes and ends; Call History has it', async () => {
     const [a, b] = await Promise.all([signedIn(owner), signedIn(agent)]);
-    await Promise.all([registered(owner), registered(agent)]);
+    await Promise.all([deviceRegistered(owner), deviceRegistered(agent)]);
     const call = await callFromPhone({ from: CALLER, to: line.channel.identifier });
 
     const ringingA = await seen(a.getByRole('region', { name: 'Incoming Call' }));
@@ -267,9 +259,60 @@ describe('calls with the real Voice SDK', () => {
     await seen(row.getByText(`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`));
   });
 
+  it('announces a call without taking focus from typing; Alt+Shift+A, then Enter, answers; Mute, Hold and Keypad show their icons; focus follows the call', async () => {
+    const a = await signedIn(owner);
+    await deviceRegistered(owner);
+    await a.goto(web('/contacts'));
+    const search = a.getByRole('searchbox', { name: 'Search contacts' });
+    await search.pressSequentially('Gra');
+    const call = await callFromPhone({ from: CALLER, to: line.channel.identifier });
+
+    await seen(a.getByRole('status').filter({ hasText: 'Incoming call from (415) 555-0123' }));
+    const ringing = a.getByRole('region', { name: 'Incoming Call' });
+    const answer = ringing.getByRole('button', { name: 'Answer' });
+    expect(await answer.getAttribute('aria-keyshortcuts')).toBe('Alt+Shift+A');
+    await seen(ringing.getByText('Alt+Shift+A, then Enter, answers'));
+    expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await search.inputValue()).toBe('Gra');
+
+    await a.keyboard.press('Alt+Shift+A');
+    await expect.poll(() => answer.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await search.inputValue()).toBe('Gra');
+    await a.keyboard.press('Enter');
+    const active = await seen(a.getByRole('region', { name: 'Active Call' }));
+    await expect.poll(async () => (await emulatorCall(call.sid)).status, WAIT).toBe('in-progress');
+    await expect.poll(() => active.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Mute, Hold and Keypad each show their icon, and their label inside the button's padding.
+    for (const name of ['Mute', 'Hold', 'Keypad']) {
+      const fit = await active.getByRole('button', { name, exact: true }).evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        const style = getComputedStyle(button);
+        const label = document.createRange();
+        label.selectNodeContents([...button.childNodes].find((n) => n.nodeType === Node.TEXT_NODE) ?? button);
+        const text = label.getBoundingClientRect();
+        return {
+          icon: button.querySelector('svg')?.getBoundingClientRect().width ?? 0,
+          inside:
+            text.left >= box.left + Number.parseFloat(style.paddingLeft) - 0.5 &&
+            text.right <= box.right - Number.parseFloat(style.paddingRight) + 0.5,
+        };
+      });
+      expect(fit, name).toEqual({ icon: 16, inside: true });
+    }
+
+    // Mute, Keypad (Hold is disabled), End.
+    for (let i = 0; i < 3; i++) await a.keyboard.press('Tab');
+    expect(await active.getByRole('button', { name: 'End' }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await a.keyboard.press('Enter');
+    const callButton = a.getByRole('button', { name: 'Open dialer' });
+    await expect.poll(() => callButton.evaluate((el) => el === document.activeElement), WAIT).toBe(true);
+    await expect.poll(async () => (await emulatorCall(call.sid)).status, WAIT).toBe('completed');
+  });
+
   it('calls a UK number typed with GB selected, in E.164 from the caller ID, and talks once it answers', async () => {
     const a = await signedIn(owner);
-    await registered(owner);
+    await deviceRegistered(owner);
     const dialer = await openDialer(a);
     await dialer.getByLabel('Country').selectOption('GB');
     const number = dialer.getByLabel('Phone number');

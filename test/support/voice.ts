@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
 import type { Channel } from '../../shared/contract/settings';
-import { type Account, api, signUp } from './api';
+import { type Account, api, signUp, stack } from './api';
 import { openSocket } from './realtime';
 import { createInbox, withChannel } from './settings';
 import { postWebhook } from './sms';
@@ -30,6 +31,16 @@ export async function addInboxMember(account: Account, inboxId: string, userId: 
 
 /** The Voice SDK identity the product gives a user (derived from the id alone). */
 export const identityOf = (account: Account) => `user_${account.user.id.replaceAll('-', '_')}`;
+
+/** Waits until the emulator's status page lists the account's one browser device as registered. */
+export async function deviceRegistered(account: Account): Promise<void> {
+  const identity = identityOf(account);
+  await expect
+    .poll(async () => (await (await fetch(`${stack().urls.twilio}/`)).text()).includes(`${identity} (1 device)`), {
+      timeout: 30_000,
+    })
+    .toBe(true);
+}
 
 export async function voiceToken(account: Account): Promise<string> {
   const res = await api<{ token: string }>('/api/v1/voice/token', { method: 'POST', token: account.tokens.accessToken });

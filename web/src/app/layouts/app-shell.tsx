@@ -134,7 +134,18 @@ export function AppShell() {
           </button>
         </div>
       </aside>
-      <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
+      {/*
+        Room for what floats: below, the call widget's corner (--floating-dock, lib/floating-dock); on a
+        wide screen, above, the phone status banner (on a phone it sits in the header bar).
+      */}
+      <main
+        id="main"
+        tabIndex={-1}
+        className={cn(
+          'min-w-0 flex-1 px-4 pt-6 pb-[calc(1.5rem+var(--floating-dock,0px))] focus:outline-none',
+          'sm:px-8 sm:pt-8 sm:pb-[calc(2rem+var(--floating-dock,0px))] lg:pt-16',
+        )}
+      >
         <Suspense fallback={<LoadingScreen />}>
           <Outlet />
         </Suspense>

@@ -11,6 +11,7 @@ import type { ConversationFilter } from '../../../lib/conversation-cache';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { useConversationList } from '../api/conversations-api';
+import { CHOSEN_FROM_LIST } from '../hooks/use-conversation-selection';
 
 const FILTERS: { value: ConversationFilter; label: string }[] = [
   { value: 'OPEN', label: 'Open' },
@@ -157,6 +158,7 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
   return (
     <Link
       to={href}
+      state={CHOSEN_FROM_LIST}
       aria-current={selected ? 'page' : undefined}
       className={cn('flex flex-col gap-1 px-4 py-3 hover:bg-surface-muted', selected && 'bg-primary-soft hover:bg-primary-soft')}
     >

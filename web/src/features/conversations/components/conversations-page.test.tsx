@@ -565,6 +565,16 @@ describe('ConversationsPage composer', () => {
     return { events, box, send, posts };
   };
 
+  it('a conversation chosen from the list takes the keyboard in its message box; one opened from the address does not', async () => {
+    const { events, box } = await setup();
+    expect(document.activeElement).not.toBe(box);
+    const [item] = items() as [HTMLElement];
+    await events.click(item);
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    await events.keyboard('Thanks');
+    expect(box.value).toBe('Thanks');
+  });
+
   it('does not send a blank or whitespace-only message', async () => {
     const { events, box, send, posts } = await setup();
     expect(send().disabled).toBe(true);

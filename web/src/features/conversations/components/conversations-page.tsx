@@ -23,7 +23,13 @@ export function ConversationsPage() {
   return (
     <>
       <PageHeader title="Conversations" />
-      <Surface className="flex h-[calc(100dvh-11rem)] min-h-[26rem] overflow-hidden lg:h-[calc(100dvh-8.5rem)]">
+      {/* The screen less the shell's header and padding, and less the call widget's corner (lib/floating-dock). */}
+      <Surface
+        className={cn(
+          'flex h-[calc(100dvh-11rem-var(--floating-dock,0px))] min-h-[26rem] overflow-hidden',
+          'sm:h-[calc(100dvh-12rem-var(--floating-dock,0px))] lg:h-[calc(100dvh-10rem-var(--floating-dock,0px))]',
+        )}
+      >
         <div
           className={cn(
             'min-h-0 w-full flex-col md:flex md:w-80 md:shrink-0 md:border-r md:border-border',

@@ -1,5 +1,5 @@
 import { Ban, SendHorizontal } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { MAX_MESSAGE_LENGTH, smsSegments } from '../../../../../shared/sms-segments';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
@@ -7,6 +7,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/plural';
 import { useSendMessage } from '../api/conversations-api';
+import { useChosenFromList } from '../hooks/use-conversation-selection';
 
 /** The ids of the descriptions that apply, for aria-describedby. */
 const describedBy = (ids: (string | false)[]) => ids.filter(Boolean).join(' ') || undefined;
@@ -21,7 +22,8 @@ const LIMIT_TEXT = MAX_MESSAGE_LENGTH.toLocaleString('en-US');
  * SPEC §2/§5 composer: a blank or whitespace-only text is not sent; Enter sends, Shift+Enter starts a
  * new line; the text is cleared once the server has it and kept, with the server's message, when it
  * refuses. Near one segment and near the limit it counts characters and segments. While texts cannot
- * be sent (Twilio disconnected…) it says why and is disabled, keeping what was typed.
+ * be sent (Twilio disconnected…) it says why and is disabled, keeping what was typed. A conversation
+ * chosen from the list puts the keyboard here, so the agent can type at once.
  */
 export function MessageComposer({
   conversationId,
@@ -43,6 +45,13 @@ export function MessageComposer({
   const tooLong = body.length > MAX_MESSAGE_LENGTH;
   const segments = smsSegments(body);
   const showCounter = segments.segments > 1 || segments.units >= segments.perSegment - NEAR_ONE_SEGMENT;
+  const field = useRef<HTMLTextAreaElement>(null);
+  const chosen = useChosenFromList();
+
+  useEffect(() => {
+    // Not on a touch screen: its keyboard would cover the thread the agent opened to read.
+    if (chosen && !window.matchMedia?.('(pointer: coarse)').matches) field.current?.focus();
+  }, [chosen]);
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
@@ -79,6 +88,7 @@ export function MessageComposer({
       </label>
       <div className="flex items-end gap-2">
         <textarea
+          ref={field}
           id={fieldId}
           value={body}
           onChange={(event) => setBody(event.target.value)}

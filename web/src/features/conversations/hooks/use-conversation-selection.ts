@@ -1,9 +1,19 @@
 import { useCallback } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { CONVERSATION_STATUS_FILTERS } from '../../../../../shared/constants';
 import type { ConversationFilter } from '../../../lib/conversation-cache';
 
 const DEFAULT_FILTER: ConversationFilter = 'OPEN';
+
+/** The navigation state of a conversation chosen from the list: its thread takes the keyboard. */
+export const CHOSEN_FROM_LIST = { chosenFromList: true } as const;
+
+/** Changes each time a conversation is chosen from the list; null when the thread was reached otherwise. */
+export function useChosenFromList(): string | null {
+  const location = useLocation();
+  const state = location.state as Partial<typeof CHOSEN_FROM_LIST> | null;
+  return state?.chosenFromList ? location.key : null;
+}
 
 const toFilter = (value: string | null): ConversationFilter => {
   const upper = value?.toUpperCase();

@@ -31,7 +31,7 @@ export function ActiveCallPanel(props: {
     setSent((s) => s + digit);
   };
   return (
-    <section aria-labelledby={titleId} className={PANEL}>
+    <section aria-labelledby={titleId} tabIndex={-1} data-dock-focus className={PANEL}>
       <div className="flex items-start justify-between gap-3">
         <h2 id={titleId} className="text-sm font-semibold tracking-wide text-muted uppercase">
           Active Call
@@ -51,16 +51,17 @@ export function ActiveCallPanel(props: {
           tone="plain"
           onClick={props.onToggleMute}
           disabled={since === null}
+          stacked
           className={muted ? 'bg-primary-soft text-primary' : undefined}
         >
           {muted ? <MicOff aria-hidden="true" className="size-4" /> : <Mic aria-hidden="true" className="size-4" />}
           {muted ? 'Unmute' : 'Mute'}
         </CallButton>
-        <CallButton tone="plain" disabled title="Hold is not available">
+        <CallButton tone="plain" disabled title="Hold is not available" stacked>
           <Pause aria-hidden="true" className="size-4" />
           Hold
         </CallButton>
-        <CallButton tone="plain" aria-expanded={padOpen} aria-controls={padId} onClick={() => setPadOpen((o) => !o)}>
+        <CallButton tone="plain" aria-expanded={padOpen} aria-controls={padId} onClick={() => setPadOpen((o) => !o)} stacked>
           <Grid3x3 aria-hidden="true" className="size-4" />
           Keypad
         </CallButton>

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import { cn } from '../../../lib/cn';
 
 const tones = {
@@ -8,18 +8,24 @@ const tones = {
   plain: 'border border-border bg-surface text-fg hover:bg-surface-muted',
 } as const;
 
-/** The call panels' buttons: Answer and Call green, Reject and End red, the rest plain. */
+/**
+ * The call panels' buttons: Answer and Call green, Reject and End red, the rest plain. `stacked` puts
+ * the icon above the label, for a row of three in a panel that fits a phone.
+ */
 export function CallButton({
   tone,
+  stacked = false,
   className,
   type,
   ...rest
-}: ButtonHTMLAttributes<HTMLButtonElement> & { tone: keyof typeof tones }) {
+}: ComponentProps<'button'> & { tone: keyof typeof tones; stacked?: boolean }) {
   return (
     <button
       type={type ?? 'button'}
       className={cn(
-        'inline-flex min-h-10 flex-1 items-center justify-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold',
+        // The icon keeps its size: a label that fills the button must not squeeze it away.
+        'inline-flex min-h-10 flex-1 items-center justify-center rounded-lg py-2 text-sm font-semibold [&>svg]:shrink-0',
+        stacked ? 'flex-col gap-1 px-2' : 'gap-1.5 px-3',
         'disabled:cursor-not-allowed disabled:opacity-60',
         tones[tone],
         className,

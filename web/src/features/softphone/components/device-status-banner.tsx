@@ -9,8 +9,9 @@ const looks = {
 } as const;
 
 /**
- * SPEC §4 Device status banner, top right (below the phone layout's header, whose menu button it would
- * hide): initializing, ready (hidden after 3 s), error.
+ * SPEC §4 Device status banner, top right: initializing, ready (hidden after 3 s), error. It covers no
+ * action: on a phone it sits in the header bar, beside the menu button, over the logo; on a wide
+ * screen in the room the shell keeps above every page's header. It scrolls away with that top.
  */
 export function DeviceStatusBanner({ banner }: { banner: Banner | null }) {
   const look = banner && looks[banner.state];
@@ -20,11 +21,16 @@ export function DeviceStatusBanner({ banner }: { banner: Banner | null }) {
     <div
       role="status"
       aria-label="Phone status"
-      className="pointer-events-none fixed top-[4.5rem] right-3 z-40 max-w-[calc(100vw-1.5rem)] lg:top-3"
+      className="pointer-events-none absolute top-2 right-16 z-40 max-w-[calc(100vw-4.75rem)] lg:top-3 lg:right-3 lg:max-w-[calc(100vw-17rem)]"
     >
       {banner && look && Icon && (
-        <div className={cn('flex items-start gap-2 rounded-lg border px-3 py-2 text-sm shadow-md', look.className)}>
-          <Icon aria-hidden="true" className={cn('mt-0.5 size-4 shrink-0', look.spin && 'animate-spin')} />
+        <div
+          className={cn(
+            'flex items-start gap-2 rounded-lg border px-3 py-1.5 text-xs shadow-md sm:text-sm lg:py-2',
+            look.className,
+          )}
+        >
+          <Icon aria-hidden="true" className={cn('mt-px size-4 shrink-0 sm:mt-0.5', look.spin && 'animate-spin')} />
           <div>
             <p className="font-medium">{banner.message}</p>
             {banner.detail && <p className="text-xs">{banner.detail}</p>}

@@ -5,6 +5,7 @@ import { type CountryCode, checkPhoneNumber, formatAsTyped } from '../../../../.
 import { Alert } from '../../../components/alert';
 import { SelectField } from '../../../components/select-field';
 import { TextField } from '../../../components/text-field';
+import { cn } from '../../../lib/cn';
 import { useCompanyCountry, usePhoneFormat } from '../../../lib/phone-display';
 import { useCallerIds } from '../api/softphone-api';
 import { CallButton, PANEL } from './call-buttons';
@@ -92,7 +93,14 @@ export function Dialer(props: {
   };
 
   return (
-    <section id={props.id} role="dialog" aria-labelledby={titleId} onKeyDown={onKeyDown} className={PANEL}>
+    <section
+      id={props.id}
+      role="dialog"
+      aria-labelledby={titleId}
+      onKeyDown={onKeyDown}
+      // It opens above the call button: on a short screen it scrolls rather than leave the top.
+      className={cn(PANEL, 'max-h-[calc(100dvh-6rem)] overflow-y-auto')}
+    >
       <h2 id={titleId} className="text-base font-semibold">
         Make a call
       </h2>

@@ -233,6 +233,26 @@ describe('the floating call widget', () => {
     expect(attempts).toBe(2);
   });
 
+  it('puts the Calling unavailable card away with Close or Escape, and the call button brings it back', async () => {
+    serve();
+    const phone = fakeSoftphone({ start: () => Promise.reject(new Error('500')) });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderWithProviders(<SoftphoneWidget createSoftphone={() => phone} />);
+    const card = await screen.findByRole('alert');
+    await user.click(within(card).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    const reopen = screen.getByRole('button', { name: 'Calling unavailable' });
+    expect(document.activeElement).toBe(reopen);
+
+    await user.click(reopen);
+    const again = screen.getByRole('alert');
+    expect(within(again).getByRole('heading', { name: 'Calling unavailable' })).toBeTruthy();
+    expect(document.activeElement).toBe(again);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Calling unavailable' }));
+  });
+
   describe('dialer', () => {
     it('formats the number as typed, makes the call in E.164 from the chosen caller ID, and shows it', async () => {
       serve();
@@ -397,6 +417,47 @@ describe('the floating call widget', () => {
       expect(call.actions).toEqual(['accept', 'disconnect']);
       expect(screen.queryByRole('region', { name: 'Active Call' })).toBeNull();
       expect(screen.getByRole('button', { name: 'Open dialer' })).toBeTruthy();
+    });
+
+    it('announces the call, and Alt+Shift+A takes the keyboard to Answer; focus follows to the call and back to the call button', async () => {
+      serve();
+      const phone = await ready();
+      const announcer = screen.getAllByRole('status').find((s) => s.getAttribute('aria-live') === 'assertive');
+      expect(announcer?.textContent).toBe('');
+      const call = new FakeCall('INCOMING', '+14155550123', '+14155550101', 'CA1');
+      phone.emit('incoming', call);
+      expect(announcer?.textContent).toBe('Incoming call from (415) 555-0123');
+
+      const answer = screen.getByRole('button', { name: 'Answer' });
+      expect(answer.getAttribute('aria-keyshortcuts')).toBe('Alt+Shift+A');
+      expect(screen.getByRole('region', { name: 'Incoming Call' }).textContent).toContain('Alt+Shift+A, then Enter, answers');
+      await user.keyboard('{Alt>}{Shift>}A{/Shift}{/Alt}');
+      expect(document.activeElement).toBe(answer);
+      await user.keyboard('{Enter}');
+      expect(call.actions).toEqual(['accept']);
+      call.emit('accept');
+      expect(document.activeElement).toBe(screen.getByRole('region', { name: 'Active Call' }));
+      expect(announcer?.textContent).toBe('');
+
+      await user.tab();
+      await user.tab();
+      await user.tab();
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'End' }));
+      await user.keyboard('{Enter}');
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open dialer' }));
+    });
+
+    it('leaves focus where it is on the page when a call rings', async () => {
+      serve();
+      const phone = await ready();
+      await user.click(screen.getByRole('button', { name: 'Open dialer' }));
+      await user.keyboard('{Escape}');
+      const outside = document.createElement('input');
+      document.body.append(outside);
+      outside.focus();
+      phone.emit('incoming', new FakeCall('INCOMING', '+14155550123', null, 'CA1'));
+      expect(document.activeElement).toBe(outside);
+      outside.remove();
     });
 
     it('shows Unknown for a caller without a number, and In Call for an active call without one', async () => {

@@ -1,10 +1,14 @@
-import { Phone, X } from 'lucide-react';
+import { Phone, PhoneOff, X } from 'lucide-react';
 import { useCallback, useId, useRef, useState } from 'react';
 import { IconButton } from '../../../components/icon-button';
 import { cn } from '../../../lib/cn';
+import { useFloatingDock } from '../../../lib/floating-dock';
+import { usePhoneFormat } from '../../../lib/phone-display';
 import { voiceTokens } from '../api/softphone-api';
 import { createSoftphone, type Softphone } from '../device/softphone';
 import type { VoiceTokens } from '../device/voice-tokens';
+import type { CallState } from '../hooks/call-manager';
+import { useDockFocus } from '../hooks/use-dock-focus';
 import { useSoftphone } from '../hooks/use-softphone';
 import { ActiveCallPanel } from './active-call-panel';
 import { CallOutcomeStatus } from './call-outcome';
@@ -15,11 +19,23 @@ import { IncomingCallPanel } from './incoming-call-panel';
 
 const realSoftphone = () => createSoftphone({ tokens: voiceTokens });
 
+const CALL_BUTTON = 'inline-flex size-12 items-center justify-center rounded-full shadow-lg transition-colors sm:size-14';
+
+/** What screen readers hear when a call starts ringing: the panel itself is far down the page. */
+function useRingingAnnouncement(callState: CallState): string {
+  const format = usePhoneFormat();
+  if (callState.status !== 'ringing') return '';
+  const { from, contactName } = callState.call;
+  const number = from ? format(from) : 'an unknown number';
+  return `Incoming call from ${contactName ? `${contactName}, ${number}` : number}`;
+}
+
 /**
  * SPEC §2 floating call widget, on every signed-in screen: hidden until the token says a provider
  * exists; then the green call button and its dialer, the incoming and active call panels at the
- * bottom right, and the device status banner top right. `createSoftphone` and `tokens` are for the
- * component tests.
+ * bottom right, and the device status banner top right. The corner is a dock whose height the shell
+ * keeps free below the page (lib/floating-dock), so it covers no action; the dialer, opened on
+ * purpose, floats above it. `createSoftphone` and `tokens` are for the component tests.
  */
 export function SoftphoneWidget({
   createSoftphone: create = realSoftphone,
@@ -30,10 +46,28 @@ export function SoftphoneWidget({
 }) {
   const phone = useSoftphone(create, tokens);
   const [dialerOpen, setDialerOpen] = useState(false);
+  const [cardOpen, setCardOpen] = useState(true);
   const callButton = useRef<HTMLButtonElement>(null);
   const dialerId = useId();
   const { availability, callState } = phone;
+  const announcement = useRingingAnnouncement(callState);
+  const followFocus = useDockFocus(`${availability} ${callState.status} ${cardOpen}`);
+  const reserveSpace = useFloatingDock();
+  const dockRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      const undo = [followFocus(element), reserveSpace(element)];
+      return () => {
+        for (const u of undo) u?.();
+      };
+    },
+    [followFocus, reserveSpace],
+  );
 
+  // Refresh starts again: should calling still be unavailable, the card says so again.
+  const refresh = () => {
+    setCardOpen(true);
+    phone.retry();
+  };
   const closeDialer = useCallback(() => {
     setDialerOpen(false);
     callButton.current?.focus();
@@ -52,10 +86,27 @@ export function SoftphoneWidget({
   return (
     <>
       <DeviceStatusBanner banner={phone.banner} />
-      {/* A little smaller and closer to the corner on a phone, so it clears the composer's Send button. */}
-      <div className="fixed right-3 bottom-3 z-40 flex flex-col items-end gap-3 sm:right-4 sm:bottom-4">
+      {/* Present before a call rings, so that the ringing is announced. */}
+      <p role="status" aria-live="assertive" aria-atomic="true" className="sr-only">
+        {announcement}
+      </p>
+      {/* A little smaller and closer to the corner on a phone. */}
+      <div ref={dockRef} className="fixed right-3 bottom-3 z-40 flex flex-col items-end gap-3 sm:right-4 sm:bottom-4">
         {availability === 'unavailable' && phone.unavailable ? (
-          <CallingUnavailable unavailable={phone.unavailable} onRefresh={phone.retry} />
+          cardOpen ? (
+            <CallingUnavailable unavailable={phone.unavailable} onRefresh={refresh} onClose={() => setCardOpen(false)} />
+          ) : (
+            <button
+              type="button"
+              data-dock-focus
+              aria-label="Calling unavailable"
+              aria-expanded={false}
+              onClick={() => setCardOpen(true)}
+              className={cn(CALL_BUTTON, 'border border-border bg-surface text-danger hover:bg-surface-muted')}
+            >
+              <PhoneOff aria-hidden="true" className="size-6" />
+            </button>
+          )
         ) : (
           <>
             <CallOutcomeStatus text={phone.outcome} />
@@ -89,18 +140,20 @@ export function SoftphoneWidget({
             )}
             {callState.status === 'idle' && (
               <>
-                {dialerOpen && <Dialer id={dialerId} onDial={dial} onClose={closeDialer} />}
+                {dialerOpen && (
+                  <div className="absolute right-0 bottom-full mb-3">
+                    <Dialer id={dialerId} onDial={dial} onClose={closeDialer} />
+                  </div>
+                )}
                 <button
                   ref={callButton}
                   type="button"
+                  data-dock-focus
                   aria-label={dialerOpen ? 'Close dialer' : 'Open dialer'}
                   aria-expanded={dialerOpen}
                   aria-controls={dialerOpen ? dialerId : undefined}
                   onClick={() => setDialerOpen((open) => !open)}
-                  className={cn(
-                    'inline-flex size-12 items-center justify-center rounded-full shadow-lg transition-colors sm:size-14',
-                    'bg-success text-primary-fg hover:opacity-90',
-                  )}
+                  className={cn(CALL_BUTTON, 'bg-success text-primary-fg hover:opacity-90')}
                 >
                   {dialerOpen ? <X aria-hidden="true" className="size-6" /> : <Phone aria-hidden="true" className="size-6" />}
                 </button>
