@@ -221,16 +221,20 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
     return () => clearTimeout(timer);
   }, [availability, unavailable, restart]);
 
-  // A provider connected in Settings, in this tab, makes calling possible: start again.
+  // A provider connected in Settings, in this tab, makes calling possible: start again. Listening from
+  // the start (not from the render that hides the widget) hears a provider connected in between.
   const queryClient = useQueryClient();
-  useEffect(() => {
-    if (availability !== 'no_provider') return;
-    return queryClient.getQueryCache().subscribe((event) => {
-      const { queryKey, state } = event.query;
-      if (event.type !== 'updated' || queryKey.length !== 1 || queryKey[0] !== settingsKeys.providers[0]) return;
-      if (Array.isArray(state.data) && state.data.length > 0) restart('open');
-    });
-  }, [availability, queryClient, restart]);
+  const withoutProvider = useRef(false);
+  withoutProvider.current = availability === 'no_provider';
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        const { queryKey, state } = event.query;
+        if (event.type !== 'updated' || queryKey.length !== 1 || queryKey[0] !== settingsKeys.providers[0]) return;
+        if (withoutProvider.current && Array.isArray(state.data) && state.data.length > 0) restart('open');
+      }),
+    [queryClient, restart],
+  );
 
   // Twilio connected or disconnected (by anyone of the company): the old token's key is gone, so every
   // device starts again on a new token, or hides with the provider.
