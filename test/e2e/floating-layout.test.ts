@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../shared/contract/conversations';
 import { type Account, api, signUp } from '../support/api';
 import {
@@ -11,7 +11,7 @@ import {
   PHONE,
   seen,
   signInThroughForm,
-  type Tab,
+  tabsClosedAfterEach,
   web,
 } from '../support/browser';
 import { createInbox, withChannel } from '../support/settings';
@@ -31,7 +31,7 @@ let browser: Browser;
 let owner: Account;
 let conversationPath: string;
 let companyNumber: string;
-const tabs: Tab[] = [];
+const tabs = tabsClosedAfterEach();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -52,12 +52,6 @@ beforeAll(async () => {
   const conversation = list.body.data.conversations[0];
   if (!conversation) throw new Error('the text opened no conversation');
   conversationPath = `/conversations/${conversation.id}`;
-});
-
-afterEach(async () => {
-  const closing = tabs.splice(0);
-  for (const tab of closing) expect(tab.errors).toEqual([]);
-  await Promise.all(closing.map((tab) => tab.context.close()));
 });
 
 afterAll(async () => {

@@ -1,11 +1,21 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epochSeconds, keys, TTL_ATTRIBUTE } from '../../functions/lib/table';
 import { VOICE_TOKEN_LIMIT, VOICE_TOKEN_WINDOW_SECONDS } from '../../shared/constants';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, api, signUp, stack } from '../support/api';
-import { expectAccessible, gone, openTab, PHONE, seen, signInThroughForm, type Tab, web } from '../support/browser';
+import {
+  expectAccessible,
+  gone,
+  openTab,
+  PHONE,
+  seen,
+  signInThroughForm,
+  type Tab,
+  tabsClosedAfterEach,
+  web,
+} from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
 import { testTable } from '../support/table';
@@ -32,16 +42,10 @@ const CALLER = '+14155550123';
 const WAIT = { timeout: 30_000 } as const;
 
 let browser: Browser;
-const tabs: Tab[] = [];
+const tabs = tabsClosedAfterEach();
 
 beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream'] });
-});
-
-afterEach(async () => {
-  const closing = tabs.splice(0);
-  for (const tab of closing) expect(tab.errors).toEqual([]);
-  await Promise.all(closing.map((tab) => tab.context.close()));
 });
 
 afterAll(async () => {

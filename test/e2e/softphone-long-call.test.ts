@@ -1,8 +1,8 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
 import { type Account, signUp, stack } from '../support/api';
-import { openTab, seen, signInThroughForm, type Tab, web } from '../support/browser';
+import { openTab, seen, signInThroughForm, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
 import { callFromPhone, emulatorCall, hangUpCall } from '../support/twilio';
@@ -24,7 +24,7 @@ const LOST_CONNECTION = ['Device disconnected', 'Lost connection to server. Reco
 let browser: Browser;
 let owner: Account;
 let number: string;
-const tabs: Tab[] = [];
+const tabs = tabsClosedAfterEach();
 
 beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream'] });
@@ -33,12 +33,6 @@ beforeAll(async () => {
   number = connected.channel.identifier;
   await addInboxMember(owner, inbox.id, owner.user.id);
   await routeChannel(owner, connected.channel, 'INBOX', inbox.id);
-});
-
-afterEach(async () => {
-  const closing = tabs.splice(0);
-  for (const tab of closing) expect(tab.errors).toEqual([]);
-  await Promise.all(closing.map((tab) => tab.context.close()));
 });
 
 afterAll(async () => {

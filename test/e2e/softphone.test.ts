@@ -1,9 +1,9 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { type Account, signUp } from '../support/api';
-import { expectAccessible, gone, openTab, PHONE, seen, signInThroughForm, type Tab, web } from '../support/browser';
+import { expectAccessible, gone, openTab, PHONE, seen, signInThroughForm, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
@@ -27,7 +27,7 @@ let agent: Account;
 let outsider: Account;
 let noProvider: Account;
 let line: { channel: { identifier: string }; twilio: TwilioAccount };
-const tabs: Tab[] = [];
+const tabs = tabsClosedAfterEach();
 
 beforeAll(async () => {
   // A fake microphone (it beeps); whether a page may use it is each context's microphone permission.
@@ -47,13 +47,6 @@ beforeAll(async () => {
   line = connected;
   await Promise.all([addInboxMember(owner, inbox.id, owner.user.id), addInboxMember(owner, inbox.id, agent.user.id)]);
   await routeChannel(owner, connected.channel, 'INBOX', inbox.id);
-});
-
-afterEach(async () => {
-  // Every tab's device ends with it, so the next test's calls ring only its own tabs.
-  const closing = tabs.splice(0);
-  for (const tab of closing) expect(tab.errors).toEqual([]);
-  await Promise.all(closing.map((tab) => tab.context.close()));
 });
 
 afterAll(async () => {

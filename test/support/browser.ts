@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { epochSeconds, keys } from '../../functions/lib/table';
 import { api, mailTo, newClientAddress, stack, uniqueEmail } from './api';
@@ -177,4 +177,18 @@ export async function expectAccessible(page: Page, what: string) {
     expect(violations, `axe on ${what} (${dark ? 'dark' : 'light'}):\n${violations.join('\n')}`).toEqual([]);
   }
   await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), wasDark);
+}
+
+/**
+ * The tabs a test opens, checked and closed after it: none may have page errors, and closing a tab
+ * ends its device, so the next test's calls ring only its own tabs.
+ */
+export function tabsClosedAfterEach(): Tab[] {
+  const tabs: Tab[] = [];
+  afterEach(async () => {
+    const closing = tabs.splice(0);
+    for (const tab of closing) expect(tab.errors).toEqual([]);
+    await Promise.all(closing.map((tab) => tab.context.close()));
+  });
+  return tabs;
 }
