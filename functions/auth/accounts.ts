@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Company, Role, User } from '../../shared/contract/auth';
 import { platformAdminEmails, tableName } from '../lib/config';
@@ -87,4 +88,39 @@ export async function touchLastActive(user: UserRecord): Promise<UserRecord> {
     }),
   );
   return { ...user, lastActiveAt };
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Records that the user is using the app at `now` (an open tab's heartbeat, the tab closing). Once a
+ * minute at most: the write is conditioned on lastActiveAt being from an earlier minute, so however
+ * many tabs beat, the user item takes one write a minute. `everyMinute: false` records the moment
+ * itself (leaving), still never moving lastActiveAt back. A removed user is left alone. True when written.
+ */
+export async function markActive(
+  companyId: string,
+  userId: string,
+  options: { now?: Date; everyMinute?: boolean } = {},
+): Promise<boolean> {
+  const now = options.now ?? new Date();
+  const since = options.everyMinute === false ? now.getTime() : Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(companyId, userId),
+        UpdateExpression: 'SET lastActiveAt = :now',
+        // A user who never signed in has lastActiveAt null (type NULL), which no string compares with.
+        ConditionExpression:
+          'attribute_exists(PK) AND attribute_not_exists(removedAt) AND ' +
+          '(attribute_not_exists(lastActiveAt) OR attribute_type(lastActiveAt, :null) OR lastActiveAt < :since)',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':since': new Date(since).toISOString(), ':null': 'NULL' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Contact } from '../../shared/contract/contacts';
+import { type Contact, INVALID_PHONE_NUMBER } from '../../shared/contract/contacts';
 import { checkPhoneNumber, toCountryCode } from '../../shared/phone-numbers';
 import { defaultCountry } from '../company/settings';
 import type { ContactRecord } from '../conversations/records';
@@ -108,9 +108,8 @@ export interface ContactInput {
 export async function createContact(companyId: string, input: ContactInput): Promise<Contact> {
   const check = checkPhoneNumber(input.phoneNumber, toCountryCode(await defaultCountry(companyId)));
   if (!check.ok) {
-    throw badRequest(check.problem === 'EMPTY' ? 'Phone number is required' : 'Enter a valid phone number', {
-      fields: { phoneNumber: check.problem === 'EMPTY' ? 'Phone number is required' : 'Enter a valid phone number' },
-    });
+    const message = check.problem === 'EMPTY' ? 'Phone number is required' : INVALID_PHONE_NUMBER;
+    throw badRequest(message, { fields: { phoneNumber: message } });
   }
   const contact: ContactRecord = {
     ...newContact(companyId, check.number.e164, new Date().toISOString()),

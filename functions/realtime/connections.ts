@@ -102,10 +102,14 @@ export async function removeLapsedConnection(c: StoredConnection): Promise<boole
 }
 
 /**
- * Records a heartbeat. Answers whether this was the socket's first one (it then gets the presence
- * snapshot), or undefined when the registry no longer knows the socket.
+ * Records a heartbeat at `now` (epoch ms). Answers whether this was the socket's first one (it then
+ * gets the presence snapshot) and when it beat before, or undefined when the registry no longer knows
+ * the socket.
  */
-export async function recordHeartbeat(c: Connection): Promise<{ first: boolean } | undefined> {
+export async function recordHeartbeat(
+  c: Connection,
+  now = Date.now(),
+): Promise<{ first: boolean; previousSeenAt: number | undefined } | undefined> {
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({
@@ -113,11 +117,12 @@ export async function recordHeartbeat(c: Connection): Promise<{ first: boolean }
         Key: keys.connection(c.companyId, c.connectionId),
         UpdateExpression: 'SET lastSeenAt = :now, greeted = :true',
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':now': Date.now(), ':true': true },
+        ExpressionAttributeValues: { ':now': now, ':true': true },
         ReturnValues: 'UPDATED_OLD',
       }),
     );
-    return { first: Attributes?.greeted !== true };
+    const previous = Number(Attributes?.lastSeenAt);
+    return { first: Attributes?.greeted !== true, previousSeenAt: Number.isFinite(previous) ? previous : undefined };
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;

@@ -1,10 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CLIENT_EVENT_TYPES, type ClientMessage, ClientMessageSchema } from '../../shared/contract/realtime';
 import { MAX_CLIENT_MESSAGE_BYTES, type RealtimeErrorCode } from '../../shared/contract/realtime-events';
+import { markActive } from '../auth/accounts';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
 import { answerCall } from '../voice/call-answers';
+import { beatRecordsActivity } from './activity';
 import { addRoom, findConnection, type NewConnection, recordHeartbeat, removeCompanyConnection, removeRoom } from './connections';
 import { closeSocket, reply } from './delivery';
 import { announceDepartures, liveConnections, sendSnapshot } from './presence';
@@ -81,8 +83,9 @@ async function findOpenConnection(connectionId: string): Promise<NewConnection |
 }
 
 /**
- * A heartbeat keeps the socket registered and present, and is where a socket that outlived its
- * sign-in session (ended, signed out, revoked) is dropped. The first one gets the presence snapshot.
+ * A heartbeat keeps the socket registered and present, records the user's activity (once a minute),
+ * and is where a socket that outlived its sign-in session (ended, signed out, revoked) is dropped.
+ * The first one gets the presence snapshot.
  */
 async function heartbeat(connection: NewConnection): Promise<void> {
   if (!(await sessionIsOpen(connection))) {
@@ -90,9 +93,13 @@ async function heartbeat(connection: NewConnection): Promise<void> {
     await closeSocket(connection.connectionId);
     return announceDepartures(connection.companyId, [connection]);
   }
-  const beat = await recordHeartbeat(connection);
+  const now = Date.now();
+  const beat = await recordHeartbeat(connection, now);
   if (!beat) return closeSocket(connection.connectionId);
-  await reply(connection.connectionId, { type: 'heartbeat_ack', data: { timestamp: new Date().toISOString() } });
+  // An open tab is someone using the app, so the Team page's Last Active stays current. Recorded
+  // before the acknowledgement: a client holding it knows the beat is fully taken into account.
+  if (beatRecordsActivity(beat, now)) await markActive(connection.companyId, connection.userId, { now: new Date(now) });
+  await reply(connection.connectionId, { type: 'heartbeat_ack', data: { timestamp: new Date(now).toISOString() } });
   const live = await liveConnections(connection.companyId);
   if (beat.first) await sendSnapshot(connection, live);
 }

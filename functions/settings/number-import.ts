@@ -125,7 +125,11 @@ async function importOne(
   const intent = await recordIntent(provider, number, enabled, channel?.id ?? newId());
   const urls = webhookUrls(provider.webhookBaseUrl, provider.webhookId);
   const update: NumberUpdate = {};
-  if (intent.enabled.sms) Object.assign(update, { SmsUrl: urls.sms, SmsMethod: 'POST' });
+  // A number's TwiML application outranks its own URLs at Twilio: taking a capability over clears it.
+  if (intent.enabled.sms) {
+    Object.assign(update, { SmsUrl: urls.sms, SmsMethod: 'POST' });
+    if (number.sms_application_sid) update.SmsApplicationSid = '';
+  }
   if (intent.enabled.voice) {
     Object.assign(update, {
       VoiceUrl: urls.voice,
@@ -133,6 +137,7 @@ async function importOne(
       StatusCallback: urls.voiceStatus,
       StatusCallbackMethod: 'POST',
     });
+    if (number.voice_application_sid) update.VoiceApplicationSid = '';
   }
   const client = await clientFor(provider);
   if (Object.keys(update).length) {
@@ -231,6 +236,8 @@ async function recordIntent(
       VoiceMethod: number.voice_method ?? 'POST',
       StatusCallback: number.status_callback ?? '',
       StatusCallbackMethod: number.status_callback_method ?? 'POST',
+      ...(number.voice_application_sid && { VoiceApplicationSid: number.voice_application_sid }),
+      ...(number.sms_application_sid && { SmsApplicationSid: number.sms_application_sid }),
     },
   };
   try {

@@ -45,6 +45,9 @@ export interface PreviousNumberUrls {
   VoiceMethod?: string;
   StatusCallback?: string;
   StatusCallbackMethod?: string;
+  /** The TwiML applications it used, when it had them (import clears them). */
+  VoiceApplicationSid?: string;
+  SmsApplicationSid?: string;
 }
 
 export interface ChannelRecord {

@@ -49,7 +49,10 @@ export function restoreUpdate(imported: {
 }): NumberUpdate {
   const p = imported.previousUrls ?? {};
   const update: NumberUpdate = {};
-  if (imported.enabled?.sms) Object.assign(update, { SmsUrl: p.SmsUrl ?? '', SmsMethod: p.SmsMethod ?? 'POST' });
+  if (imported.enabled?.sms) {
+    Object.assign(update, { SmsUrl: p.SmsUrl ?? '', SmsMethod: p.SmsMethod ?? 'POST' });
+    if (p.SmsApplicationSid) update.SmsApplicationSid = p.SmsApplicationSid;
+  }
   if (imported.enabled?.voice) {
     Object.assign(update, {
       VoiceUrl: p.VoiceUrl ?? '',
@@ -57,6 +60,7 @@ export function restoreUpdate(imported: {
       StatusCallback: p.StatusCallback ?? '',
       StatusCallbackMethod: p.StatusCallbackMethod ?? 'POST',
     });
+    if (p.VoiceApplicationSid) update.VoiceApplicationSid = p.VoiceApplicationSid;
   }
   return update;
 }

@@ -54,6 +54,9 @@ export interface TwilioIncomingNumber {
   voice_method: string | null;
   status_callback: string | null;
   status_callback_method: string | null;
+  /** A TwiML application whose URLs Twilio uses instead of the number's own; '' or null when none. */
+  voice_application_sid?: string | null;
+  sms_application_sid?: string | null;
 }
 
 /** Twilio's Message resource, the fields the product reads. */
@@ -69,7 +72,17 @@ export interface TwilioMessage {
 
 /** IncomingPhoneNumber update parameters, in Twilio's names. */
 export type NumberUpdate = Partial<
-  Record<'SmsUrl' | 'SmsMethod' | 'VoiceUrl' | 'VoiceMethod' | 'StatusCallback' | 'StatusCallbackMethod', string>
+  Record<
+    | 'SmsUrl'
+    | 'SmsMethod'
+    | 'SmsApplicationSid'
+    | 'VoiceUrl'
+    | 'VoiceMethod'
+    | 'VoiceApplicationSid'
+    | 'StatusCallback'
+    | 'StatusCallbackMethod',
+    string
+  >
 >;
 
 function baseUrl(): string {

@@ -32,7 +32,7 @@ export const register = httpContract({
   auth: 'public',
   body: z.object({
     companyName: requiredText('Company name', 120),
-    name: requiredText('Name', 120),
+    name: requiredText('Full name', 120),
     email,
     password: newPassword,
   }),

@@ -8,6 +8,8 @@ import { httpContract } from './route';
 export const CONTACT_NAME_MAX = 100;
 export const CONTACT_NOTES_MAX = 2_000;
 export const CONTACT_SEARCH_MAX = 100;
+/** A new contact's number that is not a number of the company's country (or in international notation). */
+export const INVALID_PHONE_NUMBER = 'Enter a valid phone number';
 
 export const ContactSchema = z.object({
   id: z.string(),
@@ -74,7 +76,7 @@ export const createContact = httpContract({
         error: (issue) =>
           issue.input === undefined || issue.input === null ? 'Phone number is required' : 'Phone number must be text',
       })
-      .check(z.trim(), z.minLength(1, 'Phone number is required'), z.maxLength(40, 'Enter a valid phone number')),
+      .check(z.trim(), z.minLength(1, 'Phone number is required'), z.maxLength(40, INVALID_PHONE_NUMBER)),
     email: z._default(z.optional(email), null),
     notes: z._default(z.optional(notes), null),
   }),

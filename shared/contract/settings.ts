@@ -27,6 +27,10 @@ export type Provider = z.infer<typeof ProviderSchema>;
 export const CapabilitiesSchema = z.object({ voice: z.boolean(), sms: z.boolean(), mms: z.boolean() });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
+/** A TwiML application a number's calls or texts go to; its name when Twilio could tell it. */
+export const NumberApplicationSchema = z.object({ sid: z.string(), friendlyName: z.nullable(z.string()) });
+export type NumberApplication = z.infer<typeof NumberApplicationSchema>;
+
 export const ProviderNumberSchema = z.object({
   sid: z.string(),
   phoneNumber: z.string(),
@@ -37,6 +41,15 @@ export const ProviderNumberSchema = z.object({
   /** Already a channel of another company (the same account connected twice): it cannot be imported here. */
   inUseElsewhere: z.boolean(),
   capabilities: CapabilitiesSchema,
+  /**
+   * Where the number sends calls and texts now, outside Switchboard: importing takes over the ticked
+   * capabilities. URLs without credentials, query or fragment; null when unset, already Switchboard's,
+   * or the number is not importable here (imported, another company's).
+   */
+  voiceUrl: z.nullable(z.string()),
+  smsUrl: z.nullable(z.string()),
+  voiceApplication: z.nullable(NumberApplicationSchema),
+  smsApplication: z.nullable(NumberApplicationSchema),
 });
 export type ProviderNumber = z.infer<typeof ProviderNumberSchema>;
 

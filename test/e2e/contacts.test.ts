@@ -1,7 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, signUp } from '../support/api';
-import { expectAccessible, gone, launchBrowser, openTab, PHONE, reached, seen, signInThroughForm, web } from '../support/browser';
+import {
+  expectAccessible,
+  fieldState,
+  gone,
+  isFocused,
+  launchBrowser,
+  openTab,
+  PHONE,
+  reached,
+  seen,
+  signInThroughForm,
+  web,
+} from '../support/browser';
 import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
 
 /**
@@ -104,6 +116,35 @@ describe('contacts, call history and the admin overview', () => {
     await seen(page.getByText('Rear Admiral Grace Hopper'));
     expect(await overflowsSideways(page)).toBe(false);
     await expectAccessible(page, '/contacts at 360 px');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('New Contact says what is wrong with every field at once', async () => {
+    const { page, errors, context } = await openTab(browser);
+    await signInThroughForm(page, account.email, account.password);
+    await page.goto(web('/contacts'));
+    await page.getByRole('button', { name: 'New Contact' }).click();
+    const dialog = await seen(page.getByRole('dialog', { name: 'New Contact' }));
+    await dialog.getByLabel('Email').fill('grace@');
+    await dialog.getByRole('button', { name: 'Create Contact' }).click();
+    await seen(dialog.getByText('Phone number is required'));
+    const phone = dialog.getByLabel('Phone Number');
+    expect(await fieldState(phone)).toEqual({ invalid: true, description: 'Phone number is required' });
+    expect(await fieldState(dialog.getByLabel('Email'))).toEqual({ invalid: true, description: 'Enter a valid email address' });
+    expect(await isFocused(phone)).toBe(true);
+    await expectAccessible(page, 'New Contact dialog, two fields in error');
+
+    // A number that is none of the company's country is refused with the e-mail, as the server would.
+    await phone.fill('555');
+    await dialog.getByRole('button', { name: 'Create Contact' }).click();
+    await seen(dialog.getByText('Enter a valid phone number'));
+    expect(await fieldState(dialog.getByLabel('Email'))).toEqual({ invalid: true, description: 'Enter a valid email address' });
+    await dialog.getByLabel('Email').fill('grace@navy.example');
+    await phone.fill('202 555 0199');
+    await dialog.getByRole('button', { name: 'Create Contact' }).click();
+    await gone(dialog);
+    await seen(row(page, '(202) 555-0199'));
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -3,7 +3,10 @@ import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, signUp, stack } from '../support/api';
 import {
+  expectAccessible,
   expireVerificationLink,
+  gone,
+  isFocused,
   launchBrowser,
   mailedVerificationLink,
   openTab,
@@ -331,12 +334,30 @@ describe('two tabs of one browser', () => {
     await context.close();
   });
 
-  it('Sign out everywhere on the Profile page ends the sessions of other devices too', async () => {
+  it('Sign out everywhere on the Profile page asks first, then ends the sessions of other devices too', async () => {
     const account = await signUp();
     const { context, page, errors } = await openTab(browser);
     await signInThroughForm(page, account.email, account.password);
     await page.goto(web('/settings/profile'));
-    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    const button = page.getByRole('button', { name: 'Sign out everywhere' });
+    await button.click();
+
+    // An accessible confirmation: focus on Cancel, and Escape (or Cancel) keeps every session.
+    const confirm = await seen(page.getByRole('alertdialog', { name: 'Sign out everywhere?' }));
+    await seen(confirm.getByText('on every device and browser, this one included'));
+    expect(await isFocused(confirm.getByRole('button', { name: 'Cancel' }))).toBe(true);
+    await expectAccessible(page, 'Sign out everywhere confirmation');
+    await page.keyboard.press('Escape');
+    await gone(confirm);
+    expect(await isFocused(button)).toBe(true);
+    await button.click();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await gone(confirm);
+    expect(pathOf(page)).toBe('/settings/profile');
+    expect((await storedSession(page)).refreshToken).toBeTruthy();
+
+    await button.click();
+    await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
     await reached(page, '/login');
     expect((await api('/api/v1/auth/refresh', { body: { refreshToken: account.tokens.refreshToken } })).status).toBe(401);
     expect(await storedSession(page)).toEqual(NO_SESSION);

@@ -11,8 +11,10 @@ import {
   seen,
   signInThroughForm,
   type Tab,
+  UI_TIMEOUT_MS,
   web,
 } from '../support/browser';
+import { newTwilioAccount } from '../support/twilio';
 
 /**
  * The settings journey of a new company in the browser, against the local stack and its Twilio
@@ -95,7 +97,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await reached(page, '/dashboard');
     await seen(page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }));
     const overview = page.getByRole('region', { name: 'Overview' });
-    await expect.poll(() => overview.locator('[aria-busy="true"]').count()).toBe(0);
+    await expect.poll(() => overview.locator('[aria-busy="true"]').count(), { timeout: UI_TIMEOUT_MS }).toBe(0);
     expect(await counter(page, 'Connected Channels').textContent()).toBe('Connected Channels0');
     expect(await counter(page, 'Team Members').textContent()).toBe('Team Members1');
 
@@ -396,7 +398,9 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       // Team: each member's row stacks; name, e-mail, last activity and Edit are shown whole.
       await page.goto(web('/settings/team'));
       const me = await seen(page.getByRole('row').filter({ hasText: account.email }));
-      for (const text of [me.getByText('Ada Lovelace'), me.getByText(account.email), me.getByText(/Last active/)]) {
+      // Her own Last Active: Online once her socket is live, Last active: Just now until then.
+      const lastActive = me.getByRole('cell').nth(2);
+      for (const text of [me.getByText('Ada Lovelace'), me.getByText(account.email), lastActive]) {
         expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth), String(await text.textContent())).toBe(true);
       }
       const edit = await me.getByRole('button', { name: 'Edit Ada Lovelace' }).boundingBox();
@@ -454,5 +458,53 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     }
     await expectAccessible(page, '/settings/channels, inactive');
     expect(errors).toEqual([]);
+  });
+});
+
+describe('importing a number already pointed at another application', () => {
+  it('says where its calls and texts go now and that importing takes them over; other rows keep the general warning', async () => {
+    const owner = await signUp({ name: 'Grace Hopper', companyName: 'Legacy Telecom', password: PASSWORD });
+    const twilio = await newTwilioAccount();
+    const connected = await api('/api/v1/providers/twilio', {
+      token: owner.tokens.accessToken,
+      body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
+    });
+    expect(connected.status).toBe(201);
+    const { page, context, errors } = await openTab(browser, { colorScheme: 'dark' });
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.goto(web('/settings/providers'));
+    await page.getByRole('button', { name: 'Import numbers' }).click();
+    const importer = await seen(dialog(page, 'Import Phone Numbers'));
+
+    const legacy = await seen(numberRow(importer, 'Legacy IVR'));
+    await seen(legacy.getByText('Already pointed at another application.'));
+    await seen(legacy.getByText('Calls go to https://legacy-ivr.example.com/voice.'));
+    await seen(legacy.getByText('Texts go to https://legacy-ivr.example.com/sms.'));
+    await seen(legacy.getByText(/^Importing takes it over/));
+    expect(await legacy.getByText(/may stop it working/).count()).toBe(0);
+    for (const name of ['Main line', 'SMS line', 'Voice line']) {
+      await seen(numberRow(importer, name).getByText('Using this number elsewhere at the same time may stop it working.'));
+    }
+
+    // Ticked, each capability says what it replaces.
+    await legacy.getByRole('checkbox').first().check();
+    await seen(
+      legacy.getByText(
+        'Incoming calls will be pointed at a Switchboard webhook instead of https://legacy-ivr.example.com/voice.',
+      ),
+    );
+    await seen(
+      legacy.getByText('Incoming SMS will be pointed at a Switchboard webhook instead of https://legacy-ivr.example.com/sms.'),
+    );
+    await expectAccessible(page, 'Import Phone Numbers dialog, a number pointed elsewhere');
+
+    await page.setViewportSize(PHONE);
+    await seen(legacy.getByText('Calls go to https://legacy-ivr.example.com/voice.'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    const box = await legacy.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
+    await expectAccessible(page, 'Import Phone Numbers dialog at 360 px, a number pointed elsewhere');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

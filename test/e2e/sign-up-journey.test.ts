@@ -2,8 +2,11 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../support/api';
 import {
+  expectAccessible,
+  fieldState,
   gone,
   isDark,
+  isFocused,
   launchBrowser,
   mailedVerificationLink,
   openTab,
@@ -109,6 +112,47 @@ describe('a new company signs up in the browser', () => {
     await seen(page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Profile' }));
     await gone(page.getByRole('button', { name: 'Sign in' }));
 
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('says what is wrong with every Register field at once, before anything is sent', async () => {
+    const { context, page, errors } = await openTab(browser);
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/v1/auth/register') sent.push(request.method());
+    });
+    await page.goto(web('/register'));
+    await seen(page.getByRole('heading', { name: 'Create your account' }));
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const required = {
+      'Company name': 'Company name is required',
+      'Full name': 'Full name is required',
+      Email: 'Email is required',
+      Password: 'Password is required',
+    };
+    for (const [label, description] of Object.entries(required)) {
+      await seen(page.getByText(description));
+      expect(await fieldState(page.getByLabel(label)), label).toEqual({ invalid: true, description });
+    }
+    expect(await isFocused(page.getByLabel('Company name'))).toBe(true);
+    await expectAccessible(page, '/register, every field in error');
+
+    // A malformed e-mail and a short password are named together, with what is still missing.
+    await page.getByLabel('Company name').fill('Globex Helpdesk');
+    await page.getByLabel('Email').fill('grace@');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await seen(page.getByText('Enter a valid email address'));
+    expect(await fieldState(page.getByLabel('Company name'))).toEqual({ invalid: false, description: '' });
+    expect(await fieldState(page.getByLabel('Full name'))).toEqual({ invalid: true, description: 'Full name is required' });
+    expect(await fieldState(page.getByLabel('Email'))).toEqual({ invalid: true, description: 'Enter a valid email address' });
+    expect(await fieldState(page.getByLabel('Password'))).toEqual({
+      invalid: true,
+      description: 'Password must be at least 8 characters long',
+    });
+    expect(await isFocused(page.getByLabel('Full name'))).toBe(true);
+    expect(sent).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

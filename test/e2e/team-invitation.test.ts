@@ -1,7 +1,18 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, mailTo, signUp, uniqueEmail } from '../support/api';
-import { expectAccessible, gone, launchBrowser, openTab, reached, seen, signInThroughForm, web } from '../support/browser';
+import {
+  expectAccessible,
+  fieldState,
+  gone,
+  isFocused,
+  launchBrowser,
+  openTab,
+  reached,
+  seen,
+  signInThroughForm,
+  web,
+} from '../support/browser';
 
 /**
  * A team forms in the browser: the owner invites a colleague from the Team page, the colleague opens
@@ -87,5 +98,36 @@ describe('team invitations', () => {
       expect(tab.errors).toEqual([]);
       await tab.context.close();
     }
+  });
+
+  it('Invite Member is not sent while the role still reads Choose a role...', async () => {
+    const colleague = uniqueEmail('katherine');
+    const { context, page, errors } = await openTab(browser);
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/invitations') sent.push(request.url());
+    });
+    await signInThroughForm(page, owner.email, PASSWORD);
+    await page.goto(web('/settings/team'));
+    await page.getByRole('button', { name: 'Invite Member' }).click();
+    const dialog = await seen(page.getByRole('dialog', { name: 'Invite Member' }));
+    const role = dialog.getByLabel('Role');
+    expect(await role.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe('Choose a role...');
+
+    await dialog.getByLabel('Email').fill(colleague);
+    await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+    await seen(dialog.getByText('Choose a role: Admin or Agent'));
+    expect(await fieldState(role)).toEqual({ invalid: true, description: 'Choose a role: Admin or Agent' });
+    expect(await isFocused(role)).toBe(true);
+    await expectAccessible(page, 'Invite Member dialog, no role chosen');
+    expect(sent).toEqual([]);
+
+    await role.selectOption('AGENT');
+    await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+    await gone(dialog);
+    await seen(page.getByText(`Invitation sent to ${colleague}.`));
+    expect(sent).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -139,6 +139,12 @@ describe('inviting a colleague', () => {
       email: 'Enter a valid email address',
       role: 'Choose a role: Admin or Agent',
     });
+    // What a form left at "Choose a role..." would send: no role, or an empty one.
+    for (const body of [{ email: uniqueEmail('norole') }, { email: uniqueEmail('norole'), role: '' }]) {
+      const refused = await api('/api/v1/invitations', { token: owner.tokens.accessToken, body });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details?.fields).toEqual({ role: 'Choose a role: Admin or Agent' });
+    }
   });
 
   it('replaces the pending invitation when the same address is invited again: only the newest link works', async () => {

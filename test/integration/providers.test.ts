@@ -3,7 +3,15 @@ import type { Channel, Provider, ProviderNumber } from '../../shared/contract/se
 import { api, signUp } from '../support/api';
 import { openSocket } from '../support/realtime';
 import { addTeamMember } from '../support/team';
-import { type EmulatorNumber, newTwilioAccount, numberOf, numbersByKind, type TwilioAccount, twilioGet } from '../support/twilio';
+import {
+  type EmulatorNumber,
+  newTwilioAccount,
+  numberOf,
+  numbersByKind,
+  type TwilioAccount,
+  twilioGet,
+  twilioPost,
+} from '../support/twilio';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 
@@ -117,6 +125,10 @@ describe('importing numbers as channels', () => {
       previouslyImported: false,
       inUseElsewhere: false,
       capabilities: { voice: true, sms: true, mms: true },
+      voiceUrl: null,
+      smsUrl: null,
+      voiceApplication: null,
+      smsApplication: null,
     });
 
     const imported = await importNumbers(account, provider.id, [
@@ -163,6 +175,56 @@ describe('importing numbers as channels', () => {
     expect(twice.body.data.importedCount).toBe(0);
     expect(await channelsOf(account)).toHaveLength(2);
     expect((await numberOf(twilio, full.sid)).voice_url).toBe('');
+  });
+
+  it('says where a number sends calls and texts now; importing takes them over, disconnecting gives them back', async () => {
+    const account = await signUp();
+    const twilio = await newTwilioAccount();
+    const legacy = await legacyNumber(twilio);
+    const { full } = numbersByKind(twilio);
+    // The customer's own set-up: a TwiML application for calls, and a CRM's SMS URL with a key in it.
+    const app = await twilioPost<{ sid: string }>(twilio, '/Applications.json', {
+      FriendlyName: 'Old IVR',
+      VoiceUrl: 'https://ivr.example.com/answer',
+    });
+    const crmSms = 'https://bot:s3cret@crm.example.com/hooks/sms?key=abc';
+    await twilioPost(twilio, `/IncomingPhoneNumbers/${full.sid}.json`, { VoiceApplicationSid: app.sid, SmsUrl: crmSms });
+    const provider = await connect(account, twilio);
+
+    const listed = async () =>
+      new Map(
+        (
+          await api<{ numbers: ProviderNumber[] }>(`/api/v1/providers/${provider.id}/available-numbers`, {
+            token: account.tokens.accessToken,
+          })
+        ).body.data.numbers.map((n) => [n.sid, [n.voiceUrl, n.smsUrl, n.voiceApplication, n.smsApplication]]),
+      );
+    const before = await listed();
+    expect(before.get(legacy.sid)).toEqual([legacy.voice_url, legacy.sms_url, null, null]);
+    // Credentials and query never leave the server.
+    expect(before.get(full.sid)).toEqual([
+      null,
+      'https://crm.example.com/hooks/sms',
+      { sid: app.sid, friendlyName: 'Old IVR' },
+      null,
+    ]);
+
+    const imported = await importNumbers(account, provider.id, [
+      { sid: full.sid, phoneNumber: full.phone_number, voice: true, sms: true },
+      { sid: legacy.sid, phoneNumber: legacy.phone_number, voice: true, sms: true },
+    ]);
+    expect(imported.body.data.importedCount).toBe(2);
+    // The application outranks the number's URLs at Twilio: it is cleared so calls reach the platform.
+    const taken = await numberOf(twilio, full.sid);
+    expect(taken.voice_application_sid || null).toBeNull();
+    expect(taken.voice_url).toMatch(/\/webhooks\/twilio\/[\w-]+\/voice$/);
+    expect(taken.sms_url).toMatch(/\/webhooks\/twilio\/[\w-]+\/sms$/);
+    expect((await listed()).get(full.sid)).toEqual([null, null, null, null]);
+
+    const disconnected = await api(`/api/v1/providers/${provider.id}`, { method: 'DELETE', token: account.tokens.accessToken });
+    expect(disconnected.status).toBe(200);
+    const restored = await numberOf(twilio, full.sid);
+    expect([restored.voice_application_sid, restored.sms_url]).toEqual([app.sid, crmSms]);
   });
 
   it('makes one channel of a number imported twice at the same moment', async () => {

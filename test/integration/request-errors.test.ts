@@ -24,7 +24,7 @@ describe('client mistakes get a 4xx envelope with a message', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details?.fields).toEqual({
       companyName: 'Company name is required',
-      name: 'Name is required',
+      name: 'Full name is required',
       email: 'Email is required',
       password: 'Password is required',
     });
@@ -37,7 +37,7 @@ describe('client mistakes get a 4xx envelope with a message', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details?.fields).toEqual({
       companyName: 'Company name is required',
-      name: 'Name must be text',
+      name: 'Full name must be text',
       email: 'Enter a valid email address',
     });
   });

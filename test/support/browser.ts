@@ -85,6 +85,20 @@ export function writeStorage(page: Page, items: Record<string, string>): Promise
   }, items);
 }
 
+/** How a form field reads to assistive technology: marked invalid or not, and the text describing it. */
+export function fieldState(field: Locator): Promise<{ invalid: boolean; description: string }> {
+  return field.evaluate((el) => ({
+    invalid: el.getAttribute('aria-invalid') === 'true',
+    description: (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent ?? `(missing #${id})`)
+      .join(' '),
+  }));
+}
+
+export const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
+
 export const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
 
 /** Signs in through the login form the way a person does and waits to leave /login. */

@@ -35,6 +35,24 @@ export async function twilioGet<T>(account: Pick<TwilioAccount, 'accountSid' | '
   return (await res.json()) as T;
 }
 
+/** Changes the account through Twilio's REST API (a form post), as the customer's own tools would. */
+export async function twilioPost<T>(
+  account: Pick<TwilioAccount, 'accountSid' | 'authToken'>,
+  path: string,
+  form: Record<string, string>,
+): Promise<T> {
+  const res = await fetch(`${emulator()}/2010-04-01/Accounts/${account.accountSid}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(form),
+  });
+  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
 export interface EmulatorNumber {
   sid: string;
   phone_number: string;
@@ -43,6 +61,8 @@ export interface EmulatorNumber {
   voice_url: string;
   voice_method: string;
   status_callback: string;
+  voice_application_sid: string | null;
+  sms_application_sid: string | null;
 }
 
 export const numberOf = (account: TwilioAccount, sid: string) =>

@@ -26,7 +26,8 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(funct
 ) {
   const generated = useId();
   const selectId = id ?? generated;
-  const describedBy = [error && `${selectId}-error`, hint && `${selectId}-hint`].filter(Boolean).join(' ') || undefined;
+  // The hint gives way to the error, so only the one shown describes the field.
+  const describedBy = error ? `${selectId}-error` : hint ? `${selectId}-hint` : undefined;
   return (
     <div className={cn('flex flex-col gap-1.5', className)}>
       <label htmlFor={selectId} className="text-sm font-medium text-fg">

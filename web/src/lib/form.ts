@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { ApiError } from './api-client';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
@@ -10,6 +11,25 @@ export function focusFirstInvalid<K extends string>(
 ) {
   const first = order.find((k) => errors[k]);
   if (first) refs[first]?.focus();
+}
+
+/**
+ * Every field the schema refuses, each with its first message: the request body's own contract, so
+ * the form says at once, before sending, all that the server would refuse one answer at a time.
+ */
+export function schemaFieldErrors<K extends string>(
+  schema: z.ZodMiniType,
+  values: unknown,
+  fields: readonly K[],
+): FieldErrors<K> {
+  const result = schema.safeParse(values);
+  if (result.success) return {};
+  const out: FieldErrors<K> = {};
+  for (const issue of result.error.issues) {
+    const field = fields.find((f) => f === issue.path[0]);
+    if (field) out[field] ??= issue.message;
+  }
+  return out;
 }
 
 /** Field errors the server sent in `error.details.fields`, for the fields this form has. */

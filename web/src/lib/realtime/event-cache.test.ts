@@ -27,6 +27,13 @@ describe('realtime events in the query cache', () => {
     expect(online()).toEqual([]);
   });
 
+  it('mark the team list stale when someone leaves: their Last Active was just recorded', () => {
+    const cache = new QueryClient();
+    cache.setQueryData(settingsKeys.users, team(['u1', 'u2']));
+    applyEvent(cache, { type: 'user_left', data: { id: 'u2' } });
+    expect(cache.getQueryState(settingsKeys.users)?.isInvalidated).toBe(true);
+  });
+
   it('mark the team list stale when someone not on it comes online, and after a reconnect', () => {
     const cache = new QueryClient();
     cache.setQueryData(settingsKeys.users, team(['u1', 'u2']));

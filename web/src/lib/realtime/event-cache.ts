@@ -30,6 +30,8 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
     }
     case 'user_left':
       setPresence((users) => users.filter((u) => u.id !== event.data.id));
+      // Their Last Active was recorded as they left: the team list reads it again.
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
       return;
     // A conversation's first message is the one that created it.
     case 'new_message':

@@ -1,27 +1,18 @@
 import { MailCheck } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
 import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
+import { register } from '../../../../../shared/contract/auth';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
 import { errorMessage } from '../../../lib/api-client';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
+import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '../../../lib/form';
 import { type Registration, useRegister } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
 
 const FIELDS = ['companyName', 'name', 'email', 'password'] as const;
 type Field = (typeof FIELDS)[number];
-
-function validate(values: Registration): FieldErrors<Field> {
-  const errors: FieldErrors<Field> = {};
-  if (!values.companyName.trim()) errors.companyName = 'Company name is required';
-  if (!values.name.trim()) errors.name = 'Full name is required';
-  if (!values.email.trim()) errors.email = 'Email is required';
-  if (!values.password) errors.password = 'Password is required';
-  else if (values.password.length < MIN_PASSWORD_LENGTH) errors.password = 'Password must be at least 8 characters long';
-  return errors;
-}
 
 export function RegisterPage() {
   const registration = useRegister();
@@ -31,7 +22,7 @@ export function RegisterPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validate(values);
+    const found = schemaFieldErrors(register.body, values, FIELDS);
     setErrors(found);
     if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
     registration.mutate(

@@ -1,13 +1,21 @@
 import { useRef, useState } from 'react';
-import { CONTACT_NAME_MAX, CONTACT_NOTES_MAX, type Contact } from '../../../../../shared/contract/contacts';
+import {
+  CONTACT_NAME_MAX,
+  CONTACT_NOTES_MAX,
+  type Contact,
+  createContact,
+  INVALID_PHONE_NUMBER,
+  updateContact,
+} from '../../../../../shared/contract/contacts';
+import { checkPhoneNumber } from '../../../../../shared/phone-numbers';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
 import { TextAreaField } from '../../../components/text-area-field';
 import { TextField } from '../../../components/text-field';
 import { errorMessage } from '../../../lib/api-client';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
-import { usePhoneFormat } from '../../../lib/phone-display';
+import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '../../../lib/form';
+import { useCompanyCountry, usePhoneFormat } from '../../../lib/phone-display';
 import { useCreateContact, useUpdateContact } from '../api/contacts-api';
 
 const FIELDS = ['name', 'phoneNumber', 'email', 'notes'] as const;
@@ -35,6 +43,7 @@ function ContactForm({ contact, onDone }: { contact?: Contact; onDone: () => voi
   const update = useUpdateContact();
   const mutation = contact ? update : create;
   const formatPhone = usePhoneFormat();
+  const country = useCompanyCountry();
   const [values, setValues] = useState({
     name: contact?.name ?? '',
     phoneNumber: '',
@@ -51,21 +60,23 @@ function ContactForm({ contact, onDone }: { contact?: Contact; onDone: () => voi
     focusFirstInvalid(FIELDS, fromServer, refs.current);
   };
 
+  /** Every field's problem at once, by the rules the server applies (its contract, the company's country). */
+  const validate = (): FieldErrors<Field> => {
+    if (contact)
+      return schemaFieldErrors(updateContact.body, { name: values.name, email: values.email, notes: values.notes }, FIELDS);
+    const found = schemaFieldErrors(createContact.body, values, FIELDS);
+    if (!found.phoneNumber && !checkPhoneNumber(values.phoneNumber, country).ok) found.phoneNumber = INVALID_PHONE_NUMBER;
+    return found;
+  };
+
   const submit = () => {
     if (mutation.isPending) return;
+    const found = validate();
+    setErrors(found);
+    if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
     const fields = { name: values.name.trim(), email: values.email.trim(), notes: values.notes.trim() };
-    if (contact) {
-      update.mutate({ id: contact.id, ...fields }, { onSuccess: onDone, onError: failed });
-      return;
-    }
-    const phoneNumber = values.phoneNumber.trim();
-    // SPEC §5: the number is the one thing a new contact needs.
-    if (!phoneNumber) {
-      const found = { phoneNumber: 'Phone number is required' };
-      setErrors(found);
-      return focusFirstInvalid(FIELDS, found, refs.current);
-    }
-    create.mutate({ ...fields, phoneNumber }, { onSuccess: onDone, onError: failed });
+    if (contact) update.mutate({ id: contact.id, ...fields }, { onSuccess: onDone, onError: failed });
+    else create.mutate({ ...fields, phoneNumber: values.phoneNumber.trim() }, { onSuccess: onDone, onError: failed });
   };
 
   return (

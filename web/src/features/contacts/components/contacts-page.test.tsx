@@ -84,6 +84,33 @@ describe('ContactsPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('New Contact names every field in error at once, by the server’s rules, and sends nothing', async () => {
+    const requests = stubServer(() => ok({ contacts: [] }));
+    const events = userEvent.setup();
+    renderWithProviders(<ContactsPage />);
+    await events.click(await screen.findByRole('button', { name: 'New Contact' }));
+    const dialog = screen.getByRole('dialog', { name: 'New Contact' });
+    await events.type(within(dialog).getByLabelText('Email'), 'grace@');
+    await events.click(within(dialog).getByRole('button', { name: 'Create Contact' }));
+    const phone = within(dialog).getByLabelText(/Phone Number/);
+    const email = within(dialog).getByLabelText('Email');
+    for (const [field, message] of [
+      [phone, 'Phone number is required'],
+      [email, 'Enter a valid email address'],
+    ] as const) {
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+      expect(document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent).toBe(message);
+    }
+    expect(document.activeElement).toBe(phone);
+
+    // A number that is no number of the company's country (US here) is refused as the server would.
+    await events.type(phone, '555');
+    await events.click(within(dialog).getByRole('button', { name: 'Create Contact' }));
+    expect(within(dialog).getByText('Enter a valid phone number')).toBeTruthy();
+    expect(within(dialog).getByText('Enter a valid email address')).toBeTruthy();
+    expect(writes(requests)).toEqual([]);
+  });
+
   it('Edit shows the number read-only and never sends it', async () => {
     const requests = stubServer((r) => (r.method === 'PUT' ? ok({ contact: ADA }) : ok({ contacts: [ADA] })));
     const events = userEvent.setup();

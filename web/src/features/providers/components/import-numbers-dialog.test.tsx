@@ -5,6 +5,9 @@ import type { ProviderNumber } from '../../../../../shared/contract/settings';
 import { deferred, fail, ok, renderWithProviders, stubServer } from '../../../test-utils';
 import { ImportNumbersDialog } from './import-numbers-dialog';
 
+/** A number whose calls and texts go nowhere yet (or to Switchboard already). */
+const NOT_POINTED = { voiceUrl: null, smsUrl: null, voiceApplication: null, smsApplication: null };
+
 const NUMBERS: ProviderNumber[] = [
   {
     sid: 'PN01',
@@ -13,6 +16,7 @@ const NUMBERS: ProviderNumber[] = [
     imported: false,
     previouslyImported: false,
     inUseElsewhere: false,
+    ...NOT_POINTED,
     capabilities: { voice: true, sms: true, mms: true },
   },
   {
@@ -22,6 +26,7 @@ const NUMBERS: ProviderNumber[] = [
     imported: false,
     previouslyImported: false,
     inUseElsewhere: false,
+    ...NOT_POINTED,
     capabilities: { voice: true, sms: false, mms: false },
   },
   {
@@ -31,6 +36,7 @@ const NUMBERS: ProviderNumber[] = [
     imported: false,
     previouslyImported: false,
     inUseElsewhere: false,
+    ...NOT_POINTED,
     capabilities: { voice: false, sms: true, mms: false },
   },
   {
@@ -40,6 +46,7 @@ const NUMBERS: ProviderNumber[] = [
     imported: true,
     previouslyImported: false,
     inUseElsewhere: false,
+    ...NOT_POINTED,
     capabilities: { voice: true, sms: true, mms: false },
   },
 ];
@@ -225,6 +232,40 @@ describe('ImportNumbersDialog', () => {
     expect(previous.disabled).toBe(false);
     const note = within(row('(415) 555-0102')).getByText(/Previously imported — will be reactivated/);
     expect(previous.getAttribute('aria-describedby')?.split(' ')).toContain(note.closest('p')?.id);
+  });
+
+  it('a number pointed at another application says where its calls and texts go, and that importing takes them over', async () => {
+    const legacy: ProviderNumber = {
+      ...NUMBERS[0]!,
+      capabilities: { voice: true, sms: true, mms: false },
+      voiceUrl: 'https://legacy-ivr.example.com/voice',
+      smsApplication: { sid: 'AP42', friendlyName: 'Support bot' },
+    };
+    stubServer(() => ok({ numbers: [legacy, NUMBERS[1]] }));
+    renderDialog();
+    await screen.findByText('(415) 555-0101');
+    const pointed = row('(415) 555-0101');
+    const warning = within(pointed).getByText('Already pointed at another application.').parentElement as HTMLElement;
+    expect(warning.textContent).toContain('Calls go to https://legacy-ivr.example.com/voice.');
+    expect(warning.textContent).toContain('Texts go to the TwiML app “Support bot” (AP42).');
+    expect(warning.textContent).toContain('Importing takes it over');
+    expect(within(pointed).queryByText(/may stop it working/)).toBeNull();
+    const box = within(pointed).getByRole('checkbox');
+    expect(box.getAttribute('aria-describedby')?.split(' ')).toContain(warning.id);
+    // The other rows keep SPEC's general warning.
+    expect(within(row('(415) 555-0102')).getByText(/may stop it working/)).toBeTruthy();
+
+    await userEvent.setup().click(box);
+    expect(
+      within(pointed).getByText(
+        'Incoming calls will be pointed at a Switchboard webhook instead of https://legacy-ivr.example.com/voice.',
+      ),
+    ).toBeTruthy();
+    expect(
+      within(pointed).getByText(
+        'Incoming SMS will be pointed at a Switchboard webhook instead of the TwiML app “Support bot” (AP42).',
+      ),
+    ).toBeTruthy();
   });
 
   it('a failed import shows the server message and keeps the selection', async () => {

@@ -14,6 +14,7 @@ import { usePhoneFormat } from '../../../lib/phone-display';
 import { plural } from '../../../lib/plural';
 import { settingsKeys } from '../../../lib/settings-queries';
 import { type SkippedNumber, useAvailableNumbers, useImportChannels } from '../api/providers-api';
+import { type CurrentUse, currentUse } from './current-use';
 import {
   importButtonLabel,
   importPayload,
@@ -188,10 +189,13 @@ function NumberRow({
   const display = formatPhone(number.phoneNumber);
   const open = selectable(number);
   const selected = isSelected(chosen);
+  const uses = open ? currentUse(number) : [];
+  const usedFor = (capability: CurrentUse['capability']) => uses.find((u) => u.capability === capability)?.target;
   const describedBy = [
     number.imported && `${id}-imported`,
     number.inUseElsewhere && `${id}-elsewhere`,
     open && number.previouslyImported && `${id}-previous`,
+    uses.length > 0 && `${id}-current`,
     `${id}-details`,
     chosen && !selected && `${id}-none`,
   ]
@@ -241,14 +245,12 @@ function NumberRow({
               <span>Previously imported — will be reactivated, with its routing.</span>
             </p>
           )}
-          {open && (
+          {open && uses.length > 0 && <CurrentUseWarning id={`${id}-current`} uses={uses} onHelp={onHelp} />}
+          {open && uses.length === 0 && (
             <p className="mt-2 flex items-start gap-1.5 text-xs text-warning-fg">
               <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
               <span>
-                Using this number elsewhere at the same time may stop it working.{' '}
-                <button type="button" onClick={onHelp} className="font-semibold underline underline-offset-2 hover:no-underline">
-                  Learn more
-                </button>
+                Using this number elsewhere at the same time may stop it working. <LearnMore onHelp={onHelp} />
               </span>
             </p>
           )}
@@ -272,7 +274,7 @@ function NumberRow({
                 checked={chosen.voice}
                 disabled={disabled}
                 onChange={(on) => onCapability('voice', on)}
-                note="Incoming calls will be pointed at a Switchboard webhook."
+                note={`Incoming calls will be pointed at a Switchboard webhook${insteadOf(usedFor('voice'))}.`}
               />
             )}
             {capabilities.sms && (
@@ -282,7 +284,7 @@ function NumberRow({
                 checked={chosen.sms}
                 disabled={disabled}
                 onChange={(on) => onCapability('sms', on)}
-                note="Incoming SMS will be pointed at a Switchboard webhook."
+                note={`Incoming SMS will be pointed at a Switchboard webhook${insteadOf(usedFor('sms'))}.`}
               />
             )}
           </div>
@@ -294,6 +296,41 @@ function NumberRow({
         </fieldset>
       )}
     </li>
+  );
+}
+
+const insteadOf = (target: string | undefined) => (target ? ` instead of ${target}` : '');
+
+function LearnMore({ onHelp }: { onHelp: () => void }) {
+  return (
+    <button type="button" onClick={onHelp} className="font-semibold underline underline-offset-2 hover:no-underline">
+      Learn more
+    </button>
+  );
+}
+
+const USE_LABELS = { voice: 'Calls go to', sms: 'Texts go to' } as const;
+
+/** The warning of a number already pointed somewhere: where each capability goes now, and what import does to it. */
+function CurrentUseWarning({ id, uses, onHelp }: { id: string; uses: CurrentUse[]; onHelp: () => void }) {
+  return (
+    <div className="mt-2 flex items-start gap-1.5 text-xs text-warning-fg">
+      <TriangleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+      <div id={id}>
+        <p className="font-semibold">Already pointed at another application.</p>
+        <ul className="mt-0.5">
+          {uses.map((use) => (
+            <li key={use.capability} className="wrap-anywhere">
+              {USE_LABELS[use.capability]} {use.target}.
+            </li>
+          ))}
+        </ul>
+        <p className="mt-0.5">
+          Importing takes it over: what you choose below comes to Switchboard instead, and stops reaching that application.
+          Disconnecting later points it back. <LearnMore onHelp={onHelp} />
+        </p>
+      </div>
+    </div>
   );
 }
 

@@ -128,6 +128,10 @@ describe('ProvidersPage, connected', () => {
       imported: false,
       previouslyImported: false,
       inUseElsewhere: false,
+      voiceUrl: null,
+      smsUrl: null,
+      voiceApplication: null,
+      smsApplication: null,
       capabilities: { voice: true, sms: false, mms: false },
     });
     stubServer((r) => {

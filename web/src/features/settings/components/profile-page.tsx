@@ -1,7 +1,8 @@
 import { LogOut } from 'lucide-react';
-import { Alert } from '../../../components/alert';
+import { useState } from 'react';
 import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeader } from '../../../components/page-header';
 import { useSession } from '../../../hooks/use-session';
 import { errorMessage } from '../../../lib/api-client';
@@ -12,6 +13,7 @@ import { ReadOnlyField } from './read-only-field';
 export function ProfilePage() {
   const session = useSession();
   const signOutEverywhere = useSignOutEverywhere();
+  const [confirming, setConfirming] = useState(false);
   if (!session) return null;
   const { user } = session;
   return (
@@ -26,19 +28,30 @@ export function ProfilePage() {
       <Card className="mt-6 flex max-w-xl flex-col items-start gap-3">
         <h2 className="text-base font-semibold text-fg">Sessions</h2>
         <p className="text-sm text-muted">Signs you out on every device and browser, this one included.</p>
-        {signOutEverywhere.isError && (
-          <Alert tone="error">{errorMessage(signOutEverywhere.error, 'Failed to sign out everywhere')}</Alert>
-        )}
         <Button
           variant="secondary"
-          pending={signOutEverywhere.isPending}
-          pendingLabel="Signing out..."
-          onClick={() => signOutEverywhere.mutate()}
+          onClick={() => {
+            signOutEverywhere.reset();
+            setConfirming(true);
+          }}
         >
           <LogOut aria-hidden="true" className="size-4" />
           Sign out everywhere
         </Button>
       </Card>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Sign out everywhere?"
+        confirmLabel="Sign out everywhere"
+        pendingLabel="Signing out..."
+        pending={signOutEverywhere.isPending}
+        error={signOutEverywhere.isError ? errorMessage(signOutEverywhere.error, 'Failed to sign out everywhere') : null}
+        onConfirm={() => signOutEverywhere.mutate()}
+      >
+        You will be signed out of Switchboard on every device and browser, this one included, and will need to sign in again on
+        each.
+      </ConfirmDialog>
     </>
   );
 }

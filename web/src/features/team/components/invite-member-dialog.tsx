@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
-import type { InvitableRole, Invitation } from '../../../../../shared/contract/team';
+import { createInvitation, type InvitableRole, type Invitation } from '../../../../../shared/contract/team';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
 import { SelectField } from '../../../components/select-field';
 import { TextField } from '../../../components/text-field';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { type FieldErrors, serverFieldErrors } from '../../../lib/form';
+import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '../../../lib/form';
 import { useInvite } from '../api/team-api';
 import { ROLE_OPTIONS } from './role-options';
 
@@ -36,25 +36,25 @@ export function InviteMemberDialog({
 
 function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
   const invite = useInvite();
-  const [values, setValues] = useState<{ email: string; role: InvitableRole }>({ email: '', role: 'AGENT' });
+  // No role is chosen for them: what a new member may manage is decided, never left to a default.
+  const [values, setValues] = useState<{ email: string; role: InvitableRole | '' }>({ email: '', role: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const emailRef = useRef<HTMLInputElement>(null);
+  const refs = useRef<Partial<Record<Field, HTMLElement | null>>>({});
 
   const submit = () => {
     if (invite.isPending) return;
-    const email = values.email.trim();
-    const found: FieldErrors<Field> = email ? {} : { email: 'Email is required' };
+    const found = schemaFieldErrors(createInvitation.body, values, FIELDS);
     setErrors(found);
-    if (found.email) return emailRef.current?.focus();
+    if (Object.keys(found).length || !values.role) return focusFirstInvalid(FIELDS, found, refs.current);
     invite.mutate(
-      { email, role: values.role },
+      { email: values.email.trim(), role: values.role },
       {
         onSuccess: onInvited,
         onError: (error) => {
           const fromServer = serverFieldErrors(error, FIELDS);
           if (error instanceof ApiError && error.code === 'EMAIL_TAKEN') fromServer.email = error.message;
           setErrors(fromServer);
-          if (fromServer.email) emailRef.current?.focus();
+          focusFirstInvalid(FIELDS, fromServer, refs.current);
         },
       },
     );
@@ -66,7 +66,9 @@ function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void
       <DialogBody className="flex flex-col gap-4">
         {invite.isError && !fieldError && <Alert tone="error">{errorMessage(invite.error, 'Failed to send invitation')}</Alert>}
         <TextField
-          ref={emailRef}
+          ref={(el) => {
+            refs.current.email = el;
+          }}
           label="Email"
           type="email"
           autoComplete="off"
@@ -78,7 +80,12 @@ function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void
           error={errors.email}
         />
         <SelectField
+          ref={(el) => {
+            refs.current.role = el;
+          }}
           label="Role"
+          required
+          aria-required="true"
           placeholder="Choose a role..."
           options={ROLE_OPTIONS}
           value={values.role}

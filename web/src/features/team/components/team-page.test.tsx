@@ -116,19 +116,31 @@ describe('TeamPage', () => {
     renderWithProviders(<TeamPage />);
     await events.click(await screen.findByRole('button', { name: 'Invite Member' }));
     const dialog = screen.getByRole('dialog', { name: 'Invite Member' });
+    const role = within(dialog).getByLabelText(/Role/) as HTMLSelectElement;
+    expect(role.value).toBe('');
+    expect(role.selectedOptions[0]?.textContent).toBe('Choose a role...');
     await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     expect(within(dialog).getByText('Email is required')).toBeTruthy();
+    expect(within(dialog).getByText('Choose a role: Admin or Agent')).toBeTruthy();
+    expect(role.getAttribute('aria-invalid')).toBe('true');
     expect(changes(requests)).toEqual([]);
 
+    // The role is still to be chosen: nothing is sent, and the cursor goes to it.
     const email = within(dialog).getByLabelText(/Email/);
     await events.type(email, 'taken@example.com');
+    await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    expect(within(dialog).queryByText('Email is required')).toBeNull();
+    expect(within(dialog).getByText('Choose a role: Admin or Agent')).toBeTruthy();
+    expect(document.activeElement).toBe(role);
+    expect(changes(requests)).toEqual([]);
+
+    await events.selectOptions(role, 'AGENT');
     await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     expect(await within(dialog).findByText('This email address already belongs to a Switchboard account.')).toBeTruthy();
     expect(document.activeElement).toBe(email);
 
     await events.clear(email);
     await events.type(email, 'sam@example.com');
-    expect((within(dialog).getByLabelText('Role') as HTMLSelectElement).value).toBe('AGENT');
     await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByText('Invitation sent to sam@example.com.')).toBeTruthy();

@@ -10,10 +10,12 @@ import { IconButton } from '../../../components/icon-button';
 import { PageHeader } from '../../../components/page-header';
 import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
+import { useNow } from '../../../hooks/use-now';
 import { useSession } from '../../../hooks/use-session';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/plural';
+import { useOnlineUsers } from '../../../lib/realtime/realtime';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { useRemoveUser, useTeam } from '../api/team-api';
 import { ChangeRoleDialog } from './change-role-dialog';
@@ -43,6 +45,9 @@ export function TeamPage() {
   const canManage = me?.role === 'OWNER' || me?.role === 'ADMIN';
   const isOwner = me?.role === 'OWNER';
   const remove = useRemoveUser();
+  const online = new Set(useOnlineUsers().map((u) => u.id));
+  // Last Active is counted in minutes: a tick every 30 s keeps "Just now" from outstaying its minute.
+  const now = useNow(30_000);
   const [inviteOpen, setInviteOpen] = useState(false);
   const [editing, setEditing] = useState<Open>(null);
   const [removing, setRemoving] = useState<Open>(null);
@@ -136,7 +141,7 @@ export function TeamPage() {
                 </tr>
               ) : (
                 users.map((user) => {
-                  const lastActive = formatRelativeTime(user.lastActiveAt);
+                  const isOnline = online.has(user.id);
                   const editable = isOwner && actionable(user);
                   const ownReason = isOwner && !actionable(user);
                   const rowReasonId = `${roleReasonId}-${user.id}`;
@@ -145,7 +150,7 @@ export function TeamPage() {
                       <td className={USER_CELL}>
                         <div className="flex items-center gap-3">
                           <Avatar name={user.name} src={user.avatarUrl} />
-                          <OnlineStatus userId={user.id} />
+                          <OnlineStatus online={isOnline} />
                           <div className="min-w-0">
                             <p className="font-semibold wrap-anywhere text-fg">{user.name}</p>
                             <p className="text-xs wrap-anywhere text-muted">{user.email}</p>
@@ -155,9 +160,15 @@ export function TeamPage() {
                       <td className={ROLE_CELL}>
                         <RoleBadge role={user.role} />
                       </td>
-                      <td className={cn(ACTIVE_CELL, 'text-muted')}>
-                        <span className="sm:hidden">Last active: </span>
-                        {lastActive}
+                      <td className={cn(ACTIVE_CELL, isOnline ? 'font-medium text-success' : 'text-muted')}>
+                        {isOnline ? (
+                          'Online'
+                        ) : (
+                          <>
+                            <span className="sm:hidden">Last active: </span>
+                            {formatRelativeTime(user.lastActiveAt, now)}
+                          </>
+                        )}
                       </td>
                       <td className={ACTIONS_CELL}>
                         <div className="flex items-center justify-end gap-1">
