@@ -236,7 +236,7 @@ describe('ImportNumbersDialog', () => {
 
   it('a number pointed at another application says where its calls and texts go, and that importing takes them over', async () => {
     const legacy: ProviderNumber = {
-      ...NUMBERS[0]!,
+      ...(NUMBERS[0] as ProviderNumber),
       capabilities: { voice: true, sms: true, mms: false },
       voiceUrl: 'https://legacy-ivr.example.com/voice',
       smsApplication: { sid: 'AP42', friendlyName: 'Support bot' },

@@ -38,7 +38,7 @@ describe('TeamPage presence', () => {
 
   it('ages the relative time while the page stays open', async () => {
     vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z'), shouldAdvanceTime: true });
-    const users = [{ ...USERS[1]!, lastActiveAt: '2026-03-01T09:59:30Z' }];
+    const users = [{ ...(USERS[1] as (typeof USERS)[number]), lastActiveAt: '2026-03-01T09:59:30Z' }];
     stubServer(() => ok({ users }));
     renderWithProviders(<TeamPage />);
     await screen.findByText('Grace Hopper');
