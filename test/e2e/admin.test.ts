@@ -90,7 +90,8 @@ describe('the admin overview', () => {
       expect(await insideWindow(await seen(company.getByText(label, { exact: true }))), label).toBe(true);
     }
     for (const cell of await company.getByRole('cell').all()) expect(await insideWindow(cell)).toBe(true);
-    expect(await brokenWords(page.locator('main'))).toEqual([]);
+    // This test's company: other files' companies share the page, one with an e-mail made unbreakable on purpose (layout.test.ts).
+    expect(await brokenWords(company)).toEqual([]);
     await expectAccessible(page, '/admin at 360 px');
     expect(errors).toEqual([]);
     await context.close();
