@@ -89,9 +89,10 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await tab?.context.close();
   });
 
-  it('connects Twilio, imports two numbers, routes one to a new inbox and shows the team', async () => {
+  // The journey is told in steps, each a test on the same tab that builds on the one before: one
+  // 25-screen test outgrew any fair bound on a busy machine.
+  it('counts no channels and one member on the dashboard; Providers says Not connected', async () => {
     const { page, errors } = tab;
-    const demo = await demoAccount();
 
     // The dashboard counts what is really there: no channels, one team member.
     await reached(page, '/dashboard');
@@ -109,7 +110,12 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await seen(page.getByText('Email support (coming soon)'));
     expect(await page.getByRole('button', { name: 'Connect email (coming soon)' }).isDisabled()).toBe(true);
     await expectAccessible(page, '/settings/providers, not connected');
+    expect(errors).toEqual([]);
+  });
 
+  it('connects Twilio: both fields required, a wrong token keeps the input, the right one connects', async () => {
+    const { page, errors } = tab;
+    const demo = await demoAccount();
     // Connect: both fields required, then a wrong token shows the server's message and keeps the input.
     const connectButton = page.getByRole('button', { name: 'Connect', exact: true });
     await connectButton.click();
@@ -148,7 +154,12 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await seen(page.getByText('0 channels'));
     await seen(page.getByText(demo.accountSid));
     await expectAccessible(page, '/settings/providers, connected');
+    expect(errors).toEqual([]);
+  });
 
+  it('imports two numbers with the capabilities chosen, points them at the platform, and offers them no more', async () => {
+    const { page, errors } = tab;
+    const demo = await demoAccount();
     // Import: four numbers, none imported yet; the help modal; two numbers ticked, one capability unticked.
     await page.getByRole('button', { name: 'Import numbers' }).click();
     const importer = await seen(dialog(page, 'Import Phone Numbers'));
@@ -213,7 +224,11 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     expect(await again.getByRole('checkbox', { name: SMS_LINE }).isDisabled()).toBe(false);
     await page.keyboard.press('Escape');
     await gone(again);
+    expect(errors).toEqual([]);
+  });
 
+  it('lists the channels as people read them; routing to a team inbox waits for an inbox', async () => {
+    const { page, errors } = tab;
     // Channels: both numbers as people read them, with their names, Active, Unassigned, and what was enabled.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
     await reached(page, '/settings/channels');
@@ -236,7 +251,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     // Routing to a team inbox needs an inbox first; Escape closes and gives focus back.
     const editMain = page.getByRole('button', { name: `Configure routing for ${MAIN_LINE}` });
     await editMain.click();
-    let routing = await seen(dialog(page, 'Configure Routing'));
+    const routing = await seen(dialog(page, 'Configure Routing'));
     await seen(routing.getByText(MAIN_LINE));
     expect(await routing.getByRole('radio', { name: /^Unassigned/ }).isChecked()).toBe(true);
     await routing.getByRole('radio', { name: /^Team Inbox/ }).check();
@@ -249,7 +264,11 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await page.keyboard.press('Escape');
     await gone(routing);
     await expect.poll(() => editMain.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(errors).toEqual([]);
+  });
 
+  it('creates an inbox, refuses a second of the same name, and adds its first member', async () => {
+    const { page, errors } = tab;
     // Inboxes: none yet; creating one needs a name.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
     await reached(page, '/settings/inboxes');
@@ -296,7 +315,14 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await members.getByRole('button', { name: 'Done' }).click();
     await gone(members);
     await seen(inbox.getByRole('button', { name: /1 member/ }));
+    expect(errors).toEqual([]);
+  });
 
+  it('sets the inbox’s call routing, and cancelling its deletion keeps it', async () => {
+    const { page, errors } = tab;
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
+    await reached(page, '/settings/inboxes');
+    const inbox = await seen(page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Support' }) }));
     // The inbox's call routing: Ring All Users; voicemail is coming soon.
     await inbox.getByRole('button', { name: 'Configure call routing for Support' }).click();
     const callRouting = await seen(dialog(page, 'Call Routing'));
@@ -317,12 +343,16 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await gone(confirm);
     await seen(inbox);
+    expect(errors).toEqual([]);
+  });
 
+  it('routes the main line to the inbox, and deleting the inbox would name it', async () => {
+    const { page, errors } = tab;
     // Back to Channels: route the main line to the inbox.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
     await reached(page, '/settings/channels');
     await page.getByRole('button', { name: `Configure routing for ${MAIN_LINE}` }).click();
-    routing = await seen(dialog(page, 'Configure Routing'));
+    const routing = await seen(dialog(page, 'Configure Routing'));
     await routing.getByRole('radio', { name: /^Team Inbox/ }).check();
     const inboxSelect = await seen(routing.getByRole('combobox', { name: 'Inbox' }));
     expect(await routing.getByRole('button', { name: 'Save Routing' }).isDisabled()).toBe(true);
@@ -344,7 +374,11 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await expectAccessible(page, 'delete inbox confirmation naming its channel');
     await unassigns.getByRole('button', { name: 'Cancel' }).click();
     await gone(unassigns);
+    expect(errors).toEqual([]);
+  });
 
+  it('shows the owner alone on the team, and the dashboard counts two channels and two steps done', async () => {
+    const { page, errors } = tab;
     // Team: one member, the owner.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Team' }).click();
     await reached(page, '/settings/team');
@@ -372,7 +406,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
   });
 
   // Uses what the journey above set up: a connected provider, two channels, an inbox.
-  it('fits a 360 px phone: every settings page and the import dialog', async () => {
+  it('fits a 360 px phone: every settings page, with the whole settings menu on screen', async () => {
     const phone = await openTab(browser, { viewport: PHONE, colorScheme: 'dark' });
     try {
       await signInThroughForm(phone.page, account.email, PASSWORD);
@@ -394,6 +428,17 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
           expect(box && box.x >= 0 && box.x + box.width <= PHONE.width, `${await link.textContent()} on ${path}`).toBe(true);
         }
       }
+      expect(phone.errors).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+
+  it('fits a 360 px phone: the team member rows and the import dialog', async () => {
+    const phone = await openTab(browser, { viewport: PHONE, colorScheme: 'dark' });
+    try {
+      await signInThroughForm(phone.page, account.email, PASSWORD);
+      const { page } = phone;
 
       // Team: each member's row stacks; name, e-mail, last activity and Edit are shown whole.
       await page.goto(web('/settings/team'));
