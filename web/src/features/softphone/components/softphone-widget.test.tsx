@@ -181,6 +181,39 @@ describe('the floating call widget', () => {
     expect(attempts).toBe(2);
   });
 
+  it('starts again when a provider is connected while the device is still asking for its token', async () => {
+    serve();
+    let attempts = 0;
+    let answer: () => void = () => {};
+    const phone = fakeSoftphone({
+      start: () => {
+        if (++attempts > 1) return Promise.resolve();
+        // The token request was served before the provider was connected: it says there is none.
+        return new Promise((_, reject) => {
+          answer = () => {
+            phone.emit('no_provider');
+            reject(new SoftphoneError('No provider configured', 'NO_PROVIDER_CONFIGURED'));
+          };
+        });
+      },
+    });
+    const { queryClient } = renderWithProviders(<SoftphoneWidget createSoftphone={() => phone} />);
+    await waitFor(() => expect(attempts).toBe(1));
+    // The cache tells its listeners after the current task; the widget, listening since it mounted, hears first.
+    await act(
+      () =>
+        new Promise<void>((resolve) => {
+          const off = queryClient.getQueryCache().subscribe((event) => {
+            if (event.type === 'updated') resolve(off());
+          });
+          queryClient.setQueryData(['providers'], [{ id: 'p1', type: 'TWILIO', channelCount: 1 }]);
+        }),
+    );
+    await act(async () => answer());
+    await screen.findByRole('button', { name: 'Open dialer' });
+    expect(attempts).toBe(2);
+  });
+
   it('shows the device initializing, then ready, and hides the ready banner after 3 seconds', async () => {
     serve();
     const phone = fakeSoftphone();

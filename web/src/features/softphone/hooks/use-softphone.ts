@@ -150,7 +150,15 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
     setStart((s) => ({ n: s.n + 1, why }));
   }, [callState]);
 
+  // Whether the device said the company has no provider, and whether a provider was connected in this
+  // tab since the device started: kept as the events happen, not as rendered, so a provider connected
+  // before React renders the device's answer still starts it again.
+  const withoutProvider = useRef(false);
+  const providerSeen = useRef(false);
+
   useEffect(() => {
+    withoutProvider.current = start.why === 'provider_gone';
+    providerSeen.current = false;
     if (start.why === 'provider_gone') {
       setAvailability('no_provider');
       setBanner(null);
@@ -160,7 +168,12 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
     softphone.current = phone;
     let live = true;
     const offs = [
-      phone.on('no_provider', () => setAvailability('no_provider')),
+      phone.on('no_provider', () => {
+        // The token was asked for before the provider connected in this tab: ask again.
+        if (providerSeen.current) return restart('open');
+        withoutProvider.current = true;
+        setAvailability('no_provider');
+      }),
       phone.on('registered', () => setBanner({ state: 'ready', message: 'Ready to make and take calls' })),
       phone.on('unregistered', () =>
         setBanner({ state: 'error', message: 'Device disconnected', detail: 'Lost connection to server. Reconnecting...' }),
@@ -211,7 +224,7 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
       state.current = IDLE;
       setCallState(IDLE);
     };
-  }, [create, dispatch, follow, start]);
+  }, [create, dispatch, follow, start, restart]);
 
   // After a 429 the server said when to come back: the widget does so by itself.
   useEffect(() => {
@@ -224,14 +237,14 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
   // A provider connected in Settings, in this tab, makes calling possible: start again. Listening from
   // the start (not from the render that hides the widget) hears a provider connected in between.
   const queryClient = useQueryClient();
-  const withoutProvider = useRef(false);
-  withoutProvider.current = availability === 'no_provider';
   useEffect(
     () =>
       queryClient.getQueryCache().subscribe((event) => {
         const { queryKey, state } = event.query;
         if (event.type !== 'updated' || queryKey.length !== 1 || queryKey[0] !== settingsKeys.providers[0]) return;
-        if (withoutProvider.current && Array.isArray(state.data) && state.data.length > 0) restart('open');
+        if (!Array.isArray(state.data) || state.data.length === 0) return;
+        if (withoutProvider.current) restart('open');
+        else providerSeen.current = true;
       }),
     [queryClient, restart],
   );
