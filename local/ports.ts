@@ -34,7 +34,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+// A bound, not a goal: DynamoDB Local's JVM starts in about 3 s, but took over 30 s on a 2-core
+// machine running two test suites at once.
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;

@@ -6,7 +6,7 @@ import type { ProvidedStack } from './test-stack';
 
 /** The line browser-stack.ts prints once the stack answers. */
 const READY_PREFIX = 'STACK ';
-const STARTUP_TIMEOUT_MS = 110_000;
+const STARTUP_TIMEOUT_MS = 240_000;
 
 let child: ChildProcess | undefined;
 
