@@ -57,8 +57,9 @@ export interface FunctionRoute extends RouteEntry {
  * The functions of the route table with the app's runtime defaults (Node.js 22 on arm64, ESM bundle
  * from infra/bundling.ts, Parameters and Secrets extension), each granted exactly what its route
  * declares: its table access, capabilities and KMS operations. To stay far below CloudFormation's 500
- * resources as routes are added, functions with the same declarations share one role, and the functions of one feature (the handler folder) one log
- * group: a route adds a function, its API route, integration and invoke permission, nothing more.
+ * resources as routes are added, functions with the same declarations share one role, and the
+ * functions of one feature (the handler folder) one log group: a route adds a function, its API
+ * route, integration and invoke permission, nothing more.
  */
 export class SwitchboardFunctions extends Construct {
   private readonly roles = new Map<string, iam.Role>();
