@@ -2,7 +2,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, type Capability, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from './lib/capabilities';
+import {
+  CAPABILITIES,
+  type Capability,
+  DEFAULT_TIMEOUT_SECONDS,
+  KMS_OPERATIONS,
+  type KmsOperation,
+  MAX_TIMEOUT_SECONDS,
+  TABLE_ACCESS,
+} from './lib/capabilities';
 import { fallbackRoute, httpRoutes, isWellEncodedPath, matchPath, type RouteEntry, socketRoutes } from './routes';
 
 const handlersDir = join(import.meta.dirname, 'handlers');
@@ -93,6 +101,38 @@ describe('capabilities and timeouts', () => {
       const timeout = entry.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       expect(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_SECONDS, entry.handler).toBe(true);
       if (timeout > DEFAULT_TIMEOUT_SECONDS) expect(entry.capabilities, entry.handler).toContain('twilio');
+    }
+  });
+});
+
+/** The customer-secret operations a route's code can reach (calls outside lib/secrets.ts itself). */
+function usedKmsOperations(entry: RouteEntry): KmsOperation[] {
+  const used = new Set<KmsOperation>();
+  for (const file of importGraph(join(handlersDir, `${entry.handler}.ts`))) {
+    if (relative(import.meta.dirname, file) === 'lib/secrets.ts') continue;
+    const source = readFileSync(file, 'utf8');
+    if (/\bencryptSecret\(/.test(source)) used.add('encrypt');
+    if (/\bdecryptSecret\(/.test(source)) used.add('decrypt');
+  }
+  return [...used].sort();
+}
+
+describe('table access and KMS operations', () => {
+  it('are declared by every entry, from the known lists', () => {
+    for (const entry of allEntries) {
+      expect(TABLE_ACCESS, `${entry.handler} table`).toContain(entry.table);
+      for (const op of entry.kms ?? []) expect(KMS_OPERATIONS, entry.handler).toContain(op);
+      expect(new Set(entry.kms).size, entry.handler).toBe(entry.kms?.length ?? 0);
+    }
+  });
+
+  it('declare KMS operations exactly with customerSecrets, and the ones the code calls', () => {
+    for (const entry of allEntries) {
+      const declared = [...(entry.kms ?? [])].sort();
+      expect
+        .soft(declared.length > 0, `${entry.handler}: kms declared with customerSecrets`)
+        .toBe(entry.capabilities.includes('customerSecrets'));
+      expect.soft(declared, `kms of ${entry.handler}`).toEqual(usedKmsOperations(entry));
     }
   });
 });

@@ -2,6 +2,15 @@
  * The route table: every HTTP route, WebSocket route and Twilio webhook as plain data. The CDK stack
  * creates one function per entry from it, and the local gateway dispatches through it. Nothing else
  * lists routes. `handler` is a module below `functions/handlers/` (without extension) exporting `handler`.
+ *
+ * Each entry declares what its function may do, and gets exactly that (least privilege; README Security):
+ * - `table`: `'none'`, `'read'` or `'write'` (read and write) — the DynamoDB actions of TABLE_ACTIONS.
+ *   `write` for any Put/Update/Delete/transaction on the handler's paths, throttle counters included
+ *   (functions/lib/throttle.ts writes). The local gateway refuses undeclared operations like IAM does.
+ * - `capabilities`: what it uses beyond the table (functions/lib/capabilities.ts), `[]` for none.
+ * - `kms`: with `customerSecrets` only, the key operations it needs: `['decrypt']` to use stored Twilio
+ *   credentials (webhooks, sending, voice tokens), `['encrypt', ...]` only to store new ones.
+ * routes.test.ts and infra/switchboard-stack.test.ts check the declarations and the grants.
  */
 import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
@@ -14,12 +23,16 @@ import * as settings from '../shared/contract/settings';
 import * as system from '../shared/contract/system';
 import * as team from '../shared/contract/team';
 import * as voice from '../shared/contract/voice';
-import type { Capability } from './lib/capabilities';
+import type { Capability, KmsOperation, TableAccess } from './lib/capabilities';
 
 export interface RouteEntry {
   handler: string;
+  /** The function's access to the table: granted in AWS, enforced by the local gateway. */
+  table: TableAccess;
   /** What the function may use beyond the table (least privilege in AWS, environment locally). Required: none is `[]`. */
   capabilities: readonly Capability[];
+  /** The customer-secrets key operations; declared exactly when `capabilities` has `customerSecrets`. */
+  kms?: readonly KmsOperation[];
   /** Seconds before the function is stopped; DEFAULT_TIMEOUT_SECONDS when absent, at most MAX_TIMEOUT_SECONDS. */
   timeoutSeconds?: number;
 }
@@ -36,107 +49,170 @@ export interface SocketRouteEntry extends RouteEntry {
 const TWILIO_TIMEOUT_SECONDS = 29;
 
 export const httpRoutes: readonly HttpRouteEntry[] = [
-  { contract: system.health, handler: 'system/health', capabilities: [] },
-  { contract: auth.register, handler: 'auth/register', capabilities: ['mail', 'appUrl'] },
-  { contract: auth.verifyEmail, handler: 'auth/verify-email', capabilities: ['jwt', 'mail', 'appUrl', 'publish'] },
-  { contract: auth.resendVerification, handler: 'auth/resend-verification', capabilities: ['mail', 'appUrl'] },
-  { contract: auth.login, handler: 'auth/login', capabilities: ['jwt', 'publish'] },
-  { contract: auth.refresh, handler: 'auth/refresh', capabilities: ['jwt', 'publish'] },
-  { contract: auth.logout, handler: 'auth/logout', capabilities: ['jwt', 'publish'] },
-  { contract: auth.logoutAll, handler: 'auth/logout-all', capabilities: ['jwt', 'publish'] },
-  { contract: auth.me, handler: 'auth/me', capabilities: ['jwt'] },
-  { contract: settings.listProviders, handler: 'providers/list', capabilities: ['jwt'] },
+  { contract: system.health, handler: 'system/health', table: 'none', capabilities: [] },
+  { contract: auth.register, handler: 'auth/register', table: 'write', capabilities: ['mail', 'appUrl'] },
+  {
+    contract: auth.verifyEmail,
+    handler: 'auth/verify-email',
+    table: 'write',
+    capabilities: ['jwt', 'mail', 'appUrl', 'publish'],
+  },
+  { contract: auth.resendVerification, handler: 'auth/resend-verification', table: 'write', capabilities: ['mail', 'appUrl'] },
+  { contract: auth.login, handler: 'auth/login', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: auth.refresh, handler: 'auth/refresh', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: auth.logout, handler: 'auth/logout', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: auth.logoutAll, handler: 'auth/logout-all', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: auth.me, handler: 'auth/me', table: 'read', capabilities: ['jwt'] },
+  { contract: settings.listProviders, handler: 'providers/list', table: 'read', capabilities: ['jwt'] },
   {
     contract: settings.connectTwilio,
     handler: 'providers/connect-twilio',
+    table: 'write',
     capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl', 'publish'],
+    // Encrypts the new credentials; decrypts an unfinished earlier connection's to undo it in Twilio.
+    kms: ['encrypt', 'decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   {
     contract: settings.disconnectProvider,
     handler: 'providers/disconnect',
+    table: 'write',
     capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   {
     contract: settings.availableNumbers,
     handler: 'providers/available-numbers',
+    table: 'read',
     capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   {
     contract: settings.importChannels,
     handler: 'providers/import-channels',
+    table: 'write',
     capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'],
+    kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
-  { contract: settings.listChannels, handler: 'channels/list', capabilities: ['jwt'] },
-  { contract: settings.updateChannelRouting, handler: 'channels/update-routing', capabilities: ['jwt'] },
-  { contract: settings.listInboxes, handler: 'inboxes/list', capabilities: ['jwt'] },
-  { contract: settings.createInbox, handler: 'inboxes/create', capabilities: ['jwt'] },
-  { contract: settings.getInbox, handler: 'inboxes/get', capabilities: ['jwt'] },
-  { contract: settings.deleteInbox, handler: 'inboxes/delete', capabilities: ['jwt'] },
-  { contract: settings.getInboxRouting, handler: 'inboxes/get-routing', capabilities: ['jwt'] },
-  { contract: settings.saveInboxRouting, handler: 'inboxes/save-routing', capabilities: ['jwt'] },
-  { contract: settings.addInboxMember, handler: 'inboxes/add-member', capabilities: ['jwt'] },
-  { contract: settings.removeInboxMember, handler: 'inboxes/remove-member', capabilities: ['jwt'] },
-  { contract: settings.listUsers, handler: 'users/list', capabilities: ['jwt'] },
-  { contract: team.removeUser, handler: 'users/remove', capabilities: ['jwt', 'publish'] },
-  { contract: team.updateUserRole, handler: 'users/update-role', capabilities: ['jwt', 'publish'] },
-  { contract: team.createInvitation, handler: 'invitations/create', capabilities: ['jwt', 'mail', 'appUrl'] },
-  { contract: team.listInvitations, handler: 'invitations/list', capabilities: ['jwt'] },
-  { contract: team.revokeInvitation, handler: 'invitations/revoke', capabilities: ['jwt'] },
-  { contract: team.resendInvitation, handler: 'invitations/resend', capabilities: ['jwt', 'mail', 'appUrl'] },
-  { contract: team.previewInvitation, handler: 'invitations/preview', capabilities: [] },
-  { contract: team.acceptInvitation, handler: 'invitations/accept', capabilities: ['jwt', 'publish'] },
-  { contract: contacts.listContacts, handler: 'contacts/list', capabilities: ['jwt'] },
-  { contract: contacts.createContact, handler: 'contacts/create', capabilities: ['jwt'] },
-  { contract: contacts.updateContact, handler: 'contacts/update', capabilities: ['jwt'] },
-  { contract: contacts.deleteContact, handler: 'contacts/delete', capabilities: ['jwt'] },
-  { contract: admin.adminOverview, handler: 'admin/overview', capabilities: ['jwt'] },
-  { contract: realtime.realtimeTicket, handler: 'realtime/ticket', capabilities: ['jwt'] },
-  { contract: conversations.listConversations, handler: 'conversations/list', capabilities: ['jwt'] },
+  { contract: settings.listChannels, handler: 'channels/list', table: 'read', capabilities: ['jwt'] },
+  { contract: settings.updateChannelRouting, handler: 'channels/update-routing', table: 'write', capabilities: ['jwt'] },
+  { contract: settings.listInboxes, handler: 'inboxes/list', table: 'read', capabilities: ['jwt'] },
+  { contract: settings.createInbox, handler: 'inboxes/create', table: 'write', capabilities: ['jwt'] },
+  { contract: settings.getInbox, handler: 'inboxes/get', table: 'read', capabilities: ['jwt'] },
+  { contract: settings.deleteInbox, handler: 'inboxes/delete', table: 'write', capabilities: ['jwt'] },
+  { contract: settings.getInboxRouting, handler: 'inboxes/get-routing', table: 'read', capabilities: ['jwt'] },
+  { contract: settings.saveInboxRouting, handler: 'inboxes/save-routing', table: 'write', capabilities: ['jwt'] },
+  { contract: settings.addInboxMember, handler: 'inboxes/add-member', table: 'write', capabilities: ['jwt'] },
+  { contract: settings.removeInboxMember, handler: 'inboxes/remove-member', table: 'write', capabilities: ['jwt'] },
+  { contract: settings.listUsers, handler: 'users/list', table: 'read', capabilities: ['jwt'] },
+  { contract: team.removeUser, handler: 'users/remove', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: team.updateUserRole, handler: 'users/update-role', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: team.createInvitation, handler: 'invitations/create', table: 'write', capabilities: ['jwt', 'mail', 'appUrl'] },
+  { contract: team.listInvitations, handler: 'invitations/list', table: 'read', capabilities: ['jwt'] },
+  { contract: team.revokeInvitation, handler: 'invitations/revoke', table: 'write', capabilities: ['jwt'] },
+  { contract: team.resendInvitation, handler: 'invitations/resend', table: 'write', capabilities: ['jwt', 'mail', 'appUrl'] },
+  { contract: team.previewInvitation, handler: 'invitations/preview', table: 'read', capabilities: [] },
+  { contract: team.acceptInvitation, handler: 'invitations/accept', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: contacts.listContacts, handler: 'contacts/list', table: 'read', capabilities: ['jwt'] },
+  { contract: contacts.createContact, handler: 'contacts/create', table: 'write', capabilities: ['jwt'] },
+  { contract: contacts.updateContact, handler: 'contacts/update', table: 'write', capabilities: ['jwt'] },
+  { contract: contacts.deleteContact, handler: 'contacts/delete', table: 'write', capabilities: ['jwt'] },
+  { contract: admin.adminOverview, handler: 'admin/overview', table: 'read', capabilities: ['jwt'] },
+  { contract: realtime.realtimeTicket, handler: 'realtime/ticket', table: 'write', capabilities: ['jwt'] },
+  { contract: conversations.listConversations, handler: 'conversations/list', table: 'read', capabilities: ['jwt'] },
   {
     contract: conversations.updateConversationStatus,
     handler: 'conversations/update-status',
+    table: 'write',
     capabilities: ['jwt', 'publish'],
   },
-  { contract: conversations.getConversation, handler: 'conversations/get', capabilities: ['jwt'] },
+  { contract: conversations.getConversation, handler: 'conversations/get', table: 'read', capabilities: ['jwt'] },
   {
     contract: conversations.sendMessage,
     handler: 'conversations/send-message',
+    table: 'write',
     capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   {
     contract: conversations.retryMessage,
     handler: 'conversations/retry-message',
+    table: 'write',
     capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   // Webhooks decrypt the provider's auth token to check Twilio's signature; they never call Twilio.
-  { contract: conversations.inboundSmsWebhook, handler: 'webhooks/inbound-sms', capabilities: ['customerSecrets', 'publish'] },
-  { contract: conversations.smsStatusWebhook, handler: 'webhooks/sms-status', capabilities: ['customerSecrets', 'publish'] },
-  { contract: voice.companySettings, handler: 'company/settings', capabilities: ['jwt'] },
-  { contract: voice.listCallerIds, handler: 'voice/caller-ids', capabilities: ['jwt'] },
+  {
+    contract: conversations.inboundSmsWebhook,
+    handler: 'webhooks/inbound-sms',
+    table: 'write',
+    capabilities: ['customerSecrets', 'publish'],
+    kms: ['decrypt'],
+  },
+  {
+    contract: conversations.smsStatusWebhook,
+    handler: 'webhooks/sms-status',
+    table: 'write',
+    capabilities: ['customerSecrets', 'publish'],
+    kms: ['decrypt'],
+  },
+  { contract: voice.companySettings, handler: 'company/settings', table: 'read', capabilities: ['jwt'] },
+  { contract: voice.listCallerIds, handler: 'voice/caller-ids', table: 'read', capabilities: ['jwt'] },
   // Decrypts the API key secret that signs the token; never calls Twilio.
-  { contract: voice.voiceToken, handler: 'voice/token', capabilities: ['jwt', 'customerSecrets'] },
-  { contract: calls.listCalls, handler: 'calls/list', capabilities: ['jwt'] },
-  { contract: voice.inboundCallWebhook, handler: 'webhooks/inbound-call', capabilities: ['customerSecrets', 'publish'] },
-  { contract: voice.callStatusWebhook, handler: 'webhooks/call-status', capabilities: ['customerSecrets', 'publish'] },
-  { contract: voice.dialResultWebhook, handler: 'webhooks/dial-result', capabilities: ['customerSecrets', 'publish'] },
-  { contract: voice.outboundCallWebhook, handler: 'webhooks/outbound-call', capabilities: ['customerSecrets'] },
+  {
+    contract: voice.voiceToken,
+    handler: 'voice/token',
+    table: 'write',
+    capabilities: ['jwt', 'customerSecrets'],
+    kms: ['decrypt'],
+  },
+  { contract: calls.listCalls, handler: 'calls/list', table: 'read', capabilities: ['jwt'] },
+  {
+    contract: voice.inboundCallWebhook,
+    handler: 'webhooks/inbound-call',
+    table: 'write',
+    capabilities: ['customerSecrets', 'publish'],
+    kms: ['decrypt'],
+  },
+  {
+    contract: voice.callStatusWebhook,
+    handler: 'webhooks/call-status',
+    table: 'write',
+    capabilities: ['customerSecrets', 'publish'],
+    kms: ['decrypt'],
+  },
+  {
+    contract: voice.dialResultWebhook,
+    handler: 'webhooks/dial-result',
+    table: 'write',
+    capabilities: ['customerSecrets', 'publish'],
+    kms: ['decrypt'],
+  },
+  {
+    contract: voice.outboundCallWebhook,
+    handler: 'webhooks/outbound-call',
+    table: 'write',
+    capabilities: ['customerSecrets'],
+    kms: ['decrypt'],
+  },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [
   // Every socket route pushes: presence to the company, answers and errors to the socket itself.
-  { contract: realtime.socketConnect, handler: 'realtime/connect', capabilities: ['publish'] },
-  { contract: realtime.socketDisconnect, handler: 'realtime/disconnect', capabilities: ['publish'] },
+  { contract: realtime.socketConnect, handler: 'realtime/connect', table: 'write', capabilities: ['publish'] },
+  { contract: realtime.socketDisconnect, handler: 'realtime/disconnect', table: 'write', capabilities: ['publish'] },
   // reject_call from the last agent rung stops the ring through Twilio's REST API.
   {
     contract: realtime.socketDefault,
     handler: 'realtime/default',
+    table: 'write',
     capabilities: ['publish', 'twilio', 'customerSecrets'],
+    kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
 ];
@@ -145,7 +221,7 @@ export const socketRoutes: readonly SocketRouteEntry[] = [
  * Answers any request no route matches, with the envelope (404, or 405 when the path exists with
  * another method). API Gateway's `$default` route in production, the gateway's fallback locally.
  */
-export const fallbackRoute: RouteEntry = { handler: 'system/not-found', capabilities: [] };
+export const fallbackRoute: RouteEntry = { handler: 'system/not-found', table: 'none', capabilities: [] };
 
 /**
  * Routes that are a path template's match for a concrete (still URL-encoded) path, e.g.

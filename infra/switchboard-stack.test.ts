@@ -11,6 +11,8 @@ import {
   type Capability,
   DEFAULT_TIMEOUT_SECONDS,
   environmentFor,
+  KMS_ACTIONS,
+  TABLE_ACTIONS,
 } from '../functions/lib/capabilities';
 import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
@@ -19,6 +21,7 @@ import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-pol
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE } from './constructs/http-api';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
 import { HANDLER_TAG } from './constructs/switchboard-function';
+import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PREFIX } from './constructs/web-acl';
 import { WS_PATH_REWRITE } from './constructs/web-hosting';
 import { knownLayerArns, optInRegions } from './regions';
 import { API_GATEWAY_LOGGING_ROLE_CONTEXT, PROJECT_ROOT, SwitchboardStack } from './switchboard-stack';
@@ -54,6 +57,8 @@ type SecurityHeaders = {
   SecurityHeadersConfig?: { ContentSecurityPolicy?: { ContentSecurityPolicy: string; Override: boolean } };
 };
 const ref = (logicalId: string) => ({ Ref: logicalId });
+/** A route's path with every parameter filled in. */
+const fillPath = (path: string) => path.replace(/\{[^}]+\}/g, 'x1');
 const distributionConfig = (t: Template) =>
   (Object.values(t.findResources('AWS::CloudFront::Distribution'))[0] as Resource).Properties.DistributionConfig as Record<
     string,
@@ -175,6 +180,49 @@ describe('functions', () => {
     }
     const kms = policyOf('providers/connect-twilio').find((s) => JSON.stringify(s.Action).includes('kms:Decrypt'));
     expect(kms?.Condition).toEqual({ Null: { 'kms:EncryptionContext:companyId': 'false' } });
+  });
+
+  /** Every action a function's role allows. */
+  const actionsOf = (handler: string) => policyOf(handler).flatMap((statement) => [statement.Action].flat());
+  const tableActionsOf = (handler: string) => actionsOf(handler).filter((action) => action.startsWith('dynamodb:'));
+  const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+  it("grant each function exactly the table access and KMS operations of its route's declaration", () => {
+    for (const entry of allEntries) {
+      expect(tableActionsOf(entry.handler).sort(), `${entry.handler}, table: '${entry.table}'`).toEqual(
+        TABLE_ACTIONS[entry.table].map((action) => `dynamodb:${action}`).sort(),
+      );
+      const kms = actionsOf(entry.handler).filter((action) => action.startsWith('kms:'));
+      expect(kms.sort(), `${entry.handler}, kms`).toEqual((entry.kms ?? []).map((op) => KMS_ACTIONS[op]).sort());
+      if (entry.table !== 'none') {
+        const statement = policyOf(entry.handler).find((s) => JSON.stringify(s.Action).includes('dynamodb:'));
+        // The table and its named indexes, nothing wider.
+        expect(JSON.stringify(statement?.Resource), entry.handler).not.toContain('index/*');
+      }
+    }
+  });
+
+  it('give health and not-found no table write, webhooks and the voice token no encryption, nobody DescribeSecret or SendRawEmail', () => {
+    for (const handler of ['system/health', 'system/not-found']) {
+      for (const write of TABLE_WRITES) expect(tableActionsOf(handler), handler).not.toContain(write);
+    }
+    const decryptOnly = [...httpRoutes.filter((r) => r.contract.auth === 'twilio').map((r) => r.handler), 'voice/token'];
+    expect(decryptOnly.length).toBeGreaterThan(5);
+    for (const handler of decryptOnly) {
+      expect(actionsOf(handler), handler).toContain('kms:Decrypt');
+      expect(actionsOf(handler), handler).not.toContain('kms:Encrypt');
+    }
+    // Only storing new Twilio credentials encrypts.
+    const encrypting = allEntries.filter((entry) => actionsOf(entry.handler).includes('kms:Encrypt')).map((e) => e.handler);
+    expect(encrypting).toEqual(['providers/connect-twilio']);
+    // Reads only: signed-in lists and views.
+    for (const handler of ['auth/me', 'contacts/list', 'conversations/get', 'calls/list', 'users/list']) {
+      for (const write of TABLE_WRITES) expect(tableActionsOf(handler), handler).not.toContain(write);
+    }
+    for (const entry of allEntries) {
+      expect(actionsOf(entry.handler), entry.handler).not.toContain('secretsmanager:DescribeSecret');
+      expect(actionsOf(entry.handler), entry.handler).not.toContain('ses:SendRawEmail');
+    }
   });
 });
 
@@ -398,23 +446,93 @@ describe('origin verification and throttling', () => {
     });
   });
 
-  it('adds a WAF rate-based rule only when the WafRateLimit parameter is set, in us-east-1 only', () => {
+  it('adds WAF rate-based rules only when the WafRateLimit parameter is set, in us-east-1 only', () => {
     const json = template.toJSON();
     expect(json.Parameters.WafRateLimit).toMatchObject({ Type: 'Number', Default: 0 });
+    expect(json.Parameters.WafAuthRateLimit).toMatchObject({
+      Type: 'Number',
+      Default: WAF_AUTH_RATE_LIMIT_DEFAULT,
+      MinValue: 10,
+    });
     template.hasResource('AWS::WAFv2::WebACL', {
       Condition: 'WafEnabled',
-      Properties: Match.objectLike({
-        Scope: 'CLOUDFRONT',
-        Rules: [
-          Match.objectLike({
-            Action: { Block: {} },
-            Statement: { RateBasedStatement: { Limit: ref('WafRateLimit'), AggregateKeyType: 'IP' } },
-          }),
-        ],
-      }),
+      Properties: Match.objectLike({ Scope: 'CLOUDFRONT' }),
     });
     expect(JSON.stringify(json.Rules.WafInUsEast1)).toContain('us-east-1');
     expect(JSON.stringify(distributionConfig(template).WebACLId)).toContain('WafEnabled');
+  });
+
+  describe('WAF rules', () => {
+    type WafStatement = {
+      ByteMatchStatement?: { FieldToMatch: { UriPath?: object }; PositionalConstraint: string; SearchString: string };
+      NotStatement?: { Statement: WafStatement };
+    };
+    type WafRule = {
+      Name: string;
+      Action: object;
+      Statement: { RateBasedStatement: { Limit: unknown; AggregateKeyType: string; ScopeDownStatement?: WafStatement } };
+    };
+    const rules = (Object.values(template.findResources('AWS::WAFv2::WebACL'))[0] as Resource).Properties.Rules as WafRule[];
+    /** Whether WAF would count a request for this path in a rule (its scope-down statement, as WAF evaluates it). */
+    const matches = (statement: WafStatement | undefined, path: string): boolean => {
+      if (!statement) return true;
+      if (statement.NotStatement) return !matches(statement.NotStatement.Statement, path);
+      const byteMatch = statement.ByteMatchStatement;
+      if (byteMatch?.FieldToMatch.UriPath && byteMatch.PositionalConstraint === 'STARTS_WITH') {
+        return decodeURIComponent(path)
+          .replace(/\/{2,}/g, '/')
+          .startsWith(byteMatch.SearchString);
+      }
+      throw new Error(`A statement this test cannot evaluate: ${JSON.stringify(statement)}`);
+    };
+    /** The limits that count a request for this path: the parameters of the rules it falls under. */
+    const limitsFor = (path: string) =>
+      rules
+        .filter((rule) => matches(rule.Statement.RateBasedStatement.ScopeDownStatement, path))
+        .map((rule) => (rule.Statement.RateBasedStatement.Limit as { Ref: string }).Ref)
+        .sort();
+
+    it('block per client address, every rule', () => {
+      expect(rules).toHaveLength(2);
+      for (const rule of rules) {
+        expect(rule.Action, rule.Name).toEqual({ Block: {} });
+        expect(rule.Statement.RateBasedStatement.AggregateKeyType, rule.Name).toBe('IP');
+      }
+    });
+
+    it('count every auth route against WafAuthRateLimit as well as WafRateLimit', () => {
+      // Sign-up, sign-in, refresh, verification and sign-out: where guessing and floods aim.
+      const authRoutes = httpRoutes.filter((r) => r.contract.path.startsWith(WAF_AUTH_PATH_PREFIX));
+      expect(authRoutes.map((r) => r.handler)).toEqual(
+        expect.arrayContaining(['auth/register', 'auth/login', 'auth/refresh', 'auth/resend-verification', 'auth/verify-email']),
+      );
+      for (const route of authRoutes) {
+        expect(limitsFor(route.contract.path), route.contract.path).toEqual(['WafAuthRateLimit', 'WafRateLimit']);
+      }
+      // An encoded or doubled path reaches the same route; WAF decodes and normalises before comparing.
+      expect(limitsFor('/api/v1/%61uth/login')).toEqual(['WafAuthRateLimit', 'WafRateLimit']);
+      expect(limitsFor('//api/v1/auth/login')).toEqual(['WafAuthRateLimit', 'WafRateLimit']);
+    });
+
+    it('leave every Twilio webhook out of the per-address rules, and count every other route in the generic one', () => {
+      for (const route of httpRoutes) {
+        const path = fillPath(route.contract.path);
+        if (route.contract.auth === 'twilio') {
+          expect(route.contract.path.startsWith(WAF_WEBHOOK_PATH_PREFIX), path).toBe(true);
+          expect(limitsFor(path), path).toEqual([]);
+        } else {
+          expect(limitsFor(path), path).toContain('WafRateLimit');
+        }
+      }
+      expect(limitsFor('/')).toEqual(['WafRateLimit']);
+      expect(limitsFor('/api/v1/contacts')).toEqual(['WafRateLimit']);
+    });
+
+    it('compare decoded, normalised paths', () => {
+      const paths = JSON.stringify(rules.map((rule) => rule.Statement.RateBasedStatement.ScopeDownStatement));
+      expect(paths).toContain('"Type":"URL_DECODE"');
+      expect(paths).toContain('"Type":"NORMALIZE_PATH"');
+    });
   });
 });
 

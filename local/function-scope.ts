@@ -1,14 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TableAccess } from '../functions/lib/capabilities';
 
 /**
  * Lambda gives each function its own process: its own environment, and a timeout that stops it. The
  * local handlers share one process, so each invocation runs in a scope that stands in for both:
  * `process.env` answers with the function's own environment inside it, and once the invocation has
  * answered or timed out, its outside calls (fetch) never settle: Lambda freezes a function when it
- * answers and stops it at its timeout, so work left running then cannot be relied on to finish.
+ * answers and stops it at its timeout, so work left running then cannot be relied on to finish. It
+ * also carries what the function's role allows on the table (local/table-guard.ts enforces it).
  */
-interface Invocation {
+export interface LocalFunction {
+  /** The function's name (its handler), as an AWS error would name its role session. */
+  name: string;
   environment: Record<string, string>;
+  table: TableAccess;
+}
+
+interface Invocation extends LocalFunction {
   stopped: boolean;
 }
 
@@ -58,10 +66,15 @@ export class FunctionTimeout extends Error {
   }
 }
 
-/** Runs one invocation with the function's environment, rejecting with FunctionTimeout after timeoutMs. */
-export function invoke<T>(environment: Record<string, string>, timeoutMs: number, run: () => Promise<T>): Promise<T> {
+/** The function whose invocation the caller runs in, if any. */
+export function currentFunction(): LocalFunction | undefined {
+  return scope.getStore();
+}
+
+/** Runs one invocation of the function, in its environment, rejecting with FunctionTimeout after timeoutMs. */
+export function invoke<T>(fn: LocalFunction, timeoutMs: number, run: () => Promise<T>): Promise<T> {
   install();
-  const invocation: Invocation = { environment: { ...environment }, stopped: false };
+  const invocation: Invocation = { ...fn, environment: { ...fn.environment }, stopped: false };
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       invocation.stopped = true;

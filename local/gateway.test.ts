@@ -64,6 +64,7 @@ const noop: LambdaHandler = async () => ({ statusCode: 200 });
 const route = (path: string, handler: string, capabilities: Capability[]) => ({
   contract: httpContract({ method: 'GET', path, auth: 'public' }),
   handler,
+  table: 'none' as const,
   capabilities,
 });
 
@@ -81,11 +82,21 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
         { ...route('/slow', 'slow', []), timeoutSeconds: 5 },
       ],
       socket: [
-        { contract: { kind: 'socket', routeKey: '$connect', auth: 'public' }, handler: 'connect', capabilities: [] },
-        { contract: { kind: 'socket', routeKey: '$disconnect', auth: 'public' }, handler: 'noop', capabilities: [] },
-        { contract: { kind: 'socket', routeKey: '$default', auth: 'public' }, handler: 'noop', capabilities: [] },
+        {
+          contract: { kind: 'socket', routeKey: '$connect', auth: 'public' },
+          handler: 'connect',
+          table: 'none',
+          capabilities: [],
+        },
+        {
+          contract: { kind: 'socket', routeKey: '$disconnect', auth: 'public' },
+          handler: 'noop',
+          table: 'none',
+          capabilities: [],
+        },
+        { contract: { kind: 'socket', routeKey: '$default', auth: 'public' }, handler: 'noop', table: 'none', capabilities: [] },
       ],
-      fallback: { handler: 'system/not-found', capabilities: [] },
+      fallback: { handler: 'system/not-found', table: 'none', capabilities: [] },
     },
     handlers: { reporter, slow, connect: socketConnect, noop },
     ...overrides,

@@ -19,6 +19,7 @@ import {
 } from '../functions/routes';
 import { FunctionTimeout, invoke } from './function-scope';
 import type { Logger } from './log';
+import { guardFunctionsTable } from './table-guard';
 
 /** API Gateway's own limit for HTTP API payloads. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -183,13 +184,18 @@ export function createGateway(options: GatewayOptions) {
 
   /**
    * Runs a route's handler as its function would run: its own environment, and its timeout counted
-   * from the invocation (a cold start's module loading has Lambda's separate 10 s init limit).
+   * from the invocation (a cold start's module loading has Lambda's separate 10 s init limit), and
+   * only the table access its route declares (local/table-guard.ts).
    */
   async function run(route: RouteEntry, event: unknown) {
     const timeoutMs = timeoutOf(route);
-    const environment = environmentFor(route.capabilities, options.environment);
-    const handler = await invoke(environment, INIT_TIMEOUT_MS, () => handlerOf(route.handler));
-    return invoke(environment, timeoutMs, () => handler(event, lambdaContext(route.handler, timeoutMs)));
+    const fn = { name: route.handler, environment: environmentFor(route.capabilities, options.environment), table: route.table };
+    const handler = await invoke(fn, INIT_TIMEOUT_MS, async () => {
+      const loaded = await handlerOf(route.handler);
+      await guardFunctionsTable();
+      return loaded;
+    });
+    return invoke(fn, timeoutMs, () => handler(event, lambdaContext(route.handler, timeoutMs)));
   }
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse) {

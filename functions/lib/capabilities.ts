@@ -50,3 +50,35 @@ export function environmentFor(
   }
   return out;
 }
+
+/**
+ * What a function may do with the table, declared per route (`table`) in the route table: `none`
+ * (never touches it), `read`, or `write` (read and write). The CDK stack grants exactly these
+ * DynamoDB actions on the table and its named indexes; the local gateway refuses any other operation
+ * the same way (AccessDeniedException), so a route that writes under `read` fails locally too.
+ * A transaction needs the actions of its parts (TransactWriteItems: PutItem, UpdateItem, DeleteItem,
+ * ConditionCheckItem; TransactGetItems: GetItem): DynamoDB has no separate IAM action for them.
+ */
+export const TABLE_ACCESS = ['none', 'read', 'write'] as const;
+
+export type TableAccess = (typeof TABLE_ACCESS)[number];
+
+const TABLE_READ_ACTIONS = ['GetItem', 'BatchGetItem', 'Query'] as const;
+
+/** DynamoDB actions (without the `dynamodb:` prefix) per table access. No Scan: every list is a Query (DESIGN §4). */
+export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
+  none: [],
+  read: TABLE_READ_ACTIONS,
+  write: [...TABLE_READ_ACTIONS, 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
+};
+
+/**
+ * The operations on the customer-secrets KMS key a route with the `customerSecrets` capability
+ * declares (`kms`): `decrypt` to use a stored Twilio credential, `encrypt` to store a new one.
+ */
+export const KMS_OPERATIONS = ['encrypt', 'decrypt'] as const;
+
+export type KmsOperation = (typeof KMS_OPERATIONS)[number];
+
+/** The KMS action each operation is granted as. */
+export const KMS_ACTIONS: Record<KmsOperation, string> = { encrypt: 'kms:Encrypt', decrypt: 'kms:Decrypt' };

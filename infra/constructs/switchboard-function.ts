@@ -9,7 +9,13 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { type Capability, DEFAULT_TIMEOUT_SECONDS } from '../../functions/lib/capabilities';
+import {
+  type Capability,
+  DEFAULT_TIMEOUT_SECONDS,
+  KMS_ACTIONS,
+  TABLE_ACTIONS,
+  type TableAccess,
+} from '../../functions/lib/capabilities';
 import { SECRET_CACHE_TTL_SECONDS } from '../../functions/lib/config';
 import type { RouteEntry } from '../../functions/routes';
 import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, esbuildOptions, handlerEntry } from '../bundling';
@@ -49,10 +55,11 @@ export interface FunctionRoute extends RouteEntry {
 
 /**
  * The functions of the route table with the app's runtime defaults (Node.js 22 on arm64, ESM bundle
- * from infra/bundling.ts, Parameters and Secrets extension), each granted exactly its route's
- * capabilities. To stay far below CloudFormation's 500 resources as routes are added, functions with
- * the same capabilities share one role, and the functions of one feature (the handler folder) one log
- * group: a route adds a function, its API route, integration and invoke permission, nothing more.
+ * from infra/bundling.ts, Parameters and Secrets extension), each granted exactly what its route
+ * declares: its table access, capabilities and KMS operations. To stay far below CloudFormation's 500
+ * resources as routes are added, functions with the same declarations share one role, and the
+ * functions of one feature (the handler folder) one log group: a route adds a function, its API
+ * route, integration and invoke permission, nothing more.
  */
 export class SwitchboardFunctions extends Construct {
   private readonly roles = new Map<string, iam.Role>();
@@ -155,31 +162,42 @@ export class SwitchboardFunctions extends Construct {
     return group;
   }
 
-  /** One role per set of capabilities (and kind): the same grants, written once. */
+  /** One role per declaration (kind, table access, capabilities, KMS operations): the same grants, written once. */
   private roleFor(route: FunctionRoute): iam.Role {
     const capabilities = [...route.capabilities].sort();
-    const key = [route.kind, ...capabilities].join('-');
+    const kms = [...(route.kms ?? [])].sort();
+    const key = [route.kind, `table-${route.table}`, ...capabilities, ...kms.map((op) => `kms-${op}`)].join('-');
     let role = this.roles.get(key);
     if (role) return role;
     // An own role instead of AWSLambdaBasicExecutionRole: logs may go to the app's log groups only.
     role = new iam.Role(this, `${pascal(key)}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Switchboard ${route.kind} functions with: ${capabilities.join(', ') || 'table access only'}`,
+      description: `Switchboard ${route.kind} functions with table access ${route.table} and: ${[...capabilities, ...kms.map((op) => `kms ${op}`)].join(', ') || 'nothing else'}`,
     });
     this.roles.set(key, role);
-    this.grantTable(role);
-    if (route.kind === 'http') this.settings.originSecret.grantRead(role);
-    for (const capability of capabilities) this.grant(role, capability);
+    this.grantTable(role, route.table);
+    if (route.kind === 'http') this.grantSecretValue(role, this.settings.originSecret);
+    for (const capability of capabilities) this.grant(role, capability, route);
     return role;
   }
 
-  private grant(role: iam.Role, capability: Capability): void {
+  /**
+   * GetSecretValue only (the Parameters and Secrets extension's one call, AWSPREVIOUS included), not
+   * `grantRead`, which adds DescribeSecret that no function uses.
+   */
+  private grantSecretValue(role: iam.Role, secret: secretsmanager.ISecret): void {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
+    );
+  }
+
+  private grant(role: iam.Role, capability: Capability, route: FunctionRoute): void {
     const { settings } = this;
     const stack = Stack.of(this);
     switch (capability) {
       case 'jwt':
         // AWSPREVIOUS too: the previous key verifies for one access-token lifetime after a rotation.
-        settings.jwtSecret.grantRead(role);
+        this.grantSecretValue(role, settings.jwtSecret);
         return;
       case 'appUrl':
         role.addToPrincipalPolicy(
@@ -198,10 +216,11 @@ export class SwitchboardFunctions extends Construct {
       case 'mail': {
         // SES authorises against every identity involved (sender domain or address, and recipients while
         // the account is in the sandbox), so the resource is any identity and the sender is pinned instead.
+        // SESv2 SendEmail (functions/lib/mail.ts) is authorised as ses:SendEmail; no raw mail is sent.
         const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({
-            actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+            actions: ['ses:SendEmail'],
             resources: [identities],
             conditions: { StringEqualsIgnoreCase: { 'ses:FromAddress': settings.mailFrom } },
           }),
@@ -214,10 +233,12 @@ export class SwitchboardFunctions extends Construct {
         return;
       }
       case 'customerSecrets':
-        // Only with a company as encryption context, as secrets.ts always sends it.
+        // The operations the route declares (webhooks and voice tokens only decrypt), and only with a
+        // company as encryption context, as secrets.ts always sends it.
+        if (!route.kms?.length) throw new Error(`${route.handler}: customerSecrets needs its kms operations declared`);
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({
-            actions: ['kms:Encrypt', 'kms:Decrypt'],
+            actions: route.kms.map((op) => KMS_ACTIONS[op]),
             resources: [settings.customerSecretsKey.keyArn],
             conditions: { Null: { 'kms:EncryptionContext:companyId': 'false' } },
           }),
@@ -241,23 +262,16 @@ export class SwitchboardFunctions extends Construct {
   }
 
   /**
-   * Item-level access to the table and its named indexes only (no `index/*` wildcard). No Scan:
-   * every list the app shows is a Query (DESIGN §4).
+   * Item-level access to the table and its named indexes only (no `index/*` wildcard): the actions of
+   * the route's declared access (TABLE_ACTIONS; none for `none`). No Scan: every list the app shows
+   * is a Query (DESIGN §4).
    */
-  private grantTable(role: iam.IRole): void {
+  private grantTable(role: iam.IRole, access: TableAccess): void {
     const { tableArn } = this.settings.table;
+    if (TABLE_ACTIONS[access].length === 0) return;
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        actions: [
-          'dynamodb:GetItem',
-          'dynamodb:BatchGetItem',
-          'dynamodb:Query',
-          'dynamodb:PutItem',
-          'dynamodb:UpdateItem',
-          'dynamodb:DeleteItem',
-          'dynamodb:BatchWriteItem',
-          'dynamodb:ConditionCheckItem',
-        ],
+        actions: TABLE_ACTIONS[access].map((action) => `dynamodb:${action}`),
         resources: [tableArn, ...this.settings.tableIndexNames.map((indexName) => `${tableArn}/index/${indexName}`)],
       }),
     );

@@ -3,10 +3,37 @@ import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { acknowledge } from './nag';
 
+/** Paths the sign-in rule counts: every route of the auth API (sign-up, sign-in, refresh, verification). */
+export const WAF_AUTH_PATH_PREFIX = '/api/v1/auth/';
 /**
- * An optional AWS WAF web ACL for the distribution, off unless the WafRateLimit parameter is set: one
- * rate-based rule that blocks an address sending more than that many requests in 5 minutes. A
- * CloudFront web ACL can only be created in us-east-1, which a template rule checks.
+ * Paths the per-address rule leaves out: Twilio posts every company's webhooks from a few shared
+ * addresses, so one busy company would get Twilio itself blocked for all. Webhooks are signed
+ * (functions/lib/define-webhook.ts) and throttled with the stage.
+ */
+export const WAF_WEBHOOK_PATH_PREFIX = '/webhooks/';
+/** The sign-in rule's default: requests per address in 5 minutes (README: Deploy to AWS). */
+export const WAF_AUTH_RATE_LIMIT_DEFAULT = 100;
+
+/** A path as WAF should compare it: decoded and normalised, so `/api/v1/%61uth/` or `//api/...` cannot slip past. */
+const PATH_TRANSFORMATIONS = [
+  { priority: 0, type: 'URL_DECODE' },
+  { priority: 1, type: 'NORMALIZE_PATH' },
+];
+const pathStartsWith = (prefix: string): wafv2.CfnWebACL.StatementProperty => ({
+  byteMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    positionalConstraint: 'STARTS_WITH',
+    searchString: prefix,
+    textTransformations: PATH_TRANSFORMATIONS,
+  },
+});
+
+/**
+ * An optional AWS WAF web ACL for the distribution, off unless the WafRateLimit parameter is set. Two
+ * rate-based rules per client address, over 5 minutes: WafAuthRateLimit requests to the auth routes
+ * (password guessing and sign-up floods stop at the edge, before a function hashes anything), and
+ * WafRateLimit requests to everything but the Twilio webhooks. A CloudFront web ACL can only be
+ * created in us-east-1, which a template rule checks.
  */
 export class OptionalWebAcl extends Construct {
   /** The web ACL's ARN where enabled, else AWS::NoValue. */
@@ -21,7 +48,14 @@ export class OptionalWebAcl extends Construct {
       minValue: 0,
       maxValue: 2_000_000_000,
       description:
-        'Requests per client address in 5 minutes above which AWS WAF blocks it (10 or more); 0 (default) creates no web ACL. WAF costs about $6/month plus $0.60 per million requests.',
+        'Requests per client address in 5 minutes (Twilio webhooks not counted) above which AWS WAF blocks it (10 or more); 0 (default) creates no web ACL. WAF costs about $6/month plus $0.60 per million requests.',
+    });
+    const authRateLimit = new CfnParameter(stack, 'WafAuthRateLimit', {
+      type: 'Number',
+      default: WAF_AUTH_RATE_LIMIT_DEFAULT,
+      minValue: 10,
+      maxValue: 2_000_000_000,
+      description: `With WafRateLimit set: requests per client address in 5 minutes to ${WAF_AUTH_PATH_PREFIX}* (sign-up, sign-in, refresh) above which AWS WAF blocks it (10 or more).`,
     });
     const isEnabled = Fn.conditionNot(Fn.conditionEquals(Fn.ref(rateLimit.logicalId), '0'));
     const enabled = new CfnCondition(stack, 'WafEnabled', { expression: isEnabled });
@@ -41,10 +75,33 @@ export class OptionalWebAcl extends Construct {
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'switchboard', sampledRequestsEnabled: true },
       rules: [
         {
-          name: 'RateLimitPerAddress',
+          name: 'AuthRateLimitPerAddress',
           priority: 0,
           action: { block: {} },
-          statement: { rateBasedStatement: { limit: rateLimit.valueAsNumber, aggregateKeyType: 'IP' } },
+          statement: {
+            rateBasedStatement: {
+              limit: authRateLimit.valueAsNumber,
+              aggregateKeyType: 'IP',
+              scopeDownStatement: pathStartsWith(WAF_AUTH_PATH_PREFIX),
+            },
+          },
+          visibilityConfig: {
+            cloudWatchMetricsEnabled: true,
+            metricName: 'switchboard-auth-rate-limit',
+            sampledRequestsEnabled: true,
+          },
+        },
+        {
+          name: 'RateLimitPerAddress',
+          priority: 1,
+          action: { block: {} },
+          statement: {
+            rateBasedStatement: {
+              limit: rateLimit.valueAsNumber,
+              aggregateKeyType: 'IP',
+              scopeDownStatement: { notStatement: { statement: pathStartsWith(WAF_WEBHOOK_PATH_PREFIX) } },
+            },
+          },
           visibilityConfig: {
             cloudWatchMetricsEnabled: true,
             metricName: 'switchboard-rate-limit',

@@ -1,0 +1,67 @@
+import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TABLE_ACTIONS } from '../functions/lib/capabilities';
+import { currentFunction } from './function-scope';
+
+/**
+ * The local stand-in for the table grants of each function's role (infra/constructs/switchboard-function.ts):
+ * DynamoDB Local allows everything, so the gateway puts this check in front of the functions' table
+ * client. An operation the route's `table` declaration does not allow fails before it is sent, with
+ * the AccessDeniedException IAM answers in AWS — so a route that writes under `table: 'read'` fails
+ * its tests locally instead of only after a deploy.
+ */
+const GUARD = 'localTableGrants';
+
+/** Adds the check to a client (again: replaces it). */
+export function guardTableGrants(client: DynamoDBDocumentClient): void {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const fn = currentFunction();
+      if (fn) {
+        const request = args.request as { headers?: Record<string, string>; body?: unknown };
+        const allowed = TABLE_ACTIONS[fn.table];
+        const denied = actionsOf(request).find((action) => !allowed.includes(action));
+        if (denied) throw accessDenied(fn.name, fn.table, denied);
+      }
+      return next(args);
+    },
+    // Once the request is serialised (its X-Amz-Target names the operation) and before it is retried or signed.
+    { step: 'build', name: GUARD, override: true },
+  );
+}
+
+let functionsTable: Promise<void> | undefined;
+/**
+ * Guards the functions' own table client (functions/lib/db.ts), the one every handler shares in the
+ * gateway's process. Call it inside a function's scope: the client reads its endpoint when created.
+ */
+export function guardFunctionsTable(): Promise<void> {
+  functionsTable ??= import('../functions/lib/db').then(({ db }) => guardTableGrants(db));
+  return functionsTable;
+}
+
+/** The IAM actions a DynamoDB request needs: its operation's, or for a transaction those of its parts. */
+export function actionsOf(request: { headers?: Record<string, string>; body?: unknown }): string[] {
+  const operation = request.headers?.['x-amz-target']?.split('.').pop() ?? '';
+  if (operation === 'TransactGetItems') return ['GetItem'];
+  if (operation === 'TransactWriteItems') {
+    const { TransactItems = [] } = JSON.parse(String(request.body ?? '{}')) as { TransactItems?: Record<string, unknown>[] };
+    const part: Record<string, string> = {
+      Put: 'PutItem',
+      Update: 'UpdateItem',
+      Delete: 'DeleteItem',
+      ConditionCheck: 'ConditionCheckItem',
+    };
+    return [...new Set(TransactItems.flatMap((item) => Object.keys(item).map((kind) => part[kind] ?? kind)))];
+  }
+  return [operation];
+}
+
+function accessDenied(functionName: string, table: string, action: string): DynamoDBServiceException {
+  return new DynamoDBServiceException({
+    name: 'AccessDeniedException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+    message: `User: arn:aws:sts::000000000000:assumed-role/local/${functionName} is not authorized to perform: dynamodb:${action} on resource: the table because no identity-based policy allows the dynamodb:${action} action (the route table declares table: '${table}' for ${functionName}; functions/routes.ts)`,
+  });
+}
