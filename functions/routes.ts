@@ -118,6 +118,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: conversations.inboundSmsWebhook, handler: 'webhooks/inbound-sms', capabilities: ['customerSecrets', 'publish'] },
   { contract: conversations.smsStatusWebhook, handler: 'webhooks/sms-status', capabilities: ['customerSecrets', 'publish'] },
   { contract: voice.companySettings, handler: 'company/settings', capabilities: ['jwt'] },
+  { contract: voice.updateCallingSettings, handler: 'company/update-calling', capabilities: ['jwt'] },
   { contract: voice.listCallerIds, handler: 'voice/caller-ids', capabilities: ['jwt'] },
   // Decrypts the API key secret that signs the token; never calls Twilio.
   { contract: voice.voiceToken, handler: 'voice/token', capabilities: ['jwt', 'customerSecrets'] },
