@@ -38,11 +38,7 @@ export async function callingSettings(companyId: string): Promise<CallingSetting
  * owner's to change (issue 21); an admin saves it unchanged, and a rate the owner changed meanwhile
  * is not overwritten by an admin's stale form (409).
  */
-export async function saveCallingSettings(
-  companyId: string,
-  role: Role,
-  input: CallingSettings,
-): Promise<CallingSettings> {
+export async function saveCallingSettings(companyId: string, role: Role, input: CallingSettings): Promise<CallingSettings> {
   const chosen = new Set(input.allowedCountries);
   const settings: CallingSettings = {
     allowedCountries: DIALER_COUNTRIES.filter((code) => chosen.has(code)),

@@ -26,15 +26,12 @@ describe('refusedDestination', () => {
     expect(refusedDestination(number, DIALER)).toMatch(reason);
   });
 
-  it.each([
-    ['+12025550142'],
-    ['+18005550100'],
-    ['+442079460958'],
-    ['+33170123456'],
-    ['+8613812345678'],
-  ])('lets %s ring from a company that calls every dialer country', (number) => {
-    expect(refusedDestination(number, DIALER)).toBeNull();
-  });
+  it.each([['+12025550142'], ['+18005550100'], ['+442079460958'], ['+33170123456'], ['+8613812345678']])(
+    'lets %s ring from a company that calls every dialer country',
+    (number) => {
+      expect(refusedDestination(number, DIALER)).toBeNull();
+    },
+  );
 
   it('refuses countries outside the allowed list by name', () => {
     expect(refusedDestination('+74951234567', DIALER)).toBe('Calls to Russia are not allowed for your company.');

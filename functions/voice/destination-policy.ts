@@ -40,6 +40,7 @@ export function refusedDestination(e164: string, allowedCountries: readonly stri
   const costly = COSTLY_TYPES[type];
   if (costly) return costly;
   if (!number.country) return SATELLITE;
-  if (!allowedCountries.includes(number.country)) return `Calls to ${countryName(number.country)} are not allowed for your company.`;
+  if (!allowedCountries.includes(number.country))
+    return `Calls to ${countryName(number.country)} are not allowed for your company.`;
   return null;
 }

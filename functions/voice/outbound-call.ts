@@ -7,7 +7,7 @@ import { toE164 } from '../contacts/contacts';
 import type { WebhookProvider } from '../lib/define-webhook';
 import { signedWebhookUrl } from '../settings/webhook-urls';
 import type { CallRecord } from './call-records';
-import { createCall, findCall } from './call-writes';
+import { callSidOwner, createCall, findCall } from './call-writes';
 import { listCallerIds } from './caller-ids';
 import { userIdOfClient } from './client-identity';
 import { claimLiveCall, takeOutboundSlot } from './outbound-limits';
@@ -43,7 +43,10 @@ export async function placeCall(provider: WebhookProvider, call: OutboundCall): 
   if (!user) return sayAndHangUp(CALL_REFUSED);
   const statusCallback = signedWebhookUrl(provider, 'voiceStatus');
   // Twilio asked again (a timeout, a retry): the first answer stands, and nothing is counted twice.
-  const replayed = await findCall(companyId, call.callSid);
+  const link = await callSidOwner(call.callSid);
+  // Another company's CallSid is refused like a caller ID that is not the agent's, touching nothing.
+  if (link && link !== companyId) return sayAndHangUp(CALL_REFUSED);
+  const replayed = link ? await findCall(companyId, call.callSid) : undefined;
   if (replayed) {
     if (replayed.outcome) return refusal(replayed.failureReason);
     return dialNumber(replayed.contactPhoneNumber, replayed.channelPhoneNumber, statusCallback);
@@ -109,7 +112,7 @@ async function refusalOf(call: {
     return 'You are already on a call. End it before you place another.';
   }
   const { outboundCallsPerMinute: perMinute } = call.calling;
-  const waitSeconds = await takeOutboundSlot(call.companyId, perMinute);
+  const waitSeconds = await takeOutboundSlot(call.companyId, call.callSid, perMinute);
   if (waitSeconds > 0) {
     return `Your company allows ${perMinute} ${perMinute === 1 ? 'call' : 'calls'} a minute. Try again in ${waitSeconds} ${waitSeconds === 1 ? 'second' : 'seconds'}.`;
   }

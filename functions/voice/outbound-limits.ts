@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { OUTBOUND_CALL_STALE_SECONDS, OUTBOUND_RING_STALE_SECONDS } from '../../shared/constants';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
-import { epochSeconds, keys, TTL_ATTRIBUTE } from '../lib/table';
+import { keys } from '../lib/table';
 import type { CallRecord } from './call-records';
 import { findCall } from './call-writes';
 
@@ -81,23 +81,34 @@ export async function claimLiveCall(companyId: string, userId: string, callSid: 
   return false;
 }
 
-/** The start times (ms) of the company's outbound calls in the last minute, and the item's version. */
+/** The company's outbound calls of the last minute: each CallSid and when it was counted (ms). */
 interface RateItem {
-  startedAt: number[];
+  calls: { callSid: string; at: number }[];
   version: number;
 }
 
 /**
  * Counts an outbound call against the company's calls a minute: a sliding minute, so no burst fits
- * across a window's edge. Answers 0 when the call may go ahead, else the seconds until it may.
+ * across a window's edge, and each CallSid once (Twilio may ask twice for the same call). Answers 0
+ * when the call may go ahead, else the seconds until it may. One small item per company, rewritten
+ * by versioned writes; it never holds more than the limit's calls.
  */
-export async function takeOutboundSlot(companyId: string, perMinute: number, nowMs = Date.now()): Promise<number> {
+export async function takeOutboundSlot(
+  companyId: string,
+  callSid: string,
+  perMinute: number,
+  nowMs = Date.now(),
+): Promise<number> {
   const Key = keys.outboundCallRate(companyId);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
     const item = Item as RateItem | undefined;
-    const recent = (item?.startedAt ?? []).filter((at) => at > nowMs - RATE_WINDOW_MS);
-    if (recent.length >= perMinute) return Math.max(1, Math.ceil((Math.min(...recent) + RATE_WINDOW_MS - nowMs) / 1000));
+    const recent = (item?.calls ?? []).filter((call) => call.at > nowMs - RATE_WINDOW_MS);
+    if (recent.some((call) => call.callSid === callSid)) return 0;
+    if (recent.length >= perMinute) {
+      const oldest = Math.min(...recent.map((call) => call.at));
+      return Math.max(1, Math.ceil((oldest + RATE_WINDOW_MS - nowMs) / 1000));
+    }
     try {
       await db.send(
         new PutCommand({
@@ -105,9 +116,8 @@ export async function takeOutboundSlot(companyId: string, perMinute: number, now
           Item: {
             ...Key,
             entity: 'OUTBOUND_CALL_RATE',
-            startedAt: [...recent, nowMs],
+            calls: [...recent, { callSid, at: nowMs }],
             version: (item?.version ?? 0) + 1,
-            [TTL_ATTRIBUTE]: epochSeconds() + 2 * (RATE_WINDOW_MS / 1000),
           },
           ...(item
             ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': item.version } }

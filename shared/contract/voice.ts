@@ -23,15 +23,13 @@ export type CompanySettings = z.infer<typeof CompanySettingsSchema>;
 
 const DIALER_COUNTRY_CODES = new Set(COUNTRIES.map((c) => c.code));
 
-const dialerCountry = z
-  .string('Countries are country codes such as US')
-  .check(
-    z.trim(),
-    z.toUpperCase(),
-    z.refine((code) => DIALER_COUNTRY_CODES.has(code), {
-      error: (issue) => `${String(issue.input).slice(0, 10)} is not one of the dialer’s countries`,
-    }),
-  );
+const dialerCountry = z.string('Countries are country codes such as US').check(
+  z.trim(),
+  z.toUpperCase(),
+  z.refine((code) => DIALER_COUNTRY_CODES.has(code), {
+    error: (issue) => `${String(issue.input).slice(0, 10)} is not one of the dialer’s countries`,
+  }),
+);
 
 /** Owners and admins narrow the countries; only the owner changes the rate (the handler checks it). */
 export const updateCallingSettings = httpContract({

@@ -46,7 +46,10 @@ describe('outbound calls to costly destinations', () => {
     const call = await dial(line, to);
     expect(call.legs).toEqual([]);
     expect(call.said.join(' ')).toMatch(reason);
-    expect(await callOf(line.owner, call.sid)).toMatchObject({ callStatus: 'FAILED', failureReason: expect.stringMatching(reason) });
+    expect(await callOf(line.owner, call.sid)).toMatchObject({
+      callStatus: 'FAILED',
+      failureReason: expect.stringMatching(reason),
+    });
     await closeAll(line);
   });
 
@@ -55,7 +58,10 @@ describe('outbound calls to costly destinations', () => {
     const russia = await dial(line, '+74951234567');
     expect(russia.legs).toEqual([]);
     expect(russia.said.join(' ')).toMatch(/Russia/);
-    expect(await callOf(line.owner, russia.sid)).toMatchObject({ callStatus: 'FAILED', failureReason: expect.stringMatching(/Russia/) });
+    expect(await callOf(line.owner, russia.sid)).toMatchObject({
+      callStatus: 'FAILED',
+      failureReason: expect.stringMatching(/Russia/),
+    });
     const london = await dial(line, '+442079460958');
     expect(london.legs).toMatchObject([{ to: '+442079460958', status: 'ringing' }]);
     await hangUpCall(london.sid);

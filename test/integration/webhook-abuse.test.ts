@@ -151,11 +151,25 @@ const cases: Record<string, WebhookCase> = {
     reportsOnStoredSid: true,
   },
   '/voice/outbound': {
-    request: async (line) => ({ params: outboundParams(line, newCallSid()) }),
+    request: async (line) => {
+      // One live outbound call per user (issue 21): the owner's earlier call has ended, and each request
+      // finds the live-call and rate items already there, so every one changes the same shape.
+      await endedOutboundCall(line);
+      return { params: outboundParams(line, newCallSid()) };
+    },
     foreign: async (line, other) => ({ params: outboundParams(line, await ringingCall(other)) }),
     reportsOnStoredSid: false,
   },
 };
+
+/** An outbound call of the owner's placed and ended (Twilio reported the end of the call itself). */
+async function endedOutboundCall(line: Line): Promise<void> {
+  const sid = newCallSid();
+  const placed = await post(line, '/voice/outbound', { params: outboundParams(line, sid) });
+  if (!placed.text.includes('<Dial')) throw new Error(`outbound call not placed: ${placed.text}`);
+  const ended = await post(line, '/voice/status', { params: { CallSid: sid, CallStatus: 'completed', CallDuration: '0' } });
+  if (ended.status !== 200) throw new Error(`end of call: ${ended.status} ${ended.text}`);
+}
 
 /** The browser's call out, as Twilio requests the TwiML application's Voice URL. */
 function outboundParams(line: Line, sid: string): Params {

@@ -10,7 +10,9 @@ export function useCallingSettings() {
 
 /** PUT /company/settings/calling (issue 21): owners and admins; the rate is the owner's. */
 export const saveCallingSettings = (calling: CallingSettings) =>
-  api.request<{ calling: CallingSettings }>('/company/settings/calling', { method: 'PUT', body: calling }).then((r) => r.data.calling);
+  api
+    .request<{ calling: CallingSettings }>('/company/settings/calling', { method: 'PUT', body: calling })
+    .then((r) => r.data.calling);
 
 export function useSaveCallingSettings() {
   const queryClient = useQueryClient();

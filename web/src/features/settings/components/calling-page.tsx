@@ -53,15 +53,7 @@ export function CallingPage() {
   );
 }
 
-function CallingForm({
-  stored,
-  saved,
-  onSaved,
-}: {
-  stored: CallingSettings;
-  saved: boolean;
-  onSaved: (saved: boolean) => void;
-}) {
+function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; saved: boolean; onSaved: (saved: boolean) => void }) {
   const canManage = useCanManage();
   const isOwner = useSession()?.user.role === 'OWNER';
   const save = useSaveCallingSettings();
