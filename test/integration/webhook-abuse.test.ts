@@ -154,19 +154,30 @@ const cases: Record<string, WebhookCase> = {
     request: async (line) => {
       // One live outbound call per user (issue 21): the owner's earlier call has ended, and each request
       // finds the live-call and rate items already there, so every one changes the same shape.
-      await endedOutboundCall(line);
-      return { params: outboundParams(line, newCallSid()) };
+      const previous = placedOutbound.get(line);
+      if (previous) await endCall(line, previous);
+      await endCall(line, await placeOutbound(line));
+      const sid = newCallSid();
+      placedOutbound.set(line, sid);
+      return { params: outboundParams(line, sid) };
     },
     foreign: async (line, other) => ({ params: outboundParams(line, await ringingCall(other)) }),
     reportsOnStoredSid: false,
   },
 };
 
-/** An outbound call of the owner's placed and ended (Twilio reported the end of the call itself). */
-async function endedOutboundCall(line: Line): Promise<void> {
+/** The outbound call each line's last request placed. */
+const placedOutbound = new Map<Line, string>();
+
+async function placeOutbound(line: Line): Promise<string> {
   const sid = newCallSid();
   const placed = await post(line, '/voice/outbound', { params: outboundParams(line, sid) });
   if (!placed.text.includes('<Dial')) throw new Error(`outbound call not placed: ${placed.text}`);
+  return sid;
+}
+
+/** Twilio reports the end of the call itself. */
+async function endCall(line: Line, sid: string): Promise<void> {
   const ended = await post(line, '/voice/status', { params: { CallSid: sid, CallStatus: 'completed', CallDuration: '0' } });
   if (ended.status !== 200) throw new Error(`end of call: ${ended.status} ${ended.text}`);
 }
