@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
-import { handlerEntry } from '../infra/bundling';
+import { handlerAliases, handlerEntry } from '../infra/bundling';
 import { measureImportTimes, median } from './lib/import-time';
 import { bundleLambda } from './lib/lambda-bundle';
 import { buildDir, resultsDir } from './lib/paths';
@@ -29,7 +29,7 @@ const handlerFile = (handler: string) => join(outDir, `${handler}.mjs`);
 await rm(outDir, { recursive: true, force: true });
 const [baselineBytes, ...handlerBytes] = await Promise.all([
   bundleLambda('bench/baseline.ts', baselineFile),
-  ...handlers.map((h) => bundleLambda(handlerEntry(h), handlerFile(h))),
+  ...handlers.map((h) => bundleLambda(handlerEntry(h), handlerFile(h), handlerAliases(h))),
 ]);
 console.log(`Bundled ${handlers.length} handlers and the baseline; ${RUNS} import rounds on node ${process.version}...`);
 

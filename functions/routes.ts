@@ -162,6 +162,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     kms: ['decrypt'],
   },
   { contract: voice.companySettings, handler: 'company/settings', table: 'read', capabilities: ['jwt'] },
+  { contract: voice.updateCallingSettings, handler: 'company/update-calling', table: 'write', capabilities: ['jwt'] },
   { contract: voice.listCallerIds, handler: 'voice/caller-ids', table: 'read', capabilities: ['jwt'] },
   // Decrypts the API key secret that signs the token; never calls Twilio.
   {

@@ -139,3 +139,14 @@ export const VOICE_TOKEN_WINDOW_SECONDS = 5 * 60;
 export const MAX_RING_ALL_CLIENTS = 10;
 /** How long a ring-all rings before the caller hears that nobody is available. */
 export const RING_TIMEOUT_SECONDS = 25;
+
+/** Toll fraud (issue 21, README Security): how many outbound calls, and how long a call counts as live. */
+export const DEFAULT_OUTBOUND_CALLS_PER_MINUTE = 30;
+export const MAX_OUTBOUND_CALLS_PER_MINUTE = 600;
+/**
+ * An outbound call still RINGING this long after it started is taken as ended (its status callback was
+ * lost): Twilio's `<Dial>` gives up after 30 s by default. One IN_PROGRESS counts for at most Twilio's
+ * longest call, 4 hours (`<Dial timeLimit>` default).
+ */
+export const OUTBOUND_RING_STALE_SECONDS = 2 * 60;
+export const OUTBOUND_CALL_STALE_SECONDS = 4 * 60 * 60;

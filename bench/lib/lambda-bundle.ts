@@ -4,11 +4,12 @@ import { esbuildOptions } from '../../infra/bundling';
 import { repoRoot } from './paths';
 
 /** Bundles one entry exactly as the stack deploys a function; returns the size of the .mjs in bytes. */
-export async function bundleLambda(entry: string, outfile: string): Promise<number> {
+export async function bundleLambda(entry: string, outfile: string, alias: Record<string, string> = {}): Promise<number> {
   await build({
     ...esbuildOptions,
     mainFields: [...esbuildOptions.mainFields],
     external: [...esbuildOptions.external],
+    alias,
     entryPoints: [entry],
     outfile,
     absWorkingDir: repoRoot,

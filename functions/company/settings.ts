@@ -1,6 +1,7 @@
 import { DEFAULT_COUNTRY_CODE } from '../../shared/constants';
 import type { CompanySettings } from '../../shared/contract/voice';
 import { listChannelRecords } from '../settings/channels';
+import { callingSettings } from './calling-settings';
 
 /**
  * The company's default dialing country: that of its first imported phone number (SPEC §3 Company
@@ -16,5 +17,6 @@ export async function defaultCountry(companyId: string): Promise<string> {
 }
 
 export async function companySettings(companyId: string): Promise<CompanySettings> {
-  return { default_country_code: { code: await defaultCountry(companyId) } };
+  const [code, calling] = await Promise.all([defaultCountry(companyId), callingSettings(companyId)]);
+  return { default_country_code: { code }, calling };
 }

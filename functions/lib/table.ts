@@ -173,6 +173,12 @@ export const keys = {
   }),
   /** A call by its Twilio CallSid → company and call: status callbacks and answers from the socket find it. */
   callSid: (callSid: string) => ({ PK: `CALLSID#${callSid}`, SK: 'CALLSID' }),
+  /** Toll fraud (issue 21): the company's calling settings — allowed countries, outbound calls a minute. */
+  callingSettings: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SK: 'SETTINGS#CALLING' }),
+  /** The one outbound call a user has live: its CallSid and start, claimed by a conditional write. */
+  liveCall: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SK: `LIVECALL#${userId}` }),
+  /** The start times of the company's outbound calls in the last minute, changed by versioned writes. */
+  outboundCallRate: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SK: 'OUTBOUNDCALLRATE' }),
 } as const;
 
 export function epochSeconds(date = new Date()): number {

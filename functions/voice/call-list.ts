@@ -19,6 +19,7 @@ const LISTED = [
   'createdAt',
   'providerCallId',
   'answeredBy',
+  'failureReason',
 ] as const satisfies readonly (keyof CallRecord)[];
 
 export interface CallListQuery {

@@ -57,6 +57,8 @@ export interface CallRecord {
   answeredBy: { id: string; name: string } | null;
   /** Set when the call was decided at once: nobody to ring (NO_ANSWER), an outbound call refused (FAILED). */
   outcome: 'NO_ANSWER' | 'FAILED' | null;
+  /** Why an outbound call was refused (FAILED), as the caller heard it; absent on records from before issue 21. */
+  failureReason?: string | null;
   /** The furthest Twilio status of the call itself, and its CallDuration once ended. */
   twilioStatus: string;
   twilioDurationSeconds: number | null;
@@ -161,6 +163,7 @@ export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | '
     recordingUrl: null,
     providerCallId: record.providerCallId,
     answeredBy: record.answeredBy,
+    ...(record.failureReason ? { failureReason: record.failureReason } : {}),
   };
 }
 

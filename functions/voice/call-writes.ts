@@ -32,6 +32,9 @@ async function callOfLink(link: CallSidRecord): Promise<CallRecord | undefined> 
   return Item as CallRecord | undefined;
 }
 
+/** The company a CallSid was stored for, if any. */
+export const callSidOwner = async (callSid: string) => (await callSidLink(callSid))?.companyId;
+
 export async function findCall(companyId: string, callSid: string): Promise<CallRecord | undefined> {
   const link = await callSidLink(callSid);
   return link?.companyId === companyId ? callOfLink(link) : undefined;

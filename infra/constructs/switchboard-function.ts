@@ -18,7 +18,7 @@ import {
 } from '../../functions/lib/capabilities';
 import { SECRET_CACHE_TTL_SECONDS } from '../../functions/lib/config';
 import type { RouteEntry } from '../../functions/routes';
-import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, esbuildOptions, handlerEntry } from '../bundling';
+import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, esbuildOptions, handlerAliasArgs, handlerEntry } from '../bundling';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
@@ -113,6 +113,7 @@ export class SwitchboardFunctions extends Construct {
         mainFields: [...esbuildOptions.mainFields],
         externalModules: [...EXTERNAL_MODULES],
         banner: ESM_REQUIRE_BANNER,
+        esbuildArgs: handlerAliasArgs(route.handler),
         // esbuild is a dev dependency: bundle locally, never in Docker.
         forceDockerBundling: false,
       },

@@ -22,6 +22,8 @@ export const CallSchema = z.object({
   providerCallId: z.string(),
   /** The agent who took an inbound call or placed an outbound one. */
   answeredBy: z.nullable(z.object({ id: z.string(), name: z.string() })),
+  /** Why an outbound call was refused (FAILED before it rang: issue 21), as the caller heard it. */
+  failureReason: z.optional(z.string()),
 });
 export type Call = z.infer<typeof CallSchema>;
 

@@ -1,13 +1,59 @@
 import * as z from 'zod/mini';
-import { httpContract } from './route';
+import { COUNTRIES, MAX_OUTBOUND_CALLS_PER_MINUTE } from '../constants';
+import { httpContract, MANAGERS } from './route';
 
 /** Company settings and calling (SPEC §3 Company settings, Caller ID, Voice token; §7 "Company, calling"). */
+
+/**
+ * Where and how often the company's agents may call out (issue 21, toll fraud): countries of the
+ * dialer's list (all of them until narrowed), in the dialer's order; outbound calls a minute, company-wide.
+ */
+export const CallingSettingsSchema = z.object({
+  allowedCountries: z.array(z.string()),
+  outboundCallsPerMinute: z.number(),
+});
+export type CallingSettings = z.infer<typeof CallingSettingsSchema>;
 
 export const CompanySettingsSchema = z.object({
   /** The country the dialer starts with: that of the company's first imported number, else US. */
   default_country_code: z.object({ code: z.string() }),
+  calling: CallingSettingsSchema,
 });
 export type CompanySettings = z.infer<typeof CompanySettingsSchema>;
+
+const DIALER_COUNTRY_CODES = new Set(COUNTRIES.map((c) => c.code));
+
+const dialerCountry = z.string('Countries are country codes such as US').check(
+  z.trim(),
+  z.toUpperCase(),
+  z.refine((code) => DIALER_COUNTRY_CODES.has(code), {
+    error: (issue) => `${String(issue.input).slice(0, 10)} is not one of the dialer’s countries`,
+  }),
+);
+
+/** Owners and admins narrow the countries; only the owner changes the rate (the handler checks it). */
+export const updateCallingSettings = httpContract({
+  method: 'PUT',
+  path: '/api/v1/company/settings/calling',
+  auth: 'user',
+  roles: MANAGERS,
+  body: z.object({
+    allowedCountries: z
+      .array(dialerCountry, 'Allowed countries must be a list of country codes')
+      .check(
+        z.minLength(1, 'Choose at least one country'),
+        z.maxLength(COUNTRIES.length, `Choose at most ${COUNTRIES.length} countries`),
+      ),
+    outboundCallsPerMinute: z
+      .number('Calls a minute must be a number')
+      .check(
+        z.int('Calls a minute must be a whole number'),
+        z.minimum(1, `Calls a minute must be between 1 and ${MAX_OUTBOUND_CALLS_PER_MINUTE}`),
+        z.maximum(MAX_OUTBOUND_CALLS_PER_MINUTE, `Calls a minute must be between 1 and ${MAX_OUTBOUND_CALLS_PER_MINUTE}`),
+      ),
+  }),
+  response: z.object({ calling: CallingSettingsSchema }),
+});
 
 export const companySettings = httpContract({
   method: 'GET',

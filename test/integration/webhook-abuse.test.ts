@@ -151,11 +151,36 @@ const cases: Record<string, WebhookCase> = {
     reportsOnStoredSid: true,
   },
   '/voice/outbound': {
-    request: async (line) => ({ params: outboundParams(line, newCallSid()) }),
+    request: async (line) => {
+      // One live outbound call per user (issue 21): the owner's earlier call has ended, and each request
+      // finds the live-call and rate items already there, so every one changes the same shape.
+      const previous = placedOutbound.get(line);
+      if (previous) await endCall(line, previous);
+      await endCall(line, await placeOutbound(line));
+      const sid = newCallSid();
+      placedOutbound.set(line, sid);
+      return { params: outboundParams(line, sid) };
+    },
     foreign: async (line, other) => ({ params: outboundParams(line, await ringingCall(other)) }),
     reportsOnStoredSid: false,
   },
 };
+
+/** The outbound call each line's last request placed. */
+const placedOutbound = new Map<Line, string>();
+
+async function placeOutbound(line: Line): Promise<string> {
+  const sid = newCallSid();
+  const placed = await post(line, '/voice/outbound', { params: outboundParams(line, sid) });
+  if (!placed.text.includes('<Dial')) throw new Error(`outbound call not placed: ${placed.text}`);
+  return sid;
+}
+
+/** Twilio reports the end of the call itself. */
+async function endCall(line: Line, sid: string): Promise<void> {
+  const ended = await post(line, '/voice/status', { params: { CallSid: sid, CallStatus: 'completed', CallDuration: '0' } });
+  if (ended.status !== 200) throw new Error(`end of call: ${ended.status} ${ended.text}`);
+}
 
 /** The browser's call out, as Twilio requests the TwiML application's Voice URL. */
 function outboundParams(line: Line, sid: string): Params {

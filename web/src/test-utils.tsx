@@ -3,6 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
+import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE } from '../../shared/constants';
 import type { Company, Role, User } from '../../shared/contract/auth';
 import { companySettingsQuery } from './lib/phone-display';
 import { session } from './lib/services';
@@ -69,6 +70,12 @@ export function deferred() {
   return { promise, release };
 }
 
+/** Calling settings as a new company has them: every dialer country, 30 calls a minute. */
+export const TEST_CALLING = {
+  allowedCountries: COUNTRIES.map((c) => c.code),
+  outboundCallsPerMinute: DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
+};
+
 /**
  * Renders inside a fresh query cache (no retries) and a router. With `at`, the router starts at that
  * address and the element is the page of `at.route`, so it reads its own query string.
@@ -76,7 +83,7 @@ export function deferred() {
 export function renderWithProviders(ui: ReactElement, at?: { path: string; route: string }) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   // The company's settings are read once per session; the tests' company dials from the US.
-  queryClient.setQueryData(companySettingsQuery().queryKey, { default_country_code: { code: 'US' } });
+  queryClient.setQueryData(companySettingsQuery().queryKey, { default_country_code: { code: 'US' }, calling: TEST_CALLING });
   const result = render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={at ? [at.path] : undefined}>

@@ -21,6 +21,7 @@ const DashboardPage = page(() => import('../features/dashboard/components/dashbo
 const SettingsLayout = page(() => import('../features/settings/components/settings-layout'), 'SettingsLayout');
 const ProfilePage = page(() => import('../features/settings/components/profile-page'), 'ProfilePage');
 const CompanyPage = page(() => import('../features/settings/components/company-page'), 'CompanyPage');
+const CallingPage = page(() => import('../features/settings/components/calling-page'), 'CallingPage');
 const ProvidersPage = page(() => import('../features/providers/components/providers-page'), 'ProvidersPage');
 const ChannelsPage = page(() => import('../features/channels/components/channels-page'), 'ChannelsPage');
 const InboxesPage = page(() => import('../features/inboxes/components/inboxes-page'), 'InboxesPage');
@@ -57,6 +58,7 @@ export function AppRoutes() {
             <Route path="channels" element={<ChannelsPage />} />
             <Route path="inboxes" element={<InboxesPage />} />
             <Route path="company" element={<CompanyPage />} />
+            <Route path="calling" element={<CallingPage />} />
             <Route path="team" element={<TeamPage />} />
             <Route path="profile" element={<ProfilePage />} />
           </Route>

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders } from '../test-utils';
+import { renderWithProviders, TEST_CALLING } from '../test-utils';
 import { companySettingsQuery, usePhoneFormat } from './phone-display';
 
 function ShownNumber({ value }: { value: string }) {
@@ -17,7 +17,7 @@ describe('usePhoneFormat', () => {
     );
     expect(screen.getByText('+44 20 7946 0958')).toBeTruthy();
     expect(screen.getByText('(415) 555-0101')).toBeTruthy();
-    queryClient.setQueryData(companySettingsQuery().queryKey, { default_country_code: { code: 'GB' } });
+    queryClient.setQueryData(companySettingsQuery().queryKey, { default_country_code: { code: 'GB' }, calling: TEST_CALLING });
     expect(await screen.findByText('020 7946 0958')).toBeTruthy();
     expect(screen.getByText('+1 415 555 0101')).toBeTruthy();
   });

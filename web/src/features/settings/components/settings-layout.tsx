@@ -1,4 +1,4 @@
-import { Building2, Inbox, Phone, Plug, UserRound, UsersRound } from 'lucide-react';
+import { Building2, Inbox, Phone, PhoneOutgoing, Plug, UserRound, UsersRound } from 'lucide-react';
 import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { LoadingScreen } from '../../../components/loading-screen';
@@ -9,6 +9,7 @@ const MENU = [
   { to: 'channels', label: 'Channels', icon: Phone },
   { to: 'inboxes', label: 'Inboxes', icon: Inbox },
   { to: 'company', label: 'Company', icon: Building2 },
+  { to: 'calling', label: 'Calling', icon: PhoneOutgoing },
   { to: 'team', label: 'Team', icon: UsersRound },
   { to: 'profile', label: 'Profile', icon: UserRound },
 ] as const;

@@ -1,0 +1,77 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE } from '../../shared/constants';
+import type { Role } from '../../shared/contract/auth';
+import type { CallingSettings } from '../../shared/contract/voice';
+import { conflict, forbidden } from '../lib/app-error';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { keys } from '../lib/table';
+
+/**
+ * Where and how often the company's agents may call out (issue 21, README Security "Toll fraud").
+ * Until an owner or admin narrows them, every country of the dialer is allowed, 30 calls a minute.
+ */
+
+const DIALER_COUNTRIES = COUNTRIES.map((c) => c.code);
+
+export const DEFAULT_CALLING_SETTINGS: CallingSettings = {
+  allowedCountries: DIALER_COUNTRIES,
+  outboundCallsPerMinute: DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
+};
+
+interface CallingSettingsItem extends CallingSettings {
+  updatedAt: string;
+}
+
+export async function callingSettings(companyId: string): Promise<CallingSettings> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.callingSettings(companyId), ConsistentRead: true }),
+  );
+  const item = Item as CallingSettingsItem | undefined;
+  if (!item) return DEFAULT_CALLING_SETTINGS;
+  return { allowedCountries: item.allowedCountries, outboundCallsPerMinute: item.outboundCallsPerMinute };
+}
+
+/**
+ * Stores new settings: the countries in the dialer's order, once each. The outbound rate is the
+ * owner's to change (issue 21); an admin saves it unchanged, and a rate the owner changed meanwhile
+ * is not overwritten by an admin's stale form (409).
+ */
+export async function saveCallingSettings(companyId: string, role: Role, input: CallingSettings): Promise<CallingSettings> {
+  const chosen = new Set(input.allowedCountries);
+  const settings: CallingSettings = {
+    allowedCountries: DIALER_COUNTRIES.filter((code) => chosen.has(code)),
+    outboundCallsPerMinute: input.outboundCallsPerMinute,
+  };
+  const isOwner = role === 'OWNER';
+  if (!isOwner) {
+    const stored = await callingSettings(companyId);
+    if (stored.outboundCallsPerMinute !== settings.outboundCallsPerMinute) {
+      throw forbidden('Only the owner can change the outbound call rate.');
+    }
+  }
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.callingSettings(companyId),
+          entity: 'CALLING_SETTINGS',
+          ...settings,
+          updatedAt: new Date().toISOString(),
+        },
+        ...(isOwner
+          ? {}
+          : {
+              ConditionExpression: 'attribute_not_exists(PK) OR outboundCallsPerMinute = :rate',
+              ExpressionAttributeValues: { ':rate': settings.outboundCallsPerMinute },
+            }),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    throw conflict('The owner changed the outbound call rate meanwhile. Reload and try again.');
+  }
+  return settings;
+}

@@ -1,0 +1,27 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CallingSettings, CompanySettings } from '../../../../../shared/contract/voice';
+import { companySettingsQuery } from '../../../lib/phone-display';
+import { api } from '../../../lib/services';
+
+/** The company's calling settings, from the company settings every screen shares (GET /company/settings). */
+export function useCallingSettings() {
+  return useQuery({ ...companySettingsQuery(), select: (settings) => settings.calling });
+}
+
+/** PUT /company/settings/calling (issue 21): owners and admins; the rate is the owner's. */
+export const saveCallingSettings = (calling: CallingSettings) =>
+  api
+    .request<{ calling: CallingSettings }>('/company/settings/calling', { method: 'PUT', body: calling })
+    .then((r) => r.data.calling);
+
+export function useSaveCallingSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveCallingSettings,
+    onSuccess: (calling) =>
+      queryClient.setQueryData(companySettingsQuery().queryKey, (settings: CompanySettings | undefined) =>
+        settings ? { ...settings, calling } : settings,
+      ),
+    retry: false,
+  });
+}

@@ -1,0 +1,80 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deferred, fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { CallingPage } from './calling-page';
+
+let signOut = () => {};
+afterEach(() => signOut());
+
+const countries = () => screen.getByRole('group', { name: 'Allowed countries' });
+const rate = () => screen.getByLabelText('Calls a minute, for the whole company') as HTMLInputElement;
+
+describe('CallingPage', () => {
+  it('sends the owner’s countries in the dialer’s order with the rate, showing the save under way, then that it was saved', async () => {
+    signOut = signInAs('OWNER');
+    const response = deferred();
+    const requests = stubServer(() => response.promise);
+    renderWithProviders(<CallingPage />);
+    const user = userEvent.setup();
+    await user.click(within(countries()).getByRole('button', { name: 'Clear' }));
+    expect(within(countries()).getByText('Choose at least one country')).toBeTruthy();
+    await user.click(within(countries()).getByRole('checkbox', { name: /Mexico/ }));
+    await user.click(within(countries()).getByRole('checkbox', { name: /United States/ }));
+    await user.clear(rate());
+    await user.type(rate(), '12');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(screen.getByRole('button', { name: 'Saving…' }).hasAttribute('disabled')).toBe(true);
+    expect(requests).toEqual([
+      {
+        url: '/api/v1/company/settings/calling',
+        method: 'PUT',
+        body: { allowedCountries: ['US', 'MX'], outboundCallsPerMinute: 12 },
+      },
+    ]);
+    response.release(ok({ calling: { allowedCountries: ['US', 'MX'], outboundCallsPerMinute: 12 } }));
+    expect(await screen.findByText('Calling settings saved.')).toBeTruthy();
+    expect(within(countries()).getByText('2 of 50 countries can be called.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save changes' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('shows the server’s refusal and keeps what was chosen', async () => {
+    signOut = signInAs('OWNER');
+    stubServer(() => fail(409, 'The owner changed the outbound call rate meanwhile. Reload and try again.', 'CONFLICT'));
+    renderWithProviders(<CallingPage />);
+    const user = userEvent.setup();
+    await user.click(within(countries()).getByRole('checkbox', { name: /Canada/ }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/changed the outbound call rate meanwhile/);
+    expect((within(countries()).getByRole('checkbox', { name: /Canada/ }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('lets an admin choose countries but not the rate', async () => {
+    signOut = signInAs('ADMIN');
+    stubServer(() => ok({}));
+    renderWithProviders(<CallingPage />);
+    expect(rate().readOnly).toBe(true);
+    expect(screen.getByText('Only the owner can change the call rate.')).toBeTruthy();
+    expect(
+      within(countries())
+        .getByRole('checkbox', { name: /Canada/ })
+        .matches(':disabled'),
+    ).toBe(false);
+  });
+
+  it('shows an agent the settings without a way to change them', async () => {
+    signOut = signInAs('AGENT');
+    stubServer(() => ok({}));
+    renderWithProviders(<CallingPage />);
+    expect(screen.getByText('Only the owner and admins can change these settings.')).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        within(countries())
+          .getByRole('checkbox', { name: /Canada/ })
+          .matches(':disabled'),
+      ).toBe(true),
+    );
+    expect(screen.queryByRole('button', { name: 'Save changes' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Clear' })).toBeNull();
+  });
+});

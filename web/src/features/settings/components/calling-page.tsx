@@ -1,0 +1,185 @@
+import { Lock, ShieldAlert } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { COUNTRIES, MAX_OUTBOUND_CALLS_PER_MINUTE } from '../../../../../shared/constants';
+import type { CallingSettings } from '../../../../../shared/contract/voice';
+import { Alert } from '../../../components/alert';
+import { Button } from '../../../components/button';
+import { Card } from '../../../components/card';
+import { ManagersOnlyNote } from '../../../components/managers-only-note';
+import { PageHeader } from '../../../components/page-header';
+import { Skeleton } from '../../../components/skeleton';
+import { TextField } from '../../../components/text-field';
+import { useCanManage } from '../../../hooks/use-can-manage';
+import { useSession } from '../../../hooks/use-session';
+import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { useCallingSettings, useSaveCallingSettings } from '../api/calling-api';
+
+/**
+ * Settings → Calling (issue 21, toll fraud): the countries agents may call and the company's outbound
+ * calls a minute. Owners and admins choose the countries; only the owner changes the rate; agents
+ * read them.
+ */
+export function CallingPage() {
+  const calling = useCallingSettings();
+  const [saved, setSaved] = useState(false);
+  return (
+    <>
+      <PageHeader
+        title="Calling"
+        description="Where your team can call and how often. Calls anywhere else are refused before they ring."
+      />
+      {!useCanManage() && <ManagersOnlyNote />}
+      <p className="mb-4 flex items-start gap-2 text-sm text-muted">
+        <ShieldAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        Premium-rate, shared-cost, personal and satellite numbers are never called, whatever the countries.
+      </p>
+      {calling.isPending ? (
+        <Card className="flex max-w-3xl flex-col gap-3" aria-busy="true">
+          <span className="sr-only">Loading calling settings…</span>
+          <Skeleton className="h-5 w-48" />
+          <Skeleton className="h-40 w-full" />
+          <Skeleton className="h-10 w-32" />
+        </Card>
+      ) : calling.data ? (
+        // A fresh form whenever the stored settings change (after a save), so it always starts from them.
+        <CallingForm key={JSON.stringify(calling.data)} stored={calling.data} saved={saved} onSaved={setSaved} />
+      ) : (
+        <Alert tone="error" title="Calling settings could not be loaded">
+          {errorMessage(calling.error, 'Please reload the page to try again.')}
+        </Alert>
+      )}
+    </>
+  );
+}
+
+function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; saved: boolean; onSaved: (saved: boolean) => void }) {
+  const canManage = useCanManage();
+  const isOwner = useSession()?.user.role === 'OWNER';
+  const save = useSaveCallingSettings();
+  const [countries, setCountries] = useState(() => new Set(stored.allowedCountries));
+  const [rate, setRate] = useState(String(stored.outboundCallsPerMinute));
+  const countriesHintId = useId();
+  const rateNumber = Number(rate);
+  const rateError =
+    rate.trim() === '' || !Number.isInteger(rateNumber) || rateNumber < 1 || rateNumber > MAX_OUTBOUND_CALLS_PER_MINUTE
+      ? `Enter a whole number from 1 to ${MAX_OUTBOUND_CALLS_PER_MINUTE}`
+      : undefined;
+  const countriesError = countries.size === 0 ? 'Choose at least one country' : undefined;
+  const changed =
+    rateNumber !== stored.outboundCallsPerMinute ||
+    countries.size !== stored.allowedCountries.length ||
+    stored.allowedCountries.some((code) => !countries.has(code));
+
+  const edit = (change: () => void) => {
+    onSaved(false);
+    save.reset();
+    change();
+  };
+  const toggle = (code: string, on: boolean) =>
+    edit(() =>
+      setCountries((before) => {
+        const next = new Set(before);
+        if (on) next.add(code);
+        else next.delete(code);
+        return next;
+      }),
+    );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!canManage || rateError || countriesError || !changed) return;
+    save.mutate(
+      { allowedCountries: COUNTRIES.filter((c) => countries.has(c.code)).map((c) => c.code), outboundCallsPerMinute: rateNumber },
+      { onSuccess: () => onSaved(true) },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="flex max-w-3xl flex-col gap-6">
+      <Card>
+        <fieldset aria-describedby={countriesHintId} disabled={!canManage || save.isPending}>
+          <legend className="text-base font-semibold text-fg">Allowed countries</legend>
+          <div className="mt-1 flex flex-wrap items-center justify-between gap-3">
+            <p id={countriesHintId} className={cn('text-sm', countriesError ? 'font-medium text-danger' : 'text-muted')}>
+              {countriesError ?? `${countries.size} of ${COUNTRIES.length} countries can be called.`}
+            </p>
+            {canManage && (
+              <div className="flex gap-2">
+                <Button variant="secondary" onClick={() => edit(() => setCountries(new Set(COUNTRIES.map((c) => c.code))))}>
+                  Select all
+                </Button>
+                <Button variant="secondary" onClick={() => edit(() => setCountries(new Set()))}>
+                  Clear
+                </Button>
+              </div>
+            )}
+          </div>
+          <ul className="mt-4 grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
+            {COUNTRIES.map((country) => (
+              <li key={country.code}>
+                <label
+                  className={cn(
+                    'flex min-h-10 items-center gap-3 rounded-lg px-2 py-1.5 text-sm',
+                    canManage ? 'cursor-pointer hover:bg-surface-muted' : 'text-muted',
+                  )}
+                >
+                  <input
+                    type="checkbox"
+                    checked={countries.has(country.code)}
+                    onChange={(e) => toggle(country.code, e.target.checked)}
+                    className="size-4 shrink-0 accent-primary disabled:cursor-not-allowed"
+                  />
+                  <span aria-hidden="true">{country.flag}</span>
+                  <span className="min-w-0 flex-1 truncate text-fg">{country.name}</span>
+                  <span className="text-xs text-muted tabular-nums">{country.dialCode}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      </Card>
+      <Card className="flex flex-col gap-3">
+        <h2 className="text-base font-semibold text-fg">Outbound call rate</h2>
+        <TextField
+          label="Calls a minute, for the whole company"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_OUTBOUND_CALLS_PER_MINUTE}
+          step={1}
+          className="max-w-xs"
+          value={rate}
+          readOnly={!isOwner}
+          disabled={save.isPending}
+          error={isOwner ? rateError : undefined}
+          hint="Calls past this in any minute are refused with a short message."
+          onChange={(e) => edit(() => setRate(e.target.value))}
+        />
+        {canManage && !isOwner && (
+          <p className="flex items-center gap-2 text-sm text-muted">
+            <Lock aria-hidden="true" className="size-4 shrink-0" />
+            Only the owner can change the call rate.
+          </p>
+        )}
+      </Card>
+      {save.isError && (
+        <Alert tone="error" title="Calling settings were not saved">
+          {errorMessage(save.error, 'Please try again.')}
+        </Alert>
+      )}
+      {saved && <Alert tone="success">Calling settings saved.</Alert>}
+      {canManage && (
+        <div className="flex justify-end">
+          <Button
+            type="submit"
+            pending={save.isPending}
+            pendingLabel="Saving…"
+            disabled={!changed || Boolean(countriesError) || Boolean(rateError)}
+          >
+            Save changes
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}
