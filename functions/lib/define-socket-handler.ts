@@ -2,6 +2,7 @@ import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'a
 import type { SocketContract } from '../../shared/contract/route';
 import { redeemTicket, type TicketHolder } from '../realtime/tickets';
 import { AppError } from './app-error';
+import { verifyOrigin } from './origin';
 import { logError } from './log';
 import { epochSeconds } from './table';
 
@@ -44,6 +45,9 @@ export function defineSocketHandler<C extends SocketContract>(
     try {
       let holder: TicketHolder | undefined;
       if (contract.auth === 'ticket') {
+        // Before the ticket is spent: a socket opened on the public execute-api URL, bypassing
+        // CloudFront, is refused as every HTTP route is (README Security; issue 21).
+        await verifyOrigin(event);
         const admitted = await admit(event);
         if ('statusCode' in admitted) return admitted;
         holder = admitted;

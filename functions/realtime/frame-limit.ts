@@ -1,0 +1,122 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SOCKET_FLOOD_ALLOWANCE, SOCKET_FRAME_BURST, SOCKET_FRAMES_PER_SECOND } from '../../shared/constants';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
+import { epochSeconds, keys } from '../lib/table';
+import type { NewConnection } from './connections';
+
+/**
+ * The per-socket limit on client frames (issue 21): a token bucket of SOCKET_FRAME_BURST refilled at
+ * SOCKET_FRAMES_PER_SECOND, kept on the socket's owner item (the one `$default` finds by connection id).
+ * It is stored as GCRA does, as one time instead of a count and a refill time: `frameTat`, when the
+ * bucket would be full again. A frame passes while that time is at most burst − 1 intervals ahead of
+ * now, and moves it one interval on. Every step is one conditional update, so the concurrent `$default`
+ * invocations of a burst cannot spend a token twice.
+ *
+ * Refused frames spend a second bucket, `floodTat` (SOCKET_FLOOD_ALLOWANCE, one back a second): a socket
+ * that empties it keeps flooding after being told, and is closed.
+ */
+const FRAME = { attribute: 'frameTat', intervalMs: 1000 / SOCKET_FRAMES_PER_SECOND, burst: SOCKET_FRAME_BURST };
+const FLOOD = { attribute: 'floodTat', intervalMs: 1000, burst: SOCKET_FLOOD_ALLOWANCE };
+type Bucket = typeof FRAME;
+
+export type FrameVerdict =
+  | { verdict: 'accepted'; connection: NewConnection }
+  /** Refused; a frame passes again in `retryAfterMs`. */
+  | { verdict: 'limited'; retryAfterMs: number }
+  /** The socket keeps flooding: `first` for the one frame that crossed the line (it tells and closes). */
+  | { verdict: 'closing'; first: boolean };
+
+/** Spends a token of the socket's bucket; undefined when the registry does not know the socket. */
+export async function takeFrame(connectionId: string, now = Date.now()): Promise<FrameVerdict | undefined> {
+  const frame = await spend(connectionId, FRAME, now);
+  if (!frame) return undefined;
+  if (frame.passed) {
+    const item = frame.item;
+    if (Number(item.expiresAt) <= epochSeconds()) return undefined;
+    const connection = {
+      connectionId,
+      companyId: String(item.companyId),
+      userId: String(item.userId),
+      name: String(item.name),
+      sessionId: String(item.sessionId),
+      sessionExpiresAt: Number(item.sessionExpiresAt),
+    };
+    return { verdict: 'accepted', connection };
+  }
+  // Already being closed: the rest of the flood costs one write each and says nothing.
+  if (frame.closing) return { verdict: 'closing', first: false };
+  const flood = await spend(connectionId, FLOOD, now);
+  if (!flood) return undefined;
+  if (flood.passed) return { verdict: 'limited', retryAfterMs: frame.aheadMs - toleranceMs(FRAME) };
+  return { verdict: 'closing', first: await markClosing(connectionId) };
+}
+
+const toleranceMs = (bucket: Bucket) => (bucket.burst - 1) * bucket.intervalMs;
+
+type Spent = { passed: true; item: Record<string, unknown> } | { passed: false; aheadMs: number; closing: boolean };
+
+/** A conditional update's refusal: whether the item exists, and its bucket time as it was. */
+function refusal(error: unknown, bucket: Bucket, now: number): Spent | undefined {
+  if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  if (!error.Item) return undefined;
+  return { passed: false, aheadMs: Number(error.Item[bucket.attribute]?.N) - now, closing: 'closingForFlooding' in error.Item };
+}
+
+async function spend(connectionId: string, bucket: Bucket, now: number): Promise<Spent | undefined> {
+  const update = (UpdateExpression: string, ConditionExpression: string, values: Record<string, number>) =>
+    db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.connectionOwner(connectionId),
+        UpdateExpression,
+        ConditionExpression: `attribute_exists(PK) AND (${ConditionExpression})`,
+        ExpressionAttributeNames: { '#tat': bucket.attribute },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  // A full bucket (no frame for a while): counting starts from now. The usual case, one write.
+  let ahead: Spent | undefined;
+  try {
+    const { Attributes } = await update('SET #tat = :next', 'attribute_not_exists(#tat) OR #tat <= :now', {
+      ':next': now + bucket.intervalMs,
+      ':now': now,
+    });
+    return { passed: true, item: Attributes ?? {} };
+  } catch (error) {
+    ahead = refusal(error, bucket, now);
+  }
+  // Already beyond the burst (the time only grows): refused without a second write.
+  if (!ahead || ahead.passed || ahead.closing || ahead.aheadMs > toleranceMs(bucket)) return ahead;
+  // Within a burst: one interval further, as long as that stays within it.
+  try {
+    const { Attributes } = await update('SET #tat = #tat + :interval', '#tat <= :latest', {
+      ':interval': bucket.intervalMs,
+      ':latest': now + toleranceMs(bucket),
+    });
+    return { passed: true, item: Attributes ?? {} };
+  } catch (error) {
+    return refusal(error, bucket, now);
+  }
+}
+/** True for the one frame that marks the socket as being closed; the others of the flood say nothing. */
+async function markClosing(connectionId: string): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.connectionOwner(connectionId),
+        UpdateExpression: 'SET closingForFlooding = :true',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(closingForFlooding)',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
