@@ -2,8 +2,8 @@ import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'a
 import type { SocketContract } from '../../shared/contract/route';
 import { redeemTicket, type TicketHolder } from '../realtime/tickets';
 import { AppError } from './app-error';
-import { verifyOrigin } from './origin';
 import { logError } from './log';
+import { verifyOrigin } from './origin';
 import { epochSeconds } from './table';
 
 /** API Gateway passes the query string and headers to `$connect` only. */

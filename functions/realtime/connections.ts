@@ -64,7 +64,11 @@ export async function saveConnection(c: NewConnection): Promise<StoredConnection
           Key: keys.userSockets(c.companyId, c.userId),
           UpdateExpression: 'ADD connectionIds :id SET entity = :entity',
           ConditionExpression: 'attribute_not_exists(connectionIds) OR size(connectionIds) < :max',
-          ExpressionAttributeValues: { ':id': new Set([c.connectionId]), ':max': MAX_SOCKETS_PER_USER, ':entity': 'USER_SOCKETS' },
+          ExpressionAttributeValues: {
+            ':id': new Set([c.connectionId]),
+            ':max': MAX_SOCKETS_PER_USER,
+            ':entity': 'USER_SOCKETS',
+          },
         },
       },
     ]);

@@ -45,23 +45,29 @@ export async function takeFrame(connectionId: string, now = Date.now()): Promise
     };
     return { verdict: 'accepted', connection };
   }
-  // Already being closed: the rest of the flood costs one write each and says nothing.
-  if (frame.closing) return { verdict: 'closing', first: false };
+  // What the refusal showed of the item decides the rest, so a flood costs about one write a frame.
+  if (frame.old.closingForFlooding) return { verdict: 'closing', first: false };
+  if (aheadMs(frame.old, FLOOD, now) > toleranceMs(FLOOD)) return { verdict: 'closing', first: await markClosing(connectionId) };
   const flood = await spend(connectionId, FLOOD, now);
   if (!flood) return undefined;
-  if (flood.passed) return { verdict: 'limited', retryAfterMs: frame.aheadMs - toleranceMs(FRAME) };
+  if (flood.passed) return { verdict: 'limited', retryAfterMs: aheadMs(frame.old, FRAME, now) - toleranceMs(FRAME) };
   return { verdict: 'closing', first: await markClosing(connectionId) };
 }
 
 const toleranceMs = (bucket: Bucket) => (bucket.burst - 1) * bucket.intervalMs;
 
-type Spent = { passed: true; item: Record<string, unknown> } | { passed: false; aheadMs: number; closing: boolean };
+/** An item as a refused condition returns it (DynamoDB's attribute values). */
+type OldItem = Record<string, { N?: string; BOOL?: boolean } | undefined> & { closingForFlooding?: unknown };
 
-/** A conditional update's refusal: whether the item exists, and its bucket time as it was. */
-function refusal(error: unknown, bucket: Bucket, now: number): Spent | undefined {
+/** How far the bucket's time is ahead of now (0 or less: the bucket is full). */
+const aheadMs = (old: OldItem, bucket: Bucket, now: number) => Number(old[bucket.attribute]?.N ?? 0) - now;
+
+type Spent = { passed: true; item: Record<string, unknown> } | { passed: false; old: OldItem };
+
+/** A refused conditional update: the item as it was, or undefined when there is none. */
+function refusal(error: unknown): Spent | undefined {
   if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  if (!error.Item) return undefined;
-  return { passed: false, aheadMs: Number(error.Item[bucket.attribute]?.N) - now, closing: 'closingForFlooding' in error.Item };
+  return error.Item ? { passed: false, old: error.Item as OldItem } : undefined;
 }
 
 async function spend(connectionId: string, bucket: Bucket, now: number): Promise<Spent | undefined> {
@@ -79,7 +85,7 @@ async function spend(connectionId: string, bucket: Bucket, now: number): Promise
       }),
     );
   // A full bucket (no frame for a while): counting starts from now. The usual case, one write.
-  let ahead: Spent | undefined;
+  let first: Spent | undefined;
   try {
     const { Attributes } = await update('SET #tat = :next', 'attribute_not_exists(#tat) OR #tat <= :now', {
       ':next': now + bucket.intervalMs,
@@ -87,10 +93,10 @@ async function spend(connectionId: string, bucket: Bucket, now: number): Promise
     });
     return { passed: true, item: Attributes ?? {} };
   } catch (error) {
-    ahead = refusal(error, bucket, now);
+    first = refusal(error);
   }
   // Already beyond the burst (the time only grows): refused without a second write.
-  if (!ahead || ahead.passed || ahead.closing || ahead.aheadMs > toleranceMs(bucket)) return ahead;
+  if (!first || first.passed || aheadMs(first.old, bucket, now) > toleranceMs(bucket)) return first;
   // Within a burst: one interval further, as long as that stays within it.
   try {
     const { Attributes } = await update('SET #tat = #tat + :interval', '#tat <= :latest', {
@@ -99,9 +105,10 @@ async function spend(connectionId: string, bucket: Bucket, now: number): Promise
     });
     return { passed: true, item: Attributes ?? {} };
   } catch (error) {
-    return refusal(error, bucket, now);
+    return refusal(error);
   }
 }
+
 /** True for the one frame that marks the socket as being closed; the others of the flood say nothing. */
 async function markClosing(connectionId: string): Promise<boolean> {
   try {

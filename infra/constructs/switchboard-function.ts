@@ -168,7 +168,9 @@ export class SwitchboardFunctions extends Construct {
   /** One role per set of capabilities (and kind): the same grants, written once. */
   private roleFor(route: FunctionRoute): iam.Role {
     const capabilities = [...route.capabilities].sort();
-    const key = [route.kind, ...(checksOriginSecret(route) && route.kind === 'socket' ? ['origin'] : []), ...capabilities].join('-');
+    const key = [route.kind, ...(checksOriginSecret(route) && route.kind === 'socket' ? ['origin'] : []), ...capabilities].join(
+      '-',
+    );
     let role = this.roles.get(key);
     if (role) return role;
     // An own role instead of AWSLambdaBasicExecutionRole: logs may go to the app's log groups only.

@@ -28,7 +28,8 @@ export function refuseCrossSite(req: IncomingMessage, path: string, body: string
   const opensPage = (method === 'GET' || method === 'HEAD') && req.headers['sec-fetch-mode'] === 'navigate';
   const origin = req.headers.origin;
   const site = req.headers['sec-fetch-site'];
-  const crossOrigin = (origin !== undefined && origin !== `http://${host}`) || (site !== undefined && site !== 'same-origin' && site !== 'none');
+  const crossOrigin =
+    (origin !== undefined && origin !== `http://${host}`) || (site !== undefined && site !== 'same-origin' && site !== 'none');
   if (crossOrigin && !opensPage) return { status: 403, message: 'The emulator takes no requests from pages of other sites.' };
   if (path.startsWith('/_emulator/') && body.length > 0 && !isJson(req.headers['content-type'])) {
     return { status: 415, message: JSON_ONLY };

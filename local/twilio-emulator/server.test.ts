@@ -556,13 +556,14 @@ describe('Twilio emulator against cross-site requests (issue 21)', () => {
   });
 
   it('refuses a request from a page of another origin (Origin, Sec-Fetch-Site), to the REST API too', async () => {
-    for (const headers of [
+    const pages: Record<string, string>[] = [
       { origin: 'https://attacker.example' },
       { origin: 'http://localhost:5173' },
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
-    ]) {
+    ];
+    for (const headers of pages) {
       const res = await text({ 'content-type': 'application/json', ...headers });
       expect({ status: res.status, stored: res.stored }, JSON.stringify(headers)).toEqual({ status: 403, stored: [] });
     }
@@ -595,7 +596,8 @@ describe('Twilio emulator against cross-site requests (issue 21)', () => {
     const sameOrigin = { origin: emulator.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
     expect(await text(sameOrigin)).toMatchObject({ status: 201, stored: [expect.any(String)] });
     const navigate = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
-    for (const page of ['/', '/phone']) expect((await rawRequest(`${emulator.url}${page}`, { headers: navigate })).status).toBe(200);
+    for (const page of ['/', '/phone'])
+      expect((await rawRequest(`${emulator.url}${page}`, { headers: navigate })).status).toBe(200);
     // A navigation that posts (a form on another site) is still refused.
     expect((await text({ ...navigate, 'content-type': 'application/json' })).status).toBe(403);
   });
