@@ -40,7 +40,11 @@ interface EmulatorAccount {
 /** A company with an SMS channel; answers the number and the SmsUrl its import gave it in Twilio. */
 async function smsChannel(accessToken: string) {
   const twilio = (await (
-    await fetch(`${urls.twilio}/_emulator/accounts`, { method: 'POST', body: '{}' })
+    await fetch(`${urls.twilio}/_emulator/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
   ).json()) as EmulatorAccount;
   const number = twilio.numbers.find((n) => n.capabilities.sms && n.capabilities.voice);
   if (!number) throw new Error('the emulator account has no voice+SMS number');

@@ -110,6 +110,8 @@ describe('functions', () => {
   };
   const httpHandlers = [...httpRoutes.map((route) => route.handler), fallbackRoute.handler];
   const socketHandlers = socketRoutes.map((route) => route.handler);
+  // Every HTTP function and $connect (the upgrade request) refuse requests without the origin secret.
+  const checksOrigin = (handler: string) => !socketHandlers.includes(handler) || handler === 'realtime/connect';
   const allEntries = [...httpRoutes, ...socketRoutes, fallbackRoute];
   type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
   /** Every statement of the policies attached to a function's role. */
@@ -150,10 +152,9 @@ describe('functions', () => {
       const all = variablesOf(entry.handler);
       expect(all.SECRETS_MANAGER_TTL, entry.handler).toBe(String(SECRET_CACHE_TTL_SECONDS));
       const variables = Object.fromEntries(Object.entries(all).filter(([name]) => !extension.test(name)));
-      const http = !socketHandlers.includes(entry.handler);
       const expected = [
         ...base,
-        ...(http ? ['ORIGIN_SECRET_SECRET_ARN'] : []),
+        ...(checksOrigin(entry.handler) ? ['ORIGIN_SECRET_SECRET_ARN'] : []),
         ...entry.capabilities.flatMap((c) => CAPABILITY_ENVIRONMENT[c].aws),
       ];
       expect(Object.keys(variables).sort(), entry.handler).toEqual(expected.sort());
@@ -174,9 +175,7 @@ describe('functions', () => {
       expect(statements.includes('execute-api:ManageConnections'), `${entry.handler} publish`).toBe(has('publish'));
       expect(statements.includes('ssm:GetParameter'), `${entry.handler} appUrl`).toBe(has('appUrl'));
       expect(statements.includes(secretRef('JwtSecret')), `${entry.handler} jwt`).toBe(has('jwt'));
-      expect(statements.includes(secretRef('OriginSecret')), `${entry.handler} origin`).toBe(
-        !socketHandlers.includes(entry.handler),
-      );
+      expect(statements.includes(secretRef('OriginSecret')), `${entry.handler} origin`).toBe(checksOrigin(entry.handler));
     }
     const kms = policyOf('providers/connect-twilio').find((s) => JSON.stringify(s.Action).includes('kms:Decrypt'));
     expect(kms?.Condition).toEqual({ Null: { 'kms:EncryptionContext:companyId': 'false' } });

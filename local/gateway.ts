@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -380,7 +380,7 @@ export function createGateway(options: GatewayOptions) {
       if (status < 200 || status >= 300) {
         sockets.delete(connectionId);
         log.info(`WS connect refused ${status}`);
-        socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\ncontent-length: 0\r\n\r\n`);
+        socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Forbidden'}\r\ncontent-length: 0\r\n\r\n`);
         return;
       }
     } catch (error) {

@@ -54,6 +54,19 @@ export const REALTIME_TICKET_TTL_SECONDS = 30;
 /** A socket without a heartbeat for this long (three missed beats) is dropped and its user may go offline. */
 export const PRESENCE_LAPSE_SECONDS = 90;
 export const MAX_ROOMS_PER_CONNECTION = 50;
+/**
+ * Client frames per socket (issue 21): a token bucket of SOCKET_FRAME_BURST refilled at
+ * SOCKET_FRAMES_PER_SECOND. A frame over it is answered `RATE_LIMITED`; a socket refused more than
+ * SOCKET_FLOOD_ALLOWANCE frames (that allowance refilling at one a second) keeps flooding and is closed.
+ */
+export const SOCKET_FRAMES_PER_SECOND = 10;
+export const SOCKET_FRAME_BURST = 20;
+export const SOCKET_FLOOD_ALLOWANCE = 20;
+/** Open sockets per user (tabs, windows, devices together); the next ticket and upgrade are refused. */
+export const MAX_SOCKETS_PER_USER = 10;
+/** Tickets per user: a tab asks for one per (re)connect, backing off from 1 s to 30 s. */
+export const REALTIME_TICKET_LIMIT = 60;
+export const REALTIME_TICKET_WINDOW_SECONDS = 5 * 60;
 /** The shell says 'Reconnecting…' only after the socket has been down this long: a blip shows nothing. */
 export const RECONNECTING_NOTICE_DELAY_MS = 5_000;
 

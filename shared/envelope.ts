@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'TOO_MANY_REQUESTS'
+  /** The user already has the most realtime sockets open (MAX_SOCKETS_PER_USER). */
+  | 'TOO_MANY_CONNECTIONS'
   | 'EMAIL_NOT_VERIFIED'
   | 'EMAIL_TAKEN'
   | 'INVALID_CREDENTIALS'

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
@@ -9,9 +8,9 @@ import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
 import { getActiveUser, isNamedPlatformAdmin } from '../auth/accounts';
 import { AppError, forbidden, notFound, unauthorized } from './app-error';
-import { hasSetting, ORIGIN_SECRET_HEADER, secretVersions } from './config';
 import { withDeadline } from './deadline';
 import { logError } from './log';
+import { verifyOrigin } from './origin';
 import { SECURITY_HEADERS } from './response-headers';
 
 type Infer<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
@@ -35,6 +34,8 @@ export interface Reply<T> {
 }
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export { verifyOrigin };
 
 const JSON_HEADERS = { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' };
 
@@ -125,26 +126,6 @@ function knownFailure(error: unknown): AppError | undefined {
     return new AppError(504, 'TIMEOUT', 'This took too long and was stopped. Please try again.');
   }
   return undefined;
-}
-
-/**
- * The execute-api endpoint is public; CloudFront adds the secret origin header to what it forwards.
- * Where a secret is configured (always, in AWS and locally), a request without it did not come
- * through CloudFront and is refused. True when the request carried it.
- */
-export async function verifyOrigin(event: APIGatewayProxyEventV2): Promise<boolean> {
-  if (!hasSetting('ORIGIN_SECRET')) return false;
-  const given = Buffer.from(event.headers?.[ORIGIN_SECRET_HEADER] ?? '');
-  // The previous value too: CloudFront sends a rotated one only after the next deploy.
-  const { current, previous } = await secretVersions('ORIGIN_SECRET');
-  const matches = (secret: string | undefined) => {
-    const expected = Buffer.from(secret ?? '');
-    return expected.length > 0 && given.length === expected.length && timingSafeEqual(given, expected);
-  };
-  if (!matches(current) && !matches(previous)) {
-    throw new AppError(403, 'FORBIDDEN', 'Requests must come through the app, not the API endpoint.');
-  }
-  return true;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { SocketContract } from '../../shared/contract/route';
 import { redeemTicket, type TicketHolder } from '../realtime/tickets';
 import { AppError } from './app-error';
 import { logError } from './log';
+import { verifyOrigin } from './origin';
 import { epochSeconds } from './table';
 
 /** API Gateway passes the query string and headers to `$connect` only. */
@@ -44,6 +45,9 @@ export function defineSocketHandler<C extends SocketContract>(
     try {
       let holder: TicketHolder | undefined;
       if (contract.auth === 'ticket') {
+        // Before the ticket is spent: a socket opened on the public execute-api URL, bypassing
+        // CloudFront, is refused as every HTTP route is (README Security; issue 21).
+        await verifyOrigin(event);
         const admitted = await admit(event);
         if ('statusCode' in admitted) return admitted;
         holder = admitted;

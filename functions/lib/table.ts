@@ -99,6 +99,8 @@ export const keys = {
   invitationToken: (tokenHash: string) => ({ PK: `INVITETOKEN#${tokenHash}`, SK: 'INVITETOKEN' }),
   connection: (companyId: string, connectionId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONN#${connectionId}` }),
   connectionsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CONN#' }),
+  /** The ids of a user's open sockets: $connect adds to it only while it holds fewer than the limit. */
+  userSockets: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SK: `USERSOCKETS#${userId}` }),
   /** At $disconnect only the connection id is known: this item leads back to the company. */
   connectionOwner: (connectionId: string) => ({ PK: `CONNECTION#${connectionId}`, SK: 'CONNECTION' }),
   /** A single-use realtime ticket, by the SHA-256 of its value. */

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_ROOMS_PER_CONNECTION, SOCKET_CONNECTION_TTL_SECONDS } from '../../shared/constants';
+import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_ROOMS_PER_CONNECTION, MAX_SOCKETS_PER_USER, SOCKET_CONNECTION_TTL_SECONDS } from '../../shared/constants';
+import { AppError } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
@@ -28,27 +29,107 @@ export interface StoredConnection extends Connection {
 
 export type NewConnection = Omit<StoredConnection, 'connectedAt' | 'lastSeenAt' | 'rooms'>;
 
-/** Two items: the company's list entry, and the owner entry that $disconnect finds by id alone. */
+export const tooManyConnections = () =>
+  new AppError(
+    429,
+    'TOO_MANY_CONNECTIONS',
+    `You have ${MAX_SOCKETS_PER_USER} live connections open (tabs or windows). Close one to connect here.`,
+    // About when a closed tab's socket is gone; the tab backs off meanwhile (web/src/lib/realtime).
+    { retryAfterSeconds: 30 },
+  );
+
+/**
+ * Three items: the company's list entry, the owner entry that $disconnect finds by id alone, and the
+ * id in the user's set of sockets, which takes it only while it holds fewer than MAX_SOCKETS_PER_USER:
+ * one transaction, so racing upgrades cannot open more. Throws `tooManyConnections` at the limit.
+ */
 export async function saveConnection(c: NewConnection): Promise<StoredConnection> {
   const TableName = tableName();
   const now = new Date();
   // API Gateway closes a socket after 2 hours at the latest: the entry never needs to live longer.
   const expiresAt = epochSeconds(now) + SOCKET_CONNECTION_TTL_SECONDS;
   const stored = { ...c, connectedAt: now.toISOString(), lastSeenAt: now.getTime() };
-  await db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName,
-            Item: { ...keys.connection(c.companyId, c.connectionId), entity: 'CONNECTION', ...stored, expiresAt },
+  const write = () =>
+    transact([
+      {
+        Put: {
+          TableName,
+          Item: { ...keys.connection(c.companyId, c.connectionId), entity: 'CONNECTION', ...stored, expiresAt },
+        },
+      },
+      { Put: { TableName, Item: { ...keys.connectionOwner(c.connectionId), entity: 'CONNECTION_OWNER', ...c, expiresAt } } },
+      {
+        Update: {
+          TableName,
+          Key: keys.userSockets(c.companyId, c.userId),
+          UpdateExpression: 'ADD connectionIds :id SET entity = :entity',
+          ConditionExpression: 'attribute_not_exists(connectionIds) OR size(connectionIds) < :max',
+          ExpressionAttributeValues: {
+            ':id': new Set([c.connectionId]),
+            ':max': MAX_SOCKETS_PER_USER,
+            ':entity': 'USER_SOCKETS',
           },
         },
-        { Put: { TableName, Item: { ...keys.connectionOwner(c.connectionId), entity: 'CONNECTION_OWNER', ...c, expiresAt } } },
-      ],
+      },
+    ]);
+  let result = await write();
+  // At the limit: sockets that ended without $disconnect (expired, swept) may still be counted.
+  if (!result.written && isFull(result.reasons) && (await forgetClosedSockets(c.companyId, c.userId)) > 0) result = await write();
+  if (!result.written) {
+    if (isFull(result.reasons)) throw tooManyConnections();
+    throw result.error;
+  }
+  return { ...stored, rooms: new Set() };
+}
+
+const isFull = (reasons: readonly { Code?: string }[]) => reasons[2]?.Code === 'ConditionalCheckFailed';
+
+/**
+ * How many sockets the user has open, after forgetting those the registry no longer knows (ended
+ * without $disconnect: expired, swept as lapsed). The ticket route asks it to refuse early and clearly.
+ */
+export async function openSocketCount(companyId: string, userId: string): Promise<number> {
+  const ids = await userSocketIds(companyId, userId);
+  if (ids.length < MAX_SOCKETS_PER_USER) return ids.length;
+  return ids.length - (await forgetClosedSockets(companyId, userId, ids));
+}
+
+async function userSocketIds(companyId: string, userId: string): Promise<string[]> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.userSockets(companyId, userId), ConsistentRead: true }),
+  );
+  return [...((Item?.connectionIds as Set<string> | undefined) ?? [])];
+}
+
+/** Removes from the user's set the ids without a live owner entry; answers how many it removed. */
+async function forgetClosedSockets(companyId: string, userId: string, known?: string[]): Promise<number> {
+  const TableName = tableName();
+  const ids = known ?? (await userSocketIds(companyId, userId));
+  if (!ids.length) return 0;
+  // At most MAX_SOCKETS_PER_USER ids (+ racing ones): one batch of 100 keys holds them.
+  const { Responses, UnprocessedKeys } = await db.send(
+    new BatchGetCommand({
+      RequestItems: { [TableName]: { Keys: ids.map((id) => keys.connectionOwner(id)), ConsistentRead: true } },
     }),
   );
-  return { ...stored, rooms: new Set() };
+  if (UnprocessedKeys?.[TableName]) return 0;
+  const live = new Set(
+    (Responses?.[TableName] ?? []).filter((item) => Number(item.expiresAt) > epochSeconds()).map((item) => item.connectionId),
+  );
+  const closed = ids.filter((id) => !live.has(id));
+  if (closed.length) await forgetSocketIds(companyId, userId, closed);
+  return closed.length;
+}
+
+async function forgetSocketIds(companyId: string, userId: string, ids: readonly string[]): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.userSockets(companyId, userId),
+      UpdateExpression: 'DELETE connectionIds :ids',
+      ExpressionAttributeValues: { ':ids': new Set(ids) },
+    }),
+  );
 }
 
 /** The owner entry: enough to know whose a socket is and under which session it runs. */
@@ -69,15 +150,17 @@ export async function findConnection(connectionId: string): Promise<NewConnectio
 export async function removeConnection(connectionId: string): Promise<Connection | undefined> {
   const owner = await findConnection(connectionId);
   if (!owner) return undefined;
-  await removeCompanyConnection(owner.companyId, connectionId);
+  await removeCompanyConnection(owner);
   return owner;
 }
 
-export async function removeCompanyConnection(companyId: string, connectionId: string): Promise<void> {
+/** Removes the connection's entries and its id from its user's set of sockets. */
+export async function removeCompanyConnection(c: Connection): Promise<void> {
   const TableName = tableName();
   await Promise.all([
-    db.send(new DeleteCommand({ TableName, Key: keys.connection(companyId, connectionId) })),
-    db.send(new DeleteCommand({ TableName, Key: keys.connectionOwner(connectionId) })),
+    db.send(new DeleteCommand({ TableName, Key: keys.connection(c.companyId, c.connectionId) })),
+    db.send(new DeleteCommand({ TableName, Key: keys.connectionOwner(c.connectionId) })),
+    forgetSocketIds(c.companyId, c.userId, [c.connectionId]),
   ]);
 }
 
@@ -98,6 +181,7 @@ export async function removeLapsedConnection(c: StoredConnection): Promise<boole
     },
     { Delete: { TableName, Key: keys.connectionOwner(c.connectionId) } },
   ]);
+  if (result.written) await forgetSocketIds(c.companyId, c.userId, [c.connectionId]);
   return result.written;
 }
 

@@ -51,9 +51,7 @@ export async function deliver(companyId: string, connections: readonly Connectio
     } catch (error) {
       if (isGone(error)) {
         if (isYoung(c)) return;
-        await removeCompanyConnection(companyId, c.connectionId).catch((e) =>
-          logError({ route: 'deliver', companyId, connectionId: c.connectionId }, e),
-        );
+        await removeCompanyConnection(c).catch((e) => logError({ route: 'deliver', companyId, connectionId: c.connectionId }, e));
       } else {
         logError({ route: 'deliver', companyId, connectionId: c.connectionId, event: event.type }, error);
       }

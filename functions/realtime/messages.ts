@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { SOCKET_FLOOD_ALLOWANCE, SOCKET_FRAME_BURST, SOCKET_FRAMES_PER_SECOND } from '../../shared/constants';
 import { CLIENT_EVENT_TYPES, type ClientMessage, ClientMessageSchema } from '../../shared/contract/realtime';
 import { MAX_CLIENT_MESSAGE_BYTES, type RealtimeErrorCode } from '../../shared/contract/realtime-events';
 import { markActive } from '../auth/accounts';
@@ -7,15 +8,21 @@ import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
 import { answerCall } from '../voice/call-answers';
 import { beatRecordsActivity } from './activity';
-import { addRoom, findConnection, type NewConnection, recordHeartbeat, removeCompanyConnection, removeRoom } from './connections';
+import { addRoom, type NewConnection, recordHeartbeat, removeCompanyConnection, removeRoom } from './connections';
 import { closeSocket, reply } from './delivery';
+import { takeFrame } from './frame-limit';
 import { announceDepartures, liveConnections, sendSnapshot } from './presence';
 import { roomOfCompany } from './rooms';
 
 const KNOWN_TYPES = new Set<string>(CLIENT_EVENT_TYPES);
 
-const refuse = (connectionId: string, code: RealtimeErrorCode, message: string) =>
-  reply(connectionId, { type: 'error', data: { code, message } });
+const refuse = (connectionId: string, code: RealtimeErrorCode, message: string, retryAfterSeconds?: number) =>
+  reply(connectionId, { type: 'error', data: { code, message, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } });
+
+const seconds = (n: number) => `${n} second${n === 1 ? '' : 's'}`;
+const RATE = `at most ${SOCKET_FRAMES_PER_SECOND} a second, in bursts of up to ${SOCKET_FRAME_BURST}`;
+/** How long a socket closed for flooding should wait before connecting again: its bucket full again. */
+const FLOOD_RECONNECT_SECONDS = Math.ceil((SOCKET_FRAME_BURST + SOCKET_FLOOD_ALLOWANCE) / SOCKET_FRAMES_PER_SECOND);
 
 /** What is wrong with a message, in words a developer reading the socket understands. */
 function parse(raw: string): { message: ClientMessage } | { code: RealtimeErrorCode; error: string } {
@@ -41,14 +48,32 @@ function parse(raw: string): { message: ClientMessage } | { code: RealtimeErrorC
 }
 
 /**
- * One client message: validated, then acted on for the socket's own user and company (never those
- * the message names). Whatever is wrong is answered with an `error` event; the socket stays open.
+ * One client message: counted against the socket's rate (functions/realtime/frame-limit.ts), validated,
+ * then acted on for the socket's own user and company (never those the message names). Whatever is
+ * wrong is answered with an `error` event; the socket stays open unless it keeps flooding.
  */
 export async function handleClientMessage(connectionId: string, raw: string): Promise<void> {
+  const taken = await takeFrame(connectionId);
+  // The registry has forgotten the socket (swept as lapsed): it is closed.
+  if (!taken) return closeSocket(connectionId);
+  if (taken.verdict === 'limited') {
+    const wait = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
+    return refuse(connectionId, 'RATE_LIMITED', `Too many messages (${RATE}). Try again in ${seconds(wait)}.`, wait);
+  }
+  if (taken.verdict === 'closing') {
+    if (!taken.first) return;
+    // API Gateway's DeleteConnection has no close code (the browser sees 1000): the reason goes first.
+    await refuse(
+      connectionId,
+      'CLOSED_FOR_FLOODING',
+      `Too many messages (${RATE}): this connection is closed. Reconnect in ${seconds(FLOOD_RECONNECT_SECONDS)}.`,
+      FLOOD_RECONNECT_SECONDS,
+    );
+    return closeSocket(connectionId);
+  }
   const parsed = parse(raw);
   if ('error' in parsed) return refuse(connectionId, parsed.code, parsed.error);
-  const connection = await findOpenConnection(connectionId);
-  if (!connection) return;
+  const { connection } = taken;
   const { message } = parsed;
   switch (message.type) {
     case 'heartbeat':
@@ -75,13 +100,6 @@ export async function handleClientMessage(connectionId: string, raw: string): Pr
   }
 }
 
-/** The registry's entry for the socket; a socket it has forgotten (swept as lapsed) is closed. */
-async function findOpenConnection(connectionId: string): Promise<NewConnection | undefined> {
-  const connection = await findConnection(connectionId);
-  if (!connection) await closeSocket(connectionId);
-  return connection;
-}
-
 /**
  * A heartbeat keeps the socket registered and present, records the user's activity (once a minute),
  * and is where a socket that outlived its sign-in session (ended, signed out, revoked) is dropped.
@@ -89,7 +107,7 @@ async function findOpenConnection(connectionId: string): Promise<NewConnection |
  */
 async function heartbeat(connection: NewConnection): Promise<void> {
   if (!(await sessionIsOpen(connection))) {
-    await removeCompanyConnection(connection.companyId, connection.connectionId);
+    await removeCompanyConnection(connection);
     await closeSocket(connection.connectionId);
     return announceDepartures(connection.companyId, [connection]);
   }

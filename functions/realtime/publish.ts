@@ -37,7 +37,7 @@ export async function disconnectUser(companyId: string, userId: string, sessionI
   );
   await Promise.all(
     connections.map(async (c) => {
-      await removeCompanyConnection(companyId, c.connectionId);
+      await removeCompanyConnection(c);
       await closeSocket(c.connectionId);
     }),
   );

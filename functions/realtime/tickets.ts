@@ -1,6 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { REALTIME_TICKET_TTL_SECONDS } from '../../shared/constants';
+import {
+  MAX_SOCKETS_PER_USER,
+  REALTIME_TICKET_LIMIT,
+  REALTIME_TICKET_TTL_SECONDS,
+  REALTIME_TICKET_WINDOW_SECONDS,
+} from '../../shared/constants';
 import type { RealtimeTicket } from '../../shared/contract/realtime';
 import type { Principal } from '../auth/access-tokens';
 import { getActiveUser } from '../auth/accounts';
@@ -9,6 +14,8 @@ import { unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
+import { consume, type Limit } from '../lib/throttle';
+import { openSocketCount, tooManyConnections } from './connections';
 
 /** Who a redeemed ticket lets in: the socket's user, company and sign-in session. */
 export interface TicketHolder {
@@ -20,11 +27,20 @@ export interface TicketHolder {
   sessionExpiresAt: number;
 }
 
+/** Tickets per user: a tab takes one per (re)connect, with back-off; far more is a script. */
+const TICKETS: Limit = {
+  bucket: 'REALTIME_TICKET',
+  limit: REALTIME_TICKET_LIMIT,
+  windowSeconds: REALTIME_TICKET_WINDOW_SECONDS,
+  message: (m) => `Too many connection attempts. Please try again in ${m} minute${m === 1 ? '' : 's'}.`,
+};
+
 const sessionEnded = () => unauthorized('Your session has expired. Please sign in again.', 'INVALID_TOKEN');
 
 /**
  * A ticket for one socket: 128-bit random, stored only as its SHA-256, valid 30 seconds, usable once.
- * It carries the session, so signing out or the session's end closes the socket it opened.
+ * It carries the session, so signing out or the session's end closes the socket it opened. Throttled
+ * per user, and refused while the user has MAX_SOCKETS_PER_USER sockets open.
  */
 export async function issueTicket(principal: Principal): Promise<RealtimeTicket> {
   const TableName = tableName();
@@ -35,6 +51,11 @@ export async function issueTicket(principal: Principal): Promise<RealtimeTicket>
   if (!user) throw unauthorized('This account no longer exists.');
   const session = family.Item;
   if (!session || session.revoked || Number(session.expiresAt) <= epochSeconds()) throw sessionEnded();
+
+  await consume(TICKETS, `${principal.companyId}#${principal.userId}`);
+  // The upgrade enforces the limit (connections.ts); refusing here says why, which a browser's
+  // WebSocket cannot tell from a refused upgrade.
+  if ((await openSocketCount(principal.companyId, principal.userId)) >= MAX_SOCKETS_PER_USER) throw tooManyConnections();
 
   const { token, hash } = newOpaqueToken();
   const expiresAt = epochSeconds() + REALTIME_TICKET_TTL_SECONDS;

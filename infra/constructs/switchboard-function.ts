@@ -18,8 +18,17 @@ import {
 } from '../../functions/lib/capabilities';
 import { SECRET_CACHE_TTL_SECONDS } from '../../functions/lib/config';
 import type { RouteEntry } from '../../functions/routes';
+import type { SocketContract } from '../../shared/contract/route';
 import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, esbuildOptions, handlerAliasArgs, handlerEntry } from '../bundling';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
+
+/**
+ * Functions that get the viewer's request, so CloudFront's origin secret, and refuse it without: every
+ * HTTP route, and `$connect` (the socket's upgrade). `$default` and `$disconnect` come from API Gateway
+ * on a socket already admitted, without the viewer's headers.
+ */
+export const checksOriginSecret = (route: FunctionRoute) =>
+  route.kind === 'http' || (route.contract as SocketContract | undefined)?.routeKey === '$connect';
 
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 export const FUNCTION_MEMORY_MIB = 512;
@@ -36,7 +45,7 @@ export interface FunctionSettings {
   readonly table: dynamodb.ITable;
   readonly tableIndexNames: readonly string[];
   readonly jwtSecret: secretsmanager.ISecret;
-  /** The secret CloudFront sends to the HTTP API; every HTTP function checks it. */
+  /** The secret CloudFront sends to both APIs; every HTTP function and `$connect` check it. */
   readonly originSecret: secretsmanager.ISecret;
   /** Name (a literal, so functions do not depend on the distribution) of the SSM parameter holding the app URL. */
   readonly appUrlParameterName: string;
@@ -48,8 +57,9 @@ export interface FunctionSettings {
 }
 
 export interface FunctionRoute extends RouteEntry {
-  /** `http`: behind CloudFront's origin secret; `socket`: a WebSocket route. */
+  /** `http`: an HTTP API route; `socket`: a WebSocket route (with its contract). */
   readonly kind: 'http' | 'socket';
+  readonly contract?: unknown;
   readonly memorySize?: number;
 }
 
@@ -104,7 +114,7 @@ export class SwitchboardFunctions extends Construct {
       logGroup,
       description: `Switchboard ${route.handler}`,
       paramsAndSecrets: this.layer,
-      environment: { ...this.baseEnvironment(route.kind), ...this.capabilityEnvironment(route.capabilities) },
+      environment: { ...this.baseEnvironment(route), ...this.capabilityEnvironment(route.capabilities) },
       bundling: {
         format: nodejs.OutputFormat.ESM,
         minify: esbuildOptions.minify,
@@ -127,13 +137,13 @@ export class SwitchboardFunctions extends Construct {
     return fn;
   }
 
-  private baseEnvironment(kind: FunctionRoute['kind']): Record<string, string> {
+  private baseEnvironment(route: FunctionRoute): Record<string, string> {
     const { settings } = this;
     return {
       TABLE_NAME: settings.table.tableName,
       NODE_OPTIONS: '--enable-source-maps',
       PLATFORM_ADMIN_EMAILS: settings.platformAdminEmails,
-      ...(kind === 'http' ? { ORIGIN_SECRET_SECRET_ARN: settings.originSecret.secretArn } : {}),
+      ...(checksOriginSecret(route) ? { ORIGIN_SECRET_SECRET_ARN: settings.originSecret.secretArn } : {}),
     };
   }
 
@@ -167,7 +177,13 @@ export class SwitchboardFunctions extends Construct {
   private roleFor(route: FunctionRoute): iam.Role {
     const capabilities = [...route.capabilities].sort();
     const kms = [...(route.kms ?? [])].sort();
-    const key = [route.kind, `table-${route.table}`, ...capabilities, ...kms.map((op) => `kms-${op}`)].join('-');
+    const key = [
+      route.kind,
+      ...(checksOriginSecret(route) && route.kind === 'socket' ? ['origin'] : []),
+      `table-${route.table}`,
+      ...capabilities,
+      ...kms.map((op) => `kms-${op}`),
+    ].join('-');
     let role = this.roles.get(key);
     if (role) return role;
     // An own role instead of AWSLambdaBasicExecutionRole: logs may go to the app's log groups only.
@@ -177,7 +193,7 @@ export class SwitchboardFunctions extends Construct {
     });
     this.roles.set(key, role);
     this.grantTable(role, route.table);
-    if (route.kind === 'http') this.grantSecretValue(role, this.settings.originSecret);
+    if (checksOriginSecret(route)) this.grantSecretValue(role, this.settings.originSecret);
     for (const capability of capabilities) this.grant(role, capability, route);
     return role;
   }

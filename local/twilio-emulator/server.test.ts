@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { quietLogger } from '../log';
 import { freePort } from '../ports';
 import { startTwilioEmulator, type TwilioEmulator } from './server';
 
+const JSON_TYPE = { 'content-type': 'application/json' };
 const demo = { accountSid: `AC${'d'.repeat(32)}`, authToken: 'e'.repeat(32) };
 
 interface Credentials {
@@ -439,7 +441,7 @@ describe('Twilio emulator REST API', () => {
       const account = await newAccount();
       const sid = account.numbers[0]?.sid;
       const setFaults = (faults: unknown) =>
-        fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(faults) });
+        fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(faults) });
       expect((await setFaults([1])).status).toBe(400);
       expect((await setFaults({ delayMs: 5 })).status).toBe(400);
       expect((await setFaults({ rest: { delayMs: 120_001 } })).status).toBe(400);
@@ -470,6 +472,7 @@ describe('Twilio emulator REST API', () => {
       const [account, other] = [await newAccount(), await newAccount()];
       const set = await fetch(`${emulator.url}/_emulator/faults`, {
         method: 'POST',
+        headers: JSON_TYPE,
         body: JSON.stringify({ rest: { status: 503, times: 2 }, accountSid: account.accountSid }),
       });
       expect(set.status).toBe(200);
@@ -491,6 +494,7 @@ describe('Twilio emulator REST API', () => {
       expect((await request('GET', '/_emulator/faults')).body).toEqual({ all: {}, accounts: {} });
       const unknown = await fetch(`${emulator.url}/_emulator/faults`, {
         method: 'POST',
+        headers: JSON_TYPE,
         body: JSON.stringify({ rest: { status: 503 }, accountSid: 'AC0' }),
       });
       expect(unknown.status).toBe(404);
@@ -504,6 +508,98 @@ describe('Twilio emulator REST API', () => {
       expect(html).toContain('+14155550104');
       expect(html).toContain('https://legacy-ivr.example.com/voice');
     });
+  });
+});
+
+/** A request as a browser would send it, with headers fetch may not set (Host) or does not send (Origin). */
+function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('Twilio emulator against cross-site requests (issue 21)', () => {
+  let emulator: TwilioEmulator;
+  const { request } = client(() => emulator);
+  beforeAll(async () => {
+    emulator = await startTwilioEmulator({ port: await freePort(), demo, log: quietLogger });
+  });
+  afterAll(() => emulator.stop());
+  afterEach(() => request('POST', '/_emulator/reset'));
+
+  const own = () => new URL(emulator.url).host;
+  const text = async (headers: Record<string, string>, body = 'Hello from a page on another site') => {
+    const number = (await request<{ numbers: { phoneNumber: string }[] }>('GET', '/_emulator/phone/numbers')).body.numbers[0];
+    const payload = JSON.stringify({ from: '+14155550199', to: number?.phoneNumber, body });
+    const res = await rawRequest(`${emulator.url}/_emulator/messages`, { method: 'POST', headers, body: payload });
+    const query = new URLSearchParams({ phone: '+14155550199', number: number?.phoneNumber ?? '' });
+    const thread = await request<{ messages: { body: string }[] }>('GET', `/_emulator/phone/conversation?${query}`);
+    return { status: res.status, body: res.body, stored: thread.body.messages.map((m) => m.body) };
+  };
+
+  it('refuses a control request whose body is not declared JSON (a form or text/plain POST), storing nothing', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await text({ 'content-type': type });
+      expect({ status: res.status, stored: res.stored }, type).toEqual({ status: 415, stored: [] });
+      expect(JSON.parse(res.body)).toEqual({ error: 'Send JSON with Content-Type: application/json.' });
+    }
+    expect(await text({ 'content-type': 'application/json' })).toMatchObject({ status: 201, stored: [expect.any(String)] });
+  });
+
+  it('refuses a request from a page of another origin (Origin, Sec-Fetch-Site), to the REST API too', async () => {
+    const pages: Record<string, string>[] = [
+      { origin: 'https://attacker.example' },
+      { origin: 'http://localhost:5173' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+    ];
+    for (const headers of pages) {
+      const res = await text({ 'content-type': 'application/json', ...headers });
+      expect({ status: res.status, stored: res.stored }, JSON.stringify(headers)).toEqual({ status: 403, stored: [] });
+    }
+    const auth = `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}`;
+    const rest = await rawRequest(`${emulator.url}/2010-04-01/Accounts/${demo.accountSid}/Keys.json`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
+      body: 'FriendlyName=planted',
+    });
+    expect(rest.status).toBe(403);
+    expect(JSON.parse(rest.body)).toMatchObject({ status: 403, code: 20403 });
+    // The Twilio SDK (a server, no Origin) posts forms as before.
+    const sdk = await request('POST', '/Keys.json', { auth: demoAuth, form: { FriendlyName: 'server' } });
+    expect(sdk.status).toBe(201);
+  });
+
+  it('refuses a Host that is not a loopback name or address (DNS rebinding), so no page reads the auth tokens', async () => {
+    for (const host of ['attacker.example', `attacker.example:${new URL(emulator.url).port}`, '192.168.1.20']) {
+      const res = await rawRequest(`${emulator.url}/_emulator/accounts`, { headers: { host } });
+      expect(res.status, host).toBe(403);
+      expect(res.body).not.toContain(demo.authToken);
+      expect((await rawRequest(`${emulator.url}/`, { headers: { host } })).status, host).toBe(403);
+    }
+    for (const host of [own(), `localhost:${new URL(emulator.url).port}`, `[::1]:${new URL(emulator.url).port}`]) {
+      expect((await rawRequest(`${emulator.url}/_emulator/accounts`, { headers: { host } })).status, host).toBe(200);
+    }
+  });
+
+  it('keeps its own pages working: same-origin requests, and opening a page from a link elsewhere', async () => {
+    const sameOrigin = { origin: emulator.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
+    expect(await text(sameOrigin)).toMatchObject({ status: 201, stored: [expect.any(String)] });
+    const navigate = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+    for (const page of ['/', '/phone'])
+      expect((await rawRequest(`${emulator.url}${page}`, { headers: navigate })).status).toBe(200);
+    // A navigation that posts (a form on another site) is still refused.
+    expect((await text({ ...navigate, 'content-type': 'application/json' })).status).toBe(403);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log';
+import { refuseCrossSite } from './cross-site';
 import { answerControlRequest, type Settings } from './emulator-api';
 import { EmulatorEvents } from './events';
 import { createCallMedia } from './media/call-media';
@@ -133,6 +134,15 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     const body = await readBody(req);
     if (body === undefined) {
       send(res, 413, { code: 20001, message: 'Request body too large', status: 413 });
+      return;
+    }
+    const refused = refuseCrossSite(req, target.pathname, body);
+    if (refused) {
+      log.info(`${method} ${target.pathname} → ${refused.status} (${refused.message})`);
+      // In Twilio's error shape on its API, the emulator's own elsewhere.
+      const rest = target.pathname.startsWith('/2010-04-01/');
+      const code = refused.status === 403 ? 20403 : 20415;
+      send(res, refused.status, rest ? { code, message: refused.message, status: refused.status } : { error: refused.message });
       return;
     }
 

@@ -32,7 +32,11 @@ export type RealtimeErrorCode =
   | 'ROOM_NOT_FOUND'
   | 'TOO_MANY_ROOMS'
   | 'CALL_NOT_FOUND'
-  | 'CALL_NOT_RINGING';
+  | 'CALL_NOT_RINGING'
+  /** The frame was over the socket's rate and dropped; `retryAfterSeconds` says when one passes again. */
+  | 'RATE_LIMITED'
+  /** The socket kept flooding and is being closed; connect again after `retryAfterSeconds`. */
+  | 'CLOSED_FOR_FLOODING';
 
 /**
  * Events the server pushes (SPEC §7 Realtime socket) and their data. The conversation and call events
@@ -45,7 +49,7 @@ export interface ServerEvents {
   heartbeat_ack: { timestamp: string };
   room_joined: { room: string };
   room_left: { room: string };
-  error: { message: string; code: RealtimeErrorCode };
+  error: { message: string; code: RealtimeErrorCode; retryAfterSeconds?: number };
   /** To the users being rung: the caller, the number called, and the contact when one has the caller's number. */
   incoming_call: {
     callSid: string;

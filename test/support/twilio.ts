@@ -297,6 +297,7 @@ export interface TwilioFaults {
 export async function setTwilioFaults(accountSid: string, faults: TwilioFaults): Promise<void> {
   const res = await fetch(`${emulator()}/_emulator/faults`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ ...faults, accountSid }),
   });
   if (!res.ok) throw new Error(`emulator faults: ${res.status} ${await res.text()}`);

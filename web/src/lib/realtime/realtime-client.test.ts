@@ -111,4 +111,37 @@ describe('the realtime client', () => {
     expect(client.state()).toBe('disconnected');
     expect(client.send({ type: 'join_room', data: { room: 'conversation:1' } })).toBe(false);
   });
+
+  it('waits as long as the server says before reconnecting: a socket closed for flooding, a refused ticket', async () => {
+    const server = await startServer();
+    stopServer = server.close;
+    const asked: number[] = [];
+    const HOLD_OFF_SECONDS = 0.15;
+    const client = createRealtimeClient({
+      ticket: async () => {
+        asked.push(Date.now());
+        // The third ask is refused as the ticket route refuses one: 429 with when to come back.
+        if (asked.length === 3) throw Object.assign(new Error('Too many'), { details: { retryAfterSeconds: HOLD_OFF_SECONDS } });
+        return `ticket-${asked.length}`;
+      },
+      onEvent: () => {},
+      onReconnect: () => {},
+      backoff: { initialMs: 5, factor: 1, maxMs: 5 },
+      url: (who, ticket) => `${server.base}/ws/company/${who.companyId}?ticket=${ticket}`,
+    });
+    stopClient = client.stop;
+    client.start(identity);
+    await server.until(() => server.connections[0]?.messages.length === 1);
+    const notice = { code: 'CLOSED_FOR_FLOODING', message: 'Too many messages', retryAfterSeconds: HOLD_OFF_SECONDS };
+    server.connections[0]?.socket.send(JSON.stringify({ type: 'error', data: notice }));
+    server.connections[0]?.socket.close(1000);
+    await server.until(() => server.connections[1]?.messages.length === 1);
+    server.connections[1]?.socket.close(1001);
+    await server.until(() => server.connections[2]?.messages.length === 1);
+    // Timers never fire early: the waits are at least what the server said, not the 5 ms back-off.
+    const gaps = asked.slice(1).map((at, i) => at - (asked[i] ?? 0));
+    expect(gaps[0]).toBeGreaterThanOrEqual(HOLD_OFF_SECONDS * 1000 - 1);
+    expect(gaps[2]).toBeGreaterThanOrEqual(HOLD_OFF_SECONDS * 1000 - 1);
+    expect(asked).toHaveLength(4);
+  });
 });

@@ -37,6 +37,9 @@ function socketUrl(identity: SocketIdentity, ticket: string): string {
   return `${scheme}://${window.location.host}${socketPath(identity.companyId)}?${query}`;
 }
 
+const retryAfterMs = (details: { retryAfterSeconds?: unknown } | undefined) =>
+  typeof details?.retryAfterSeconds === 'number' ? details.retryAfterSeconds * 1000 : 0;
+
 /**
  * The tab's one socket, shared by every feature (SPEC §4 Realtime socket): connected or disconnected;
  * after an unexpected close it reconnects by itself, with back-off and a fresh ticket, until stopped.
@@ -74,8 +77,12 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     if (identity) send({ type: 'heartbeat', data: { userId: identity.userId, timestamp: new Date().toISOString() } });
   };
 
+  // How long the server asked the next attempt to wait (a refused ticket, a socket closed for flooding).
+  let holdOffMs = 0;
+
   function retry(current: number) {
-    const delay = reconnectDelay(attempt++, Math.random, options.backoff);
+    const delay = Math.max(reconnectDelay(attempt++, Math.random, options.backoff), holdOffMs);
+    holdOffMs = 0;
     retryTimer = setTimeout(() => void open(current), delay);
   }
 
@@ -83,7 +90,9 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     let ticket: string;
     try {
       ticket = await options.ticket();
-    } catch {
+    } catch (error) {
+      // 429: too many tickets, or the user's sockets are all in use (other tabs): back off as told.
+      holdOffMs = retryAfterMs((error as { details?: Record<string, unknown> } | null)?.details);
       if (current === generation) retry(current);
       return;
     }
@@ -106,6 +115,8 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
       } catch {
         return;
       }
+      // The server is about to close this socket: come back only when it said (README Realtime).
+      if (event.type === 'error' && event.data.code === 'CLOSED_FOR_FLOODING') holdOffMs = retryAfterMs(event.data);
       options.onEvent(event);
       for (const l of listeners.get(event.type) ?? []) l(event);
     };
@@ -120,6 +131,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
 
   function stop() {
     generation++;
+    holdOffMs = 0;
     clearTimeout(retryTimer);
     clearInterval(heartbeatTimer);
     const ws = socket;
