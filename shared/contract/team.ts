@@ -18,7 +18,7 @@ export const GRANTABLE_ROLES: Record<Role, readonly InvitableRole[]> = { OWNER: 
 export const canGrant = (granter: Role, role: InvitableRole): boolean => GRANTABLE_ROLES[granter].includes(role);
 
 /** Only the OWNER takes ADMIN away: an ADMIN removes AGENTs only (issue 21). */
-export const canRemove = (remover: Role, member: Role): boolean =>
+export const canRemove = (remover: Role, member: string): boolean =>
   remover === 'OWNER' ? member !== 'OWNER' : remover === 'ADMIN' && member === 'AGENT';
 
 const invitableRole = z.enum(INVITABLE_ROLES, { error: 'Choose a role: Admin or Agent' });
