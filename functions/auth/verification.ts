@@ -61,7 +61,8 @@ const appUrl = async () => (await setting('APP_URL')).replace(/\/$/, '');
  * a stranger wrote may appear in a mail from us (it could read as our instructions).
  */
 export async function sendVerificationMail(email: string, token: string): Promise<void> {
-  const link = `${await appUrl()}/verify-email?token=${encodeURIComponent(token)}`;
+  // The token in the fragment: browsers never send it, so no CloudFront log holds it (issue 21).
+  const link = `${await appUrl()}/verify-email#token=${encodeURIComponent(token)}`;
   const hours = VERIFICATION_TOKEN_TTL_SECONDS / 3600;
   await sendMail({
     to: email,

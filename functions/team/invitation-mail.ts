@@ -20,7 +20,8 @@ export async function sendInvitationMail(input: {
   role: keyof typeof ROLE_WORDS;
   token: string;
 }): Promise<void> {
-  const link = `${(await setting('APP_URL')).replace(/\/$/, '')}/accept-invite?token=${encodeURIComponent(input.token)}`;
+  // The token in the fragment: browsers never send it, so no CloudFront log holds it (issue 21).
+  const link = `${(await setting('APP_URL')).replace(/\/$/, '')}/accept-invite#token=${encodeURIComponent(input.token)}`;
   const inviter = mailText(input.inviterName);
   const company = mailText(input.companyName);
   const days = INVITATION_TTL_SECONDS / 86_400;

@@ -1,18 +1,19 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { INVITATION_MAIL_LIMIT, INVITATION_MAIL_WINDOW_SECONDS, INVITATION_TTL_SECONDS } from '../../shared/constants';
-import type { InvitableRole, Invitation, InvitationPreview } from '../../shared/contract/team';
+import { ROLES, type Role } from '../../shared/contract/auth';
+import { canGrant, type InvitableRole, type Invitation, type InvitationPreview } from '../../shared/contract/team';
 import { platformStatsItem } from '../admin/platform-stats';
-import { type CompanyRecord, getCompany, type UserRecord } from '../auth/accounts';
+import { type CompanyRecord, getActiveUser, getCompany, type UserRecord } from '../auth/accounts';
 import { readAddress } from '../auth/addresses';
 import { hashOpaqueToken, newId, newOpaqueToken } from '../auth/opaque-tokens';
-import { AppError, conflict, notFound } from '../lib/app-error';
+import { AppError, conflict, forbidden, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { epochSeconds, keys } from '../lib/table';
 import type { Limit } from '../lib/throttle';
-import { transact } from '../lib/transact';
+import { type TransactItem, transact } from '../lib/transact';
 
 export interface InvitationRecord {
   id: string;
@@ -89,22 +90,45 @@ export async function getInvitationRecord(companyId: string, invitationId: strin
 }
 
 /**
- * A new pending invitation. An address with a verified account cannot be invited (an unverified one
- * gives way when the invitation is accepted); inviting an address again replaces its pending
- * invitation, so only the newest link works.
+ * The condition that the inviter is still in the company with a role that grants `role`: checked in the
+ * write that creates an invitation and in the one that accepts it, so a removal or a demotion at the
+ * same moment cannot slip between the check and the write.
+ */
+function inviterMayGrant(companyId: string, inviterId: string, role: InvitableRole): TransactItem {
+  const granting = ROLES.filter((r) => canGrant(r, role));
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: keys.user(companyId, inviterId),
+      ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(removedAt) AND #role IN (${granting.map((_, i) => `:granting${i}`).join(', ')})`,
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: Object.fromEntries(granting.map((r, i) => [`:granting${i}`, r])),
+    },
+  };
+}
+
+/** Only the OWNER grants ADMIN (issue 21); the route lets only the OWNER and ADMINs invite at all. */
+export function checkMayInvite(inviterRole: Role, role: InvitableRole): void {
+  if (!canGrant(inviterRole, role)) throw forbidden('Only the owner can invite an admin.');
+}
+
+/**
+ * A new pending invitation. Any address may be invited, including one that has an account: the
+ * answer is the same, so inviting tells no company who has an account (issue 21); the link's holder
+ * hears it when opening the link. An unverified account gives way when the invitation is accepted.
+ * Inviting an address again replaces its pending invitation, so only the newest link works.
  */
 export async function createInvitation(input: {
   companyId: string;
-  inviter: Pick<UserRecord, 'id' | 'name'>;
+  inviter: Pick<UserRecord, 'id' | 'name' | 'role'>;
   email: string;
   role: InvitableRole;
 }): Promise<{ invitation: InvitationRecord; token: string }> {
+  checkMayInvite(input.inviter.role, input.role);
   const TableName = tableName();
-  const [address, { Item: pointer }] = await Promise.all([
-    readAddress(input.email),
-    db.send(new GetCommand({ TableName, Key: keys.invitationEmail(input.companyId, input.email), ConsistentRead: true })),
-  ]);
-  if (address.taken) throw conflict('This email address already belongs to a Switchboard account.', 'EMAIL_TAKEN');
+  const { Item: pointer } = await db.send(
+    new GetCommand({ TableName, Key: keys.invitationEmail(input.companyId, input.email), ConsistentRead: true }),
+  );
   const previous = pointer
     ? await getInvitationRecord(input.companyId, pointer.invitationId as string).catch(() => undefined)
     : undefined;
@@ -147,6 +171,7 @@ export async function createInvitation(input: {
           { Delete: { TableName, Key: keys.invitationToken(previous.tokenHash) } },
         ]
       : []),
+    inviterMayGrant(input.companyId, input.inviter.id, input.role),
   ]);
   if (!result.written) throw changedMeanwhile();
   return { invitation, token: link.token };
@@ -236,12 +261,28 @@ export async function openInvitation(
     getCompany(link.companyId),
   ]);
   if (!invitation || !company || invitation.tokenHash !== tokenHash) throw invalidLink();
+  // An invitation dies with its sender's right to send it (issue 21): removed or demoted since, it is
+  // withdrawn, whether or not the removal got round to deleting it.
+  const inviter = await getActiveUser(invitation.companyId, invitation.invitedById);
+  if (!inviter || !canGrant(inviter.role, invitation.role)) throw invalidLink();
   if (Number(link.validUntil) < epochSeconds()) {
     throw new AppError(400, 'INVALID_TOKEN', `This invitation has expired. Ask ${invitation.invitedByName} to send a new one.`, {
       expired: true,
     });
   }
   return { invitation, company, tokenHash };
+}
+
+const addressTaken = () => conflict('This email address already has a Switchboard account. Sign in instead.', 'EMAIL_TAKEN');
+
+/**
+ * What the accept page shows. An address that has an account is told so here, to whoever holds the
+ * mailed link (so the address's owner), rather than to the company that invited it (issue 21).
+ */
+export async function openPreview(token: string): Promise<{ invitation: InvitationRecord; company: CompanyRecord }> {
+  const opened = await openInvitation(token);
+  if ((await readAddress(opened.invitation.email)).taken) throw addressTaken();
+  return opened;
 }
 
 export function toPreview(invitation: InvitationRecord, company: CompanyRecord): InvitationPreview {
@@ -269,7 +310,7 @@ export async function acceptInvitation(
     // A parallel accept of this very link may have claimed the address since we opened it: that
     // visitor hears 'already accepted', as a later one would, not 'account exists'.
     await openInvitation(token);
-    throw conflict('An account with this email already exists. Sign in instead.', 'EMAIL_TAKEN');
+    throw addressTaken();
   }
   const now = new Date().toISOString();
   const user: UserRecord = {
@@ -329,6 +370,7 @@ export async function acceptInvitation(
           platformStatsItem(
             address.replacesAccount ? { companies: -1, users: 0, verifiedUsers: 1 } : { users: 1, verifiedUsers: 1 },
           ),
+          inviterMayGrant(invitation.companyId, invitation.invitedById, invitation.role),
         ],
       }),
     );
@@ -337,7 +379,7 @@ export async function acceptInvitation(
       const [link, , , claim] = error.CancellationReasons ?? [];
       // The address claimed by a sign-up meanwhile; a spent link fails its own condition first.
       if (link?.Code !== 'ConditionalCheckFailed' && claim?.Code === 'ConditionalCheckFailed') {
-        throw conflict('An account with this email already exists. Sign in instead.', 'EMAIL_TAKEN');
+        throw addressTaken();
       }
       // Spent, withdrawn or expired meanwhile: say which, as a fresh look at the link would.
       await openInvitation(token);
@@ -346,4 +388,59 @@ export async function acceptInvitation(
     throw error;
   }
   return { user, company };
+}
+
+/** Withdrawn inside the removal's or the role change's own write; more wait for the sweep after it. */
+const WITHDRAW_IN_WRITE = 40;
+
+/**
+ * The pending invitations of an inviter who may no longer grant their role (removed: nothing;
+ * demoted: what the new role cannot give), and the transaction items that withdraw the first of them
+ * in the same write as the removal or the role change (issue 21). The items delete the invitation and
+ * its link without conditions, so they never cancel that write; the address pointers go in the sweep.
+ */
+export async function withdrawalOf(
+  companyId: string,
+  inviterId: string,
+  stillGrants: (role: InvitableRole) => boolean,
+): Promise<{ items: TransactItem[]; sweep: () => Promise<void> }> {
+  const TableName = tableName();
+  const theirs = async () =>
+    (await listInvitations(companyId)).filter((i) => i.invitedById === inviterId && !stillGrants(i.role));
+  const now = (await theirs()).slice(0, WITHDRAW_IN_WRITE);
+  return {
+    items: now.flatMap((i) => [
+      { Delete: { TableName, Key: keys.invitation(companyId, i.id) } },
+      { Delete: { TableName, Key: keys.invitationToken(i.tokenHash) } },
+    ]),
+    // Once the write is done no new invitation of theirs can be made (createInvitation checks the
+    // inviter in its own write), so a fresh look finds every one that is left.
+    sweep: async () => {
+      await Promise.all([
+        ...now.map((i) => dropAddressPointer(companyId, i.email, i.id)),
+        ...(await theirs()).map((i) => revokeInvitation(companyId, i.id).catch(ignoreGone)),
+      ]);
+    },
+  };
+}
+
+/** The address's pointer, unless it points at a newer invitation of that address by now. */
+async function dropAddressPointer(companyId: string, email: string, invitationId: string): Promise<void> {
+  await db
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.invitationEmail(companyId, email),
+        ConditionExpression: 'invitationId = :id',
+        ExpressionAttributeValues: { ':id': invitationId },
+      }),
+    )
+    .catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+/** Withdrawn meanwhile by someone else: the outcome wanted anyway. */
+function ignoreGone(error: unknown) {
+  if ((error as { status?: number }).status !== 404) throw error;
 }

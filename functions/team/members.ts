@@ -1,17 +1,19 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { InvitableRole } from '../../shared/contract/team';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ROLES } from '../../shared/contract/auth';
+import { canGrant, canRemove, type InvitableRole } from '../../shared/contract/team';
 import { platformStatsItem } from '../admin/platform-stats';
 import type { Principal } from '../auth/access-tokens';
 import { getActiveUser, type UserRecord } from '../auth/accounts';
 import { endAllSessions } from '../auth/sessions';
-import { forbidden, notFound } from '../lib/app-error';
+import { conflict, forbidden, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
 import { listChannelRecords, updateRouting } from '../settings/channels';
 import { removeMember } from '../settings/inboxes';
+import { withdrawalOf } from './invitations';
 
 const userNotFound = () => notFound('User not found');
 
@@ -21,20 +23,27 @@ async function manageableUser(actor: Principal, userId: string, action: 'remove'
   if (!user) throw userNotFound();
   if (user.id === actor.userId) throw forbidden(`You cannot ${action} yourself.`);
   if (user.role === 'OWNER') throw forbidden(`You cannot ${action} the owner.`);
+  if (action === 'remove' && !canRemove(actor.role, user.role)) throw forbidden('Only the owner can remove an admin.');
   return user;
 }
+
+const changedMeanwhile = () => conflict('This member was changed at the same moment. Please try again.');
 
 /**
  * Removes a user from the company. The user item stays (marked removed) so past messages and calls
  * keep their name; the e-mail is freed, so the person cannot sign in and may be invited again. Once
- * marked, refreshes, requests and new inbox or routing assignments refuse the user; then the user
- * leaves every inbox, channels routed to them fall back to UNASSIGNED, and every session of theirs ends
- * (refresh tokens revoked, sockets closed).
+ * marked, refreshes, requests and new inbox or routing assignments refuse the user; their pending
+ * invitations are withdrawn in the same write (issue 21); then the user leaves every inbox, channels
+ * routed to them fall back to UNASSIGNED, and every session of theirs ends (refresh tokens revoked,
+ * sockets closed).
  */
 export async function removeUser(actor: Principal, userId: string): Promise<void> {
   const user = await manageableUser(actor, userId, 'remove');
   const { companyId } = actor;
   const TableName = tableName();
+  const withdrawal = await withdrawalOf(companyId, userId, () => false);
+  // The role as the actor may remove it: promoted to ADMIN meanwhile, an ADMIN's removal fails.
+  const removable = ROLES.filter((r) => canRemove(actor.role, r));
   try {
     await db.send(
       new TransactWriteCommand({
@@ -44,8 +53,13 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
               TableName,
               Key: keys.user(companyId, userId),
               UpdateExpression: 'SET removedAt = :now, removedBy = :actor',
-              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
-              ExpressionAttributeValues: { ':now': new Date().toISOString(), ':actor': actor.userId },
+              ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(removedAt) AND #role IN (${removable.map((_, i) => `:removable${i}`).join(', ')})`,
+              ExpressionAttributeNames: { '#role': 'role' },
+              ExpressionAttributeValues: {
+                ':now': new Date().toISOString(),
+                ':actor': actor.userId,
+                ...Object.fromEntries(removable.map((r, i) => [`:removable${i}`, r])),
+              },
             },
           },
           {
@@ -65,11 +79,16 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
             },
           },
           platformStatsItem({ users: -1, verifiedUsers: user.emailVerified ? -1 : 0 }),
+          ...withdrawal.items,
         ],
       }),
     );
   } catch (error) {
-    if (error instanceof TransactionCanceledException) throw userNotFound();
+    if (error instanceof TransactionCanceledException) {
+      // Say why as a fresh look would: gone, now an ADMIN, or else changed at the same moment.
+      await manageableUser(actor, userId, 'remove');
+      throw changedMeanwhile();
+    }
     throw error;
   }
 
@@ -83,6 +102,7 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
       .filter((c) => c.routingType === 'USER' && c.routingTargetId === userId)
       .map((c) => updateRouting(companyId, c.id, 'UNASSIGNED', null).catch(ignoreNotFound)),
     endAllSessions(companyId, userId),
+    withdrawal.sweep(),
   ]);
 }
 
@@ -91,21 +111,32 @@ function ignoreNotFound(error: unknown) {
   if ((error as { status?: number }).status !== 404) throw error;
 }
 
+/** A demotion withdraws, in the same write, the pending invitations the new role cannot give (issue 21). */
 export async function changeRole(actor: Principal, userId: string, role: InvitableRole): Promise<void> {
   await manageableUser(actor, userId, 'change the role of');
+  const TableName = tableName();
+  const withdrawal = await withdrawalOf(actor.companyId, userId, (invited) => canGrant(role, invited));
   try {
     await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.user(actor.companyId, userId),
-        UpdateExpression: 'SET #role = :role',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt) AND #role <> :owner',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':role': role, ':owner': 'OWNER' },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: keys.user(actor.companyId, userId),
+              UpdateExpression: 'SET #role = :role',
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt) AND #role <> :owner',
+              ExpressionAttributeNames: { '#role': 'role' },
+              ExpressionAttributeValues: { ':role': role, ':owner': 'OWNER' },
+            },
+          },
+          ...withdrawal.items,
+        ],
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw userNotFound();
+    if (error instanceof TransactionCanceledException) throw userNotFound();
     throw error;
   }
+  await withdrawal.sweep();
 }

@@ -39,11 +39,15 @@ export const register = httpContract({
   response: z.object({ user: UserSchema, company: CompanySchema, emailSent: z.boolean() }),
 });
 
+/**
+ * A POST with the token in the body (SPEC §7 had a GET with it in the query): a token in a URL ends up
+ * in CloudFront's access logs and browser history (issue 21). A GET now answers 405.
+ */
 export const verifyEmail = httpContract({
-  method: 'GET',
+  method: 'POST',
   path: '/api/v1/auth/verify-email',
   auth: 'public',
-  query: z.object({ token: opaqueToken('Verification token') }),
+  body: z.object({ token: opaqueToken('Verification token') }),
   response: Session,
 });
 

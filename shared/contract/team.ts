@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CompanySchema, TokensSchema, UserSchema } from './auth';
+import { CompanySchema, type Role, TokensSchema, UserSchema } from './auth';
 import { email, newPassword, opaqueToken, requiredText } from './fields';
 import { httpContract, MANAGERS } from './route';
 
@@ -8,6 +8,18 @@ import { httpContract, MANAGERS } from './route';
 /** Roles an invitation or a role change may give; there is one OWNER, the person who registered. */
 export const INVITABLE_ROLES = ['ADMIN', 'AGENT'] as const;
 export type InvitableRole = (typeof INVITABLE_ROLES)[number];
+
+/**
+ * The roles each role may grant by invitation (issue 21): only the OWNER grants ADMIN, ADMINs bring in
+ * AGENTs, AGENTs invite nobody. Accepting checks it again against the inviter as they are then.
+ */
+export const GRANTABLE_ROLES: Record<Role, readonly InvitableRole[]> = { OWNER: INVITABLE_ROLES, ADMIN: ['AGENT'], AGENT: [] };
+
+export const canGrant = (granter: Role, role: InvitableRole): boolean => GRANTABLE_ROLES[granter].includes(role);
+
+/** Only the OWNER takes ADMIN away: an ADMIN removes AGENTs only (issue 21). */
+export const canRemove = (remover: Role, member: string): boolean =>
+  remover === 'OWNER' ? member !== 'OWNER' : remover === 'ADMIN' && member === 'AGENT';
 
 const invitableRole = z.enum(INVITABLE_ROLES, { error: 'Choose a role: Admin or Agent' });
 
@@ -65,11 +77,15 @@ export const resendInvitation = httpContract({
   response: z.object({ invitation: InvitationSchema }),
 });
 
+/**
+ * A POST with the token in the body, so no CloudFront log or browser history holds it (issue 21); the
+ * earlier GET /api/v1/invitations/accept?token= is gone and answers 405.
+ */
 export const previewInvitation = httpContract({
-  method: 'GET',
-  path: '/api/v1/invitations/accept',
+  method: 'POST',
+  path: '/api/v1/invitations/preview',
   auth: 'public',
-  query: z.object({ token: opaqueToken('Invitation token') }),
+  body: z.object({ token: opaqueToken('Invitation token') }),
   response: z.object({ invitation: InvitationPreviewSchema }),
 });
 

@@ -7,8 +7,10 @@ import {
   gone,
   isFocused,
   launchBrowser,
+  linkToken,
   openTab,
   reached,
+  requestedUrls,
   seen,
   signInThroughForm,
   web,
@@ -34,7 +36,7 @@ afterAll(async () => {
 /** The accept link of the newest invitation mail to an address, as the person would click it. */
 async function mailedInvitationLink(email: string): Promise<string> {
   const mail = (await mailTo(email)).at(-1);
-  const match = mail && /https?:\/\/\S+\/accept-invite\?token=[\w-]+/.exec(mail.text);
+  const match = mail && /https?:\/\/\S+\/accept-invite#token=[\w-]+/.exec(mail.text);
   if (!match) throw new Error(`no invitation link mailed to ${email}`);
   return match[0];
 }
@@ -63,8 +65,12 @@ describe('team invitations', () => {
     await expectAccessible(page, '/settings/team with a pending invitation');
 
     const joinTab = await openTab(browser);
-    await joinTab.page.goto(await mailedInvitationLink(colleague));
+    const link = await mailedInvitationLink(colleague);
+    const requested = requestedUrls(joinTab.page);
+    await joinTab.page.goto(link);
     await seen(joinTab.page.getByRole('heading', { name: 'Join Analytical Engines' }));
+    // Issue 21: the token left the address bar at once, and no request carried it in its URL.
+    expect(joinTab.page.url()).toBe(web('/accept-invite'));
     await seen(joinTab.page.getByText('invited you to join Analytical Engines on Switchboard as an admin'));
     expect(await joinTab.page.getByLabel('Email').inputValue()).toBe(colleague);
     await expectAccessible(joinTab.page, '/accept-invite');
@@ -76,6 +82,8 @@ describe('team invitations', () => {
     await joinTab.page.getByRole('button', { name: 'Join Analytical Engines' }).click();
     await reached(joinTab.page, '/dashboard');
     await seen(joinTab.page.getByText('Grace Hopper').first());
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((url) => url.includes(linkToken(link)))).toEqual([]);
 
     await joinTab.page.goto(web('/settings/team'));
     await seen(joinTab.page.getByRole('row', { name: /Ada Lovelace/ }));
@@ -129,5 +137,30 @@ describe('team invitations', () => {
     expect(sent).toHaveLength(1);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('an address that already has an account is invited like any other; opening the link says to sign in instead', async () => {
+    const elsewhere = await signUp({ companyName: 'Difference Engines', password: PASSWORD });
+    const ownerTab = await openTab(browser);
+    await signInThroughForm(ownerTab.page, owner.email, PASSWORD);
+    await ownerTab.page.goto(web('/settings/team'));
+    await ownerTab.page.getByRole('button', { name: 'Invite Member' }).click();
+    const dialog = await seen(ownerTab.page.getByRole('dialog', { name: 'Invite Member' }));
+    await dialog.getByLabel('Email').fill(elsewhere.email);
+    await dialog.getByLabel('Role').selectOption('AGENT');
+    await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+    await gone(dialog);
+    await seen(ownerTab.page.getByText(`Invitation sent to ${elsewhere.email}.`));
+
+    const holder = await openTab(browser);
+    await holder.page.goto(await mailedInvitationLink(elsewhere.email));
+    await seen(holder.page.getByRole('heading', { name: 'Invitation unavailable' }));
+    await seen(holder.page.getByText('This email address already has a Switchboard account.'));
+    await holder.page.getByRole('link', { name: 'Sign in instead.' }).click();
+    await reached(holder.page, '/login');
+    for (const tab of [ownerTab, holder]) {
+      expect(tab.errors).toEqual([]);
+      await tab.context.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { keys } from '../../functions/lib/table';
 import type { Company, Tokens, User } from '../../shared/contract/auth';
 import type { TeamUser } from '../../shared/contract/settings';
 import type { Invitation, InvitationPreview } from '../../shared/contract/team';
-import { type Account, api, mailTo, newClientAddress, signUp, uniqueEmail } from '../support/api';
+import { type Account, api, mailTo, newClientAddress, signUp, stack, uniqueEmail } from '../support/api';
 import { testTable } from '../support/table';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
 
@@ -22,7 +22,8 @@ const accept = (token: string, overrides: Partial<{ name: string; password: stri
     body: { token, name: overrides.name ?? 'New Colleague', password: overrides.password ?? 'a good password' },
   });
 
-const preview = (token: string) => api<{ invitation: InvitationPreview }>(`/api/v1/invitations/accept?token=${token}`);
+// A POST, so the token travels in the body, never in a URL that CloudFront or a browser keeps (issue 21).
+const preview = (token: string) => api<{ invitation: InvitationPreview }>('/api/v1/invitations/preview', { body: { token } });
 
 describe('inviting a colleague', () => {
   it('mails a link that shows who invites to which company, and signs the colleague in with the invited role', async () => {
@@ -47,6 +48,9 @@ describe('inviting a colleague', () => {
     expect(mail?.subject).toBe('Olivia Owner invited you to Invite Co on Switchboard');
     expect(mail?.text).toContain('"Olivia Owner" invited you to join "Invite Co" on Switchboard as an agent.');
     expect(mail?.html).toContain('<strong>Olivia Owner</strong> invited you to join <strong>Invite Co</strong>');
+    // The token rides in the fragment, which browsers never send: no server or CDN log holds it.
+    expect(mail?.text).toContain(`${stack().env.APP_URL}/accept-invite#token=`);
+    expect(mail?.html).not.toMatch(/accept-invite\?/);
     const token = await latestInvitationToken(email);
 
     const shown = await preview(token);
@@ -102,16 +106,30 @@ describe('inviting a colleague', () => {
     expect((await api('/api/v1/invitations', { token: agent.tokens.accessToken })).status).toBe(200);
   });
 
-  it('refuses an address that already has an account, in any company', async () => {
+  it('answers an address that already has an account like any other; the link tells its holder to sign in', async () => {
     const elsewhere = await signUp({ companyName: 'Other Co' });
-    for (const email of [elsewhere.email, owner.email]) {
-      const res = await api('/api/v1/invitations', { token: owner.tokens.accessToken, body: { email, role: 'ADMIN' } });
-      expect(res.status).toBe(409);
-      expect(res.body.error).toMatchObject({
-        code: 'EMAIL_TAKEN',
-        message: 'This email address already belongs to a Switchboard account.',
+    const fresh = uniqueEmail('fresh');
+    const answers = [];
+    for (const email of [elsewhere.email, fresh]) {
+      const res = await api<{ invitation: Invitation }>('/api/v1/invitations', {
+        token: owner.tokens.accessToken,
+        body: { email, role: 'AGENT' },
       });
+      answers.push({ status: res.status, message: res.body.message?.replace(email, '<address>') });
     }
+    // Nothing tells the inviting company which of the two addresses has an account.
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]).toEqual({ status: 201, message: 'Invitation sent to <address>.' });
+
+    const token = await latestInvitationToken(elsewhere.email);
+    const taken = 'This email address already has a Switchboard account. Sign in instead.';
+    for (const res of [await preview(token), await accept(token)]) {
+      expect(res.status).toBe(409);
+      expect(res.body.error).toEqual({ code: 'EMAIL_TAKEN', message: taken });
+    }
+    // The account and its company are untouched.
+    const login = await api<Session>('/api/v1/auth/login', { body: { email: elsewhere.email, password: elsewhere.password } });
+    expect(login.body.data.company.id).toBe(elsewhere.company.id);
   });
 
   it('lets an address a stranger registered but never verified be invited: accepting replaces that account', async () => {
@@ -240,6 +258,17 @@ describe('inviting a colleague', () => {
     expect(results.map((r) => r.status).sort()).toEqual([201, 400]);
     const team = await api<{ users: TeamUser[] }>('/api/v1/users', { token: owner.tokens.accessToken });
     expect(team.body.data.users.filter((u) => u.email === email)).toHaveLength(1);
+  });
+
+  it('no longer opens a link from a URL: the old GET preview answers 405 and names the method to use', async () => {
+    const email = uniqueEmail('get-preview');
+    await invite(owner, email);
+    const token = await latestInvitationToken(email);
+    const res = await api(`/api/v1/invitations/accept?token=${token}`);
+    expect(res.status).toBe(405);
+    expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
+    expect(res.body.error.message).toMatch(/^Method GET is not allowed for \/api\/v1\/invitations\/accept; use .*POST/);
+    expect((await preview(token)).status).toBe(200);
   });
 
   it('applies the registration password rules and refuses an unknown token', async () => {

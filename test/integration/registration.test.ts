@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Company, Tokens, User } from '../../shared/contract/auth';
-import { api, mailTo, newClientAddress, signUp, uniqueEmail, verificationToken } from '../support/api';
+import { api, mailTo, newClientAddress, signUp, uniqueEmail, verificationToken, verifyEmail } from '../support/api';
 import { PLATFORM_ADMIN_UNCLAIMED } from '../support/global-setup';
 
 type Registered = { user: User; company: Company; emailSent: boolean };
@@ -30,8 +30,8 @@ describe('registering an address someone else registered first (pre-account hija
     expect(own.body.message).toBe('Registration successful. Please check your email to verify your account.');
     const victimLink = await latestLink(victim);
 
-    expect((await api(`/api/v1/auth/verify-email?token=${attackerLink}`)).status).toBe(400);
-    const verified = await api<{ user: User }>(`/api/v1/auth/verify-email?token=${victimLink}`);
+    expect((await verifyEmail(attackerLink)).status).toBe(400);
+    const verified = await verifyEmail<{ user: User }>(victimLink);
     expect(verified.status).toBe(200);
     expect(verified.body.data.user.name).toBe('Ada Lovelace');
 
@@ -45,7 +45,7 @@ describe('registering an address someone else registered first (pre-account hija
     expect(stranger.body.data.user.isPlatformAdmin).toBe(false);
     // The administrator registers for real; their own link makes them one, the stranger's password is void.
     expect((await register(PLATFORM_ADMIN_UNCLAIMED, 'the operator’s password')).status).toBe(201);
-    const verified = await api<{ user: User }>(`/api/v1/auth/verify-email?token=${await latestLink(PLATFORM_ADMIN_UNCLAIMED)}`);
+    const verified = await verifyEmail<{ user: User }>(await latestLink(PLATFORM_ADMIN_UNCLAIMED));
     expect(verified.body.data.user.isPlatformAdmin).toBe(true);
     expect((await login(PLATFORM_ADMIN_UNCLAIMED, 'attacker chose this')).status).toBe(401);
   });

@@ -69,7 +69,7 @@ describe('removing a user', () => {
     expect(back.body.data.user.id).not.toBe(agent.user.id);
   });
 
-  it('lets an ADMIN remove an agent or another admin, but nobody removes the owner or themselves', async () => {
+  it('lets an ADMIN remove an agent, only the owner remove an admin, and nobody the owner or themselves', async () => {
     const admin = await addTeamMember(owner, { role: 'ADMIN' });
     const otherAdmin = await addTeamMember(owner, { role: 'ADMIN' });
     const agent = await addTeamMember(owner, { role: 'AGENT' });
@@ -82,9 +82,13 @@ describe('removing a user', () => {
     expect(self.body.error.message).toBe('You cannot remove yourself.');
     const byAgent = await api(`/api/v1/users/${otherAdmin.user.id}`, { method: 'DELETE', token: agent.tokens.accessToken });
     expect(byAgent.status).toBe(403);
+    // Issue 21: only the owner takes ADMIN away.
+    const adminByAdmin = await api(`/api/v1/users/${otherAdmin.user.id}`, { method: 'DELETE', token: admin.tokens.accessToken });
+    expect(adminByAdmin.status).toBe(403);
+    expect(adminByAdmin.body.error.message).toBe('Only the owner can remove an admin.');
 
     expect((await api(`/api/v1/users/${agent.user.id}`, { method: 'DELETE', token: admin.tokens.accessToken })).status).toBe(200);
-    expect((await api(`/api/v1/users/${otherAdmin.user.id}`, { method: 'DELETE', token: admin.tokens.accessToken })).status).toBe(
+    expect((await api(`/api/v1/users/${otherAdmin.user.id}`, { method: 'DELETE', token: owner.tokens.accessToken })).status).toBe(
       200,
     );
     expect((await api(`/api/v1/users/${agent.user.id}`, { method: 'DELETE', token: admin.tokens.accessToken })).status).toBe(404);

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
-import { api, mailTo, newClientAddress, signUp, uniqueEmail, verificationToken } from '../support/api';
+import { api, mailTo, newClientAddress, signUp, uniqueEmail, verificationToken, verifyEmail } from '../support/api';
 import { testTable } from '../support/table';
 
 async function register(email = uniqueEmail()) {
@@ -17,22 +17,34 @@ async function register(email = uniqueEmail()) {
 
 describe('e-mail verification', () => {
   it('needs a token', async () => {
-    const res = await api('/api/v1/auth/verify-email');
+    const res = await api('/api/v1/auth/verify-email', { body: {} });
     expect(res.status).toBe(400);
     expect(res.body.error.details?.fields).toEqual({ token: 'Verification token is required' });
   });
 
+  it('takes the token in a POST body only: a token in the URL is refused with 405 and stays unspent', async () => {
+    const { token } = await register();
+    const inUrl = await api(`/api/v1/auth/verify-email?token=${token}`);
+    expect(inUrl.status).toBe(405);
+    expect(inUrl.body.error).toEqual({
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'Method GET is not allowed for /api/v1/auth/verify-email; use POST',
+    });
+    expect(inUrl.body.data).toBeUndefined();
+    expect((await verifyEmail(token)).status).toBe(200);
+  });
+
   it('works once; a second click is refused without a resend offer', async () => {
     const { token } = await register();
-    expect((await api(`/api/v1/auth/verify-email?token=${token}`)).status).toBe(200);
-    const again = await api(`/api/v1/auth/verify-email?token=${token}`);
+    expect((await verifyEmail(token)).status).toBe(200);
+    const again = await verifyEmail(token);
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('INVALID_TOKEN');
     expect(again.body.error.details).toEqual({ canResend: false });
   });
 
   it('refuses an unknown token', async () => {
-    const res = await api('/api/v1/auth/verify-email?token=AAAAAAAAAAAAAAAAAAAAAA');
+    const res = await verifyEmail('AAAAAAAAAAAAAAAAAAAAAA');
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual({ canResend: false });
   });
@@ -48,7 +60,7 @@ describe('e-mail verification', () => {
         ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
       }),
     );
-    const expired = await api(`/api/v1/auth/verify-email?token=${token}`);
+    const expired = await verifyEmail(token);
     expect(expired.status).toBe(400);
     expect(expired.body.error.message).toMatch(/expired/);
     expect(expired.body.error.details).toEqual({ canResend: true });
@@ -59,7 +71,7 @@ describe('e-mail verification', () => {
     expect(mails).toHaveLength(2);
     const fresh = verificationToken(mails[1] as NonNullable<(typeof mails)[1]>);
     expect(fresh).not.toBe(token);
-    expect((await api(`/api/v1/auth/verify-email?token=${fresh}`)).status).toBe(200);
+    expect((await verifyEmail(fresh)).status).toBe(200);
   });
 });
 
@@ -70,14 +82,14 @@ describe('resending the verification mail', () => {
     expect((await resend()).status).toBe(200);
     const second = verificationToken((await mailTo(email))[1] as NonNullable<Awaited<ReturnType<typeof mailTo>>[1]>);
 
-    const voided = await api(`/api/v1/auth/verify-email?token=${first}`);
+    const voided = await verifyEmail(first);
     expect(voided.status).toBe(400);
     expect(voided.body.error.details).toEqual({ canResend: false });
-    expect((await api(`/api/v1/auth/verify-email?token=${second}`)).status).toBe(200);
+    expect((await verifyEmail(second)).status).toBe(200);
 
     // Once verified, neither link is a way in, and a resend mails nothing.
     for (const token of [first, second]) {
-      const res = await api(`/api/v1/auth/verify-email?token=${token}`);
+      const res = await verifyEmail(token);
       expect(res.status).toBe(400);
       expect(res.body.data).toBeUndefined();
     }

@@ -92,10 +92,14 @@ export async function mailTo(email: string): Promise<SentMail[]> {
 }
 
 export function verificationToken(mail: SentMail): string {
-  const match = /verify-email\?token=([\w-]+)/.exec(mail.text);
+  const match = /verify-email[?#]token=([\w-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`No verification link in: ${mail.text}`);
   return match[1];
 }
+
+/** Spends a verification token the way the web app does: in a POST body, never in a URL (issue 21). */
+export const verifyEmail = <T = { user: User; company: Company; tokens: Tokens }>(token: string) =>
+  api<T>('/api/v1/auth/verify-email', { body: { token } });
 
 export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0, 8)}@example.test`;
 
@@ -118,9 +122,7 @@ export async function signUp(overrides: Partial<{ email: string; password: strin
   if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
   const [mail] = await mailTo(email.toLowerCase());
   if (!mail) throw new Error('no verification mail');
-  const verified = await api<{ user: User; company: Company; tokens: Tokens }>(
-    `/api/v1/auth/verify-email?token=${verificationToken(mail)}`,
-  );
+  const verified = await verifyEmail<{ user: User; company: Company; tokens: Tokens }>(verificationToken(mail));
   if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`);
   return { email: email.toLowerCase(), password, ...verified.body.data } satisfies Account;
 }

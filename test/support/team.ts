@@ -3,7 +3,7 @@ import type { InvitableRole, Invitation } from '../../shared/contract/team';
 import { type Account, api, mailTo, type SentMail, uniqueEmail } from './api';
 
 export function invitationToken(mail: SentMail): string {
-  const match = /accept-invite\?token=([\w-]+)/.exec(mail.text);
+  const match = /accept-invite[?#]token=([\w-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`No invitation link in: ${mail.text}`);
   return match[1];
 }

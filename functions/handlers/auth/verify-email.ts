@@ -5,8 +5,8 @@ import { consumeVerification } from '../../auth/verification';
 import { unauthorized } from '../../lib/app-error';
 import { defineHandler } from '../../lib/define-handler';
 
-export const handler = defineHandler(verifyEmail, async ({ query }) => {
-  const { companyId, userId } = await consumeVerification(query.token);
+export const handler = defineHandler(verifyEmail, async ({ body }) => {
+  const { companyId, userId } = await consumeVerification(body.token);
   const [stored, company] = await Promise.all([getUser(companyId, userId), getCompany(companyId)]);
   if (!stored || !company) throw unauthorized('This account no longer exists.');
   const user = await touchLastActive(stored);

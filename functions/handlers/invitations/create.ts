@@ -3,9 +3,10 @@ import { getActiveUser, getCompany } from '../../auth/accounts';
 import { defineHandler } from '../../lib/define-handler';
 import { consume } from '../../lib/throttle';
 import { sendInvitationMail } from '../../team/invitation-mail';
-import { createInvitation as create, invitationMailsPerCompany, toInvitation } from '../../team/invitations';
+import { checkMayInvite, createInvitation as create, invitationMailsPerCompany, toInvitation } from '../../team/invitations';
 
 export const handler = defineHandler(createInvitation, async ({ body, principal }) => {
+  checkMayInvite(principal.role, body.role);
   await consume(invitationMailsPerCompany, principal.companyId);
   const [inviter, company] = await Promise.all([
     getActiveUser(principal.companyId, principal.userId),
@@ -13,7 +14,7 @@ export const handler = defineHandler(createInvitation, async ({ body, principal 
   ]);
   const { invitation, token } = await create({
     companyId: principal.companyId,
-    inviter: { id: principal.userId, name: inviter?.name ?? '' },
+    inviter: { id: principal.userId, name: inviter?.name ?? '', role: principal.role },
     email: body.email,
     role: body.role,
   });

@@ -1,8 +1,8 @@
 import { previewInvitation } from '../../../shared/contract/team';
 import { defineHandler } from '../../lib/define-handler';
-import { openInvitation, toPreview } from '../../team/invitations';
+import { openPreview, toPreview } from '../../team/invitations';
 
-export const handler = defineHandler(previewInvitation, async ({ query }) => {
-  const { invitation, company } = await openInvitation(query.token);
+export const handler = defineHandler(previewInvitation, async ({ body }) => {
+  const { invitation, company } = await openPreview(body.token);
   return { data: { invitation: toPreview(invitation, company) } };
 });

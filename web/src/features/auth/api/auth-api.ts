@@ -21,7 +21,8 @@ export const login = (credentials: { email: string; password: string }) => api.p
 export const register = (registration: Registration) =>
   api.request<{ user: User; company: Company; emailSent: boolean }>('/auth/register', { method: 'POST', body: registration });
 
-export const verifyEmail = (token: string) => api.request<SignedIn>('/auth/verify-email', { query: { token } });
+/** The token goes in the body, never in a URL that a log or the browser history keeps (issue 21). */
+export const verifyEmail = (token: string) => api.request<SignedIn>('/auth/verify-email', { method: 'POST', body: { token } });
 
 export const resendVerification = (email: string) =>
   api.request<Record<string, never>>('/auth/resend-verification', { method: 'POST', body: { email } });
@@ -54,8 +55,9 @@ export function useVerifyEmail(token: string | null) {
   });
 }
 
+/** A POST for the same reason as verifyEmail: the token stays out of every URL. */
 export const previewInvitation = (token: string) =>
-  api.request<{ invitation: InvitationPreview }>('/invitations/accept', { query: { token } }).then((r) => r.data.invitation);
+  api.post<{ invitation: InvitationPreview }>('/invitations/preview', { token }).then((data) => data.invitation);
 
 export const acceptInvitation = (input: { token: string; name: string; password: string }) =>
   api.post<SignedIn>('/invitations/accept', input);

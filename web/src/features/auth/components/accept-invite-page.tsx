@@ -1,6 +1,6 @@
 import { CircleX } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { MIN_PASSWORD_LENGTH } from '../../../../../shared/constants';
 import type { InvitationPreview } from '../../../../../shared/contract/team';
 import { Alert } from '../../../components/alert';
@@ -10,6 +10,7 @@ import { TextField } from '../../../components/text-field';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
 import { useAcceptInvitation, useInvitationPreview } from '../api/auth-api';
+import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard } from './auth-card';
 import { withSignInLink } from './sign-in-instead';
 import { TextLink } from './text-link';
@@ -18,10 +19,9 @@ const FIELDS = ['name', 'password'] as const;
 type Field = (typeof FIELDS)[number];
 const ROLE_WORDS = { ADMIN: 'an admin', AGENT: 'an agent' } as const;
 
-/** /accept-invite?token=: a colleague joins the company they were invited to and is signed in. */
+/** /accept-invite#token= (or ?token= from older mails): a colleague joins the company they were invited to and is signed in. */
 export function AcceptInvitePage() {
-  const [params] = useSearchParams();
-  const token = params.get('token');
+  const token = useLinkToken();
   const preview = useInvitationPreview(token);
 
   if (!token) return <DeadLink message="Invalid invitation link. No token provided." />;
@@ -35,8 +35,10 @@ export function AcceptInvitePage() {
     );
   }
   if (preview.isError) {
-    const used = preview.error instanceof ApiError && preview.error.details?.used === true;
-    return <DeadLink message={errorMessage(preview.error, 'This invitation link cannot be opened.')} signIn={used} />;
+    // Accepted already, or the address has an account (issue 21: said here, to the link's holder): sign in.
+    const signIn =
+      preview.error instanceof ApiError && (preview.error.details?.used === true || preview.error.code === 'EMAIL_TAKEN');
+    return <DeadLink message={errorMessage(preview.error, 'This invitation link cannot be opened.')} signIn={signIn} />;
   }
   return <JoinForm token={token} invitation={preview.data} />;
 }
@@ -112,14 +114,16 @@ function JoinForm({ token, invitation }: { token: string; invitation: Invitation
 }
 
 function DeadLink({ message, signIn = false }: { message: string; signIn?: boolean }) {
+  const shown = withSignInLink(message);
   return (
     <AuthCard title="Invitation unavailable">
       <div className="flex flex-col gap-4 text-sm text-muted">
         <div className="flex items-start gap-3" role="alert">
           <CircleX aria-hidden="true" className="size-6 shrink-0 text-danger" />
-          <p>{message}</p>
+          <p>{shown}</p>
         </div>
-        <TextLink to="/login">{signIn ? 'Sign in' : 'Back to sign in'}</TextLink>
+        {/* A message ending in 'Sign in instead.' already links there. */}
+        {shown === message && <TextLink to="/login">{signIn ? 'Sign in' : 'Back to sign in'}</TextLink>}
       </div>
     </AuthCard>
   );

@@ -1,8 +1,15 @@
 import { screen } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { session } from '../../../lib/services';
 import { json, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
 import { VerifyEmailPage } from './verify-email-page';
+
+/** What the address bar shows. */
+function AddressBar() {
+  const { pathname, search, hash } = useLocation();
+  return <output aria-label="Address">{`${pathname}${search}${hash}`}</output>;
+}
 
 const renderAt = (path: string) => renderWithProviders(<VerifyEmailPage />, { path, route: '/verify-email' });
 
@@ -35,6 +42,22 @@ describe('VerifyEmailPage', () => {
     expect(await screen.findByRole('heading', { name: 'Verification failed' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toBe('This verification link is invalid or has already been used.');
     expect(screen.getByRole('link', { name: 'Back to sign in' })).toBeTruthy();
+  });
+
+  it('reads the token from the fragment, sends it in a POST body, and clears it from the address bar at once', async () => {
+    const requests = stubServer(used);
+    renderWithProviders(
+      <>
+        <VerifyEmailPage />
+        <AddressBar />
+      </>,
+      { path: '/verify-email#token=secret-token', route: '/verify-email' },
+    );
+    expect(await screen.findByRole('heading', { name: 'Verification failed' })).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'Address' }).textContent).toBe('/verify-email');
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ method: 'POST', body: { token: 'secret-token' } });
+    expect(requests[0]?.url).not.toContain('secret-token');
   });
 
   it('an expired link says so once, with the way to a new e-mail', async () => {

@@ -1,17 +1,18 @@
 import { CircleCheck, CircleX } from 'lucide-react';
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { VERIFY_REDIRECT_MS } from '../../../../../shared/constants';
 import { Spinner } from '../../../components/spinner';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useVerifyEmail } from '../api/auth-api';
+import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
 
+/** /verify-email#token= (SPEC §2 names ?token=, which older mails carry and which works too). */
 export function VerifyEmailPage() {
-  const [params] = useSearchParams();
-  const token = params.get('token');
+  const token = useLinkToken();
   const navigate = useNavigate();
   const signedIn = useSession();
   const verification = useVerifyEmail(token);

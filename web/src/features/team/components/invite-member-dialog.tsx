@@ -1,11 +1,12 @@
 import { useRef, useState } from 'react';
-import { createInvitation, type InvitableRole, type Invitation } from '../../../../../shared/contract/team';
+import { createInvitation, GRANTABLE_ROLES, type InvitableRole, type Invitation } from '../../../../../shared/contract/team';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
 import { SelectField } from '../../../components/select-field';
 import { TextField } from '../../../components/text-field';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useSession } from '../../../hooks/use-session';
+import { errorMessage } from '../../../lib/api-client';
 import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '../../../lib/form';
 import { useInvite } from '../api/team-api';
 import { ROLE_OPTIONS } from './role-options';
@@ -36,6 +37,9 @@ export function InviteMemberDialog({
 
 function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
   const invite = useInvite();
+  // Only the owner grants ADMIN (issue 21): an admin is offered the roles they may give, and told why.
+  const granter = useSession()?.user.role ?? 'AGENT';
+  const options = ROLE_OPTIONS.filter((o) => GRANTABLE_ROLES[granter].includes(o.value as InvitableRole));
   // No role is chosen for them: what a new member may manage is decided, never left to a default.
   const [values, setValues] = useState<{ email: string; role: InvitableRole | '' }>({ email: '', role: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
@@ -52,7 +56,6 @@ function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void
         onSuccess: onInvited,
         onError: (error) => {
           const fromServer = serverFieldErrors(error, FIELDS);
-          if (error instanceof ApiError && error.code === 'EMAIL_TAKEN') fromServer.email = error.message;
           setErrors(fromServer);
           focusFirstInvalid(FIELDS, fromServer, refs.current);
         },
@@ -87,7 +90,8 @@ function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void
           required
           aria-required="true"
           placeholder="Choose a role..."
-          options={ROLE_OPTIONS}
+          options={options}
+          hint={options.length < ROLE_OPTIONS.length ? 'Only the owner can invite an admin.' : undefined}
           value={values.role}
           onChange={(e) => setValues((v) => ({ ...v, role: e.target.value as InvitableRole }))}
           error={errors.role}

@@ -107,11 +107,7 @@ describe('TeamPage', () => {
 
   it('lets the owner invite by e-mail and role, and shows the invitation as sent', async () => {
     signInAs('OWNER');
-    const requests = teamServer((r) =>
-      r.body && (r.body as { email: string }).email === 'taken@example.com'
-        ? fail(409, 'This email address already belongs to a Switchboard account.', 'EMAIL_TAKEN')
-        : ok({ invitation: { ...INVITATION, email: 'sam@example.com', role: 'AGENT' } }, 201),
-    );
+    const requests = teamServer(() => ok({ invitation: { ...INVITATION, email: 'sam@example.com', role: 'AGENT' } }, 201));
     const events = userEvent.setup();
     renderWithProviders(<TeamPage />);
     await events.click(await screen.findByRole('button', { name: 'Invite Member' }));
@@ -127,20 +123,15 @@ describe('TeamPage', () => {
 
     // The role is still to be chosen: nothing is sent, and the cursor goes to it.
     const email = within(dialog).getByLabelText(/Email/);
-    await events.type(email, 'taken@example.com');
+    await events.type(email, 'sam@example.com');
     await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     expect(within(dialog).queryByText('Email is required')).toBeNull();
     expect(within(dialog).getByText('Choose a role: Admin or Agent')).toBeTruthy();
     expect(document.activeElement).toBe(role);
     expect(changes(requests)).toEqual([]);
 
+    expect([...role.options].map((o) => o.value)).toEqual(['', 'AGENT', 'ADMIN']);
     await events.selectOptions(role, 'AGENT');
-    await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
-    expect(await within(dialog).findByText('This email address already belongs to a Switchboard account.')).toBeTruthy();
-    expect(document.activeElement).toBe(email);
-
-    await events.clear(email);
-    await events.type(email, 'sam@example.com');
     await events.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByText('Invitation sent to sam@example.com.')).toBeTruthy();
@@ -199,6 +190,25 @@ describe('TeamPage', () => {
       { url: '/api/v1/users/u2', method: 'PATCH', body: { role: 'ADMIN' } },
       { url: '/api/v1/users/u2', method: 'DELETE', body: undefined },
     ]);
+  });
+
+  it('an admin invites agents only and removes agents only: only the owner grants or takes away admin', async () => {
+    signInAs('ADMIN', 'u9');
+    const alanTuring = { ...USERS[1], id: 'u3', name: 'Alan Turing', email: 'alan@example.com', role: 'ADMIN' } as TeamUser;
+    stubServer((r) => (r.url === '/api/v1/users' ? ok({ users: [...USERS, alanTuring] }) : ok({ invitations: [] })));
+    const events = userEvent.setup();
+    renderWithProviders(<TeamPage />);
+    const grace = await screen.findByRole('row', { name: /Grace Hopper/ });
+    expect(within(grace).getByRole('button', { name: 'Remove Grace Hopper' })).toBeTruthy();
+    const alan = screen.getByRole('row', { name: /Alan Turing/ });
+    expect(within(alan).queryByRole('button', { name: 'Remove Alan Turing' })).toBeNull();
+    expect(screen.getByText('Only the owner can change roles or remove admins.')).toBeTruthy();
+
+    await events.click(screen.getByRole('button', { name: 'Invite Member' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invite Member' });
+    const role = within(dialog).getByLabelText(/Role/) as HTMLSelectElement;
+    expect([...role.options].map((o) => o.value)).toEqual(['', 'AGENT']);
+    expect(within(dialog).getByText('Only the owner can invite an admin.')).toBeTruthy();
   });
 
   it('is read-only for an agent, with the reason on screen and tied to each disabled button', async () => {

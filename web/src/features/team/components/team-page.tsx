@@ -1,6 +1,7 @@
 import { UserMinus, UserPlus, UsersRound } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { TeamUser } from '../../../../../shared/contract/settings';
+import { canRemove } from '../../../../../shared/contract/team';
 import { Alert } from '../../../components/alert';
 import { Avatar } from '../../../components/avatar';
 import { Button } from '../../../components/button';
@@ -77,7 +78,11 @@ export function TeamPage() {
       {me && (!canManage || !isOwner) && (
         <p className="-mt-2 mb-4 text-sm text-muted">
           {!canManage && <span id={inviteReasonId}>Only the owner and admins can invite or remove members. </span>}
-          {!isOwner && <span id={roleReasonId}>Only the owner can change roles.</span>}
+          {!isOwner && (
+            <span id={roleReasonId}>
+              {canManage ? 'Only the owner can change roles or remove admins.' : 'Only the owner can change roles.'}
+            </span>
+          )}
         </p>
       )}
       <div aria-live="polite" className={notice ? 'mb-4' : undefined}>
@@ -187,7 +192,7 @@ export function TeamPage() {
                               {user.role === 'OWNER' ? "The owner's role cannot be changed." : 'You cannot change your own role.'}
                             </span>
                           )}
-                          {canManage && actionable(user) && (
+                          {me && canRemove(me.role, user.role) && actionable(user) && (
                             <IconButton
                               icon={UserMinus}
                               tone="danger"
