@@ -12,7 +12,7 @@ describe('company settings', () => {
     const token = owner.tokens.accessToken;
     const before = await api<{ settings: { default_country_code: { code: string } } }>('/api/v1/company/settings', { token });
     expect(before.status).toBe(200);
-    expect(before.body.data.settings).toEqual({ default_country_code: { code: 'US' } });
+    expect(before.body.data.settings.default_country_code).toEqual({ code: 'US' });
     const { channel } = await withChannel(owner);
     expect(channel.identifier).toMatch(/^\+1/);
     const after = await api<{ settings: { default_country_code: { code: string } } }>('/api/v1/company/settings', { token });
