@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { REALTIME_TICKET_TTL_SECONDS } from '../../shared/constants';
 import type { RealtimeTicket } from '../../shared/contract/realtime';
 import type { Principal } from '../auth/access-tokens';
@@ -20,7 +20,7 @@ export interface TicketHolder {
   sessionExpiresAt: number;
 }
 
-const sessionEnded = () => unauthorized('Your session has expired. Please sign in again.', 'INVALID_TOKEN');
+const sessionEnded = () => unauthorized('Your session has ended. Please sign in again.', 'SESSION_ENDED');
 
 /**
  * A ticket for one socket: 128-bit random, stored only as its SHA-256, valid 30 seconds, usable once.
@@ -28,13 +28,11 @@ const sessionEnded = () => unauthorized('Your session has expired. Please sign i
  */
 export async function issueTicket(principal: Principal): Promise<RealtimeTicket> {
   const TableName = tableName();
-  const [user, family] = await Promise.all([
-    getActiveUser(principal.companyId, principal.userId),
-    db.send(new GetCommand({ TableName, Key: keys.refreshFamily(principal.sessionId), ConsistentRead: true })),
-  ]);
+  // defineHandler has read the stored session for this request (a revoked or expired one is refused there).
+  const sessionExpiresAt = principal.sessionExpiresAt;
+  if (!sessionExpiresAt || sessionExpiresAt <= epochSeconds()) throw sessionEnded();
+  const user = await getActiveUser(principal.companyId, principal.userId);
   if (!user) throw unauthorized('This account no longer exists.');
-  const session = family.Item;
-  if (!session || session.revoked || Number(session.expiresAt) <= epochSeconds()) throw sessionEnded();
 
   const { token, hash } = newOpaqueToken();
   const expiresAt = epochSeconds() + REALTIME_TICKET_TTL_SECONDS;
@@ -43,7 +41,7 @@ export async function issueTicket(principal: Principal): Promise<RealtimeTicket>
     companyId: user.companyId,
     name: user.name,
     sessionId: principal.sessionId,
-    sessionExpiresAt: Number(session.expiresAt),
+    sessionExpiresAt,
   };
   await db.send(
     new PutCommand({ TableName, Item: { ...keys.realtimeTicket(hash), entity: 'REALTIME_TICKET', ...holder, expiresAt } }),

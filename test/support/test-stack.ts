@@ -19,6 +19,8 @@ export async function startTestStack(options: {
   label: string;
   /** The Twilio emulator's time per message status step. */
   twilioMessageStepMs?: number;
+  /** A voice token lifetime under 15 minutes (functions/voice/voice-token.ts). */
+  voiceTokenTtlSeconds?: number;
   /** Each part's logger (default: quiet). */
   log?: (name: string) => Logger;
 }) {
@@ -38,6 +40,7 @@ export async function startTestStack(options: {
       persist: false,
       web: options.web,
       twilioMessageStepMs: options.twilioMessageStepMs,
+      voiceTokenTtlSeconds: options.voiceTokenTtlSeconds,
       // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
       passwordScryptN: 2 ** 14,
       log: options.log ?? (() => quietLogger),
