@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
-import { REFRESH_GRACE_SECONDS } from '../../shared/constants';
+import { REFRESH_GRACE_SECONDS, SESSION_TOKEN_FAILURE_LIMIT } from '../../shared/constants';
 import type { Tokens, User } from '../../shared/contract/auth';
 import { type Account, api, newClientAddress, signUp } from '../support/api';
 import { withChannel } from '../support/settings';
@@ -36,7 +36,7 @@ async function statuses(accessToken: string) {
   return answers.map((res) => res.status);
 }
 
-const STILL_SIGNED_IN = [200, 200, 200, 200];
+const STILL_SIGNED_IN = [200, 200, 200, 201]; // a ticket is created: 201
 const SIGNED_OUT = [401, 401, 401, 401];
 
 /** A signed-up owner whose company has Twilio connected, so a voice token can be issued. */
@@ -95,6 +95,62 @@ describe('an access token whose sign-in session ended', () => {
       }),
     );
     expect((await api('/api/v1/me', { token: session.accessToken })).status).toBe(401);
+  });
+});
+
+describe('refresh and sign-out under a flood of junk refresh tokens', () => {
+  const junkRefresh = (address: string) =>
+    api('/api/v1/auth/refresh', { body: { refreshToken: 'AAAAAAAAAAAAAAAAAAAAAA' }, address });
+
+  it('stop the flooding address with 429 and when to come back; live sessions elsewhere refresh and sign out as usual', async () => {
+    const account = await signUp();
+    const session = await signIn(account);
+    const flood = newClientAddress();
+    await Promise.all(Array.from({ length: SESSION_TOKEN_FAILURE_LIMIT }, () => junkRefresh(flood)));
+    // Fixed one-minute windows: the flood goes on until this minute's budget is used up.
+    await expect.poll(async () => (await junkRefresh(flood)).status, { timeout: 30_000 }).toBe(429);
+
+    const throttled = await junkRefresh(flood);
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.error.code).toBe('TOO_MANY_REQUESTS');
+    expect(throttled.body.error.message).toBe(
+      'Too many attempts to renew or end a session from your network. Please try again in 1 minute.',
+    );
+    const retryAfter = Number(throttled.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(throttled.body.error.details).toEqual({ retryAfterSeconds: retryAfter });
+    const junkLogout = await api('/api/v1/auth/logout', { body: { refreshToken: 'AAAAAAAAAAAAAAAAAAAAAA' }, address: flood });
+    expect(junkLogout.status).toBe(429);
+
+    // Everyone else: the flood used up nobody's limit but its own address's.
+    const elsewhere = newClientAddress();
+    const refreshed = await api<{ tokens: Tokens }>('/api/v1/auth/refresh', {
+      body: { refreshToken: session.refreshToken },
+      address: elsewhere,
+    });
+    expect(refreshed.status).toBe(200);
+    expect((await api('/api/v1/me', { token: refreshed.body.data.tokens.accessToken })).status).toBe(200);
+    const out = await api('/api/v1/auth/logout', {
+      body: { refreshToken: refreshed.body.data.tokens.refreshToken },
+      address: elsewhere,
+    });
+    expect(out.status).toBe(200);
+    expect((await api('/api/v1/me', { token: refreshed.body.data.tokens.accessToken })).status).toBe(401);
+  });
+
+  it('count only tokens that fail: an address refreshing live sessions far past the limit is never throttled', async () => {
+    const account = await signUp();
+    let tokens = await signIn(account);
+    const office = newClientAddress();
+    for (let i = 0; i <= SESSION_TOKEN_FAILURE_LIMIT + 5; i++) {
+      const res = await api<{ tokens: Tokens }>('/api/v1/auth/refresh', {
+        body: { refreshToken: tokens.refreshToken },
+        address: office,
+      });
+      expect(res.status).toBe(200);
+      tokens = res.body.data.tokens;
+    }
   });
 });
 

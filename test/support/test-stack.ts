@@ -6,6 +6,9 @@ import { freePort } from '../../local/ports';
 import { localSettings } from '../../local/settings';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 
+/** The browser project's voice token lifetime (the local-only setting; in AWS always 15 minutes). */
+export const BROWSER_VOICE_TOKEN_TTL_SECONDS = 90;
+
 /** What the test projects hand to their tests (vitest `provide`/`inject`). */
 export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
 
