@@ -167,9 +167,9 @@ export async function liveSession(principal: Pick<Principal, 'companyId' | 'user
       ProjectionExpression: 'companyId, userId, revoked, expiresAt',
     }),
   );
-  const expiresAt = Number(family?.expiresAt);
+  if (!family) throw sessionEnded();
+  const expiresAt = Number(family.expiresAt);
   if (
-    !family ||
     family.revoked !== false ||
     family.companyId !== principal.companyId ||
     family.userId !== principal.userId ||
