@@ -18,7 +18,7 @@ import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib
 import { tableDefinition } from '../functions/lib/table';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
-import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE } from './constructs/http-api';
+import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PREFIX } from './constructs/web-acl';
@@ -413,22 +413,26 @@ describe('origin verification and throttling', () => {
     });
   });
 
-  it('gives the public auth routes their own, lower limits than the stage', () => {
+  it('gives the public auth routes their own, lower limits than the stage; refresh and sign-out larger ones', () => {
     const stage = Object.values(
       template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }),
     )[0] as Resource;
     const authRoutes = httpRoutes.filter((r) => r.contract.auth === 'public' && r.contract.path.startsWith('/api/v1/auth/'));
     expect(authRoutes.length).toBeGreaterThan(3);
-    expect(Object.keys(stage.Properties.RouteSettings as object).sort()).toEqual(
-      authRoutes.map((r) => `${r.contract.method} ${r.contract.path}`).sort(),
-    );
-    for (const settings of Object.values(stage.Properties.RouteSettings as object)) {
-      expect(settings).toEqual({
-        ThrottlingRateLimit: AUTH_ROUTE_THROTTLE.rateLimit,
-        ThrottlingBurstLimit: AUTH_ROUTE_THROTTLE.burstLimit,
-      });
+    const settings = stage.Properties.RouteSettings as Record<string, unknown>;
+    expect(Object.keys(settings).sort()).toEqual(authRoutes.map((r) => `${r.contract.method} ${r.contract.path}`).sort());
+    const limit = (throttle: { rateLimit: number; burstLimit: number }) => ({
+      ThrottlingRateLimit: throttle.rateLimit,
+      ThrottlingBurstLimit: throttle.burstLimit,
+    });
+    // Issue 21: a flood of junk refreshes no longer uses up the limit every signed-in tab refreshes through.
+    const sessionRoutes = ['POST /api/v1/auth/refresh', 'POST /api/v1/auth/logout'];
+    for (const [route, value] of Object.entries(settings)) {
+      expect(value, route).toEqual(limit(sessionRoutes.includes(route) ? SESSION_ROUTE_THROTTLE : AUTH_ROUTE_THROTTLE));
     }
-    expect(AUTH_ROUTE_THROTTLE.rateLimit).toBeLessThan(HTTP_THROTTLE.rateLimit);
+    expect(settings['POST /api/v1/auth/login']).toEqual(limit(AUTH_ROUTE_THROTTLE));
+    expect(AUTH_ROUTE_THROTTLE.rateLimit).toBeLessThan(SESSION_ROUTE_THROTTLE.rateLimit);
+    expect(SESSION_ROUTE_THROTTLE.rateLimit).toBeLessThan(HTTP_THROTTLE.rateLimit);
   });
 
   it('throttles the HTTP stage and the WebSocket stage (what the README promises)', () => {

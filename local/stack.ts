@@ -19,6 +19,8 @@ export interface StackOptions extends LocalSettings {
   twilioMessageStepMs?: number;
   /** A lower scrypt cost for new password hashes (test stacks only; see functions/auth/passwords.ts). */
   passwordScryptN?: number;
+  /** A voice token lifetime shorter than 15 minutes, for tests that watch the softphone renew it. */
+  voiceTokenTtlSeconds?: number;
   log?: (name: string) => Logger;
 }
 
@@ -101,6 +103,7 @@ export async function startLocalStack(options: StackOptions) {
       // What CloudFront adds to origin requests; the gateway adds it as CloudFront would.
       ORIGIN_SECRET: randomBytes(24).toString('base64url'),
       ...(options.passwordScryptN ? { PASSWORD_SCRYPT_N: String(options.passwordScryptN) } : {}),
+      ...(options.voiceTokenTtlSeconds ? { LOCAL_VOICE_TOKEN_TTL_SECONDS: String(options.voiceTokenTtlSeconds) } : {}),
     };
 
     if (options.web) {

@@ -43,6 +43,13 @@ export const REGISTRATION_LIMIT_PER_SOURCE = 10;
 export const REGISTRATION_WINDOW_SECONDS = 15 * 60;
 export const RESEND_VERIFICATION_LIMIT = 3;
 export const RESEND_VERIFICATION_WINDOW_SECONDS = 15 * 60;
+/**
+ * Refreshes and sign-outs from one address whose refresh token turned out unknown, spent or revoked
+ * (issue 21, "Sessions"): past the limit that address waits for the next minute. One that works is
+ * taken back, so the people behind one office address never use the budget up by using the app.
+ */
+export const SESSION_TOKEN_FAILURE_LIMIT = 30;
+export const SESSION_TOKEN_FAILURE_WINDOW_SECONDS = 60;
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 /** API Gateway ends a WebSocket after 2 hours at most; its registry entry lives as long. */
 export const SOCKET_CONNECTION_TTL_SECONDS = 2 * 60 * 60;
@@ -143,8 +150,12 @@ function flagOf(code: string): string {
   return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
-/** Voice (issue 9). */
-export const VOICE_TOKEN_TTL_SECONDS = 60 * 60;
+/**
+ * Voice (issue 9). A voice token lives as long as an access token (issue 21, "Sessions"): a token
+ * copied out of a tab that signed out stops working within 15 minutes. The softphone renews it 10 s
+ * before it ends (TOKEN_EXPIRY_WARNING_MS), calls included.
+ */
+export const VOICE_TOKEN_TTL_SECONDS = 15 * 60;
 /** Voice tokens a user may get per window: initialisation and renewal of every tab, with room for reloads. */
 export const VOICE_TOKEN_LIMIT = 30;
 export const VOICE_TOKEN_WINDOW_SECONDS = 5 * 60;

@@ -14,6 +14,8 @@ export interface Principal {
   role: Role;
   /** The refresh-token family (sign-in session) this token was issued for. */
   sessionId: string;
+  /** When that session ends (epoch seconds), from the stored session defineHandler checked; not a claim. */
+  sessionExpiresAt?: number;
 }
 
 const ISSUER = 'switchboard';

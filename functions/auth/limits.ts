@@ -8,6 +8,8 @@ import {
   REGISTRATION_WINDOW_SECONDS,
   RESEND_VERIFICATION_LIMIT,
   RESEND_VERIFICATION_WINDOW_SECONDS,
+  SESSION_TOKEN_FAILURE_LIMIT,
+  SESSION_TOKEN_FAILURE_WINDOW_SECONDS,
 } from '../../shared/constants';
 import type { Limit } from '../lib/throttle';
 
@@ -58,3 +60,15 @@ export const resendsPerAccount: Limit = {
 };
 
 export const resendsPerAddress: Limit = { ...resendsPerAccount, bucket: 'RESEND_ADDRESS', limit: RESEND_VERIFICATION_LIMIT * 4 };
+
+/**
+ * Refresh and sign-out attempts from one address, counted before the token is looked up and taken
+ * back when it was a live session's: junk tokens from one address stop there, in the handler, rather
+ * than in a route throttle every user shares (issue 21, "Sessions").
+ */
+export const sessionTokenFailuresPerAddress: Limit = {
+  bucket: 'SESSION_TOKEN_ADDRESS',
+  limit: SESSION_TOKEN_FAILURE_LIMIT,
+  windowSeconds: SESSION_TOKEN_FAILURE_WINDOW_SECONDS,
+  message: (m) => `Too many attempts to renew or end a session from your network. Please try again in ${minutes(m)}.`,
+};

@@ -7,6 +7,7 @@ import type { HttpContract } from '../../shared/contract/route';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
 import { getActiveUser, isNamedPlatformAdmin } from '../auth/accounts';
+import { liveSession } from '../auth/sessions';
 import { AppError, forbidden, notFound, unauthorized } from './app-error';
 import { withDeadline } from './deadline';
 import { logError } from './log';
@@ -147,12 +148,17 @@ async function authenticate(contract: HttpContract, event: APIGatewayProxyEventV
   const principal = await verifyAccessToken(match[1]);
   // The stored user, not the token's claims: a removal, a role change or the operator naming (or no
   // longer naming) a platform administrator applies to the very next request, as /me reports it.
-  const user = await getActiveUser(principal.companyId, principal.userId);
+  // And the stored session: a token of a session that ended is refused at once (issue 21). The two
+  // reads go in parallel, so the session check adds one GetItem but next to no latency.
+  const [user, sessionExpiresAt] = await Promise.all([
+    getActiveUser(principal.companyId, principal.userId),
+    liveSession(principal),
+  ]);
   if (!user) throw unauthorized('This account no longer exists.');
   const isPlatformAdmin = isNamedPlatformAdmin(user);
   if (contract.auth === 'platformAdmin' && !isPlatformAdmin) throw forbidden();
   if (contract.roles && !contract.roles.includes(user.role)) throw forbidden(roleMessage(contract.roles));
-  return { ...principal, role: user.role, isPlatformAdmin };
+  return { ...principal, role: user.role, isPlatformAdmin, sessionExpiresAt };
 }
 
 const ROLE_NAMES: Record<Role, string> = { OWNER: 'the owner', ADMIN: 'admins', AGENT: 'agents' };

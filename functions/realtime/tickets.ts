@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   MAX_SOCKETS_PER_USER,
   REALTIME_TICKET_LIMIT,
@@ -35,7 +35,7 @@ const TICKETS: Limit = {
   message: (m) => `Too many connection attempts. Please try again in ${m} minute${m === 1 ? '' : 's'}.`,
 };
 
-const sessionEnded = () => unauthorized('Your session has expired. Please sign in again.', 'INVALID_TOKEN');
+const sessionEnded = () => unauthorized('Your session has ended. Please sign in again.', 'SESSION_ENDED');
 
 /**
  * A ticket for one socket: 128-bit random, stored only as its SHA-256, valid 30 seconds, usable once.
@@ -44,13 +44,11 @@ const sessionEnded = () => unauthorized('Your session has expired. Please sign i
  */
 export async function issueTicket(principal: Principal): Promise<RealtimeTicket> {
   const TableName = tableName();
-  const [user, family] = await Promise.all([
-    getActiveUser(principal.companyId, principal.userId),
-    db.send(new GetCommand({ TableName, Key: keys.refreshFamily(principal.sessionId), ConsistentRead: true })),
-  ]);
+  // defineHandler has read the stored session for this request (a revoked or expired one is refused there).
+  const sessionExpiresAt = principal.sessionExpiresAt;
+  if (!sessionExpiresAt || sessionExpiresAt <= epochSeconds()) throw sessionEnded();
+  const user = await getActiveUser(principal.companyId, principal.userId);
   if (!user) throw unauthorized('This account no longer exists.');
-  const session = family.Item;
-  if (!session || session.revoked || Number(session.expiresAt) <= epochSeconds()) throw sessionEnded();
 
   await consume(TICKETS, `${principal.companyId}#${principal.userId}`);
   // The upgrade enforces the limit (connections.ts); refusing here says why, which a browser's
@@ -64,7 +62,7 @@ export async function issueTicket(principal: Principal): Promise<RealtimeTicket>
     companyId: user.companyId,
     name: user.name,
     sessionId: principal.sessionId,
-    sessionExpiresAt: Number(session.expiresAt),
+    sessionExpiresAt,
   };
   await db.send(
     new PutCommand({ TableName, Item: { ...keys.realtimeTicket(hash), entity: 'REALTIME_TICKET', ...holder, expiresAt } }),

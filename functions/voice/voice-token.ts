@@ -17,6 +17,19 @@ const VOICE_TOKENS: Limit = {
   message: (minutes) => `Too many calling tokens requested. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 };
 
+/**
+ * VOICE_TOKEN_TTL_SECONDS, or a shorter lifetime the local stack sets (LOCAL_VOICE_TOKEN_TTL_SECONDS,
+ * never set in AWS) so a browser test sees the softphone renew its token within a call in a minute or
+ * two rather than 15. It can only shorten the lifetime, and never below the SDK's renewal warning.
+ */
+const MIN_LOCAL_TTL_SECONDS = 30;
+export function voiceTokenTtlSeconds(): number {
+  const local = Number(process.env.LOCAL_VOICE_TOKEN_TTL_SECONDS);
+  return Number.isInteger(local) && local >= MIN_LOCAL_TTL_SECONDS && local < VOICE_TOKEN_TTL_SECONDS
+    ? local
+    : VOICE_TOKEN_TTL_SECONDS;
+}
+
 /** SPEC §8: the widget reads this code and quietly turns calling off. */
 const noProvider = () =>
   new AppError(
@@ -42,8 +55,8 @@ async function voiceProvider(companyId: string): Promise<VoiceProvider> {
 /**
  * A Twilio Access Token for the browser's Voice SDK (DESIGN §3): signed with the API key the connect
  * created, identity from the user id alone, incoming calls allowed, outgoing calls through the
- * company's TwiML application, valid one hour. Counted per user: a loop in a tab cannot mint tokens
- * without end.
+ * company's TwiML application, valid 15 minutes (voiceTokenTtlSeconds). Counted per user: a loop in a
+ * tab cannot mint tokens without end.
  */
 export async function issueVoiceToken(companyId: string, userId: string): Promise<string> {
   await consume(VOICE_TOKENS, userId);
@@ -51,7 +64,7 @@ export async function issueVoiceToken(companyId: string, userId: string): Promis
   const secret = await decryptSecret(provider.apiKeySecretEncrypted, companyId);
   const token = new AccessToken(provider.accountSid, provider.apiKeySid, secret, {
     identity: clientIdentity(userId),
-    ttl: VOICE_TOKEN_TTL_SECONDS,
+    ttl: voiceTokenTtlSeconds(),
   });
   token.addGrant(new AccessToken.VoiceGrant({ incomingAllow: true, outgoingApplicationSid: provider.twimlAppSid }));
   return token.toJwt();

@@ -5,6 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { logout, refresh } from '../../shared/contract/auth';
 import type { HttpContract } from '../../shared/contract/route';
 import { acknowledge } from './nag';
 import { ACCESS_LOG_RETENTION } from './realtime-api';
@@ -20,6 +21,13 @@ export const HTTP_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
  * flood of them cannot use up the stage's for every signed-in user (and the reverse).
  */
 export const AUTH_ROUTE_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
+/**
+ * Refresh and sign-out keep every signed-in tab signed in, so they are out of that small limit (issue
+ * 21, "Sessions": about 20 junk requests a second used to make every user's refresh fail). Room for
+ * every tab of tens of thousands of users refreshing each 15 minutes, still a fifth of the stage's;
+ * junk from one address stops at the handler's per-address limit (auth/limits.ts) first.
+ */
+export const SESSION_ROUTE_THROTTLE = { rateLimit: 200, burstLimit: 400 } as const;
 
 const accessLogFormat = apigateway.AccessLogFormat.custom(
   JSON.stringify({
@@ -47,6 +55,14 @@ export interface HttpApiRoute {
 
 export const isAuthRoute = (contract: HttpApiRoute['contract']) =>
   contract.auth === 'public' && contract.path.startsWith('/api/v1/auth/');
+
+/** Refresh and sign-out: public auth routes with their own, larger limits (SESSION_ROUTE_THROTTLE). */
+const SESSION_ROUTES = new Set([refresh, logout].map((c) => `${c.method} ${c.path}`));
+export const isSessionRoute = (contract: HttpApiRoute['contract']) =>
+  isAuthRoute(contract) && SESSION_ROUTES.has(`${contract.method} ${contract.path}`);
+
+const routeThrottle = (contract: HttpApiRoute['contract']) =>
+  isSessionRoute(contract) ? SESSION_ROUTE_THROTTLE : AUTH_ROUTE_THROTTLE;
 
 /**
  * The HTTP API: one route per route-table entry, `$default` answering everything else (404/405
@@ -98,11 +114,14 @@ export class HttpApi extends Construct {
     });
     const authRoutes = props.routes.filter((route) => isAuthRoute(route.contract));
     (this.stage.node.defaultChild as apigwv2.CfnStage).routeSettings = Object.fromEntries(
-      authRoutes.map((route) => [
-        `${route.contract.method} ${route.contract.path}`,
-        // A JSON map in CloudFormation's own casing (the L1 type passes it through as it is).
-        { ThrottlingRateLimit: AUTH_ROUTE_THROTTLE.rateLimit, ThrottlingBurstLimit: AUTH_ROUTE_THROTTLE.burstLimit },
-      ]),
+      authRoutes.map((route) => {
+        const throttle = routeThrottle(route.contract);
+        return [
+          `${route.contract.method} ${route.contract.path}`,
+          // A JSON map in CloudFormation's own casing (the L1 type passes it through as it is).
+          { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit },
+        ];
+      }),
     );
     // Route settings name routes that must exist first.
     for (const route of routes) this.stage.node.addDependency(route);

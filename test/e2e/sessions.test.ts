@@ -173,6 +173,77 @@ describe('a stored session', () => {
     await context.close();
   });
 
+  it('stays signed in through a 429 storm on refresh, keeps its refresh token and renews once the storm is over', {
+    timeout: 240_000,
+  }, async () => {
+    const account = await signUp({ name: 'Grace Hopper', companyName: 'Harbor Desk' });
+    const { context, page, errors } = await openTab(browser);
+    await page.goto(web('/login'));
+    await seen(page.getByRole('heading', { name: 'Sign in' }));
+    // An access token that no longer works (as after its 15 minutes): the next call needs a refresh.
+    await writeStorage(page, {
+      accessToken: 'expired-access-token',
+      refreshToken: account.tokens.refreshToken,
+      user: JSON.stringify(account.user),
+      company: JSON.stringify(account.company),
+    });
+    const calls = recordApi(page);
+    const paths = recordPaths(page);
+    /** The statuses the page's own refreshes (with its refresh token) were answered with. */
+    const ownRefreshes: number[] = [];
+    page.on('response', (res) => {
+      const body = res.request().postData() ?? '';
+      if (new URL(res.url()).pathname === '/api/v1/auth/refresh' && body.includes(account.tokens.refreshToken))
+        ownRefreshes.push(res.status());
+    });
+
+    // The storm: junk refreshes from another tab of the same browser, so from the page's own address.
+    const stormTab = await openTab(browser);
+    await stormTab.page.goto(web('/login'));
+    const junk = () =>
+      stormTab.page.evaluate(async () => {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            fetch('/api/v1/auth/refresh', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ refreshToken: 'AAAAAAAAAAAAAAAAAAAAAA' }),
+            }),
+          ),
+        );
+        return answers.map((answer) => answer.status);
+      });
+    let storming = true;
+    const storm = (async () => {
+      while (storming) await junk();
+    })();
+    try {
+      await expect.poll(async () => (await junk()).includes(429), { timeout: 60_000 }).toBe(true);
+      await page.goto(web('/dashboard'));
+      await expect.poll(() => ownRefreshes.includes(429), { timeout: 60_000 }).toBe(true);
+    } finally {
+      storming = false;
+      await storm;
+      await stormTab.context.close();
+    }
+
+    // Throttled, not signed out: still on the dashboard, the refresh token kept for the next try.
+    expect(pathOf(page)).toBe('/dashboard');
+    expect((await storedSession(page)).refreshToken).toBe(account.tokens.refreshToken);
+    await seen(page.getByRole('heading', { name: 'Welcome, Grace Hopper' }));
+
+    // The page tries again when the throttle said to (the next minute) and carries on with new tokens.
+    await expect.poll(() => calls.includes('POST /api/v1/auth/refresh 200'), { timeout: 120_000 }).toBe(true);
+    await expect.poll(() => calls.includes('GET /api/v1/me 200'), { timeout: 30_000 }).toBe(true);
+    const renewed = await storedSession(page);
+    expect(renewed.refreshToken).not.toBe(account.tokens.refreshToken);
+    expect(decodeJwt(renewed.accessToken ?? '').sub).toBe(account.user.id);
+    expect(paths).not.toContain('/login');
+    expect(pathOf(page)).toBe('/dashboard');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('whose refresh fails is cleared and the visitor is sent to /login, which says the session has ended', async () => {
     const account = await signUp();
     const { context, page, errors } = await openTab(browser);

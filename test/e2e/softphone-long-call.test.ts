@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
@@ -5,6 +6,7 @@ import { type Account, signUp, stack } from '../support/api';
 import { openTab, seen, signInThroughForm, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
+import { BROWSER_VOICE_TOKEN_TTL_SECONDS } from '../support/test-stack';
 import { callFromPhone, emulatorCall, hangUpCall } from '../support/twilio';
 import { addInboxMember, identityOf, listCalls, routeChannel } from '../support/voice';
 
@@ -147,5 +149,57 @@ describe('a call that lasts', () => {
     await hangUpCall(sid);
     await seen(page.getByRole('button', { name: 'Open dialer' }));
     expect(await page.getByRole('region', { name: 'Active Call' }).count()).toBe(0);
+  });
+
+  it('a call goes on through the renewal of the voice token: the device keeps its registration under the new one', {
+    timeout: 300_000,
+  }, async () => {
+    const { page, logs } = await signedIn(owner);
+    const renewals: string[] = [];
+    page.on('response', async (res) => {
+      if (new URL(res.url()).pathname === '/api/v1/voice/token' && res.status() === 200)
+        renewals.push(((await res.json()) as { data: { token: string } }).data.token);
+    });
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('switchboard.user.voiceToken') ?? 'null'));
+    const first = decodeJwt(stored.token as string);
+    expect(Number(first.exp) - Number(first.iat)).toBe(BROWSER_VOICE_TOKEN_TTL_SECONDS);
+    // Registrations the emulator accepted ('ready'), by when the page heard them.
+    await page.evaluate(() => {
+      const w = window as unknown as { __ready: number[]; __signalling: WebSocket[] };
+      w.__ready = [];
+      for (const socket of w.__signalling)
+        socket.addEventListener('message', (event) => {
+          if (String(event.data).includes('"type":"ready"')) w.__ready.push(Date.now());
+        });
+    });
+    const { sid, active } = await answeredCall(page);
+
+    // The SDK warns 10 s before the end (tokenWillExpire); the softphone fetches a new token for the
+    // device in the middle of the call.
+    await expect.poll(() => renewals.length, { timeout: (BROWSER_VOICE_TOKEN_TTL_SECONDS + 30) * 1000 }).toBeGreaterThan(0);
+    expect(logs.some((line) => line.includes('#tokenWillExpire'))).toBe(true);
+    expect(Number(decodeJwt(renewals[0] ?? '').exp)).toBeGreaterThan(Number(first.exp));
+
+    // The SDK registers again every 30 s, and the emulator, as Twilio, refuses a registration on an
+    // expired token: one accepted after the first token's end was made with the new token.
+    const firstEndMs = Number(first.exp) * 1000;
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __ready: number[] }).__ready.at(-1) ?? 0), {
+        timeout: (BROWSER_VOICE_TOKEN_TTL_SECONDS + 60) * 1000,
+        interval: 1000,
+      })
+      .toBeGreaterThan(firstEndMs);
+
+    // The call never noticed: on, with audio from the browser, no lost connection, no token error.
+    expect(await active.isVisible()).toBe(true);
+    expect((await emulatorCall(sid)).status).toBe('in-progress');
+    const heard = await audioFromBrowser(sid);
+    await expect.poll(() => audioFromBrowser(sid), WAIT).toBeGreaterThan(heard);
+    expect((await (await fetch(`${stack().urls.twilio}/`)).text()).includes(`${identityOf(owner)} (1 device)`)).toBe(true);
+    expect(logs.filter((line) => /AccessTokenExpired|31205/.test(line))).toEqual([]);
+    expect(await lostConnectionShown(page)).toEqual([]);
+
+    await active.getByRole('button', { name: 'End' }).click();
+    await expect.poll(async () => (await emulatorCall(sid)).status, WAIT).toBe('completed');
   });
 });

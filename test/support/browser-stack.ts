@@ -8,7 +8,7 @@
  */
 
 import { PLATFORM_ADMIN_NAMED, PLATFORM_ADMIN_OVERVIEW } from './global-setup';
-import { startTestStack } from './test-stack';
+import { BROWSER_VOICE_TOKEN_TTL_SECONDS, startTestStack } from './test-stack';
 
 const READY_PREFIX = 'STACK '; // read by browser-setup.ts
 
@@ -27,6 +27,9 @@ try {
       .filter(Boolean)
       .join(','),
     label: 'browser',
+    // Local-only (functions/voice/voice-token.ts): voice tokens of 90 s, so the softphone renews its
+    // token within a call a browser test can wait for (softphone-long-call.test.ts), not in 15 minutes.
+    voiceTokenTtlSeconds: BROWSER_VOICE_TOKEN_TTL_SECONDS,
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(stack.stop));
   process.stdin.on('end', () => void shutdown(stack.stop));

@@ -6,6 +6,9 @@ import { freePort } from '../../local/ports';
 import { localSettings } from '../../local/settings';
 import { type LocalStack, startLocalStack } from '../../local/stack';
 
+/** The browser project's voice token lifetime (the local-only setting; in AWS always 15 minutes). */
+export const BROWSER_VOICE_TOKEN_TTL_SECONDS = 90;
+
 /** What the test projects hand to their tests (vitest `provide`/`inject`). */
 export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
 
@@ -19,6 +22,8 @@ export async function startTestStack(options: {
   label: string;
   /** The Twilio emulator's time per message status step. */
   twilioMessageStepMs?: number;
+  /** A voice token lifetime under 15 minutes (functions/voice/voice-token.ts). */
+  voiceTokenTtlSeconds?: number;
   /** Each part's logger (default: quiet). */
   log?: (name: string) => Logger;
 }) {
@@ -38,6 +43,7 @@ export async function startTestStack(options: {
       persist: false,
       web: options.web,
       twilioMessageStepMs: options.twilioMessageStepMs,
+      voiceTokenTtlSeconds: options.voiceTokenTtlSeconds,
       // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
       passwordScryptN: 2 ** 14,
       log: options.log ?? (() => quietLogger),

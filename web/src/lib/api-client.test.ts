@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { sampleCompany, sampleUser } from '../test-utils';
-import { ApiError, createApiClient, errorMessage, type Locks, NETWORK_ERROR_MESSAGE } from './api-client';
+import {
+  ApiError,
+  createApiClient,
+  errorMessage,
+  type Locks,
+  NETWORK_ERROR_MESSAGE,
+  REFRESH_ATTEMPTS,
+  refreshDelayMs,
+} from './api-client';
 import { createSessionStore, SESSION_KEYS } from './session';
 
 const user = sampleUser;
@@ -56,8 +64,13 @@ function signedIn(tokens: { accessToken: string; refreshToken?: string } = { acc
 function setup(handler: (request: Recorded) => Response | Promise<Response>, session = signedIn()) {
   const server = fakeServer(handler);
   const onSignedOut = vi.fn();
-  const api = createApiClient({ session, onSignedOut, fetch: server.fetch });
-  return { api, session, onSignedOut, requests: server.requests };
+  /** The waits between refresh tries, in ms; each ends at once (what is asserted is the wait asked for). */
+  const waits: number[] = [];
+  const wait = async (ms: number) => {
+    waits.push(ms);
+  };
+  const api = createApiClient({ session, onSignedOut, fetch: server.fetch, wait });
+  return { api, session, onSignedOut, requests: server.requests, waits };
 }
 
 /** Answers protected calls by token: the old token gets 401, the new one succeeds; refresh rotates. */
@@ -304,14 +317,56 @@ describe('createApiClient: 401, refresh and retry (SPEC §7, §8)', () => {
     expect(onSignedOut).toHaveBeenCalledTimes(1);
   });
 
-  it('a refresh that fails on the network also signs out', async () => {
-    const { api, session, onSignedOut } = setup((request) => {
-      if (request.url === '/api/v1/auth/refresh') throw new TypeError('Failed to fetch');
-      return unauthorized();
+  it('a refresh that cannot get through (429, 5xx, network) keeps the session and tries again until it does', async () => {
+    const failures: (() => Response)[] = [
+      () => fail(429, 'TOO_MANY_REQUESTS', 'Too many requests'),
+      () => reply(429, { message: 'Too Many Requests' }), // API Gateway's own throttle: no envelope
+      () => fail(503, 'SERVICE_UNAVAILABLE', 'The service is busy right now. Please try again in a moment.'),
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ];
+    const { api, requests, session, onSignedOut, waits } = setup((request) => {
+      if (request.url !== '/api/v1/auth/refresh') return rotatingServer(request);
+      const next = failures.shift();
+      return next ? next() : rotatingServer(request);
     });
-    await expect(api.get('/contacts')).rejects.toMatchObject({ status: 401, code: 'TOKEN_EXPIRED' });
-    expect(session.get()).toBeNull();
-    expect(onSignedOut).toHaveBeenCalledTimes(1);
+    await expect(api.get('/contacts')).resolves.toEqual({ path: '/api/v1/contacts' });
+
+    expect(summary(requests)).toEqual([
+      'GET /api/v1/contacts Bearer old',
+      ...Array.from({ length: 5 }, () => 'POST /api/v1/auth/refresh Bearer old'),
+      'GET /api/v1/contacts Bearer new',
+    ]);
+    // Every try presented the same, kept refresh token.
+    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh').map((r) => r.body)).toEqual(
+      Array.from({ length: 5 }, () => ({ refreshToken: 'r1' })),
+    );
+    expect(waits).toHaveLength(4);
+    for (const [i, ms] of waits.entries()) expect(ms).toBeLessThanOrEqual(refreshDelayMs(i + 1, undefined, () => 1));
+    expect(session.get()).toMatchObject({ accessToken: 'new', refreshToken: 'r2' });
+    expect(onSignedOut).not.toHaveBeenCalled();
+  });
+
+  it('under a 429 storm: the call fails with the 429 after its tries, and the tab stays signed in with its refresh token', async () => {
+    const { api, requests, session, onSignedOut, waits } = setup((request) =>
+      request.url === '/api/v1/auth/refresh'
+        ? fail(429, 'TOO_MANY_REQUESTS', 'Too many attempts. Please try again in 1 minute.', { retryAfterSeconds: 42 })
+        : unauthorized(),
+    );
+    await expect(api.get('/contacts')).rejects.toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS' });
+
+    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(REFRESH_ATTEMPTS);
+    // The throttle said when to come back: each wait is that long.
+    expect(waits).toEqual(Array.from({ length: REFRESH_ATTEMPTS - 1 }, () => 42_000));
+    expect(onSignedOut).not.toHaveBeenCalled();
+    expect(session.get()).toMatchObject({ accessToken: 'old', refreshToken: 'r1' });
+    expect(window.localStorage.getItem('refreshToken')).toBe('r1');
+
+    // The storm over, the next call refreshes with the kept token and goes through.
+    const after = setup(rotatingServer, session);
+    await expect(after.api.get('/contacts')).resolves.toEqual({ path: '/api/v1/contacts' });
+    expect(after.onSignedOut).not.toHaveBeenCalled();
   });
 
   it('a second 401 after the retry signs out and rethrows the original error, with no second refresh', async () => {
@@ -447,5 +502,20 @@ describe('createApiClient: tabs sharing one session', () => {
       expect(tab.onSignedOut).not.toHaveBeenCalled();
       expect(tab.session.get()).toMatchObject({ accessToken: 'new', refreshToken: 'r2' });
     }
+  });
+});
+
+describe('refreshDelayMs', () => {
+  it('backs off exponentially from 1 s to at most 30 s, with jitter in the upper half', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => refreshDelayMs(attempt, undefined, () => 1))).toEqual([
+      1000, 2000, 4000, 8000, 16_000, 30_000, 30_000,
+    ]);
+    expect(refreshDelayMs(3, undefined, () => 0)).toBe(2000);
+  });
+
+  it('waits as long as the throttle says, up to a minute', () => {
+    const throttled = (seconds: number) => new ApiError('Too many', 429, 'TOO_MANY_REQUESTS', { retryAfterSeconds: seconds });
+    expect(refreshDelayMs(1, throttled(42))).toBe(42_000);
+    expect(refreshDelayMs(1, throttled(900))).toBe(60_000);
   });
 });

@@ -39,9 +39,28 @@ export interface Locks {
 
 const REFRESH_LOCK = 'switchboard-token-refresh';
 
+/** Tries of one refresh that cannot get through (429, 5xx, network) before the waiting calls fail. */
+export const REFRESH_ATTEMPTS = 6;
+/** The back-off between them: 1 s doubling to 30 s, or the server's Retry-After up to a minute. */
+const REFRESH_BACKOFF_BASE_MS = 1000;
+const REFRESH_BACKOFF_MAX_MS = 30_000;
+const REFRESH_RETRY_AFTER_MAX_MS = 60_000;
+
+/**
+ * How long to wait before try `attempt + 1`: the throttle's own answer when it gave one (our 429s
+ * carry `retryAfterSeconds`), else exponential back-off with jitter, so the tabs of many people
+ * throttled together do not come back in step.
+ */
+export function refreshDelayMs(attempt: number, error: unknown, random: () => number = Math.random): number {
+  const retryAfter = error instanceof ApiError ? Number(error.details?.retryAfterSeconds) : Number.NaN;
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(retryAfter * 1000, REFRESH_RETRY_AFTER_MAX_MS);
+  const ceiling = Math.min(REFRESH_BACKOFF_BASE_MS * 2 ** (attempt - 1), REFRESH_BACKOFF_MAX_MS);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
 /**
  * The one fetch wrapper: JSON, the bearer token, envelope unwrapping, and on a 401 one refresh of the
- * tokens and one retry; when that cannot work the session is cleared and `onSignedOut` runs.
+ * tokens and one retry; when the refresh is refused (401) the session is cleared and `onSignedOut` runs.
  */
 export function createApiClient(options: {
   session: SessionStore;
@@ -49,7 +68,10 @@ export function createApiClient(options: {
   fetch?: typeof fetch;
   /** Shared by the tabs of the app (navigator.locks): only one of them refreshes at a time. */
   locks?: Locks;
+  /** Waits between refresh tries (tests: fake timers drive the default). */
+  wait?: (ms: number) => Promise<void>;
 }) {
+  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const withRefreshLock = <T>(fn: () => Promise<T>) => (options.locks ? options.locks.request(REFRESH_LOCK, fn) : fn());
   let refreshing: Promise<boolean> | null = null;
@@ -83,19 +105,27 @@ export function createApiClient(options: {
   /**
    * One refresh at a time: parallel 401s wait for the same new tokens, and across tabs the lock holder
    * refreshes while the others wait and then take its result from storage.
+   *
+   * Only a 401 means the session is over (issue 21, "Sessions"). A 429, a 5xx or a network failure says
+   * nothing about the session: the refresh token is kept and the refresh tried again with back-off
+   * (refreshDelayMs); if it still cannot get through, the caller gets that failure and stays signed in.
    */
   function refreshTokens(): Promise<boolean> {
     const spent = options.session.get()?.refreshToken;
     refreshing ??= withRefreshLock(async () => {
-      const refreshToken = options.session.reload()?.refreshToken;
-      if (!refreshToken) return false;
-      if (refreshToken !== spent) return true;
-      try {
-        const { data } = await send<{ tokens: Tokens }>('/auth/refresh', { method: 'POST', body: { refreshToken } });
-        options.session.setTokens(data.tokens);
-        return true;
-      } catch {
-        return false;
+      for (let attempt = 1; ; attempt++) {
+        const refreshToken = options.session.reload()?.refreshToken;
+        if (!refreshToken) return false;
+        if (refreshToken !== spent) return true;
+        try {
+          const { data } = await send<{ tokens: Tokens }>('/auth/refresh', { method: 'POST', body: { refreshToken } });
+          options.session.setTokens(data.tokens);
+          return true;
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 401) return false;
+          if (attempt >= REFRESH_ATTEMPTS) throw error;
+          await wait(refreshDelayMs(attempt, error));
+        }
       }
     }).finally(() => {
       refreshing = null;
@@ -110,6 +140,8 @@ export function createApiClient(options: {
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401 || NO_REFRESH.has(path)) throw error;
       // A refresh that ended while this call was in flight has already renewed the token: retry with it.
+      // A refresh that could not get through (throttled, server or network down) rejects: that failure
+      // is the caller's, and the session stays.
       const current = options.session.get()?.accessToken;
       const renewed = Boolean(current && current !== sentWith) || (await refreshTokens());
       if (renewed) {

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { ApiError, REFRESH_ATTEMPTS, refreshDelayMs } from './api-client';
 import { api, queryClient, session } from './services';
 
 /** Signing out is the shell's (Logout) and the Profile page's (Sign out everywhere): one place for both. */
@@ -11,7 +12,24 @@ export function signOut() {
   const refreshToken = session.get()?.refreshToken;
   session.clear();
   queryClient.clear();
-  if (refreshToken) api.post('/auth/logout', { refreshToken }).catch(() => {});
+  if (refreshToken) void endOnServer(refreshToken);
+}
+
+/**
+ * Throttled (429), the server busy (5xx) or offline: the session would stay live on the server, so the
+ * call is tried again with the refresh's back-off (issue 21, "Sessions"). Any other answer is final.
+ */
+async function endOnServer(refreshToken: string) {
+  for (let attempt = 1; attempt <= REFRESH_ATTEMPTS; attempt++) {
+    try {
+      await api.post('/auth/logout', { refreshToken });
+      return;
+    } catch (error) {
+      const retriable = !(error instanceof ApiError) || error.status === 429 || error.status >= 500;
+      if (!retriable || attempt === REFRESH_ATTEMPTS) return;
+      await new Promise((resolve) => setTimeout(resolve, refreshDelayMs(attempt, error)));
+    }
+  }
 }
 
 /** Ends every session of the user, on every device, this one included. */

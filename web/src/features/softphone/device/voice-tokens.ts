@@ -5,10 +5,11 @@ import { USER_CACHE_PREFIX } from '../../../lib/session';
 export const VOICE_TOKEN_KEY = `${USER_CACHE_PREFIX}voiceToken`;
 const LOCK = 'switchboard-voice-token';
 /**
- * A stored token is reused only with this much of its hour left: a device started on it runs a good
- * while before the SDK asks for the next one (10 s before the end).
+ * A stored token is reused only with this share of its lifetime left (10 of a voice token's 15
+ * minutes): a device started on it runs a good while before the SDK asks for the next one (10 s before
+ * the end). A share rather than minutes, so a shorter lifetime (the local stack's, for tests) keeps it.
  */
-export const MIN_TOKEN_LIFE_MS = 10 * 60 * 1000;
+export const MIN_TOKEN_LIFE_SHARE = 2 / 3;
 
 /** The times of an Access Token (a JWT), in seconds; null when it cannot be read. */
 export function tokenTimes(token: string): { issuedAt: number; expiresAt: number } | null {
@@ -57,7 +58,9 @@ export function createVoiceTokens(deps: {
 
   const usable = (token: string | null, stale?: string): token is string => {
     const times = token && token !== stale ? tokenTimes(token) : null;
-    return times !== null && times.expiresAt * 1000 - now() >= MIN_TOKEN_LIFE_MS;
+    if (times === null) return false;
+    const life = times.expiresAt - times.issuedAt;
+    return times.expiresAt * 1000 - now() >= life * 1000 * MIN_TOKEN_LIFE_SHARE;
   };
 
   function forget() {
