@@ -1,13 +1,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
-import { REFRESH_GRACE_SECONDS, SESSION_TOKEN_FAILURE_LIMIT } from '../../shared/constants';
+import { SESSION_TOKEN_FAILURE_LIMIT } from '../../shared/constants';
 import type { Tokens, User } from '../../shared/contract/auth';
 import { type Account, api, newClientAddress, signUp } from '../support/api';
 import { withChannel } from '../support/settings';
 import { testTable } from '../support/table';
+import { spentLongAgo } from '../support/tokens';
 
 /**
  * Issue 21, "Sessions": an access token is only as good as the sign-in session it was issued for.
@@ -153,17 +153,3 @@ describe('refresh and sign-out under a flood of junk refresh tokens', () => {
     }
   });
 });
-
-/** Moves a spent token's spending time back beyond the grace period, as if 11 seconds had passed. */
-async function spentLongAgo(refreshToken: string) {
-  const { client, tableName } = testTable();
-  await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.refreshToken(hashOpaqueToken(refreshToken)),
-      UpdateExpression: 'SET spentAtMs = spentAtMs - :grace',
-      ConditionExpression: 'spent = :true',
-      ExpressionAttributeValues: { ':grace': (REFRESH_GRACE_SECONDS + 1) * 1000, ':true': true },
-    }),
-  );
-}

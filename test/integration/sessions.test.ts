@@ -3,11 +3,11 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
-import { REFRESH_GRACE_SECONDS } from '../../shared/constants';
 import type { Tokens, User } from '../../shared/contract/auth';
 import { api, newClientAddress, signUp, stack } from '../support/api';
 import { openSocket } from '../support/socket';
 import { testTable } from '../support/table';
+import { spentLongAgo } from '../support/tokens';
 
 const refresh = (refreshToken: string) => api<{ tokens: Tokens }>('/api/v1/auth/refresh', { body: { refreshToken } });
 
@@ -93,20 +93,6 @@ describe('refresh tokens', () => {
     expect(missing.body.error.message).toBe('Refresh token is required');
   });
 });
-
-/** Moves a spent token's spending time back beyond the grace period, as if 11 seconds had passed. */
-async function spentLongAgo(refreshToken: string) {
-  const { client, tableName } = testTable();
-  await client.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.refreshToken(hashOpaqueToken(refreshToken)),
-      UpdateExpression: 'SET spentAtMs = spentAtMs - :grace',
-      ConditionExpression: 'spent = :true',
-      ExpressionAttributeValues: { ':grace': (REFRESH_GRACE_SECONDS + 1) * 1000, ':true': true },
-    }),
-  );
-}
 
 describe('signing out', () => {
   const logout = (refreshToken: string) => api('/api/v1/auth/logout', { body: { refreshToken } });
