@@ -45,7 +45,7 @@ export function actionsOf(request: { headers?: Record<string, string>; body?: un
   const operation = request.headers?.['x-amz-target']?.split('.').pop() ?? '';
   if (operation === 'TransactGetItems') return ['GetItem'];
   if (operation === 'TransactWriteItems') {
-    const { TransactItems = [] } = JSON.parse(String(request.body ?? '{}')) as { TransactItems?: Record<string, unknown>[] };
+    const { TransactItems = [] } = JSON.parse(bodyText(request.body)) as { TransactItems?: Record<string, unknown>[] };
     const part: Record<string, string> = {
       Put: 'PutItem',
       Update: 'UpdateItem',
@@ -55,6 +55,12 @@ export function actionsOf(request: { headers?: Record<string, string>; body?: un
     return [...new Set(TransactItems.flatMap((item) => Object.keys(item).map((kind) => part[kind] ?? kind)))];
   }
   return [operation];
+}
+
+/** The serialised body as text; the SDK's JSON body is bytes that warn when read as a string. */
+function bodyText(body: unknown): string {
+  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
+  return typeof body === 'string' ? body : '{}';
 }
 
 function accessDenied(functionName: string, table: string, action: string): DynamoDBServiceException {
