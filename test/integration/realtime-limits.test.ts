@@ -27,7 +27,9 @@ describe('client frames', () => {
     const burst = SOCKET_FRAME_BURST * 2;
     for (let n = 0; n < burst; n++) socket.send(leave(n));
 
-    await expect.poll(() => answered(socket.log) + refusedWith(socket.log, 'RATE_LIMITED')).toBe(burst);
+    // A bound, not a goal: DynamoDB Local serialises a burst's conditional writes to one item, and on a
+    // busy machine the last answers come after 15 s (each `$default` ends within its 29 s).
+    await expect.poll(() => answered(socket.log) + refusedWith(socket.log, 'RATE_LIMITED'), { timeout: 60_000 }).toBe(burst);
     expect(answered(socket.log)).toBeGreaterThanOrEqual(SOCKET_FRAME_BURST);
     expect(refusedWith(socket.log, 'RATE_LIMITED')).toBeGreaterThan(0);
     expect(socket.log.find((e) => e.type === 'error')?.data).toEqual({
@@ -47,7 +49,7 @@ describe('client frames', () => {
       })
       .toBe('heartbeat_ack');
     await socket.close();
-  });
+  }, 120_000);
 
   it('a flood of 300 frames: the first burst is answered, the next refused RATE_LIMITED, then the socket is closed', async () => {
     const owner = await signUp();
