@@ -28,9 +28,13 @@ export type FrameVerdict =
   /** The socket keeps flooding: `first` for the one frame that crossed the line (it tells and closes). */
   | { verdict: 'closing'; first: boolean };
 
-/** Spends a token of the socket's bucket; undefined when the registry does not know the socket. */
-export async function takeFrame(connectionId: string, now = Date.now()): Promise<FrameVerdict | undefined> {
-  const frame = await spend(connectionId, FRAME, now);
+/**
+ * Spends a token of the socket's bucket; undefined when the registry does not know the socket. Each
+ * step reads the clock afresh: a burst's writes to one item queue up, and a time taken before the
+ * queue would judge a bucket others have moved on since (it closed sockets after two refusals).
+ */
+export async function takeFrame(connectionId: string): Promise<FrameVerdict | undefined> {
+  const frame = await spend(connectionId, FRAME);
   if (!frame) return undefined;
   if (frame.passed) {
     const item = frame.item;
@@ -47,10 +51,11 @@ export async function takeFrame(connectionId: string, now = Date.now()): Promise
   }
   // What the refusal showed of the item decides the rest, so a flood costs about one write a frame.
   if (frame.old.closingForFlooding) return { verdict: 'closing', first: false };
-  if (aheadMs(frame.old, FLOOD, now) > toleranceMs(FLOOD)) return { verdict: 'closing', first: await markClosing(connectionId) };
-  const flood = await spend(connectionId, FLOOD, now);
+  if (aheadMs(frame.old, FLOOD, Date.now()) > toleranceMs(FLOOD))
+    return { verdict: 'closing', first: await markClosing(connectionId) };
+  const flood = await spend(connectionId, FLOOD);
   if (!flood) return undefined;
-  if (flood.passed) return { verdict: 'limited', retryAfterMs: aheadMs(frame.old, FRAME, now) - toleranceMs(FRAME) };
+  if (flood.passed) return { verdict: 'limited', retryAfterMs: aheadMs(frame.old, FRAME, Date.now()) - toleranceMs(FRAME) };
   return { verdict: 'closing', first: await markClosing(connectionId) };
 }
 
@@ -70,7 +75,7 @@ function refusal(error: unknown): Spent | undefined {
   return error.Item ? { passed: false, old: error.Item as OldItem } : undefined;
 }
 
-async function spend(connectionId: string, bucket: Bucket, now: number): Promise<Spent | undefined> {
+async function spend(connectionId: string, bucket: Bucket): Promise<Spent | undefined> {
   const update = (UpdateExpression: string, ConditionExpression: string, values: Record<string, number>) =>
     db.send(
       new UpdateCommand({
@@ -86,6 +91,7 @@ async function spend(connectionId: string, bucket: Bucket, now: number): Promise
     );
   // A full bucket (no frame for a while): counting starts from now. The usual case, one write.
   let first: Spent | undefined;
+  let now = Date.now();
   try {
     const { Attributes } = await update('SET #tat = :next', 'attribute_not_exists(#tat) OR #tat <= :now', {
       ':next': now + bucket.intervalMs,
@@ -96,6 +102,7 @@ async function spend(connectionId: string, bucket: Bucket, now: number): Promise
     first = refusal(error);
   }
   // Already beyond the burst (the time only grows): refused without a second write.
+  now = Date.now();
   if (!first || first.passed || aheadMs(first.old, bucket, now) > toleranceMs(bucket)) return first;
   // Within a burst: one interval further, as long as that stays within it.
   try {
