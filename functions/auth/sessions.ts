@@ -7,7 +7,7 @@ import { setting, tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { epochSeconds, keys } from '../lib/table';
 import { transact } from '../lib/transact';
-import { issueAccessToken, type Principal } from './access-tokens';
+import { issueAccessToken } from './access-tokens';
 import { toUser, type UserRecord } from './accounts';
 import { hashOpaqueToken, newId, newOpaqueToken } from './opaque-tokens';
 
@@ -147,37 +147,6 @@ export async function rotateRefreshToken(
 
 function withinGrace(spentAtMs: unknown): boolean {
   return typeof spentAtMs === 'number' && Date.now() - spentAtMs <= REFRESH_GRACE_SECONDS * 1000;
-}
-
-const sessionEnded = () => unauthorized('Your session has ended. Please sign in again.', 'SESSION_ENDED');
-
-/**
- * The sign-in session an access token was issued for, read on every authenticated request (issue 21,
- * "Sessions"): once it is revoked (sign-out, sign-out everywhere, a reused refresh token) or past its
- * 30 days, the token is refused at once rather than for the rest of its 15 minutes. One strongly
- * consistent GetItem, so a revocation that has returned is seen by the very next request. Returns
- * when the session ends (epoch seconds).
- */
-export async function liveSession(principal: Pick<Principal, 'companyId' | 'userId' | 'sessionId'>): Promise<number> {
-  const { Item: family } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.refreshFamily(principal.sessionId),
-      ConsistentRead: true,
-      ProjectionExpression: 'companyId, userId, revoked, expiresAt',
-    }),
-  );
-  if (!family) throw sessionEnded();
-  const expiresAt = Number(family.expiresAt);
-  if (
-    family.revoked !== false ||
-    family.companyId !== principal.companyId ||
-    family.userId !== principal.userId ||
-    !(expiresAt > epochSeconds())
-  ) {
-    throw sessionEnded();
-  }
-  return expiresAt;
 }
 
 /** Ends one sign-in session: its refresh tokens stop working and its open sockets close. */

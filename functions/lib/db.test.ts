@@ -60,10 +60,10 @@ describe('a route when the table stays throttled', () => {
       const res = await previewInvitation(
         {
           version: '2.0',
-          rawPath: '/api/v1/invitations/accept',
-          headers: {},
-          queryStringParameters: { token: 'some-token' },
-          requestContext: { http: { method: 'GET', path: '/api/v1/invitations/accept', sourceIp: '192.0.2.1' } },
+          rawPath: '/api/v1/invitations/preview',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token: 'some-token' }),
+          requestContext: { http: { method: 'POST', path: '/api/v1/invitations/preview', sourceIp: '192.0.2.1' } },
         } as unknown as APIGatewayProxyEventV2,
         { awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as Context,
       );

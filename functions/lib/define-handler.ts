@@ -7,7 +7,7 @@ import type { HttpContract } from '../../shared/contract/route';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
 import { getActiveUser, isNamedPlatformAdmin } from '../auth/accounts';
-import { liveSession } from '../auth/sessions';
+import { liveSession } from '../auth/live-session';
 import { AppError, forbidden, notFound, unauthorized } from './app-error';
 import { withDeadline } from './deadline';
 import { logError } from './log';

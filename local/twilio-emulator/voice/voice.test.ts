@@ -577,13 +577,18 @@ describe('Twilio emulator calls across a restart', () => {
     const place = async () => {
       const res = await fetch(`${emulator.url}/_emulator/calls`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ from: PHONE, to: '+14155550101' }),
       });
       return (await res.json()) as CallView;
     };
     const ringing = await place();
     const answered = await place();
-    await fetch(`${emulator.url}/_emulator/calls/${answered.sid}/answer`, { method: 'POST', body: '{}' });
+    await fetch(`${emulator.url}/_emulator/calls/${answered.sid}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     await emulator.stop();
 
     emulator = await startTwilioEmulator({ ...options, port: await freePort() });
