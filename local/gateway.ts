@@ -187,7 +187,18 @@ export function createGateway(options: GatewayOptions) {
    * from the invocation (a cold start's module loading has Lambda's separate 10 s init limit), and
    * only the table access its route declares (local/table-guard.ts).
    */
-  async function run(route: RouteEntry, event: unknown) {
+  /** Invocations still running: closing waits for them, so none calls back into a stopped gateway. */
+  const running = new Set<Promise<unknown>>();
+
+  function run(route: RouteEntry, event: unknown) {
+    const invocation = runFunction(route, event);
+    running.add(invocation);
+    const forget = () => running.delete(invocation);
+    invocation.then(forget, forget);
+    return invocation;
+  }
+
+  async function runFunction(route: RouteEntry, event: unknown) {
     const timeoutMs = timeoutOf(route);
     const fn = { name: route.handler, environment: environmentFor(route.capabilities, options.environment), table: route.table };
     const handler = await invoke(fn, INIT_TIMEOUT_MS, async () => {
@@ -453,6 +464,8 @@ export function createGateway(options: GatewayOptions) {
     close: async () => {
       for (const { ws } of sockets.values()) ws?.terminate();
       wss.close();
+      // Their pushes to closed sockets answer 410 Gone, as API Gateway's do; each ends within its timeout.
+      await Promise.allSettled(running);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
