@@ -1,7 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGateway } from '../../local/gateway';
-import { quietLogger } from '../../local/log';
-import { freePort } from '../../local/ports';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   MAX_SOCKETS_PER_USER,
   REALTIME_TICKET_LIMIT,
@@ -10,7 +7,8 @@ import {
   SOCKET_FRAMES_PER_SECOND,
 } from '../../shared/constants';
 import type { ServerEvent } from '../../shared/contract/realtime-events';
-import { type Account, api, signUp, stack } from '../support/api';
+import { type Account, api, signUp } from '../support/api';
+import { ownGateway } from '../support/own-gateway';
 import { openSocketAt, type Socket, socketUrl, ticketFor } from '../support/realtime';
 
 /** Issue 21: a socket's frames, a user's sockets and tickets are limited; `$connect` checks the origin secret. */
@@ -29,22 +27,7 @@ const attempt = (url: string): Promise<Socket | string> => openSocketAt(url).cat
  * is how it refills.
  */
 describe('client frames', () => {
-  let wsBase = '';
-  let closeGateway: () => Promise<void> = async () => {};
-  beforeAll(async () => {
-    const { env } = stack();
-    const port = await freePort();
-    const gateway = createGateway({
-      log: quietLogger,
-      // Pushes go to this gateway, which holds these sockets; CloudFront's secret is added as the stack's is.
-      environment: { ...(process.env as Record<string, string>), ...env, WS_CALLBACK_URL: `http://127.0.0.1:${port}` },
-      originSecret: env.ORIGIN_SECRET,
-    });
-    await gateway.listen(port);
-    wsBase = `ws://127.0.0.1:${port}`;
-    closeGateway = gateway.close;
-  });
-  afterAll(() => closeGateway());
+  const gateway = ownGateway();
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -74,7 +57,7 @@ describe('client frames', () => {
   const openFrozen = async (owner: Account) => {
     const ticket = await ticketFor(owner);
     const query = new URLSearchParams({ ticket, userId: owner.user.id, companyId: owner.company.id });
-    const socket = await openSocketAt(`${wsBase}/ws/company/${owner.company.id}?${query}`, owner.user.id);
+    const socket = await openSocketAt(`ws://${gateway.host}/ws/company/${owner.company.id}?${query}`, owner.user.id);
     vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
     return socket;
   };
@@ -175,29 +158,19 @@ describe('sockets per user', () => {
 });
 
 describe('$connect through the public execute-api endpoint (no CloudFront origin secret)', () => {
-  let direct = '';
-  let closeDirect: () => Promise<void> = async () => {};
-  beforeAll(async () => {
-    // The functions know the secret; the requests do not carry it, as on the execute-api URL in AWS.
-    const { env } = stack();
-    const port = await freePort();
-    const gateway = createGateway({ log: quietLogger, environment: { ...(process.env as Record<string, string>), ...env } });
-    await gateway.listen(port);
-    direct = `127.0.0.1:${port}`;
-    closeDirect = gateway.close;
-  });
-  afterAll(() => closeDirect());
+  // The functions know the secret; the requests do not carry it, as on the execute-api URL in AWS.
+  const direct = ownGateway({ withOriginSecret: false });
 
   it('is refused 403 like every HTTP route, the ticket left unspent', async () => {
     const owner = await signUp();
-    const http = await fetch(`http://${direct}/api/v1/me`, {
+    const http = await fetch(`http://${direct.host}/api/v1/me`, {
       headers: { authorization: `Bearer ${owner.tokens.accessToken}` },
     });
     expect(http.status).toBe(403);
 
     const ticket = await ticketFor(owner);
     const query = new URLSearchParams({ ticket, userId: owner.user.id, companyId: owner.company.id });
-    expect(await attempt(`ws://${direct}/ws/company/${owner.company.id}?${query}`)).toBe('handshake 403');
+    expect(await attempt(`ws://${direct.host}/ws/company/${owner.company.id}?${query}`)).toBe('handshake 403');
     // Through CloudFront (the stack's gateway) the same ticket still opens the socket.
     const socket = await attempt(socketUrl(owner.company.id, Object.fromEntries(query)));
     expect(socket).not.toBeTypeOf('string');

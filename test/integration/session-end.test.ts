@@ -3,8 +3,8 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import { SESSION_TOKEN_FAILURE_LIMIT } from '../../shared/constants';
-import type { Tokens, User } from '../../shared/contract/auth';
-import { type Account, api, newClientAddress, signUp } from '../support/api';
+import type { Tokens } from '../../shared/contract/auth';
+import { type Account, api, newClientAddress, refresh, signIn, signUp } from '../support/api';
 import { withChannel } from '../support/settings';
 import { testTable } from '../support/table';
 import { spentLongAgo } from '../support/tokens';
@@ -14,17 +14,6 @@ import { spentLongAgo } from '../support/tokens';
  * Once that session ends (sign-out, sign-out everywhere, a reused refresh token), every route refuses
  * the earlier access token at once, not when it expires 15 minutes later.
  */
-const refresh = (refreshToken: string) => api<{ tokens: Tokens }>('/api/v1/auth/refresh', { body: { refreshToken } });
-
-async function signIn(account: { email: string; password: string }) {
-  const res = await api<{ user: User; tokens: Tokens }>('/api/v1/auth/login', {
-    body: { email: account.email, password: account.password },
-    address: newClientAddress(),
-  });
-  expect(res.status).toBe(200);
-  return res.body.data.tokens;
-}
-
 /** What a holder of `accessToken` gets from routes of every kind: the statuses, in this order. */
 async function statuses(accessToken: string) {
   const answers = await Promise.all([
@@ -49,7 +38,7 @@ async function owner(): Promise<Account> {
 describe('an access token whose sign-in session ended', () => {
   it('is refused everywhere right after signing out; the same user’s other session goes on', async () => {
     const account = await owner();
-    const [session, otherDevice] = [await signIn(account), await signIn(account)];
+    const [session, otherDevice] = [(await signIn(account)).tokens, (await signIn(account)).tokens];
     expect(await statuses(session.accessToken)).toEqual(STILL_SIGNED_IN);
 
     expect((await api('/api/v1/auth/logout', { body: { refreshToken: session.refreshToken } })).status).toBe(200);
@@ -62,7 +51,7 @@ describe('an access token whose sign-in session ended', () => {
 
   it('is refused everywhere, for every session of the user, right after signing out everywhere', async () => {
     const account = await owner();
-    const sessions = [await signIn(account), await signIn(account), account.tokens];
+    const sessions = [(await signIn(account)).tokens, (await signIn(account)).tokens, account.tokens];
     const res = await api('/api/v1/auth/logout-all', { method: 'POST', token: sessions[0]?.accessToken });
     expect(res.status).toBe(200);
     for (const session of sessions) expect(await statuses(session.accessToken)).toEqual(SIGNED_OUT);
@@ -70,7 +59,7 @@ describe('an access token whose sign-in session ended', () => {
 
   it('is refused everywhere right after its refresh token was reused (the whole session is revoked)', async () => {
     const account = await owner();
-    const session = await signIn(account);
+    const session = (await signIn(account)).tokens;
     const rotated = await refresh(session.refreshToken);
     expect(rotated.status).toBe(200);
     await spentLongAgo(session.refreshToken);
@@ -83,7 +72,7 @@ describe('an access token whose sign-in session ended', () => {
 
   it('is refused once its session has expired (30 days after sign-in), even inside its own 15 minutes', async () => {
     const account = await signUp();
-    const session = await signIn(account);
+    const session = (await signIn(account)).tokens;
     const { client, tableName } = testTable();
     const familyId = (decodeJwt(session.accessToken) as { sid: string }).sid;
     await client.send(
@@ -104,7 +93,7 @@ describe('refresh and sign-out under a flood of junk refresh tokens', () => {
 
   it('stop the flooding address with 429 and when to come back; live sessions elsewhere refresh and sign out as usual', async () => {
     const account = await signUp();
-    const session = await signIn(account);
+    const session = (await signIn(account)).tokens;
     const flood = newClientAddress();
     await Promise.all(Array.from({ length: SESSION_TOKEN_FAILURE_LIMIT }, () => junkRefresh(flood)));
     // Fixed one-minute windows: the flood goes on until this minute's budget is used up.
@@ -141,7 +130,7 @@ describe('refresh and sign-out under a flood of junk refresh tokens', () => {
 
   it('count only tokens that fail: an address refreshing live sessions far past the limit is never throttled', async () => {
     const account = await signUp();
-    let tokens = await signIn(account);
+    let tokens = (await signIn(account)).tokens;
     const office = newClientAddress();
     for (let i = 0; i <= SESSION_TOKEN_FAILURE_LIMIT + 5; i++) {
       const res = await api<{ tokens: Tokens }>('/api/v1/auth/refresh', {

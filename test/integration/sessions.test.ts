@@ -3,22 +3,11 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
-import type { Tokens, User } from '../../shared/contract/auth';
-import { api, newClientAddress, signUp, stack } from '../support/api';
+import type { User } from '../../shared/contract/auth';
+import { api, refresh, signIn, signUp, stack } from '../support/api';
 import { openSocket } from '../support/socket';
 import { testTable } from '../support/table';
 import { spentLongAgo } from '../support/tokens';
-
-const refresh = (refreshToken: string) => api<{ tokens: Tokens }>('/api/v1/auth/refresh', { body: { refreshToken } });
-
-async function signIn(account: { email: string; password: string }) {
-  const res = await api<{ user: User; tokens: Tokens }>('/api/v1/auth/login', {
-    body: { email: account.email, password: account.password },
-    address: newClientAddress(),
-  });
-  expect(res.status).toBe(200);
-  return res.body.data;
-}
 
 describe('refresh tokens', () => {
   it('rotate on every use and keep the user active', async () => {

@@ -1,12 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import type { ProviderRecord } from '../../functions/settings/records';
-import { createGateway } from '../../local/gateway';
-import { quietLogger } from '../../local/log';
-import { freePort } from '../../local/ports';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, signUp, stack } from '../support/api';
+import { ownGateway } from '../support/own-gateway';
 import { testTable } from '../support/table';
 import { type EmulatorNumber, newTwilioAccount, setTwilioFaults, type TwilioAccount, twilioGet } from '../support/twilio';
 
@@ -19,26 +17,10 @@ const TWILIO_ROUTE_TIMEOUT_MS = 3_000;
 /** Longer than any one call may take within that timeout. */
 const TWILIO_DELAY_MS = 3_000;
 
-let gatewayUrl = '';
-let closeGateway: () => Promise<void> = async () => {};
-
-beforeAll(async () => {
-  const { env } = stack();
-  const port = await freePort();
-  const gateway = createGateway({
-    log: quietLogger,
-    environment: { ...(process.env as Record<string, string>), ...env },
-    originSecret: env.ORIGIN_SECRET,
-    timeoutMs: (route) => (route.timeoutSeconds ? TWILIO_ROUTE_TIMEOUT_MS : 10_000),
-  });
-  await gateway.listen(port);
-  gatewayUrl = `http://127.0.0.1:${port}`;
-  closeGateway = gateway.close;
-});
-afterAll(() => closeGateway());
+const gateway = ownGateway({ timeoutMs: (route) => (route.timeoutSeconds ? TWILIO_ROUTE_TIMEOUT_MS : 10_000) });
 
 async function call<T>(account: Account, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${gatewayUrl}${path}`, {
+  const res = await fetch(`http://${gateway.host}${path}`, {
     method,
     headers: { authorization: `Bearer ${account.tokens.accessToken}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -111,6 +111,19 @@ export interface Account {
   tokens: Tokens;
 }
 
+/** Signs in again from a new address: another session (device) of the same user. */
+export async function signIn(account: { email: string; password: string }) {
+  const res = await api<{ user: User; tokens: Tokens }>('/api/v1/auth/login', {
+    body: { email: account.email, password: account.password },
+    address: newClientAddress(),
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Spends a refresh token as the web app does. */
+export const refresh = (refreshToken: string) => api<{ tokens: Tokens }>('/api/v1/auth/refresh', { body: { refreshToken } });
+
 /** Registers, opens the mailed link and returns the signed-in session: the path every user takes. */
 export async function signUp(overrides: Partial<{ email: string; password: string; name: string; companyName: string }> = {}) {
   const email = overrides.email ?? uniqueEmail();

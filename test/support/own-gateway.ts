@@ -1,0 +1,33 @@
+import { afterAll, beforeAll } from 'vitest';
+import { createGateway, type GatewayOptions } from '../../local/gateway';
+import { quietLogger } from '../../local/log';
+import { freePort } from '../../local/ports';
+import { stack } from './api';
+
+/**
+ * A gateway of a test file's own, in the test's process and in front of the shared DynamoDB Local and
+ * emulators: for what the shared one cannot show (shorter timeouts, no CloudFront secret, a stopped
+ * clock). Started before the enclosing tests and stopped after them; `host` is `127.0.0.1:<port>`.
+ */
+export function ownGateway(options: Omit<GatewayOptions, 'log' | 'environment'> & { withOriginSecret?: boolean } = {}) {
+  const gateway = { host: '' };
+  let close: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const { env } = stack();
+    const port = await freePort();
+    const { withOriginSecret = true, ...rest } = options;
+    const started = createGateway({
+      log: quietLogger,
+      // Pushes to sockets go to this gateway, which holds them.
+      environment: { ...(process.env as Record<string, string>), ...env, WS_CALLBACK_URL: `http://127.0.0.1:${port}` },
+      // What CloudFront adds, as the stack's gateway does; without it, a call straight to execute-api.
+      originSecret: withOriginSecret ? env.ORIGIN_SECRET : undefined,
+      ...rest,
+    });
+    await started.listen(port);
+    gateway.host = `127.0.0.1:${port}`;
+    close = started.close;
+  });
+  afterAll(() => close());
+  return gateway;
+}
