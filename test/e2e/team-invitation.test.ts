@@ -13,6 +13,7 @@ import {
   requestedUrls,
   seen,
   signInThroughForm,
+  type Tab,
   web,
 } from '../support/browser';
 
@@ -42,70 +43,83 @@ async function mailedInvitationLink(email: string): Promise<string> {
 }
 
 describe('team invitations', () => {
-  it('the owner invites, the colleague joins from the mail, and both see each other on the Team page', async () => {
+  // One journey told in steps that build on each other (a single test outgrew its bound on a busy machine).
+  describe('the owner invites, the colleague joins from the mail, and both see each other on the Team page', () => {
     const colleague = uniqueEmail('grace');
-    const ownerTab = await openTab(browser);
-    const { page } = ownerTab;
-    await page.goto(web('/login'));
-    await signInThroughForm(page, owner.email, PASSWORD);
-    await page.goto(web('/settings/team'));
-    await seen(page.getByRole('row', { name: /Ada Lovelace/ }));
+    let ownerTab: Tab;
+    let joinTab: Tab;
+    let link = '';
 
-    await page.getByRole('button', { name: 'Invite Member' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Invite Member' });
-    await seen(dialog);
-    await expectAccessible(page, 'Invite Member dialog');
-    await dialog.getByLabel('Email').fill(colleague);
-    await dialog.getByLabel('Role').selectOption('ADMIN');
-    await dialog.getByRole('button', { name: 'Send Invitation' }).click();
-    await gone(dialog);
-    await seen(page.getByText(`Invitation sent to ${colleague}.`));
-    const pending = page.getByRole('region', { name: 'Pending Invitations (1)' });
-    await seen(pending.getByText(colleague));
-    await expectAccessible(page, '/settings/team with a pending invitation');
+    it('the owner sends an ADMIN invitation from the Team page, and it waits as pending', async () => {
+      ownerTab = await openTab(browser);
+      const { page } = ownerTab;
+      await page.goto(web('/login'));
+      await signInThroughForm(page, owner.email, PASSWORD);
+      await page.goto(web('/settings/team'));
+      await seen(page.getByRole('row', { name: /Ada Lovelace/ }));
 
-    const joinTab = await openTab(browser);
-    const link = await mailedInvitationLink(colleague);
-    const requested = requestedUrls(joinTab.page);
-    await joinTab.page.goto(link);
-    await seen(joinTab.page.getByRole('heading', { name: 'Join Analytical Engines' }));
-    // Issue 21: the token left the address bar at once, and no request carried it in its URL.
-    expect(joinTab.page.url()).toBe(web('/accept-invite'));
-    await seen(joinTab.page.getByText('invited you to join Analytical Engines on Switchboard as an admin'));
-    expect(await joinTab.page.getByLabel('Email').inputValue()).toBe(colleague);
-    await expectAccessible(joinTab.page, '/accept-invite');
+      await page.getByRole('button', { name: 'Invite Member' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Invite Member' });
+      await seen(dialog);
+      await expectAccessible(page, 'Invite Member dialog');
+      await dialog.getByLabel('Email').fill(colleague);
+      await dialog.getByLabel('Role').selectOption('ADMIN');
+      await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+      await gone(dialog);
+      await seen(page.getByText(`Invitation sent to ${colleague}.`));
+      const pending = page.getByRole('region', { name: 'Pending Invitations (1)' });
+      await seen(pending.getByText(colleague));
+      await expectAccessible(page, '/settings/team with a pending invitation');
+    });
 
-    await joinTab.page.getByRole('button', { name: 'Join Analytical Engines' }).click();
-    await seen(joinTab.page.getByText('Full name is required'));
-    await joinTab.page.getByLabel('Full name').fill('Grace Hopper');
-    await joinTab.page.getByLabel('Password').fill('a fine password');
-    await joinTab.page.getByRole('button', { name: 'Join Analytical Engines' }).click();
-    await reached(joinTab.page, '/dashboard');
-    await seen(joinTab.page.getByText('Grace Hopper').first());
-    expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((url) => url.includes(linkToken(link)))).toEqual([]);
+    it('the colleague opens the mailed link, names themself and lands on the dashboard; no URL carried the token', async () => {
+      joinTab = await openTab(browser);
+      link = await mailedInvitationLink(colleague);
+      const requested = requestedUrls(joinTab.page);
+      await joinTab.page.goto(link);
+      await seen(joinTab.page.getByRole('heading', { name: 'Join Analytical Engines' }));
+      // Issue 21: the token left the address bar at once, and no request carried it in its URL.
+      expect(joinTab.page.url()).toBe(web('/accept-invite'));
+      await seen(joinTab.page.getByText('invited you to join Analytical Engines on Switchboard as an admin'));
+      expect(await joinTab.page.getByLabel('Email').inputValue()).toBe(colleague);
+      await expectAccessible(joinTab.page, '/accept-invite');
 
-    await joinTab.page.goto(web('/settings/team'));
-    await seen(joinTab.page.getByRole('row', { name: /Ada Lovelace/ }));
-    await seen(joinTab.page.getByRole('row', { name: /Grace Hopper/ }));
+      await joinTab.page.getByRole('button', { name: 'Join Analytical Engines' }).click();
+      await seen(joinTab.page.getByText('Full name is required'));
+      await joinTab.page.getByLabel('Full name').fill('Grace Hopper');
+      await joinTab.page.getByLabel('Password').fill('a fine password');
+      await joinTab.page.getByRole('button', { name: 'Join Analytical Engines' }).click();
+      await reached(joinTab.page, '/dashboard');
+      await seen(joinTab.page.getByText('Grace Hopper').first());
+      expect(requested.length).toBeGreaterThan(0);
+      expect(requested.filter((url) => url.includes(linkToken(link)))).toEqual([]);
+    });
 
-    await page.reload();
-    const graceRow = page.getByRole('row', { name: /Grace Hopper/ });
-    await seen(graceRow);
-    await seen(graceRow.getByText('ADMIN'));
-    await gone(page.getByRole('region', { name: /Pending Invitations/ }));
+    it('both see each other on the Team page, Grace as ADMIN, and nothing is pending', async () => {
+      await joinTab.page.goto(web('/settings/team'));
+      await seen(joinTab.page.getByRole('row', { name: /Ada Lovelace/ }));
+      await seen(joinTab.page.getByRole('row', { name: /Grace Hopper/ }));
 
-    // The link worked once: opening it again says so, with a way to sign in.
-    const again = await openTab(browser);
-    await again.page.goto(await mailedInvitationLink(colleague));
-    await seen(again.page.getByText('This invitation has already been accepted. Sign in with your email and password.'));
-    await seen(again.page.getByRole('link', { name: 'Sign in' }));
-    await expectAccessible(again.page, '/accept-invite, used link');
+      const { page } = ownerTab;
+      await page.reload();
+      const graceRow = page.getByRole('row', { name: /Grace Hopper/ });
+      await seen(graceRow);
+      await seen(graceRow.getByText('ADMIN'));
+      await gone(page.getByRole('region', { name: /Pending Invitations/ }));
+    });
 
-    for (const tab of [ownerTab, joinTab, again]) {
-      expect(tab.errors).toEqual([]);
-      await tab.context.close();
-    }
+    it('the link worked once: opening it again says so, with a way to sign in', async () => {
+      const again = await openTab(browser);
+      await again.page.goto(link);
+      await seen(again.page.getByText('This invitation has already been accepted. Sign in with your email and password.'));
+      await seen(again.page.getByRole('link', { name: 'Sign in' }));
+      await expectAccessible(again.page, '/accept-invite, used link');
+
+      for (const tab of [ownerTab, joinTab, again]) {
+        expect(tab.errors).toEqual([]);
+        await tab.context.close();
+      }
+    });
   });
 
   it('Invite Member is not sent while the role still reads Choose a role...', async () => {
