@@ -23,6 +23,8 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
     webPort: port('WEB_PORT', 5173),
     sesPort: port('SES_PORT', 8005),
     dynamoPort: port('DYNAMODB_PORT', 8000),
+    /** DynamoDB's transaction conflicts, simulated by the proxy on DYNAMODB_PORT (local/dynamodb-proxy.ts). */
+    dynamoConflicts: matching('DYNAMODB_CONFLICTS', /^(on|off)$/, 'on', 'on or off') === 'on',
     twilioEmulatorPort: port('TWILIO_EMULATOR_PORT', 3100),
     /** The Twilio emulator's TLS port: the Voice SDK's signalling (wss://localhost:3143/signal) and sounds. */
     twilioSignallingPort: port('TWILIO_SIGNALLING_PORT', 3143),

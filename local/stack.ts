@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureTable, startDynamoDb } from './dynamodb';
+import { startDynamoDbProxy } from './dynamodb-proxy';
 import { createGateway } from './gateway';
 import { type Logger, logger } from './log';
-import { assertPortFree } from './ports';
+import { assertPortFree, freePort } from './ports';
 import { startSes } from './ses';
 import { type LocalSettings, localKeys } from './settings';
 import { startTwilioEmulator } from './twilio-emulator/server';
@@ -50,14 +51,28 @@ export async function startLocalStack(options: StackOptions) {
   };
   try {
     const [dynamo, ses, twilio] = await Promise.all([
-      startDynamoDb({
-        port: options.dynamoPort,
-        dataDir: options.persist ? join(options.dataDir, 'dynamodb') : undefined,
-        log: log('dynamodb'),
-      }).then((d) => {
-        stops.push(d.stop);
-        return d;
-      }),
+      // DynamoDB Local on an internal port, behind the conflict proxy on DYNAMODB_PORT, which is what
+      // the handlers talk to (local/dynamodb-proxy.ts).
+      freePort()
+        .then((port) =>
+          startDynamoDb({
+            port,
+            dataDir: options.persist ? join(options.dataDir, 'dynamodb') : undefined,
+            log: log('dynamodb'),
+          }),
+        )
+        .then(async (d) => {
+          stops.push(d.stop);
+          const proxy = await startDynamoDbProxy({
+            port: options.dynamoPort,
+            upstream: d.endpoint,
+            client: d.client,
+            conflicts: options.dynamoConflicts,
+            log: log('dynamodb'),
+          });
+          stops.push(proxy.stop);
+          return { ...d, endpoint: proxy.endpoint };
+        }),
       startSes({ port: options.sesPort, log: log('ses') }).then((s) => {
         stops.push(s.stop);
         return s;

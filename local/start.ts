@@ -36,6 +36,7 @@ try {
       row('WebSocket', stack.urls.websocket),
       row('Mail (SES emulator)', stack.urls.mail),
       row('DynamoDB Local', stack.urls.dynamodb),
+      row('  request counts', `${stack.urls.dynamodb}/_local/stats`),
       row('Twilio emulator', stack.urls.twilio),
       row('  demo Account SID', stack.twilioDemo.accountSid),
       row('  demo Auth Token', stack.twilioDemo.authToken),

@@ -29,7 +29,12 @@ export async function startTestStack(options: {
 }) {
   const dataDir = mkdtempSync(join(tmpdir(), `switchboard-${options.label}-`));
   try {
-    const settings = localSettings({ LOCAL_DATA_DIR: dataDir, PLATFORM_ADMIN_EMAILS: options.platformAdminEmails ?? '' });
+    const settings = localSettings({
+      LOCAL_DATA_DIR: dataDir,
+      PLATFORM_ADMIN_EMAILS: options.platformAdminEmails ?? '',
+      // Transaction conflicts are on, as in AWS, unless the run turns them off (README: Local stack).
+      DYNAMODB_CONFLICTS: process.env.DYNAMODB_CONFLICTS,
+    });
     const ports = () => Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()] as const);
     const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort, twilioSignallingPort] = await ports();
     const stack = await startLocalStack({

@@ -1,0 +1,295 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  TransactionCanceledException,
+  TransactionConflictException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startDynamoDb } from './dynamodb';
+import { type DynamoDbProxy, startDynamoDbProxy } from './dynamodb-proxy';
+import { quietLogger } from './log';
+import { freePort } from './ports';
+
+const TABLE = 'proxied';
+let dynamo: Awaited<ReturnType<typeof startDynamoDb>>;
+let gate: Awaited<ReturnType<typeof startGate>>;
+let proxy: DynamoDbProxy | undefined;
+
+beforeAll(async () => {
+  dynamo = await startDynamoDb({ port: await freePort(), log: quietLogger });
+  await dynamo.client.send(
+    new CreateTableCommand({
+      TableName: TABLE,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+    }),
+  );
+  gate = await startGate(dynamo.endpoint);
+});
+
+afterEach(async () => {
+  gate.open();
+  await proxy?.stop();
+  proxy = undefined;
+});
+
+afterAll(async () => {
+  await gate?.stop();
+  await dynamo?.stop();
+});
+
+/**
+ * DynamoDB Local answers in milliseconds, so "in flight at the same moment" is made certain rather
+ * than likely: the proxy talks to DynamoDB Local through this gate, which holds the requests it is
+ * told to hold (still the real requests, answered by DynamoDB Local once let go).
+ */
+async function startGate(target: string) {
+  const held: { operation?: string; release: () => void }[] = [];
+  let holding: string | undefined;
+  let left = 0;
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const operation = String(req.headers['x-amz-target']).split('.')[1];
+    const send = () => {
+      const out = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (a) => {
+          res.writeHead(a.statusCode ?? 502, a.rawHeaders);
+          a.pipe(res);
+        },
+      );
+      out.once('error', () => res.destroy());
+      req.pipe(out);
+    };
+    if (operation === holding && left > 0) {
+      left -= 1;
+      held.push({ operation, release: send });
+    } else send();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** Holds the next request of this operation, until `open`. */
+    hold: (operation: string) => {
+      holding = operation;
+      left = 1;
+    },
+    heldCount: () => held.length,
+    open: () => {
+      holding = undefined;
+      for (const h of held.splice(0)) h.release();
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function start(conflicts = true) {
+  proxy = await startDynamoDbProxy({
+    port: 0,
+    upstream: gate.endpoint,
+    client: dynamo.client,
+    conflicts,
+    log: quietLogger,
+  });
+  // One attempt: each test sees the answer the proxy gave, not the SDK's retries of it.
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: proxy.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 1,
+    }),
+  );
+  return { client, proxy };
+}
+
+let n = 0;
+/** A fresh item of the table, so the tests share no state. */
+const item = (name: string) => ({ pk: `${name}-${++n}`, sk: 'item' });
+
+/** A message's transaction in miniature: a new item, and a counter on a shared one. */
+const transaction = (hot: { pk: string; sk: string }, other: { pk: string; sk: string }) =>
+  new TransactWriteCommand({
+    TransactItems: [
+      { Put: { TableName: TABLE, Item: { ...other, body: 'hello' } } },
+      {
+        Update: {
+          TableName: TABLE,
+          Key: hot,
+          UpdateExpression: 'ADD #n :one',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ],
+  });
+
+/** Starts a request that the gate holds in flight, and waits until the gate has it; `answer` is its outcome. */
+async function inFlight<T>(operation: string, send: () => Promise<T>): Promise<{ answer: Promise<T> }> {
+  const before = gate.heldCount();
+  gate.hold(operation);
+  const pending = send();
+  pending.catch(() => {});
+  await expect.poll(() => gate.heldCount()).toBe(before + 1);
+  return { answer: pending };
+}
+
+describe('the DynamoDB conflict proxy', () => {
+  it('cancels a transaction touching an item another in-flight transaction touches, with TransactionConflict at its index', async () => {
+    const { client } = await start();
+    const hot = item('counters');
+    const first = await inFlight('TransactWriteItems', () => client.send(transaction(hot, item('message'))));
+    const second = item('message');
+    const error = await client.send(transaction(hot, second)).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(TransactionCanceledException);
+    const cancelled = error as TransactionCanceledException;
+    expect(cancelled.$metadata.httpStatusCode).toBe(400);
+    expect(cancelled.message).toBe(
+      'Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]',
+    );
+    expect(cancelled.CancellationReasons).toEqual([
+      { Code: 'None' },
+      { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' },
+    ]);
+    gate.open();
+    await first.answer;
+    // The first committed; the cancelled one changed nothing.
+    expect((await client.send(new GetCommand({ TableName: TABLE, Key: hot }))).Item?.n).toBe(1);
+    expect((await client.send(new GetCommand({ TableName: TABLE, Key: second }))).Item).toBeUndefined();
+  });
+
+  it('lets transactions on disjoint items both succeed', async () => {
+    const { client } = await start();
+    const first = await inFlight('TransactWriteItems', () => client.send(transaction(item('counters'), item('message'))));
+    gate.open();
+    await expect(client.send(transaction(item('counters'), item('message')))).resolves.toBeDefined();
+    await expect(first.answer).resolves.toBeDefined();
+  });
+
+  it('answers a plain write on an item an in-flight transaction holds with TransactionConflictException', async () => {
+    const { client } = await start();
+    const hot = item('counters');
+    const first = await inFlight('TransactWriteItems', () => client.send(transaction(hot, item('message'))));
+
+    const update = client.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: hot,
+        UpdateExpression: 'SET #s = :s',
+        ExpressionAttributeNames: { '#s': 's' },
+        ExpressionAttributeValues: { ':s': 'x' },
+      }),
+    );
+    const error = await update.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransactionConflictException);
+    expect((error as Error).message).toBe('Transaction is ongoing for the item');
+    await expect(client.send(new PutCommand({ TableName: TABLE, Item: { ...hot, n: 100 } }))).rejects.toBeInstanceOf(
+      TransactionConflictException,
+    );
+    await expect(
+      client.send(new BatchWriteCommand({ RequestItems: { [TABLE]: [{ PutRequest: { Item: { ...hot, n: 100 } } }] } })),
+    ).rejects.toBeInstanceOf(TransactionConflictException);
+    // A write on another item is no conflict.
+    await expect(client.send(new PutCommand({ TableName: TABLE, Item: item('elsewhere') }))).resolves.toBeDefined();
+
+    gate.open();
+    await first.answer;
+    expect((await client.send(new GetCommand({ TableName: TABLE, Key: hot }))).Item).toEqual({ ...hot, n: 1 });
+  });
+
+  it('cancels a TransactGetItems reading an item a write holds, and one a write overtook', async () => {
+    const { client } = await start();
+    const hot = item('counters');
+    const read = new TransactGetCommand({
+      TransactItems: [{ Get: { TableName: TABLE, Key: item('other') } }, { Get: { TableName: TABLE, Key: hot } }],
+    });
+    const write = await inFlight('TransactWriteItems', () => client.send(transaction(hot, item('message'))));
+    const during = await client.send(read).catch((e: unknown) => e);
+    expect(during).toBeInstanceOf(TransactionCanceledException);
+    expect((during as TransactionCanceledException).CancellationReasons?.map((r) => r.Code)).toEqual([
+      'None',
+      'TransactionConflict',
+    ]);
+    gate.open();
+    await write.answer;
+
+    const overtaken = await inFlight('TransactGetItems', () => client.send(read));
+    await client.send(new PutCommand({ TableName: TABLE, Item: { ...hot, n: 7 } }));
+    gate.open();
+    await expect(overtaken.answer).rejects.toBeInstanceOf(TransactionCanceledException);
+    // Two reads never conflict.
+    const reading = await inFlight('TransactGetItems', () => client.send(read));
+    await expect(client.send(read)).resolves.toBeDefined();
+    gate.open();
+    await expect(reading.answer).resolves.toBeDefined();
+  });
+
+  it('DYNAMODB_CONFLICTS=off: overlapping transactions both commit, and the proxy still counts', async () => {
+    const { client, proxy } = await start(false);
+    const hot = item('counters');
+    const first = await inFlight('TransactWriteItems', () => client.send(transaction(hot, item('message'))));
+    const second = await inFlight('TransactWriteItems', () => client.send(transaction(hot, item('message'))));
+    gate.open();
+    await Promise.all([first.answer, second.answer]);
+    expect((await client.send(new GetCommand({ TableName: TABLE, Key: hot }))).Item?.n).toBe(2);
+    expect(proxy.stats()).toEqual({ transactionConflicts: 0, requests: { TransactWriteItems: 2, GetItem: 1 } });
+  });
+
+  it('answers GET /_local/stats with the requests and conflicts since start', async () => {
+    const { client, proxy } = await start();
+    const hot = item('counters');
+    await client.send(new PutCommand({ TableName: TABLE, Item: hot }));
+    await client.send(new GetCommand({ TableName: TABLE, Key: hot }));
+    const first = await inFlight('TransactWriteItems', () => client.send(transaction(hot, item('message'))));
+    await client.send(transaction(hot, item('message'))).catch(() => {});
+    await client.send(new PutCommand({ TableName: TABLE, Item: hot })).catch(() => {});
+    gate.open();
+    await first.answer;
+
+    const answer = await fetch(`${proxy.endpoint}/_local/stats`);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(await answer.json()).toEqual({
+      transactionConflicts: 2,
+      requests: { PutItem: 2, GetItem: 1, TransactWriteItems: 2 },
+    });
+  });
+
+  it("passes other answers through byte for byte, DynamoDB Local's CRC32 header included", async () => {
+    const { proxy } = await start();
+    const ask = async (endpoint: string) => {
+      const answer = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amz-target': 'DynamoDB_20120810.ListTables',
+          authorization:
+            'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+        },
+        body: '{}',
+      });
+      return { status: answer.status, crc: answer.headers.get('x-amz-crc32'), body: await answer.text() };
+    };
+    const direct = await ask(dynamo.endpoint);
+    expect(direct.crc).toMatch(/^\d+$/);
+    expect(await ask(proxy.endpoint)).toEqual(direct);
+  });
+});

@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Logger } from './log';
+
+/**
+ * The local DynamoDB endpoint (`DYNAMODB_PORT`): a small HTTP proxy in front of DynamoDB Local that
+ * gives it the transaction conflicts DynamoDB has in AWS. DynamoDB Local runs one request at a time,
+ * so overlapping transactions never meet there (measured: 1,000 TransactWriteItems, 50 at a time on
+ * one item with plain PutItems racing them, all succeeded); here every request is "in flight" from
+ * the moment it arrives until its answer is sent, and the documented conflict rules apply between
+ * requests in flight at the same moment (DynamoDB developer guide, "Transaction conflict handling";
+ * issue 22):
+ *
+ * - a TransactWriteItems touching an item another in-flight TransactWriteItems touches is cancelled
+ *   (`TransactionCanceledException`, `TransactionConflict` at that item's index, `None` elsewhere);
+ * - a PutItem/UpdateItem/DeleteItem/BatchWriteItem on an item an in-flight TransactWriteItems holds
+ *   fails with `TransactionConflictException`;
+ * - a TransactGetItems touching an item an in-flight write (transactional or not) holds is cancelled,
+ *   and one already in flight when such a write arrives is cancelled when its answer comes back.
+ *   Two reads never conflict.
+ *
+ * Which of two overlapping transactions is cancelled: AWS documents that either may be; here it is
+ * always the one that arrived second, because the first is already running in DynamoDB Local and its
+ * effects cannot be withdrawn, while the second has not touched anything yet. A TransactGetItems has
+ * no effects, so it is the one that yields when a write arrives during it.
+ *
+ * Everything else passes through unchanged, answers byte for byte. `conflicts: false`
+ * (`DYNAMODB_CONFLICTS=off`) turns the rules off; the counts go on. `GET /_local/stats` answers the
+ * counts since start.
+ */
+export async function startDynamoDbProxy(options: {
+  port: number;
+  /** DynamoDB Local's own endpoint, e.g. http://127.0.0.1:8001. */
+  upstream: string;
+  /** A client of DynamoDB Local, to learn each table's key attributes. */
+  client: DynamoDBClient;
+  conflicts: boolean;
+  log: Logger;
+}) {
+  const upstream = new URL(options.upstream);
+  const agent = new Agent({ keepAlive: true });
+  const stats = { transactionConflicts: 0, requests: {} as Record<string, number> };
+  const holders = new Map<string, Set<Flight>>();
+  const keys = keySchemas(options.client);
+
+  const server = createServer(async (req, res) => {
+    if (req.method === 'GET' && req.url === '/_local/stats') return json(res, 200, stats, 'application/json');
+    const body = await readBody(req).catch(() => undefined);
+    if (!body) return void res.destroy();
+    const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1];
+    if (!operation) return forward(req, res, body);
+    stats.requests[operation] = (stats.requests[operation] ?? 0) + 1;
+    if (/^(Create|Delete|Update)Table$/.test(operation)) keys.forget(tableOf(body));
+
+    const kind = KINDS[operation];
+    if (!kind) return forward(req, res, body);
+    const flight: Flight = { kind, items: [], doomed: new Set() };
+    try {
+      flight.items = await itemsOf(operation, JSON.parse(body.toString('utf8')), keys);
+    } catch {
+      // Malformed or about an unknown table: DynamoDB Local gives the answer it deserves.
+      return forward(req, res, body);
+    }
+    if (options.conflicts) {
+      const rejected = admit(flight, holders);
+      if (rejected) {
+        stats.transactionConflicts += 1;
+        return kind === 'write' ? conflictException(res) : cancelled(res, flight.items.length, rejected);
+      }
+    }
+    for (const item of new Set(flight.items)) {
+      const set = holders.get(item) ?? new Set();
+      set.add(flight);
+      holders.set(item, set);
+    }
+    res.once('close', () => {
+      for (const item of flight.items) {
+        const set = holders.get(item);
+        set?.delete(flight);
+        if (set?.size === 0) holders.delete(item);
+      }
+    });
+    forward(req, res, body, (status) => {
+      // A read that a write overtook is cancelled as AWS would; it changed nothing, so nothing is lost.
+      if (kind !== 'transactGet' || !flight.doomed.size || status !== 200) return false;
+      stats.transactionConflicts += 1;
+      cancelled(res, flight.items.length, flight.doomed);
+      return true;
+    });
+  });
+
+  /** Sends the request on to DynamoDB Local and its answer back unchanged (unless `replace` answers instead). */
+  function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, replace?: (status: number) => boolean) {
+    const out = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        agent,
+      },
+      (answer) => {
+        if (replace?.(answer.statusCode ?? 0)) return void answer.resume();
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+        answer.pipe(res);
+      },
+    );
+    // The SDK sees a dropped connection, as it would from DynamoDB, and retries.
+    out.once('error', (error) => {
+      options.log.warn(`DynamoDB Local did not answer: ${error.message}`);
+      res.destroy();
+    });
+    res.once('close', () => {
+      if (!res.writableFinished) out.destroy();
+    });
+    out.end(body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  options.log.info(`conflict proxy on ${port} (transaction conflicts ${options.conflicts ? 'on' : 'off'})`);
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stats: () => structuredClone(stats),
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      agent.destroy();
+    },
+  };
+}
+
+export type DynamoDbProxy = Awaited<ReturnType<typeof startDynamoDbProxy>>;
+
+type Kind = 'transactWrite' | 'transactGet' | 'write';
+interface Flight {
+  kind: Kind;
+  /** The items it touches (table and primary key), in the order of its request. */
+  items: string[];
+  /** For a TransactGetItems: the indexes a write arriving during it overtook. */
+  doomed: Set<number>;
+}
+
+const KINDS: Record<string, Kind> = {
+  TransactWriteItems: 'transactWrite',
+  TransactGetItems: 'transactGet',
+  PutItem: 'write',
+  UpdateItem: 'write',
+  DeleteItem: 'write',
+  BatchWriteItem: 'write',
+};
+
+/**
+ * Applies the rules to an arriving request against those in flight: the indexes of its items that
+ * conflict (it is then rejected), or nothing (it goes on; reads it overtakes are doomed).
+ */
+function admit(flight: Flight, holders: Map<string, Set<Flight>>): Set<number> | undefined {
+  const conflicting = new Set<number>();
+  const overtaken: [Flight, string][] = [];
+  flight.items.forEach((item, index) => {
+    for (const other of holders.get(item) ?? []) {
+      const conflicts = flight.kind === 'transactGet' ? other.kind !== 'transactGet' : other.kind === 'transactWrite';
+      if (conflicts) conflicting.add(index);
+      else if (other.kind === 'transactGet' && flight.kind !== 'transactGet') overtaken.push([other, item]);
+    }
+  });
+  if (conflicting.size) return conflicting;
+  for (const [read, item] of overtaken) read.doomed.add(read.items.indexOf(item));
+  return undefined;
+}
+
+type Json = Record<string, unknown>;
+type Key = Record<string, unknown>;
+
+/** The items (table and primary key) a request touches, in its own order. */
+async function itemsOf(operation: string, input: Json, keys: ReturnType<typeof keySchemas>): Promise<string[]> {
+  const parts: [table: string, key: Key | undefined, item: Key | undefined][] = [];
+  if (operation === 'TransactWriteItems' || operation === 'TransactGetItems') {
+    for (const entry of input.TransactItems as Json[]) {
+      const action = Object.values(entry)[0] as { TableName: string; Key?: Key; Item?: Key };
+      parts.push([action.TableName, action.Key, action.Item]);
+    }
+  } else if (operation === 'BatchWriteItem') {
+    for (const [table, requests] of Object.entries(input.RequestItems as Record<string, Json[]>)) {
+      for (const r of requests) {
+        const put = r.PutRequest as { Item: Key } | undefined;
+        const del = r.DeleteRequest as { Key: Key } | undefined;
+        parts.push([table, del?.Key, put?.Item]);
+      }
+    }
+  } else {
+    parts.push([input.TableName as string, input.Key as Key | undefined, input.Item as Key | undefined]);
+  }
+  return Promise.all(
+    parts.map(async ([table, key, item]) => {
+      const names = await keys.of(table);
+      const source = key ?? item ?? {};
+      return JSON.stringify([table, ...names.map((name) => [name, source[name]])]);
+    }),
+  );
+}
+
+/** Each table's key attribute names, asked of DynamoDB Local once (again after the table changes). */
+function keySchemas(client: DynamoDBClient) {
+  const known = new Map<string, Promise<string[]>>();
+  return {
+    of(table: string): Promise<string[]> {
+      let names = known.get(table);
+      if (!names) {
+        names = client
+          .send(new DescribeTableCommand({ TableName: table }))
+          .then(({ Table }) => (Table?.KeySchema ?? []).map((k) => k.AttributeName ?? '').sort());
+        names.catch(() => known.delete(table));
+        known.set(table, names);
+      }
+      return names;
+    },
+    forget(table: string | undefined) {
+      if (table) known.delete(table);
+    },
+  };
+}
+
+function tableOf(body: Buffer): string | undefined {
+  try {
+    return (JSON.parse(body.toString('utf8')) as { TableName?: string }).TableName;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** DynamoDB's answer to a cancelled transaction: one reason per item, in the request's order. */
+function cancelled(res: ServerResponse, count: number, conflicting: Set<number>) {
+  const reasons = Array.from({ length: count }, (_, i) =>
+    conflicting.has(i) ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
+  );
+  error(res, 'TransactionCanceledException', {
+    CancellationReasons: reasons,
+    Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+  });
+}
+
+function conflictException(res: ServerResponse) {
+  error(res, 'TransactionConflictException', { message: 'Transaction is ongoing for the item' });
+}
+
+function error(res: ServerResponse, type: string, fields: Json) {
+  json(res, 400, { __type: `com.amazonaws.dynamodb.v20120810#${type}`, ...fields });
+}
+
+function json(res: ServerResponse, status: number, value: unknown, type = 'application/x-amz-json-1.0') {
+  const bytes = Buffer.from(JSON.stringify(value));
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': bytes.length,
+    'x-amzn-RequestId': randomUUID(),
+    // As DynamoDB sends it: the CRC32 of the body, which the SDKs may check.
+    'x-amz-crc32': String(crc32(bytes)),
+  });
+  res.end(bytes);
+}
