@@ -11,6 +11,7 @@ export const PLATFORM_ADMIN_OVERVIEW = 'overview@platform.test';
 export const PLATFORM_ADMIN_NAMED = 'named@platform.test';
 
 let stop: (() => Promise<void>) | undefined;
+let dynamodbUrl: string | undefined;
 let stopCapture: (() => void) | undefined;
 
 /** One real local stack for the integration project, on free ports, with an in-memory database. */
@@ -26,11 +27,24 @@ export async function setup(project: TestProject) {
     twilioMessageStepMs: 20,
   });
   stop = stack.stop;
+  dynamodbUrl = stack.provided.urls.dynamodb;
   project.provide('stack', stack.provided);
   project.provide('productLog', captured.file);
 }
 
 export async function teardown() {
+  // What the run asked of the table, and the transaction conflicts it met (local/dynamodb-proxy.ts).
+  const stats =
+    dynamodbUrl &&
+    (await fetch(`${dynamodbUrl}/_local/stats`)
+      .then((r) => r.json())
+      .catch(() => undefined));
+  if (stats) {
+    const requests = Object.values(stats.requests as Record<string, number>).reduce((a, b) => a + b, 0);
+    console.log(
+      `DynamoDB: ${requests} requests, ${stats.transactionConflicts} transaction conflicts ${JSON.stringify(stats.requests)}`,
+    );
+  }
   await stop?.();
   stopCapture?.();
 }
