@@ -19,6 +19,8 @@ import { tableDefinition } from '../functions/lib/table';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
+import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
+import { ALARMS, type AlarmName, METRICS_NAMESPACE, TABLE_OPERATIONS, WEBHOOK_FAILURES_METRIC } from './constructs/monitoring';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PREFIX } from './constructs/web-acl';
@@ -547,6 +549,240 @@ describe("the account's API Gateway logging role", () => {
   });
 });
 
+describe('operations (README: Alarms and logs)', () => {
+  const resources = template.toJSON().Resources as Record<string, Resource & { Condition?: string }>;
+  const logicalIdOf = (type: string, props: Record<string, unknown> = {}) => {
+    const ids = Object.keys(template.findResources(type, { Properties: props }));
+    expect(ids, type).toHaveLength(1);
+    return ids[0] as string;
+  };
+  const topicId = logicalIdOf('AWS::SNS::Topic');
+  const tableId = logicalIdOf('AWS::DynamoDB::Table');
+  const httpApiId = logicalIdOf('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+  const wsApiId = logicalIdOf('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET' });
+  const alarmsById = template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>;
+  const alarm = (name: AlarmName) => {
+    const found = Object.entries(alarmsById).filter(([id]) => new RegExp(`^Monitoring${name}[0-9A-F]{8}$`).test(id));
+    expect(found, name).toHaveLength(1);
+    return (found[0] as [string, Resource])[1].Properties;
+  };
+  type MetricStat = { Metric: { Namespace: string; MetricName: string; Dimensions?: { Name: string; Value: unknown }[] } };
+  /** The metrics a metric-math alarm adds up (Id → metric), and its expression. */
+  const mathOf = (name: AlarmName) => {
+    const queries = alarm(name).Metrics as { Id: string; Expression?: string; MetricStat?: MetricStat }[];
+    const expression = queries.find((q) => q.Expression)?.Expression ?? '';
+    const metrics = queries.filter((q) => q.MetricStat).map((q) => ({ id: q.Id, ...(q.MetricStat as MetricStat).Metric }));
+    return { expression, metrics };
+  };
+
+  it('send every alarm to one topic, mailed to AlarmEmail only when that parameter is set', () => {
+    template.hasParameter('AlarmEmail', { Type: 'String', Default: '' });
+    expect(template.toJSON().Conditions.HasAlarmEmail).toEqual({
+      'Fn::Not': [{ 'Fn::Equals': [ref('AlarmEmail'), ''] }],
+    });
+    const subscriptions = Object.values(template.findResources('AWS::SNS::Subscription'));
+    expect(subscriptions).toEqual([
+      expect.objectContaining({
+        Condition: 'HasAlarmEmail',
+        Properties: { Protocol: 'email', Endpoint: ref('AlarmEmail'), TopicArn: ref(topicId) },
+      }),
+    ]);
+    // Publishers must use TLS.
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      }),
+    });
+    expect(Object.keys(alarmsById)).toHaveLength(Object.keys(ALARMS).length);
+    for (const name of Object.keys(ALARMS) as AlarmName[]) {
+      expect(alarm(name), name).toMatchObject({
+        AlarmActions: [ref(topicId)],
+        OKActions: [ref(topicId)],
+        Threshold: ALARMS[name].threshold,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmDescription: expect.stringContaining('Alarms and logs'),
+      });
+    }
+  });
+
+  it('alarm on function errors and throttles across the region, and on the HTTP API’s 5xx', () => {
+    expect(alarm('FunctionErrors')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Statistic: 'Sum',
+      Period: 300,
+    });
+    expect(alarm('FunctionErrors').Dimensions).toBeUndefined();
+    expect(alarm('FunctionThrottles')).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Statistic: 'Sum' });
+    expect(alarm('FunctionThrottles').Dimensions).toBeUndefined();
+    expect(alarm('HttpServerErrors')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: [{ Name: 'ApiId', Value: ref(httpApiId) }],
+      Statistic: 'Sum',
+    });
+  });
+
+  it('count webhook requests answered 4xx/5xx from the HTTP access log, and alarm on them', () => {
+    const accessLogGroup = (
+      (
+        Object.values(
+          template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }),
+        )[0] as Resource
+      ).Properties.AccessLogSettings as { DestinationArn: { 'Fn::GetAtt': [string, string] } }
+    ).DestinationArn['Fn::GetAtt'][0];
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: ref(accessLogGroup),
+      FilterPattern: '{ ($.path = "/webhooks/*") && (($.status = "4*") || ($.status = "5*")) }',
+      MetricTransformations: [
+        { MetricNamespace: METRICS_NAMESPACE, MetricName: WEBHOOK_FAILURES_METRIC, MetricValue: '1', DefaultValue: 0 },
+      ],
+    });
+    expect(alarm('WebhookFailures')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: WEBHOOK_FAILURES_METRIC,
+      Statistic: 'Sum',
+    });
+  });
+
+  it('alarm on DynamoDB throttles of the table and each index, and on its system errors', () => {
+    const throttles = mathOf('TableThrottles');
+    const expected = [undefined, ...tableDefinition.globalSecondaryIndexes.map((index) => index.indexName)].flatMap((index) =>
+      ['ReadThrottleEvents', 'WriteThrottleEvents'].map((metricName) => ({
+        metricName,
+        dimensions: [
+          { Name: 'TableName', Value: ref(tableId) },
+          ...(index ? [{ Name: 'GlobalSecondaryIndexName', Value: index }] : []),
+        ],
+      })),
+    );
+    const named = (m: { metricName: string; dimensions?: { Name: string; Value: unknown }[] }) =>
+      `${m.metricName} ${JSON.stringify([...(m.dimensions ?? [])].sort((a, b) => a.Name.localeCompare(b.Name)))}`;
+    expect(throttles.metrics.map((m) => named({ metricName: m.MetricName, dimensions: m.Dimensions })).sort()).toEqual(
+      expected.map(named).sort(),
+    );
+    expect(throttles.metrics).toHaveLength(expected.length);
+    expect(throttles.expression).toBe(throttles.metrics.map((m) => m.id).join(' + '));
+
+    const systemErrors = mathOf('TableSystemErrors');
+    expect(systemErrors.metrics.map((m) => m.Dimensions?.find((d) => d.Name === 'Operation')?.Value).sort()).toEqual(
+      [...TABLE_OPERATIONS].sort(),
+    );
+    for (const m of systemErrors.metrics) {
+      expect(m).toMatchObject({ Namespace: 'AWS/DynamoDB', MetricName: 'SystemErrors' });
+      expect(m.Dimensions).toContainEqual({ Name: 'TableName', Value: ref(tableId) });
+    }
+    expect(systemErrors.expression).toBe(systemErrors.metrics.map((m) => m.id).join(' + '));
+    // CloudWatch takes at most 10 metrics in one alarm.
+    expect(Math.max(throttles.metrics.length, systemErrors.metrics.length)).toBeLessThanOrEqual(10);
+  });
+
+  it('alarm on WebSocket integration errors and on the SES bounce and complaint rates', () => {
+    expect(alarm('RealtimeIntegrationErrors')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'IntegrationError',
+      Dimensions: expect.arrayContaining([
+        { Name: 'ApiId', Value: ref(wsApiId) },
+        { Name: 'Stage', Value: 'ws' },
+      ]),
+    });
+    expect(alarm('MailBounceRate')).toMatchObject({
+      Namespace: 'AWS/SES',
+      MetricName: 'Reputation.BounceRate',
+      Statistic: 'Maximum',
+    });
+    expect(alarm('MailComplaintRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate' });
+    // Below the rates SES reviews an account at (5 % and 0.1 %).
+    expect(ALARMS.MailBounceRate.threshold).toBeLessThan(0.05);
+    expect(ALARMS.MailComplaintRate.threshold).toBeLessThan(0.001);
+  });
+
+  it('show every alarm and the same metrics on a dashboard', () => {
+    const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify((dashboards[0] as Resource).Properties.DashboardBody);
+    for (const id of Object.keys(alarmsById)) expect(body).toContain(id);
+    for (const metric of [
+      'Errors',
+      'Throttles',
+      '5xx',
+      WEBHOOK_FAILURES_METRIC,
+      'ReadThrottleEvents',
+      'SystemErrors',
+      'IntegrationError',
+      'Reputation.BounceRate',
+      'Reputation.ComplaintRate',
+      'Bounce',
+      'Complaint',
+    ]) {
+      expect(body, metric).toContain(`\\"${metric}\\"`);
+    }
+  });
+
+  it('record the app’s mail in an SES configuration set with reputation metrics, which every mailing function sends with', () => {
+    const setId = logicalIdOf('AWS::SES::ConfigurationSet');
+    template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+      Name: 'Switchboard-mail',
+      ReputationOptions: { ReputationMetricsEnabled: true },
+      SendingOptions: { SendingEnabled: true },
+    });
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: ref(setId),
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: [...MAIL_EVENTS],
+        CloudWatchDestination: {
+          DimensionConfigurations: [
+            {
+              DimensionName: MAIL_EVENTS_DIMENSION,
+              DimensionValueSource: 'messageTag',
+              DefaultDimensionValue: 'Switchboard-mail',
+            },
+          ],
+        },
+      },
+    });
+    // Only where the region's CloudFormation has configuration sets; elsewhere the functions send without one.
+    const condition = resources[setId]?.Condition as string;
+    expect(JSON.stringify(template.toJSON().Conditions[condition])).toContain('ap-southeast-4');
+    const mailing = [...httpRoutes, ...socketRoutes].filter((route) => route.capabilities.includes('mail'));
+    expect(mailing.length).toBeGreaterThan(0);
+    const mailingFunctions = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter(
+      (fn) => (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.MAIL_FROM,
+    );
+    expect(mailingFunctions).toHaveLength(mailing.length);
+    for (const fn of mailingFunctions) {
+      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.MAIL_CONFIGURATION_SET).toEqual({
+        'Fn::If': [condition, 'Switchboard-mail', ''],
+      });
+    }
+    // Sending with a configuration set is authorised against it as well as against the identity.
+    const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain(':configuration-set/Switchboard-mail');
+  });
+
+  it('log every function in Lambda’s JSON format, to its feature’s log group', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter((fn) =>
+      (fn.Properties.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === HANDLER_TAG),
+    );
+    expect(functions).toHaveLength(httpRoutes.length + socketRoutes.length + 1);
+    for (const fn of functions) {
+      expect(fn.Properties.LoggingConfig).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) } });
+    }
+  });
+
+  it('put the Lambda request id in the access log line of both APIs', () => {
+    for (const stage of Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as Resource[]) {
+      const format = JSON.parse((stage.Properties.AccessLogSettings as { Format: string }).Format);
+      expect(format).toMatchObject({ requestId: '$context.requestId', lambdaRequestId: '$context.integration.requestId' });
+    }
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 2);
+  });
+});
+
 describe('regions', () => {
   it('take the extension layer from a region map, with the ExtensionLayerArn parameter where the map has none', () => {
     const json = template.toJSON();
@@ -584,6 +820,8 @@ describe('regions', () => {
         expect(JSON.stringify((resource.Properties[property] as { Name: unknown }).Name)).toContain('AWS::Region');
       }
     }
+    // SES configuration sets only where the region's CloudFormation has them (mail-configuration.ts).
+    regional.template.resourceCountIs('AWS::SES::ConfigurationSet', REGIONS_WITHOUT_MAIL_CONFIGURATION.includes(region) ? 0 : 1);
     expect(nagFindings(regional.app)).toEqual([]);
   });
 });

@@ -9,6 +9,8 @@ import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
 import { AppTable } from './constructs/app-table';
 import { HttpApi } from './constructs/http-api';
+import { MailConfiguration } from './constructs/mail-configuration';
+import { Monitoring } from './constructs/monitoring';
 import { acknowledge } from './constructs/nag';
 import { RealtimeApi } from './constructs/realtime-api';
 import { PASSWORD_HASHING_MEMORY_MIB, SwitchboardFunctions } from './constructs/switchboard-function';
@@ -72,6 +74,7 @@ export class SwitchboardStack extends Stack {
       'CloudFront receives the value at deploy time (a dynamic reference in its origin headers), so a rotation must be followed by a deploy; functions accept the AWSPREVIOUS value too, so requests keep working in between.',
     );
 
+    const mail = new MailConfiguration(this, 'Mail');
     const functions = new SwitchboardFunctions(this, 'Functions', {
       projectRoot: PROJECT_ROOT,
       table,
@@ -80,6 +83,7 @@ export class SwitchboardStack extends Stack {
       originSecret,
       appUrlParameterName: `/${this.stackName}/app-url`,
       mailFrom: mailFrom.valueAsString,
+      mailConfigurationSet: mail,
       platformAdminEmails: platformAdminEmails.valueAsString,
       customerSecretsKey,
       paramsAndSecretsLayerArn: paramsAndSecretsLayerArn(this),
@@ -109,6 +113,16 @@ export class SwitchboardStack extends Stack {
         }),
       })),
       fallback: functions.add(functionId(fallbackRoute.handler), { ...fallbackRoute, kind: 'http' }),
+    });
+
+    new Monitoring(this, 'Monitoring', {
+      table,
+      tableIndexNames: indexNames,
+      httpApi: http.api,
+      httpAccessLogs: http.accessLogs,
+      realtimeApi: realtime.api,
+      realtimeStageName: realtime.stage.stageName,
+      mailConfigurationSetName: mail.name,
     });
 
     const executeApiDomain = (apiId: string) => `${apiId}.execute-api.${this.region}.${this.urlSuffix}`;

@@ -14,8 +14,8 @@ export type Capability = (typeof CAPABILITIES)[number];
 export const CAPABILITY_ENVIRONMENT: Record<Capability, { local: readonly string[]; aws: readonly string[] }> = {
   /** Issue and verify access tokens: the signing secret. */
   jwt: { local: ['JWT_SECRET', 'JWT_SECRET_PREVIOUS', 'JWT_SECRET_ROTATED_AT'], aws: ['JWT_SECRET_SECRET_ARN'] },
-  /** Send mail through SES as MAIL_FROM. */
-  mail: { local: ['MAIL_FROM', 'SES_ENDPOINT'], aws: ['MAIL_FROM'] },
+  /** Send mail through SES as MAIL_FROM, with the configuration set that records bounces and complaints. */
+  mail: { local: ['MAIL_FROM', 'SES_ENDPOINT'], aws: ['MAIL_FROM', 'MAIL_CONFIGURATION_SET'] },
   /** The public URL of the app (links in mails, Twilio webhook URLs). */
   appUrl: { local: ['APP_URL', 'WEBHOOK_BASE_URL'], aws: ['APP_URL_PARAMETER'] },
   /** Encrypt and decrypt customers' Twilio credentials (KMS, encryption context = company). */

@@ -17,6 +17,8 @@ export const ACCESS_LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
 const accessLogFormat = apigateway.AccessLogFormat.custom(
   JSON.stringify({
     requestId: '$context.requestId',
+    // Lambda's request id of the function that answered: the requestId of its JSON log lines.
+    lambdaRequestId: '$context.integration.requestId',
     requestTime: '$context.requestTime',
     eventType: '$context.eventType',
     routeKey: '$context.routeKey',

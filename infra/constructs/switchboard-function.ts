@@ -50,6 +50,11 @@ export interface FunctionSettings {
   /** Name (a literal, so functions do not depend on the distribution) of the SSM parameter holding the app URL. */
   readonly appUrlParameterName: string;
   readonly mailFrom: string;
+  /**
+   * The SES configuration set every mail is sent with (mail-configuration.ts: bounce and complaint
+   * metrics): its name, and what the functions send with ('' where the region has none).
+   */
+  readonly mailConfigurationSet: { readonly name: string; readonly nameForSending: string };
   readonly platformAdminEmails: string;
   readonly customerSecretsKey: kms.IKey;
   /** The ARN of the Parameters and Secrets extension layer (arm64) in the stack's region. */
@@ -112,6 +117,8 @@ export class SwitchboardFunctions extends Construct {
       timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
       role,
       logGroup,
+      // One JSON object a line, with Lambda's request id on each (README: Alarms and logs).
+      loggingFormat: lambda.LoggingFormat.JSON,
       description: `Switchboard ${route.handler}`,
       paramsAndSecrets: this.layer,
       environment: { ...this.baseEnvironment(route), ...this.capabilityEnvironment(route.capabilities) },
@@ -152,7 +159,7 @@ export class SwitchboardFunctions extends Construct {
     const { settings } = this;
     const values: Record<Capability, Record<string, string>> = {
       jwt: { JWT_SECRET_SECRET_ARN: settings.jwtSecret.secretArn },
-      mail: { MAIL_FROM: settings.mailFrom },
+      mail: { MAIL_FROM: settings.mailFrom, MAIL_CONFIGURATION_SET: settings.mailConfigurationSet.nameForSending },
       appUrl: { APP_URL_PARAMETER: settings.appUrlParameterName },
       customerSecrets: { CUSTOMER_SECRETS_KEY_ID: settings.customerSecretsKey.keyArn },
       publish: { WS_CALLBACK_URL: this.realtimeStage?.callbackUrl ?? '' },
@@ -235,10 +242,16 @@ export class SwitchboardFunctions extends Construct {
         // the account is in the sandbox), so the resource is any identity and the sender is pinned instead.
         // SESv2 SendEmail (functions/lib/mail.ts) is authorised as ses:SendEmail; no raw mail is sent.
         const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+        // Sending with a configuration set is authorised against it too.
+        const configurationSet = stack.formatArn({
+          service: 'ses',
+          resource: 'configuration-set',
+          resourceName: settings.mailConfigurationSet.name,
+        });
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({
             actions: ['ses:SendEmail'],
-            resources: [identities],
+            resources: [identities, configurationSet],
             conditions: { StringEqualsIgnoreCase: { 'ses:FromAddress': settings.mailFrom } },
           }),
         );
