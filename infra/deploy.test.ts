@@ -335,3 +335,21 @@ describe('adopting a restored table and its key', () => {
     expect(matches('ExistingKeyArn', 'alias/aws/dynamodb')).toBe(false);
   });
 });
+
+describe('README: Deploy to AWS', () => {
+  const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(
+    readme.indexOf('## Deploy to AWS'),
+    readme.indexOf('\n## ', readme.indexOf('## Deploy to AWS') + 1),
+  );
+  /** The names in the first column of the section's table rows, e.g. `| \`AppUrl\` |` or `| \`A\`, \`B\` |`. */
+  const firstColumns = [...section.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) =>
+    [...(row[1] as string).matchAll(/`([A-Za-z]+)`/g)].map((name) => name[1]),
+  );
+
+  it('explains every parameter and every output of the template', () => {
+    const parameters = Object.keys(json.Parameters).filter((name) => name !== 'BootstrapVersion');
+    const outputs = Object.keys(json.Outputs);
+    for (const name of [...parameters, ...outputs]) expect(firstColumns, name).toContain(name);
+  });
+});

@@ -165,7 +165,7 @@ export class SwitchboardStack extends Stack {
     });
     new CfnOutput(this, 'HealthUrl', {
       value: `${appUrl}${health.path}`,
-      description: 'Smoke check: answers {"status":"ok"} through CloudFront and the HTTP API',
+      description: 'Smoke check: answers {"success":true,"data":{"status":"ok"}} through CloudFront and the HTTP API',
     });
     new CfnOutput(this, 'DistributionId', {
       value: web.distribution.distributionId,
