@@ -182,11 +182,6 @@ export function createGateway(options: GatewayOptions) {
     return given ? Promise.resolve(given) : loadHandler(name);
   };
 
-  /**
-   * Runs a route's handler as its function would run: its own environment, and its timeout counted
-   * from the invocation (a cold start's module loading has Lambda's separate 10 s init limit), and
-   * only the table access its route declares (local/table-guard.ts).
-   */
   /** Invocations still running: closing waits for them, so none calls back into a stopped gateway. */
   const running = new Set<Promise<unknown>>();
 
@@ -198,6 +193,11 @@ export function createGateway(options: GatewayOptions) {
     return invocation;
   }
 
+  /**
+   * Runs a route's handler as its function would run: its own environment, and its timeout counted
+   * from the invocation (a cold start's module loading has Lambda's separate 10 s init limit), and
+   * only the table access its route declares (local/table-guard.ts).
+   */
   async function runFunction(route: RouteEntry, event: unknown) {
     const timeoutMs = timeoutOf(route);
     const fn = { name: route.handler, environment: environmentFor(route.capabilities, options.environment), table: route.table };

@@ -10,7 +10,25 @@ import { stack } from './api';
  * clock). Started before the enclosing tests and stopped after them; `host` is `127.0.0.1:<port>`.
  */
 export function ownGateway(options: Omit<GatewayOptions, 'log' | 'environment'> & { withOriginSecret?: boolean } = {}) {
-  const gateway = { host: '' };
+  const gateway = {
+    host: '',
+    /** A signed-in request to this gateway, answered as `api` answers (test/support/api.ts). */
+    request: async <T = unknown>(path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
+      const res = await fetch(`http://${gateway.host}${path}`, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers: {
+          ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      const body = (await res.json()) as {
+        data: T;
+        error: { code: string; message: string; details?: Record<string, unknown> };
+      };
+      return { status: res.status, headers: res.headers, body };
+    },
+  };
   let close: () => Promise<void> = async () => {};
   beforeAll(async () => {
     const { env } = stack();
