@@ -16,7 +16,7 @@ import {
 } from '../functions/lib/capabilities';
 import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
-import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
+import { fallbackRoute, httpRoutes, MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS, queueConsumers, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
@@ -111,8 +111,10 @@ describe('functions', () => {
   const httpHandlers = [...httpRoutes.map((route) => route.handler), fallbackRoute.handler];
   const socketHandlers = socketRoutes.map((route) => route.handler);
   // Every HTTP function and $connect (the upgrade request) refuse requests without the origin secret.
-  const checksOrigin = (handler: string) => !socketHandlers.includes(handler) || handler === 'realtime/connect';
-  const allEntries = [...httpRoutes, ...socketRoutes, fallbackRoute];
+  const checksOrigin = (handler: string) =>
+    (!socketHandlers.includes(handler) && !queueHandlers.includes(handler)) || handler === 'realtime/connect';
+  const queueHandlers = queueConsumers.map((consumer) => consumer.handler);
+  const allEntries = [...httpRoutes, ...socketRoutes, ...queueConsumers, fallbackRoute];
   type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
   /** Every statement of the policies attached to a function's role. */
   const policyOf = (handler: string): Statement[] => {
@@ -127,8 +129,8 @@ describe('functions', () => {
   };
 
   it('are exactly one per route-table entry', () => {
-    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + 1);
-    expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers].sort());
+    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 1);
+    expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers, ...queueHandlers].sort());
   });
 
   it('run the bundled handler on Node.js 22, arm64, with the timeout of their route', () => {
@@ -176,6 +178,7 @@ describe('functions', () => {
       expect(statements.includes('ssm:GetParameter'), `${entry.handler} appUrl`).toBe(has('appUrl'));
       expect(statements.includes(secretRef('JwtSecret')), `${entry.handler} jwt`).toBe(has('jwt'));
       expect(statements.includes(secretRef('OriginSecret')), `${entry.handler} origin`).toBe(checksOrigin(entry.handler));
+      expect(statements.includes('sqs:SendMessage'), `${entry.handler} companyDeletion`).toBe(has('companyDeletion'));
     }
     const kms = policyOf('providers/connect-twilio').find((s) => JSON.stringify(s.Action).includes('kms:Decrypt'));
     expect(kms?.Condition).toEqual({ Null: { 'kms:EncryptionContext:companyId': 'false' } });
@@ -222,6 +225,27 @@ describe('functions', () => {
       expect(actionsOf(entry.handler), entry.handler).not.toContain('secretsmanager:DescribeSecret');
       expect(actionsOf(entry.handler), entry.handler).not.toContain('ses:SendRawEmail');
     }
+  });
+});
+
+describe('company deletion queue', () => {
+  it('feeds the worker one step at a time, redelivers a failed step after the worker’s timeout, and keeps failures in a dead-letter queue', () => {
+    const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    const [queueId, queue] = Object.entries(queues).find(([id]) => id.startsWith('CompanyDeletionQueue')) ?? [];
+    const deadLetterId = Object.keys(queues).find((id) => id.startsWith('CompanyDeletionDeadLetters'));
+    expect(queue?.Properties).toMatchObject({
+      VisibilityTimeout: 6 * MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterId, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toMatchObject({ BatchSize: 1, EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] } });
+    // Only the worker may Scan the table.
+    const scanners = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('dynamodb:Scan'),
+    );
+    expect(scanners).toHaveLength(1);
   });
 });
 

@@ -26,18 +26,18 @@ type Key = Record<string, unknown>;
 
 /**
  * One page of the table scan: deletes every item that names the company — its own partitions
- * (`COMPANY#<id>` and `COMPANY#<id>#…`) and every global item carrying its `companyId` (addresses,
+ * (`COMPANY#<id>`, `COMPANY#<id>#…`), its throttle windows, and every global item carrying its `companyId` (addresses,
  * numbers, webhook ids, sessions, refresh tokens, sockets, tickets, message and call sids…), whatever
  * key builders exist now or later (functions/lib/table.ts). Answers where the next page starts.
  */
 export async function sweepPage(companyId: string, cursor: Key | undefined): Promise<Key | undefined> {
-  const pk = keys.company(companyId).PK;
   const page = await db.send(
     new ScanCommand({
       TableName: tableName(),
       ExclusiveStartKey: cursor,
-      FilterExpression: 'PK = :pk OR begins_with(PK, :sub) OR companyId = :companyId',
-      ExpressionAttributeValues: { ':pk': pk, ':sub': `${pk}#`, ':companyId': companyId },
+      // Company ids are UUIDs: a partition key containing one is that company's (throttle windows too).
+      FilterExpression: 'contains(PK, :companyId) OR companyId = :companyId',
+      ExpressionAttributeValues: { ':companyId': companyId },
       ProjectionExpression: 'PK, SK',
     }),
   );
