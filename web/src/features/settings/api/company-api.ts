@@ -5,9 +5,7 @@ import { markCompanyDeleted } from '../../../lib/session-notice';
 
 /** DELETE /company (owner only): the server ends every session of the company, this one included. */
 export const deleteCompany = (confirm: string) =>
-  api
-    .request<{ deletion: CompanyDeletion }>('/company', { method: 'DELETE', body: { confirm } })
-    .then((r) => r.data.deletion);
+  api.request<{ deletion: CompanyDeletion }>('/company', { method: 'DELETE', body: { confirm } }).then((r) => r.data.deletion);
 
 /** Deletes the company, then signs out here too; /login says why (lib/session-notice.ts). */
 export function useDeleteCompany() {
