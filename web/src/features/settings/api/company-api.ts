@@ -1,5 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
-import type { CompanyDeletion } from '../../../../../shared/contract/company';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CompanyDeletion, Retention } from '../../../../../shared/contract/company';
 import { api, queryClient, session } from '../../../lib/services';
 import { markCompanyDeleted } from '../../../lib/session-notice';
 
@@ -16,6 +16,27 @@ export function useDeleteCompany() {
       session.clear();
       queryClient.clear();
     },
+    retry: false,
+  });
+}
+
+const retentionQuery = () => ({
+  queryKey: ['company', 'retention'],
+  queryFn: () => api.get<{ retention: Retention }>('/company/retention').then((r) => r.retention),
+});
+
+/** GET /company/retention: how long messages and calls are kept (null: kept). */
+export const useRetention = () => useQuery(retentionQuery());
+
+/** PUT /company/retention (owners and admins): applies to messages and calls written from now on. */
+export function useSaveRetention() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (retention: Retention) =>
+      api
+        .request<{ retention: Retention }>('/company/retention', { method: 'PUT', body: retention })
+        .then((r) => r.data.retention),
+    onSuccess: (retention) => client.setQueryData(retentionQuery().queryKey, retention),
     retry: false,
   });
 }
