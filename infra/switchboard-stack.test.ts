@@ -16,7 +16,7 @@ import {
 } from '../functions/lib/capabilities';
 import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
-import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
+import { fallbackRoute, httpRoutes, MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS, queueConsumers, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
@@ -118,8 +118,10 @@ describe('functions', () => {
   const httpHandlers = [...httpRoutes.map((route) => route.handler), fallbackRoute.handler];
   const socketHandlers = socketRoutes.map((route) => route.handler);
   // Every HTTP function and $connect (the upgrade request) refuse requests without the origin secret.
-  const checksOrigin = (handler: string) => !socketHandlers.includes(handler) || handler === 'realtime/connect';
-  const allEntries = [...httpRoutes, ...socketRoutes, fallbackRoute];
+  const checksOrigin = (handler: string) =>
+    (!socketHandlers.includes(handler) && !queueHandlers.includes(handler)) || handler === 'realtime/connect';
+  const queueHandlers = queueConsumers.map((consumer) => consumer.handler);
+  const allEntries = [...httpRoutes, ...socketRoutes, ...queueConsumers, fallbackRoute];
   type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
   /** Every statement of the policies attached to a function's role. */
   const policyOf = (handler: string): Statement[] => {
@@ -134,8 +136,8 @@ describe('functions', () => {
   };
 
   it('are exactly one per route-table entry', () => {
-    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + 1);
-    expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers].sort());
+    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 1);
+    expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers, ...queueHandlers].sort());
   });
 
   it('run the bundled handler on Node.js 22, arm64, with the timeout of their route', () => {
@@ -183,6 +185,7 @@ describe('functions', () => {
       expect(statements.includes('ssm:GetParameter'), `${entry.handler} appUrl`).toBe(has('appUrl'));
       expect(statements.includes(secretRef('JwtSecret')), `${entry.handler} jwt`).toBe(has('jwt'));
       expect(statements.includes(secretRef('OriginSecret')), `${entry.handler} origin`).toBe(checksOrigin(entry.handler));
+      expect(statements.includes('sqs:SendMessage'), `${entry.handler} companyDeletion`).toBe(has('companyDeletion'));
     }
     const kms = policyOf('providers/connect-twilio').find((s) => JSON.stringify(s.Action).includes('kms:Decrypt'));
     expect(kms?.Condition).toEqual({ Null: { 'kms:EncryptionContext:companyId': 'false' } });
@@ -232,6 +235,27 @@ describe('functions', () => {
   });
 });
 
+describe('company deletion queue', () => {
+  it('feeds the worker one step at a time, redelivers a failed step after the worker’s timeout, and keeps failures in a dead-letter queue', () => {
+    const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    const [queueId, queue] = Object.entries(queues).find(([id]) => id.startsWith('CompanyDeletionQueue')) ?? [];
+    const deadLetterId = Object.keys(queues).find((id) => id.startsWith('CompanyDeletionDeadLetters'));
+    expect(queue?.Properties).toMatchObject({
+      VisibilityTimeout: 6 * MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterId, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toMatchObject({ BatchSize: 1, EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] } });
+    // Only the worker may Scan the table.
+    const scanners = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('dynamodb:Scan'),
+    );
+    expect(scanners).toHaveLength(1);
+  });
+});
+
 describe('stack size', () => {
   it('stays under CloudFormation’s 500 resources with room for the routes still to come', () => {
     const resources = Object.keys(template.toJSON().Resources).length;
@@ -244,7 +268,7 @@ describe('stack size', () => {
     ];
     // Less the one function (and role, policy, log group) of the table's deletion protection (deploy.test.ts).
     const routeBound = perRoute.reduce((sum, type) => sum + Object.keys(template.findResources(type)).length, 0) - 1;
-    expect(routeBound / (httpRoutes.length + socketRoutes.length + 1)).toBeLessThanOrEqual(4);
+    expect(routeBound / (httpRoutes.length + socketRoutes.length + queueConsumers.length + 1)).toBeLessThanOrEqual(4);
     // SMS, voice and contacts took the stack past 400; the softphone's few routes still fit with a margin.
     // Past this, the routes of a feature move into nested stacks (each has 500 of its own).
     expect(resources + 4 * 10).toBeLessThan(470);
@@ -714,6 +738,21 @@ describe('operations (README: Alarms and logs)', () => {
     expect(ALARMS.MailComplaintRate.threshold).toBeLessThan(0.001);
   });
 
+  it('alarm when a background job waits in a dead-letter queue', () => {
+    const deadLetters = mathOf('BackgroundJobsFailed');
+    const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    const deadLetterQueueIds = Object.values(queues).flatMap((queue) => {
+      const policy = queue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } } | undefined;
+      return policy ? [policy.deadLetterTargetArn['Fn::GetAtt'][0]] : [];
+    });
+    expect(deadLetterQueueIds.length).toBeGreaterThan(0);
+    expect(deadLetters.metrics.map((m) => m.Dimensions)).toEqual(
+      deadLetterQueueIds.map((id) => [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }]),
+    );
+    for (const m of deadLetters.metrics) expect(m).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible' });
+    expect(deadLetters.expression).toBe(deadLetters.metrics.map((m) => m.id).join(' + '));
+  });
+
   it('show every alarm and the same metrics on a dashboard', () => {
     const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
     expect(dashboards).toHaveLength(1);
@@ -782,7 +821,7 @@ describe('operations (README: Alarms and logs)', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter((fn) =>
       (fn.Properties.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === HANDLER_TAG),
     );
-    expect(functions).toHaveLength(httpRoutes.length + socketRoutes.length + 1);
+    expect(functions).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 1);
     for (const fn of functions) {
       expect(fn.Properties.LoggingConfig).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) } });
     }

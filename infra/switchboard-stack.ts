@@ -1,11 +1,20 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Annotations, CfnOutput, CfnParameter, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, CfnParameter, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
-import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
+import {
+  fallbackRoute,
+  httpRoutes,
+  MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  type QueueConsumerEntry,
+  queueConsumers,
+  socketRoutes,
+} from '../functions/routes';
 import { health } from '../shared/contract/system';
 import { AppTable } from './constructs/app-table';
 import { CustomDomain } from './constructs/custom-domain';
@@ -93,6 +102,23 @@ export class SwitchboardStack extends Stack {
     });
 
     const mail = new MailConfiguration(this, 'Mail');
+
+    // Deleting a company goes on here in steps (README: Deleting a company). A message is visible again
+    // six times the worker's timeout after a failed try (Lambda's advice for SQS sources); after five
+    // tries it waits in the dead-letter queue for the operator, who can redrive it (every step is idempotent).
+    const companyDeletionDeadLetters = new sqs.Queue(this, 'CompanyDeletionDeadLetters', {
+      retentionPeriod: Duration.days(14),
+      enforceSSL: true,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+    });
+    const companyDeletionQueue = new sqs.Queue(this, 'CompanyDeletionQueue', {
+      visibilityTimeout: Duration.seconds(6 * MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS),
+      retentionPeriod: Duration.days(14),
+      enforceSSL: true,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      deadLetterQueue: { queue: companyDeletionDeadLetters, maxReceiveCount: 5 },
+    });
+
     const functions = new SwitchboardFunctions(this, 'Functions', {
       projectRoot: PROJECT_ROOT,
       table,
@@ -105,6 +131,7 @@ export class SwitchboardStack extends Stack {
       platformAdminEmails: platformAdminEmails.valueAsString,
       customerSecretsKey,
       paramsAndSecretsLayerArn: paramsAndSecretsLayerArn(this),
+      companyDeletionQueue,
     });
     const functionId = (handler: string) =>
       handler
@@ -127,6 +154,14 @@ export class SwitchboardStack extends Stack {
       realtime.addRoute(route.contract.routeKey, functions.add(functionId(route.handler), { ...route, kind: 'socket' }));
     }
 
+    const queues: Record<QueueConsumerEntry['queue'], sqs.IQueue> = { companyDeletion: companyDeletionQueue };
+    for (const consumer of queueConsumers) {
+      functions
+        .add(functionId(consumer.handler), { ...consumer, kind: 'queue' })
+        // One step at a time: a step runs until its time is short and queues the next itself.
+        .addEventSource(new lambdaEvents.SqsEventSource(queues[consumer.queue], { batchSize: 1 }));
+    }
+
     const http = new HttpApi(this, 'Http', {
       routes: httpRoutes.map((route) => ({
         contract: route.contract,
@@ -147,6 +182,7 @@ export class SwitchboardStack extends Stack {
       realtimeApi: realtime.api,
       realtimeStageName: realtime.stage.stageName,
       mailConfigurationSetName: mail.name,
+      deadLetterQueues: [companyDeletionDeadLetters],
     });
 
     const executeApiDomain = (apiId: string) => `${apiId}.execute-api.${this.region}.${this.urlSuffix}`;

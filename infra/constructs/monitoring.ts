@@ -5,6 +5,7 @@ import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE_ACTIONS } from '../../functions/lib/capabilities';
 import { MAIL_EVENTS_DIMENSION } from './mail-configuration';
@@ -34,6 +35,8 @@ export const ALARMS = {
   TableSystemErrors: { threshold: 1 },
   /** The WebSocket API's functions answered 4xx/5xx or failed ($connect refusals count too). */
   RealtimeIntegrationErrors: { threshold: 10 },
+  /** A background job (deleting a company) failed its tries and waits in a dead-letter queue (README: Deleting a company). */
+  BackgroundJobsFailed: { threshold: 1 },
   /** SES bounce rate (a fraction, over the last hour): SES reviews the account at 5 % and may pause it at 10 %. */
   MailBounceRate: { threshold: 0.04 },
   /** SES complaint rate (a fraction, over the last hour): SES reviews the account at 0.1 % and may pause it at 0.5 %. */
@@ -58,6 +61,8 @@ export interface MonitoringProps {
   readonly realtimeStageName: string;
   /** The SES configuration set of the app's mail (mail-configuration.ts). */
   readonly mailConfigurationSetName: string;
+  /** Where background jobs that failed every try wait for the operator (at most 10: one alarm's metrics). */
+  readonly deadLetterQueues: readonly sqs.IQueue[];
 }
 
 /**
@@ -149,6 +154,11 @@ export class Monitoring extends Construct {
         'RealtimeIntegrationErrors',
         metrics.realtimeIntegrationErrors,
         'The WebSocket API’s functions answered errors or failed.',
+      ),
+      BackgroundJobsFailed: alarm(
+        'BackgroundJobsFailed',
+        metrics.deadLetters,
+        'A background job (deleting a company) failed every try and waits in a dead-letter queue; redrive it once the cause is fixed.',
       ),
       MailBounceRate: alarm(
         'MailBounceRate',
@@ -251,6 +261,17 @@ export class Monitoring extends Construct {
         period: PERIOD,
         label: 'DynamoDB system errors',
       }),
+      deadLetters: new cloudwatch.MathExpression({
+        expression: props.deadLetterQueues.map((_, i) => `q${i}`).join(' + '),
+        usingMetrics: Object.fromEntries(
+          props.deadLetterQueues.map((queue, i) => [
+            `q${i}`,
+            queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+          ]),
+        ),
+        period: PERIOD,
+        label: 'Background jobs waiting in dead-letter queues',
+      }),
       realtimeConnects: realtime('ConnectCount'),
       realtimeMessages: realtime('MessageCount'),
       realtimeIntegrationErrors: realtime('IntegrationError'),
@@ -305,6 +326,7 @@ export class Monitoring extends Construct {
       graph('DynamoDB: throttles and system errors', [m.tableThrottles, m.tableSystemErrors]),
       graph('WebSocket API', [m.realtimeIntegrationErrors, m.realtimeExecutionErrors], [m.realtimeConnects, m.realtimeMessages]),
     );
+    dashboard.addWidgets(graph('Background jobs in dead-letter queues', [m.deadLetters]));
     dashboard.addWidgets(
       graph('Mail: bounce and complaint rates', [
         m.mailBounceRate,

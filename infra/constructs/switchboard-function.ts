@@ -8,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   type Capability,
@@ -59,11 +60,13 @@ export interface FunctionSettings {
   readonly customerSecretsKey: kms.IKey;
   /** The ARN of the Parameters and Secrets extension layer (arm64) in the stack's region. */
   readonly paramsAndSecretsLayerArn: string;
+  /** Where a company's deletion goes on in the background (the `companyDeletion` capability sends to it). */
+  readonly companyDeletionQueue: sqs.IQueue;
 }
 
 export interface FunctionRoute extends RouteEntry {
-  /** `http`: an HTTP API route; `socket`: a WebSocket route (with its contract). */
-  readonly kind: 'http' | 'socket';
+  /** `http`: an HTTP API route; `socket`: a WebSocket route (with its contract); `queue`: a queue's consumer. */
+  readonly kind: 'http' | 'socket' | 'queue';
   readonly contract?: unknown;
   readonly memorySize?: number;
 }
@@ -164,6 +167,7 @@ export class SwitchboardFunctions extends Construct {
       customerSecrets: { CUSTOMER_SECRETS_KEY_ID: settings.customerSecretsKey.keyArn },
       publish: { WS_CALLBACK_URL: this.realtimeStage?.callbackUrl ?? '' },
       twilio: {},
+      companyDeletion: { COMPANY_DELETION_QUEUE_URL: settings.companyDeletionQueue.queueUrl },
     };
     return Object.assign({}, ...capabilities.map((c) => values[c]));
   }
@@ -288,13 +292,16 @@ export class SwitchboardFunctions extends Construct {
       case 'twilio':
         // Twilio is reached over the internet with the customer's own credentials: no AWS permission.
         return;
+      case 'companyDeletion':
+        settings.companyDeletionQueue.grantSendMessages(role);
+        return;
     }
   }
 
   /**
    * Item-level access to the table and its named indexes only (no `index/*` wildcard): the actions of
    * the route's declared access (TABLE_ACTIONS; none for `none`). No Scan: every list the app shows
-   * is a Query (DESIGN §4).
+   * is a Query (DESIGN §4); only `sweep` (the company-deletion worker) scans.
    */
   private grantTable(role: iam.IRole, access: TableAccess): void {
     const { tableArn } = this.settings.table;

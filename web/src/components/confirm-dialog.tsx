@@ -15,6 +15,10 @@ export interface ConfirmDialogProps {
   pending?: boolean;
   /** Shown inside the dialog, which stays open so the person can try again or cancel. */
   error?: string | null;
+  /** Fields the answer needs (typing a name to confirm), below the question. */
+  fields?: ReactNode;
+  /** The confirm button stays disabled while true (the typed name does not match yet). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
 }
 
@@ -31,6 +35,8 @@ export function ConfirmDialog({
   pendingLabel,
   pending,
   error,
+  fields,
+  confirmDisabled,
   onConfirm,
 }: ConfirmDialogProps) {
   const restoreFocus = useRestoreFocus(open);
@@ -47,12 +53,20 @@ export function ConfirmDialog({
             <AlertDialog.Description asChild>
               <div className="text-sm text-muted">{children}</div>
             </AlertDialog.Description>
+            {fields}
             {error && <Alert tone="error">{error}</Alert>}
             <div className="flex flex-wrap justify-end gap-3">
               <AlertDialog.Cancel asChild>
                 <Button variant="secondary">Cancel</Button>
               </AlertDialog.Cancel>
-              <Button variant="danger" className="dark:text-bg" pending={pending} pendingLabel={pendingLabel} onClick={onConfirm}>
+              <Button
+                variant="danger"
+                className="dark:text-bg"
+                pending={pending}
+                pendingLabel={pendingLabel}
+                disabled={confirmDisabled}
+                onClick={onConfirm}
+              >
                 {confirmLabel}
               </Button>
             </div>

@@ -110,4 +110,27 @@ describe('AdminPage', () => {
     renderWithProviders(<AdminPage />);
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load admin data');
   });
+
+  it('deletes a company once its name is typed, and lists the companies again', async () => {
+    signInAsPlatformAdmin();
+    let deleted = false;
+    const requests = server(true, (url) => {
+      if (url !== '/api/v1/admin/companies/c-2') return ok(overview(deleted ? [ACME] : [ACME, GLOBEX], null));
+      deleted = true;
+      return ok({ deletion: { companyId: 'c-2', status: 'DELETING' } }, 202);
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<AdminPage />);
+    await events.click(await screen.findByRole('button', { name: 'Delete Globex' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete Globex?' });
+    const confirm = within(dialog).getByRole('button', { name: 'Delete company' });
+    expect(confirm).toHaveProperty('disabled', true);
+    await events.type(within(dialog).getByLabelText('Type Globex to confirm'), 'Globex');
+    await events.click(confirm);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Globex')).toBeNull());
+    const deletion = requests.find((r) => r.method === 'DELETE');
+    expect(deletion).toMatchObject({ url: '/api/v1/admin/companies/c-2', body: { confirm: 'Globex' } });
+    expect(session.get()).not.toBeNull();
+  });
 });
