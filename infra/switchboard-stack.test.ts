@@ -749,7 +749,8 @@ describe('operations (README: Alarms and logs)', () => {
     expect(deadLetters.metrics.map((m) => m.Dimensions)).toEqual(
       deadLetterQueueIds.map((id) => [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }]),
     );
-    for (const m of deadLetters.metrics) expect(m).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible' });
+    for (const m of deadLetters.metrics)
+      expect(m).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible' });
     expect(deadLetters.expression).toBe(deadLetters.metrics.map((m) => m.id).join(' + '));
   });
 
