@@ -46,7 +46,7 @@ export type AlarmName = keyof typeof ALARMS;
 
 /** The DynamoDB operations the functions use (SystemErrors is published per operation). */
 export const TABLE_OPERATIONS = [
-  ...TABLE_ACTIONS.write.filter((a) => a !== 'ConditionCheckItem'),
+  ...TABLE_ACTIONS.sweep.filter((a) => a !== 'ConditionCheckItem'),
   'TransactWriteItems',
   'TransactGetItems',
 ];
