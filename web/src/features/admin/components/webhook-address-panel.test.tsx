@@ -19,7 +19,7 @@ describe('WebhookAddressPanel', () => {
     const secondPass = deferred();
     const requests = stubServer((r) => {
       if (r.url === '/api/v1/admin/webhooks') return ok(repointed ? address(1, 1) : address(2, 5));
-      if (!r.body.cursor) return ok(pass(1, 3, 'next'));
+      if (!(r.body as { cursor?: string }).cursor) return ok(pass(1, 3, 'next'));
       repointed = true;
       return secondPass.promise;
     });
