@@ -28,13 +28,16 @@ const hasTime = () => timeLeftMs() > PASS_MARGIN_MS;
 export async function repointWebhooks(cursor: string | undefined): Promise<RepointResult> {
   const base = await currentWebhookBase();
   const result: RepointResult = { webhookBase: base, repointed: { companies: 0, numbers: 0 }, failures: [], nextCursor: null };
+  let started = false;
   for await (const companies of companyPages(cursor === undefined ? undefined : readCursor(cursor))) {
     for (let i = 0; i < companies.length; i += COMPANY_CONCURRENCY) {
       const batch = companies.slice(i, i + COMPANY_CONCURRENCY);
-      if (!hasTime()) {
+      // A pass always does its first batch, so passes get through however little time each has.
+      if (started && !hasTime()) {
         result.nextCursor = toCursor(batch[0] as ListedCompany);
         return result;
       }
+      started = true;
       const outcomes = await Promise.all(batch.map((company) => repointCompany(company, base)));
       outcomes.forEach((outcome, index) => {
         const company = batch[index] as ListedCompany;

@@ -54,6 +54,14 @@ afterAll(async () => {
 
 const oldAddress = ownGateway({ environment });
 const newAddress = ownGateway({ environment });
+/**
+ * A later address again, whose functions get 6 s: less than a pass keeps in hand, so each pass does
+ * only its first batch of companies and says where the next one starts.
+ */
+const shortPassAddress = ownGateway({
+  environment,
+  timeoutMs: (route) => Math.min((route.timeoutSeconds ?? 10) * 1000, 6_000),
+});
 const baseOf = (gateway: { host: string }) => `http://${gateway.host}/webhooks/twilio`;
 
 type Gateway = typeof oldAddress;
@@ -105,15 +113,21 @@ async function companyWithNumbers(): Promise<Company> {
   return { token, twilio, provider, numbers };
 }
 
-const addressSeenBy = async (token: string) =>
-  newAddress.request<{ webhookAddress: WebhookAddress }>('/api/v1/admin/webhooks', { token });
+const addressSeenBy = async (token: string, gateway = newAddress) =>
+  gateway.request<{ webhookAddress: WebhookAddress }>('/api/v1/admin/webhooks', { token });
 
-/** Every pass of a re-point, as the admin page sends them, added up. */
-async function repoint(token: string): Promise<RepointResult> {
-  const total: RepointResult = { webhookBase: '', repointed: { companies: 0, numbers: 0 }, failures: [], nextCursor: null };
+/** Every pass of a re-point, as the admin page sends them, added up; `passes` counts them. */
+async function repoint(token: string, gateway = newAddress): Promise<RepointResult & { passes: number }> {
+  const total = {
+    webhookBase: '',
+    repointed: { companies: 0, numbers: 0 },
+    failures: [] as RepointResult['failures'],
+    passes: 0,
+  };
   let cursor: string | undefined;
   do {
-    const res = await newAddress.request<{ repoint: RepointResult }>('/api/v1/admin/webhooks/repoint', {
+    total.passes += 1;
+    const res = await gateway.request<{ repoint: RepointResult }>('/api/v1/admin/webhooks/repoint', {
       token,
       body: cursor === undefined ? {} : { cursor },
     });
@@ -125,7 +139,7 @@ async function repoint(token: string): Promise<RepointResult> {
     total.failures.push(...pass.failures);
     cursor = pass.nextCursor ?? undefined;
   } while (cursor);
-  return total;
+  return { ...total, nextCursor: null };
 }
 
 /** Where the number sends texts and calls now, in Twilio. */
@@ -242,5 +256,29 @@ describe('re-pointing the Twilio numbers after the public URL changed', () => {
     expect((await urlsOf(third, 'full')).sms.startsWith(`${baseOf(newAddress)}/`)).toBe(true);
     // Still counted: the admin sees it needs the company's attention.
     expect((await addressSeenBy(admin)).body.data.webhookAddress.pointingElsewhere).toEqual({ companies: 1, numbers: 1 });
+  });
+
+  it('goes on pass after pass when a pass runs short of time, and the passes together move every number', async () => {
+    await Promise.all([companyWithNumbers(), companyWithNumbers()]);
+    const newest = baseOf(shortPassAddress);
+    // Five companies with Twilio (one of them's SMS-only number is the customer's own by now), and the admin's.
+    const before = await addressSeenBy(admin, shortPassAddress);
+    expect(before.body.data.webhookAddress).toEqual({ webhookBase: newest, pointingElsewhere: { companies: 5, numbers: 10 } });
+
+    const opening = await shortPassAddress.request<{ repoint: RepointResult }>('/api/v1/admin/webhooks/repoint', {
+      token: admin,
+      body: {},
+    });
+    expect(opening.status).toBe(200);
+    expect(opening.body.data.repoint.nextCursor).toEqual(expect.any(String));
+    expect(opening.body.data.repoint.repointed.companies).toBeLessThan(5);
+
+    const rest = await repoint(admin, shortPassAddress);
+    expect(rest.passes).toBeGreaterThan(1);
+    expect(opening.body.data.repoint.repointed.numbers + rest.repointed.numbers).toBe(9);
+    expect((await addressSeenBy(admin, shortPassAddress)).body.data.webhookAddress.pointingElsewhere).toEqual({
+      companies: 1,
+      numbers: 1,
+    });
   });
 });
