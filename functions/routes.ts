@@ -122,6 +122,17 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: contacts.updateContact, handler: 'contacts/update', table: 'write', capabilities: ['jwt'] },
   { contract: contacts.deleteContact, handler: 'contacts/delete', table: 'write', capabilities: ['jwt'] },
   { contract: admin.adminOverview, handler: 'admin/overview', table: 'read', capabilities: ['jwt'] },
+  // Where Twilio reaches the platform now (the app URL), and how many numbers point elsewhere.
+  { contract: admin.webhookAddress, handler: 'admin/webhook-address', table: 'read', capabilities: ['jwt', 'appUrl'] },
+  // Re-points every company's numbers at the current address, in passes that fit the request (README: Deploy to AWS).
+  {
+    contract: admin.repointWebhooks,
+    handler: 'admin/repoint-webhooks',
+    table: 'write',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
   // Deleting a company ends its sessions and sockets now and queues the rest (README: Deleting a company).
   {
     contract: company.deleteCompany,

@@ -27,7 +27,10 @@ export interface WebhookRequest<C extends HttpContract> {
 }
 
 /** What a webhook knows of its provider. */
-export type WebhookProvider = Pick<ProviderRecord, 'id' | 'companyId' | 'webhookId' | 'webhookBaseUrl' | 'authTokenEncrypted'>;
+export type WebhookProvider = Pick<
+  ProviderRecord,
+  'id' | 'companyId' | 'webhookId' | 'webhookBaseUrl' | 'previousWebhookBaseUrl' | 'authTokenEncrypted'
+>;
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -64,7 +67,11 @@ export function defineWebhook<C extends HttpContract>(
         throw refused('unverifiable', 'This webhook cannot be verified: no webhook URL was recorded.');
       const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
       const authToken = await authTokenOf(provider);
-      if (!validateRequest(authToken, signature, `${signedWebhookUrl(provider, kind)}${query}`, form)) {
+      // The base before a re-point verifies too: callbacks of what began before it are signed for it.
+      const bases = [provider.webhookBaseUrl, provider.previousWebhookBaseUrl].filter((b): b is string => Boolean(b));
+      const signedFor = (webhookBaseUrl: string) =>
+        validateRequest(authToken, signature, `${signedWebhookUrl({ ...provider, webhookBaseUrl }, kind)}${query}`, form);
+      if (!bases.some(signedFor)) {
         throw refused('mismatch', 'X-Twilio-Signature does not match this request.');
       }
       const twiml = await fn({
@@ -115,10 +122,16 @@ async function providerOfWebhook(webhookId: string | undefined): Promise<Webhook
   if (!webhookId) throw unknown();
   const { Item } = await db.send(new GetCommand({ TableName, Key: keys.webhook(webhookId) }));
   if (!Item) throw unknown();
-  const webhook = Item as { companyId: string; providerId: string; authTokenEncrypted?: string; webhookBaseUrl?: string };
+  const webhook = Item as {
+    companyId: string;
+    providerId: string;
+    authTokenEncrypted?: string;
+    webhookBaseUrl?: string;
+    previousWebhookBaseUrl?: string;
+  };
   if (webhook.authTokenEncrypted && webhook.webhookBaseUrl) {
-    const { companyId, providerId, authTokenEncrypted, webhookBaseUrl } = webhook;
-    return { id: providerId, companyId, webhookId, authTokenEncrypted, webhookBaseUrl };
+    const { companyId, providerId, authTokenEncrypted, webhookBaseUrl, previousWebhookBaseUrl } = webhook;
+    return { id: providerId, companyId, webhookId, authTokenEncrypted, webhookBaseUrl, previousWebhookBaseUrl };
   }
   const { Item: provider } = await db.send(
     new GetCommand({ TableName, Key: keys.provider(webhook.companyId, webhook.providerId) }),

@@ -40,12 +40,21 @@ const signInWith = (isPlatformAdmin: boolean) =>
   });
 const signInAsPlatformAdmin = () => signInWith(true);
 
-/** The server: /me says whether the operator names the user now; the overview answers `overviewAnswer`. */
+/**
+ * The server: /me says whether the operator names the user now; the webhook address is all in place
+ * (webhook-address-panel.test.tsx tells its story); the overview answers `overviewAnswer`.
+ */
 const server = (isPlatformAdmin: boolean, overviewAnswer: (url: string) => Response) =>
-  stubServer((r) =>
-    r.url === '/api/v1/me' ? ok({ user: { ...sampleUser, isPlatformAdmin }, company: sampleCompany }) : overviewAnswer(r.url),
-  );
-const overviewUrls = (requests: { url: string }[]) => requests.map((r) => r.url).filter((url) => url !== '/api/v1/me');
+  stubServer((r) => {
+    if (r.url === '/api/v1/me') return ok({ user: { ...sampleUser, isPlatformAdmin }, company: sampleCompany });
+    if (r.url === '/api/v1/admin/webhooks' && isPlatformAdmin)
+      return ok({
+        webhookAddress: { webhookBase: 'https://app.example/webhooks/twilio', pointingElsewhere: { companies: 0, numbers: 0 } },
+      });
+    return overviewAnswer(r.url);
+  });
+const overviewUrls = (requests: { url: string }[]) =>
+  requests.map((r) => r.url).filter((url) => url.startsWith('/api/v1/admin/overview'));
 
 afterEach(() => session.clear());
 

@@ -21,6 +21,7 @@ import { formatDate } from '../../../lib/format-date';
 import { profileQuery } from '../../../lib/profile';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAdminOverview, useDeleteCompanyAsAdmin } from '../api/admin-api';
+import { WebhookAddressPanel } from './webhook-address-panel';
 
 const COLUMNS = [
   ['Company', 'left'],
@@ -78,6 +79,7 @@ export function AdminPage() {
               detail={first && `${verifiedPercentage(first.verifiedUsers, first.totalUsers)}% verified`}
             />
           </dl>
+          <WebhookAddressPanel />
           <Surface className="overflow-hidden">
             {/*
               A table from the medium breakpoint up; below it each company is a card of labelled fields,
