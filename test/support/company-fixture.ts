@@ -110,6 +110,7 @@ export async function companyWithEverything(
       'conversations/{id}': conversationId,
       'messages/{messageId}': reply.body.data.message.id,
       'twilio/{webhookId}': webhookId,
+      'companies/{id}': owner.company.id,
     },
   };
 }

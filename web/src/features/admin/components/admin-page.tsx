@@ -237,6 +237,8 @@ function DeleteCompanyAction({ company }: { company: AdminCompany }) {
             value={typed}
             autoComplete="off"
             spellCheck={false}
+            // Kept as typed while the request is under way: what is deleted is what was confirmed.
+            readOnly={deletion.isPending}
             onChange={(event) => setTyped(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === 'Enter') confirm();

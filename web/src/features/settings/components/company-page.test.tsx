@@ -37,6 +37,8 @@ describe('CompanyPage: Delete company', () => {
     const confirm = within(dialog).getByRole('button', { name: 'Delete company' });
     expect(confirm).toHaveProperty('disabled', true);
     const field = within(dialog).getByLabelText('Type Analytical Engines to confirm');
+    // The answer is typed: focus starts in the field, not on Cancel.
+    await waitFor(() => expect(document.activeElement).toBe(field));
     await events.type(field, 'analytical engines');
     expect(confirm).toHaveProperty('disabled', true);
     await events.clear(field);
@@ -85,6 +87,8 @@ describe('CompanyPage: Message retention', () => {
     await waitFor(() => expect((select as HTMLSelectElement).value).toBe('keep'));
     await events.selectOptions(select, 'Delete after 90 days');
     await waitFor(() => expect((select as HTMLSelectElement).value).toBe('90'));
+    expect((await screen.findByRole('status')).textContent).toBe('Message retention saved.');
+    expect(screen.queryByText('Only the owner and admins can change these settings.')).toBeNull();
     expect(requests.filter((r) => r.method === 'PUT')).toEqual([
       { method: 'PUT', url: '/api/v1/company/retention', body: { messageRetentionDays: 90 } },
     ]);
@@ -94,5 +98,6 @@ describe('CompanyPage: Message retention', () => {
     renderWithProviders(<CompanyPage />);
     const readOnly = await screen.findByRole('combobox', { name: 'Keep messages and calls' });
     expect(readOnly).toHaveProperty('disabled', true);
+    expect(screen.getByText('Only the owner and admins can change these settings.')).toBeTruthy();
   });
 });

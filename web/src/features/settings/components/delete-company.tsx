@@ -52,6 +52,8 @@ export function DeleteCompany({ companyName }: { companyName: string }) {
             value={typed}
             autoComplete="off"
             spellCheck={false}
+            // Kept as typed while the request is under way: what is deleted is what was confirmed.
+            readOnly={deletion.isPending}
             onChange={(event) => setTyped(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === 'Enter' && matches && !deletion.isPending) deletion.mutate(typed);

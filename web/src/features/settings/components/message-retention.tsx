@@ -1,6 +1,7 @@
 import { RETENTION_DAYS, type Retention } from '../../../../../shared/contract/company';
 import { Alert } from '../../../components/alert';
 import { Card } from '../../../components/card';
+import { ManagersOnlyNote } from '../../../components/managers-only-note';
 import { SelectField } from '../../../components/select-field';
 import { errorMessage } from '../../../lib/api-client';
 import { useRetention, useSaveRetention } from '../api/company-api';
@@ -18,6 +19,8 @@ export function MessageRetention({ canChange }: { canChange: boolean }) {
   return (
     <Card className="mt-6 flex max-w-xl flex-col gap-3">
       <h2 className="text-base font-semibold text-fg">Message retention</h2>
+      {/* Agents read the setting; the disabled field alone would not say why. */}
+      {!canChange && <ManagersOnlyNote />}
       <SelectField
         label="Keep messages and calls"
         placeholder="Loading..."
@@ -34,6 +37,8 @@ export function MessageRetention({ canChange }: { canChange: boolean }) {
       />
       {retention.isError && <Alert tone="error">{errorMessage(retention.error, 'Failed to load message retention')}</Alert>}
       {save.isError && <Alert tone="error">{errorMessage(save.error, 'Failed to save message retention')}</Alert>}
+      {/* Saving follows the choice at once, with no button: this line is what says it was kept. */}
+      {save.isSuccess && <Alert tone="success">Message retention saved.</Alert>}
     </Card>
   );
 }
