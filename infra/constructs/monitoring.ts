@@ -52,7 +52,7 @@ export const TABLE_OPERATIONS = [
 ];
 
 export interface MonitoringProps {
-  readonly table: dynamodb.Table;
+  readonly table: dynamodb.ITable;
   readonly tableIndexNames: readonly string[];
   readonly httpApi: apigwv2.HttpApi;
   /** The HTTP API's access log group: webhook failures are counted from it. */
