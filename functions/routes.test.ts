@@ -11,7 +11,16 @@ import {
   MAX_TIMEOUT_SECONDS,
   TABLE_ACCESS,
 } from './lib/capabilities';
-import { fallbackRoute, httpRoutes, isWellEncodedPath, matchPath, type RouteEntry, socketRoutes } from './routes';
+import {
+  fallbackRoute,
+  httpRoutes,
+  isWellEncodedPath,
+  MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  matchPath,
+  queueConsumers,
+  type RouteEntry,
+  socketRoutes,
+} from './routes';
 
 const handlersDir = join(import.meta.dirname, 'handlers');
 
@@ -24,7 +33,12 @@ function handlerModules(dir = handlersDir): string[] {
   });
 }
 
-const tableEntries = [...httpRoutes.map((r) => r.handler), ...socketRoutes.map((r) => r.handler), fallbackRoute.handler];
+const tableEntries = [
+  ...httpRoutes.map((r) => r.handler),
+  ...socketRoutes.map((r) => r.handler),
+  ...queueConsumers.map((r) => r.handler),
+  fallbackRoute.handler,
+];
 
 describe('the route table', () => {
   it('gives every entry a handler module that exports `handler`', async () => {
@@ -53,6 +67,7 @@ const CAPABILITY_MODULES: Record<string, Capability> = {
   'realtime/delivery.ts': 'publish',
   'twilio/rest-client.ts': 'twilio',
   'auth/sessions.ts': 'jwt',
+  'company/deletion-queue.ts': 'companyDeletion',
 };
 
 /** Every module of `functions/` a handler imports, directly or not (relative static and dynamic imports). */
@@ -79,7 +94,12 @@ function usedCapabilities(entry: RouteEntry & { contract?: { auth: string } }): 
   return [...used].sort();
 }
 
-const allEntries: (RouteEntry & { contract?: { auth: string } })[] = [...httpRoutes, ...socketRoutes, fallbackRoute];
+const allEntries: (RouteEntry & { contract?: { auth: string } })[] = [
+  ...httpRoutes,
+  ...socketRoutes,
+  ...queueConsumers,
+  fallbackRoute,
+];
 
 describe('capabilities and timeouts', () => {
   it('are declared by every entry, from the known list, without repeats', () => {
@@ -97,10 +117,18 @@ describe('capabilities and timeouts', () => {
   });
 
   it('give every function a timeout that ends before API Gateway gives up, longer only for Twilio', () => {
-    for (const entry of allEntries) {
+    for (const entry of [...httpRoutes, ...socketRoutes, fallbackRoute]) {
       const timeout = entry.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       expect(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_SECONDS, entry.handler).toBe(true);
       if (timeout > DEFAULT_TIMEOUT_SECONDS) expect(entry.capabilities, entry.handler).toContain('twilio');
+    }
+  });
+
+  it('give queue consumers a timeout within Lambda’s, none of them an API’s', () => {
+    for (const entry of queueConsumers) {
+      const timeout = entry.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+      expect(timeout > 0 && timeout <= MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS, entry.handler).toBe(true);
+      expect(entry.capabilities, `${entry.handler} sends its next step`).toContain(entry.queue);
     }
   });
 });
@@ -116,6 +144,18 @@ function usedKmsOperations(entry: RouteEntry): KmsOperation[] {
   }
   return [...used].sort();
 }
+
+/** The table access a handler's code needs, as far as a scan goes: only a sweep may Scan. */
+describe('table scans', () => {
+  it('are in the code of the entries that declare `sweep` only', () => {
+    for (const entry of allEntries) {
+      const scans = [...importGraph(join(handlersDir, `${entry.handler}.ts`))].some((file) =>
+        /\bScanCommand\b/.test(readFileSync(file, 'utf8')),
+      );
+      expect(scans, `${entry.handler} scans the table`).toBe(entry.table === 'sweep');
+    }
+  });
+});
 
 describe('table access and KMS operations', () => {
   it('are declared by every entry, from the known lists', () => {

@@ -15,6 +15,7 @@
 import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
 import * as calls from '../shared/contract/calls';
+import * as company from '../shared/contract/company';
 import * as contacts from '../shared/contract/contacts';
 import * as conversations from '../shared/contract/conversations';
 import * as realtime from '../shared/contract/realtime';
@@ -121,6 +122,32 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: contacts.updateContact, handler: 'contacts/update', table: 'write', capabilities: ['jwt'] },
   { contract: contacts.deleteContact, handler: 'contacts/delete', table: 'write', capabilities: ['jwt'] },
   { contract: admin.adminOverview, handler: 'admin/overview', table: 'read', capabilities: ['jwt'] },
+  // Where Twilio reaches the platform now (the app URL), and how many numbers point elsewhere.
+  { contract: admin.webhookAddress, handler: 'admin/webhook-address', table: 'read', capabilities: ['jwt', 'appUrl'] },
+  // Re-points every company's numbers at the current address, in passes that fit the request (README: Deploy to AWS).
+  {
+    contract: admin.repointWebhooks,
+    handler: 'admin/repoint-webhooks',
+    table: 'write',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'appUrl'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+  // Deleting a company ends its sessions and sockets now and queues the rest (README: Deleting a company).
+  {
+    contract: company.deleteCompany,
+    handler: 'company/delete',
+    table: 'write',
+    capabilities: ['jwt', 'publish', 'companyDeletion'],
+  },
+  {
+    contract: company.adminDeleteCompany,
+    handler: 'admin/delete-company',
+    table: 'write',
+    capabilities: ['jwt', 'publish', 'companyDeletion'],
+  },
+  { contract: company.getRetention, handler: 'company/retention', table: 'read', capabilities: ['jwt'] },
+  { contract: company.updateRetention, handler: 'company/update-retention', table: 'write', capabilities: ['jwt'] },
   { contract: realtime.realtimeTicket, handler: 'realtime/ticket', table: 'write', capabilities: ['jwt'] },
   { contract: conversations.listConversations, handler: 'conversations/list', table: 'read', capabilities: ['jwt'] },
   {
@@ -215,6 +242,27 @@ export const socketRoutes: readonly SocketRouteEntry[] = [
     capabilities: ['publish', 'twilio', 'customerSecrets'],
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+];
+
+/** Functions fed by an SQS queue rather than an API: background work no request waits for. */
+export interface QueueConsumerEntry extends RouteEntry {
+  /** The queue, named as the capability that sends to it. */
+  queue: 'companyDeletion';
+}
+
+/** Background steps may run far longer than a request: Lambda's limit is 900 s; SQS's visibility is set above it. */
+export const MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS = 300;
+
+export const queueConsumers: readonly QueueConsumerEntry[] = [
+  // Puts the company's Twilio numbers back (as a disconnect does), then sweeps the table for it.
+  {
+    handler: 'jobs/company-deletion',
+    queue: 'companyDeletion',
+    table: 'sweep',
+    capabilities: ['twilio', 'customerSecrets', 'publish', 'companyDeletion'],
+    kms: ['decrypt'],
+    timeoutSeconds: MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
   },
 ];
 

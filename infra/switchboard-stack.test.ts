@@ -16,9 +16,11 @@ import {
 } from '../functions/lib/capabilities';
 import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
-import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
+import { fallbackRoute, httpRoutes, MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS, queueConsumers, socketRoutes } from '../functions/routes';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
+import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
+import { ALARMS, type AlarmName, METRICS_NAMESPACE, TABLE_OPERATIONS, WEBHOOK_FAILURES_METRIC } from './constructs/monitoring';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PREFIX } from './constructs/web-acl';
@@ -65,14 +67,20 @@ const distributionConfig = (t: Template) =>
     unknown
   >;
 
+/** A function of the route table (the tag), not one the CDK adds for a custom resource. */
+const routeFunction = (t: Template) =>
+  (Object.values(t.findResources('AWS::Lambda::Function')) as Resource[]).find((fn) =>
+    (fn.Properties.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === HANDLER_TAG),
+  ) as Resource;
+
 const withoutWeb = synth(path.join(tmp, 'missing-dist'));
 const { template } = withoutWeb;
 
 describe('table', () => {
-  it('is the single table of tableDefinition, on demand, protected and retained', () => {
+  it('is the single table of tableDefinition, on demand, retained (deletion protection: deploy.test.ts)', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResource('AWS::DynamoDB::Table', {
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
       Properties: {
         BillingMode: 'PAY_PER_REQUEST',
@@ -90,7 +98,6 @@ describe('table', () => {
         })),
         TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-        DeletionProtectionEnabled: true,
       },
     });
   });
@@ -111,8 +118,10 @@ describe('functions', () => {
   const httpHandlers = [...httpRoutes.map((route) => route.handler), fallbackRoute.handler];
   const socketHandlers = socketRoutes.map((route) => route.handler);
   // Every HTTP function and $connect (the upgrade request) refuse requests without the origin secret.
-  const checksOrigin = (handler: string) => !socketHandlers.includes(handler) || handler === 'realtime/connect';
-  const allEntries = [...httpRoutes, ...socketRoutes, fallbackRoute];
+  const checksOrigin = (handler: string) =>
+    (!socketHandlers.includes(handler) && !queueHandlers.includes(handler)) || handler === 'realtime/connect';
+  const queueHandlers = queueConsumers.map((consumer) => consumer.handler);
+  const allEntries = [...httpRoutes, ...socketRoutes, ...queueConsumers, fallbackRoute];
   type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
   /** Every statement of the policies attached to a function's role. */
   const policyOf = (handler: string): Statement[] => {
@@ -127,8 +136,8 @@ describe('functions', () => {
   };
 
   it('are exactly one per route-table entry', () => {
-    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + 1);
-    expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers].sort());
+    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 1);
+    expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers, ...queueHandlers].sort());
   });
 
   it('run the bundled handler on Node.js 22, arm64, with the timeout of their route', () => {
@@ -176,6 +185,7 @@ describe('functions', () => {
       expect(statements.includes('ssm:GetParameter'), `${entry.handler} appUrl`).toBe(has('appUrl'));
       expect(statements.includes(secretRef('JwtSecret')), `${entry.handler} jwt`).toBe(has('jwt'));
       expect(statements.includes(secretRef('OriginSecret')), `${entry.handler} origin`).toBe(checksOrigin(entry.handler));
+      expect(statements.includes('sqs:SendMessage'), `${entry.handler} companyDeletion`).toBe(has('companyDeletion'));
     }
     const kms = policyOf('providers/connect-twilio').find((s) => JSON.stringify(s.Action).includes('kms:Decrypt'));
     expect(kms?.Condition).toEqual({ Null: { 'kms:EncryptionContext:companyId': 'false' } });
@@ -225,6 +235,27 @@ describe('functions', () => {
   });
 });
 
+describe('company deletion queue', () => {
+  it('feeds the worker one step at a time, redelivers a failed step after the worker’s timeout, and keeps failures in a dead-letter queue', () => {
+    const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    const [queueId, queue] = Object.entries(queues).find(([id]) => id.startsWith('CompanyDeletionQueue')) ?? [];
+    const deadLetterId = Object.keys(queues).find((id) => id.startsWith('CompanyDeletionDeadLetters'));
+    expect(queue?.Properties).toMatchObject({
+      VisibilityTimeout: 6 * MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterId, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toMatchObject({ BatchSize: 1, EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] } });
+    // Only the worker may Scan the table.
+    const scanners = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('dynamodb:Scan'),
+    );
+    expect(scanners).toHaveLength(1);
+  });
+});
+
 describe('stack size', () => {
   it('stays under CloudFormation’s 500 resources with room for the routes still to come', () => {
     const resources = Object.keys(template.toJSON().Resources).length;
@@ -235,8 +266,9 @@ describe('stack size', () => {
       'AWS::ApiGatewayV2::Integration',
       'AWS::Lambda::Permission',
     ];
-    const routeBound = perRoute.reduce((sum, type) => sum + Object.keys(template.findResources(type)).length, 0);
-    expect(routeBound / (httpRoutes.length + socketRoutes.length + 1)).toBeLessThanOrEqual(4);
+    // Less the one function (and role, policy, log group) of the table's deletion protection (deploy.test.ts).
+    const routeBound = perRoute.reduce((sum, type) => sum + Object.keys(template.findResources(type)).length, 0) - 1;
+    expect(routeBound / (httpRoutes.length + socketRoutes.length + queueConsumers.length + 1)).toBeLessThanOrEqual(4);
     // SMS, voice and contacts took the stack past 400; the softphone's few routes still fit with a margin.
     // Past this, the routes of a feature move into nested stacks (each has 500 of its own).
     expect(resources + 4 * 10).toBeLessThan(470);
@@ -245,7 +277,7 @@ describe('stack size', () => {
 
 describe('secrets', () => {
   it('keep customer secrets under a rotating, retained KMS key and generate the token signing key', () => {
-    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: { EnableKeyRotation: true } });
+    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'RetainExceptOnCreate', Properties: { EnableKeyRotation: true } });
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
     });
@@ -371,7 +403,7 @@ describe('CloudFront', () => {
 
 describe('outputs', () => {
   it('tell the operator where the app, the webhooks, the APIs and the table are', () => {
-    for (const name of ['AppUrl', 'TwilioWebhookBaseUrl', 'HttpApiUrl', 'WebSocketUrl', 'TableName']) {
+    for (const name of ['AppUrl', 'HealthUrl', 'TwilioWebhookBaseUrl', 'HttpApiUrl', 'WebSocketUrl', 'TableName']) {
       template.hasOutput(name, {});
     }
     expect(JSON.stringify(template.findOutputs('TwilioWebhookBaseUrl'))).toContain('/webhooks/twilio');
@@ -404,7 +436,13 @@ describe('origin verification and throttling', () => {
       expect(origin.OriginCustomHeaders).toEqual([
         {
           HeaderName: ORIGIN_SECRET_HEADER,
-          HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', expect.anything(), ':SecretString:::}}']] },
+          // Pinned to a version (deploy.test.ts: origin secret rotation).
+          HeaderValue: {
+            'Fn::Join': [
+              '',
+              ['{{resolve:secretsmanager:', expect.anything(), ':SecretString:::', ref('OriginSecretVersion'), '}}'],
+            ],
+          },
         },
       ]);
     }
@@ -540,10 +578,262 @@ describe('origin verification and throttling', () => {
 });
 
 describe("the account's API Gateway logging role", () => {
-  it('is left alone by default and set only when asked for', () => {
+  it('is left alone by default and set only when asked for (cdk.json may give a boolean; the CLI: deploy.test.ts)', () => {
     template.resourceCountIs('AWS::ApiGateway::Account', 0);
     const withRole = synth(path.join(tmp, 'missing-dist'), { context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: true } });
-    withRole.template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'Retain' });
+    withRole.template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'RetainExceptOnCreate' });
+  });
+});
+
+describe('operations (README: Alarms and logs)', () => {
+  const resources = template.toJSON().Resources as Record<string, Resource & { Condition?: string }>;
+  const logicalIdOf = (type: string, props: Record<string, unknown> = {}) => {
+    const ids = Object.keys(template.findResources(type, { Properties: props }));
+    expect(ids, type).toHaveLength(1);
+    return ids[0] as string;
+  };
+  const topicId = logicalIdOf('AWS::SNS::Topic');
+  const tableId = logicalIdOf('AWS::DynamoDB::Table');
+  // The table the stack made, or the one ExistingTableName adopts (README: restoring the table).
+  const tableNameValue = { 'Fn::If': ['CreatesTable', ref(tableId), { Ref: 'ExistingTableName' }] };
+  const httpApiId = logicalIdOf('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+  const wsApiId = logicalIdOf('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET' });
+  const alarmsById = template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>;
+  const alarm = (name: AlarmName) => {
+    const found = Object.entries(alarmsById).filter(([id]) => new RegExp(`^Monitoring${name}[0-9A-F]{8}$`).test(id));
+    expect(found, name).toHaveLength(1);
+    return (found[0] as [string, Resource])[1].Properties;
+  };
+  type MetricStat = { Metric: { Namespace: string; MetricName: string; Dimensions?: { Name: string; Value: unknown }[] } };
+  /** The metrics a metric-math alarm adds up (Id → metric), and its expression. */
+  const mathOf = (name: AlarmName) => {
+    const queries = alarm(name).Metrics as { Id: string; Expression?: string; MetricStat?: MetricStat }[];
+    const expression = queries.find((q) => q.Expression)?.Expression ?? '';
+    const metrics = queries.filter((q) => q.MetricStat).map((q) => ({ id: q.Id, ...(q.MetricStat as MetricStat).Metric }));
+    return { expression, metrics };
+  };
+
+  it('send every alarm to one topic, mailed to AlarmEmail only when that parameter is set', () => {
+    template.hasParameter('AlarmEmail', { Type: 'String', Default: '' });
+    expect(template.toJSON().Conditions.HasAlarmEmail).toEqual({
+      'Fn::Not': [{ 'Fn::Equals': [ref('AlarmEmail'), ''] }],
+    });
+    const subscriptions = Object.values(template.findResources('AWS::SNS::Subscription'));
+    expect(subscriptions).toEqual([
+      expect.objectContaining({
+        Condition: 'HasAlarmEmail',
+        Properties: { Protocol: 'email', Endpoint: ref('AlarmEmail'), TopicArn: ref(topicId) },
+      }),
+    ]);
+    // Publishers must use TLS.
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      }),
+    });
+    expect(Object.keys(alarmsById)).toHaveLength(Object.keys(ALARMS).length);
+    for (const name of Object.keys(ALARMS) as AlarmName[]) {
+      expect(alarm(name), name).toMatchObject({
+        AlarmActions: [ref(topicId)],
+        OKActions: [ref(topicId)],
+        Threshold: ALARMS[name].threshold,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmDescription: expect.stringContaining('Alarms and logs'),
+      });
+    }
+  });
+
+  it('alarm on function errors and throttles across the region, and on the HTTP API’s 5xx', () => {
+    expect(alarm('FunctionErrors')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Statistic: 'Sum',
+      Period: 300,
+    });
+    expect(alarm('FunctionErrors').Dimensions).toBeUndefined();
+    expect(alarm('FunctionThrottles')).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Statistic: 'Sum' });
+    expect(alarm('FunctionThrottles').Dimensions).toBeUndefined();
+    expect(alarm('HttpServerErrors')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: [{ Name: 'ApiId', Value: ref(httpApiId) }],
+      Statistic: 'Sum',
+    });
+  });
+
+  it('count webhook requests answered 4xx/5xx from the HTTP access log, and alarm on them', () => {
+    const accessLogGroup = (
+      (
+        Object.values(
+          template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }),
+        )[0] as Resource
+      ).Properties.AccessLogSettings as { DestinationArn: { 'Fn::GetAtt': [string, string] } }
+    ).DestinationArn['Fn::GetAtt'][0];
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: ref(accessLogGroup),
+      FilterPattern: '{ ($.path = "/webhooks/*") && (($.status = "4*") || ($.status = "5*")) }',
+      MetricTransformations: [
+        { MetricNamespace: METRICS_NAMESPACE, MetricName: WEBHOOK_FAILURES_METRIC, MetricValue: '1', DefaultValue: 0 },
+      ],
+    });
+    expect(alarm('WebhookFailures')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: WEBHOOK_FAILURES_METRIC,
+      Statistic: 'Sum',
+    });
+  });
+
+  it('alarm on DynamoDB throttles of the table and each index, and on its system errors', () => {
+    const throttles = mathOf('TableThrottles');
+    const expected = [undefined, ...tableDefinition.globalSecondaryIndexes.map((index) => index.indexName)].flatMap((index) =>
+      ['ReadThrottleEvents', 'WriteThrottleEvents'].map((metricName) => ({
+        metricName,
+        dimensions: [
+          { Name: 'TableName', Value: tableNameValue },
+          ...(index ? [{ Name: 'GlobalSecondaryIndexName', Value: index }] : []),
+        ],
+      })),
+    );
+    const named = (m: { metricName: string; dimensions?: { Name: string; Value: unknown }[] }) =>
+      `${m.metricName} ${JSON.stringify([...(m.dimensions ?? [])].sort((a, b) => a.Name.localeCompare(b.Name)))}`;
+    expect(throttles.metrics.map((m) => named({ metricName: m.MetricName, dimensions: m.Dimensions })).sort()).toEqual(
+      expected.map(named).sort(),
+    );
+    expect(throttles.metrics).toHaveLength(expected.length);
+    expect(throttles.expression).toBe(throttles.metrics.map((m) => m.id).join(' + '));
+
+    const systemErrors = mathOf('TableSystemErrors');
+    expect(systemErrors.metrics.map((m) => m.Dimensions?.find((d) => d.Name === 'Operation')?.Value).sort()).toEqual(
+      [...TABLE_OPERATIONS].sort(),
+    );
+    for (const m of systemErrors.metrics) {
+      expect(m).toMatchObject({ Namespace: 'AWS/DynamoDB', MetricName: 'SystemErrors' });
+      expect(m.Dimensions).toContainEqual({ Name: 'TableName', Value: tableNameValue });
+    }
+    expect(systemErrors.expression).toBe(systemErrors.metrics.map((m) => m.id).join(' + '));
+    // CloudWatch takes at most 10 metrics in one alarm.
+    expect(Math.max(throttles.metrics.length, systemErrors.metrics.length)).toBeLessThanOrEqual(10);
+  });
+
+  it('alarm on WebSocket integration errors and on the SES bounce and complaint rates', () => {
+    expect(alarm('RealtimeIntegrationErrors')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'IntegrationError',
+      Dimensions: expect.arrayContaining([
+        { Name: 'ApiId', Value: ref(wsApiId) },
+        { Name: 'Stage', Value: 'ws' },
+      ]),
+    });
+    expect(alarm('MailBounceRate')).toMatchObject({
+      Namespace: 'AWS/SES',
+      MetricName: 'Reputation.BounceRate',
+      Statistic: 'Maximum',
+    });
+    expect(alarm('MailComplaintRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate' });
+    // Below the rates SES reviews an account at (5 % and 0.1 %).
+    expect(ALARMS.MailBounceRate.threshold).toBeLessThan(0.05);
+    expect(ALARMS.MailComplaintRate.threshold).toBeLessThan(0.001);
+  });
+
+  it('alarm when a background job waits in a dead-letter queue', () => {
+    const deadLetters = mathOf('BackgroundJobsFailed');
+    const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    const deadLetterQueueIds = Object.values(queues).flatMap((queue) => {
+      const policy = queue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } } | undefined;
+      return policy ? [policy.deadLetterTargetArn['Fn::GetAtt'][0]] : [];
+    });
+    expect(deadLetterQueueIds.length).toBeGreaterThan(0);
+    expect(deadLetters.metrics.map((m) => m.Dimensions)).toEqual(
+      deadLetterQueueIds.map((id) => [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }]),
+    );
+    for (const m of deadLetters.metrics)
+      expect(m).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible' });
+    expect(deadLetters.expression).toBe(deadLetters.metrics.map((m) => m.id).join(' + '));
+  });
+
+  it('show every alarm and the same metrics on a dashboard', () => {
+    const dashboards = Object.values(template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify((dashboards[0] as Resource).Properties.DashboardBody);
+    for (const id of Object.keys(alarmsById)) expect(body).toContain(id);
+    for (const metric of [
+      'Errors',
+      'Throttles',
+      '5xx',
+      WEBHOOK_FAILURES_METRIC,
+      'ReadThrottleEvents',
+      'SystemErrors',
+      'IntegrationError',
+      'Reputation.BounceRate',
+      'Reputation.ComplaintRate',
+      'Bounce',
+      'Complaint',
+    ]) {
+      expect(body, metric).toContain(`\\"${metric}\\"`);
+    }
+  });
+
+  it('record the app’s mail in an SES configuration set with reputation metrics, which every mailing function sends with', () => {
+    const setId = logicalIdOf('AWS::SES::ConfigurationSet');
+    template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+      Name: 'Switchboard-mail',
+      ReputationOptions: { ReputationMetricsEnabled: true },
+      SendingOptions: { SendingEnabled: true },
+    });
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: ref(setId),
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: [...MAIL_EVENTS],
+        CloudWatchDestination: {
+          DimensionConfigurations: [
+            {
+              DimensionName: MAIL_EVENTS_DIMENSION,
+              DimensionValueSource: 'messageTag',
+              DefaultDimensionValue: 'Switchboard-mail',
+            },
+          ],
+        },
+      },
+    });
+    // Only where the region's CloudFormation has configuration sets; elsewhere the functions send without one.
+    const condition = resources[setId]?.Condition as string;
+    expect(JSON.stringify(template.toJSON().Conditions[condition])).toContain('ap-southeast-4');
+    const mailing = [...httpRoutes, ...socketRoutes].filter((route) => route.capabilities.includes('mail'));
+    expect(mailing.length).toBeGreaterThan(0);
+    const mailingFunctions = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter(
+      (fn) => (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.MAIL_FROM,
+    );
+    expect(mailingFunctions).toHaveLength(mailing.length);
+    for (const fn of mailingFunctions) {
+      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.MAIL_CONFIGURATION_SET).toEqual({
+        'Fn::If': [condition, 'Switchboard-mail', ''],
+      });
+    }
+    // Sending with a configuration set is authorised against it as well as against the identity.
+    const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain(':configuration-set/Switchboard-mail');
+  });
+
+  it('log every function in Lambda’s JSON format, to its feature’s log group', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter((fn) =>
+      (fn.Properties.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === HANDLER_TAG),
+    );
+    expect(functions).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 1);
+    for (const fn of functions) {
+      expect(fn.Properties.LoggingConfig).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) } });
+    }
+  });
+
+  it('put the Lambda request id in the access log line of both APIs', () => {
+    for (const stage of Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as Resource[]) {
+      const format = JSON.parse((stage.Properties.AccessLogSettings as { Format: string }).Format);
+      expect(format).toMatchObject({ requestId: '$context.requestId', lambdaRequestId: '$context.integration.requestId' });
+    }
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 2);
   });
 });
 
@@ -551,9 +841,7 @@ describe('regions', () => {
   it('take the extension layer from a region map, with the ExtensionLayerArn parameter where the map has none', () => {
     const json = template.toJSON();
     expect(json.Transform).toContain('AWS::LanguageExtensions');
-    const layers = JSON.stringify(
-      (Object.values(template.findResources('AWS::Lambda::Function'))[0] as Resource).Properties.Layers,
-    );
+    const layers = JSON.stringify(routeFunction(template).Properties.Layers);
     expect(layers).toContain('Fn::FindInMap');
     expect(layers).toContain('{"DefaultValue":{"Ref":"ExtensionLayerArn"}}');
     expect(JSON.stringify(json.Rules.LayerArnGiven)).toContain('ExtensionLayerArn');
@@ -563,9 +851,7 @@ describe('regions', () => {
   // A mapped region, and opt-in regions the map lacks (where CloudFront cannot deliver logs either).
   it.each(['us-east-1', 'eu-central-2', 'ap-southeast-4', 'af-south-1', 'me-central-1'])('synthesise for %s', (region) => {
     const regional = synth(path.join(tmp, 'missing-dist'), { region });
-    const layer = JSON.stringify(
-      (Object.values(regional.template.findResources('AWS::Lambda::Function'))[0] as Resource).Properties.Layers,
-    );
+    const layer = JSON.stringify(routeFunction(regional.template).Properties.Layers);
     const known = knownLayerArns()[region];
     if (known) expect(layer).toBe(JSON.stringify([known]));
     else {
@@ -584,6 +870,8 @@ describe('regions', () => {
         expect(JSON.stringify((resource.Properties[property] as { Name: unknown }).Name)).toContain('AWS::Region');
       }
     }
+    // SES configuration sets only where the region's CloudFormation has them (mail-configuration.ts).
+    regional.template.resourceCountIs('AWS::SES::ConfigurationSet', REGIONS_WITHOUT_MAIL_CONFIGURATION.includes(region) ? 0 : 1);
     expect(nagFindings(regional.app)).toEqual([]);
   });
 });

@@ -1,26 +1,44 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, CfnParameter, Stack, type StackProps } from 'aws-cdk-lib';
-import * as kms from 'aws-cdk-lib/aws-kms';
+import { Annotations, CfnOutput, CfnParameter, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
-import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
+import {
+  fallbackRoute,
+  httpRoutes,
+  MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  type QueueConsumerEntry,
+  queueConsumers,
+  socketRoutes,
+} from '../functions/routes';
+import { health } from '../shared/contract/system';
 import { AppTable } from './constructs/app-table';
+import { CustomDomain } from './constructs/custom-domain';
+import { CustomerSecretsKey } from './constructs/customer-secrets-key';
 import { HttpApi } from './constructs/http-api';
+import { MailConfiguration } from './constructs/mail-configuration';
+import { Monitoring } from './constructs/monitoring';
 import { acknowledge } from './constructs/nag';
 import { RealtimeApi } from './constructs/realtime-api';
 import { PASSWORD_HASHING_MEMORY_MIB, SwitchboardFunctions } from './constructs/switchboard-function';
 import { OptionalWebAcl } from './constructs/web-acl';
 import { WebHosting } from './constructs/web-hosting';
+import { contextFlag } from './context';
 import { cloudFrontLogging, paramsAndSecretsLayerArn } from './regions';
 
 /**
  * `npx cdk deploy -c switchboard:apiGatewayLoggingRole=true` sets the account's API Gateway logging
- * role (account-wide, once per region); without it the account must already have one (README).
+ * role (account-wide, once per region); `=false` says the account already has one (README). Without
+ * either, synth warns, with the command that tells which applies.
  */
 export const API_GATEWAY_LOGGING_ROLE_CONTEXT = 'switchboard:apiGatewayLoggingRole';
+export const API_GATEWAY_LOGGING_ROLE_WARNING = 'switchboard:api-gateway-logging-role';
+/** Prints the account's API Gateway logging role in the current region; "None" means there is none. */
+export const API_GATEWAY_LOGGING_ROLE_CHECK = 'aws apigateway get-account --query cloudwatchRoleArn --output text';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,11 +65,7 @@ export class SwitchboardStack extends Stack {
     });
 
     const { table, indexNames } = new AppTable(this, 'Data');
-
-    const customerSecretsKey = new kms.Key(this, 'CustomerSecretsKey', {
-      description: "Encrypts customers' Twilio credentials (encryption context: company id)",
-      enableKeyRotation: true,
-    });
+    const customerSecretsKey = new CustomerSecretsKey(this, 'CustomerSecretsKey').key;
 
     const jwtSecret = new secretsmanager.Secret(this, 'JwtSecret', {
       description: 'HS256 signing key of the access tokens',
@@ -69,8 +83,41 @@ export class SwitchboardStack extends Stack {
     acknowledge(
       originSecret,
       'AwsSolutions-SMG4',
-      'CloudFront receives the value at deploy time (a dynamic reference in its origin headers), so a rotation must be followed by a deploy; functions accept the AWSPREVIOUS value too, so requests keep working in between.',
+      'Rotated by hand (README: rotating the origin secret): CloudFront receives the value at deploy time, pinned to the version named by the OriginSecretVersion parameter, so a rotation is put-secret-value followed by a deploy with the new version id; functions accept the AWSPREVIOUS value too, so requests keep working in between.',
     );
+    acknowledge(
+      this,
+      'CloudFormation-Validate::W2509',
+      'OriginSecretVersion is the version id of the origin secret, not a secret: it is shown as a stack parameter on purpose, so an operator can compare it with the secret (README: rotating the origin secret).',
+    );
+    // CloudFormation resolves a dynamic reference only when the resource using it changes: naming the
+    // version makes a rotation a change of the distribution. Empty: the version current at the deploy.
+    const originSecretVersion = new CfnParameter(this, 'OriginSecretVersion', {
+      type: 'String',
+      default: '',
+      allowedPattern: '^[A-Za-z0-9-]{0,64}$',
+      constraintDescription: 'must be a Secrets Manager version id (as put-secret-value prints it), or empty',
+      description:
+        'Version id of the OriginSecret value CloudFront sends (README: rotating the origin secret); empty: the current version at the first deploy.',
+    });
+
+    const mail = new MailConfiguration(this, 'Mail');
+
+    // Deleting a company goes on here in steps (README: Deleting a company). A message is visible again
+    // six times the worker's timeout after a failed try (Lambda's advice for SQS sources); after five
+    // tries it waits in the dead-letter queue for the operator, who can redrive it (every step is idempotent).
+    const companyDeletionDeadLetters = new sqs.Queue(this, 'CompanyDeletionDeadLetters', {
+      retentionPeriod: Duration.days(14),
+      enforceSSL: true,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+    });
+    const companyDeletionQueue = new sqs.Queue(this, 'CompanyDeletionQueue', {
+      visibilityTimeout: Duration.seconds(6 * MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS),
+      retentionPeriod: Duration.days(14),
+      enforceSSL: true,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      deadLetterQueue: { queue: companyDeletionDeadLetters, maxReceiveCount: 5 },
+    });
 
     const functions = new SwitchboardFunctions(this, 'Functions', {
       projectRoot: PROJECT_ROOT,
@@ -80,9 +127,11 @@ export class SwitchboardStack extends Stack {
       originSecret,
       appUrlParameterName: `/${this.stackName}/app-url`,
       mailFrom: mailFrom.valueAsString,
+      mailConfigurationSet: mail,
       platformAdminEmails: platformAdminEmails.valueAsString,
       customerSecretsKey,
       paramsAndSecretsLayerArn: paramsAndSecretsLayerArn(this),
+      companyDeletionQueue,
     });
     const functionId = (handler: string) =>
       handler
@@ -91,12 +140,26 @@ export class SwitchboardStack extends Stack {
         .join('');
 
     // The WebSocket API first: its stage is where every pushing function (socket routes included) pushes.
-    const realtime = new RealtimeApi(this, 'Realtime', {
-      createAccountLoggingRole: this.node.tryGetContext(API_GATEWAY_LOGGING_ROLE_CONTEXT) === true,
-    });
+    const createAccountLoggingRole = contextFlag(this, API_GATEWAY_LOGGING_ROLE_CONTEXT);
+    const realtime = new RealtimeApi(this, 'Realtime', { createAccountLoggingRole: createAccountLoggingRole === true });
+    if (createAccountLoggingRole === undefined) {
+      // A fresh account has no role, and the WebSocket stage then fails and the first deploy rolls back.
+      Annotations.of(realtime).addWarningV2(
+        API_GATEWAY_LOGGING_ROLE_WARNING,
+        `WebSocket access logs need API Gateway's CloudWatch Logs role in this account and region. Check: \`${API_GATEWAY_LOGGING_ROLE_CHECK}\`. "None": deploy with -c ${API_GATEWAY_LOGGING_ROLE_CONTEXT}=true (the stack sets it); an ARN: deploy with -c ${API_GATEWAY_LOGGING_ROLE_CONTEXT}=false (this warning goes away).`,
+      );
+    }
     functions.realtimeStage = realtime.stage;
     for (const route of socketRoutes) {
       realtime.addRoute(route.contract.routeKey, functions.add(functionId(route.handler), { ...route, kind: 'socket' }));
+    }
+
+    const queues: Record<QueueConsumerEntry['queue'], sqs.IQueue> = { companyDeletion: companyDeletionQueue };
+    for (const consumer of queueConsumers) {
+      functions
+        .add(functionId(consumer.handler), { ...consumer, kind: 'queue' })
+        // One step at a time: a step runs until its time is short and queues the next itself.
+        .addEventSource(new lambdaEvents.SqsEventSource(queues[consumer.queue], { batchSize: 1 }));
     }
 
     const http = new HttpApi(this, 'Http', {
@@ -111,17 +174,32 @@ export class SwitchboardStack extends Stack {
       fallback: functions.add(functionId(fallbackRoute.handler), { ...fallbackRoute, kind: 'http' }),
     });
 
+    new Monitoring(this, 'Monitoring', {
+      table,
+      tableIndexNames: indexNames,
+      httpApi: http.api,
+      httpAccessLogs: http.accessLogs,
+      realtimeApi: realtime.api,
+      realtimeStageName: realtime.stage.stageName,
+      mailConfigurationSetName: mail.name,
+      deadLetterQueues: [companyDeletionDeadLetters],
+    });
+
     const executeApiDomain = (apiId: string) => `${apiId}.execute-api.${this.region}.${this.urlSuffix}`;
     const webAcl = new OptionalWebAcl(this, 'Firewall');
     const web = new WebHosting(this, 'Web', {
-      originSecret: originSecret.secretValue.unsafeUnwrap(),
+      originSecret: SecretValue.secretsManager(originSecret.secretArn, {
+        versionId: originSecretVersion.valueAsString,
+      }).unsafeUnwrap(),
       accessLogs: cloudFrontLogging(this),
       webAclArn: webAcl.arn,
       httpApiDomain: executeApiDomain(http.api.apiId),
       realtimeApiDomain: executeApiDomain(realtime.api.apiId),
       webDistPath: props.webDistPath ?? path.join(PROJECT_ROOT, 'web', 'dist'),
     });
-    const appUrl = `https://${web.distribution.distributionDomainName}`;
+    const domain = new CustomDomain(this, 'Domain');
+    domain.applyTo(web.distribution);
+    const appUrl = domain.appUrl(web.distribution);
 
     // Read by the functions at run time (verification links): an output of the distribution cannot be
     // an environment variable of functions the distribution depends on.
@@ -131,7 +209,22 @@ export class SwitchboardStack extends Stack {
       description: 'Public URL of the Switchboard web app',
     });
 
-    new CfnOutput(this, 'AppUrl', { value: appUrl, description: 'Open the app here' });
+    new CfnOutput(this, 'AppUrl', {
+      value: appUrl,
+      description: 'Open the app here (https://<DomainName>, or the CloudFront domain without one)',
+    });
+    new CfnOutput(this, 'HealthUrl', {
+      value: `${appUrl}${health.path}`,
+      description: 'Smoke check: answers {"success":true,"data":{"status":"ok"}} through CloudFront and the HTTP API',
+    });
+    new CfnOutput(this, 'DistributionId', {
+      value: web.distribution.distributionId,
+      description: 'The CloudFront distribution (origin headers, invalidations)',
+    });
+    new CfnOutput(this, 'DistributionDomainName', {
+      value: web.distribution.distributionDomainName,
+      description: "The distribution's own domain: point DomainName's CNAME or alias record here",
+    });
     new CfnOutput(this, 'TwilioWebhookBaseUrl', {
       value: `${appUrl}/webhooks/twilio`,
       description: 'Base of the Twilio webhook URLs; the app configures the numbers it imports itself',
@@ -144,6 +237,28 @@ export class SwitchboardStack extends Stack {
       value: realtime.stage.url,
       description: 'WebSocket API endpoint (the browser uses it through the AppUrl /ws)',
     });
+    acknowledge(
+      this,
+      'CloudFormation-Validate::W1001',
+      "The TableName and CustomerSecretsKeyArn outputs name the stack's own table and key only under their conditions (Fn::If on CreatesTable / CreatesCustomerSecretsKey), the ExistingTableName / ExistingKeyArn parameter otherwise.",
+    );
+    acknowledge(
+      this,
+      'CloudFormation-Validate::W1001',
+      "The TableName and CustomerSecretsKeyArn outputs name the stack's own table and key only under their conditions (Fn::If on CreatesTable / CreatesCustomerSecretsKey), the ExistingTableName / ExistingKeyArn parameter otherwise.",
+    );
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'DynamoDB table of all app data' });
+    new CfnOutput(this, 'CustomerSecretsKeyArn', {
+      value: customerSecretsKey.keyArn,
+      description: "KMS key of the customers' Twilio credentials: a restored table needs this same key (ExistingKeyArn)",
+    });
+    new CfnOutput(this, 'OriginSecretArn', {
+      value: originSecret.secretArn,
+      description: 'Secret CloudFront sends to the APIs: rotate with put-secret-value, then deploy with OriginSecretVersion',
+    });
+    new CfnOutput(this, 'JwtSecretArn', {
+      value: jwtSecret.secretArn,
+      description: 'Access-token signing key: rotate with put-secret-value, no deploy needed',
+    });
   }
 }

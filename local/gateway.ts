@@ -1,8 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResultV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+  SQSEvent,
+} from 'aws-lambda';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { DEFAULT_TIMEOUT_SECONDS, environmentFor } from '../functions/lib/capabilities';
 import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
@@ -13,6 +19,8 @@ import {
   httpRoutes,
   isWellEncodedPath,
   matchPath,
+  type QueueConsumerEntry,
+  queueConsumers,
   type RouteEntry,
   type SocketRouteEntry,
   socketRoutes,
@@ -32,6 +40,11 @@ export const SOCKET_LIFETIME_MS = 2 * 60 * 60 * 1000;
 /** Lambda's limit for a cold start's initialisation (module loading). */
 const INIT_TIMEOUT_MS = 10_000;
 const HANDLERS_DIR = join(import.meta.dirname, '..', 'functions', 'handlers');
+/** Where the functions' SQS client sends (SQS_ENDPOINT); a queue's URL is `${base}/local/<queue>`. */
+export const LOCAL_SQS_PATH = '/_local/sqs';
+/** SQS makes a message visible again after a failed receive; locally: this many more tries, this far apart. */
+const QUEUE_RETRIES = 2;
+const QUEUE_RETRY_DELAY_MS = 1000;
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -153,7 +166,12 @@ export interface GatewayOptions {
   /** The secret CloudFront adds to origin requests; handlers refuse requests without it. */
   originSecret?: string;
   /** Gateway tests only: other routes and handler functions than the route table's. */
-  routes?: { http: readonly HttpRouteEntry[]; socket: readonly SocketRouteEntry[]; fallback: RouteEntry };
+  routes?: {
+    http: readonly HttpRouteEntry[];
+    socket: readonly SocketRouteEntry[];
+    fallback: RouteEntry;
+    queues?: readonly QueueConsumerEntry[];
+  };
   handlers?: Readonly<Record<string, LambdaHandler>>;
 }
 
@@ -175,7 +193,7 @@ export function createGateway(options: GatewayOptions) {
   const idleMs = options.socketIdleMs ?? SOCKET_IDLE_MS;
   const lifetimeMs = options.socketLifetimeMs ?? SOCKET_LIFETIME_MS;
   const sockets = new Map<string, OpenSocket>();
-  const routes = options.routes ?? { http: httpRoutes, socket: socketRoutes, fallback: fallbackRoute };
+  const routes = options.routes ?? { http: httpRoutes, socket: socketRoutes, fallback: fallbackRoute, queues: queueConsumers };
   const orderedRoutes = byStaticFirst(routes.http);
   const handlerOf = (name: string) => {
     const given = options.handlers?.[name];
@@ -184,6 +202,7 @@ export function createGateway(options: GatewayOptions) {
 
   /** Invocations still running: closing waits for them, so none calls back into a stopped gateway. */
   const running = new Set<Promise<unknown>>();
+  let closing = false;
 
   function run(route: RouteEntry, event: unknown) {
     const invocation = runFunction(route, event);
@@ -215,6 +234,7 @@ export function createGateway(options: GatewayOptions) {
     const method = (req.method ?? 'GET').toUpperCase();
 
     if (url.pathname.startsWith('/@connections/')) return handleManagement(req, res, url, method);
+    if (url.pathname === LOCAL_SQS_PATH || url.pathname === `${LOCAL_SQS_PATH}/`) return handleQueue(req, res);
 
     const body = await readBody(req);
     if (body === 'too-large') {
@@ -322,6 +342,67 @@ export function createGateway(options: GatewayOptions) {
     } else {
       sendJson(res, 405, { message: 'Method Not Allowed' });
     }
+  }
+
+  /**
+   * SQS's SendMessage as the SDK speaks it (AWS JSON 1.0), for the queues of the route table's
+   * consumers: the message is handed to its consumer in the background, as an event source mapping
+   * would, and tried again a few times if the consumer fails (SQS's redelivery).
+   */
+  async function handleQueue(req: IncomingMessage, res: ServerResponse) {
+    const target = String(req.headers['x-amz-target'] ?? '');
+    const body = await readBody(req);
+    if (target !== 'AmazonSQS.SendMessage' || body === 'too-large') {
+      sendJson(res, 400, { __type: 'com.amazonaws.sqs#InvalidAction', message: `${target} is not emulated` });
+      return;
+    }
+    const { QueueUrl, MessageBody } = JSON.parse(body.toString('utf8')) as { QueueUrl?: string; MessageBody?: string };
+    const queue = QueueUrl?.split('/').pop();
+    const consumer = routes.queues?.find((q) => q.queue === queue);
+    if (!consumer || typeof MessageBody !== 'string') {
+      sendJson(res, 400, { __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: `No queue ${QueueUrl}` });
+      return;
+    }
+    const messageId = randomUUID();
+    const md5 = createHash('md5').update(MessageBody).digest('hex');
+    sendJson(res, 200, { MessageId: messageId, MD5OfMessageBody: md5 });
+    deliverMessage(consumer, messageId, MessageBody, md5, 1);
+  }
+
+  function deliverMessage(consumer: QueueConsumerEntry, messageId: string, body: string, md5: string, attempt: number) {
+    const event: SQSEvent = {
+      Records: [
+        {
+          messageId,
+          receiptHandle: randomUUID(),
+          body,
+          attributes: {
+            ApproximateReceiveCount: String(attempt),
+            SentTimestamp: String(Date.now()),
+            SenderId: 'local',
+            ApproximateFirstReceiveTimestamp: String(Date.now()),
+          },
+          messageAttributes: {},
+          md5OfBody: md5,
+          eventSource: 'aws:sqs',
+          eventSourceARN: `arn:aws:sqs:local:000000000000:${consumer.queue}`,
+          awsRegion: 'local',
+        },
+      ],
+    };
+    log.info(`SQS ${consumer.queue} → ${consumer.handler} (try ${attempt})`);
+    run(consumer, event).catch((error: unknown) => {
+      log.error(`${consumer.handler} failed: ${(error as Error).stack ?? error}`);
+      if (attempt > QUEUE_RETRIES || closing) return;
+      const retry = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          if (!closing) deliverMessage(consumer, messageId, body, md5, attempt + 1);
+          resolve();
+        }, QUEUE_RETRY_DELAY_MS),
+      );
+      running.add(retry);
+      retry.then(() => running.delete(retry));
+    });
   }
 
   const socketRoute = (routeKey: string): SocketRouteEntry => {
@@ -462,6 +543,7 @@ export function createGateway(options: GatewayOptions) {
         server.listen(port, host, () => resolve());
       }),
     close: async () => {
+      closing = true;
       for (const { ws } of sockets.values()) ws?.terminate();
       wss.close();
       // Their pushes to closed sockets answer 410 Gone, as API Gateway's do; each ends within its timeout.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureTable, startDynamoDb } from './dynamodb';
 import { startDynamoDbProxy } from './dynamodb-proxy';
-import { createGateway } from './gateway';
+import { createGateway, LOCAL_SQS_PATH } from './gateway';
 import { type Logger, logger } from './log';
 import { assertPortFree, freePort } from './ports';
 import { startSes } from './ses';
@@ -113,6 +113,9 @@ export async function startLocalStack(options: StackOptions) {
       LOCAL_SECRETS_KEY: keys.secretsKey,
       PLATFORM_ADMIN_EMAILS: options.platformAdminEmails,
       WS_CALLBACK_URL: apiUrl,
+      // The gateway stands in for SQS too (local/gateway.ts): the company-deletion queue.
+      SQS_ENDPOINT: `${apiUrl}${LOCAL_SQS_PATH}`,
+      COMPANY_DELETION_QUEUE_URL: `${apiUrl}${LOCAL_SQS_PATH}/local/companyDeletion`,
       // Twilio calls the gateway directly; in AWS the base is derived from APP_URL (CloudFront).
       WEBHOOK_BASE_URL: `${apiUrl}/webhooks/twilio`,
       // What CloudFront adds to origin requests; the gateway adds it as CloudFront would.

@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { smsSegments } from '../../shared/sms-segments';
 import { newId } from '../auth/opaque-tokens';
+import { retentionExpiry } from '../company/retention';
 import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact, toE164 } from '../contacts/contacts';
 import { badRequest } from '../lib/app-error';
 import { tableName } from '../lib/config';
@@ -179,6 +180,7 @@ async function tryStore(
     segments: sms.segments || smsSegments(sms.body).segments,
     errorCode: null,
     errorMessage: null,
+    ...(await retentionExpiry(companyId, at)),
   };
   const optedOut = optOutOf(sms.body);
   const contact: ContactRecord = found.contact
@@ -201,6 +203,8 @@ async function tryStore(
           conversationId: message.conversationId,
           messageId: message.id,
           createdAt: message.createdAt,
+          // The lookup goes with the message it leads to.
+          ...(message.expiresAt ? { expiresAt: message.expiresAt } : {}),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },

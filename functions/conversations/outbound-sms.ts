@@ -4,6 +4,7 @@ import type { Message } from '../../shared/contract/conversations';
 import { smsSegments } from '../../shared/sms-segments';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
+import { retentionExpiry } from '../company/retention';
 import { conflict, notFound, unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -139,6 +140,7 @@ async function tryStore(before: ConversationRecord, body: string, sentBy: { id: 
     segments: smsSegments(body).segments,
     errorCode: null,
     errorMessage: null,
+    ...(await retentionExpiry(companyId, at)),
   };
   const after = conversationWithMessage(before, message);
   try {
@@ -211,6 +213,7 @@ async function recordAcceptance(message: MessageRecord, accepted: TwilioMessage)
         conversationId: message.conversationId,
         messageId: message.id,
         createdAt: message.createdAt,
+        ...(message.expiresAt ? { expiresAt: message.expiresAt } : {}),
       },
     }),
   );

@@ -55,6 +55,8 @@ export interface MessageRecord {
   segments: number;
   errorCode: number | null;
   errorMessage: string | null;
+  /** The table's TTL when the company keeps messages for a while only (functions/company/retention.ts). */
+  expiresAt?: number;
 }
 
 /** What keys.messageSid holds: where the message of a Twilio MessageSid lives. */

@@ -3,7 +3,7 @@
  * grants exactly these (and sets their environment); the local gateway gives each handler only the
  * environment its capabilities imply, so a handler that uses an undeclared one fails locally too.
  */
-export const CAPABILITIES = ['jwt', 'mail', 'appUrl', 'customerSecrets', 'publish', 'twilio'] as const;
+export const CAPABILITIES = ['jwt', 'mail', 'appUrl', 'customerSecrets', 'publish', 'twilio', 'companyDeletion'] as const;
 
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -14,8 +14,8 @@ export type Capability = (typeof CAPABILITIES)[number];
 export const CAPABILITY_ENVIRONMENT: Record<Capability, { local: readonly string[]; aws: readonly string[] }> = {
   /** Issue and verify access tokens: the signing secret. */
   jwt: { local: ['JWT_SECRET', 'JWT_SECRET_PREVIOUS', 'JWT_SECRET_ROTATED_AT'], aws: ['JWT_SECRET_SECRET_ARN'] },
-  /** Send mail through SES as MAIL_FROM. */
-  mail: { local: ['MAIL_FROM', 'SES_ENDPOINT'], aws: ['MAIL_FROM'] },
+  /** Send mail through SES as MAIL_FROM, with the configuration set that records bounces and complaints. */
+  mail: { local: ['MAIL_FROM', 'SES_ENDPOINT'], aws: ['MAIL_FROM', 'MAIL_CONFIGURATION_SET'] },
   /** The public URL of the app (links in mails, Twilio webhook URLs). */
   appUrl: { local: ['APP_URL', 'WEBHOOK_BASE_URL'], aws: ['APP_URL_PARAMETER'] },
   /** Encrypt and decrypt customers' Twilio credentials (KMS, encryption context = company). */
@@ -24,6 +24,8 @@ export const CAPABILITY_ENVIRONMENT: Record<Capability, { local: readonly string
   publish: { local: ['WS_CALLBACK_URL'], aws: ['WS_CALLBACK_URL'] },
   /** Call the customer's Twilio account; such routes may take up to MAX_TIMEOUT_SECONDS. */
   twilio: { local: ['TWILIO_API_BASE_URL'], aws: [] },
+  /** Hand a company's deletion to the background: send to the company-deletion queue (SQS). */
+  companyDeletion: { local: ['COMPANY_DELETION_QUEUE_URL', 'SQS_ENDPOINT'], aws: ['COMPANY_DELETION_QUEUE_URL'] },
 };
 
 /** Every variable some capability brings: a function without that capability does not see it. */
@@ -59,17 +61,32 @@ export function environmentFor(
  * A transaction needs the actions of its parts (TransactWriteItems: PutItem, UpdateItem, DeleteItem,
  * ConditionCheckItem; TransactGetItems: GetItem): DynamoDB has no separate IAM action for them.
  */
-export const TABLE_ACCESS = ['none', 'read', 'write'] as const;
+export const TABLE_ACCESS = ['none', 'read', 'write', 'sweep'] as const;
 
 export type TableAccess = (typeof TABLE_ACCESS)[number];
 
 const TABLE_READ_ACTIONS = ['GetItem', 'BatchGetItem', 'Query'] as const;
 
-/** DynamoDB actions (without the `dynamodb:` prefix) per table access. No Scan: every list is a Query (DESIGN §4). */
+const TABLE_WRITE_ACTIONS = [
+  ...TABLE_READ_ACTIONS,
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'ConditionCheckItem',
+];
+
+/**
+ * DynamoDB actions (without the `dynamodb:` prefix) per table access. No Scan: every list is a Query
+ * (DESIGN §4). The one exception is `sweep`, the company-deletion worker's: it pages through the whole
+ * table once per deleted company to find every item that names it, whatever its key (README: Deleting
+ * a company), in the background where no user waits on it.
+ */
 export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   none: [],
   read: TABLE_READ_ACTIONS,
-  write: [...TABLE_READ_ACTIONS, 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
+  write: TABLE_WRITE_ACTIONS,
+  sweep: [...TABLE_WRITE_ACTIONS, 'Scan'],
 };
 
 /**

@@ -21,3 +21,9 @@ export function callBudgetMs(limitMs: number): number {
   const left = deadline - Date.now();
   return Math.max(1, Math.floor(Math.min(limitMs, left - Math.min(5_000, left / 3))));
 }
+
+/** Milliseconds until the running function is stopped; Infinity outside a function with a deadline. */
+export function timeLeftMs(): number {
+  const deadline = deadlines.getStore();
+  return deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
+}

@@ -10,6 +10,7 @@ import { AppError, forbidden, notFound } from './app-error';
 import { tableName } from './config';
 import { db } from './db';
 import { bodyText, contentType, errorEnvelope, parse, pathParameters, verifyOrigin } from './define-handler';
+import { logWarning } from './log';
 import { SECURITY_HEADERS } from './response-headers';
 import { decryptSecret } from './secrets';
 import { keys } from './table';
@@ -26,7 +27,10 @@ export interface WebhookRequest<C extends HttpContract> {
 }
 
 /** What a webhook knows of its provider. */
-export type WebhookProvider = Pick<ProviderRecord, 'id' | 'companyId' | 'webhookId' | 'webhookBaseUrl' | 'authTokenEncrypted'>;
+export type WebhookProvider = Pick<
+  ProviderRecord,
+  'id' | 'companyId' | 'webhookId' | 'webhookBaseUrl' | 'previousWebhookBaseUrl' | 'authTokenEncrypted'
+>;
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -52,14 +56,23 @@ export function defineWebhook<C extends HttpContract>(
     .handler(async (event) => {
       await verifyOrigin(event);
       const provider = await providerOfWebhook(pathParameters(event).webhookId);
+      const refused = (reason: SignatureRefusal, message: string) => {
+        logSignatureRefused(event, contract, provider, reason);
+        return forbidden(message);
+      };
       const signature = event.headers?.['x-twilio-signature'];
-      if (!signature) throw forbidden('X-Twilio-Signature is missing.');
+      if (!signature) throw refused('missing', 'X-Twilio-Signature is missing.');
       const form = formParameters(event);
-      if (!provider.webhookBaseUrl) throw forbidden('This webhook cannot be verified: no webhook URL was recorded.');
+      if (!provider.webhookBaseUrl)
+        throw refused('unverifiable', 'This webhook cannot be verified: no webhook URL was recorded.');
       const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
       const authToken = await authTokenOf(provider);
-      if (!validateRequest(authToken, signature, `${signedWebhookUrl(provider, kind)}${query}`, form)) {
-        throw forbidden('X-Twilio-Signature does not match this request.');
+      // The base before a re-point verifies too: callbacks of what began before it are signed for it.
+      const bases = [provider.webhookBaseUrl, provider.previousWebhookBaseUrl].filter((b): b is string => Boolean(b));
+      const signedFor = (webhookBaseUrl: string) =>
+        validateRequest(authToken, signature, `${signedWebhookUrl({ ...provider, webhookBaseUrl }, kind)}${query}`, form);
+      if (!bases.some(signedFor)) {
+        throw refused('mismatch', 'X-Twilio-Signature does not match this request.');
       }
       const twiml = await fn({
         params: parse(contract.body, form, 'body') as Infer<C['body']>,
@@ -74,6 +87,31 @@ export function defineWebhook<C extends HttpContract>(
     }) as unknown as Handler;
 }
 
+type SignatureRefusal = 'missing' | 'mismatch' | 'unverifiable';
+
+/**
+ * One log line per refused signature (README: Alarms and logs), for an operator to tell a rotated
+ * Twilio auth token (every webhook of one id refused) from probes: which webhook and route, why, and
+ * the API Gateway request id of the access log line. Never the signature, the auth token or the
+ * body: what was signed is Twilio's and the customer's.
+ */
+function logSignatureRefused(
+  event: APIGatewayProxyEventV2,
+  contract: HttpContract,
+  provider: WebhookProvider,
+  reason: SignatureRefusal,
+): void {
+  logWarning({
+    event: 'webhook_signature_refused',
+    reason,
+    webhookId: provider.webhookId,
+    companyId: provider.companyId,
+    route: `${contract.method} ${contract.path}`,
+    apiRequestId: event.requestContext?.requestId,
+    sourceIp: event.requestContext?.http?.sourceIp,
+  });
+}
+
 /**
  * The provider of a webhook id. Its item carries what the signature check needs (a provider connected
  * before it did leads to the provider record).
@@ -84,10 +122,16 @@ async function providerOfWebhook(webhookId: string | undefined): Promise<Webhook
   if (!webhookId) throw unknown();
   const { Item } = await db.send(new GetCommand({ TableName, Key: keys.webhook(webhookId) }));
   if (!Item) throw unknown();
-  const webhook = Item as { companyId: string; providerId: string; authTokenEncrypted?: string; webhookBaseUrl?: string };
+  const webhook = Item as {
+    companyId: string;
+    providerId: string;
+    authTokenEncrypted?: string;
+    webhookBaseUrl?: string;
+    previousWebhookBaseUrl?: string;
+  };
   if (webhook.authTokenEncrypted && webhook.webhookBaseUrl) {
-    const { companyId, providerId, authTokenEncrypted, webhookBaseUrl } = webhook;
-    return { id: providerId, companyId, webhookId, authTokenEncrypted, webhookBaseUrl };
+    const { companyId, providerId, authTokenEncrypted, webhookBaseUrl, previousWebhookBaseUrl } = webhook;
+    return { id: providerId, companyId, webhookId, authTokenEncrypted, webhookBaseUrl, previousWebhookBaseUrl };
   }
   const { Item: provider } = await db.send(
     new GetCommand({ TableName, Key: keys.provider(webhook.companyId, webhook.providerId) }),

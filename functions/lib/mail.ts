@@ -30,6 +30,8 @@ export async function sendMail(mail: Mail): Promise<void> {
   await ses.send(
     new SendEmailCommand({
       FromEmailAddress: from,
+      // In AWS: SES records bounces and complaints of the app's mail (infra/constructs/mail-configuration.ts).
+      ConfigurationSetName: process.env.MAIL_CONFIGURATION_SET || undefined,
       Destination: { ToAddresses: [mail.to] },
       Content: {
         Simple: {

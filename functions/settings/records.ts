@@ -23,6 +23,13 @@ export interface ProviderRecord {
    * calls, so signatures are checked against this, even after the app moves to another domain.
    */
   webhookBaseUrl?: string;
+  /**
+   * The base before the last re-point (functions/settings/repoint.ts): Twilio still signs callbacks of
+   * messages and calls begun before it, and numbers not yet re-pointed, with it, so it verifies too.
+   */
+  previousWebhookBaseUrl?: string;
+  /** The base the TwiML application points at, recorded once a re-point has begun; absent: `webhookBaseUrl`. */
+  twimlAppWebhookBaseUrl?: string;
   createdAt: string;
 }
 

@@ -1,4 +1,4 @@
-import type { ProviderRecord } from './records';
+import type { ChannelRecord, ProviderRecord } from './records';
 
 /**
  * The URLs Twilio calls for a provider. Apart from the Twilio client and the secrets, so that a
@@ -27,4 +27,17 @@ export type WebhookKind = keyof ReturnType<typeof webhookUrls>;
 export function signedWebhookUrl(record: Pick<ProviderRecord, 'webhookBaseUrl' | 'webhookId'>, kind: WebhookKind): string {
   if (!record.webhookBaseUrl) throw new Error('No webhook base URL was recorded for this provider');
   return webhookUrls(record.webhookBaseUrl, record.webhookId)[kind];
+}
+
+/** The provider's active numbers, imported through it. */
+export const numbersPointedBy = (provider: ProviderRecord, channels: ChannelRecord[]) =>
+  channels.filter((c) => c.providerId === provider.id && c.status === 'ACTIVE' && c.numberSid);
+
+/** What of a provider is recorded on another base than `base`: the provider (or its application), and how many numbers. */
+export function pointingElsewhere(provider: ProviderRecord, channels: ChannelRecord[], base: string) {
+  const appBase = provider.twimlAppWebhookBaseUrl ?? provider.webhookBaseUrl;
+  return {
+    provider: provider.webhookBaseUrl !== base || Boolean(provider.twimlAppSid && appBase !== base),
+    numbers: numbersPointedBy(provider, channels).filter((c) => c.webhookBaseUrl !== base).length,
+  };
 }

@@ -166,6 +166,12 @@ export function twilioClient(credentials: TwilioCredentials) {
     createApplication: (params: { FriendlyName: string; VoiceUrl: string; VoiceMethod: string }) =>
       call<{ sid: string }>('POST', '/Applications.json', params),
 
+    fetchApplication: (sid: string) =>
+      call<{ sid: string; voice_url: string | null }>('GET', `/Applications/${encodeURIComponent(sid)}.json`),
+
+    updateApplication: (sid: string, params: { VoiceUrl: string; VoiceMethod: string }) =>
+      call<{ sid: string; voice_url: string | null }>('POST', `/Applications/${encodeURIComponent(sid)}.json`, params),
+
     deleteApplication: (sid: string) => call<void>('DELETE', `/Applications/${encodeURIComponent(sid)}.json`),
 
     createKey: (friendlyName: string) =>

@@ -37,6 +37,8 @@ export interface CallLeg {
 }
 
 export interface CallRecord {
+  /** The table's TTL when the company keeps calls for a while only (functions/company/retention.ts). */
+  expiresAt?: number;
   id: string;
   companyId: string;
   direction: 'INBOUND' | 'OUTBOUND';

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { retentionExpiry } from '../company/retention';
 import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact } from '../contacts/contacts';
 import type { ContactRecord } from '../conversations/records';
 import { tableName } from '../lib/config';
@@ -57,6 +58,7 @@ async function contactFor(companyId: string, phone: string, at: string) {
 export async function createCall(
   draft: Omit<CallRecord, 'contactId' | 'version'>,
 ): Promise<{ call: CallRecord; contact: ContactRecord | undefined; created: boolean } | undefined> {
+  const expiry = await retentionExpiry(draft.companyId, draft.createdAt);
   for (let attempt = 0; attempt < 5; attempt++) {
     const link = await callSidLink(draft.providerCallId);
     if (link && link.companyId !== draft.companyId) return undefined;
@@ -66,7 +68,7 @@ export async function createCall(
       return { call: existing, contact, created: false };
     }
     if (!E164.test(draft.contactPhoneNumber)) {
-      const call = derive({ ...draft, contactId: null, version: 1 }, draft.createdAt);
+      const call = derive({ ...draft, ...expiry, contactId: null, version: 1 }, draft.createdAt);
       if (await putNewCall(call, [])) return { call, contact: undefined, created: true };
       continue;
     }
@@ -74,7 +76,7 @@ export async function createCall(
     const contact: ContactRecord = found.create
       ? { ...found.contact, callCount: 1, lastContactAt: draft.createdAt }
       : { ...found.contact, callCount: (found.contact.callCount ?? 0) + 1, lastContactAt: draft.createdAt };
-    const call = derive({ ...draft, contactId: contact.id, version: 1 }, draft.createdAt);
+    const call = derive({ ...draft, ...expiry, contactId: contact.id, version: 1 }, draft.createdAt);
     const contactItems = found.create
       ? createContactItems(contact, found.staleContactId)
       : [contactActivityItem(contact, { at: draft.createdAt, calls: 1 })];
@@ -96,6 +98,7 @@ async function putNewCall(call: CallRecord, contactItems: TransactItem[]): Promi
           companyId: call.companyId,
           callId: call.id,
           createdAt: call.createdAt,
+          ...(call.expiresAt ? { expiresAt: call.expiresAt } : {}),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },

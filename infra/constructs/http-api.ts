@@ -32,6 +32,8 @@ export const SESSION_ROUTE_THROTTLE = { rateLimit: 200, burstLimit: 400 } as con
 const accessLogFormat = apigateway.AccessLogFormat.custom(
   JSON.stringify({
     requestId: '$context.requestId',
+    // Lambda's request id of the function that answered: the requestId of its JSON log lines.
+    lambdaRequestId: '$context.integration.requestId',
     requestTime: '$context.requestTime',
     httpMethod: '$context.httpMethod',
     path: '$context.path',
@@ -71,6 +73,8 @@ const routeThrottle = (contract: HttpApiRoute['contract']) =>
 export class HttpApi extends Construct {
   readonly api: apigwv2.HttpApi;
   readonly stage: apigwv2.HttpStage;
+  /** One JSON line per request (accessLogFormat); the monitoring counts webhook failures from it. */
+  readonly accessLogs: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: { routes: readonly HttpApiRoute[]; fallback: lambda.IFunction }) {
     super(scope, id);
@@ -101,7 +105,7 @@ export class HttpApi extends Construct {
       'The $default route only answers 404/405 error envelopes; it reads and returns no data.',
     );
 
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: ACCESS_LOG_RETENTION,
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -110,7 +114,7 @@ export class HttpApi extends Construct {
       stageName: '$default',
       autoDeploy: true,
       throttle: HTTP_THROTTLE,
-      accessLogSettings: { destination: new apigwv2.LogGroupLogDestination(accessLogs), format: accessLogFormat },
+      accessLogSettings: { destination: new apigwv2.LogGroupLogDestination(this.accessLogs), format: accessLogFormat },
     });
     const authRoutes = props.routes.filter((route) => isAuthRoute(route.contract));
     (this.stage.node.defaultChild as apigwv2.CfnStage).routeSettings = Object.fromEntries(

@@ -17,6 +17,8 @@ export const ACCESS_LOG_RETENTION = logs.RetentionDays.THREE_MONTHS;
 const accessLogFormat = apigateway.AccessLogFormat.custom(
   JSON.stringify({
     requestId: '$context.requestId',
+    // Lambda's request id of the function that answered: the requestId of its JSON log lines.
+    lambdaRequestId: '$context.integration.requestId',
     requestTime: '$context.requestTime',
     eventType: '$context.eventType',
     routeKey: '$context.routeKey',
@@ -82,7 +84,8 @@ export class RealtimeApi extends Construct {
 
   /**
    * Unlike HTTP APIs, WebSocket APIs write access logs through the account's (per region) API Gateway
-   * CloudWatch role. This sets it, account-wide; both are retained so other APIs of the account keep logging.
+   * CloudWatch role. This sets it, account-wide; both are kept when the stack is deleted, so other APIs of
+   * the account keep logging (not after a rolled-back first create, which leaves nothing behind).
    */
   private cloudWatchLogsRole(): apigateway.CfnAccount {
     const role = new iam.Role(this, 'ApiGatewayCloudWatchRole', {
@@ -90,14 +93,14 @@ export class RealtimeApi extends Construct {
       managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
       description: 'API Gateway account setting: writes API access and execution logs to CloudWatch Logs',
     });
-    role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    role.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
     acknowledge(
       role,
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       'This role is the account-wide API Gateway logging role (AWS::ApiGateway::Account), shared by every API of the account and region; the AWS managed policy is the documented one for it and keeps up with what API Gateway needs.',
     );
     const account = new apigateway.CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: role.roleArn });
-    account.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    account.applyRemovalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
     return account;
   }
 }

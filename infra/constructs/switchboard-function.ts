@@ -8,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   type Capability,
@@ -50,15 +51,22 @@ export interface FunctionSettings {
   /** Name (a literal, so functions do not depend on the distribution) of the SSM parameter holding the app URL. */
   readonly appUrlParameterName: string;
   readonly mailFrom: string;
+  /**
+   * The SES configuration set every mail is sent with (mail-configuration.ts: bounce and complaint
+   * metrics): its name, and what the functions send with ('' where the region has none).
+   */
+  readonly mailConfigurationSet: { readonly name: string; readonly nameForSending: string };
   readonly platformAdminEmails: string;
   readonly customerSecretsKey: kms.IKey;
   /** The ARN of the Parameters and Secrets extension layer (arm64) in the stack's region. */
   readonly paramsAndSecretsLayerArn: string;
+  /** Where a company's deletion goes on in the background (the `companyDeletion` capability sends to it). */
+  readonly companyDeletionQueue: sqs.IQueue;
 }
 
 export interface FunctionRoute extends RouteEntry {
-  /** `http`: an HTTP API route; `socket`: a WebSocket route (with its contract). */
-  readonly kind: 'http' | 'socket';
+  /** `http`: an HTTP API route; `socket`: a WebSocket route (with its contract); `queue`: a queue's consumer. */
+  readonly kind: 'http' | 'socket' | 'queue';
   readonly contract?: unknown;
   readonly memorySize?: number;
 }
@@ -112,6 +120,8 @@ export class SwitchboardFunctions extends Construct {
       timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
       role,
       logGroup,
+      // One JSON object a line, with Lambda's request id on each (README: Alarms and logs).
+      loggingFormat: lambda.LoggingFormat.JSON,
       description: `Switchboard ${route.handler}`,
       paramsAndSecrets: this.layer,
       environment: { ...this.baseEnvironment(route), ...this.capabilityEnvironment(route.capabilities) },
@@ -152,11 +162,12 @@ export class SwitchboardFunctions extends Construct {
     const { settings } = this;
     const values: Record<Capability, Record<string, string>> = {
       jwt: { JWT_SECRET_SECRET_ARN: settings.jwtSecret.secretArn },
-      mail: { MAIL_FROM: settings.mailFrom },
+      mail: { MAIL_FROM: settings.mailFrom, MAIL_CONFIGURATION_SET: settings.mailConfigurationSet.nameForSending },
       appUrl: { APP_URL_PARAMETER: settings.appUrlParameterName },
       customerSecrets: { CUSTOMER_SECRETS_KEY_ID: settings.customerSecretsKey.keyArn },
       publish: { WS_CALLBACK_URL: this.realtimeStage?.callbackUrl ?? '' },
       twilio: {},
+      companyDeletion: { COMPANY_DELETION_QUEUE_URL: settings.companyDeletionQueue.queueUrl },
     };
     return Object.assign({}, ...capabilities.map((c) => values[c]));
   }
@@ -235,10 +246,16 @@ export class SwitchboardFunctions extends Construct {
         // the account is in the sandbox), so the resource is any identity and the sender is pinned instead.
         // SESv2 SendEmail (functions/lib/mail.ts) is authorised as ses:SendEmail; no raw mail is sent.
         const identities = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+        // Sending with a configuration set is authorised against it too.
+        const configurationSet = stack.formatArn({
+          service: 'ses',
+          resource: 'configuration-set',
+          resourceName: settings.mailConfigurationSet.name,
+        });
         role.addToPrincipalPolicy(
           new iam.PolicyStatement({
             actions: ['ses:SendEmail'],
-            resources: [identities],
+            resources: [identities, configurationSet],
             conditions: { StringEqualsIgnoreCase: { 'ses:FromAddress': settings.mailFrom } },
           }),
         );
@@ -275,13 +292,16 @@ export class SwitchboardFunctions extends Construct {
       case 'twilio':
         // Twilio is reached over the internet with the customer's own credentials: no AWS permission.
         return;
+      case 'companyDeletion':
+        settings.companyDeletionQueue.grantSendMessages(role);
+        return;
     }
   }
 
   /**
    * Item-level access to the table and its named indexes only (no `index/*` wildcard): the actions of
    * the route's declared access (TABLE_ACTIONS; none for `none`). No Scan: every list the app shows
-   * is a Query (DESIGN §4).
+   * is a Query (DESIGN §4); only `sweep` (the company-deletion worker) scans.
    */
   private grantTable(role: iam.IRole, access: TableAccess): void {
     const { tableArn } = this.settings.table;

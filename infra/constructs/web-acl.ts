@@ -33,10 +33,12 @@ const pathStartsWith = (prefix: string): wafv2.CfnWebACL.StatementProperty => ({
  * rate-based rules per client address, over 5 minutes: WafAuthRateLimit requests to the auth routes
  * (password guessing and sign-up floods stop at the edge, before a function hashes anything), and
  * WafRateLimit requests to everything but the Twilio webhooks. A CloudFront web ACL can only be
- * created in us-east-1, which a template rule checks.
+ * created in us-east-1, which a template rule checks. A stack in another region attaches a web ACL
+ * made in us-east-1 instead (the WebAclArn parameter); a distribution has one web ACL, so the two
+ * exclude each other (a template rule), and that ACL's own rules apply (README: Deploy to AWS).
  */
 export class OptionalWebAcl extends Construct {
-  /** The web ACL's ARN where enabled, else AWS::NoValue. */
+  /** The given web ACL's ARN, else the created one's where enabled, else AWS::NoValue. */
   readonly arn: string;
 
   constructor(scope: Construct, id: string) {
@@ -57,7 +59,27 @@ export class OptionalWebAcl extends Construct {
       maxValue: 2_000_000_000,
       description: `With WafRateLimit set: requests per client address in 5 minutes to ${WAF_AUTH_PATH_PREFIX}* (sign-up, sign-in, refresh) above which AWS WAF blocks it (10 or more).`,
     });
+    const givenAcl = new CfnParameter(stack, 'WebAclArn', {
+      type: 'String',
+      default: '',
+      allowedPattern: '^(arn:aws[a-z-]*:wafv2:us-east-1:[0-9]{12}:global/webacl/.+)?$',
+      constraintDescription: 'must be the ARN of a web ACL with CloudFront scope (made in us-east-1), or empty',
+      description:
+        'ARN of an existing AWS WAF web ACL for CloudFront (scope CLOUDFRONT, made in us-east-1) to attach to the distribution; for stacks outside us-east-1. Not with WafRateLimit.',
+    });
+    const aclGiven = Fn.conditionNot(Fn.conditionEquals(givenAcl.valueAsString, ''));
+    const hasGivenAcl = new CfnCondition(stack, 'WebAclGiven', { expression: aclGiven });
     const isEnabled = Fn.conditionNot(Fn.conditionEquals(Fn.ref(rateLimit.logicalId), '0'));
+    new CfnRule(stack, 'OneWebAcl', {
+      ruleCondition: aclGiven,
+      assertions: [
+        {
+          assert: Fn.conditionEquals(Fn.ref(rateLimit.logicalId), '0'),
+          assertDescription:
+            'A distribution has one web ACL: with WebAclArn leave WafRateLimit at 0 and put rate-based rules into that web ACL.',
+        },
+      ],
+    });
     const enabled = new CfnCondition(stack, 'WafEnabled', { expression: isEnabled });
     new CfnRule(stack, 'WafInUsEast1', {
       ruleCondition: isEnabled,
@@ -65,7 +87,7 @@ export class OptionalWebAcl extends Construct {
         {
           assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
           assertDescription:
-            'A WAF web ACL for CloudFront can only be created in us-east-1: deploy there, or leave WafRateLimit at 0.',
+            'A WAF web ACL for CloudFront can only be created in us-east-1: deploy there, or leave WafRateLimit at 0 and attach a web ACL made in us-east-1 with WebAclArn.',
         },
       ],
     });
@@ -117,6 +139,10 @@ export class OptionalWebAcl extends Construct {
       'CloudFormation-Validate::W1030',
       'The web ACL is created only when WafRateLimit is not 0 (condition WafEnabled), so its 0 default never reaches the rate limit.',
     );
-    this.arn = Fn.conditionIf(enabled.logicalId, acl.attrArn, Aws.NO_VALUE).toString();
+    this.arn = Fn.conditionIf(
+      hasGivenAcl.logicalId,
+      givenAcl.valueAsString,
+      Fn.conditionIf(enabled.logicalId, acl.attrArn, Aws.NO_VALUE),
+    ).toString();
   }
 }

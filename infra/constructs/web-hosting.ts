@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type * as cdk from 'aws-cdk-lib';
-import { Annotations, Aws, Duration, Fn, Stack } from 'aws-cdk-lib';
+import { Annotations, Aws, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -12,6 +12,12 @@ import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../functions/lib/config';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 import { spaResponseHeadersPolicy } from './spa-response-headers';
+
+/**
+ * Buckets are kept when the stack is deleted (as CDK's default), but not after a rolled-back first
+ * create: a failed first deploy leaves nothing behind.
+ */
+const BUCKET_REMOVAL = RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
 
 /** Days CloudFront and S3 access logs are kept. */
 export const ACCESS_LOG_EXPIRATION = Duration.days(90);
@@ -49,7 +55,10 @@ export const WS_PATH_REWRITE = `function handler(event) {
 const WEBSOCKET_HEADERS = ['Sec-WebSocket-Key', 'Sec-WebSocket-Version', 'Sec-WebSocket-Protocol', 'Sec-WebSocket-Extensions'];
 
 export interface WebHostingProps {
-  /** Sent by CloudFront to the API origins as ORIGIN_SECRET_HEADER; functions refuse requests without it. */
+  /**
+   * Sent by CloudFront to the API origins as ORIGIN_SECRET_HEADER; functions refuse requests without
+   * it. A dynamic reference, resolved when the distribution is updated (so it names a secret version).
+   */
   readonly originSecret: string;
   /** Whether CloudFront can deliver standard logs to a bucket in this region (not in opt-in regions). */
   readonly accessLogs: 'on' | 'off' | cdk.CfnCondition;
@@ -82,6 +91,7 @@ export class WebHosting extends Construct {
       // CloudFront standard logging writes with an ACL grant, which needs ACLs enabled on the bucket.
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: ACCESS_LOG_EXPIRATION }],
+      removalPolicy: BUCKET_REMOVAL,
     });
 
     this.bucket = new s3.Bucket(this, 'SiteBucket', {
@@ -90,6 +100,7 @@ export class WebHosting extends Construct {
       enforceSSL: true,
       serverAccessLogsBucket: this.logsBucket,
       serverAccessLogsPrefix: 's3-site/',
+      removalPolicy: BUCKET_REMOVAL,
     });
 
     // Account-wide names must differ per stack and region: a second region in one account is another stack.
@@ -178,12 +189,12 @@ export class WebHosting extends Construct {
     acknowledge(
       this.distribution,
       'AwsSolutions-CFR2',
-      'AWS WAF is an operator choice (it has a monthly cost): the WafRateLimit parameter adds a web ACL with a per-address rate-based rule; without it the APIs are throttled per stage and per auth route, and the login per account and address.',
+      'AWS WAF is an operator choice (it has a monthly cost): the WafRateLimit parameter adds a web ACL with per-address rate-based rules, WebAclArn attaches an existing one; without either the APIs are throttled per stage and per auth route, and the login per account and address.',
     );
     acknowledge(
       this.distribution,
       'AwsSolutions-CFR4',
-      'The distribution uses the default *.cloudfront.net certificate, with which CloudFront does not allow choosing the minimum viewer TLS version; with a custom domain and ACM certificate set minimumProtocolVersion TLSv1.2_2021.',
+      'With the DomainName and CertificateArn parameters the distribution requires TLSv1.2_2021 or newer (constructs/custom-domain.ts); without them it has only the default *.cloudfront.net certificate, with which CloudFront does not allow choosing the minimum viewer TLS version.',
     );
 
     if (fs.existsSync(props.webDistPath)) {

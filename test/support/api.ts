@@ -41,6 +41,8 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const body = options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
+  // node:http sends a DELETE's body neither chunked nor with a length unless told (a browser tells).
+  if (body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(body));
   const res = await send(new URL(path, stack().urls.api), {
     method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
     headers,

@@ -7,7 +7,7 @@
  * the stack and exits on SIGTERM, SIGINT, or when the parent closes stdin (the parent went away).
  */
 
-import { PLATFORM_ADMIN_NAMED, PLATFORM_ADMIN_OVERVIEW } from './global-setup';
+import { PLATFORM_ADMIN_DELETION, PLATFORM_ADMIN_NAMED, PLATFORM_ADMIN_OVERVIEW } from './global-setup';
 import { BROWSER_VOICE_TOKEN_TTL_SECONDS, startTestStack } from './test-stack';
 
 const READY_PREFIX = 'STACK '; // read by browser-setup.ts
@@ -23,7 +23,12 @@ async function shutdown(stop?: () => Promise<void>) {
 try {
   const stack = await startTestStack({
     web: true, // The admin tests' administrators, besides any the environment names.
-    platformAdminEmails: [process.env.PLATFORM_ADMIN_EMAILS, PLATFORM_ADMIN_OVERVIEW, PLATFORM_ADMIN_NAMED]
+    platformAdminEmails: [
+      process.env.PLATFORM_ADMIN_EMAILS,
+      PLATFORM_ADMIN_OVERVIEW,
+      PLATFORM_ADMIN_NAMED,
+      PLATFORM_ADMIN_DELETION,
+    ]
       .filter(Boolean)
       .join(','),
     label: 'browser',

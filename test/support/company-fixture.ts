@@ -8,7 +8,7 @@ import { createInbox } from './settings';
 import { newPhone, readConversation, type SmsLine, sendText, smsLine, textIn } from './sms';
 import { testTable } from './table';
 import { addTeamMember, invite } from './team';
-import { advanceCall, callFromPhone } from './twilio';
+import { advanceCall, callFromPhone, type TwilioAccount } from './twilio';
 import { addInboxMember, listCalls, routeChannel } from './voice';
 
 /**
@@ -37,10 +37,14 @@ export interface CompanyFixture {
 const TERMINAL_MESSAGE = ['DELIVERED', 'UNDELIVERED', 'FAILED'];
 const TERMINAL_CALL = ['COMPLETED', 'FAILED', 'NO_ANSWER', 'BUSY'];
 
-export async function companyWithEverything(companyName: string): Promise<CompanyFixture> {
+/** `twilio`: the emulator account to connect (a fresh one otherwise), e.g. to read its numbers before. */
+export async function companyWithEverything(
+  companyName: string,
+  options: { twilio?: TwilioAccount } = {},
+): Promise<CompanyFixture> {
   const owner = await signUp({ companyName });
   const [line, agent, invitation, inbox] = await Promise.all([
-    smsLine({ account: owner }),
+    smsLine({ account: owner, twilio: options.twilio }),
     addTeamMember(owner, { name: 'Agent Smith' }),
     invite(owner, uniqueEmail('pending')),
     createInbox(owner, 'Support'),
@@ -106,6 +110,7 @@ export async function companyWithEverything(companyName: string): Promise<Compan
       'conversations/{id}': conversationId,
       'messages/{messageId}': reply.body.data.message.id,
       'twilio/{webhookId}': webhookId,
+      'companies/{id}': owner.company.id,
     },
   };
 }

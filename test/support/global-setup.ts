@@ -9,6 +9,8 @@ export const PLATFORM_ADMIN_UNCLAIMED = 'root@platform.test';
 export const PLATFORM_ADMIN_OVERVIEW = 'overview@platform.test';
 /** An administrator whose session began before the operator named the address (tokens re-signed without the claim). */
 export const PLATFORM_ADMIN_NAMED = 'named@platform.test';
+/** The administrator the company-deletion tests sign up. */
+export const PLATFORM_ADMIN_DELETION = 'deletion@platform.test';
 
 let stop: (() => Promise<void>) | undefined;
 let dynamodbUrl: string | undefined;
@@ -21,7 +23,13 @@ export async function setup(project: TestProject) {
   const stack = await startTestStack({
     log: captured.log,
     web: false,
-    platformAdminEmails: [PLATFORM_ADMIN, PLATFORM_ADMIN_UNCLAIMED, PLATFORM_ADMIN_OVERVIEW, PLATFORM_ADMIN_NAMED].join(','),
+    platformAdminEmails: [
+      PLATFORM_ADMIN,
+      PLATFORM_ADMIN_UNCLAIMED,
+      PLATFORM_ADMIN_OVERVIEW,
+      PLATFORM_ADMIN_NAMED,
+      PLATFORM_ADMIN_DELETION,
+    ].join(','),
     label: 'test',
     // Fast enough for many tests, never zero: a message's callbacks still come one step apart, in order.
     twilioMessageStepMs: 20,

@@ -9,7 +9,13 @@ import { stack } from './api';
  * emulators: for what the shared one cannot show (shorter timeouts, no CloudFront secret, a stopped
  * clock). Started before the enclosing tests and stopped after them; `host` is `127.0.0.1:<port>`.
  */
-export function ownGateway(options: Omit<GatewayOptions, 'log' | 'environment'> & { withOriginSecret?: boolean } = {}) {
+export function ownGateway(
+  options: Omit<GatewayOptions, 'log' | 'environment'> & {
+    withOriginSecret?: boolean;
+    /** Variables of this gateway's own over the shared stack's, given its origin (`http://127.0.0.1:<port>`). */
+    environment?: (origin: string) => Record<string, string>;
+  } = {},
+) {
   const gateway = {
     host: '',
     /** A signed-in request to this gateway, answered as `api` answers (test/support/api.ts). */
@@ -33,11 +39,12 @@ export function ownGateway(options: Omit<GatewayOptions, 'log' | 'environment'> 
   beforeAll(async () => {
     const { env } = stack();
     const port = await freePort();
-    const { withOriginSecret = true, ...rest } = options;
+    const { withOriginSecret = true, environment, ...rest } = options;
+    const origin = `http://127.0.0.1:${port}`;
     const started = createGateway({
       log: quietLogger,
       // Pushes to sockets go to this gateway, which holds them.
-      environment: { ...(process.env as Record<string, string>), ...env, WS_CALLBACK_URL: `http://127.0.0.1:${port}` },
+      environment: { ...(process.env as Record<string, string>), ...env, WS_CALLBACK_URL: origin, ...environment?.(origin) },
       // What CloudFront adds, as the stack's gateway does; without it, a call straight to execute-api.
       originSecret: withOriginSecret ? env.ORIGIN_SECRET : undefined,
       ...rest,

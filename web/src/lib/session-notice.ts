@@ -20,8 +20,28 @@ export function sessionEndedNotice(): boolean {
   }
 }
 
+const DELETED_KEY = 'companyDeleted';
+
+/** The company was deleted (Settings → Company): /login says so once. */
+export function markCompanyDeleted(): void {
+  try {
+    window.sessionStorage.setItem(DELETED_KEY, '1');
+  } catch {
+    // Storage can be disabled; the notice is only a courtesy.
+  }
+}
+
+export function companyDeletedNotice(): boolean {
+  try {
+    return window.sessionStorage.getItem(DELETED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
 export function clearSessionEndedNotice(): void {
   try {
+    window.sessionStorage.removeItem(DELETED_KEY);
     window.sessionStorage.removeItem(KEY);
   } catch {
     // Nothing to clear.

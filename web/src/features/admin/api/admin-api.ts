@@ -1,5 +1,6 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import type { AdminOverview } from '../../../../../shared/contract/admin';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminOverview, RepointResult, WebhookAddress } from '../../../../../shared/contract/admin';
+import type { CompanyDeletion } from '../../../../../shared/contract/company';
 import { api } from '../../../lib/services';
 
 export const fetchAdminOverview = (cursor: string | null) =>
@@ -13,5 +14,65 @@ export function useAdminOverview(enabled: boolean) {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     enabled,
+  });
+}
+
+/** DELETE /admin/companies/{id}: the deletion goes on in the background; the company leaves the list at once. */
+export function useDeleteCompanyAsAdmin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, confirm }: { id: string; confirm: string }) =>
+      api
+        .request<{ deletion: CompanyDeletion }>(`/admin/companies/${encodeURIComponent(id)}`, {
+          method: 'DELETE',
+          body: { confirm },
+        })
+        .then((r) => r.data.deletion),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'overview'] }),
+    retry: false,
+  });
+}
+
+/** Where Twilio reaches the platform now, and how many numbers point at another address. */
+export function useWebhookAddress(enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'webhooks'],
+    queryFn: () => api.get<{ webhookAddress: WebhookAddress }>('/admin/webhooks').then((d) => d.webhookAddress),
+    enabled,
+  });
+}
+
+/** What the re-point has done so far, pass after pass. */
+export type RepointProgress = Omit<RepointResult, 'nextCursor'>;
+
+/**
+ * POST /admin/webhooks/repoint, pass after pass until every company was visited (each pass fits one
+ * request; the server says where the next starts). `onPass` hears the running totals after each.
+ */
+export function useRepointWebhooks() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ onPass }: { onPass: (progress: RepointProgress) => void }) => {
+      const total: RepointProgress = { webhookBase: '', repointed: { companies: 0, numbers: 0 }, failures: [] };
+      let cursor: string | null = null;
+      do {
+        const body: { cursor?: string } = cursor === null ? {} : { cursor };
+        const { repoint }: { repoint: RepointResult } = await api.post<{ repoint: RepointResult }>(
+          '/admin/webhooks/repoint',
+          body,
+        );
+        total.webhookBase = repoint.webhookBase;
+        total.repointed = {
+          companies: total.repointed.companies + repoint.repointed.companies,
+          numbers: total.repointed.numbers + repoint.repointed.numbers,
+        };
+        total.failures = [...total.failures, ...repoint.failures];
+        onPass({ ...total });
+        cursor = repoint.nextCursor;
+      } while (cursor !== null);
+      return total;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'webhooks'] }),
+    retry: false,
   });
 }

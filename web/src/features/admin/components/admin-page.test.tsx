@@ -40,12 +40,21 @@ const signInWith = (isPlatformAdmin: boolean) =>
   });
 const signInAsPlatformAdmin = () => signInWith(true);
 
-/** The server: /me says whether the operator names the user now; the overview answers `overviewAnswer`. */
+/**
+ * The server: /me says whether the operator names the user now; the webhook address is all in place
+ * (webhook-address-panel.test.tsx tells its story); the overview answers `overviewAnswer`.
+ */
 const server = (isPlatformAdmin: boolean, overviewAnswer: (url: string) => Response) =>
-  stubServer((r) =>
-    r.url === '/api/v1/me' ? ok({ user: { ...sampleUser, isPlatformAdmin }, company: sampleCompany }) : overviewAnswer(r.url),
-  );
-const overviewUrls = (requests: { url: string }[]) => requests.map((r) => r.url).filter((url) => url !== '/api/v1/me');
+  stubServer((r) => {
+    if (r.url === '/api/v1/me') return ok({ user: { ...sampleUser, isPlatformAdmin }, company: sampleCompany });
+    if (r.url === '/api/v1/admin/webhooks' && isPlatformAdmin)
+      return ok({
+        webhookAddress: { webhookBase: 'https://app.example/webhooks/twilio', pointingElsewhere: { companies: 0, numbers: 0 } },
+      });
+    return overviewAnswer(r.url);
+  });
+const overviewUrls = (requests: { url: string }[]) =>
+  requests.map((r) => r.url).filter((url) => url.startsWith('/api/v1/admin/overview'));
 
 afterEach(() => session.clear());
 
@@ -109,5 +118,28 @@ describe('AdminPage', () => {
     server(true, () => new Response('gateway down', { status: 502 }));
     renderWithProviders(<AdminPage />);
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load admin data');
+  });
+
+  it('deletes a company once its name is typed, and lists the companies again', async () => {
+    signInAsPlatformAdmin();
+    let deleted = false;
+    const requests = server(true, (url) => {
+      if (url !== '/api/v1/admin/companies/c-2') return ok(overview(deleted ? [ACME] : [ACME, GLOBEX], null));
+      deleted = true;
+      return ok({ deletion: { companyId: 'c-2', status: 'DELETING' } }, 202);
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<AdminPage />);
+    await events.click(await screen.findByRole('button', { name: 'Delete Globex' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete Globex?' });
+    const confirm = within(dialog).getByRole('button', { name: 'Delete company' });
+    expect(confirm).toHaveProperty('disabled', true);
+    await events.type(within(dialog).getByLabelText('Type Globex to confirm'), 'Globex');
+    await events.click(confirm);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Globex')).toBeNull());
+    const deletion = requests.find((r) => r.method === 'DELETE');
+    expect(deletion).toMatchObject({ url: '/api/v1/admin/companies/c-2', body: { confirm: 'Globex' } });
+    expect(session.get()).not.toBeNull();
   });
 });

@@ -1,22 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
-import { Building2, ShieldAlert } from 'lucide-react';
+import { Building2, ShieldAlert, Trash2 } from 'lucide-react';
+import { useState } from 'react';
 import type { AdminCompany } from '../../../../../shared/contract/admin';
+import { confirmsCompanyName } from '../../../../../shared/contract/company';
 import { Alert } from '../../../components/alert';
 import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
 import { Card } from '../../../components/card';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadingScreen } from '../../../components/loading-screen';
 import { PageHeader } from '../../../components/page-header';
 import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
+import { TextField } from '../../../components/text-field';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { formatDate } from '../../../lib/format-date';
 import { profileQuery } from '../../../lib/profile';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useAdminOverview } from '../api/admin-api';
+import { useAdminOverview, useDeleteCompanyAsAdmin } from '../api/admin-api';
+import { WebhookAddressPanel } from './webhook-address-panel';
 
 const COLUMNS = [
   ['Company', 'left'],
@@ -26,6 +31,7 @@ const COLUMNS = [
   ['SMS sent', 'right'],
   ['SMS received', 'right'],
   ['Created', 'left'],
+  ['Actions', 'right'],
 ] as const;
 
 /** SPEC §9: verifiedUsers divided by totalUsers, rounded. */
@@ -73,6 +79,7 @@ export function AdminPage() {
               detail={first && `${verifiedPercentage(first.verifiedUsers, first.totalUsers)}% verified`}
             />
           </dl>
+          <WebhookAddressPanel />
           <Surface className="overflow-hidden">
             {/*
               A table from the medium breakpoint up; below it each company is a card of labelled fields,
@@ -184,7 +191,65 @@ function CompanyRow({ company }: { company: AdminCompany }) {
         <FieldLabel>Created</FieldLabel>
         {formatDate(company.createdAt)}
       </td>
+      <td className={cn(CELL, 'md:text-right')}>
+        <DeleteCompanyAction company={company} />
+      </td>
     </tr>
+  );
+}
+
+/** Deleting a company as a platform administrator, confirmed by typing its name (README: Deleting a company). */
+function DeleteCompanyAction({ company }: { company: AdminCompany }) {
+  const deletion = useDeleteCompanyAsAdmin();
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  const matches = confirmsCompanyName(typed, company.name);
+  const confirm = () => {
+    if (matches && !deletion.isPending) deletion.mutate({ id: company.id, confirm: typed }, { onSuccess: () => setOpen(false) });
+  };
+  return (
+    <>
+      <Button
+        variant="secondary"
+        aria-label={`Delete ${company.name}`}
+        onClick={() => {
+          deletion.reset();
+          setTyped('');
+          setOpen(true);
+        }}
+      >
+        <Trash2 aria-hidden="true" className="size-4" />
+        Delete
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={`Delete ${company.name}?`}
+        confirmLabel="Delete company"
+        pendingLabel="Deleting..."
+        pending={deletion.isPending}
+        confirmDisabled={!matches}
+        error={deletion.isError ? errorMessage(deletion.error, 'Failed to delete the company') : null}
+        onConfirm={confirm}
+        fields={
+          <TextField
+            label={`Type ${company.name} to confirm`}
+            value={typed}
+            autoComplete="off"
+            spellCheck={false}
+            // Kept as typed while the request is under way: what is deleted is what was confirmed.
+            readOnly={deletion.isPending}
+            onChange={(event) => setTyped(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') confirm();
+            }}
+          />
+        }
+      >
+        Everything of {company.name} is deleted: its conversations, contacts, calls, inboxes and team, who are signed out at once.
+        Its Twilio numbers get back the settings they had before import.
+      </ConfirmDialog>
+    </>
   );
 }
 

@@ -5,7 +5,7 @@ import { Button } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
 import { errorMessage } from '../../../lib/api-client';
 import { type FieldErrors, focusFirstInvalid } from '../../../lib/form';
-import { clearSessionEndedNotice, sessionEndedNotice } from '../../../lib/session-notice';
+import { clearSessionEndedNotice, companyDeletedNotice, sessionEndedNotice } from '../../../lib/session-notice';
 import { useLogin } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
@@ -23,6 +23,7 @@ export function LoginPage() {
   const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
   // Read once: a forced sign-out brought the person here, and the page says so until they sign in.
   const [sessionEnded] = useState(sessionEndedNotice);
+  const [companyDeleted] = useState(companyDeletedNotice);
 
   // Signing in is all this page is for: the cursor starts in Email.
   useEffect(() => {
@@ -49,7 +50,10 @@ export function LoginPage() {
   return (
     <AuthCard title="Sign in" description="Welcome back. Sign in to your Switchboard account.">
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-        {sessionEnded && !message && <Alert tone="info">Your session has ended. Please sign in again.</Alert>}
+        {companyDeleted && !message && (
+          <Alert tone="info">Your company is being deleted with all its data. You have been signed out.</Alert>
+        )}
+        {sessionEnded && !companyDeleted && !message && <Alert tone="info">Your session has ended. Please sign in again.</Alert>}
         {message &&
           (unverified ? (
             <Alert tone="warning" title="Email not verified">

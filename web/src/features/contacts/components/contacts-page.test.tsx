@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '../../../../../shared/contract/contacts';
 import { fail, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
-import { ContactsPage } from './contacts-page';
+import { ContactsPage, SEARCH_DEBOUNCE_MS } from './contacts-page';
 
 const ADA: Contact = {
   id: 'k-1',
@@ -53,13 +53,28 @@ describe('ContactsPage', () => {
     const requests = stubServer(() => ok({ contacts: [] }));
     renderWithProviders(<ContactsPage />);
     expect(await screen.findByText('No contacts yet')).toBeTruthy();
-    // Keystrokes without a timer between them (`delay: null`): a busy machine's slow typing is no pause.
-    const events = userEvent.setup({ delay: null });
-    await events.type(screen.getByRole('searchbox', { name: 'Search contacts' }), '(415) 555');
-    expect(requests).toHaveLength(1);
+    const searches = () => requests.map((r) => new URL(r.url, 'http://x').searchParams.get('search'));
+    // The clock stands still while typing, so only the debounce decides when the search goes out.
+    // Testing Library drains through `jest` when timers are fake; vitest's fake timers answer to it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.stubGlobal('jest', { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) });
+    try {
+      const events = userEvent.setup({ delay: null, advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+      const box = screen.getByRole('searchbox', { name: 'Search contacts' });
+      await events.type(box, '(415) 5');
+      act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS - 1));
+      await events.type(box, '55');
+      act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS - 1));
+      // A keystroke inside the window starts it again: nothing has gone out yet.
+      expect(searches()).toEqual(['']);
+      act(() => vi.advanceTimersByTime(1));
+      expect(searches()).toEqual(['', '(415) 555']);
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
     expect(await screen.findByText('No contacts match your search')).toBeTruthy();
-    const searches = requests.map((r) => new URL(r.url, 'http://x').searchParams.get('search'));
-    expect(searches).toEqual(['', '(415) 555']);
+    expect(searches()).toEqual(['', '(415) 555']);
     expect(requests[0]?.url).toContain('limit=100');
   });
 

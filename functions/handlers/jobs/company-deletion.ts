@@ -1,0 +1,32 @@
+import type { Context, SQSEvent } from 'aws-lambda';
+import { type CompanyDeletionStep, enqueueCompanyDeletion } from '../../company/deletion-queue';
+import { restoreTwilioNumbers, sweepOwnPartition, sweepPage } from '../../company/sweep';
+
+/** Time kept in hand for a page of the scan and its deletions; the next page goes to a new step. */
+const PAGE_MARGIN_MS = 30_000;
+
+/**
+ * The company-deletion worker: takes a step from the queue and goes on until its time runs short,
+ * then sends the next step (README: Deleting a company). A step that throws is redelivered by SQS.
+ */
+export async function handler(event: SQSEvent, context: Context): Promise<void> {
+  for (const record of event.Records) {
+    const step = JSON.parse(record.body) as CompanyDeletionStep;
+    await runStep(step, () => context.getRemainingTimeInMillis() > PAGE_MARGIN_MS);
+  }
+}
+
+async function runStep(step: CompanyDeletionStep, hasTime: () => boolean): Promise<void> {
+  const { companyId } = step;
+  // The numbers first: the sweep deletes the provider and channel records that say what to put back.
+  if ((step.phase ?? 'twilio') === 'twilio') await restoreTwilioNumbers(companyId);
+  let cursor = step.cursor;
+  do {
+    if (!hasTime()) {
+      await enqueueCompanyDeletion({ companyId, phase: 'sweep', cursor });
+      return;
+    }
+    cursor = await sweepPage(companyId, cursor);
+  } while (cursor);
+  await sweepOwnPartition(companyId);
+}

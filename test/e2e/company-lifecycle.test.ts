@@ -1,0 +1,227 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Retention } from '../../shared/contract/company';
+import { type Account, api, signUp, uniqueEmail } from '../support/api';
+import {
+  expectAccessible,
+  gone,
+  isFocused,
+  launchBrowser,
+  mailedVerificationLink,
+  openTab,
+  reached,
+  SESSION_KEYS,
+  seen,
+  signInThroughForm,
+  storedSession,
+  tabsClosedAfterEach,
+  web,
+} from '../support/browser';
+import { PLATFORM_ADMIN_DELETION } from '../support/global-setup';
+import { addTeamMember } from '../support/team';
+
+/**
+ * Issue 29, "Data lifecycle", in the browser (README: Deleting a company, Message retention): the
+ * owner deletes the company from Settings → Company and is signed out for good, with the address free
+ * again; a platform administrator deletes another company from Admin; the owner sets message retention
+ * and an agent reads it. Each request whose pending state is checked is held until it has been seen,
+ * so no assertion races the stack, however loaded the machine.
+ */
+let browser: Browser;
+const PASSWORD = 'correct horse battery';
+const tabs = tabsClosedAfterEach();
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signedIn(account: { email: string }, password = PASSWORD): Promise<Page> {
+  const tab = await openTab(browser);
+  tabs.push(tab);
+  await signInThroughForm(tab.page, account.email, password);
+  return tab.page;
+}
+
+/**
+ * Holds the page's next request of `method` to the API path until `release` is called: what the page
+ * shows while it waits for the answer can then be checked without racing it.
+ */
+async function holdRequest(page: Page, method: string, path: string) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let sent = false;
+  await page.route(
+    (url) => url.pathname === path,
+    async (route) => {
+      if (route.request().method() === method) {
+        sent = true;
+        await released;
+      }
+      await route.continue();
+    },
+  );
+  return { release, sent: () => sent };
+}
+
+/** The dialog's field is focused, its confirm button disabled until the exact name is typed. */
+async function expectNameRequired(dialog: Locator, name: string) {
+  const field = dialog.getByLabel(`Type ${name} to confirm`);
+  const confirm = dialog.getByRole('button', { name: 'Delete company' });
+  await expect.poll(() => isFocused(field)).toBe(true);
+  expect(await confirm.isDisabled()).toBe(true);
+  await field.fill(name.toLowerCase());
+  expect(await confirm.isDisabled()).toBe(true);
+  await field.fill(`${name} Inc`);
+  expect(await confirm.isDisabled()).toBe(true);
+  await field.fill(name);
+  expect(await confirm.isEnabled()).toBe(true);
+  return { field, confirm };
+}
+
+describe('Settings → Company: the owner deletes the company', () => {
+  it('asks for the exact name, shows it is deleting, signs out with a notice, and the address can sign up again', async () => {
+    const owner = await signUp({ companyName: 'Umbrella Holdings', name: 'Albert Wesker', password: PASSWORD });
+    const page = await signedIn(owner);
+    await page.goto(web('/settings/company'));
+    await seen(page.getByRole('heading', { name: 'Danger zone' }));
+    const open = page.getByRole('button', { name: 'Delete company' });
+    const dialog = page.getByRole('alertdialog', { name: 'Delete Umbrella Holdings?' });
+
+    // Keyboard: Escape closes the dialog and gives focus back to the button that opened it.
+    await open.click();
+    await seen(dialog);
+    await expect.poll(() => isFocused(dialog.getByLabel('Type Umbrella Holdings to confirm'))).toBe(true);
+    await expectAccessible(page, 'the Delete company dialog');
+    await page.keyboard.press('Escape');
+    await gone(dialog);
+    await expect.poll(() => isFocused(open)).toBe(true);
+
+    await open.click();
+    const { field, confirm } = await expectNameRequired(dialog, 'Umbrella Holdings');
+    const held = await holdRequest(page, 'DELETE', '/api/v1/company');
+    await confirm.click();
+    const pending = await seen(dialog.getByRole('button', { name: 'Deleting...' }));
+    expect(await pending.isDisabled()).toBe(true);
+    expect(await field.isEditable()).toBe(false);
+    expect(held.sent()).toBe(true);
+    held.release();
+
+    await reached(page, '/login');
+    await seen(page.getByText('Your company is being deleted with all its data. You have been signed out.'));
+    const session = await storedSession(page);
+    for (const key of SESSION_KEYS) expect(session[key], key).toBeNull();
+
+    // The account is gone: the same password no longer signs in.
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await seen(page.getByText('Invalid email or password'));
+
+    // The address is free: it signs up again, with a verification link (not the "already has an account" mail).
+    await page.goto(web('/register'));
+    await page.getByLabel('Company name').fill('Umbrella Again');
+    await page.getByLabel('Full name').fill('Albert Wesker');
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await seen(page.getByRole('heading', { name: 'Check your email' }));
+    await page.goto(await mailedVerificationLink(owner.email, 2));
+    await reached(page, '/dashboard');
+    await seen(page.getByText('Here is an overview of Umbrella Again.'));
+  });
+});
+
+describe('Admin: a platform administrator deletes another company', () => {
+  /** The number in one of the overview's totals. */
+  const total = (page: Page, label: string) =>
+    page
+      .locator('dl > *')
+      .filter({ has: page.getByText(label, { exact: true }) })
+      .locator('dd')
+      .first()
+      .textContent()
+      .then((text) => Number(text));
+
+  it('asks for its name, and the company leaves the list and the totals', async () => {
+    const ops = await signUp({ email: PLATFORM_ADMIN_DELETION, companyName: 'Platform Ops', password: PASSWORD });
+    const target = await signUp({ companyName: 'Soon Gone Ltd', name: 'Dora Departed', email: uniqueEmail('departing') });
+    const page = await signedIn(ops);
+    await page.goto(web('/admin'));
+    const companies = page.getByRole('table', { name: 'Companies' });
+    const row = await seen(companies.getByRole('row').filter({ hasText: target.email }));
+    const before = { companies: await total(page, 'Companies'), users: await total(page, 'Users') };
+    expect(before.companies).toBeGreaterThanOrEqual(2);
+
+    await row.getByRole('button', { name: 'Delete Soon Gone Ltd' }).click();
+    const dialog = await seen(page.getByRole('alertdialog', { name: 'Delete Soon Gone Ltd?' }));
+    await expectAccessible(page, 'the Admin delete dialog');
+    const { confirm } = await expectNameRequired(dialog, 'Soon Gone Ltd');
+    const held = await holdRequest(page, 'DELETE', `/api/v1/admin/companies/${target.company.id}`);
+    await confirm.click();
+    expect(await (await seen(dialog.getByRole('button', { name: 'Deleting...' }))).isDisabled()).toBe(true);
+    held.release();
+
+    await gone(dialog);
+    await gone(row);
+    await expect.poll(() => total(page, 'Companies')).toBe(before.companies - 1);
+    await expect.poll(() => total(page, 'Users')).toBe(before.users - 1);
+    // The administrator's own session goes on.
+    await seen(page.getByRole('heading', { name: 'Admin overview' }));
+    const refused = await api('/api/v1/auth/login', { body: { email: target.email, password: target.password } });
+    expect(refused.status).toBe(401);
+  });
+});
+
+describe('Settings → Company: message retention', () => {
+  let owner: Account;
+  let agent: Account;
+
+  beforeAll(async () => {
+    owner = await signUp({ companyName: 'Retention Co', password: PASSWORD });
+    agent = await addTeamMember(owner, { name: 'Agent Smith' });
+  });
+
+  const stored = async (account: Account) =>
+    (await api<{ retention: Retention }>('/api/v1/company/retention', { token: account.tokens.accessToken })).body.data.retention;
+
+  it('the owner sets 90 days, sees it saved, and finds it kept after a reload', async () => {
+    const page = await signedIn(owner);
+    await page.goto(web('/settings/company'));
+    const select = page.getByRole('combobox', { name: 'Keep messages and calls' });
+    await expect.poll(() => select.inputValue()).toBe('keep');
+    await expect.poll(() => select.isEnabled()).toBe(true);
+    const held = await holdRequest(page, 'PUT', '/api/v1/company/retention');
+    await select.selectOption({ label: 'Delete after 90 days' });
+    await expect.poll(() => select.isDisabled()).toBe(true);
+    held.release();
+    await seen(page.getByText('Message retention saved.'));
+    expect(await select.isEnabled()).toBe(true);
+    expect(await stored(owner)).toEqual({ messageRetentionDays: 90 });
+
+    await page.reload();
+    await expect.poll(() => select.inputValue()).toBe('90');
+    await expectAccessible(page, 'Settings → Company, as the owner');
+  });
+
+  it('an agent reads it and is told who can change it', async () => {
+    const set = await api('/api/v1/company/retention', {
+      method: 'PUT',
+      body: { messageRetentionDays: 365 },
+      token: owner.tokens.accessToken,
+    });
+    expect(set.status).toBe(200);
+    const page = await signedIn(agent, agent.password);
+    await page.goto(web('/settings/company'));
+    const select = page.getByRole('combobox', { name: 'Keep messages and calls' });
+    await expect.poll(() => select.inputValue()).toBe('365');
+    expect(await select.isDisabled()).toBe(true);
+    await seen(page.getByText('Only the owner and admins can change these settings.'));
+    expect(await page.getByRole('button', { name: 'Delete company' }).count()).toBe(0);
+    await expectAccessible(page, 'Settings → Company, as an agent');
+  });
+});
