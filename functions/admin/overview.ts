@@ -1,6 +1,7 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ADMIN_COMPANIES_PAGE_SIZE, type AdminCompany, type AdminOverview } from '../../shared/contract/admin';
 import type { CompanyRecord, UserRecord } from '../auth/accounts';
+import { COMPANY_COUNTER_SHARDS, sumCounts } from '../conversations/company-counters';
 import { COMPANY_COUNTERS } from '../conversations/records';
 import { badRequest } from '../lib/app-error';
 import { tableName } from '../lib/config';
@@ -43,41 +44,59 @@ async function companyPage(before: string | undefined): Promise<{ companies: Com
   return { companies, last: res.LastEvaluatedKey ? companies.at(-1)?.GSI1SK : undefined };
 }
 
-/** Owners and Twilio connections of a page's companies: one BatchGet (at most 100 keys). */
+/**
+ * Owners, Twilio connections and counter shards of a page's companies, by BatchGet (100 keys a
+ * request: a page of 50 companies takes 5).
+ */
 async function companyDetails(companies: CompanyItem[]) {
   const TableName = tableName();
   const owners = new Map<string, UserRecord>();
   const connected = new Set<string>();
-  let pending: Record<string, unknown>[] = companies.flatMap((c) => [
+  const counters = new Map<string, Record<string, unknown>[]>();
+  const wanted = companies.flatMap((c) => [
     keys.user(c.id, c.ownerId),
     keys.providerType(c.id, 'TWILIO'),
+    ...Array.from({ length: COMPANY_COUNTER_SHARDS }, (_, shard) => keys.companyCounters(c.id, shard)),
   ]);
-  while (pending.length > 0) {
-    const res = await db.send(
-      new BatchGetCommand({
-        RequestItems: {
-          [TableName]: {
-            Keys: pending,
-            ProjectionExpression: 'PK, entity, companyId, #name, email, emailVerified',
-            ExpressionAttributeNames: { '#name': 'name' },
-          },
-        },
-      }),
-    );
-    for (const item of res.Responses?.[TableName] ?? []) {
-      if (item.entity === 'USER') owners.set(item.companyId as string, item as UserRecord);
-      else connected.add((item.PK as string).slice('COMPANY#'.length));
-    }
-    pending = (res.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
-  }
-  return { owners, connected };
+  const counterNames = Object.values(COMPANY_COUNTERS);
+  const requests = Array.from({ length: Math.ceil(wanted.length / 100) }, (_, i) => wanted.slice(i * 100, i * 100 + 100));
+  await Promise.all(
+    requests.map(async (keysOfRequest) => {
+      let pending: Record<string, unknown>[] = keysOfRequest;
+      while (pending.length > 0) {
+        const res = await db.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [TableName]: {
+                Keys: pending,
+                ProjectionExpression: `PK, entity, companyId, #name, email, emailVerified, ${counterNames.map((_, i) => `#c${i}`).join(', ')}`,
+                ExpressionAttributeNames: {
+                  '#name': 'name',
+                  ...Object.fromEntries(counterNames.map((name, i) => [`#c${i}`, name])),
+                },
+              },
+            },
+          }),
+        );
+        for (const item of res.Responses?.[TableName] ?? []) {
+          const companyId = (item.PK as string).slice('COMPANY#'.length);
+          if (item.entity === 'USER') owners.set(companyId, item as UserRecord);
+          else if (item.entity === 'COMPANY_COUNTERS') counters.set(companyId, [...(counters.get(companyId) ?? []), item]);
+          else connected.add(companyId);
+        }
+        pending = (res.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }),
+  );
+  return { owners, connected, counters };
 }
 
 function toAdminCompany(company: CompanyItem, details: Awaited<ReturnType<typeof companyDetails>>): AdminCompany {
-  const count = (name: string) => Number(company[name] ?? 0);
-  const smsSent = count(COMPANY_COUNTERS.smsSent);
-  const smsReceived = count(COMPANY_COUNTERS.smsReceived);
-  const conversations = count(COMPANY_COUNTERS.openConversations) + count(COMPANY_COUNTERS.closedConversations);
+  const { smsSent, smsReceived, openConversations, closedConversations } = sumCounts([
+    company,
+    ...(details.counters.get(company.id) ?? []),
+  ]);
+  const conversations = openConversations + closedConversations;
   const owner = details.owners.get(company.id);
   return {
     id: company.id,

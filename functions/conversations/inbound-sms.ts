@@ -10,8 +10,8 @@ import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { publish } from '../realtime/publish';
 import { type ChannelRecord, enabledCapabilities, type ProviderRecord } from '../settings/records';
+import { companyCountersItem } from './company-counters';
 import {
-  companyCountersItem,
   conversationCreateItems,
   conversationUpdateItem,
   conversationWithMessage,

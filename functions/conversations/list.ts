@@ -1,11 +1,12 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ConversationPage, ConversationStatusFilter } from '../../shared/contract/conversations';
 import { AppError } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { GSI1, GSI2, keys } from '../lib/table';
+import { readCompanyCounts } from './company-counters';
 import { toConversationViews } from './conversation-views';
-import { COMPANY_COUNTERS, type ConversationRecord } from './records';
+import type { ConversationRecord } from './records';
 
 /**
  * The conversation list (GET /api/v1/conversations): newest activity first, one Query on the index of
@@ -136,16 +137,7 @@ const sortKeyOf = (index: ConversationIndex, item: object) => (item as Record<st
 
 /** The filter's total from the counters every change of a conversation keeps (never a count query). */
 async function conversationTotal(companyId: string, filter: ConversationStatusFilter): Promise<number> {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.company(companyId),
-      ProjectionExpression: '#open, #closed',
-      ExpressionAttributeNames: { '#open': COMPANY_COUNTERS.openConversations, '#closed': COMPANY_COUNTERS.closedConversations },
-    }),
-  );
-  const open = Number(Item?.[COMPANY_COUNTERS.openConversations] ?? 0);
-  const closed = Number(Item?.[COMPANY_COUNTERS.closedConversations] ?? 0);
+  const { openConversations: open, closedConversations: closed } = await readCompanyCounts(companyId);
   return filter === 'OPEN' ? open : filter === 'CLOSED' ? closed : open + closed;
 }
 

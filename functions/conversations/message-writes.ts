@@ -4,11 +4,11 @@ import { conflict } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import type { TransactItem } from '../lib/transact';
-import { COMPANY_COUNTERS, type ConversationRecord, conversationIndexEntries, type MessageRecord } from './records';
+import { type ConversationRecord, conversationIndexEntries, type MessageRecord } from './records';
 
 /**
  * The writes a new message makes, as items of one transaction: the message, its conversation's
- * summary and index entries, and the company's counters. Inbound and outbound messages share them.
+ * summary and index entries, and the company's counters (company-counters.ts). Inbound and outbound messages share them.
  */
 
 export type { TransactItem };
@@ -149,22 +149,6 @@ export function conversationUpdateItem(
       ConditionExpression: `#status = :statusBefore AND ${time}`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: values,
-    },
-  };
-}
-
-export type CompanyCounter = keyof typeof COMPANY_COUNTERS;
-
-/** Adds to the company's counters (negative to take away), in the transaction of what they count. */
-export function companyCountersItem(companyId: string, changes: Partial<Record<CompanyCounter, number>>): TransactItem {
-  const entries = Object.entries(changes).filter(([, n]) => n) as [CompanyCounter, number][];
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.company(companyId),
-      UpdateExpression: `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, COMPANY_COUNTERS[name]])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, n], i) => [`:c${i}`, n])),
     },
   };
 }

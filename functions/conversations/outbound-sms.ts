@@ -15,10 +15,10 @@ import type { ChannelRecord, ProviderRecord } from '../settings/records';
 import { clientFor } from '../settings/twilio-account';
 import { OPTED_OUT_ERROR } from '../twilio/message-errors';
 import { TwilioApiError, type TwilioMessage } from '../twilio/rest-client';
+import { companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
 import { markOptedOut, statusCallbackUrl } from './delivery-status';
 import {
-  companyCountersItem,
   conversationUpdateItem,
   conversationWithMessage,
   messagePutItem,

@@ -113,7 +113,7 @@ export function conversationIndexEntries(record: Pick<ConversationRecord, 'compa
 }
 
 /**
- * Counters on the company item (keys.company), changed in the same transaction as what they count:
+ * The company's counters (company-counters.ts), changed in the same transaction as what they count:
  * list totals and the dashboard read them instead of counting.
  */
 export const COMPANY_COUNTERS = {

@@ -4,8 +4,9 @@ import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
+import { companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
-import { COMPANY_COUNTERS, type ConversationRecord, conversationIndexEntries } from './records';
+import { type ConversationRecord, conversationIndexEntries } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
 
 /** Attempts before a conversation that keeps changing under us answers 409. */
@@ -45,8 +46,7 @@ async function writeStatus(read: ConversationRecord, changed: ConversationRecord
   const TableName = tableName();
   const entries = conversationIndexEntries(changed);
   const names = Object.keys(entries);
-  const counter = (status: ConversationStatus) =>
-    status === 'OPEN' ? COMPANY_COUNTERS.openConversations : COMPANY_COUNTERS.closedConversations;
+  const counter = (status: ConversationStatus) => (status === 'OPEN' ? 'openConversations' : 'closedConversations');
   const result = await transact([
     {
       Update: {
@@ -66,15 +66,7 @@ async function writeStatus(read: ConversationRecord, changed: ConversationRecord
         },
       },
     },
-    {
-      Update: {
-        TableName,
-        Key: keys.company(read.companyId),
-        UpdateExpression: 'ADD #from :minus, #to :plus',
-        ExpressionAttributeNames: { '#from': counter(read.status), '#to': counter(changed.status) },
-        ExpressionAttributeValues: { ':minus': -1, ':plus': 1 },
-      },
-    },
+    companyCountersItem(read.companyId, { [counter(read.status)]: -1, [counter(changed.status)]: 1 }),
   ]);
   if (result.written) return true;
   // ConditionalCheckFailed (changed meanwhile) or TransactionConflict (a parallel transaction on

@@ -25,6 +25,11 @@ export const tableDefinition = {
  */
 export const keys = {
   company: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SK: 'META' }),
+  /**
+   * The company's activity counters, in shards next to the company item (their sort keys begin with
+   * its `META`, so one query reads the item and every shard): each message adds to one at random.
+   */
+  companyCounters: (companyId: string, shard: number) => ({ PK: `COMPANY#${companyId}`, SK: `META#COUNTERS#${shard}` }),
   /** GSI1 entry that lists every company for platform administrators, newest last. */
   companyListing: (createdAt: string, companyId: string) => ({ GSI1PK: 'COMPANIES', GSI1SK: `${createdAt}#${companyId}` }),
   /**

@@ -1,0 +1,130 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { sumCounts } from '../../functions/conversations/company-counters';
+import { keys } from '../../functions/lib/table';
+import type { ConversationPage, Message } from '../../shared/contract/conversations';
+import { api, stack } from '../support/api';
+import { EMPTY_TWIML, newPhone, readConversation, sendText, smsLine, socketsClosedAfterEach, textIn } from '../support/sms';
+import { testTable } from '../support/table';
+import { emulatorMessages } from '../support/twilio';
+
+/**
+ * A busy company's peak, with DynamoDB's transaction conflicts simulated (local/dynamodb-proxy.ts, on
+ * unless DYNAMODB_CONFLICTS=off): Twilio does not retry an inbound text's webhook, so every one must
+ * be answered 2xx once its text is stored, whatever it raced; and parallel replies into one
+ * conversation must all be accepted and each handed to Twilio once (issue 22).
+ */
+
+const listen = socketsClosedAfterEach();
+const conflictsOn = process.env.DYNAMODB_CONFLICTS !== 'off';
+
+const TEXTS = 300;
+const PHONES = 30;
+const PER_SECOND = 20;
+const REPLIES = 20;
+
+interface TableStats {
+  transactionConflicts: number;
+  requests: Record<string, number>;
+}
+const tableStats = async (): Promise<TableStats> => (await fetch(`${stack().urls.dynamodb}/_local/stats`)).json();
+
+/** The company's counters as the table holds them: the company item and its shards, summed. */
+async function companyCounts(companyId: string) {
+  const { client, tableName } = testTable();
+  const { PK, SK } = keys.company(companyId);
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :meta)',
+      ExpressionAttributeValues: { ':pk': PK, ':meta': SK },
+      ConsistentRead: true,
+    }),
+  );
+  return sumCounts(Items);
+}
+
+/** Every message of a conversation, paging back. */
+async function threadOf(line: Awaited<ReturnType<typeof smsLine>>, conversationId: string): Promise<Message[]> {
+  const pages: Message[][] = [];
+  let before: string | undefined;
+  do {
+    const read = await readConversation(line.account, conversationId, before);
+    expect(read.status).toBe(200);
+    pages.unshift(read.body.data.conversation.messages);
+    before = read.body.data.conversation.olderCursor ?? undefined;
+  } while (before);
+  return pages.flat();
+}
+
+describe('a busy company at its peak', () => {
+  it(`answers ${TEXTS} inbound texts from ${PHONES} phones at ${PER_SECOND} a second with 2xx, each stored once, counters exact`, async () => {
+    const line = await smsLine();
+    const phones = Array.from({ length: PHONES }, () => newPhone());
+    const texts = Array.from({ length: TEXTS }, (_, i) => ({ from: phones[i % PHONES] as string, body: `peak text ${i + 1}` }));
+    const before = await tableStats();
+
+    // Paced as Twilio delivers them: one every 1/PER_SECOND s, each answered whenever it is.
+    const answers: Promise<Awaited<ReturnType<typeof textIn>>>[] = [];
+    for (const text of texts) {
+      answers.push(textIn(line, text));
+      await new Promise((resolve) => setTimeout(resolve, 1000 / PER_SECOND));
+    }
+    const answered = await Promise.all(answers);
+    const after = await tableStats();
+    console.log(
+      `peak: ${TEXTS} texts, ${after.transactionConflicts - before.transactionConflicts} transaction conflicts met, ` +
+        `${(after.requests.TransactWriteItems ?? 0) - (before.requests.TransactWriteItems ?? 0)} transactions`,
+    );
+
+    expect(answered.filter((a) => a.status !== 200)).toEqual([]);
+    expect(answered.every((a) => a.text === EMPTY_TWIML)).toBe(true);
+
+    // One conversation per phone, each with its ten texts once.
+    const list = await api<ConversationPage>(`/api/v1/conversations?status=BOTH&limit=${PHONES + 10}`, {
+      token: line.account.tokens.accessToken,
+    });
+    expect(list.body.data.pagination.total).toBe(PHONES);
+    const conversations = list.body.data.conversations;
+    expect(new Set(conversations.map((c) => c.contact.phoneNumber))).toEqual(new Set(phones));
+    const stored = (await Promise.all(conversations.map((c) => threadOf(line, c.id)))).flat();
+    expect(stored.map((m) => m.body).sort()).toEqual(texts.map((t) => t.body).sort());
+    expect(conversations.every((c) => c.messageCount === TEXTS / PHONES)).toBe(true);
+
+    expect(await companyCounts(line.account.company.id)).toEqual({
+      smsReceived: TEXTS,
+      smsSent: 0,
+      openConversations: PHONES,
+      closedConversations: 0,
+    });
+  });
+
+  it(`accepts ${REPLIES} parallel replies into one conversation and hands each to Twilio once`, async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const phone = newPhone();
+    expect((await textIn(line, { from: phone, body: 'Can anyone help?' })).status).toBe(200);
+    const { data } = await socket.next('new_message', (e) => e.data.conversation.contact.phoneNumber === phone);
+    const bodies = Array.from({ length: REPLIES }, (_, i) => `reply ${i + 1}`);
+    const before = await tableStats();
+
+    const replies = await Promise.all(bodies.map((body) => sendText(line.account, data.conversationId, body)));
+    const after = await tableStats();
+
+    expect(replies.map((r) => r.status)).toEqual(bodies.map(() => 201));
+    // Each was cancelled at least once by another in flight on the same conversation, then got in.
+    if (conflictsOn) expect(after.transactionConflicts).toBeGreaterThan(before.transactionConflicts);
+    const sent = (await emulatorMessages(line.twilio.accountSid)).filter((m) => m.direction === 'outbound-api');
+    expect(sent.map((m) => m.body).sort()).toEqual([...bodies].sort());
+    const thread = await threadOf(line, data.conversationId);
+    expect(
+      thread
+        .filter((m) => m.direction === 'OUTBOUND')
+        .map((m) => m.body)
+        .sort(),
+    ).toEqual([...bodies].sort());
+    const { body } = await readConversation(line.account, data.conversationId);
+    expect(body.data.conversation.messageCount).toBe(REPLIES + 1);
+    expect(await companyCounts(line.account.company.id)).toMatchObject({ smsReceived: 1, smsSent: REPLIES });
+  });
+});
