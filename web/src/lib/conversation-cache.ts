@@ -71,9 +71,8 @@ export function storeConversation(queryClient: QueryClient, conversation: Conver
     queryClient.setQueryData<ConversationListData>(key, written(placeInList(data, conversation, counted, delta)));
   }
 
-  queryClient.setQueryData<ThreadData>(
-    conversationKeys.thread(conversation.id),
-    (thread) => written(thread && { ...thread, pages: thread.pages.map((page) => ({ ...page, ...conversation })) }),
+  queryClient.setQueryData<ThreadData>(conversationKeys.thread(conversation.id), (thread) =>
+    written(thread && { ...thread, pages: thread.pages.map((page) => ({ ...page, ...conversation })) }),
   );
   if (previous !== conversation.status) void queryClient.invalidateQueries({ queryKey: conversationKeys.openCount });
 }
@@ -156,7 +155,8 @@ const byTime = (a: Message, b: Message) => a.createdAt.localeCompare(b.createdAt
  * a mutation's answer already put here. Fetched data meets the cache in each query's
  * `structuralSharing` (below), the one place react-query hands over both the copy held and the one
  * fetched when a read lands, however it was started (polling, invalidation, Load More). Merging in
- * the query function instead would miss events that arrive while later pages are being read.
+ * the query function instead would miss events that arrive while later pages are being read, and
+ * Load More writes back the pages as they were when it left.
  * `structuralSharing` also runs for `setQueryData`: what this file writes there is marked and taken
  * as is, since it already applied its own order.
  */
@@ -194,7 +194,8 @@ function remember(queryClient: QueryClient, conversation: Conversation, now = Da
 /** The copies told within INDEX_SETTLE_MS, by id. */
 function recentlyTold(queryClient: QueryClient, now = Date.now()): Map<string, Conversation> {
   const recent = new Map<string, Conversation>();
-  for (const [id, entry] of toldBy.get(queryClient) ?? []) if (now - entry.at < INDEX_SETTLE_MS) recent.set(id, entry.conversation);
+  for (const [id, entry] of toldBy.get(queryClient) ?? [])
+    if (now - entry.at < INDEX_SETTLE_MS) recent.set(id, entry.conversation);
   return recent;
 }
 
@@ -231,7 +232,7 @@ function freshestOf(queryClient: QueryClient, told: Map<string, Conversation>): 
 /**
  * The list's `structuralSharing`: a fetched page keeps, for each conversation, the freshest copy (one
  * that moved to another status since leaves this filter), and keeps a conversation the socket just
- * delivered that the index does not list yet; newest activity first. Totals stay as read.
+ * delivered that the index does not list yet; newest activity first.
  */
 export function keepFresherList(queryClient: QueryClient, filter: ConversationFilter) {
   return (previous: unknown, next: unknown): unknown => {
@@ -241,8 +242,12 @@ export function keepFresherList(queryClient: QueryClient, filter: ConversationFi
     const freshest = freshestOf(queryClient, told);
     const fetchedIds = new Set(data.pages.flatMap((p) => p.conversations.map((c) => c.id)));
     const seen = new Set<string>();
+    let moved = false;
     const kept = data.pages.map((page) =>
-      page.conversations.map(freshest).filter((c) => inFilter(filter, c.status) && !seen.has(c.id) && Boolean(seen.add(c.id))),
+      page.conversations.map(freshest).filter((c) => {
+        if (!inFilter(filter, c.status)) moved = true;
+        return inFilter(filter, c.status) && !seen.has(c.id) && Boolean(seen.add(c.id));
+      }),
     );
     // Past the last conversation read, one waits for Load More, unless the list ends there.
     const last = data.pages[data.pages.length - 1];
@@ -251,13 +256,15 @@ export function keepFresherList(queryClient: QueryClient, filter: ConversationFi
       (c) => !fetchedIds.has(c.id) && inFilter(filter, c.status) && (c.lastMessageAt > lastAt || !last?.pagination.nextCursor),
     );
     kept[0]?.push(...unlisted);
+    // The read's totals are as old as its index when it disagrees with the socket: those the socket left stand.
+    const heldTotal = moved || unlisted.length > 0 ? (previous as ConversationListData | undefined)?.pages[0]?.total : undefined;
     // Newest activity first across the pages; each page keeps as many as it held.
     const ordered = kept.flat().sort((a, b) => b.lastMessageAt.localeCompare(a.lastMessageAt));
     let from = 0;
     const pages = data.pages.map((page, i) => {
       const conversations = ordered.slice(from, from + (kept[i]?.length ?? 0));
       from += conversations.length;
-      const total = Math.max(page.total, ordered.length);
+      const total = Math.max(heldTotal ?? page.total, ordered.length);
       return { ...page, conversations, total, pagination: { ...page.pagination, total } };
     });
     return replaceEqualDeep(previous, { ...data, pages });
