@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { MessageStatus } from '../../shared/contract/conversations';
+import { STATUS_RANK } from '../../shared/message-status';
 import { conflict } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
@@ -13,20 +13,8 @@ import { type ConversationRecord, conversationIndexEntries, type MessageRecord }
 
 export type { TransactItem };
 
-/**
- * Delivery statuses in the order they may be reached. UNDELIVERED and FAILED are terminal and rank
- * alike (the first to arrive stays); only DELIVERED beats them, since a handset that got the text
- * settles it. Stored on the message as `statusRank`, so a condition expression keeps it moving forward.
- */
-export const STATUS_RANK: Record<MessageStatus, number> = {
-  RECEIVED: 0,
-  QUEUED: 1,
-  SENDING: 2,
-  SENT: 3,
-  UNDELIVERED: 4,
-  FAILED: 4,
-  DELIVERED: 5,
-};
+/** The delivery status order, shared with the web cache (shared/message-status.ts). */
+export { STATUS_RANK };
 
 export function messagePutItem(message: MessageRecord): TransactItem {
   return {

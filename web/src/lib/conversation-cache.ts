@@ -1,4 +1,4 @@
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { type InfiniteData, type QueryClient, replaceEqualDeep } from '@tanstack/react-query';
 import type { CONVERSATION_STATUS_FILTERS } from '../../../shared/constants';
 import type {
   Conversation,
@@ -6,8 +6,8 @@ import type {
   ConversationPage,
   ConversationStatus,
   Message,
-  MessageStatus,
 } from '../../../shared/contract/conversations';
+import { STATUS_RANK } from '../../../shared/message-status';
 
 export type ConversationFilter = (typeof CONVERSATION_STATUS_FILTERS)[number];
 /** The list pages loaded so far (Load More), each with the cursor of the next. */
@@ -54,6 +54,7 @@ function cachedStatus(queryClient: QueryClient, id: string): ConversationStatus 
  * totals adjusted. Repeating an update changes nothing.
  */
 export function storeConversation(queryClient: QueryClient, conversation: Conversation, change: ConversationChange): void {
+  remember(queryClient, conversation);
   const previous = cachedStatus(queryClient, conversation.id);
   const countedBefore = (filter: ConversationFilter) => {
     if (previous) return inFilter(filter, previous);
@@ -67,12 +68,11 @@ export function storeConversation(queryClient: QueryClient, conversation: Conver
     if (!data) continue;
     const counted = inFilter(filter, conversation.status);
     const delta = Number(counted) - Number(countedBefore(filter));
-    queryClient.setQueryData<ConversationListData>(key, placeInList(data, conversation, counted, delta));
+    queryClient.setQueryData<ConversationListData>(key, written(placeInList(data, conversation, counted, delta)));
   }
 
-  queryClient.setQueryData<ThreadData>(
-    conversationKeys.thread(conversation.id),
-    (thread) => thread && { ...thread, pages: thread.pages.map((page) => ({ ...page, ...conversation })) },
+  queryClient.setQueryData<ThreadData>(conversationKeys.thread(conversation.id), (thread) =>
+    written(thread && { ...thread, pages: thread.pages.map((page) => ({ ...page, ...conversation })) }),
   );
   if (previous !== conversation.status) void queryClient.invalidateQueries({ queryKey: conversationKeys.openCount });
 }
@@ -115,36 +115,184 @@ function placeInList(data: ConversationListData, conversation: Conversation, lis
   return { ...data, pages: data.pages.map((p, i) => withTotal(p, pages[i] ?? [])) };
 }
 
-/** How far an outbound message has come; a late or repeated update never moves it back. */
-const STATUS_RANK: Record<MessageStatus, number> = {
-  RECEIVED: 0,
-  QUEUED: 1,
-  SENDING: 2,
-  SENT: 3,
-  UNDELIVERED: 4,
-  FAILED: 4,
-  DELIVERED: 5,
-};
-
-/** Adds a message to its open thread, or updates the one there; the newest page takes new ones. */
 /** A text that failed before Twilio took it can be sent again (retry): then its status starts over. */
 const isRetried = (m: Message) => m.status === 'FAILED' && !m.smsMessage.providerMessageId;
 
+/**
+ * Whether `incoming` may replace the copy of a message held now: a late or repeated status never moves
+ * it back (shared/message-status.ts), except that a retried text starts over.
+ */
+const replaces = (incoming: Message, held: Message) =>
+  STATUS_RANK[incoming.status] >= STATUS_RANK[held.status] || isRetried(held);
+
+/** Adds a message to its open thread, or updates the one there; the newest page takes new ones. */
 export function storeMessage(queryClient: QueryClient, conversationId: string, message: Message): void {
-  queryClient.setQueryData<ThreadData>(conversationKeys.thread(conversationId), (thread) => {
-    if (!thread?.pages[0]) return thread;
-    const known = thread.pages.some((p) => p.messages.some((m) => m.id === message.id));
-    if (known) {
-      const pages = thread.pages.map((page) => ({
-        ...page,
-        messages: page.messages.map((m) =>
-          m.id === message.id && (STATUS_RANK[message.status] >= STATUS_RANK[m.status] || isRetried(m)) ? message : m,
-        ),
-      }));
-      return { ...thread, pages };
-    }
-    const [newest, ...older] = thread.pages;
-    const messages = [...newest.messages, message].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    return { ...thread, pages: [{ ...newest, messages }, ...older] };
-  });
+  queryClient.setQueryData<ThreadData>(conversationKeys.thread(conversationId), (thread) =>
+    written(thread?.pages[0] ? withMessage(thread, message) : thread),
+  );
+}
+
+function withMessage(thread: ThreadData, message: Message): ThreadData {
+  const known = thread.pages.some((p) => p.messages.some((m) => m.id === message.id));
+  if (known) {
+    const pages = thread.pages.map((page) => ({
+      ...page,
+      messages: page.messages.map((m) => (m.id === message.id && replaces(message, m) ? message : m)),
+    }));
+    return { ...thread, pages };
+  }
+  const [newest, ...older] = thread.pages as [ConversationDetail, ...ConversationDetail[]];
+  const messages = [...newest.messages, message].sort(byTime);
+  return { ...thread, pages: [{ ...newest, messages }, ...older] };
+}
+
+const byTime = (a: Message, b: Message) => a.createdAt.localeCompare(b.createdAt);
+
+/*
+ * Reads never overwrite fresher news (issue 22). The list reads an index (GSI1/GSI2), which DynamoDB
+ * updates a moment after the conversation (eventually consistent), and a thread read can leave before
+ * a change whose event arrives before its answer: either may bring an older state than the socket or
+ * a mutation's answer already put here. Fetched data meets the cache in each query's
+ * `structuralSharing` (below), the one place react-query hands over both the copy held and the one
+ * fetched when a read lands, however it was started (polling, invalidation, Load More). Merging in
+ * the query function instead would miss events that arrive while later pages are being read, and
+ * Load More writes back the pages as they were when it left.
+ * `structuralSharing` also runs for `setQueryData`: what this file writes there is marked and taken
+ * as is, since it already applied its own order.
+ */
+
+/** Data written here from the socket or a mutation's answer, as opposed to fetched. */
+const writtenHere = new WeakSet<object>();
+function written<T extends object | undefined>(data: T): T {
+  if (data) writtenHere.add(data);
+  return data;
+}
+
+/**
+ * How long the copy of a conversation the socket (or a mutation's answer) delivered outweighs a read
+ * that says otherwise at the same activity. Opening and closing leave `lastMessageAt` as it is, and
+ * the contract has no `updatedAt`, so only the time tells which is newer: an index is usually current
+ * within a second in AWS; 5 s leaves room for a slow read, and a change the socket missed is still
+ * read at the next refresh.
+ */
+export const INDEX_SETTLE_MS = 5_000;
+
+interface Told {
+  at: number;
+  conversation: Conversation;
+}
+/** Per query client: the latest copy of each conversation the socket or a mutation's answer gave, and when. */
+const toldBy = new WeakMap<QueryClient, Map<string, Told>>();
+
+function remember(queryClient: QueryClient, conversation: Conversation, now = Date.now()) {
+  const told = toldBy.get(queryClient) ?? new Map<string, Told>();
+  toldBy.set(queryClient, told);
+  for (const [id, entry] of told) if (now - entry.at >= INDEX_SETTLE_MS) told.delete(id);
+  told.set(conversation.id, { at: now, conversation });
+}
+
+/** The copies told within INDEX_SETTLE_MS, by id. */
+function recentlyTold(queryClient: QueryClient, now = Date.now()): Map<string, Conversation> {
+  const recent = new Map<string, Conversation>();
+  for (const [id, entry] of toldBy.get(queryClient) ?? [])
+    if (now - entry.at < INDEX_SETTLE_MS) recent.set(id, entry.conversation);
+  return recent;
+}
+
+/** The conversation fields of a thread page (the list's view of it). */
+function summaryOf(detail: ConversationDetail): Conversation {
+  const { id, status, contact, channel, lastMessage, lastMessageAt, messageCount, optedOut, createdAt } = detail;
+  return { id, status, contact, channel, lastMessage, lastMessageAt, messageCount, optedOut, createdAt };
+}
+
+/**
+ * Chooses, for each fetched conversation, the freshest copy: the one with the latest activity among
+ * the fetched one, every cached list and thread, and what the socket told lately; at the same
+ * activity the fetched one, unless the socket said otherwise within INDEX_SETTLE_MS.
+ */
+function freshestOf(queryClient: QueryClient, told: Map<string, Conversation>): (fetched: Conversation) => Conversation {
+  const held = new Map<string, Conversation>();
+  const hold = (c: Conversation) => {
+    const other = held.get(c.id);
+    if (!other || other.lastMessageAt < c.lastMessageAt) held.set(c.id, c);
+  };
+  for (const [, data] of queryClient.getQueriesData<ConversationListData>({ queryKey: conversationKeys.lists }))
+    for (const page of data?.pages ?? []) page.conversations.forEach(hold);
+  for (const [, data] of queryClient.getQueriesData<ThreadData>({ queryKey: ['conversations', 'thread'] }))
+    if (data?.pages[0]) hold(summaryOf(data.pages[0]));
+  return (fetched) => {
+    const recent = told.get(fetched.id);
+    const cached = held.get(fetched.id);
+    const best = recent && (!cached || recent.lastMessageAt >= cached.lastMessageAt) ? recent : cached;
+    if (!best || best.lastMessageAt < fetched.lastMessageAt) return fetched;
+    return best.lastMessageAt > fetched.lastMessageAt || best === recent ? best : fetched;
+  };
+}
+
+/**
+ * The list's `structuralSharing`: a fetched page keeps, for each conversation, the freshest copy (one
+ * that moved to another status since leaves this filter), and keeps a conversation the socket just
+ * delivered that the index does not list yet; newest activity first.
+ */
+export function keepFresherList(queryClient: QueryClient, filter: ConversationFilter) {
+  return (previous: unknown, next: unknown): unknown => {
+    const data = next as ConversationListData;
+    if (writtenHere.has(data) || !data.pages[0]) return replaceEqualDeep(previous, next);
+    const told = recentlyTold(queryClient);
+    const freshest = freshestOf(queryClient, told);
+    const fetchedIds = new Set(data.pages.flatMap((p) => p.conversations.map((c) => c.id)));
+    const seen = new Set<string>();
+    let moved = false;
+    const kept = data.pages.map((page) =>
+      page.conversations.map(freshest).filter((c) => {
+        if (!inFilter(filter, c.status)) moved = true;
+        return inFilter(filter, c.status) && !seen.has(c.id) && Boolean(seen.add(c.id));
+      }),
+    );
+    // Past the last conversation read, one waits for Load More, unless the list ends there.
+    const last = data.pages[data.pages.length - 1];
+    const lastAt = data.pages.flatMap((p) => p.conversations).at(-1)?.lastMessageAt ?? '';
+    const unlisted = [...told.values()].filter(
+      (c) => !fetchedIds.has(c.id) && inFilter(filter, c.status) && (c.lastMessageAt > lastAt || !last?.pagination.nextCursor),
+    );
+    kept[0]?.push(...unlisted);
+    // The read's totals are as old as its index when it disagrees with the socket: those the socket left stand.
+    const heldTotal = moved || unlisted.length > 0 ? (previous as ConversationListData | undefined)?.pages[0]?.total : undefined;
+    // Newest activity first across the pages; each page keeps as many as it held.
+    const ordered = kept.flat().sort((a, b) => b.lastMessageAt.localeCompare(a.lastMessageAt));
+    let from = 0;
+    const pages = data.pages.map((page, i) => {
+      const conversations = ordered.slice(from, from + (kept[i]?.length ?? 0));
+      from += conversations.length;
+      const total = Math.max(heldTotal ?? page.total, ordered.length);
+      return { ...page, conversations, total, pagination: { ...page.pagination, total } };
+    });
+    return replaceEqualDeep(previous, { ...data, pages });
+  };
+}
+
+/**
+ * The thread's `structuralSharing`: each fetched message keeps the cached copy when that one's status
+ * is further along; a message the socket delivered that the read does not have yet stays when it is
+ * newer than the newest read; the conversation's fields are the freshest copy.
+ */
+export function keepFresherThread(queryClient: QueryClient) {
+  return (previous: unknown, next: unknown): unknown => {
+    const data = next as ThreadData;
+    const held = previous as ThreadData | undefined;
+    if (writtenHere.has(data) || !data.pages[0]) return replaceEqualDeep(previous, next);
+    const cached = new Map((held?.pages ?? []).flatMap((p) => p.messages).map((m) => [m.id, m]));
+    const fetchedIds = new Set(data.pages.flatMap((p) => p.messages.map((m) => m.id)));
+    const newestRead = data.pages[0].messages.at(-1)?.createdAt ?? '';
+    const unread = [...cached.values()].filter((m) => !fetchedIds.has(m.id) && m.createdAt > newestRead);
+    const conversation = freshestOf(queryClient, recentlyTold(queryClient))(summaryOf(data.pages[0]));
+    const pages = data.pages.map((page, i) => {
+      const messages = page.messages.map((m) => {
+        const copy = cached.get(m.id);
+        return copy && !replaces(m, copy) ? copy : m;
+      });
+      return { ...page, ...conversation, messages: i === 0 ? [...messages, ...unread].sort(byTime) : messages };
+    });
+    return replaceEqualDeep(previous, { ...data, pages });
+  };
 }

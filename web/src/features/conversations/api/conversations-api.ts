@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, type QueryClient, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   CONVERSATION_LIST_REFRESH_MS,
   CONVERSATION_PAGE_SIZE,
@@ -14,7 +14,14 @@ import type {
   Message,
 } from '../../../../../shared/contract/conversations';
 import { ApiError } from '../../../lib/api-client';
-import { type ConversationFilter, conversationKeys, storeConversation, storeMessage } from '../../../lib/conversation-cache';
+import {
+  type ConversationFilter,
+  conversationKeys,
+  keepFresherList,
+  keepFresherThread,
+  storeConversation,
+  storeMessage,
+} from '../../../lib/conversation-cache';
 import { api } from '../../../lib/services';
 
 const conversationPath = (id: string) => `/conversations/${encodeURIComponent(id)}`;
@@ -42,38 +49,44 @@ export const updateConversationStatus = (id: string, status: ConversationStatus)
     .request<{ conversation: Conversation }>(`${conversationPath(id)}/status`, { method: 'PATCH', body: { status } })
     .then((r) => r.data.conversation);
 
-/** SPEC §7/§9: a page of 20, newest activity first, refetched every 60 s; Load More follows the cursor. */
-export const conversationListQuery = (filter: ConversationFilter) =>
+/**
+ * SPEC §7/§9: a page of 20, newest activity first, refetched every 60 s; Load More follows the cursor.
+ * A read never undoes what the socket delivered meanwhile (keepFresherList).
+ */
+export const conversationListQuery = (filter: ConversationFilter, queryClient: QueryClient) =>
   infiniteQueryOptions({
     queryKey: conversationKeys.list(filter),
     queryFn: ({ pageParam }) => fetchConversations(filter, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.pagination.nextCursor,
     refetchInterval: CONVERSATION_LIST_REFRESH_MS,
+    structuralSharing: keepFresherList(queryClient, filter),
   });
 
 /**
  * SPEC §4/§9: the thread refreshes every 60 s, and every 2 s for 30 s after a send (`sentAt`), so
- * delivery shows even without the socket. Its pages go back in time: the newest messages first.
+ * delivery shows even without the socket. Its pages go back in time: the newest messages first. A
+ * read never undoes a status or message the socket delivered meanwhile (keepFresherThread).
  */
 export const threadRefreshInterval = (sentAt: number | null, now = Date.now()) =>
   sentAt !== null && now - sentAt < THREAD_FAST_REFRESH_WINDOW_MS ? THREAD_FAST_REFRESH_MS : THREAD_REFRESH_MS;
 
-export const threadQuery = (id: string, sentAt: number | null) =>
+export const threadQuery = (id: string, sentAt: number | null, queryClient: QueryClient) =>
   infiniteQueryOptions({
     queryKey: conversationKeys.thread(id),
     queryFn: ({ pageParam }) => fetchConversation(id, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.olderCursor,
     refetchInterval: () => threadRefreshInterval(sentAt),
+    structuralSharing: keepFresherThread(queryClient),
   });
 
 export function useConversationList(filter: ConversationFilter) {
-  return useInfiniteQuery(conversationListQuery(filter));
+  return useInfiniteQuery(conversationListQuery(filter, useQueryClient()));
 }
 
 export function useThread(id: string, sentAt: number | null) {
-  return useInfiniteQuery(threadQuery(id, sentAt));
+  return useInfiniteQuery(threadQuery(id, sentAt, useQueryClient()));
 }
 
 export function useSendMessage(conversationId: string) {

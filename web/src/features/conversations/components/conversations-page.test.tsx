@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation, ConversationDetail, Message, SendingBlock } from '../../../../../shared/contract/conversations';
 import type { Channel } from '../../../../../shared/contract/settings';
+import { conversationKeys } from '../../../lib/conversation-cache';
 import { applyEvent } from '../../../lib/realtime/event-cache';
 import { deferred, fail, ok, type Recorded, renderWithProviders, sampleUser, signInAs, stubServer } from '../../../test-utils';
 import { ConversationsPage } from './conversations-page';
@@ -810,5 +811,166 @@ describe('ConversationsPage realtime', () => {
     await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
     // All of it without asking the server again.
     expect(requests.length).toBe(fetched);
+  });
+});
+
+describe('ConversationsPage reads older than the socket (issue 22)', () => {
+  const isList = (r: Recorded) => r.method === 'GET' && r.url.startsWith('/api/v1/conversations?');
+  const isThread = (id: string) => (r: Recorded) => r.method === 'GET' && r.url.startsWith(`/api/v1/conversations/${id}`);
+  const listAnswer = (conversations: Conversation[]) =>
+    ok({
+      conversations,
+      total: conversations.length,
+      pagination: { total: conversations.length, limit: 20, offset: 0, nextCursor: null },
+    });
+  const threadAnswer = (c: Conversation, messages: Message[]) =>
+    ok({ conversation: { ...c, sendingBlockedBy: null, messages, olderCursor: null } satisfies ConversationDetail });
+  /** Holds the answers to the requests `matches` picks until the test releases them. */
+  function holding(matches: (r: Recorded) => boolean) {
+    let held: ReturnType<typeof deferred> | null = null;
+    return {
+      other: (r: Recorded) => (held && matches(r) ? held.promise : undefined),
+      hold: () => {
+        held = deferred();
+      },
+      release: (response: Response) => {
+        held?.release(response);
+        held = null;
+      },
+    };
+  }
+
+  it('the list read straight after a reply, answered by an index that has not caught up, keeps what the socket delivered', async () => {
+    const first = conversation(5);
+    const state = { conversations: [first], messages: { 'cv-5': [message('cv-5', { body: 'Hi there' })] } };
+    const lists = holding(isList);
+    const requests = conversationServer(state, { other: lists.other });
+    const events = userEvent.setup();
+    const { queryClient } = renderPage('/conversations/cv-5');
+    await waitFor(() => expect(items()[0]?.textContent).toBe('Open:(415) 555-02055m agoMessage 51 message'));
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    const listReads = requests.filter(isList).length;
+
+    lists.hold();
+    await events.type(box, 'On my way{Enter}');
+    // The send's answer reads the list again; the socket's message_sent comes before that read's answer.
+    await waitFor(() => expect(requests.filter(isList).length).toBe(listReads + 1));
+    const sent = state.messages['cv-5'].at(-1) as Message;
+    const after: Conversation = {
+      ...first,
+      lastMessage: { direction: 'OUTBOUND', body: 'On my way' },
+      lastMessageAt: new Date().toISOString(),
+      messageCount: 2,
+    };
+    act(() =>
+      applyEvent(queryClient, { type: 'message_sent', data: { conversationId: 'cv-5', message: sent, conversation: after } }),
+    );
+    await waitFor(() => expect(items()[0]?.textContent).toBe('Open:(415) 555-0205Just nowYou: On my way2 messages'));
+
+    // The index still has the conversation as it was before the reply.
+    lists.release(listAnswer([first]));
+    await waitFor(() => expect(queryClient.isFetching({ queryKey: conversationKeys.lists })).toBe(0));
+    expect(items()[0]?.textContent).toBe('Open:(415) 555-0205Just nowYou: On my way2 messages');
+    expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy();
+  });
+
+  it('a thread read that left before a delivery and a new text keeps both: Delivered stays, the new text stays', async () => {
+    const first = conversation(5);
+    const question = message('cv-5', { body: 'Is it ready?' });
+    const answer = message('cv-5', { direction: 'OUTBOUND', body: 'Yes', status: 'SENT', providerStatus: 'sent' });
+    const state = { conversations: [first], messages: { 'cv-5': [question, answer] } };
+    const threads = holding(isThread('cv-5'));
+    conversationServer(state, { other: threads.other });
+    const { queryClient } = renderPage('/conversations/cv-5');
+    const answerRow = () => threadRegion().getByText('Yes').closest('li') as HTMLElement;
+    await waitFor(() => expect(answerRow().textContent).toContain('Sent'));
+
+    // A refresh leaves; meanwhile Twilio reports the delivery and the contact texts again.
+    threads.hold();
+    act(() => void queryClient.invalidateQueries({ queryKey: conversationKeys.thread('cv-5') }));
+    const delivered: Message = {
+      ...answer,
+      status: 'DELIVERED',
+      smsMessage: { ...answer.smsMessage, providerStatus: 'delivered' },
+    };
+    const thanks = message('cv-5', { body: 'Thanks!', createdAt: new Date().toISOString() });
+    const after: Conversation = {
+      ...first,
+      lastMessage: { direction: 'INBOUND', body: 'Thanks!' },
+      lastMessageAt: thanks.createdAt,
+      messageCount: 3,
+    };
+    act(() => {
+      applyEvent(queryClient, { type: 'message_status_updated', data: { conversationId: 'cv-5', message: delivered } });
+      applyEvent(queryClient, { type: 'new_message', data: { conversationId: 'cv-5', message: thanks, conversation: after } });
+    });
+    await waitFor(() => expect(answerRow().textContent).toContain('Delivered'));
+    expect(threadRegion().getByText('Thanks!')).toBeTruthy();
+
+    // The refresh answers with what it read before either.
+    threads.release(threadAnswer(first, [question, answer]));
+    await waitFor(() => expect(queryClient.isFetching({ queryKey: conversationKeys.thread('cv-5') })).toBe(0));
+    expect(answerRow().textContent).toContain('Delivered');
+    expect(
+      within(threadRegion().getByRole('list', { name: 'Messages' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([expect.stringContaining('Is it ready?'), expect.stringContaining('Yes'), expect.stringContaining('Thanks!')]);
+  });
+
+  it('a conversation the socket closed stays out of the Open list when the index still lists it as open', async () => {
+    const [one, two] = [conversation(1), conversation(2)];
+    const state = { conversations: [one, two], messages: {} };
+    const lists = holding(isList);
+    conversationServer(state, { other: lists.other });
+    const { queryClient } = renderPage('/conversations');
+    await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
+
+    // Same activity: opening and closing leave lastMessageAt as it is.
+    const closed = { ...one, status: 'CLOSED' as const };
+    act(() =>
+      applyEvent(queryClient, {
+        type: 'conversation_status_updated',
+        data: { conversationId: 'cv-1', status: 'CLOSED', conversation: closed },
+      }),
+    );
+    await waitFor(() => expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy());
+
+    lists.hold();
+    act(() => void queryClient.invalidateQueries({ queryKey: conversationKeys.lists }));
+    lists.release(listAnswer([one, two]));
+    await waitFor(() => expect(queryClient.isFetching({ queryKey: conversationKeys.lists })).toBe(0));
+    expect(items().map((a) => a.getAttribute('href'))).toEqual(['/conversations/cv-2']);
+    expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy();
+  });
+
+  it('a read that is newer than the cache still replaces it: a delivery and a text the socket missed show', async () => {
+    const first = conversation(5);
+    const answer = message('cv-5', { direction: 'OUTBOUND', body: 'Yes', status: 'SENT', providerStatus: 'sent' });
+    const state = { conversations: [first], messages: { 'cv-5': [answer] } };
+    conversationServer(state);
+    const { queryClient } = renderPage('/conversations/cv-5');
+    const answerRow = () => threadRegion().getByText('Yes').closest('li') as HTMLElement;
+    await waitFor(() => expect(answerRow().textContent).toContain('Sent'));
+    await waitFor(() => expect(items()[0]?.textContent).toContain('Message 5'));
+
+    // While the socket was down: the text was delivered and the contact wrote back.
+    const missed = message('cv-5', { body: 'Missed while away', createdAt: new Date().toISOString() });
+    state.messages['cv-5'] = [
+      { ...answer, status: 'DELIVERED', smsMessage: { ...answer.smsMessage, providerStatus: 'delivered' } },
+      missed,
+    ];
+    state.conversations = [
+      {
+        ...first,
+        lastMessage: { direction: 'INBOUND', body: 'Missed while away' },
+        lastMessageAt: missed.createdAt,
+        messageCount: 2,
+      },
+    ];
+    act(() => void queryClient.invalidateQueries({ queryKey: conversationKeys.all }));
+    await waitFor(() => expect(answerRow().textContent).toContain('Delivered'));
+    expect(threadRegion().getByText('Missed while away')).toBeTruthy();
+    await waitFor(() => expect(items()[0]?.textContent).toBe('Open:(415) 555-0205Just nowMissed while away2 messages'));
   });
 });
