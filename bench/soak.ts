@@ -478,12 +478,12 @@ try {
     [1, 2, 3, 4, 5],
   );
   // What the run asked of the table, and the transaction conflicts it met (local/dynamodb-proxy.ts).
-  const table = (await (await fetch(`${urls.dynamodb}/_local/stats`)).json()) as {
+  const tableStats = (await (await fetch(`${urls.dynamodb}/_local/stats`)).json()) as {
     transactionConflicts: number;
     requests: Record<string, number>;
   };
   console.log(
-    `\nDynamoDB: ${Object.values(table.requests).reduce((a, b) => a + b, 0)} requests, ${table.transactionConflicts} transaction conflicts met (conflicts ${process.env.DYNAMODB_CONFLICTS === 'off' ? 'off' : 'on'}).`,
+    `\nDynamoDB: ${Object.values(tableStats.requests).reduce((a, b) => a + b, 0)} requests, ${tableStats.transactionConflicts} transaction conflicts met (conflicts ${process.env.DYNAMODB_CONFLICTS === 'off' ? 'off' : 'on'}).`,
   );
   for (const e of errors.slice(0, 10)) console.log(`error: ${e}`);
   console.log(`\nGoal: 0 errors, 0 lost events. ${pass ? 'pass' : 'FAIL'}`);
@@ -524,7 +524,7 @@ try {
     eventsLost: { total: lostTotal, ...lost },
     eventsExpected: published.size * agents.length,
     drainSeconds,
-    table: { conflictsSimulated: process.env.DYNAMODB_CONFLICTS !== 'off', ...table },
+    table: { conflictsSimulated: process.env.DYNAMODB_CONFLICTS !== 'off', ...tableStats },
     eventsReceived: agents.reduce((n, a) => n + a.events, 0),
     measured: {
       apiLatencyMs: 'agents’ API calls (list, thread, send) through the local gateway, request until the whole answer',
