@@ -1,10 +1,10 @@
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   CreateTableCommand,
   DynamoDBClient,
+  IdempotentParameterMismatchException,
   TransactionCanceledException,
   TransactionConflictException,
+  TransactionInProgressException,
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
@@ -17,6 +17,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDynamoDb } from './dynamodb';
+import { startGate } from './dynamodb-gate';
 import { type DynamoDbProxy, startDynamoDbProxy } from './dynamodb-proxy';
 import { quietLogger } from './log';
 import { freePort } from './ports';
@@ -55,51 +56,6 @@ afterAll(async () => {
   await gate?.stop();
   await dynamo?.stop();
 });
-
-/**
- * DynamoDB Local answers in milliseconds, so "in flight at the same moment" is made certain rather
- * than likely: the proxy talks to DynamoDB Local through this gate, which holds the requests it is
- * told to hold (still the real requests, answered by DynamoDB Local once let go).
- */
-async function startGate(target: string) {
-  const held: { operation?: string; release: () => void }[] = [];
-  let holding: string | undefined;
-  let left = 0;
-  const upstream = new URL(target);
-  const server = createServer((req, res) => {
-    const operation = String(req.headers['x-amz-target']).split('.')[1];
-    const send = () => {
-      const out = request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-        (a) => {
-          res.writeHead(a.statusCode ?? 502, a.rawHeaders);
-          a.pipe(res);
-        },
-      );
-      out.once('error', () => res.destroy());
-      req.pipe(out);
-    };
-    if (operation === holding && left > 0) {
-      left -= 1;
-      held.push({ operation, release: send });
-    } else send();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    /** Holds the next request of this operation, until `open`. */
-    hold: (operation: string) => {
-      holding = operation;
-      left = 1;
-    },
-    heldCount: () => held.length,
-    open: () => {
-      holding = undefined;
-      for (const h of held.splice(0)) h.release();
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function start(conflicts = true) {
   proxy = await startDynamoDbProxy({
@@ -241,6 +197,30 @@ describe('the DynamoDB conflict proxy', () => {
     await expect(client.send(read)).resolves.toBeDefined();
     gate.open();
     await expect(reading.answer).resolves.toBeDefined();
+  });
+
+  it('answers a repeat of a running transaction (its ClientRequestToken) TransactionInProgressException; once it ends, DynamoDB Local answers the repeat without applying it again', async () => {
+    const { client } = await start();
+    const hot = item('counters');
+    const message = item('message');
+    const once = () => {
+      const command = transaction(hot, message);
+      command.input.ClientRequestToken = `token-${hot.pk}`;
+      return command;
+    };
+    const first = await inFlight('TransactWriteItems', () => client.send(once()));
+    const repeat = await client.send(once()).catch((e: unknown) => e);
+    expect(repeat).toBeInstanceOf(TransactionInProgressException);
+    expect((repeat as Error).message).toBe('Transaction is in progress');
+    gate.open();
+    await first.answer;
+
+    await expect(client.send(once())).resolves.toBeDefined();
+    expect((await client.send(new GetCommand({ TableName: TABLE, Key: hot }))).Item?.n).toBe(1);
+    // The same token on another request is refused, as DynamoDB does.
+    const other = transaction(item('counters'), message);
+    other.input.ClientRequestToken = `token-${hot.pk}`;
+    await expect(client.send(other)).rejects.toBeInstanceOf(IdempotentParameterMismatchException);
   });
 
   it('DYNAMODB_CONFLICTS=off: overlapping transactions both commit, and the proxy still counts', async () => {

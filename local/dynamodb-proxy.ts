@@ -20,7 +20,11 @@ import type { Logger } from './log';
  *   fails with `TransactionConflictException`;
  * - a TransactGetItems touching an item an in-flight write (transactional or not) holds is cancelled,
  *   and one already in flight when such a write arrives is cancelled when its answer comes back.
- *   Two reads never conflict.
+ *   Two reads never conflict;
+ * - a TransactWriteItems carrying the `ClientRequestToken` of one in flight is answered
+ *   `TransactionInProgressException`. DynamoDB Local honours the token itself once the first has
+ *   finished (measured: the same token and request again within 10 minutes answers success without
+ *   applying it again; the same token with another request, IdempotentParameterMismatchException).
  *
  * Which of two overlapping transactions is cancelled: AWS documents that either may be; here it is
  * always the one that arrived second, because the first is already running in DynamoDB Local and its
@@ -44,6 +48,8 @@ export async function startDynamoDbProxy(options: {
   const agent = new Agent({ keepAlive: true });
   const stats = { transactionConflicts: 0, requests: {} as Record<string, number> };
   const holders = new Map<string, Set<Flight>>();
+  /** The ClientRequestTokens of the TransactWriteItems in flight. */
+  const tokens = new Set<string>();
   const keys = keySchemas(options.client);
 
   const server = createServer(async (req, res) => {
@@ -58,11 +64,21 @@ export async function startDynamoDbProxy(options: {
     const kind = KINDS[operation];
     if (!kind) return forward(req, res, body);
     const flight: Flight = { kind, items: [], doomed: new Set() };
+    let token: string | undefined;
     try {
-      flight.items = await itemsOf(operation, JSON.parse(body.toString('utf8')), keys);
+      const input = JSON.parse(body.toString('utf8'));
+      flight.items = await itemsOf(operation, input, keys);
+      if (kind === 'transactWrite') token = input.ClientRequestToken;
     } catch {
       // Malformed or about an unknown table: DynamoDB Local gives the answer it deserves.
       return forward(req, res, body);
+    }
+    if (options.conflicts && token !== undefined) {
+      // A repeat of a transaction still running (its caller gave up on the answer and retried): DynamoDB
+      // answers TransactionInProgressException, and the repeat, once the first has finished, its outcome.
+      if (tokens.has(token)) return error(res, 'TransactionInProgressException', { message: 'Transaction is in progress' });
+      tokens.add(token);
+      res.once('close', () => tokens.delete(token));
     }
     if (options.conflicts) {
       const rejected = admit(flight, holders);

@@ -1,6 +1,6 @@
-import { BatchGetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
-import { db } from '../lib/db';
 import { keys } from '../lib/table';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -41,19 +41,12 @@ export function platformStatsItem(change: PlatformStatsChange): TransactItem {
   };
 }
 
+/** The sum of every shard: a shard left unread would make the totals short, so none is (lib/batch-get). */
 export async function readPlatformStats(): Promise<PlatformStats> {
-  const TableName = tableName();
-  const { Responses } = await db.send(
-    new BatchGetCommand({
-      RequestItems: {
-        [TableName]: {
-          Keys: Array.from({ length: PLATFORM_STATS_SHARDS }, (_, i) => keys.platformStats(i)),
-          ConsistentRead: true,
-        },
-      },
-    }),
+  const shards = await batchGetAll(
+    Array.from({ length: PLATFORM_STATS_SHARDS }, (_, i) => keys.platformStats(i)),
+    { ConsistentRead: true },
   );
-  const shards = Responses?.[TableName] ?? [];
   const sum = (name: string) => shards.reduce((total, shard) => total + Number(shard[name] ?? 0), 0);
   return { totalCompanies: sum('companyCount'), totalUsers: sum('userCount'), verifiedUsers: sum('verifiedUserCount') };
 }

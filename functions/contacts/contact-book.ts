@@ -1,10 +1,11 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type Contact, INVALID_PHONE_NUMBER } from '../../shared/contract/contacts';
 import { checkPhoneNumber, toCountryCode } from '../../shared/phone-numbers';
 import { defaultCountry } from '../company/settings';
 import type { ContactRecord } from '../conversations/records';
 import { badRequest, conflict, notFound } from '../lib/app-error';
+import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
@@ -83,14 +84,11 @@ async function contactIdsFor(companyId: string, prefix: string, limit: number): 
 /** The contacts of these ids, in the same order; one BatchGet (at most 100). */
 async function contactsById(companyId: string, ids: string[]): Promise<ContactRecord[]> {
   if (ids.length === 0) return [];
-  const TableName = tableName();
-  const byId = new Map<string, ContactRecord>();
-  let pending: Record<string, unknown>[] = ids.map((id) => keys.contact(companyId, id));
-  while (pending.length > 0) {
-    const res = await db.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending, ConsistentRead: true } } }));
-    for (const item of res.Responses?.[TableName] ?? []) byId.set(item.id as string, item as ContactRecord);
-    pending = (res.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
-  }
+  const found = await batchGetAll<ContactRecord>(
+    ids.map((id) => keys.contact(companyId, id)),
+    { ConsistentRead: true },
+  );
+  const byId = new Map(found.map((contact) => [contact.id, contact]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { handler as previewInvitation } from '../handlers/invitations/preview';
+import { UnprocessedKeysError } from './batch-get';
 import { db, TABLE_CLIENT_RETRY } from './db';
 
 /**
@@ -54,6 +55,8 @@ describe('a route when the table stays throttled', () => {
     for (const error of [
       new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', $metadata: {} }),
       Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' }),
+      // A BatchGet whose keys stayed unprocessed after its retries (lib/batch-get): the same cause.
+      new UnprocessedKeysError(3),
     ]) {
       table.reset();
       table.onAnyCommand().rejects(error);

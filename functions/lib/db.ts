@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withBackoff } from './backoff';
 
 /**
  * How the table client meets throttling (ProvisionedThroughputExceeded, ThrottlingException) and
@@ -12,11 +14,85 @@ export const TABLE_CLIENT_RETRY: Pick<DynamoDBClientConfig, 'maxAttempts' | 'ret
   retryMode: 'standard',
 };
 
+/** The plain writes DynamoDB refuses with TransactionConflictException while a transaction holds their item. */
+const PLAIN_WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
+const TRANSACTIONS = new Set(['TransactWriteItemsCommand', 'TransactGetItemsCommand']);
+
+interface ServiceError {
+  name?: string;
+  CancellationReasons?: { Code?: string }[];
+}
+
+/**
+ * A transaction cancelled only because another one held its items (reasons `TransactionConflict`
+ * and `None`): nothing of it was applied, so it may simply run again. Any other reason (a condition
+ * that failed, a validation error) is an answer for the caller.
+ */
+export function cancelledByConflictOnly(error: unknown): boolean {
+  const { name, CancellationReasons: reasons = [] } = (error ?? {}) as ServiceError;
+  return (
+    name === 'TransactionCanceledException' &&
+    reasons.some((r) => r.Code === 'TransactionConflict') &&
+    reasons.every((r) => r.Code === 'TransactionConflict' || r.Code === 'None')
+  );
+}
+
+const errorName = (error: unknown) => (error as ServiceError | undefined)?.name;
+
+/**
+ * Transaction conflicts, which the SDK's retry strategy does not retry (a 400 it does not classify as
+ * throttling or transient), met on the table client's stack so that every send gets the same
+ * handling (issue 22; DynamoDB developer guide, "Transaction conflict handling"):
+ *
+ * - a PutItem/UpdateItem/DeleteItem/BatchWriteItem answered `TransactionConflictException` was not
+ *   applied and is sent again;
+ * - a TransactWriteItems/TransactGetItems cancelled by conflicts only is sent again, a
+ *   TransactWriteItems with a fresh `ClientRequestToken`: the token makes the SDK's own transport
+ *   retries of one attempt idempotent (DynamoDB answers a repeat of a committed request with success
+ *   for 10 minutes, without applying it again), while a cancelled attempt applied nothing and the next
+ *   is a new request;
+ * - `TransactionInProgressException` (a repeat arrived while its first attempt still runs) is sent
+ *   again with the same token, which answers the first attempt's outcome.
+ *
+ * Pauses follow the one back-off rule (lib/backoff.ts) within the function's deadline; when it leaves
+ * no room, the last error reaches the caller as it did before. Middleware on the stack rather than a
+ * wrapper around `send`, so that no module can bypass it, the document client's commands and the
+ * low-level ones alike.
+ */
+export function retryConflicts(client: Pick<DynamoDBClient, 'middlewareStack'>): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = context.commandName ?? '';
+      if (PLAIN_WRITES.has(command))
+        return withBackoff(
+          () => next(args),
+          (e) => errorName(e) === 'TransactionConflictException',
+        );
+      if (!TRANSACTIONS.has(command)) return next(args);
+      const input = args.input as { ClientRequestToken?: string };
+      const idempotent = command === 'TransactWriteItemsCommand';
+      let token = input.ClientRequestToken ?? randomUUID();
+      return withBackoff(
+        async () => {
+          try {
+            return await next(idempotent ? { ...args, input: { ...input, ClientRequestToken: token } } : args);
+          } catch (error) {
+            if (cancelledByConflictOnly(error)) token = randomUUID();
+            throw error;
+          }
+        },
+        (e) => cancelledByConflictOnly(e) || errorName(e) === 'TransactionInProgressException',
+      );
+    },
+    { step: 'initialize', name: 'retryTransactionConflicts', override: true },
+  );
+}
+
 /** One client per container, created at cold start. DYNAMODB_ENDPOINT points it at DynamoDB Local. */
-export const db = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    ...TABLE_CLIENT_RETRY,
-    ...(process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT } : {}),
-  }),
-  { marshallOptions: { removeUndefinedValues: true } },
-);
+const client = new DynamoDBClient({
+  ...TABLE_CLIENT_RETRY,
+  ...(process.env.DYNAMODB_ENDPOINT ? { endpoint: process.env.DYNAMODB_ENDPOINT } : {}),
+});
+retryConflicts(client);
+
+export const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });

@@ -113,8 +113,16 @@ export function errorEnvelope(
   };
 }
 
-/** The table's throughput exceeded after the SDK's own retries (lib/db): the caller may try again shortly. */
-const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+/**
+ * The table's throughput exceeded after the SDK's own retries (lib/db), or keys a BatchGet still left
+ * unprocessed after its (lib/batch-get): the caller may try again shortly.
+ */
+const THROTTLING = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'UnprocessedKeysError',
+]);
 
 /** Failures that are nobody's bug, answered as what they are (still logged, for the operator). */
 function knownFailure(error: unknown): AppError | undefined {

@@ -1,7 +1,5 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProviderNumber } from '../../shared/contract/settings';
-import { tableName } from '../lib/config';
-import { db } from '../lib/db';
+import { batchGetAll } from '../lib/batch-get';
 import { keys } from '../lib/table';
 import type { TwilioIncomingNumber } from '../twilio/rest-client';
 import { listChannelRecords } from './channels';
@@ -60,18 +58,6 @@ async function applicationNamesFor(
 
 /** Which company each number is a channel of (the number index), in batches of 100 keys. */
 async function numberOwners(phoneNumbers: string[]): Promise<Map<string, string>> {
-  const owners = new Map<string, string>();
-  const TableName = tableName();
-  const unique = [...new Set(phoneNumbers)];
-  for (let i = 0; i < unique.length; i += 100) {
-    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-      [TableName]: { Keys: unique.slice(i, i + 100).map((n) => keys.number(n)) },
-    };
-    while (request && Object.keys(request).length) {
-      const page = await db.send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of page.Responses?.[TableName] ?? []) owners.set(String(item.PK).slice('NUMBER#'.length), item.companyId);
-      request = page.UnprocessedKeys as typeof request;
-    }
-  }
-  return owners;
+  const items = await batchGetAll(phoneNumbers.map((n) => keys.number(n)));
+  return new Map(items.map((item) => [String(item.PK).slice('NUMBER#'.length), String(item.companyId)]));
 }

@@ -1,8 +1,9 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Inbox, InboxDetail, InboxMember, RoutingStrategy } from '../../shared/contract/settings';
 import type { UserRecord } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
 import { AppError, conflict, notFound } from '../lib/app-error';
+import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
@@ -101,19 +102,8 @@ function toMember(member: InboxMemberRecord, user: Pick<UserRecord, 'name' | 'em
 }
 
 async function usersById(companyId: string, userIds: string[]): Promise<Map<string, UserRecord>> {
-  const out = new Map<string, UserRecord>();
-  const TableName = tableName();
-  for (let i = 0; i < userIds.length; i += 100) {
-    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-      [TableName]: { Keys: userIds.slice(i, i + 100).map((id) => keys.user(companyId, id)) },
-    };
-    while (request && Object.keys(request).length) {
-      const page = await db.send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of page.Responses?.[TableName] ?? []) out.set(item.id, item as UserRecord);
-      request = page.UnprocessedKeys as typeof request;
-    }
-  }
-  return out;
+  const users = await batchGetAll<UserRecord>(userIds.map((id) => keys.user(companyId, id)));
+  return new Map(users.map((user) => [user.id, user]));
 }
 
 /**

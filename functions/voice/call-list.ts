@@ -1,7 +1,8 @@
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Call, CallStatus } from '../../shared/contract/calls';
 import type { ContactRecord } from '../conversations/records';
 import { badRequest } from '../lib/app-error';
+import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { GSI1, keys } from '../lib/table';
@@ -38,8 +39,8 @@ function bound(value: string | undefined, end: boolean): string | undefined {
 
 /**
  * Call History (GET /api/v1/calls): newest first, one Query on the time range — the company's call
- * items (all statuses) or the status's GSI1 partition — then one BatchGet for the contacts as they
- * are now. Its cost is the page's, whatever the company's history.
+ * items (all statuses) or the status's GSI1 partition — then the contacts as they are now, every one
+ * of them (lib/batch-get). Its cost is the page's, whatever the company's history.
  */
 export async function listCalls(companyId: string, query: CallListQuery): Promise<Call[]> {
   // Sort keys begin with the ISO time: '0' sorts before every one (an empty key value is not allowed).
@@ -85,20 +86,9 @@ export async function listCalls(companyId: string, query: CallListQuery): Promis
 }
 
 async function contactsById(companyId: string, ids: string[]): Promise<Map<string, ContactRecord>> {
-  const found = new Map<string, ContactRecord>();
-  let pending: Record<string, unknown>[] = [...new Set(ids)].map((id) => keys.contact(companyId, id));
-  // BatchGet may leave keys unprocessed under load: ask again for those.
-  for (let attempt = 0; pending.length > 0 && attempt < 5; attempt++) {
-    const TableName = tableName();
-    const res = await db.send(
-      new BatchGetCommand({
-        RequestItems: {
-          [TableName]: { Keys: pending, ProjectionExpression: 'id, #name', ExpressionAttributeNames: { '#name': 'name' } },
-        },
-      }),
-    );
-    for (const item of (res.Responses?.[TableName] ?? []) as ContactRecord[]) found.set(item.id, item);
-    pending = (res.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
-  }
-  return found;
+  const contacts = await batchGetAll<ContactRecord>(
+    ids.map((id) => keys.contact(companyId, id)),
+    { ProjectionExpression: 'id, #name', ExpressionAttributeNames: { '#name': 'name' } },
+  );
+  return new Map(contacts.map((contact) => [contact.id, contact]));
 }
