@@ -1,9 +1,10 @@
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ADMIN_COMPANIES_PAGE_SIZE, type AdminCompany, type AdminOverview } from '../../shared/contract/admin';
 import type { CompanyRecord, UserRecord } from '../auth/accounts';
 import { COMPANY_COUNTER_SHARDS, sumCounts } from '../conversations/company-counters';
 import { COMPANY_COUNTERS } from '../conversations/records';
 import { badRequest } from '../lib/app-error';
+import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { GSI1, keys } from '../lib/table';
@@ -44,50 +45,29 @@ async function companyPage(before: string | undefined): Promise<{ companies: Com
   return { companies, last: res.LastEvaluatedKey ? companies.at(-1)?.GSI1SK : undefined };
 }
 
-/**
- * Owners, Twilio connections and counter shards of a page's companies, by BatchGet (100 keys a
- * request: a page of 50 companies takes 5).
- */
+/** Owners, Twilio connections and counter shards of a page's companies (a page of 50 asks for 500 keys). */
 async function companyDetails(companies: CompanyItem[]) {
-  const TableName = tableName();
   const owners = new Map<string, UserRecord>();
   const connected = new Set<string>();
   const counters = new Map<string, Record<string, unknown>[]>();
-  const wanted = companies.flatMap((c) => [
-    keys.user(c.id, c.ownerId),
-    keys.providerType(c.id, 'TWILIO'),
-    ...Array.from({ length: COMPANY_COUNTER_SHARDS }, (_, shard) => keys.companyCounters(c.id, shard)),
-  ]);
   const counterNames = Object.values(COMPANY_COUNTERS);
-  const requests = Array.from({ length: Math.ceil(wanted.length / 100) }, (_, i) => wanted.slice(i * 100, i * 100 + 100));
-  await Promise.all(
-    requests.map(async (keysOfRequest) => {
-      let pending: Record<string, unknown>[] = keysOfRequest;
-      while (pending.length > 0) {
-        const res = await db.send(
-          new BatchGetCommand({
-            RequestItems: {
-              [TableName]: {
-                Keys: pending,
-                ProjectionExpression: `PK, entity, companyId, #name, email, emailVerified, ${counterNames.map((_, i) => `#c${i}`).join(', ')}`,
-                ExpressionAttributeNames: {
-                  '#name': 'name',
-                  ...Object.fromEntries(counterNames.map((name, i) => [`#c${i}`, name])),
-                },
-              },
-            },
-          }),
-        );
-        for (const item of res.Responses?.[TableName] ?? []) {
-          const companyId = (item.PK as string).slice('COMPANY#'.length);
-          if (item.entity === 'USER') owners.set(companyId, item as UserRecord);
-          else if (item.entity === 'COMPANY_COUNTERS') counters.set(companyId, [...(counters.get(companyId) ?? []), item]);
-          else connected.add(companyId);
-        }
-        pending = (res.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
-      }
-    }),
+  const items = await batchGetAll(
+    companies.flatMap((c) => [
+      keys.user(c.id, c.ownerId),
+      keys.providerType(c.id, 'TWILIO'),
+      ...Array.from({ length: COMPANY_COUNTER_SHARDS }, (_, shard) => keys.companyCounters(c.id, shard)),
+    ]),
+    {
+      ProjectionExpression: `PK, entity, companyId, #name, email, emailVerified, ${counterNames.map((_, i) => `#c${i}`).join(', ')}`,
+      ExpressionAttributeNames: { '#name': 'name', ...Object.fromEntries(counterNames.map((name, i) => [`#c${i}`, name])) },
+    },
   );
+  for (const item of items) {
+    const companyId = (item.PK as string).slice('COMPANY#'.length);
+    if (item.entity === 'USER') owners.set(companyId, item as unknown as UserRecord);
+    else if (item.entity === 'COMPANY_COUNTERS') counters.set(companyId, [...(counters.get(companyId) ?? []), item]);
+    else connected.add(companyId);
+  }
   return { owners, connected, counters };
 }
 

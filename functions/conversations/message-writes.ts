@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { STATUS_RANK } from '../../shared/message-status';
 import { conflict } from '../lib/app-error';
+import { untilAnswered } from '../lib/backoff';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import type { TransactItem } from '../lib/transact';
@@ -146,18 +147,15 @@ export function failedCondition(error: unknown, index: number): boolean {
   return error instanceof TransactionCanceledException && error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
 }
 
-const MAX_ATTEMPTS = 8;
-
 /**
  * Runs a read-then-transact step until it commits. `attempt` answers a result, or undefined when its
- * transaction lost to a parallel writer (it then runs again on a fresh read, after a short random
- * pause); a conversation that keeps changing under it answers 409.
+ * transaction lost to a parallel writer (a condition on what it read no longer held; conflicts alone
+ * are sent again by the table client): it then runs again on a fresh read, after the back-off, for as
+ * long as the function's deadline allows (lib/backoff.ts). Only a conversation that keeps changing
+ * for all that time answers 409.
  */
 export async function untilCommitted<T>(attempt: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 1; ; i++) {
-    const result = await attempt();
-    if (result !== undefined) return result;
-    if (i === MAX_ATTEMPTS) throw conflict('The conversation is changing right now. Please try again.');
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * i));
-  }
+  const result = await untilAnswered(attempt);
+  if (result === undefined) throw conflict('The conversation is changing right now. Please try again.');
+  return result;
 }

@@ -1,16 +1,13 @@
 import type { Conversation, ConversationStatus } from '../../shared/contract/conversations';
-import { conflict } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
+import { untilCommitted } from './message-writes';
 import { type ConversationRecord, conversationIndexEntries } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
-
-/** Attempts before a conversation that keeps changing under us answers 409. */
-const MAX_ATTEMPTS = 5;
 
 /**
  * Marks a conversation OPEN or CLOSED (PATCH /api/v1/conversations/{id}/status). The status, its
@@ -24,21 +21,17 @@ export async function changeConversationStatus(
   conversationId: string,
   status: ConversationStatus,
 ): Promise<Conversation> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    // Parallel writers that cancelled each other (TransactionConflict) try again at different moments.
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+  return untilCommitted(async () => {
     const record = await findConversationRecord(companyId, conversationId);
     if (!record) throw conversationNotFound();
     if (record.status === status) return toConversationView(record);
 
     const changed: ConversationRecord = { ...record, status };
-    if (await writeStatus(record, changed)) {
-      const conversation = await toConversationView(changed);
-      await publish(companyId, { type: 'conversation_status_updated', data: { conversationId, status, conversation } });
-      return conversation;
-    }
-  }
-  throw conflict('The conversation is changing right now. Please try again.');
+    if (!(await writeStatus(record, changed))) return undefined;
+    const conversation = await toConversationView(changed);
+    await publish(companyId, { type: 'conversation_status_updated', data: { conversationId, status, conversation } });
+    return conversation;
+  });
 }
 
 /** True when written; false when the conversation changed since it was read (read it again). */
