@@ -9,6 +9,7 @@ import { signedWebhookUrl, type WebhookKind } from '../settings/webhook-urls';
 import { AppError, forbidden, notFound } from './app-error';
 import { tableName } from './config';
 import { db } from './db';
+import { withDeadline } from './deadline';
 import { bodyText, contentType, errorEnvelope, parse, pathParameters, verifyOrigin } from './define-handler';
 import { logWarning } from './log';
 import { SECURITY_HEADERS } from './response-headers';
@@ -51,40 +52,43 @@ export function defineWebhook<C extends HttpContract>(
   /** Answers the TwiML to carry out (voice webhooks); anything else answers an empty document. */
   fn: (req: WebhookRequest<C>) => Promise<unknown>,
 ): Handler {
+  // The deadline lets what the webhook does keep trying through contention for as long as the
+  // function runs (lib/backoff.ts): Twilio does not retry an inbound text, so giving up loses it.
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errorEnvelope(contract))
-    .handler(async (event) => {
-      await verifyOrigin(event);
-      const provider = await providerOfWebhook(pathParameters(event).webhookId);
-      const refused = (reason: SignatureRefusal, message: string) => {
-        logSignatureRefused(event, contract, provider, reason);
-        return forbidden(message);
-      };
-      const signature = event.headers?.['x-twilio-signature'];
-      if (!signature) throw refused('missing', 'X-Twilio-Signature is missing.');
-      const form = formParameters(event);
-      if (!provider.webhookBaseUrl)
-        throw refused('unverifiable', 'This webhook cannot be verified: no webhook URL was recorded.');
-      const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
-      const authToken = await authTokenOf(provider);
-      // The base before a re-point verifies too: callbacks of what began before it are signed for it.
-      const bases = [provider.webhookBaseUrl, provider.previousWebhookBaseUrl].filter((b): b is string => Boolean(b));
-      const signedFor = (webhookBaseUrl: string) =>
-        validateRequest(authToken, signature, `${signedWebhookUrl({ ...provider, webhookBaseUrl }, kind)}${query}`, form);
-      if (!bases.some(signedFor)) {
-        throw refused('mismatch', 'X-Twilio-Signature does not match this request.');
-      }
-      const twiml = await fn({
-        params: parse(contract.body, form, 'body') as Infer<C['body']>,
-        query: (event.queryStringParameters ?? {}) as Record<string, string>,
-        provider,
-      });
-      return {
-        statusCode: 200,
-        headers: { ...SECURITY_HEADERS, 'content-type': 'text/xml; charset=utf-8' },
-        body: typeof twiml === 'string' ? twiml : EMPTY_TWIML,
-      };
-    }) as unknown as Handler;
+    .handler((event, context) => withDeadline(context.getRemainingTimeInMillis?.(), () => answer(event))) as unknown as Handler;
+
+  async function answer(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+    await verifyOrigin(event);
+    const provider = await providerOfWebhook(pathParameters(event).webhookId);
+    const refused = (reason: SignatureRefusal, message: string) => {
+      logSignatureRefused(event, contract, provider, reason);
+      return forbidden(message);
+    };
+    const signature = event.headers?.['x-twilio-signature'];
+    if (!signature) throw refused('missing', 'X-Twilio-Signature is missing.');
+    const form = formParameters(event);
+    if (!provider.webhookBaseUrl) throw refused('unverifiable', 'This webhook cannot be verified: no webhook URL was recorded.');
+    const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
+    const authToken = await authTokenOf(provider);
+    // The base before a re-point verifies too: callbacks of what began before it are signed for it.
+    const bases = [provider.webhookBaseUrl, provider.previousWebhookBaseUrl].filter((b): b is string => Boolean(b));
+    const signedFor = (webhookBaseUrl: string) =>
+      validateRequest(authToken, signature, `${signedWebhookUrl({ ...provider, webhookBaseUrl }, kind)}${query}`, form);
+    if (!bases.some(signedFor)) {
+      throw refused('mismatch', 'X-Twilio-Signature does not match this request.');
+    }
+    const twiml = await fn({
+      params: parse(contract.body, form, 'body') as Infer<C['body']>,
+      query: (event.queryStringParameters ?? {}) as Record<string, string>,
+      provider,
+    });
+    return {
+      statusCode: 200,
+      headers: { ...SECURITY_HEADERS, 'content-type': 'text/xml; charset=utf-8' },
+      body: typeof twiml === 'string' ? twiml : EMPTY_TWIML,
+    };
+  }
 }
 
 type SignatureRefusal = 'missing' | 'mismatch' | 'unverifiable';
