@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sumCounts } from '../../functions/conversations/company-counters';
 import { forEachLimited } from '../../functions/lib/concurrency';
 import { httpRoutes } from '../../functions/routes';
 import { twilioSignature } from '../../local/twilio-emulator/signature';
@@ -226,7 +227,14 @@ async function companyItems(line: Line): Promise<Map<string, Record<string, unkn
   const own = (await query(companyPk)).filter((item) => !String(item.SK).startsWith('CONN#'));
   const conversations = own.filter((item) => item.entity === 'CONVERSATION').map((item) => `${companyPk}#CONV#${item.id}`);
   const rest = await Promise.all([query(`${companyPk}#CONTACTSEARCH`), ...conversations.map(query)]);
-  return new Map([...own, ...rest.flat()].map((item) => [`${item.PK} ${item.SK}`, item]));
+  // The counters' shards as the one total they are read as: which shard a change lands on is chance.
+  const shards = own.filter((item) => item.entity === 'COMPANY_COUNTERS');
+  const counters = shards.length
+    ? [{ PK: companyPk, SK: 'META#COUNTERS', entity: 'COMPANY_COUNTERS', ...sumCounts(shards) }]
+    : [];
+  return new Map(
+    [...own.filter((item) => !shards.includes(item)), ...counters, ...rest.flat()].map((item) => [`${item.PK} ${item.SK}`, item]),
+  );
 }
 
 /**
