@@ -115,14 +115,18 @@ async function emulator<T>(path: string, body: unknown, expected: number): Promi
   return JSON.parse(text) as T;
 }
 
+/** The token of the newest mail to `email` matching `pattern`: mail goes out from a background job, so it is waited for. */
 async function mailedToken(email: string, pattern: RegExp): Promise<string> {
-  const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
-    emails: { destination: { to: string[] }; body: { text?: string } }[];
-  };
-  const text = store.emails.findLast((m) => m.destination.to.includes(email))?.body.text ?? '';
-  const token = pattern.exec(text)?.[1];
-  if (!token) throw new Error(`no mailed link for ${email}`);
-  return token;
+  for (const started = Date.now(); Date.now() - started < 30_000; ) {
+    const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
+      emails: { destination: { to: string[] }; body: { text?: string } }[];
+    };
+    const text = store.emails.findLast((m) => m.destination.to.includes(email))?.body.text ?? '';
+    const token = pattern.exec(text)?.[1];
+    if (token) return token;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no mailed link for ${email} within 30 s`);
 }
 
 /** Runs `fn` over `items`, `limit` at a time. */
@@ -173,7 +177,9 @@ try {
   });
   const verified = await call<{ user: { id: string; companyId: string }; tokens: { accessToken: string } }>(
     'verify',
-    `/api/v1/auth/verify-email?token=${await mailedToken(ownerEmail, /verify-email\?token=([\w-]+)/)}`,
+    '/api/v1/auth/verify-email',
+    // The link carries its token in the fragment; the web app posts it (issue 21).
+    { body: { token: await mailedToken(ownerEmail, /verify-email[?#]token=([\w-]+)/) } },
   );
   const company = verified.user.companyId;
   companyId = company;
@@ -215,7 +221,9 @@ try {
     const accepted = await call<{ user: { id: string }; tokens: { accessToken: string } }>(
       'accept',
       '/api/v1/invitations/accept',
-      { body: { token: await mailedToken(email, /accept-invite\?token=([\w-]+)/), name: `Agent ${i + 1}`, password: PASSWORD } },
+      {
+        body: { token: await mailedToken(email, /accept-invite[?#]token=([\w-]+)/), name: `Agent ${i + 1}`, password: PASSWORD },
+      },
     );
     agents.push({ userId: accepted.user.id, token: accepted.tokens.accessToken, heard: new Map(), events: 0 } as Agent);
   });
