@@ -1,12 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { sumCounts } from '../../functions/conversations/company-counters';
-import { keys } from '../../functions/lib/table';
 import type { Contact } from '../../shared/contract/contacts';
 import type { ConversationPage, Message } from '../../shared/contract/conversations';
 import { api } from '../support/api';
-import { EMPTY_TWIML, newPhone, readConversation, sendText, smsLine, socketsClosedAfterEach, textIn } from '../support/sms';
-import { testTable } from '../support/table';
+import { EMPTY_TWIML, newPhone, sendText, smsLine, socketsClosedAfterEach, textIn, wholeThread } from '../support/sms';
+import { companyCounts } from '../support/table';
 
 /**
  * One conversation under load: a phone's texts arrive all at once (the first of them creates the
@@ -20,36 +17,6 @@ const INBOUND = 50;
 const REPLIES = 10;
 /** Texts that race to create the conversation. */
 const OPENING = 5;
-
-/** The company's counters as the table holds them (consistently read). */
-async function companyCounts(companyId: string) {
-  const { client, tableName } = testTable();
-  const { PK, SK } = keys.company(companyId);
-  const { Items = [] } = await client.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :meta)',
-      ExpressionAttributeValues: { ':pk': PK, ':meta': SK },
-      ConsistentRead: true,
-    }),
-  );
-  return sumCounts(Items);
-}
-
-/** Every message of the thread, oldest first, paging back through `before`. */
-async function wholeThread(line: Awaited<ReturnType<typeof smsLine>>, conversationId: string) {
-  const pages: Message[][] = [];
-  let before: string | undefined;
-  let conversation: Awaited<ReturnType<typeof readConversation>>['body']['data']['conversation'] | undefined;
-  do {
-    const read = await readConversation(line.account, conversationId, before);
-    expect(read.status).toBe(200);
-    conversation ??= read.body.data.conversation;
-    pages.unshift(read.body.data.conversation.messages);
-    before = read.body.data.conversation.olderCursor ?? undefined;
-  } while (before);
-  return { conversation: conversation as NonNullable<typeof conversation>, messages: pages.flat() };
-}
 
 describe('one conversation under load', () => {
   it(`stores ${INBOUND} parallel texts and ${REPLIES} interleaved replies once each, in order, with counters that add up`, async () => {
@@ -73,7 +40,7 @@ describe('one conversation under load', () => {
     expect(answers.every((a) => a.text === EMPTY_TWIML)).toBe(true);
     expect(replies.map((r) => r.status)).toEqual(replyBodies.map(() => 201));
 
-    const { conversation, messages } = await wholeThread(line, conversationId);
+    const { conversation, messages } = await wholeThread(line.account, conversationId);
     expect(messages.map((m) => m.body).sort()).toEqual([...inboundBodies, ...replyBodies].sort());
     expect(new Set(messages.map((m) => m.id)).size).toBe(INBOUND + REPLIES);
     const times = messages.map((m) => m.createdAt);

@@ -1,11 +1,17 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { sumCounts } from '../../functions/conversations/company-counters';
-import { keys } from '../../functions/lib/table';
-import type { ConversationPage, Message } from '../../shared/contract/conversations';
+import type { ConversationPage } from '../../shared/contract/conversations';
 import { api, stack } from '../support/api';
-import { EMPTY_TWIML, newPhone, readConversation, sendText, smsLine, socketsClosedAfterEach, textIn } from '../support/sms';
-import { testTable } from '../support/table';
+import {
+  EMPTY_TWIML,
+  newPhone,
+  readConversation,
+  sendText,
+  smsLine,
+  socketsClosedAfterEach,
+  textIn,
+  wholeThread,
+} from '../support/sms';
+import { companyCounts } from '../support/table';
 import { emulatorMessages } from '../support/twilio';
 
 /**
@@ -28,34 +34,6 @@ interface TableStats {
   requests: Record<string, number>;
 }
 const tableStats = async (): Promise<TableStats> => (await fetch(`${stack().urls.dynamodb}/_local/stats`)).json();
-
-/** The company's counters as the table holds them: the company item and its shards, summed. */
-async function companyCounts(companyId: string) {
-  const { client, tableName } = testTable();
-  const { PK, SK } = keys.company(companyId);
-  const { Items = [] } = await client.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :meta)',
-      ExpressionAttributeValues: { ':pk': PK, ':meta': SK },
-      ConsistentRead: true,
-    }),
-  );
-  return sumCounts(Items);
-}
-
-/** Every message of a conversation, paging back. */
-async function threadOf(line: Awaited<ReturnType<typeof smsLine>>, conversationId: string): Promise<Message[]> {
-  const pages: Message[][] = [];
-  let before: string | undefined;
-  do {
-    const read = await readConversation(line.account, conversationId, before);
-    expect(read.status).toBe(200);
-    pages.unshift(read.body.data.conversation.messages);
-    before = read.body.data.conversation.olderCursor ?? undefined;
-  } while (before);
-  return pages.flat();
-}
 
 describe('a busy company at its peak', () => {
   it(`answers ${TEXTS} inbound texts from ${PHONES} phones at ${PER_SECOND} a second with 2xx, each stored once, counters exact`, async () => {
@@ -87,7 +65,7 @@ describe('a busy company at its peak', () => {
     expect(list.body.data.pagination.total).toBe(PHONES);
     const conversations = list.body.data.conversations;
     expect(new Set(conversations.map((c) => c.contact.phoneNumber))).toEqual(new Set(phones));
-    const stored = (await Promise.all(conversations.map((c) => threadOf(line, c.id)))).flat();
+    const stored = (await Promise.all(conversations.map((c) => wholeThread(line.account, c.id).then((t) => t.messages)))).flat();
     expect(stored.map((m) => m.body).sort()).toEqual(texts.map((t) => t.body).sort());
     expect(conversations.every((c) => c.messageCount === TEXTS / PHONES)).toBe(true);
 
@@ -116,7 +94,7 @@ describe('a busy company at its peak', () => {
     if (conflictsOn) expect(after.transactionConflicts).toBeGreaterThan(before.transactionConflicts);
     const sent = (await emulatorMessages(line.twilio.accountSid)).filter((m) => m.direction === 'outbound-api');
     expect(sent.map((m) => m.body).sort()).toEqual([...bodies].sort());
-    const thread = await threadOf(line, data.conversationId);
+    const { messages: thread } = await wholeThread(line.account, data.conversationId);
     expect(
       thread
         .filter((m) => m.direction === 'OUTBOUND')

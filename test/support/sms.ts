@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { twilioSignature } from '../../local/twilio-emulator/signature';
 import type { ConversationDetail, Message } from '../../shared/contract/conversations';
 import type { Channel, Provider } from '../../shared/contract/settings';
@@ -107,3 +107,18 @@ export function sendText(account: Account, conversationId: string, body: unknown
 }
 
 export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+
+/** Every message of the thread, oldest first, paging back through `before`. */
+export async function wholeThread(account: Account, conversationId: string) {
+  const pages: Message[][] = [];
+  let before: string | undefined;
+  let conversation: Awaited<ReturnType<typeof readConversation>>['body']['data']['conversation'] | undefined;
+  do {
+    const read = await readConversation(account, conversationId, before);
+    expect(read.status).toBe(200);
+    conversation ??= read.body.data.conversation;
+    pages.unshift(read.body.data.conversation.messages);
+    before = read.body.data.conversation.olderCursor ?? undefined;
+  } while (before);
+  return { conversation: conversation as NonNullable<typeof conversation>, messages: pages.flat() };
+}

@@ -1,5 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { sumCounts } from '../../functions/conversations/company-counters';
+import { keys } from '../../functions/lib/table';
 import { stack } from './api';
 
 /**
@@ -16,4 +18,19 @@ export function testTable() {
     }),
   );
   return { client, tableName: env.TABLE_NAME };
+}
+
+/** The company's counters as the table holds them (consistently read): the company item and its shards, summed. */
+export async function companyCounts(companyId: string) {
+  const { client, tableName } = testTable();
+  const { PK, SK } = keys.company(companyId);
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :meta)',
+      ExpressionAttributeValues: { ':pk': PK, ':meta': SK },
+      ConsistentRead: true,
+    }),
+  );
+  return sumCounts(Items);
 }
