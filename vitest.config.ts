@@ -5,8 +5,9 @@ import { defineConfig } from 'vitest/config';
  * emulator and the gateway on free ports) started by its global setup; `web` runs the SPA's component
  * tests in jsdom; `browser` drives the web app in Debian's Chromium against a stack of its own with the
  * Vite dev server, one file at a time, after the other projects (2 cores: a browser next to other
- * test files makes timings flaky); `load` puts a busy company's peak on a stack of its own, one file
- * at a time, after the browser (a peak shares the machine with nothing, as CI's would in AWS).
+ * test files makes timings flaky); `load` puts many parallel writers on one conversation, on a stack
+ * of its own, one file at a time, after the browser. `peak` (a busy company's rate of texts, a goal of
+ * the machine as much as of the product) is a benchmark: `npm run bench` runs it, `npm test` does not.
  */
 export default defineConfig({
   test: {
@@ -68,6 +69,18 @@ export default defineConfig({
           expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          name: 'peak',
+          include: ['test/peak/**/*.test.ts'],
+          globalSetup: ['test/support/load-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+          expect: { poll: { timeout: 15_000 } },
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -23,7 +23,7 @@ import { keys } from '../functions/lib/table';
 import { INVITATION_MAIL_LIMIT, INVITATION_MAIL_WINDOW_SECONDS } from '../shared/constants';
 import { socketPath } from '../shared/contract/realtime-events';
 import { startTestStack } from '../test/support/test-stack';
-import { benchTable, percentile } from './lib/local-api';
+import { benchTable, localApi, percentile } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 
@@ -115,19 +115,7 @@ async function emulator<T>(path: string, body: unknown, expected: number): Promi
   return JSON.parse(text) as T;
 }
 
-/** The token of the newest mail to `email` matching `pattern`: mail goes out from a background job, so it is waited for. */
-async function mailedToken(email: string, pattern: RegExp): Promise<string> {
-  for (const started = Date.now(); Date.now() - started < 30_000; ) {
-    const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
-      emails: { destination: { to: string[] }; body: { text?: string } }[];
-    };
-    const text = store.emails.findLast((m) => m.destination.to.includes(email))?.body.text ?? '';
-    const token = pattern.exec(text)?.[1];
-    if (token) return token;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no mailed link for ${email} within 30 s`);
-}
+const { mailedToken } = localApi(urls);
 
 /** Runs `fn` over `items`, `limit` at a time. */
 async function limited<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {

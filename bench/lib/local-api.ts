@@ -30,20 +30,28 @@ export function localApi(urls: { api: string; mail: string }) {
     await call('/api/v1/auth/register', {
       body: { companyName: `Bench ${label}`, name: 'Bench User', email, password: 'bench password 1' },
     });
-    const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
-      emails: { destination: { to: string[] }; body: { text?: string } }[];
-    };
-    const text = store.emails.find((m) => m.destination.to.includes(email))?.body.text ?? '';
-    const token = /verify-email\?token=([\w-]+)/.exec(text)?.[1];
-    if (!token) throw new Error('no verification mail');
-    const verified = await call<{ user: { id: string; companyId: string }; tokens: Tokens }>(
-      `/api/v1/auth/verify-email?token=${token}`,
-      { method: 'GET' },
-    );
+    const verified = await call<{ user: { id: string; companyId: string }; tokens: Tokens }>('/api/v1/auth/verify-email', {
+      // The link carries its token in the fragment, and the web app posts it (issue 21).
+      body: { token: await mailedToken(email, /verify-email[?#]token=([\w-]+)/) },
+    });
     return { companyId: verified.user.companyId, userId: verified.user.id, accessToken: verified.tokens.accessToken };
   }
 
-  return { call, signUp };
+  /** The token of the newest mail to `email` matching `pattern`: mail goes out from a background job, so it is waited for. */
+  async function mailedToken(email: string, pattern: RegExp): Promise<string> {
+    for (const started = Date.now(); Date.now() - started < 30_000; ) {
+      const store = (await (await fetch(`${urls.mail}/store`)).json()) as {
+        emails: { destination: { to: string[] }; body: { text?: string } }[];
+      };
+      const text = store.emails.findLast((m) => m.destination.to.includes(email))?.body.text ?? '';
+      const token = pattern.exec(text)?.[1];
+      if (token) return token;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no mailed link for ${email} within 30 s`);
+  }
+
+  return { call, signUp, mailedToken };
 }
 
 export type BenchAccount = Awaited<ReturnType<ReturnType<typeof localApi>['signUp']>>;

@@ -1,33 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationPage } from '../../shared/contract/conversations';
 import { api, stack } from '../support/api';
-import {
-  EMPTY_TWIML,
-  newPhone,
-  readConversation,
-  sendText,
-  smsLine,
-  socketsClosedAfterEach,
-  textIn,
-  wholeThread,
-} from '../support/sms';
+import { EMPTY_TWIML, newPhone, smsLine, socketsClosedAfterEach, textIn, wholeThread } from '../support/sms';
 import { companyCounts } from '../support/table';
-import { emulatorMessages } from '../support/twilio';
 
 /**
  * A busy company's peak, with DynamoDB's transaction conflicts simulated (local/dynamodb-proxy.ts, on
  * unless DYNAMODB_CONFLICTS=off): Twilio does not retry an inbound text's webhook, so every one must
- * be answered 2xx once its text is stored, whatever it raced; and parallel replies into one
- * conversation must all be accepted and each handed to Twilio once (issue 22).
+ * be answered 2xx once its text is stored, whatever it raced (issue 22). A rate is a goal of the
+ * machine as much as of the product, so this is a benchmark (`npm run bench`, project `peak`, alone
+ * on a stack of its own), not part of `npm test`.
  */
 
-const listen = socketsClosedAfterEach();
-const conflictsOn = process.env.DYNAMODB_CONFLICTS !== 'off';
+const _listen = socketsClosedAfterEach();
+const _conflictsOn = process.env.DYNAMODB_CONFLICTS !== 'off';
 
 const TEXTS = 300;
 const PHONES = 30;
 const PER_SECOND = 20;
-const REPLIES = 20;
+const _REPLIES = 20;
 
 interface TableStats {
   transactionConflicts: number;
@@ -75,34 +66,5 @@ describe('a busy company at its peak', () => {
       openConversations: PHONES,
       closedConversations: 0,
     });
-  });
-
-  it(`accepts ${REPLIES} parallel replies into one conversation and hands each to Twilio once`, async () => {
-    const line = await smsLine();
-    const socket = await listen(line);
-    const phone = newPhone();
-    expect((await textIn(line, { from: phone, body: 'Can anyone help?' })).status).toBe(200);
-    const { data } = await socket.next('new_message', (e) => e.data.conversation.contact.phoneNumber === phone);
-    const bodies = Array.from({ length: REPLIES }, (_, i) => `reply ${i + 1}`);
-    const before = await tableStats();
-
-    const replies = await Promise.all(bodies.map((body) => sendText(line.account, data.conversationId, body)));
-    const after = await tableStats();
-
-    expect(replies.map((r) => r.status)).toEqual(bodies.map(() => 201));
-    // Each was cancelled at least once by another in flight on the same conversation, then got in.
-    if (conflictsOn) expect(after.transactionConflicts).toBeGreaterThan(before.transactionConflicts);
-    const sent = (await emulatorMessages(line.twilio.accountSid)).filter((m) => m.direction === 'outbound-api');
-    expect(sent.map((m) => m.body).sort()).toEqual([...bodies].sort());
-    const { messages: thread } = await wholeThread(line.account, data.conversationId);
-    expect(
-      thread
-        .filter((m) => m.direction === 'OUTBOUND')
-        .map((m) => m.body)
-        .sort(),
-    ).toEqual([...bodies].sort());
-    const { body } = await readConversation(line.account, data.conversationId);
-    expect(body.data.conversation.messageCount).toBe(REPLIES + 1);
-    expect(await companyCounts(line.account.company.id)).toMatchObject({ smsReceived: 1, smsSent: REPLIES });
   });
 });

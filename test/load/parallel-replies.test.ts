@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { stack } from '../support/api';
+import { newPhone, readConversation, sendText, smsLine, socketsClosedAfterEach, textIn, wholeThread } from '../support/sms';
+import { companyCounts } from '../support/table';
+import { emulatorMessages } from '../support/twilio';
+
+/**
+ * Parallel replies into one conversation, with DynamoDB's transaction conflicts simulated
+ * (local/dynamodb-proxy.ts, on unless DYNAMODB_CONFLICTS=off): every one accepted, stored once and
+ * handed to Twilio once, however often its transaction was cancelled by another (issue 22).
+ */
+
+const listen = socketsClosedAfterEach();
+const conflictsOn = process.env.DYNAMODB_CONFLICTS !== 'off';
+
+const _TEXTS = 300;
+const _PHONES = 30;
+const _PER_SECOND = 20;
+const REPLIES = 20;
+
+interface TableStats {
+  transactionConflicts: number;
+  requests: Record<string, number>;
+}
+const tableStats = async (): Promise<TableStats> => (await fetch(`${stack().urls.dynamodb}/_local/stats`)).json();
+
+describe('agents replying at once', () => {
+  it(`accepts ${REPLIES} parallel replies into one conversation and hands each to Twilio once`, async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const phone = newPhone();
+    expect((await textIn(line, { from: phone, body: 'Can anyone help?' })).status).toBe(200);
+    const { data } = await socket.next('new_message', (e) => e.data.conversation.contact.phoneNumber === phone);
+    const bodies = Array.from({ length: REPLIES }, (_, i) => `reply ${i + 1}`);
+    const before = await tableStats();
+
+    const replies = await Promise.all(bodies.map((body) => sendText(line.account, data.conversationId, body)));
+    const after = await tableStats();
+
+    expect(replies.map((r) => r.status)).toEqual(bodies.map(() => 201));
+    // Each was cancelled at least once by another in flight on the same conversation, then got in.
+    if (conflictsOn) expect(after.transactionConflicts).toBeGreaterThan(before.transactionConflicts);
+    const sent = (await emulatorMessages(line.twilio.accountSid)).filter((m) => m.direction === 'outbound-api');
+    expect(sent.map((m) => m.body).sort()).toEqual([...bodies].sort());
+    const { messages: thread } = await wholeThread(line.account, data.conversationId);
+    expect(
+      thread
+        .filter((m) => m.direction === 'OUTBOUND')
+        .map((m) => m.body)
+        .sort(),
+    ).toEqual([...bodies].sort());
+    const { body } = await readConversation(line.account, data.conversationId);
+    expect(body.data.conversation.messageCount).toBe(REPLIES + 1);
+    expect(await companyCounts(line.account.company.id)).toMatchObject({ smsReceived: 1, smsSent: REPLIES });
+  });
+});
