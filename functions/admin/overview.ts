@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ADMIN_COMPANIES_PAGE_SIZE, type AdminCompany, type AdminOverview } from '../../shared/contract/admin';
 import type { CompanyRecord, UserRecord } from '../auth/accounts';
-import { COMPANY_COUNTER_SHARDS, sumCounts } from '../conversations/company-counters';
-import { COMPANY_COUNTERS } from '../conversations/records';
+import { COMPANY_COUNTER_SHARDS } from '../conversations/company-counters';
+import { COMPANY_COUNTERS, sumCounts } from '../conversations/records';
 import { badRequest } from '../lib/app-error';
 import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';

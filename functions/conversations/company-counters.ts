@@ -3,7 +3,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import type { TransactItem } from '../lib/transact';
-import { COMPANY_COUNTERS } from './records';
+import { COMPANY_COUNTERS, type CompanyCounter, type CompanyCounts, sumCounts } from './records';
 
 /**
  * The company's counters live in shards (keys.companyCounters), not on the company item: every
@@ -16,9 +16,6 @@ import { COMPANY_COUNTERS } from './records';
  * before the shards existed, so a deployed table needs no migration.
  */
 export const COMPANY_COUNTER_SHARDS = 8;
-
-export type CompanyCounter = keyof typeof COMPANY_COUNTERS;
-export type CompanyCounts = Record<CompanyCounter, number>;
 
 /** Adds to the company's counters (negative to take away), in the transaction of what they count. */
 export function companyCountersItem(
@@ -55,10 +52,4 @@ export async function readCompanyCounts(companyId: string): Promise<CompanyCount
     }),
   );
   return sumCounts(Items);
-}
-
-/** The counts in `items` (a company item, its shards, or any mix), summed; absent counters are 0. */
-export function sumCounts(items: Record<string, unknown>[]): CompanyCounts {
-  const sum = (name: string) => items.reduce((total, item) => total + Number(item[name] ?? 0), 0);
-  return Object.fromEntries(Object.entries(COMPANY_COUNTERS).map(([counter, name]) => [counter, sum(name)])) as CompanyCounts;
 }

@@ -122,3 +122,12 @@ export const COMPANY_COUNTERS = {
   smsSent: 'smsSentCount',
   smsReceived: 'smsReceivedCount',
 } as const;
+
+export type CompanyCounter = keyof typeof COMPANY_COUNTERS;
+export type CompanyCounts = Record<CompanyCounter, number>;
+
+/** The counts in `items` (a company item, its shards, or any mix), summed; absent counters are 0. */
+export function sumCounts(items: Record<string, unknown>[]): CompanyCounts {
+  const sum = (name: string) => items.reduce((total, item) => total + Number(item[name] ?? 0), 0);
+  return Object.fromEntries(Object.entries(COMPANY_COUNTERS).map(([counter, name]) => [counter, sum(name)])) as CompanyCounts;
+}

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sumCounts } from '../../functions/conversations/company-counters';
+import { sumCounts } from '../../functions/conversations/records';
 import { forEachLimited } from '../../functions/lib/concurrency';
 import { httpRoutes } from '../../functions/routes';
 import { twilioSignature } from '../../local/twilio-emulator/signature';

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { sumCounts } from '../../functions/conversations/company-counters';
+import { sumCounts } from '../../functions/conversations/records';
 import { keys } from '../../functions/lib/table';
 import { stack } from './api';
 
