@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stack } from '../support/api';
 import { newPhone, readConversation, sendText, smsLine, socketsClosedAfterEach, textIn, wholeThread } from '../support/sms';
-import { companyCounts } from '../support/table';
+import { companyCounts, tableStats } from '../support/table';
 import { emulatorMessages } from '../support/twilio';
 
 /**
@@ -13,16 +12,7 @@ import { emulatorMessages } from '../support/twilio';
 const listen = socketsClosedAfterEach();
 const conflictsOn = process.env.DYNAMODB_CONFLICTS !== 'off';
 
-const _TEXTS = 300;
-const _PHONES = 30;
-const _PER_SECOND = 20;
 const REPLIES = 20;
-
-interface TableStats {
-  transactionConflicts: number;
-  requests: Record<string, number>;
-}
-const tableStats = async (): Promise<TableStats> => (await fetch(`${stack().urls.dynamodb}/_local/stats`)).json();
 
 describe('agents replying at once', () => {
   it(`accepts ${REPLIES} parallel replies into one conversation and hands each to Twilio once`, async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationPage } from '../../shared/contract/conversations';
-import { api, stack } from '../support/api';
-import { EMPTY_TWIML, newPhone, smsLine, socketsClosedAfterEach, textIn, wholeThread } from '../support/sms';
-import { companyCounts } from '../support/table';
+import { api } from '../support/api';
+import { EMPTY_TWIML, newPhone, smsLine, textIn, wholeThread } from '../support/sms';
+import { companyCounts, tableStats } from '../support/table';
 
 /**
  * A busy company's peak, with DynamoDB's transaction conflicts simulated (local/dynamodb-proxy.ts, on
@@ -12,19 +12,9 @@ import { companyCounts } from '../support/table';
  * on a stack of its own), not part of `npm test`.
  */
 
-const _listen = socketsClosedAfterEach();
-const _conflictsOn = process.env.DYNAMODB_CONFLICTS !== 'off';
-
 const TEXTS = 300;
 const PHONES = 30;
 const PER_SECOND = 20;
-const _REPLIES = 20;
-
-interface TableStats {
-  transactionConflicts: number;
-  requests: Record<string, number>;
-}
-const tableStats = async (): Promise<TableStats> => (await fetch(`${stack().urls.dynamodb}/_local/stats`)).json();
 
 describe('a busy company at its peak', () => {
   it(`answers ${TEXTS} inbound texts from ${PHONES} phones at ${PER_SECOND} a second with 2xx, each stored once, counters exact`, async () => {

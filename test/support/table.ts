@@ -34,3 +34,8 @@ export async function companyCounts(companyId: string) {
   );
   return sumCounts(Items);
 }
+
+/** What the stack asked of the table so far, and the transaction conflicts it met (local/dynamodb-proxy.ts). */
+export async function tableStats(): Promise<{ transactionConflicts: number; requests: Record<string, number> }> {
+  return (await fetch(`${stack().urls.dynamodb}/_local/stats`)).json();
+}
