@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Logger } from './log';
+import { deniedTableAction, functionOfRequest } from './table-guard';
 
 /**
  * The local DynamoDB endpoint (`DYNAMODB_PORT`): a small HTTP proxy in front of DynamoDB Local that
@@ -59,6 +60,11 @@ export async function startDynamoDbProxy(options: {
     const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1];
     if (!operation) return forward(req, res, body);
     stats.requests[operation] = (stats.requests[operation] ?? 0) + 1;
+    // What the calling function's role allows (isolated functions sign as themselves; local/table-guard.ts).
+    const caller = functionOfRequest(req.headers.authorization);
+    const denied =
+      caller && deniedTableAction(caller, { headers: { 'x-amz-target': String(req.headers['x-amz-target']) }, body });
+    if (denied) return error(res, denied.type, { message: denied.message });
     if (/^(Create|Delete|Update)Table$/.test(operation)) keys.forget(tableOf(body));
 
     const kind = KINDS[operation];

@@ -57,7 +57,7 @@ export async function startDynamoDb(options: { port: number; dataDir?: string; l
     await stopChild(child);
     throw error;
   }
-  return { endpoint, client, stop: () => stopChild(child) };
+  return { endpoint, client, pid: child.pid, stop: () => stopChild(child) };
 }
 
 type IndexDefinition = (typeof tableDefinition.globalSecondaryIndexes)[number];

@@ -1,5 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -25,9 +27,13 @@ import {
   type SocketRouteEntry,
   socketRoutes,
 } from '../functions/routes';
+import { handlerEntry } from '../infra/bundling';
+import { buildFunctionBundles } from './function-bundles';
+import { createFunctionEnvironments, FunctionThrottled } from './function-environments';
 import { FunctionTimeout, invoke } from './function-scope';
 import type { Logger } from './log';
-import { guardFunctionsTable } from './table-guard';
+import { DEFAULT_ENVIRONMENTS_PER_FUNCTION } from './settings';
+import { functionAccessKeyId, guardFunctionsTable } from './table-guard';
 
 /** API Gateway's own limit for HTTP API payloads. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -39,6 +45,13 @@ export const SOCKET_IDLE_MS = 10 * 60 * 1000;
 export const SOCKET_LIFETIME_MS = 2 * 60 * 60 * 1000;
 /** Lambda's limit for a cold start's initialisation (module loading). */
 const INIT_TIMEOUT_MS = 10_000;
+/**
+ * API Gateway's integration timeout: an HTTP API answers 503 Service Unavailable when its integration
+ * has not answered in 30 s. Locally that is also how long a request waits for a free environment of a
+ * busy function (local/function-environments.ts) before it gets that answer.
+ */
+const INTEGRATION_TIMEOUT_MS = 30_000;
+
 const HANDLERS_DIR = join(import.meta.dirname, '..', 'functions', 'handlers');
 /** Where the functions' SQS client sends (SQS_ENDPOINT); a queue's URL is `${base}/local/<queue>`. */
 export const LOCAL_SQS_PATH = '/_local/sqs';
@@ -156,6 +169,8 @@ function companyFromPath(url: URL): URLSearchParams {
  */
 export interface GatewayOptions {
   log: Logger;
+  /** What functions in environments of their own write to the console (default: this process's console). */
+  functionLog?: Logger;
   /** Every variable the local handlers may get; each function sees only what its capabilities allow. */
   environment: Record<string, string>;
   /** How long a route may run, in ms: its `timeoutSeconds` unless a test shortens it. */
@@ -173,6 +188,19 @@ export interface GatewayOptions {
     queues?: readonly QueueConsumerEntry[];
   };
   handlers?: Readonly<Record<string, LambdaHandler>>;
+  /**
+   * How functions run: `environments` (the default), each in execution environments of its own as
+   * Lambda runs them (local/function-environments.ts); `in-process`, all in this process, each
+   * invocation scoped to its function's environment (local/function-scope.ts) — for a debugger, and
+   * for tests that stop this process's clock. Handlers given as `handlers` always run in-process.
+   */
+  functions?: 'environments' | 'in-process';
+  /** API Gateway's integration timeout (30 s unless a test shortens it). */
+  integrationTimeoutMs?: number;
+  /** Environments per function at most (default DEFAULT_ENVIRONMENTS_PER_FUNCTION). */
+  environmentsPerFunction?: number;
+  /** Where a handler's source is, relative to the repository (default: functions/handlers/<name>.ts). */
+  entryOf?: (handler: string) => string;
 }
 
 interface OpenSocket {
@@ -184,6 +212,13 @@ interface OpenSocket {
   /** $connect is still running: API Gateway answers @connections with 410 until it is done. */
   connecting: boolean;
 }
+
+/** Function output as it is, as the in-process mode prints it. */
+const CONSOLE: Logger = {
+  info: (line) => console.log(line),
+  warn: (line) => console.warn(line),
+  error: (line) => console.error(line),
+};
 
 const routeTimeoutMs = (route: { timeoutSeconds?: number }) => (route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
 
@@ -199,6 +234,35 @@ export function createGateway(options: GatewayOptions) {
     const given = options.handlers?.[name];
     return given ? Promise.resolve(given) : loadHandler(name);
   };
+  const isolated = !options.handlers && options.functions !== 'in-process';
+  const functions = isolated ? isolatedFunctions() : undefined;
+
+  /** Bundles every function of the routes (local/function-bundles.ts); environments start from them. */
+  function isolatedFunctions() {
+    const outDir = mkdtempSync(join(tmpdir(), 'switchboard-functions-'));
+    const all = [...routes.http, ...routes.socket, routes.fallback, ...(routes.queues ?? [])];
+    const built = buildFunctionBundles({
+      handlers: [...new Set(all.map((r) => r.handler))],
+      entryOf: options.entryOf ?? handlerEntry,
+      outDir,
+    }).then((bundles) =>
+      createFunctionEnvironments({
+        bundles,
+        maxPerFunction: options.environmentsPerFunction ?? DEFAULT_ENVIRONMENTS_PER_FUNCTION,
+        log,
+        functionLog: options.functionLog ?? CONSOLE,
+      }),
+    );
+    built.catch(() => {});
+    return {
+      built,
+      /** Ends every environment and removes the bundles. */
+      close: async () => {
+        await (await built.catch(() => undefined))?.close();
+        rmSync(outDir, { recursive: true, force: true });
+      },
+    };
+  }
 
   /** Invocations still running: closing waits for them, so none calls back into a stopped gateway. */
   const running = new Set<Promise<unknown>>();
@@ -219,6 +283,20 @@ export function createGateway(options: GatewayOptions) {
    */
   async function runFunction(route: RouteEntry, event: unknown) {
     const timeoutMs = timeoutOf(route);
+    if (functions) {
+      const environments = await functions.built;
+      const environment = {
+        ...environmentFor(route.capabilities, options.environment),
+        // Who is calling, as IAM knows it from the signature: the DynamoDB proxy grants what the route declares.
+        AWS_ACCESS_KEY_ID: functionAccessKeyId(route.handler, route.table),
+      };
+      return environments.invoke({ name: route.handler, environment }, event, {
+        timeoutMs,
+        initTimeoutMs: INIT_TIMEOUT_MS,
+        // A queue's message waits for its consumer as long as it must; a request, as long as API Gateway waits.
+        admissionMs: 'queue' in route ? Number.POSITIVE_INFINITY : (options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS),
+      });
+    }
     const fn = { name: route.handler, environment: environmentFor(route.capabilities, options.environment), table: route.table };
     const handler = await invoke(fn, INIT_TIMEOUT_MS, async () => {
       const loaded = await handlerOf(route.handler);
@@ -286,8 +364,15 @@ export function createGateway(options: GatewayOptions) {
       const result = (await run(route ?? routes.fallback, event)) as APIGatewayProxyResultV2;
       status = writeResult(res, result);
     } catch (error) {
-      // A function error, a timeout included, is what HTTP API answers 500 for. (Its 503 "Service
-      // Unavailable" is the 30 s integration timeout, which no route reaches: they stop at 29 s.)
+      // A function error, a timeout included, is what HTTP API answers 500 for. Its 503 "Service
+      // Unavailable" is the 30 s integration timeout, which no function reaches (they stop at 29 s) but
+      // a request still waiting for a free environment of its function does.
+      if (error instanceof FunctionThrottled) {
+        log.error(`${method} ${url.pathname}: ${error.message}`);
+        sendJson(res, 503, { message: 'Service Unavailable' });
+        log.info(`${method} ${url.pathname} 503 ${Date.now() - started}ms`);
+        return;
+      }
       if (error instanceof FunctionTimeout) log.error(`${method} ${url.pathname}: ${error.message}`);
       else log.error(`${method} ${url.pathname} failed: ${(error as Error).stack ?? error}`);
       sendJson(res, 500, { message: 'Internal Server Error' });
@@ -537,11 +622,14 @@ export function createGateway(options: GatewayOptions) {
   });
 
   return {
-    listen: (port: number, host = '127.0.0.1') =>
-      new Promise<void>((resolve, reject) => {
+    /** Answers once the functions are bundled, so the first request does not wait for the build. */
+    listen: async (port: number, host = '127.0.0.1') => {
+      await functions?.built;
+      await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => resolve());
-      }),
+      });
+    },
     close: async () => {
       closing = true;
       for (const { ws } of sockets.values()) ws?.terminate();
@@ -550,6 +638,9 @@ export function createGateway(options: GatewayOptions) {
       await Promise.allSettled(running);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await functions?.close();
     },
+    /** Each function's environments, cold starts and invocations (isolated mode; empty in-process). */
+    functionStats: async () => (functions ? (await functions.built).stats() : {}),
   };
 }

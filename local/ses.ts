@@ -16,5 +16,5 @@ export async function startSes(options: { port: number; log: Logger }) {
     await stopChild(child);
     throw error;
   }
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid, stop: () => stopChild(child) };
 }

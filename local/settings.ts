@@ -5,6 +5,9 @@ import { join, resolve } from 'node:path';
 const DEMO_ACCOUNT_SID = 'ACdeadbeefdeadbeefdeadbeefdeadbeef';
 const DEMO_AUTH_TOKEN = 'feedfacefeedfacefeedfacefeedface';
 
+/** A function's environments at most, by default (local/function-environments.ts). */
+export const DEFAULT_ENVIRONMENTS_PER_FUNCTION = 8;
+
 /** The knobs of the local stack (README: Configuration). */
 export function localSettings(env: NodeJS.ProcessEnv = process.env) {
   const port = (name: string, fallback: number) => {
@@ -33,6 +36,19 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
       accountSid: matching('EMULATOR_TWILIO_ACCOUNT_SID', /^AC[0-9a-f]{32}$/, DEMO_ACCOUNT_SID, 'AC and 32 lowercase hex digits'),
       authToken: matching('EMULATOR_TWILIO_AUTH_TOKEN', /^[0-9a-f]{32}$/, DEMO_AUTH_TOKEN, '32 lowercase hex digits'),
     },
+    /** How the functions run: each in environments of its own (as Lambda), or all in-process, for a debugger. */
+    functions: matching('LOCAL_FUNCTIONS', /^(environments|in-process)$/, 'environments', 'environments or in-process') as
+      | 'environments'
+      | 'in-process',
+    /** A function's environments at most: concurrent invocations beyond wait for one (README: Local stack). */
+    environmentsPerFunction: Number(
+      matching(
+        'LOCAL_FUNCTION_CONCURRENCY',
+        /^[1-9][0-9]{0,2}$/,
+        String(DEFAULT_ENVIRONMENTS_PER_FUNCTION),
+        'a whole number from 1 to 999',
+      ),
+    ),
     dataDir: resolve(env.LOCAL_DATA_DIR ?? '.local'),
     platformAdminEmails: env.PLATFORM_ADMIN_EMAILS ?? '',
     mailFrom: env.MAIL_FROM ?? 'Switchboard <no-reply@switchboard.local>',

@@ -133,10 +133,14 @@ export async function startLocalStack(options: StackOptions) {
       });
       stops.push(web.stop);
     }
-    // The handlers run in this process, as the same modules the Lambdas run, each with the environment
-    // its function would have in AWS (the gateway scopes it per route).
+    // Each function runs in execution environments of its own, from its bundle, with the environment its
+    // function would have in AWS (local/function-environments.ts); LOCAL_FUNCTIONS=in-process runs them
+    // all in this process instead, for a debugger.
     const gateway = createGateway({
       log: log('gateway'),
+      functionLog: log('functions'),
+      functions: options.functions,
+      environmentsPerFunction: options.environmentsPerFunction,
       environment: { ...definedVariables(process.env), ...handlerEnv },
       originSecret: handlerEnv.ORIGIN_SECRET,
     });
@@ -160,6 +164,10 @@ export async function startLocalStack(options: StackOptions) {
       /** The self-signed certificate of the signalling port. */
       signallingCertFile: signalling.certFile,
       env: handlerEnv,
+      /** The processes of the stack besides this one (whose worker threads run the functions). */
+      processes: { dynamodb: dynamo.pid, ses: ses.pid },
+      /** Each function's environments, cold starts and invocations since start (local/function-environments.ts). */
+      functionStats: gateway.functionStats,
       /** The Twilio emulator's demo account, to paste into Connect Twilio. */
       twilioDemo: options.twilioDemo,
       stop,
@@ -174,7 +182,14 @@ function definedVariables(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
-const colours = { dynamodb: 'blue', ses: 'magenta', gateway: 'cyan', web: 'green', twilio: 'yellow' } as const;
+const colours = {
+  dynamodb: 'blue',
+  ses: 'magenta',
+  gateway: 'cyan',
+  functions: 'gray',
+  web: 'green',
+  twilio: 'yellow',
+} as const;
 function defaultLogs(name: string): Logger {
   return logger(name, colours[name as keyof typeof colours] ?? 'gray');
 }

@@ -1,6 +1,6 @@
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TABLE_ACTIONS } from '../functions/lib/capabilities';
+import { TABLE_ACCESS, TABLE_ACTIONS, type TableAccess } from '../functions/lib/capabilities';
 import { currentFunction } from './function-scope';
 
 /**
@@ -68,6 +68,41 @@ function accessDenied(functionName: string, table: string, action: string): Dyna
     name: 'AccessDeniedException',
     $fault: 'client',
     $metadata: { httpStatusCode: 400 },
-    message: `User: arn:aws:sts::000000000000:assumed-role/local/${functionName} is not authorized to perform: dynamodb:${action} on resource: the table because no identity-based policy allows the dynamodb:${action} action (the route table declares table: '${table}' for ${functionName}; functions/routes.ts)`,
+    message: accessDeniedMessage(functionName, table, action),
   });
+}
+
+function accessDeniedMessage(functionName: string, table: string, action: string): string {
+  return `User: arn:aws:sts::000000000000:assumed-role/local/${functionName} is not authorized to perform: dynamodb:${action} on resource: the table because no identity-based policy allows the dynamodb:${action} action (the route table declares table: '${table}' for ${functionName}; functions/routes.ts)`;
+}
+
+/**
+ * The access key a function's environment signs with (isolated mode): IAM knows the caller from the
+ * signature, and so does the DynamoDB proxy, which grants the function what its route declares
+ * (`deniedTableAction`). Letters and digits only, as DynamoDB Local accepts: the table access is a
+ * digit, and a handler's `/` and `-` become `S` and `D` (handler names are lower case).
+ */
+const KEY_PREFIX = 'LOCALFN';
+export function functionAccessKeyId(name: string, table: TableAccess): string {
+  if (!/^[a-z0-9/-]+$/.test(name)) throw new Error(`A handler name of lower-case letters, digits, / and -: ${name}`);
+  return `${KEY_PREFIX}${TABLE_ACCESS.indexOf(table)}${name.replaceAll('/', 'S').replaceAll('-', 'D')}`;
+}
+
+/** The function behind a request's signature (`functionAccessKeyId`), if a function signed it. */
+export function functionOfRequest(authorization: string | undefined): { name: string; table: TableAccess } | undefined {
+  const key = /Credential=([^/,\s]+)\//.exec(authorization ?? '')?.[1];
+  const match = key && new RegExp(`^${KEY_PREFIX}(\\d)([a-z0-9SD]+)$`).exec(key);
+  const table = match ? TABLE_ACCESS[Number(match[1])] : undefined;
+  if (!match?.[2] || !table) return undefined;
+  return { table, name: match[2].replaceAll('S', '/').replaceAll('D', '-') };
+}
+
+/** The error a request its function may not make gets, as the table answers it; undefined if allowed. */
+export function deniedTableAction(
+  fn: { name: string; table: TableAccess },
+  request: { headers?: Record<string, string>; body?: unknown },
+): { type: 'AccessDeniedException'; message: string } | undefined {
+  const allowed = TABLE_ACTIONS[fn.table];
+  const denied = actionsOf(request).find((action) => !allowed.includes(action));
+  return denied ? { type: 'AccessDeniedException', message: accessDeniedMessage(fn.name, fn.table, denied) } : undefined;
 }

@@ -27,7 +27,7 @@ const attempt = (url: string): Promise<Socket | string> => openSocketAt(url).cat
  * is how it refills.
  */
 describe('client frames', () => {
-  const gateway = ownGateway();
+  const gateway = ownGateway({ functions: 'in-process' });
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -146,7 +146,7 @@ describe('tickets', () => {
   // The limit counts in fixed 5-minute windows: on the real clock a run that crosses a window's end
   // starts counting again (about 1 run in 100). A gateway of this file's own on a stopped clock keeps
   // the requests in one window.
-  const gateway = ownGateway();
+  const gateway = ownGateway({ functions: 'in-process' });
   afterEach(() => {
     vi.useRealTimers();
   });

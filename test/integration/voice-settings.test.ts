@@ -81,7 +81,7 @@ describe('voice token', () => {
 describe('voice token limit', () => {
   // Counted in fixed 5-minute windows: on the real clock a run that crosses a window's end starts
   // counting again. A gateway of this file's own on a stopped clock keeps the requests in one window.
-  const gateway = ownGateway();
+  const gateway = ownGateway({ functions: 'in-process' });
   afterEach(() => {
     vi.useRealTimers();
   });

@@ -24,10 +24,14 @@ export function captureProductLog() {
       original.apply(console, args);
     };
   }
-  const log = (name: string): Logger =>
-    name === 'gateway'
-      ? { info: (line) => write(`[gateway] ${line}`), warn: (line) => write(`[gateway] ${line}`), error: quietLogger.error }
-      : quietLogger;
+  const log = (name: string): Logger => {
+    if (name === 'gateway')
+      return { info: (line) => write(`[gateway] ${line}`), warn: (line) => write(`[gateway] ${line}`), error: quietLogger.error };
+    // The functions' own console, from their environments (local/function-environments.ts): through the console above.
+    if (name === 'functions')
+      return { info: (line) => console.log(line), warn: (line) => console.warn(line), error: (line) => console.error(line) };
+    return quietLogger;
+  };
   return {
     file,
     log,

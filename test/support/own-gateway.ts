@@ -8,6 +8,8 @@ import { stack } from './api';
  * A gateway of a test file's own, in the test's process and in front of the shared DynamoDB Local and
  * emulators: for what the shared one cannot show (shorter timeouts, no CloudFront secret, a stopped
  * clock). Started before the enclosing tests and stopped after them; `host` is `127.0.0.1:<port>`.
+ * Its functions run in environments of their own, as the stack's do; a test that stops this process's
+ * clock runs them here instead (`functions: 'in-process'`), so that they read the clock it stopped.
  */
 export function ownGateway(
   options: Omit<GatewayOptions, 'log' | 'environment'> & {

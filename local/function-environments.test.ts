@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Capability } from '../functions/lib/capabilities';
+import { httpContract } from '../shared/contract/route';
+import { createGateway, type GatewayOptions } from './gateway';
+import { quietLogger } from './log';
+import { freePort } from './ports';
+
+/**
+ * The gateway runs each function as Lambda does, in execution environments of its own
+ * (local/function-environments.ts), here with the fixture functions of local/fixtures/functions.
+ */
+const environment = { TABLE_NAME: 'table', MAIL_FROM: 'from@example.test', JWT_SECRET: 'jwt' };
+
+const route = (path: string, handler: string, capabilities: Capability[] = [], timeoutSeconds?: number) => ({
+  contract: httpContract({ method: 'GET', path, auth: 'public' }),
+  handler,
+  table: 'none' as const,
+  capabilities,
+  timeoutSeconds,
+});
+
+async function startGateway(overrides: Partial<GatewayOptions> = {}) {
+  const port = await freePort();
+  const gateway = createGateway({
+    log: quietLogger,
+    environment,
+    // Each second of a route's timeout is 100 ms here: `wait` (1 s) times out after 100 ms.
+    timeoutMs: (r) => (r.timeoutSeconds ?? 10) * 100,
+    routes: {
+      http: [
+        route('/first', 'first', ['mail']),
+        route('/second', 'second'),
+        route('/wait', 'wait', [], 1),
+        route('/hold', 'hold', [], 29),
+      ],
+      socket: [],
+      fallback: { handler: 'not-found', table: 'none', capabilities: [] },
+    },
+    entryOf: (handler) => `local/fixtures/functions/${handler}.ts`,
+    ...overrides,
+  });
+  await gateway.listen(port);
+  const get = async (path: string) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`);
+    return { status: res.status, body: await res.json() };
+  };
+  return { get, stats: gateway.functionStats, close: gateway.close };
+}
+
+describe('functions in environments of their own', () => {
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  beforeAll(async () => {
+    gateway = await startGateway();
+  });
+  afterAll(() => gateway.close());
+
+  it('do not share module state: two functions importing one module each count from one', async () => {
+    expect((await gateway.get('/first')).body).toMatchObject({ invocations: 1 });
+    expect((await gateway.get('/first')).body).toMatchObject({ invocations: 2 });
+    // The same module, imported by another function: its own copy, in another thread.
+    const second = await gateway.get('/second');
+    expect(second.body).toMatchObject({ invocations: 1 });
+    expect(second.body.threadId).not.toBe((await gateway.get('/first')).body.threadId);
+  });
+
+  it("see only their route's variables", async () => {
+    expect((await gateway.get('/first')).body).toMatchObject({ table: 'table', mail: 'from@example.test' });
+    expect((await gateway.get('/second')).body).toMatchObject({ table: 'table', mail: null });
+  });
+
+  it('discard an environment that timed out: the next invocation starts cold, its module state new', async () => {
+    expect(await gateway.get('/wait')).toEqual({ status: 200, body: { invocations: 1 } });
+    expect(await gateway.get('/wait')).toEqual({ status: 200, body: { invocations: 2 } });
+    // Past the function's timeout: API Gateway answers 500 for the failed function.
+    expect(await gateway.get('/wait?ms=5000')).toEqual({ status: 500, body: { message: 'Internal Server Error' } });
+    expect(await gateway.get('/wait')).toEqual({ status: 200, body: { invocations: 1 } });
+    expect((await gateway.stats()).wait).toMatchObject({ environments: 2, live: 1, timeouts: 1, invocations: 4 });
+  });
+
+  it('get another environment for each concurrent invocation, each a cold start', async () => {
+    // Each holds its environment for a second: none is free for the others.
+    const answers = await Promise.all([1, 2, 3].map(() => gateway.get('/hold?ms=1000')));
+    expect(answers.map((a) => a.body)).toEqual([{ invocations: 1 }, { invocations: 1 }, { invocations: 1 }]);
+    const stats = (await gateway.stats()).hold;
+    expect(stats).toMatchObject({ environments: 3, live: 3, peakConcurrency: 3, invocations: 3 });
+    expect(stats?.initMs).toHaveLength(3);
+  });
+});
+
+describe('a function whose environments are all busy', () => {
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  beforeAll(async () => {
+    gateway = await startGateway({
+      environmentsPerFunction: 1,
+      // A bound of 300 ms instead of API Gateway's 30 s, and a timeout long enough to hold the one environment.
+      integrationTimeoutMs: 300,
+      timeoutMs: () => 10_000,
+    });
+  });
+  afterAll(() => gateway.close());
+
+  it('makes the next invocation wait for it, and answers 503 once API Gateway would have given up', async () => {
+    const holding = gateway.get('/wait?ms=1500');
+    await expect.poll(async () => (await gateway.stats()).wait?.invocations).toBe(1);
+    const waiting = gateway.get('/wait');
+    expect(await waiting).toEqual({ status: 503, body: { message: 'Service Unavailable' } });
+    expect(await holding).toEqual({ status: 200, body: { invocations: 1 } });
+    // Free again: the same warm environment answers.
+    expect(await gateway.get('/wait')).toEqual({ status: 200, body: { invocations: 2 } });
+    expect((await gateway.stats()).wait).toMatchObject({ environments: 1, queued: 1, throttled: 1 });
+  });
+});
