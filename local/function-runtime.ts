@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Context } from 'aws-lambda';
 
@@ -19,6 +20,7 @@ export type SerializedError = { name: string; message: string; stack?: string };
 
 export type FromRuntime =
   | { type: 'ready'; initMs: number }
+  | { type: 'log'; level: 'info' | 'error'; line: string }
   | { type: 'init-error'; error: SerializedError }
   | { type: 'result'; id: number; result: unknown }
   | { type: 'error'; id: number; error: SerializedError };
@@ -29,6 +31,17 @@ const port = parentPort;
 if (!port) throw new Error('local/function-runtime.ts runs in a worker thread');
 const { bundle, functionName } = workerData as RuntimeData;
 process.setSourceMapsEnabled(true);
+
+/**
+ * The function's console, line by line through the same port as its answers, so each line reaches the
+ * gateway before the answer that followed it (a worker's stdout is a stream of its own, unordered with them).
+ */
+for (const level of ['log', 'info', 'debug'] as const) {
+  console[level] = (...args: unknown[]) => port.postMessage({ type: 'log', level: 'info', line: format(...args) } satisfies FromRuntime);
+}
+for (const level of ['warn', 'error'] as const) {
+  console[level] = (...args: unknown[]) => port.postMessage({ type: 'log', level: 'error', line: format(...args) } satisfies FromRuntime);
+}
 
 const serialize = (error: unknown): SerializedError =>
   error instanceof Error
