@@ -37,10 +37,12 @@ process.setSourceMapsEnabled(true);
  * gateway before the answer that followed it (a worker's stdout is a stream of its own, unordered with them).
  */
 for (const level of ['log', 'info', 'debug'] as const) {
-  console[level] = (...args: unknown[]) => port.postMessage({ type: 'log', level: 'info', line: format(...args) } satisfies FromRuntime);
+  console[level] = (...args: unknown[]) =>
+    port.postMessage({ type: 'log', level: 'info', line: format(...args) } satisfies FromRuntime);
 }
 for (const level of ['warn', 'error'] as const) {
-  console[level] = (...args: unknown[]) => port.postMessage({ type: 'log', level: 'error', line: format(...args) } satisfies FromRuntime);
+  console[level] = (...args: unknown[]) =>
+    port.postMessage({ type: 'log', level: 'error', line: format(...args) } satisfies FromRuntime);
 }
 
 const serialize = (error: unknown): SerializedError =>
