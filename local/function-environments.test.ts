@@ -1,3 +1,4 @@
+import { createServer, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../functions/lib/capabilities';
 import { httpContract } from '../shared/contract/route';
@@ -24,14 +25,14 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
   const gateway = createGateway({
     log: quietLogger,
     environment,
-    // Each second of a route's timeout is 100 ms here: `wait` (1 s) times out after 100 ms.
+    // Each second of a route's timeout is 100 ms here: `wait` (1 s) times out after 100 ms, `hold` after 60 s.
     timeoutMs: (r) => (r.timeoutSeconds ?? 10) * 100,
     routes: {
       http: [
         route('/first', 'first', ['mail']),
         route('/second', 'second'),
         route('/wait', 'wait', [], 1),
-        route('/hold', 'hold', [], 29),
+        route('/hold', 'hold', [], 600),
       ],
       socket: [],
       fallback: { handler: 'not-found', table: 'none', capabilities: [] },
@@ -45,6 +46,22 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
     return { status: res.status, body: await res.json() };
   };
   return { get, stats: gateway.functionStats, close: gateway.close };
+}
+
+/** A URL whose requests are held until `release`: a function that fetches it stays busy until then. */
+async function latch() {
+  const held: ServerResponse[] = [];
+  const server = createServer((_, res) => held.push(res));
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    query: `until=${encodeURIComponent(`http://127.0.0.1:${port}/`)}`,
+    held: () => held.length,
+    release: () => {
+      for (const res of held.splice(0)) res.end('released');
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 describe('functions in environments of their own', () => {
@@ -78,9 +95,13 @@ describe('functions in environments of their own', () => {
   });
 
   it('get another environment for each concurrent invocation, each a cold start', async () => {
-    // Each holds its environment for a second: none is free for the others.
-    const answers = await Promise.all([1, 2, 3].map(() => gateway.get('/hold?ms=1000')));
-    expect(answers.map((a) => a.body)).toEqual([{ invocations: 1 }, { invocations: 1 }, { invocations: 1 }]);
+    // Each holds its environment until released: none comes free for the others.
+    const held = await latch();
+    const answers = Promise.all([1, 2, 3].map(() => gateway.get(`/hold?${held.query}`)));
+    await expect.poll(held.held, { timeout: 30_000 }).toBe(3);
+    held.release();
+    expect((await answers).map((a) => a.body)).toEqual([{ invocations: 1 }, { invocations: 1 }, { invocations: 1 }]);
+    await held.close();
     const stats = (await gateway.stats()).hold;
     expect(stats).toMatchObject({ environments: 3, live: 3, peakConcurrency: 3, invocations: 3 });
     expect(stats?.initMs).toHaveLength(3);
@@ -100,13 +121,16 @@ describe('a function whose environments are all busy', () => {
   afterAll(() => gateway.close());
 
   it('makes the next invocation wait for it, and answers 503 once API Gateway would have given up', async () => {
-    const holding = gateway.get('/wait?ms=1500');
-    await expect.poll(async () => (await gateway.stats()).wait?.invocations).toBe(1);
-    const waiting = gateway.get('/wait');
-    expect(await waiting).toEqual({ status: 503, body: { message: 'Service Unavailable' } });
+    const held = await latch();
+    const holding = gateway.get(`/wait?${held.query}`);
+    await expect.poll(held.held, { timeout: 30_000 }).toBe(1);
+    expect(await gateway.get('/wait')).toEqual({ status: 503, body: { message: 'Service Unavailable' } });
+    held.release();
     expect(await holding).toEqual({ status: 200, body: { invocations: 1 } });
+    await held.close();
     // Free again: the same warm environment answers.
     expect(await gateway.get('/wait')).toEqual({ status: 200, body: { invocations: 2 } });
-    expect((await gateway.stats()).wait).toMatchObject({ environments: 1, queued: 1, throttled: 1 });
+    // Two waited: the first for its cold start, the second for the busy environment, until refused.
+    expect((await gateway.stats()).wait).toMatchObject({ environments: 1, queued: 2, throttled: 1 });
   });
 });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 import type { FunctionBundles } from './function-bundles';
@@ -6,14 +7,14 @@ import { FunctionTimeout } from './function-scope';
 import type { Logger } from './log';
 
 /**
- * Lambda's execution environments, locally (README: Local stack): each function runs in environments
+ * Lambda's execution environments, locally (README: Architecture): each function runs in environments
  * of its own — a worker thread that loads only that function's bundle, with only its route's
  * environment variables — created on first use (a cold start, timed and logged) and kept warm for the
  * next invocation. An environment takes one invocation at a time; concurrent invocations of a busy
- * function get further environments, up to `maxPerFunction`, then wait for one to come free. A
- * timeout ends the environment (Lambda discards it: the next invocation starts cold), and so does a
- * crash. Worker threads, not child processes: loading the same bundle took a median of 0.86 s in a
- * thread and 2.1 s in a child process on this machine (README: Local stack), and an answer needs no JSON.
+ * function get further environments, up to `maxPerFunction`, and take whichever of their function's
+ * comes free first. A timeout ends the environment (Lambda discards it: the next invocation starts
+ * cold), and so does a crash. Worker threads, not child processes: loading the same bundle took a
+ * median of 0.86 s in a thread and 2.1 s in a child process on this machine, and an answer needs no JSON.
  */
 export interface LocalFunctionSpec {
   /** The handler, e.g. `conversations/list`. */
@@ -28,7 +29,10 @@ export interface FunctionStats {
   /** Each cold start's initialisation (loading the bundle), in ms. */
   initMs: number[];
   invocations: number;
-  /** Invocations that had to wait for an environment, and those that waited past `admissionMs`. */
+  /**
+   * Invocations that found no warm environment free (they waited for a new one or for the next to come
+   * free), and those still waiting after `admissionMs`.
+   */
   queued: number;
   throttled: number;
   timeouts: number;
@@ -51,8 +55,6 @@ export class FunctionInitError extends Error {}
 
 interface Environment {
   worker: Worker;
-  ready: Promise<void>;
-  busy: boolean;
   idleSince: number;
   /** The invocation it is running, if any. */
   current?: { id: number; resolve: (value: unknown) => void; reject: (error: Error) => void };
@@ -65,8 +67,11 @@ interface Waiter {
 
 interface Pool {
   spec: LocalFunctionSpec;
+  /** Environments ready, busy or idle. */
   environments: Set<Environment>;
   idle: Environment[];
+  /** Environments being created (waiting for a start slot, or initialising). */
+  starting: Set<Worker | 'waiting'>;
   waiters: Waiter[];
   stats: FunctionStats;
   initTimeoutMs: number;
@@ -83,6 +88,8 @@ export interface InvokeOptions {
 export function createFunctionEnvironments(options: {
   bundles: FunctionBundles;
   maxPerFunction: number;
+  /** Cold starts at once, across every function (default: one per core). */
+  concurrentStarts?: number;
   /** An environment idle this long is ended, as Lambda reclaims idle ones (next use: a cold start). */
   idleMs?: number;
   log: Logger;
@@ -93,6 +100,12 @@ export function createFunctionEnvironments(options: {
   const pools = new Map<string, Pool>();
   let nextId = 1;
   let closed = false;
+  /**
+   * Loading a bundle is CPU work: more cold starts at once than there are cores only makes each one
+   * slower, and under a burst every one would miss its turn. The rest wait for a slot; an invocation
+   * waiting for a new environment takes any of its function's that comes free first.
+   */
+  const starts = slots(options.concurrentStarts ?? availableParallelism());
 
   const idleMs = options.idleMs ?? 10 * 60 * 1000;
   const reaper = setInterval(
@@ -116,6 +129,7 @@ export function createFunctionEnvironments(options: {
         initTimeoutMs,
         environments: new Set(),
         idle: [],
+        starting: new Set(),
         waiters: [],
         stats: {
           environments: 0,
@@ -133,74 +147,103 @@ export function createFunctionEnvironments(options: {
     return pool;
   }
 
-  function create(pool: Pool, initTimeoutMs: number): Environment {
+  /** Starts as many environments as the waiting invocations need, within the function's limit. */
+  function scale(pool: Pool) {
+    while (
+      !closed &&
+      pool.waiters.length > pool.starting.size &&
+      pool.environments.size + pool.starting.size < options.maxPerFunction
+    ) {
+      start(pool);
+    }
+  }
+
+  /** A cold start: a worker that loads the function's bundle, then takes the next waiting invocation. */
+  function start(pool: Pool) {
     const { spec } = pool;
-    const worker = new Worker(new URL(options.bundles.runtime), {
-      name: spec.name,
-      env: spec.environment,
-      workerData: { bundle: options.bundles.bundleOf(spec.name), functionName: spec.name } satisfies RuntimeData,
-      stdout: true,
-      stderr: true,
-    });
-    worker.unref();
-    createInterface({ input: worker.stdout }).on('line', (line) => options.functionLog.info(line));
-    createInterface({ input: worker.stderr }).on('line', (line) => options.functionLog.error(line));
-    const environment: Environment = { worker, busy: true, idleSince: Date.now(), ready: Promise.resolve() };
-    pool.environments.add(environment);
+    const placeholder = 'waiting' as const;
+    pool.starting.add(placeholder);
     pool.stats.environments += 1;
-    pool.stats.live = pool.environments.size;
-    const started = performance.now();
-    environment.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new FunctionInitError(`${spec.name}: initialisation timed out after ${initTimeoutMs} ms`));
-        discard(pool, environment);
-      }, initTimeoutMs);
-      const onMessage = (message: FromRuntime) => {
+    const number = pool.stats.environments;
+    const queuedAt = performance.now();
+    starts.acquire().then(() => {
+      pool.starting.delete(placeholder);
+      if (closed) return starts.release();
+      const worker = new Worker(new URL(options.bundles.runtime), {
+        name: spec.name,
+        env: spec.environment,
+        workerData: { bundle: options.bundles.bundleOf(spec.name), functionName: spec.name } satisfies RuntimeData,
+        stdout: true,
+        stderr: true,
+      });
+      worker.unref();
+      pool.starting.add(worker);
+      createInterface({ input: worker.stdout }).on('line', (line) => options.functionLog.info(line));
+      createInterface({ input: worker.stderr }).on('line', (line) => options.functionLog.error(line));
+      const environment: Environment = { worker, idleSince: Date.now() };
+      const started = performance.now();
+      let initialising = true;
+      const initialised = (error?: Error) => {
+        if (!initialising) return;
+        initialising = false;
+        clearTimeout(timer);
+        starts.release();
+        pool.starting.delete(worker);
+        if (error) {
+          worker.terminate().catch(() => {});
+          log.error(error.message);
+          // Lambda answers the invocation that met a failed init with that error (Runtime.InitError).
+          pool.waiters.shift()?.fail(error);
+          scale(pool);
+          return;
+        }
+        pool.environments.add(environment);
+        pool.stats.live = pool.environments.size;
+        release(pool, environment);
+      };
+      // Lambda's 10 s init limit, and then the invocation's own timeout: an init that overruns is done
+      // again within the first invocation ("suppressed init"), which gets the function's timeout.
+      const timer = setTimeout(
+        () => initialised(new FunctionInitError(`${spec.name}: initialisation timed out after ${pool.initTimeoutMs} ms`)),
+        pool.initTimeoutMs,
+      );
+      worker.on('message', (message: FromRuntime) => {
         if (message.type === 'ready') {
-          clearTimeout(timer);
           pool.stats.initMs.push(Math.round(message.initMs));
           log.info(
-            `${spec.name}: cold start ${Math.round(performance.now() - started)} ms (init ${Math.round(message.initMs)} ms; environment ${pool.stats.environments})`,
+            `${spec.name}: cold start ${Math.round(performance.now() - queuedAt)} ms (init ${Math.round(message.initMs)} ms after ${Math.round(started - queuedAt)} ms for a start slot; environment ${number})`,
           );
-          resolve();
+          initialised();
         } else if (message.type === 'log') {
           options.functionLog[message.level](message.line);
         } else if (message.type === 'init-error') {
-          clearTimeout(timer);
-          reject(new FunctionInitError(`${spec.name} failed to initialise: ${message.error.stack ?? message.error.message}`));
+          initialised(
+            new FunctionInitError(`${spec.name} failed to initialise: ${message.error.stack ?? message.error.message}`),
+          );
         } else if (message.type === 'result' && environment.current?.id === message.id) {
           environment.current.resolve(message.result);
         } else if (message.type === 'error' && environment.current?.id === message.id) {
           environment.current.reject(revive(message.error));
         }
-      };
-      worker.on('message', onMessage);
-      const onEnd = (error: Error) => {
-        clearTimeout(timer);
-        reject(error);
+      });
+      const ended = (error: Error) => {
+        initialised(error);
         // A crash ends the invocation it was running and the environment with it.
         environment.current?.reject(error);
         forget(pool, environment);
       };
-      worker.on('error', onEnd);
-      worker.on('exit', (code) => onEnd(new Error(`${spec.name}: its environment exited (code ${code})`)));
+      worker.on('error', ended);
+      worker.on('exit', (code) => ended(new Error(`${spec.name}: its environment exited (code ${code})`)));
     });
-    // Handled by whoever waits on it; a rejection nobody waits on is not an unhandled one.
-    environment.ready.catch(() => {});
-    return environment;
   }
 
-  /** An environment for one invocation: an idle one, a new one, or the next to come free. */
+  /** An environment for one invocation: an idle one, else the first of its function's to come free or start. */
   function acquire(pool: Pool, invoke: InvokeOptions): Promise<Environment> {
     const idle = pool.idle.pop();
-    if (idle) {
-      idle.busy = true;
-      return Promise.resolve(idle);
-    }
-    if (pool.environments.size < options.maxPerFunction) return Promise.resolve(create(pool, invoke.initTimeoutMs));
+    if (idle) return Promise.resolve(idle);
     pool.stats.queued += 1;
     const started = performance.now();
-    return new Promise<Environment>((resolve, reject) => {
+    const waiting = new Promise<Environment>((resolve, reject) => {
       const waiter: Waiter = {
         give: (environment) => {
           clearTimeout(timer);
@@ -221,15 +264,16 @@ export function createFunctionEnvironments(options: {
         : undefined;
       pool.waiters.push(waiter);
     });
+    scale(pool);
+    return waiting;
   }
 
-  /** Hands a free environment to the next waiter, or keeps it warm. */
+  /** Hands a free environment to the next waiting invocation, or keeps it warm. */
   function release(pool: Pool, environment: Environment) {
     environment.current = undefined;
     if (!pool.environments.has(environment)) return;
     const waiter = pool.waiters.shift();
     if (waiter) return waiter.give(environment);
-    environment.busy = false;
     environment.idleSince = Date.now();
     pool.idle.push(environment);
   }
@@ -238,9 +282,8 @@ export function createFunctionEnvironments(options: {
     if (!pool.environments.delete(environment)) return;
     pool.idle = pool.idle.filter((e) => e !== environment);
     pool.stats.live = pool.environments.size;
-    // Room for another: the next waiter gets a new environment.
-    const waiter = pool.waiters.shift();
-    if (waiter && !closed) waiter.give(create(pool, pool.initTimeoutMs));
+    // Room for another, if invocations are waiting.
+    scale(pool);
   }
 
   function discard(pool: Pool, environment: Environment) {
@@ -253,12 +296,6 @@ export function createFunctionEnvironments(options: {
     const pool = poolOf(spec, invokeOptions.initTimeoutMs);
     pool.stats.invocations += 1;
     const environment = await acquire(pool, invokeOptions);
-    try {
-      await environment.ready;
-    } catch (error) {
-      discard(pool, environment);
-      throw error;
-    }
     const busy = pool.environments.size - pool.idle.length;
     pool.stats.peakConcurrency = Math.max(pool.stats.peakConcurrency, busy);
     const id = nextId++;
@@ -307,8 +344,29 @@ export function createFunctionEnvironments(options: {
       for (const pool of pools.values()) {
         for (const waiter of pool.waiters.splice(0)) waiter.fail(new Error('The gateway is closing'));
         for (const environment of pool.environments) workers.push(environment.worker);
+        for (const starting of pool.starting) if (starting !== 'waiting') workers.push(starting);
       }
       await Promise.allSettled(workers.map((w) => w.terminate()));
+    },
+  };
+}
+
+/** At most `size` holders at once; the others wait in order. */
+function slots(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return {
+    acquire: (): Promise<void> => {
+      if (free > 0) {
+        free -= 1;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    release: () => {
+      const next = waiting.shift();
+      if (next) next();
+      else free += 1;
     },
   };
 }

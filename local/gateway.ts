@@ -292,7 +292,8 @@ export function createGateway(options: GatewayOptions) {
       };
       return environments.invoke({ name: route.handler, environment }, event, {
         timeoutMs,
-        initTimeoutMs: INIT_TIMEOUT_MS,
+        // Lambda's 10 s init limit, then again within the invocation's timeout ("suppressed init").
+        initTimeoutMs: INIT_TIMEOUT_MS + timeoutMs,
         // A queue's message waits for its consumer as long as it must; a request, as long as API Gateway waits.
         admissionMs: 'queue' in route ? Number.POSITIVE_INFINITY : (options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS),
       });
