@@ -1,18 +1,26 @@
 /**
  * `npm run soak`: the product under a working day's load for a minute, on loopback. Starts a local
- * stack in this process (the gateway and the handlers run here; DynamoDB Local, as always, in Java),
- * signs up one company with a Twilio emulator account and a voice+SMS number, invites the agents
- * through the invitation API, and gives each agent a socket (ticket flow) that beats every 30 s. Then,
- * for SOAK_SECONDS: inbound texts at 10/s from 20 phones (the emulator posts the signed webhooks),
- * agents' replies at 2/s (the emulator's carrier posts their status callbacks), every agent reading the
- * conversation list and its open thread at the web app's polling rates (60 s; the thread every 2 s for
- * 30 s after that agent's send), and 5 inbound calls a minute that ring an inbox of 5 agents, are
- * answered by one and hung up. Reports requests, errors, events lost (each new_message and
- * message_sent must reach every socket), API latency and SMS → socket delivery percentiles, and the
- * peak memory of this process (which hosts the gateway) to the terminal and bench/results/soak.json.
- * Exits 1 on any error or lost event. `SOAK_SECONDS=10 SOAK_AGENTS=5 npm run soak` for a quick run;
- * `SOAK_TEXTS_PER_SECOND=20` for a busy company's peak. The table's transaction conflicts are
- * simulated as in AWS (DYNAMODB_CONFLICTS=off to compare) and the run reports those it met.
+ * stack in this process (the gateway and the emulators run here, each function in execution
+ * environments of its own, worker threads of this process; DynamoDB Local in Java, the SES emulator
+ * in a Node process of its own), signs up one company with a Twilio emulator account and a
+ * voice+SMS number, invites the agents through the invitation API, and gives each agent a socket
+ * (ticket flow) that beats every 30 s. Then, for SOAK_SECONDS: inbound texts at 10/s from 20 phones
+ * (the emulator posts the signed webhooks), agents' replies at 2/s (the emulator's carrier posts
+ * their status callbacks), every agent reading the conversation list and its open thread at the web
+ * app's polling rates (60 s; the thread every 2 s for 30 s after that agent's send), and 5 inbound
+ * calls a minute that ring an inbox of 5 agents, are answered by one and hung up. Reports to the
+ * terminal and bench/results/soak.json: requests, errors, events lost (each new_message and
+ * message_sent must reach every socket); latency percentiles of the agents' API calls, SMS → socket
+ * delivery (issue 31's goal: p95 ≤ 100 ms), the inbound-text webhook and the status callbacks as
+ * the Twilio emulator makes them (bench/lib/request-timing.ts), and the soak's POST of each inbound
+ * text to the emulator; the CPU seconds per second of the load that each of the stack's processes
+ * got, and their total (bench/lib/process-cpu.ts: DynamoDB Local's and the SES emulator's from
+ * /proc, so Linux only); per function, the environments created, cold starts and their
+ * initialisation, invocations, waits, throttles, timeouts and peak concurrency (the busiest in the
+ * terminal, all in the JSON); and the peak memory of this process. Exits 1 on any error or lost
+ * event. `SOAK_SECONDS=10 SOAK_AGENTS=5 npm run soak` for a quick run; `SOAK_TEXTS_PER_SECOND=20`
+ * for a busy company's peak. The table's transaction conflicts are simulated as in AWS
+ * (DYNAMODB_CONFLICTS=off to compare) and the run reports those it met.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
@@ -20,12 +28,15 @@ import { join } from 'node:path';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import WebSocket from 'ws';
 import { keys } from '../functions/lib/table';
+import type { FunctionStats } from '../local/function-environments';
 import { INVITATION_MAIL_LIMIT, INVITATION_MAIL_WINDOW_SECONDS } from '../shared/constants';
 import { socketPath } from '../shared/contract/realtime-events';
 import { startTestStack } from '../test/support/test-stack';
 import { benchTable, localApi, percentile } from './lib/local-api';
 import { resultsDir } from './lib/paths';
+import { cpuPerSecond, sampleCpu } from './lib/process-cpu';
 import { printTable, round, writeJson } from './lib/report';
+import { timeRequests } from './lib/request-timing';
 
 const positive = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -54,6 +65,10 @@ const FAST_THREAD_FOR_MS = 30_000;
 const DRAIN_MS = 15_000;
 const MAX_DRAIN_MS = 180_000;
 const PASSWORD = 'soak password 1';
+/** Issue 31's goal under the soak's load. */
+const SMS_TO_SOCKET_P95_GOAL_MS = 100;
+/** Functions in the printed table (the JSON has every one that ran). */
+const BUSIEST_FUNCTIONS = 10;
 
 const started = performance.now();
 console.log(`Starting a local stack; ${AGENTS} agents for ${SECONDS} s on node ${process.version}...`);
@@ -62,7 +77,17 @@ const { urls, env } = stack.provided;
 
 // --- What is measured ---
 const apiLatencies: number[] = [];
-const webhookLatencies: number[] = [];
+/** The emulator's POST /_emulator/messages until its answer, which waits for the product's answer to the webhook. */
+const inboundPostLatencies: number[] = [];
+// The webhooks themselves, timed at the emulator's own fetch in this process: the inbound-text webhook
+// and the outbound messages' status callbacks (shared/contract/conversations.ts).
+const apiOrigin = new URL(urls.api).origin;
+const webhooks = timeRequests(({ origin, method, path }) => {
+  if (method !== 'POST' || origin !== apiOrigin) return undefined;
+  if (/^\/webhooks\/twilio\/[^/]+\/sms$/.test(path)) return 'inbound sms';
+  if (/^\/webhooks\/twilio\/[^/]+\/sms\/status$/.test(path)) return 'sms status';
+  return undefined;
+});
 const deliveryLatencies: number[] = [];
 const requestsByKind = new Map<string, number>();
 const errors: string[] = [];
@@ -274,8 +299,9 @@ try {
   );
 
   // --- Load ---
+  const functionsAtStart = await stack.functionStats();
+  const cpuAtStart = sampleCpu(stack.processes);
   const loadStart = performance.now();
-  const cpuAtStart = process.cpuUsage();
   const loadEnd = loadStart + SECONDS * 1000;
   const pending = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>) => {
@@ -311,7 +337,7 @@ try {
         { from: phones[seq % PHONES], to: number.phone_number, body },
         201,
       ).then((answer) => {
-        webhookLatencies.push(performance.now() - t0);
+        inboundPostLatencies.push(performance.now() - t0);
         if (answer.webhook?.status !== 200) fail(`inbound webhook for "${body}" answered ${answer.webhook?.status}`);
       }),
     );
@@ -383,9 +409,13 @@ try {
   atRate(CALLS_PER_MINUTE / 60, placeCall);
 
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  const cpu = process.cpuUsage(cpuAtStart);
-  // Seconds of CPU this process (gateway, handlers, agents) got per second of load: 2 would be both cores.
-  const cpuPerSecond = round((cpu.user + cpu.system) / 1e6 / SECONDS, 2);
+  // Seconds of CPU each of the stack's processes got per second of the load: 2 would be both cores.
+  const cpu = Object.fromEntries(
+    Object.entries(cpuPerSecond(cpuAtStart, sampleCpu(stack.processes))).map(([name, v]) => [
+      name,
+      v === null ? null : round(v, 2),
+    ]),
+  ) as Record<'thisProcess' | 'dynamodb' | 'ses' | 'total', number | null>;
   for (const t of timers) clearInterval(t);
   while (pending.size > 0) await Promise.race(pending);
 
@@ -437,10 +467,13 @@ try {
   }
 
   sampleMemory();
+  const functions = functionRows(await stack.functionStats(), functionsAtStart);
   const totalRequests = [...requestsByKind.values()].reduce((a, b) => a + b, 0) + statusCallbacks.length + callWebhooks;
   const apiStats = stats(apiLatencies);
   const deliveryStats = stats(deliveryLatencies);
-  const webhookStats = stats(webhookLatencies);
+  const webhookStats = stats(webhooks.samples('inbound sms'));
+  const statusCallbackStats = stats(webhooks.samples('sms status'));
+  const inboundPostStats = stats(inboundPostLatencies);
   const lostTotal = lost.new_message + lost.message_sent;
   pass = errors.length === 0 && lostTotal === 0;
   const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
@@ -470,9 +503,55 @@ try {
       ['API (agents)', ...statRow(apiStats)],
       ['SMS → socket', ...statRow(deliveryStats)],
       ['inbound webhook', ...statRow(webhookStats)],
+      ['status callback', ...statRow(statusCallbackStats)],
+      ['inbound text POST', ...statRow(inboundPostStats)],
     ],
     [1, 2, 3, 4, 5],
   );
+  console.log(
+    `SMS → socket p95 ${deliveryStats.p95.toFixed(1)} ms (goal ≤ ${SMS_TO_SOCKET_P95_GOAL_MS} ms: ${deliveryStats.p95 <= SMS_TO_SOCKET_P95_GOAL_MS ? 'met' : 'not met'}).`,
+  );
+  console.log('');
+  if (functions.rows.length === 0) {
+    console.log('Functions: none in environments of their own (LOCAL_FUNCTIONS=in-process).');
+  } else {
+    printTable(
+      [
+        'function',
+        'invocations',
+        'envs',
+        'in load',
+        'cold starts',
+        'init p50',
+        'init max',
+        'queued',
+        'throttled',
+        'timeouts',
+        'peak conc.',
+      ],
+      [...functions.rows]
+        .sort((a, b) => b.invocations - a.invocations)
+        .slice(0, BUSIEST_FUNCTIONS)
+        .map((f) => [
+          f.name,
+          String(f.invocations),
+          String(f.environments),
+          String(f.environmentsDuringLoad),
+          String(f.coldStarts.count),
+          wholeMs(f.coldStarts.initMsMedian),
+          wholeMs(f.coldStarts.initMsMax),
+          String(f.queued),
+          String(f.throttled),
+          String(f.timeouts),
+          String(f.peakConcurrency),
+        ]),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
+    const t = functions.totals;
+    console.log(
+      `${t.functions} functions ran (the ${Math.min(BUSIEST_FUNCTIONS, t.functions)} busiest above): ${t.environments} environments created (${t.environmentsDuringLoad} during the load), ${t.coldStarts} cold starts (init p50 ${wholeMs(t.initMsMedian)} ms, max ${wholeMs(t.initMsMax)} ms), ${t.invocations} invocations, ${t.queued} queued, ${t.throttled} throttled, ${t.timeouts} timeouts.`,
+    );
+  }
   // What the run asked of the table, and the transaction conflicts it met (local/dynamodb-proxy.ts).
   const tableStats = (await (await fetch(`${urls.dynamodb}/_local/stats`)).json()) as {
     transactionConflicts: number;
@@ -484,8 +563,9 @@ try {
   for (const e of errors.slice(0, 10)) console.log(`error: ${e}`);
   console.log(`\nGoal: 0 errors, 0 lost events. ${pass ? 'pass' : 'FAIL'}`);
   console.log(`Events in flight after the load settled in ${drainSeconds} s.`);
+  const cpuText = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
   console.log(
-    `Load average (1 min) at the end: ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores; this process got ${cpuPerSecond} CPU s/s.`,
+    `CPU s/s during the load: ${cpuText(cpu.total)} in all (this process with the gateway, emulators and function environments ${cpuText(cpu.thisProcess)}, DynamoDB Local ${cpuText(cpu.dynamodb)}, SES emulator ${cpuText(cpu.ses)}); load average (1 min) at the end ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores.`,
   );
 
   await writeJson(join(resultsDir, 'soak.json'), {
@@ -525,21 +605,36 @@ try {
     measured: {
       apiLatencyMs: 'agents’ API calls (list, thread, send) through the local gateway, request until the whole answer',
       smsToSocketMs: 'emulator POST of an inbound text (Twilio posting the signed webhook) until new_message on each socket',
-      inboundWebhookMs: 'emulator POST of an inbound text until the product answered its webhook',
+      inboundWebhookMs:
+        'the inbound-text webhook as the emulator makes it: its fetch’s request created until the last byte of the product’s answer (unanswered ones: until the emulator gave up, at 15 s)',
+      statusCallbackMs: 'the outbound messages’ status callbacks, timed the same way',
+      inboundTextPostMs: 'the soak’s POST /_emulator/messages until its answer, which waits for the webhook’s answer',
+      cpuSecondsPerSecond:
+        'CPU seconds per wall second during the load: this process by process.cpuUsage (all its threads), DynamoDB Local’s java and the SES emulator from /proc/<pid>/stat (Linux; null elsewhere)',
+      functions:
+        'each function’s execution environments since the stack started (local/function-environments.ts); environmentsDuringLoad from the load’s start until the events settled',
     },
     apiLatencyMs: apiStats,
     smsToSocketMs: deliveryStats,
-    inboundWebhookMs: webhookStats,
-    // This process hosts the gateway and every handler (as the Lambdas' modules) and the simulated agents.
+    smsToSocketGoalMs: { p95: SMS_TO_SOCKET_P95_GOAL_MS, met: deliveryStats.p95 <= SMS_TO_SOCKET_P95_GOAL_MS },
+    inboundWebhookMs: { ...webhookStats, unanswered: webhooks.failed('inbound sms') },
+    statusCallbackMs: { ...statusCallbackStats, unanswered: webhooks.failed('sms status') },
+    inboundTextPostMs: inboundPostStats,
+    // This process hosts the gateway, the emulators, every function's environments (worker threads) and the simulated agents.
     peakMemoryMb: { rss: mb(peakRss), heapUsed: mb(peakHeapUsed) },
     loadAverage: round(loadavg()[0] ?? 0, 2),
     cores: availableParallelism(),
-    cpuSecondsPerSecond: cpuPerSecond,
+    cpuSecondsPerSecond: cpu,
+    functions: {
+      totals: functions.totals,
+      byFunction: Object.fromEntries(functions.rows.map(({ name, ...row }) => [name, row])),
+    },
     pass,
   });
   console.log(`Wrote bench/results/soak.json in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 } finally {
   clearInterval(memoryTimer);
+  webhooks.stop();
   // Twilio's carrier would go on with status callbacks into a stopping stack (and its handlers log the
   // gateway gone); the emulator's fault switch drops them from here.
   await fetch(`${urls.twilio}/_emulator/faults`, {
@@ -591,6 +686,50 @@ function stats(samples: readonly number[]) {
     p99: round(percentile(samples, 99), 1),
     max: round(samples.length ? Math.max(...samples) : Number.NaN, 1),
   };
+}
+
+/**
+ * Each function that ran: its environments (each a cold start; `environmentsDuringLoad` those created
+ * since `atStart`), its cold starts' initialisation, and how its invocations fared; and the totals.
+ */
+function functionRows(byName: Record<string, FunctionStats>, atStart: Record<string, FunctionStats>) {
+  const rows = Object.entries(byName).map(([name, f]) => ({
+    name,
+    invocations: f.invocations,
+    environments: f.environments,
+    environmentsDuringLoad: f.environments - (atStart[name]?.environments ?? 0),
+    live: f.live,
+    coldStarts: {
+      count: f.initMs.length,
+      initMsMedian: round(percentile(f.initMs, 50), 0),
+      initMsMax: round(f.initMs.length ? Math.max(...f.initMs) : Number.NaN, 0),
+    },
+    queued: f.queued,
+    throttled: f.throttled,
+    timeouts: f.timeouts,
+    peakConcurrency: f.peakConcurrency,
+  }));
+  const sum = (pick: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + pick(r), 0);
+  const inits = Object.values(byName).flatMap((f) => f.initMs);
+  return {
+    rows,
+    totals: {
+      functions: rows.length,
+      environments: sum((r) => r.environments),
+      environmentsDuringLoad: sum((r) => r.environmentsDuringLoad),
+      coldStarts: inits.length,
+      initMsMedian: round(percentile(inits, 50), 0),
+      initMsMax: round(inits.length ? Math.max(...inits) : Number.NaN, 0),
+      invocations: sum((r) => r.invocations),
+      queued: sum((r) => r.queued),
+      throttled: sum((r) => r.throttled),
+      timeouts: sum((r) => r.timeouts),
+    },
+  };
+}
+
+function wholeMs(ms: number): string {
+  return Number.isFinite(ms) ? ms.toFixed(0) : '-';
 }
 
 function statRow(s: ReturnType<typeof stats>): string[] {

@@ -56,6 +56,10 @@ export async function startTestStack(options: {
     const provided: ProvidedStack = { urls: stack.urls, env: stack.env, twilioDemo: stack.twilioDemo };
     return {
       provided,
+      /** Each function's environments, cold starts and invocations (the soak reports them). */
+      functionStats: stack.functionStats,
+      /** The stack's processes besides this one: DynamoDB Local's java and the SES emulator. */
+      processes: stack.processes,
       stop: async () => {
         await stack.stop();
         rmSync(dataDir, { recursive: true, force: true });
