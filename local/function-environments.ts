@@ -71,7 +71,7 @@ interface Pool {
   environments: Set<Environment>;
   idle: Environment[];
   /** Environments being created (waiting for a start slot, or initialising). */
-  starting: Set<Worker | 'waiting'>;
+  starting: Set<Worker | symbol>;
   waiters: Waiter[];
   stats: FunctionStats;
   initTimeoutMs: number;
@@ -161,7 +161,8 @@ export function createFunctionEnvironments(options: {
   /** A cold start: a worker that loads the function's bundle, then takes the next waiting invocation. */
   function start(pool: Pool) {
     const { spec } = pool;
-    const placeholder = 'waiting' as const;
+    // One per start still waiting for its slot (each its own: a Set would count equal ones once).
+    const placeholder = Symbol(spec.name);
     pool.starting.add(placeholder);
     pool.stats.environments += 1;
     const number = pool.stats.environments;
@@ -344,7 +345,7 @@ export function createFunctionEnvironments(options: {
       for (const pool of pools.values()) {
         for (const waiter of pool.waiters.splice(0)) waiter.fail(new Error('The gateway is closing'));
         for (const environment of pool.environments) workers.push(environment.worker);
-        for (const starting of pool.starting) if (starting !== 'waiting') workers.push(starting);
+        for (const starting of pool.starting) if (typeof starting !== 'symbol') workers.push(starting);
       }
       await Promise.allSettled(workers.map((w) => w.terminate()));
     },
