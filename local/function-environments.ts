@@ -324,7 +324,6 @@ export function createFunctionEnvironments(options: {
           type: 'invoke',
           id,
           event,
-          timeoutMs,
           deadline: Date.now() + timeoutMs,
         } satisfies ToRuntime);
       });

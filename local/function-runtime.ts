@@ -1,6 +1,7 @@
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Context } from 'aws-lambda';
+import { lambdaContext } from './lambda-context';
 
 /**
  * What runs inside one local execution environment (a worker thread; local/function-environments.ts):
@@ -14,7 +15,7 @@ export interface RuntimeData {
   functionName: string;
 }
 
-export type ToRuntime = { type: 'invoke'; id: number; event: unknown; timeoutMs: number; deadline: number };
+export type ToRuntime = { type: 'invoke'; id: number; event: unknown; deadline: number };
 
 export type SerializedError = { name: string; message: string; stack?: string };
 
@@ -71,23 +72,6 @@ globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
   }
 }) as typeof fetch;
 
-function context(timeoutMs: number, deadline: number): Context {
-  return {
-    awsRequestId: crypto.randomUUID(),
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => Math.max(0, Math.min(timeoutMs, deadline - Date.now())),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
-}
-
 const started = performance.now();
 let handler: Handler;
 try {
@@ -105,7 +89,7 @@ port.on('message', async (message: ToRuntime) => {
   answered = false;
   let reply: FromRuntime;
   try {
-    const result = await handler(message.event, context(message.timeoutMs, message.deadline));
+    const result = await handler(message.event, lambdaContext(functionName, message.deadline));
     reply = { type: 'result', id: message.id, result };
   } catch (error) {
     reply = { type: 'error', id: message.id, error: serialize(error) };

@@ -31,6 +31,7 @@ import { handlerEntry } from '../infra/bundling';
 import { buildFunctionBundles } from './function-bundles';
 import { createFunctionEnvironments, FunctionThrottled } from './function-environments';
 import { FunctionTimeout, invoke } from './function-scope';
+import { lambdaContext } from './lambda-context';
 import type { Logger } from './log';
 import { DEFAULT_ENVIRONMENTS_PER_FUNCTION } from './settings';
 import { functionAccessKeyId, guardFunctionsTable } from './table-guard';
@@ -70,25 +71,6 @@ function loadHandler(name: string): Promise<LambdaHandler> {
     loaded.set(name, handler);
   }
   return handler;
-}
-
-function lambdaContext(functionName: string, timeoutMs: number): Context {
-  const awsRequestId = randomUUID();
-  const deadline = Date.now() + timeoutMs;
-  return {
-    awsRequestId,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
 }
 
 /** Static segments win over parameters, as in API Gateway. */
@@ -304,7 +286,7 @@ export function createGateway(options: GatewayOptions) {
       await guardFunctionsTable();
       return loaded;
     });
-    return invoke(fn, timeoutMs, () => handler(event, lambdaContext(route.handler, timeoutMs)));
+    return invoke(fn, timeoutMs, () => handler(event, lambdaContext(route.handler, Date.now() + timeoutMs)));
   }
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse) {
