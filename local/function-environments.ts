@@ -255,17 +255,20 @@ export function createFunctionEnvironments(options: {
           reject(error);
         },
       };
-      // No bound (a queue's consumer) is no timer: Node would take an infinite delay as 1 ms.
-      const timer = Number.isFinite(invoke.admissionMs)
-        ? setTimeout(() => {
-            pool.waiters.splice(pool.waiters.indexOf(waiter), 1);
-            pool.stats.throttled += 1;
-            reject(new FunctionThrottled(pool.spec.name, performance.now() - started));
-          }, invoke.admissionMs)
-        : undefined;
       pool.waiters.push(waiter);
+      // A new environment starting for it: it waits for its cold start. None (the function is at its
+      // limit): concurrency is exhausted, and it waits only as long as `admissionMs` (none for a
+      // queue's consumer, and no timer then: Node would take an infinite delay as 1 ms).
+      scale(pool);
+      const timer =
+        pool.waiters.length > pool.starting.size && Number.isFinite(invoke.admissionMs)
+          ? setTimeout(() => {
+              pool.waiters.splice(pool.waiters.indexOf(waiter), 1);
+              pool.stats.throttled += 1;
+              reject(new FunctionThrottled(pool.spec.name, performance.now() - started));
+            }, invoke.admissionMs)
+          : undefined;
     });
-    scale(pool);
     return waiting;
   }
 
