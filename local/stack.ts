@@ -120,6 +120,8 @@ export async function startLocalStack(options: StackOptions) {
       WEBHOOK_BASE_URL: `${apiUrl}/webhooks/twilio`,
       // What CloudFront adds to origin requests; the gateway adds it as CloudFront would.
       ORIGIN_SECRET: randomBytes(24).toString('base64url'),
+      // Node 20 here, Node 22 in Lambda: the SDK's upgrade notice would be every cold start's first lines.
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ...(options.passwordScryptN ? { PASSWORD_SCRYPT_N: String(options.passwordScryptN) } : {}),
       ...(options.voiceTokenTtlSeconds ? { LOCAL_VOICE_TOKEN_TTL_SECONDS: String(options.voiceTokenTtlSeconds) } : {}),
     };

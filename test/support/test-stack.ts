@@ -34,6 +34,8 @@ export async function startTestStack(options: {
       PLATFORM_ADMIN_EMAILS: options.platformAdminEmails ?? '',
       // Transaction conflicts are on, as in AWS, unless the run turns them off (README: Local stack).
       DYNAMODB_CONFLICTS: process.env.DYNAMODB_CONFLICTS,
+      // A function's environments at most, as `npm start` reads it (README: Configuration).
+      LOCAL_FUNCTION_CONCURRENCY: process.env.LOCAL_FUNCTION_CONCURRENCY,
     });
     const ports = () => Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()] as const);
     const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort, twilioSignallingPort] = await ports();
