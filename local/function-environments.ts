@@ -50,7 +50,7 @@ export class FunctionThrottled extends Error {
   }
 }
 
-/** A function that failed to initialise (its module threw, or took longer than Lambda's 10 s init). */
+/** A function that failed to initialise (its module threw, or outlasted its init limit). */
 export class FunctionInitError extends Error {}
 
 interface Environment {

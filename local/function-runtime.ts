@@ -1,6 +1,7 @@
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Context } from 'aws-lambda';
+import { freezeFetchAfterInvocation } from './frozen-fetch';
 import { lambdaContext } from './lambda-context';
 
 /**
@@ -58,19 +59,10 @@ const serialize = (error: unknown): SerializedError =>
  */
 let invocation = 0;
 let answered = true;
-const realFetch = globalThis.fetch;
-const never = new Promise<never>(() => {});
-globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+freezeFetchAfterInvocation(() => {
   const mine = invocation;
-  const frozen = () => mine !== invocation || answered;
-  try {
-    const response = await realFetch(...args);
-    return frozen() ? never : response;
-  } catch (error) {
-    if (frozen()) return never;
-    throw error;
-  }
-}) as typeof fetch;
+  return () => mine !== invocation || answered;
+});
 
 const started = performance.now();
 let handler: Handler;

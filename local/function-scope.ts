@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TableAccess } from '../functions/lib/capabilities';
+import { freezeFetchAfterInvocation } from './frozen-fetch';
 
 /**
  * Lambda gives each function its own process: its own environment, and a timeout that stops it. The
@@ -45,19 +46,10 @@ function install() {
     },
   });
 
-  const realFetch = globalThis.fetch;
-  const never = new Promise<never>(() => {});
-  globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+  freezeFetchAfterInvocation(() => {
     const invocation = scope.getStore();
-    try {
-      const response = await realFetch(...args);
-      if (invocation?.stopped) return never;
-      return response;
-    } catch (error) {
-      if (invocation?.stopped) return never;
-      throw error;
-    }
-  }) as typeof fetch;
+    return () => invocation?.stopped === true;
+  });
 }
 
 export class FunctionTimeout extends Error {

@@ -29,7 +29,7 @@ import {
 } from '../functions/routes';
 import { handlerEntry } from '../infra/bundling';
 import { buildFunctionBundles } from './function-bundles';
-import { createFunctionEnvironments, FunctionThrottled } from './function-environments';
+import { createFunctionEnvironments, FunctionThrottled, type LocalFunctionSpec } from './function-environments';
 import { FunctionTimeout, invoke } from './function-scope';
 import { lambdaContext } from './lambda-context';
 import type { Logger } from './log';
@@ -217,6 +217,23 @@ export function createGateway(options: GatewayOptions) {
     return given ? Promise.resolve(given) : loadHandler(name);
   };
   const isolated = !options.handlers && options.functions !== 'in-process';
+  /** Each route's function as its environments start it: computed once, not on every request. */
+  const specs = new Map<RouteEntry, LocalFunctionSpec>();
+  const functionSpec = (route: RouteEntry): LocalFunctionSpec => {
+    let spec = specs.get(route);
+    if (!spec) {
+      spec = {
+        name: route.handler,
+        environment: {
+          ...environmentFor(route.capabilities, options.environment),
+          // Who is calling, as IAM knows it from the signature: the DynamoDB proxy grants what the route declares.
+          AWS_ACCESS_KEY_ID: functionAccessKeyId(route.handler, route.table),
+        },
+      };
+      specs.set(route, spec);
+    }
+    return spec;
+  };
   const functions = isolated ? isolatedFunctions() : undefined;
 
   /** Bundles every function of the routes (local/function-bundles.ts); environments start from them. */
@@ -267,12 +284,7 @@ export function createGateway(options: GatewayOptions) {
     const timeoutMs = timeoutOf(route);
     if (functions) {
       const environments = await functions.built;
-      const environment = {
-        ...environmentFor(route.capabilities, options.environment),
-        // Who is calling, as IAM knows it from the signature: the DynamoDB proxy grants what the route declares.
-        AWS_ACCESS_KEY_ID: functionAccessKeyId(route.handler, route.table),
-      };
-      return environments.invoke({ name: route.handler, environment }, event, {
+      return environments.invoke(functionSpec(route), event, {
         timeoutMs,
         // Lambda's 10 s init limit, then again within the invocation's timeout ("suppressed init").
         initTimeoutMs: INIT_TIMEOUT_MS + timeoutMs,
