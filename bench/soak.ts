@@ -528,6 +528,8 @@ try {
         'throttled',
         'timeouts',
         'peak conc.',
+        'wait mean',
+        'run mean',
       ],
       [...functions.rows]
         .sort((a, b) => b.invocations - a.invocations)
@@ -544,8 +546,10 @@ try {
           String(f.throttled),
           String(f.timeouts),
           String(f.peakConcurrency),
+          wholeMs(f.meanWaitMs),
+          wholeMs(f.meanRunMs),
         ]),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
     );
     const t = functions.totals;
     console.log(
@@ -556,9 +560,12 @@ try {
   const tableStats = (await (await fetch(`${urls.dynamodb}/_local/stats`)).json()) as {
     transactionConflicts: number;
     requests: Record<string, number>;
+    upstream: { inFlightPeak: number; ms: Record<string, { count: number; total: number }> };
   };
+  const upstream = Object.values(tableStats.upstream.ms);
+  const upstreamMeanMs = upstream.reduce((n, o) => n + o.total, 0) / Math.max(1, upstream.reduce((n, o) => n + o.count, 0));
   console.log(
-    `\nDynamoDB: ${Object.values(tableStats.requests).reduce((a, b) => a + b, 0)} requests, ${tableStats.transactionConflicts} transaction conflicts met (conflicts ${process.env.DYNAMODB_CONFLICTS === 'off' ? 'off' : 'on'}).`,
+    `\nDynamoDB: ${Object.values(tableStats.requests).reduce((a, b) => a + b, 0)} requests, ${tableStats.transactionConflicts} transaction conflicts met (conflicts ${process.env.DYNAMODB_CONFLICTS === 'off' ? 'off' : 'on'}); DynamoDB Local answered in ${upstreamMeanMs.toFixed(1)} ms on average, at most ${tableStats.upstream.inFlightPeak} requests in flight.`,
   );
   for (const e of errors.slice(0, 10)) console.log(`error: ${e}`);
   console.log(`\nGoal: 0 errors, 0 lost events. ${pass ? 'pass' : 'FAIL'}`);
@@ -612,7 +619,9 @@ try {
       cpuSecondsPerSecond:
         'CPU seconds per wall second during the load: this process by process.cpuUsage (all its threads), DynamoDB Local’s java and the SES emulator from /proc/<pid>/stat (Linux; null elsewhere)',
       functions:
-        'each function’s execution environments since the stack started (local/function-environments.ts); environmentsDuringLoad from the load’s start until the events settled',
+        'each function’s execution environments since the stack started (local/function-environments.ts); environmentsDuringLoad from the load’s start until the events settled; meanWaitMs and meanRunMs over the invocations of that time (waiting for an environment, running in one)',
+      table:
+        'the local DynamoDB endpoint’s counts since the stack started (local/dynamodb-proxy.ts): requests by operation and by calling function, and DynamoDB Local’s time per operation',
     },
     apiLatencyMs: apiStats,
     smsToSocketMs: deliveryStats,
@@ -708,6 +717,12 @@ function functionRows(byName: Record<string, FunctionStats>, atStart: Record<str
     throttled: f.throttled,
     timeouts: f.timeouts,
     peakConcurrency: f.peakConcurrency,
+    // Means over the load's invocations (since `atStart`): waiting for an environment, running in one.
+    ...(() => {
+      const during = f.invocations - (atStart[name]?.invocations ?? 0);
+      const mean = (total: number, before = 0) => (during ? round((total - before) / during, 1) : Number.NaN);
+      return { meanWaitMs: mean(f.waitMs, atStart[name]?.waitMs), meanRunMs: mean(f.runMs, atStart[name]?.runMs) };
+    })(),
   }));
   const sum = (pick: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + pick(r), 0);
   const inits = Object.values(byName).flatMap((f) => f.initMs);

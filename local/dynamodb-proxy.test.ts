@@ -231,7 +231,7 @@ describe('the DynamoDB conflict proxy', () => {
     gate.open();
     await Promise.all([first.answer, second.answer]);
     expect((await client.send(new GetCommand({ TableName: TABLE, Key: hot }))).Item?.n).toBe(2);
-    expect(proxy.stats()).toEqual({ transactionConflicts: 0, requests: { TransactWriteItems: 2, GetItem: 1 } });
+    expect(proxy.stats()).toMatchObject({ transactionConflicts: 0, requests: { TransactWriteItems: 2, GetItem: 1 } });
   });
 
   it('answers GET /_local/stats with the requests and conflicts since start', async () => {
@@ -247,10 +247,23 @@ describe('the DynamoDB conflict proxy', () => {
 
     const answer = await fetch(`${proxy.endpoint}/_local/stats`);
     expect(answer.headers.get('content-type')).toBe('application/json');
-    expect(await answer.json()).toEqual({
+    const stats = await answer.json();
+    expect(stats).toMatchObject({
       transactionConflicts: 2,
       requests: { PutItem: 2, GetItem: 1, TransactWriteItems: 2 },
+      // The test's client signs as no function.
+      byFunction: { '-': { PutItem: 2, GetItem: 1, TransactWriteItems: 2 } },
     });
+    // DynamoDB Local saw only what the rules let through, each timed.
+    const upstream = stats.upstream as { inFlight: number; inFlightPeak: number; ms: Record<string, { count: number; max: number }> };
+    expect(Object.fromEntries(Object.entries(upstream.ms).map(([operation, o]) => [operation, o.count]))).toEqual({
+      PutItem: 1,
+      GetItem: 1,
+      TransactWriteItems: 1,
+    });
+    expect(upstream.ms.TransactWriteItems?.max).toBeGreaterThan(0);
+    expect(upstream.inFlight).toBe(0);
+    expect(upstream.inFlightPeak).toBeGreaterThanOrEqual(1);
   });
 
   it("passes other answers through byte for byte, DynamoDB Local's CRC32 header included", async () => {

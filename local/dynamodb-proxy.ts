@@ -47,7 +47,14 @@ export async function startDynamoDbProxy(options: {
 }) {
   const upstream = new URL(options.upstream);
   const agent = new Agent({ keepAlive: true });
-  const stats = { transactionConflicts: 0, requests: {} as Record<string, number> };
+  const stats = {
+    transactionConflicts: 0,
+    requests: {} as Record<string, number>,
+    /** Requests per calling function and operation ('-' for unsigned callers: in-process functions, tests). */
+    byFunction: {} as Record<string, Record<string, number>>,
+    /** DynamoDB Local's time per operation, from sending it the request until the end of its answer. */
+    upstream: { inFlight: 0, inFlightPeak: 0, ms: {} as Record<string, { count: number; total: number; max: number }> },
+  };
   const holders = new Map<string, Set<Flight>>();
   /** The ClientRequestTokens of the TransactWriteItems in flight. */
   const tokens = new Set<string>();
@@ -62,6 +69,9 @@ export async function startDynamoDbProxy(options: {
     stats.requests[operation] = (stats.requests[operation] ?? 0) + 1;
     // What the calling function's role allows (isolated functions sign as themselves; local/table-guard.ts).
     const caller = functionOfRequest(req.headers.authorization);
+    const byOperation = stats.byFunction[caller?.name ?? '-'] ?? {};
+    byOperation[operation] = (byOperation[operation] ?? 0) + 1;
+    stats.byFunction[caller?.name ?? '-'] = byOperation;
     const denied =
       caller && deniedTableAction(caller, { headers: { 'x-amz-target': String(req.headers['x-amz-target']) }, body });
     if (denied) return error(res, denied.type, { message: denied.message });
@@ -116,6 +126,23 @@ export async function startDynamoDbProxy(options: {
 
   /** Sends the request on to DynamoDB Local and its answer back unchanged (unless `replace` answers instead). */
   function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, replace?: (status: number) => boolean) {
+    const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] || 'other';
+    const sent = performance.now();
+    const upstreamStats = stats.upstream;
+    upstreamStats.inFlight += 1;
+    upstreamStats.inFlightPeak = Math.max(upstreamStats.inFlightPeak, upstreamStats.inFlight);
+    let done = false;
+    const finished = () => {
+      if (done) return;
+      done = true;
+      upstreamStats.inFlight -= 1;
+      const ms = performance.now() - sent;
+      const entry = upstreamStats.ms[operation] ?? { count: 0, total: 0, max: 0 };
+      entry.count += 1;
+      entry.total += ms;
+      entry.max = Math.max(entry.max, ms);
+      upstreamStats.ms[operation] = entry;
+    };
     const out = request(
       {
         host: upstream.hostname,
@@ -126,12 +153,15 @@ export async function startDynamoDbProxy(options: {
         agent,
       },
       (answer) => {
+        answer.once('end', finished);
+        answer.once('close', finished);
         if (replace?.(answer.statusCode ?? 0)) return void answer.resume();
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
         answer.pipe(res);
       },
     );
     // The SDK sees a dropped connection, as it would from DynamoDB, and retries.
+    out.once('close', finished);
     out.once('error', (error) => {
       options.log.warn(`DynamoDB Local did not answer: ${error.message}`);
       res.destroy();

@@ -38,6 +38,9 @@ export interface FunctionStats {
   timeouts: number;
   /** The most environments busy at once. */
   peakConcurrency: number;
+  /** Time invocations spent waiting for an environment, and running in one, in ms (sums). */
+  waitMs: number;
+  runMs: number;
 }
 
 /** An invocation that found every environment of its function busy for `admissionMs`. */
@@ -140,6 +143,8 @@ export function createFunctionEnvironments(options: {
           throttled: 0,
           timeouts: 0,
           peakConcurrency: 0,
+          waitMs: 0,
+          runMs: 0,
         },
       };
       pools.set(spec.name, pool);
@@ -299,7 +304,10 @@ export function createFunctionEnvironments(options: {
     if (closed) throw new Error('The gateway is closing');
     const pool = poolOf(spec, invokeOptions.initTimeoutMs);
     pool.stats.invocations += 1;
+    const arrived = performance.now();
     const environment = await acquire(pool, invokeOptions);
+    const running = performance.now();
+    pool.stats.waitMs += running - arrived;
     const busy = pool.environments.size - pool.idle.length;
     pool.stats.peakConcurrency = Math.max(pool.stats.peakConcurrency, busy);
     const id = nextId++;
@@ -331,6 +339,7 @@ export function createFunctionEnvironments(options: {
         } satisfies ToRuntime);
       });
     } finally {
+      pool.stats.runMs += performance.now() - running;
       release(pool, environment);
     }
   }

@@ -36,6 +36,8 @@ export async function startTestStack(options: {
       DYNAMODB_CONFLICTS: process.env.DYNAMODB_CONFLICTS,
       // A function's environments at most, as `npm start` reads it (README: Configuration).
       LOCAL_FUNCTION_CONCURRENCY: process.env.LOCAL_FUNCTION_CONCURRENCY,
+      // In-process functions for debugging or comparison, as `npm start` reads it (README: Configuration).
+      LOCAL_FUNCTIONS: process.env.LOCAL_FUNCTIONS,
     });
     const ports = () => Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()] as const);
     const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort, twilioSignallingPort] = await ports();
