@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
  * tests in jsdom; `browser` drives the web app in Debian's Chromium against a stack of its own with the
  * Vite dev server, one file at a time, after the other projects (2 cores: a browser next to other
  * test files makes timings flaky); `load` puts many parallel writers on one conversation, on a stack
- * of its own, one file at a time, after the browser. `peak` (a busy company's rate of texts, a goal of
+ * of its own, one file at a time, after the browser; `bundled` runs a smoke set against exactly the
+bundles `cdk deploy` uploads (SWITCHBOARD_HANDLERS=bundled), on a stack of its own, last. `peak` (a busy company's rate of texts, a goal of
  * the machine as much as of the product) is a benchmark: `npm run bench` runs it, `npm test` does not.
  */
 export default defineConfig({
@@ -73,6 +74,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'bundled',
+          include: ['test/bundled/**/*.test.ts'],
+          globalSetup: ['test/support/bundled-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          expect: { poll: { timeout: 15_000 } },
+          sequence: { groupOrder: 3 },
+        },
+      },
+      {
+        test: {
           name: 'peak',
           include: ['test/peak/**/*.test.ts'],
           globalSetup: ['test/support/load-setup.ts'],
@@ -80,7 +92,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
     ],

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -28,7 +27,7 @@ import {
   socketRoutes,
 } from '../functions/routes';
 import { handlerEntry } from '../infra/bundling';
-import { buildFunctionBundles } from './function-bundles';
+import { buildFunctionBundles, bundlesDir, type FunctionBundling } from './function-bundles';
 import { createFunctionEnvironments, FunctionThrottled, type LocalFunctionSpec } from './function-environments';
 import { FunctionTimeout, invoke } from './function-scope';
 import { lambdaContext } from './lambda-context';
@@ -181,6 +180,8 @@ export interface GatewayOptions {
   integrationTimeoutMs?: number;
   /** Environments per function at most (default DEFAULT_ENVIRONMENTS_PER_FUNCTION). */
   environmentsPerFunction?: number;
+  /** The environments' code: `local` bundles (the default) or exactly the deployed ones (local/function-bundles.ts). */
+  bundling?: FunctionBundling;
   /** Where a handler's source is, relative to the repository (default: functions/handlers/<name>.ts). */
   entryOf?: (handler: string) => string;
 }
@@ -238,12 +239,13 @@ export function createGateway(options: GatewayOptions) {
 
   /** Bundles every function of the routes (local/function-bundles.ts); environments start from them. */
   function isolatedFunctions() {
-    const outDir = mkdtempSync(join(tmpdir(), 'switchboard-functions-'));
+    const outDir = bundlesDir(options.bundling ?? 'local');
     const all = [...routes.http, ...routes.socket, routes.fallback, ...(routes.queues ?? [])];
     const built = buildFunctionBundles({
       handlers: [...new Set(all.map((r) => r.handler))],
       entryOf: options.entryOf ?? handlerEntry,
       outDir,
+      bundling: options.bundling,
     }).then((bundles) =>
       createFunctionEnvironments({
         bundles,

@@ -40,6 +40,11 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
     functions: matching('LOCAL_FUNCTIONS', /^(environments|in-process)$/, 'environments', 'environments or in-process') as
       | 'environments'
       | 'in-process',
+    /**
+     * The functions' code: `local` bundles (the deploy's settings with the AWS SDK inside, unminified,
+     * shared chunks) or `bundled`, exactly what `cdk deploy` uploads (local/function-bundles.ts).
+     */
+    handlers: matching('SWITCHBOARD_HANDLERS', /^(local|bundled)$/, 'local', 'local or bundled') as 'local' | 'bundled',
     /** A function's environments at most: concurrent invocations beyond wait for one (README: Local stack). */
     environmentsPerFunction: Number(
       matching(

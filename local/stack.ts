@@ -34,6 +34,10 @@ export type LocalStack = Awaited<ReturnType<typeof startLocalStack>>;
  */
 export async function startLocalStack(options: StackOptions) {
   const log = options.log ?? defaultLogs;
+  if (options.handlers === 'bundled' && options.functions === 'in-process')
+    throw new Error(
+      'SWITCHBOARD_HANDLERS=bundled runs the deployed bundles in environments of their own: it needs LOCAL_FUNCTIONS=environments',
+    );
   const ports: [number, string][] = [
     [options.apiPort, 'API_PORT'],
     [options.sesPort, 'SES_PORT'],
@@ -143,6 +147,7 @@ export async function startLocalStack(options: StackOptions) {
       functionLog: log('functions'),
       functions: options.functions,
       environmentsPerFunction: options.environmentsPerFunction,
+      bundling: options.handlers === 'bundled' ? 'deployed' : 'local',
       environment: { ...definedVariables(process.env), ...handlerEnv },
       originSecret: handlerEnv.ORIGIN_SECRET,
     });

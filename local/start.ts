@@ -10,6 +10,16 @@ const log = logger('switchboard', 'gray');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const started = Date.now();
 
+/** How the functions run, in a line of the banner (README: Configuration). */
+function functionsMode(settings: ReturnType<typeof localSettings>): string {
+  if (settings.functions === 'in-process') return 'in this process, from the TypeScript source (LOCAL_FUNCTIONS=in-process)';
+  const code =
+    settings.handlers === 'bundled'
+      ? 'from the deployed bundles (SWITCHBOARD_HANDLERS=bundled)'
+      : 'from local bundles (SWITCHBOARD_HANDLERS=bundled for the deployed ones)';
+  return `environments of their own, at most ${settings.environmentsPerFunction} each, ${code}`;
+}
+
 try {
   const settings = localSettings();
   const stack = await startLocalStack({ ...settings, persist: true, web: true });
@@ -43,6 +53,7 @@ try {
       row('Phone simulator', stack.urls.phone),
       row('Voice SDK signalling', stack.urls.signalling),
       row('  trust certificate', `open ${stack.urls.signallingTrust} once and accept it`),
+      row('Functions', functionsMode(settings)),
       row('Data folder', settings.dataDir),
       '',
       pc.dim('  Ctrl-C stops everything. `npm run reset` deletes the local data.'),

@@ -24,6 +24,8 @@ export async function startTestStack(options: {
   twilioMessageStepMs?: number;
   /** A voice token lifetime under 15 minutes (functions/voice/voice-token.ts). */
   voiceTokenTtlSeconds?: number;
+  /** `bundled`: the functions run from exactly the bundles `cdk deploy` uploads (local/function-bundles.ts). */
+  handlers?: 'bundled';
   /** Each part's logger (default: quiet). */
   log?: (name: string) => Logger;
 }) {
@@ -38,6 +40,8 @@ export async function startTestStack(options: {
       LOCAL_FUNCTION_CONCURRENCY: process.env.LOCAL_FUNCTION_CONCURRENCY,
       // In-process functions for debugging or comparison, as `npm start` reads it (README: Configuration).
       LOCAL_FUNCTIONS: process.env.LOCAL_FUNCTIONS,
+      // The deployed bundles instead of local ones, for the whole run or for one stack (test/bundled).
+      SWITCHBOARD_HANDLERS: options.handlers ?? process.env.SWITCHBOARD_HANDLERS,
     });
     const ports = () => Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()] as const);
     const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort, twilioSignallingPort] = await ports();
