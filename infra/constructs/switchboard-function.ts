@@ -97,8 +97,10 @@ export class SwitchboardFunctions extends Construct {
     super(scope, id);
     this.layer = lambda.ParamsAndSecretsLayerVersion.fromVersionArn(settings.paramsAndSecretsLayerArn, {
       logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
-      // How long a rotated secret may still be served from the extension's cache (config.ts).
-      secretsManagerTtl: Duration.seconds(SECRET_CACHE_TTL_SECONDS),
+      // Secrets are cached by the functions themselves (config.ts: the missing AWSPREVIOUS too, which
+      // the extension would ask Secrets Manager for on every request); a second cache here would
+      // double the time a rotated secret may still be served. Parameters: the extension's cache.
+      secretsManagerTtl: Duration.seconds(0),
       parameterStoreTtl: Duration.seconds(SECRET_CACHE_TTL_SECONDS),
     });
   }
