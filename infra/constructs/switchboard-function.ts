@@ -68,7 +68,6 @@ export interface FunctionRoute extends RouteEntry {
   /** `http`: an HTTP API route; `socket`: a WebSocket route (with its contract); `queue`: a queue's consumer. */
   readonly kind: 'http' | 'socket' | 'queue';
   readonly contract?: unknown;
-  readonly memorySize?: number;
 }
 
 /**
@@ -118,7 +117,7 @@ export class SwitchboardFunctions extends Construct {
       depsLockFilePath: path.join(settings.projectRoot, 'package-lock.json'),
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: route.memorySize ?? FUNCTION_MEMORY_MIB,
+      memorySize: route.hashesPasswords ? PASSWORD_HASHING_MEMORY_MIB : FUNCTION_MEMORY_MIB,
       timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
       role,
       logGroup,
