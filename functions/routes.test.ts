@@ -177,6 +177,23 @@ describe('table access and KMS operations', () => {
   });
 });
 
+describe('password hashing', () => {
+  it('is declared (`hashesPasswords`) by exactly the entries whose code reaches the password module', () => {
+    for (const entry of allEntries) {
+      const hashes = [...importGraph(join(handlersDir, `${entry.handler}.ts`))].some(
+        (file) => relative(import.meta.dirname, file) === 'auth/passwords.ts',
+      );
+      expect.soft(entry.hashesPasswords === true, `${entry.handler} hashes passwords`).toBe(hashes);
+    }
+    // Sign-up, sign-in and accepting an invitation set a password or check one; nothing else does.
+    expect(allEntries.filter((entry) => entry.hashesPasswords).map((entry) => entry.handler)).toEqual([
+      'auth/register',
+      'auth/login',
+      'invitations/accept',
+    ]);
+  });
+});
+
 describe('matchPath', () => {
   it('matches literal segments and captures parameters', () => {
     expect(matchPath('/api/v1/contacts/{id}', '/api/v1/contacts/abc%20d')).toEqual({ id: 'abc d' });

@@ -36,6 +36,11 @@ export interface RouteEntry {
   kms?: readonly KmsOperation[];
   /** Seconds before the function is stopped; DEFAULT_TIMEOUT_SECONDS when absent, at most MAX_TIMEOUT_SECONDS. */
   timeoutSeconds?: number;
+  /**
+   * The route hashes or checks a password (scrypt, functions/auth/passwords.ts): its function gets the
+   * memory a hash needs, and the CPU Lambda gives with it (infra: PASSWORD_HASHING_MEMORY_MIB).
+   */
+  hashesPasswords?: true;
 }
 
 export interface HttpRouteEntry extends RouteEntry {
@@ -51,7 +56,13 @@ const TWILIO_TIMEOUT_SECONDS = 29;
 
 export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: system.health, handler: 'system/health', table: 'none', capabilities: [] },
-  { contract: auth.register, handler: 'auth/register', table: 'write', capabilities: ['mail', 'appUrl'] },
+  {
+    contract: auth.register,
+    handler: 'auth/register',
+    table: 'write',
+    capabilities: ['mail', 'appUrl'],
+    hashesPasswords: true,
+  },
   {
     contract: auth.verifyEmail,
     handler: 'auth/verify-email',
@@ -59,7 +70,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     capabilities: ['jwt', 'mail', 'appUrl', 'publish'],
   },
   { contract: auth.resendVerification, handler: 'auth/resend-verification', table: 'write', capabilities: ['mail', 'appUrl'] },
-  { contract: auth.login, handler: 'auth/login', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: auth.login, handler: 'auth/login', table: 'write', capabilities: ['jwt', 'publish'], hashesPasswords: true },
   { contract: auth.refresh, handler: 'auth/refresh', table: 'write', capabilities: ['jwt', 'publish'] },
   { contract: auth.logout, handler: 'auth/logout', table: 'write', capabilities: ['jwt', 'publish'] },
   { contract: auth.logoutAll, handler: 'auth/logout-all', table: 'write', capabilities: ['jwt', 'publish'] },
@@ -116,7 +127,13 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: team.revokeInvitation, handler: 'invitations/revoke', table: 'write', capabilities: ['jwt'] },
   { contract: team.resendInvitation, handler: 'invitations/resend', table: 'write', capabilities: ['jwt', 'mail', 'appUrl'] },
   { contract: team.previewInvitation, handler: 'invitations/preview', table: 'read', capabilities: [] },
-  { contract: team.acceptInvitation, handler: 'invitations/accept', table: 'write', capabilities: ['jwt', 'publish'] },
+  {
+    contract: team.acceptInvitation,
+    handler: 'invitations/accept',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+    hashesPasswords: true,
+  },
   { contract: contacts.listContacts, handler: 'contacts/list', table: 'read', capabilities: ['jwt'] },
   { contract: contacts.createContact, handler: 'contacts/create', table: 'write', capabilities: ['jwt'] },
   { contract: contacts.updateContact, handler: 'contacts/update', table: 'write', capabilities: ['jwt'] },

@@ -24,7 +24,7 @@ import { MailConfiguration } from './constructs/mail-configuration';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledge } from './constructs/nag';
 import { RealtimeApi } from './constructs/realtime-api';
-import { PASSWORD_HASHING_MEMORY_MIB, SwitchboardFunctions } from './constructs/switchboard-function';
+import { SwitchboardFunctions } from './constructs/switchboard-function';
 import { OptionalWebAcl } from './constructs/web-acl';
 import { WebHosting } from './constructs/web-hosting';
 import { contextFlag } from './context';
@@ -165,11 +165,7 @@ export class SwitchboardStack extends Stack {
     const http = new HttpApi(this, 'Http', {
       routes: httpRoutes.map((route) => ({
         contract: route.contract,
-        function: functions.add(functionId(route.handler), {
-          ...route,
-          kind: 'http',
-          memorySize: route.handler.startsWith('auth/') ? PASSWORD_HASHING_MEMORY_MIB : undefined,
-        }),
+        function: functions.add(functionId(route.handler), { ...route, kind: 'http' }),
       })),
       fallback: functions.add(functionId(fallbackRoute.handler), { ...fallbackRoute, kind: 'http' }),
     });

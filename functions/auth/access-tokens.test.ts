@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT } from 'jose';
+import { jwtVerify, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../shared/constants';
 import { SECRET_CACHE_TTL_SECONDS } from '../lib/config';
@@ -54,10 +54,23 @@ function rotate(to: string, at = new Date()) {
 }
 
 describe('the access-token signing key', () => {
-  it('is read through the extension on every use: a rotation signs new tokens with the new key at once', async () => {
+  it('is read again a cache time after a rotation: then new tokens are signed with the new key', async () => {
     const before = await issueAccessToken(principal);
-    rotate('second-key-second-key-second-key-second');
+    const rotatedAt = new Date();
+    rotate('second-key-second-key-second-key-second', rotatedAt);
+    const signedWith = (token: string, key: string) =>
+      jwtVerify(token, new TextEncoder().encode(key)).then(
+        () => true,
+        () => false,
+      );
+
+    // A warm function signs with the key it read until its cache time is over (config.ts).
+    vi.useFakeTimers({ now: rotatedAt.getTime() + (SECRET_CACHE_TTL_SECONDS - 1) * 1000, toFake: ['Date'] });
+    expect(await signedWith(await issueAccessToken(principal), 'first-key-first-key-first-key-first-key')).toBe(true);
+    vi.setSystemTime(rotatedAt.getTime() + SECRET_CACHE_TTL_SECONDS * 1000);
     const after = await issueAccessToken(principal);
+    expect(await signedWith(after, 'second-key-second-key-second-key-second')).toBe(true);
+
     const signedWithNew = await new SignJWT({ cid: 'c1', rol: 'OWNER', sid: 's1' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('u1')
@@ -67,7 +80,6 @@ describe('the access-token signing key', () => {
       .sign(new TextEncoder().encode('second-key-second-key-second-key-second'));
     // The new key signs; the token of before still verifies during the rotation.
     expect(await verifyAccessToken(signedWithNew)).toMatchObject({ userId: 'u1' });
-    expect(after).not.toBe(before);
     expect(await verifyAccessToken(before)).toMatchObject({ userId: 'u1', companyId: 'c1' });
   });
 

@@ -25,7 +25,7 @@ const ALGORITHM = 'HS256';
 const encode = (secret: string) => new TextEncoder().encode(secret);
 
 /**
- * The signing key, read on every call (the extension caches it), so a rotated secret is used within
+ * The signing key, read through config.ts's cache, so a rotated secret is used within
  * SECRET_CACHE_TTL_SECONDS. The previous key still verifies for one access-token lifetime after the
  * rotation (plus that cache time, during which a warm function may still have signed with it).
  */

@@ -1,11 +1,14 @@
 /**
  * Settings of the running function. Locally every value comes from the environment. In AWS, secrets
  * and values only known after deploy are read through the AWS Parameters and Secrets Lambda extension
- * (an HTTP call on localhost, no SDK in the bundle) on every use: the extension caches them for
- * SECRET_CACHE_TTL_SECONDS, so a rotated secret reaches warm functions within that time.
+ * (an HTTP call on localhost, no SDK in the bundle). Secrets are kept here, per container, for
+ * SECRET_CACHE_TTL_SECONDS, the answer "no such version" included (the extension caches no error, and
+ * a secret never rotated has no AWSPREVIOUS: every request would ask Secrets Manager again); the
+ * extension's own secret cache is off (infra/constructs/switchboard-function.ts), so a rotated
+ * secret reaches warm functions within that time. Parameters are cached by the extension, as long.
  */
 
-/** The extension's cache time (set on the layer by the CDK stack). */
+/** How long a container uses a secret it read (and the extension a parameter) before reading it again. */
 export const SECRET_CACHE_TTL_SECONDS = 60;
 
 /** The header CloudFront adds to every origin request, carrying ORIGIN_SECRET. */
@@ -80,7 +83,36 @@ export async function secretVersions(name: string): Promise<SecretVersions> {
   return { current: current.value, previous: previous?.value, rotatedAt: current.createdAt };
 }
 
-async function secretVersion(arn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS') {
+type SecretStage = 'AWSCURRENT' | 'AWSPREVIOUS';
+interface SecretVersion {
+  value: string;
+  createdAt?: Date;
+}
+
+/** Per container: each secret version as last read, `undefined` for a version that does not exist. */
+const secretCache = new Map<string, { readAt: number; version: Promise<SecretVersion | undefined> }>();
+
+/**
+ * A secret version, read through the extension at most once per SECRET_CACHE_TTL_SECONDS. Callers
+ * arriving while it is read share that one read; a read that fails is forgotten, so the next caller
+ * tries again.
+ */
+function secretVersion(arn: string, stage: SecretStage): Promise<SecretVersion | undefined> {
+  const key = `${stage} ${arn}`;
+  const now = Date.now();
+  const cached = secretCache.get(key);
+  // A clock that went back (or a test's) is not a fresh read either.
+  const age = cached ? now - cached.readAt : Number.NaN;
+  if (cached && age >= 0 && age < SECRET_CACHE_TTL_SECONDS * 1000) return cached.version;
+  const version = readSecretVersion(arn, stage);
+  secretCache.set(key, { readAt: now, version });
+  version.catch(() => {
+    if (secretCache.get(key)?.version === version) secretCache.delete(key);
+  });
+  return version;
+}
+
+async function readSecretVersion(arn: string, stage: SecretStage): Promise<SecretVersion | undefined> {
   const path = `/secretsmanager/get?secretId=${encodeURIComponent(arn)}&versionStage=${stage}`;
   // A secret never rotated has no AWSPREVIOUS: the extension passes Secrets Manager's 400/404 on.
   const body = (await fromExtension(path, stage === 'AWSPREVIOUS')) as

@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type { Construct } from 'constructs';
 import { contentSecurityPolicy, indexHtmlScriptHashes } from '../../web/content-security-policy';
+import { accountWideName } from './account-wide-name';
 
 /**
  * The SPA's security headers: those of CloudFront's managed SecurityHeadersPolicy, plus the app's
@@ -10,6 +11,8 @@ import { contentSecurityPolicy, indexHtmlScriptHashes } from '../../web/content-
  */
 export function spaResponseHeadersPolicy(scope: Construct): cloudfront.ResponseHeadersPolicy {
   return new cloudfront.ResponseHeadersPolicy(scope, 'SpaResponseHeaders', {
+    // CDK's default name (from the construct path) has no region: a second region failed to deploy.
+    responseHeadersPolicyName: accountWideName('spa-headers'),
     comment: 'Switchboard SPA: security headers and Content-Security-Policy',
     securityHeadersBehavior: {
       contentSecurityPolicy: {

@@ -68,7 +68,6 @@ export interface FunctionRoute extends RouteEntry {
   /** `http`: an HTTP API route; `socket`: a WebSocket route (with its contract); `queue`: a queue's consumer. */
   readonly kind: 'http' | 'socket' | 'queue';
   readonly contract?: unknown;
-  readonly memorySize?: number;
 }
 
 /**
@@ -97,8 +96,10 @@ export class SwitchboardFunctions extends Construct {
     super(scope, id);
     this.layer = lambda.ParamsAndSecretsLayerVersion.fromVersionArn(settings.paramsAndSecretsLayerArn, {
       logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
-      // How long a rotated secret may still be served from the extension's cache (config.ts).
-      secretsManagerTtl: Duration.seconds(SECRET_CACHE_TTL_SECONDS),
+      // Secrets are cached by the functions themselves (config.ts: the missing AWSPREVIOUS too, which
+      // the extension would ask Secrets Manager for on every request); a second cache here would
+      // double the time a rotated secret may still be served. Parameters: the extension's cache.
+      secretsManagerTtl: Duration.seconds(0),
       parameterStoreTtl: Duration.seconds(SECRET_CACHE_TTL_SECONDS),
     });
   }
@@ -116,7 +117,7 @@ export class SwitchboardFunctions extends Construct {
       depsLockFilePath: path.join(settings.projectRoot, 'package-lock.json'),
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: route.memorySize ?? FUNCTION_MEMORY_MIB,
+      memorySize: route.hashesPasswords ? PASSWORD_HASHING_MEMORY_MIB : FUNCTION_MEMORY_MIB,
       timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
       role,
       logGroup,

@@ -10,6 +10,7 @@ import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../functions/lib/config';
+import { accountWideName } from './account-wide-name';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 import { spaResponseHeadersPolicy } from './spa-response-headers';
 
@@ -50,6 +51,21 @@ export const WS_PATH_REWRITE = `function handler(event) {
   }
   return request;
 }`;
+
+/**
+ * How long CloudFront waits for the WebSocket API to send anything (the origin's response, or read,
+ * timeout): it closes a socket whose origin stays silent that long. The default, 30 s, is the
+ * heartbeat's period (SOCKET_HEARTBEAT_MS, each answered by heartbeat_ack), and a hidden tab's timers
+ * fire only about once a minute (browsers throttle them). 120 s is twice that, and the most
+ * CloudFront's quotas allow without an increase ("Response timeout per origin", 1-120 s); its
+ * WebSocket idle limit and API Gateway's are 10 minutes.
+ */
+export const WEBSOCKET_ORIGIN_READ_TIMEOUT = Duration.seconds(120);
+/**
+ * How long CloudFront keeps an idle connection to the WebSocket API open (default 5 s): as long, the
+ * most of "Keep-alive timeout per origin" (1-120 s) too.
+ */
+export const WEBSOCKET_ORIGIN_KEEPALIVE_TIMEOUT = Duration.seconds(120);
 
 /** Headers of the WebSocket opening handshake that API Gateway needs from the browser. */
 const WEBSOCKET_HEADERS = ['Sec-WebSocket-Key', 'Sec-WebSocket-Version', 'Sec-WebSocket-Protocol', 'Sec-WebSocket-Extensions'];
@@ -103,8 +119,6 @@ export class WebHosting extends Construct {
       removalPolicy: BUCKET_REMOVAL,
     });
 
-    // Account-wide names must differ per stack and region: a second region in one account is another stack.
-    const unique = (name: string) => `${Aws.STACK_NAME}-${Aws.REGION}-${name}`;
     const originHeaders = { [ORIGIN_SECRET_HEADER]: props.originSecret };
     const apiOrigin = new origins.HttpOrigin(props.httpApiDomain, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
@@ -123,11 +137,13 @@ export class WebHosting extends Construct {
         protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
         customHeaders: originHeaders,
+        readTimeout: WEBSOCKET_ORIGIN_READ_TIMEOUT,
+        keepaliveTimeout: WEBSOCKET_ORIGIN_KEEPALIVE_TIMEOUT,
       }),
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
       originRequestPolicy: new cloudfront.OriginRequestPolicy(this, 'WebSocketRequestPolicy', {
-        originRequestPolicyName: unique('websocket'),
+        originRequestPolicyName: accountWideName('websocket'),
         comment: 'WebSocket handshake: the single-use ticket in the query string and the Sec-WebSocket-* headers',
         queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
         headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...WEBSOCKET_HEADERS),
@@ -152,7 +168,7 @@ export class WebHosting extends Construct {
       defaultBehavior: {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
           originAccessControl: new cloudfront.S3OriginAccessControl(this, 'SiteAccess', {
-            originAccessControlName: unique('site'),
+            originAccessControlName: accountWideName('site'),
           }),
         }),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
