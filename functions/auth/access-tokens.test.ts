@@ -1,48 +1,30 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { jwtVerify, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../shared/constants';
+import { type StoredSecret, startSecretsExtension } from '../../test/support/secrets-extension';
 import { SECRET_CACHE_TTL_SECONDS } from '../lib/config';
 import { issueAccessToken, type Principal, verifyAccessToken } from './access-tokens';
 
 /**
- * The signing key as AWS serves it: a stand-in for the Parameters and Secrets extension on its
- * localhost port, answering GetSecretValue for AWSCURRENT and AWSPREVIOUS as Secrets Manager would.
+ * The signing key as AWS serves it, through a stand-in for the Parameters and Secrets extension
+ * (test/support/secrets-extension.ts).
  */
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:jwt';
-const versions: { current: { value: string; createdAt: Date }; previous?: string } = {
+const versions: StoredSecret = {
   current: { value: 'first-key-first-key-first-key-first-key', createdAt: new Date() },
 };
-let extension: Server;
+let extension: Awaited<ReturnType<typeof startSecretsExtension>>;
 
 beforeAll(async () => {
-  extension = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (req.headers['x-aws-parameters-secrets-token'] !== 'session' || url.searchParams.get('secretId') !== SECRET_ARN) {
-      res.writeHead(403).end();
-      return;
-    }
-    const stage = url.searchParams.get('versionStage');
-    const body =
-      stage === 'AWSPREVIOUS'
-        ? versions.previous && { SecretString: versions.previous }
-        : { SecretString: versions.current.value, CreatedDate: versions.current.createdAt.getTime() / 1000 };
-    if (!body) {
-      res.writeHead(400).end('ResourceNotFoundException');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => extension.listen(0, '127.0.0.1', resolve));
-  vi.stubEnv('PARAMETERS_SECRETS_EXTENSION_HTTP_PORT', String((extension.address() as AddressInfo).port));
-  vi.stubEnv('AWS_SESSION_TOKEN', 'session');
+  extension = await startSecretsExtension();
+  extension.secrets.set(SECRET_ARN, versions);
+  for (const [name, value] of Object.entries(extension.env)) vi.stubEnv(name, value);
   vi.stubEnv('JWT_SECRET', '');
   vi.stubEnv('JWT_SECRET_SECRET_ARN', SECRET_ARN);
 });
-afterAll(() => {
+afterAll(async () => {
   vi.unstubAllEnvs();
-  extension.close();
+  await extension.close();
 });
 afterEach(() => vi.useRealTimers());
 

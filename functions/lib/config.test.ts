@@ -1,57 +1,18 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type StoredSecret, startSecretsExtension } from '../../test/support/secrets-extension';
 import { SECRET_CACHE_TTL_SECONDS, secretVersions } from './config';
 
-/**
- * A stand-in for the Parameters and Secrets extension on its localhost port (it cannot run here): it
- * answers GetSecretValue as the real one relays Secrets Manager, AWSCURRENT with the value and its
- * creation date, 400 for an AWSPREVIOUS that does not exist (a secret never rotated), and counts the
- * requests per secret and stage.
- */
-interface StoredSecret {
-  current: { value: string; createdAt: Date };
-  previous?: string;
-  /** Answers 500 to the next this many requests, as the extension does when Secrets Manager fails. */
-  failures?: number;
-}
-const secrets = new Map<string, StoredSecret>();
-const requests = new Map<string, number>();
-let extension: Server;
+let extension: Awaited<ReturnType<typeof startSecretsExtension>>;
+let secrets: Map<string, StoredSecret>;
 
 beforeAll(async () => {
-  extension = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const arn = url.searchParams.get('secretId') ?? '';
-    const stage = url.searchParams.get('versionStage') ?? 'AWSCURRENT';
-    requests.set(`${arn} ${stage}`, (requests.get(`${arn} ${stage}`) ?? 0) + 1);
-    const secret = secrets.get(arn);
-    if (req.headers['x-aws-parameters-secrets-token'] !== 'session' || !secret) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (secret.failures) {
-      secret.failures--;
-      res.writeHead(500).end('InternalServiceError');
-      return;
-    }
-    const body =
-      stage === 'AWSPREVIOUS'
-        ? secret.previous && { SecretString: secret.previous }
-        : { SecretString: secret.current.value, CreatedDate: secret.current.createdAt.getTime() / 1000 };
-    if (!body) {
-      res.writeHead(400).end('ResourceNotFoundException');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => extension.listen(0, '127.0.0.1', resolve));
-  vi.stubEnv('PARAMETERS_SECRETS_EXTENSION_HTTP_PORT', String((extension.address() as AddressInfo).port));
-  vi.stubEnv('AWS_SESSION_TOKEN', 'session');
+  extension = await startSecretsExtension();
+  secrets = extension.secrets;
+  for (const [name, value] of Object.entries(extension.env)) vi.stubEnv(name, value);
 });
-afterAll(() => {
+afterAll(async () => {
   vi.unstubAllEnvs();
-  extension.close();
+  await extension.close();
 });
 
 // Each test its own secret (the cache lives as long as the container, here the test file), and the
@@ -68,7 +29,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-const calls = (stage: 'AWSCURRENT' | 'AWSPREVIOUS') => requests.get(`${arn} ${stage}`) ?? 0;
+const calls = (stage: 'AWSCURRENT' | 'AWSPREVIOUS') => extension.requests(arn, stage);
 const later = (seconds: number) => vi.setSystemTime(start.getTime() + seconds * 1000);
 
 describe('secrets read through the extension', () => {
