@@ -2,7 +2,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../functions/lib/capabilities';
 import { httpContract } from '../shared/contract/route';
-import { createGateway, type GatewayOptions } from './gateway';
+import { handler as sdkCalls } from './fixtures/functions/sdk-calls';
+import { createGateway, type GatewayOptions, type LambdaHandler } from './gateway';
 import { quietLogger } from './log';
 import { freePort } from './ports';
 
@@ -33,6 +34,8 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
         route('/second', 'second'),
         route('/wait', 'wait', [], 1),
         route('/hold', 'hold', [], 600),
+        // 2 s: room for the SDK's first call in a new environment, when nothing is held.
+        route('/sdk-calls', 'sdk-calls', [], 20),
       ],
       socket: [],
       fallback: { handler: 'not-found', table: 'none', capabilities: [] },
@@ -136,5 +139,91 @@ describe('a function whose environments are all busy', () => {
     expect(await gateway.get('/wait')).toEqual({ status: 200, body: { invocations: 2 } });
     // Two waited: the first for its cold start, the second for the busy environment, until refused.
     expect((await gateway.stats()).wait).toMatchObject({ environments: 1, queued: 2, throttled: 1 });
+  });
+});
+
+/**
+ * A stand-in for @connections that records the posts it gets, holding each `first` (unanswered) while
+ * `holding`; it tells which held posts the caller gave up on (their connection closed) and answers the
+ * held ones on `release`.
+ */
+async function connectionsStandIn() {
+  const posts: string[] = [];
+  const held: ServerResponse[] = [];
+  let abandoned = 0;
+  let answered = 0;
+  const state = { holding: true };
+  const server = createServer((req, res) => {
+    const id = decodeURIComponent(req.url?.split('/').pop() ?? '');
+    posts.push(id);
+    res.on('finish', () => {
+      answered += 1;
+    });
+    if (id === 'first' && state.holding) {
+      held.push(res);
+      res.on('close', () => {
+        if (!res.writableFinished) abandoned += 1;
+      });
+    } else res.end();
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    state,
+    query: `endpoint=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+    posts: () => [...posts],
+    abandoned: () => abandoned,
+    answered: () => answered,
+    release: () => {
+      for (const res of held.splice(0)) if (!res.destroyed) res.end();
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('an AWS SDK call in flight at the timeout', () => {
+  it('is cut off with the environment: the function makes no call after it', async () => {
+    const gateway = await startGateway();
+    const connections = await connectionsStandIn();
+    try {
+      expect(await gateway.get(`/sdk-calls?${connections.query}`)).toEqual({
+        status: 500,
+        body: { message: 'Internal Server Error' },
+      });
+      // The environment ended with the function's timeout, and its connection to the held post with it.
+      await expect.poll(connections.abandoned, { timeout: 10_000 }).toBe(1);
+      connections.release();
+      // The next invocation (a new environment) makes both posts; the timed-out one never made its second.
+      connections.state.holding = false;
+      expect(await gateway.get(`/sdk-calls?${connections.query}`)).toEqual({ status: 200, body: { posted: 2 } });
+      expect(connections.posts()).toEqual(['first', 'first', 'second']);
+    } finally {
+      await connections.close();
+      await gateway.close();
+    }
+  });
+
+  it('in-process, never answers the function once it has timed out: no call after it either', async () => {
+    const gateway = await startGateway({ handlers: { 'sdk-calls': sdkCalls as LambdaHandler } });
+    const connections = await connectionsStandIn();
+    try {
+      expect(await gateway.get(`/sdk-calls?${connections.query}`)).toEqual({
+        status: 500,
+        body: { message: 'Internal Server Error' },
+      });
+      // Not stopped in-process: the held post is answered after the timeout...
+      connections.release();
+      await expect.poll(connections.answered, { timeout: 10_000 }).toBe(1);
+      // ...but the timed-out function never sees that answer, so it never posts its second.
+      connections.state.holding = false;
+      expect(await gateway.get(`/sdk-calls?${connections.query}`)).toEqual({ status: 200, body: { posted: 2 } });
+      expect(connections.posts()).toEqual(['first', 'first', 'second']);
+    } finally {
+      await connections.close();
+      await gateway.close();
+    }
   });
 });

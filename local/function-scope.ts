@@ -1,12 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TableAccess } from '../functions/lib/capabilities';
-import { freezeFetchAfterInvocation } from './frozen-fetch';
+import { freezeFetchAfterInvocation, freezeHttpAfterInvocation } from './frozen-fetch';
 
 /**
  * Lambda gives each function its own process: its own environment, and a timeout that stops it. The
  * local handlers share one process, so each invocation runs in a scope that stands in for both:
  * `process.env` answers with the function's own environment inside it, and once the invocation has
- * answered or timed out, its outside calls (fetch) never settle: Lambda freezes a function when it
+ * answered or timed out, its outside calls (fetch, and node:http as the AWS SDK uses it) never settle: Lambda freezes a function when it
  * answers and stops it at its timeout, so work left running then cannot be relied on to finish. It
  * also carries what the function's role allows on the table (local/table-guard.ts enforces it).
  */
@@ -23,6 +23,17 @@ interface Invocation extends LocalFunction {
 
 const scope = new AsyncLocalStorage<Invocation>();
 let installed = false;
+
+/** Whether the invocation a call starts in has ended (answered or timed out). */
+const stoppedTest = () => {
+  const invocation = scope.getStore();
+  return () => invocation?.stopped === true;
+};
+/**
+ * node:http is frozen as soon as this module loads, before any SDK client's first request: the SDK
+ * keeps the `request` it finds then. Outside an invocation's scope nothing changes.
+ */
+freezeHttpAfterInvocation(stoppedTest);
 
 function install() {
   if (installed) return;
@@ -46,10 +57,7 @@ function install() {
     },
   });
 
-  freezeFetchAfterInvocation(() => {
-    const invocation = scope.getStore();
-    return () => invocation?.stopped === true;
-  });
+  freezeFetchAfterInvocation(stoppedTest);
 }
 
 export class FunctionTimeout extends Error {

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { request } from 'node:http';
+import { type RequestOptions, request } from 'node:http';
 import {
   ApiGatewayManagementApiClient,
   GetConnectionCommand,
@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Capability } from '../functions/lib/capabilities';
 import { httpContract } from '../shared/contract/route';
-import { createGateway, type GatewayOptions, type LambdaHandler } from './gateway';
+import {
+  createGateway,
+  type GatewayOptions,
+  type LambdaHandler,
+  MAX_INVOCATION_REQUEST_BYTES,
+  MAX_INVOCATION_RESPONSE_BYTES,
+} from './gateway';
 import { quietLogger } from './log';
 import { freePort } from './ports';
 
@@ -32,12 +38,27 @@ const json = (body: unknown) => ({
   body: JSON.stringify(body),
 });
 
-/** A handler that reports what its function sees: the environment's names and the request headers. */
-const reporter: LambdaHandler = async (event) =>
-  json({
+/** A handler that reports what its function sees: the environment's names and the request. */
+const reporter: LambdaHandler = async (event) => {
+  const { headers, queryStringParameters, rawQueryString, body, isBase64Encoded } = event as APIGatewayProxyEventV2;
+  return json({
     variables: Object.keys(process.env).filter((name) => name in environment),
-    headers: (event as APIGatewayProxyEventV2).headers,
+    headers,
+    queryStringParameters,
+    rawQueryString,
+    // A large body only by its length.
+    body: body && body.length > 100 ? undefined : body,
+    bodyLength: body?.length ?? 0,
+    isBase64Encoded,
   });
+};
+
+/** Answers a body of `?bytes=` bytes. */
+const large: LambdaHandler = async (event) => ({
+  statusCode: 200,
+  headers: { 'content-type': 'text/plain' },
+  body: 'x'.repeat(Number((event as APIGatewayProxyEventV2).queryStringParameters?.bytes ?? 0)),
+});
 
 /** The `slow` handler waits until the test releases it. */
 let releaseSlow: () => void = () => {};
@@ -48,21 +69,44 @@ const slow: LambdaHandler = async () => {
   return json({ late: true });
 };
 
-/** $connect tells `onConnect` its connection id, then waits while `holdConnect` is set. */
+type ConnectEvent = {
+  requestContext: { connectionId: string };
+  headers: Record<string, string>;
+  multiValueHeaders: Record<string, string[]>;
+  queryStringParameters?: Record<string, string>;
+};
+
+/**
+ * $connect tells `onConnect` its connection id, then waits while `holdConnect` is set; it answers the
+ * subprotocol `?subprotocol=` names, if any.
+ */
 let holdConnect: Promise<void> | undefined;
 let onConnect: (connectionId: string) => void = () => {};
 const connected: string[] = [];
+const connectEvents: ConnectEvent[] = [];
 const socketConnect: LambdaHandler = async (event) => {
-  const { connectionId } = (event as { requestContext: { connectionId: string } }).requestContext;
-  connected.push(connectionId);
-  onConnect(connectionId);
+  const connect = event as ConnectEvent;
+  connected.push(connect.requestContext.connectionId);
+  connectEvents.push(connect);
+  onConnect(connect.requestContext.connectionId);
   await holdConnect;
-  return { statusCode: 200 };
+  const subprotocol = connect.queryStringParameters?.subprotocol;
+  return subprotocol ? { statusCode: 200, headers: { 'Sec-WebSocket-Protocol': subprotocol } } : { statusCode: 200 };
 };
+
+/** Messages as the socket routes got them: the route's handler, the event's route key and the body. */
+const messages: { handler: string; routeKey: string; body: string }[] = [];
+const messageRecorder =
+  (handler: string): LambdaHandler =>
+  async (event) => {
+    const { requestContext, body } = event as { requestContext: { routeKey: string }; body: string };
+    messages.push({ handler, routeKey: requestContext.routeKey, body });
+    return { statusCode: 200 };
+  };
 const noop: LambdaHandler = async () => ({ statusCode: 200 });
 
-const route = (path: string, handler: string, capabilities: Capability[]) => ({
-  contract: httpContract({ method: 'GET', path, auth: 'public' }),
+const route = (path: string, handler: string, capabilities: Capability[], method: 'GET' | 'POST' = 'GET') => ({
+  contract: httpContract({ method, path, auth: 'public' }),
   handler,
   table: 'none' as const,
   capabilities,
@@ -80,6 +124,8 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
         route('/mail', 'reporter', ['mail']),
         route('/nothing', 'reporter', []),
         { ...route('/slow', 'slow', []), timeoutSeconds: 5 },
+        route('/echo', 'reporter', [], 'POST'),
+        route('/large', 'large', []),
       ],
       socket: [
         {
@@ -94,11 +140,31 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
           table: 'none',
           capabilities: [],
         },
-        { contract: { kind: 'socket', routeKey: '$default', auth: 'public' }, handler: 'noop', table: 'none', capabilities: [] },
+        {
+          contract: { kind: 'socket', routeKey: '$default', auth: 'public' },
+          handler: 'default',
+          table: 'none',
+          capabilities: [],
+        },
+        // A custom route, as the WebSocket API would route `{"action":"whoami"}` to one keyed `whoami`.
+        {
+          contract: { kind: 'socket', routeKey: 'whoami' as '$default', auth: 'public' },
+          handler: 'whoami',
+          table: 'none',
+          capabilities: [],
+        },
       ],
       fallback: { handler: 'system/not-found', table: 'none', capabilities: [] },
     },
-    handlers: { reporter, slow, connect: socketConnect, noop },
+    handlers: {
+      reporter,
+      slow,
+      large,
+      connect: socketConnect,
+      noop,
+      default: messageRecorder('default'),
+      whoami: messageRecorder('whoami'),
+    },
     ...overrides,
   });
   await gateway.listen(port);
@@ -106,22 +172,31 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
 }
 
 function get(url: string, headers: Record<string, string> = {}, localAddress?: string) {
+  return send(url, { headers, localAddress });
+}
+
+/** A POST as a client sends it: no Content-Type unless given. */
+function post(url: string, body: string | Buffer, headers: Record<string, string> = {}) {
+  return send(url, { method: 'POST', headers }, body);
+}
+
+function send(url: string, options: RequestOptions, body?: string | Buffer) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request(url, { headers, localAddress }, (res) => {
-      let body = '';
+    request(url, options, (res) => {
+      let text = '';
       res.on('data', (chunk) => {
-        body += chunk;
+        text += chunk;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     })
       .on('error', reject)
-      .end();
+      .end(body);
   });
 }
 
 /** Opens a socket and returns it with its connection id (the one $connect saw). */
-async function openSocket(url: string) {
-  const ws = new WebSocket(url);
+async function openSocket(url: string, protocols: string[] = [], headers: Record<string, string> = {}) {
+  const ws = new WebSocket(url, protocols, { headers });
   await once(ws, 'open');
   return { ws, connectionId: connected.at(-1) as string };
 }
@@ -163,6 +238,68 @@ describe('local gateway', () => {
       const { headers } = JSON.parse(res.body);
       expect(headers['cloudfront-viewer-address']).toMatch(/^127\.9\.8\.7:\d+$/);
       expect(headers['x-switchboard-origin']).toBe(ORIGIN_SECRET);
+    });
+
+    it("gives $connect the headers' names as the client sent them, in headers and multiValueHeaders", async () => {
+      const { ws } = await openSocket(gw.ws, [], {
+        'X-Client-Thing': 'one',
+        'X-Switchboard-Origin': 'guessed',
+        'CloudFront-Viewer-Address': '203.0.113.9:443',
+      });
+      ws.close();
+      const { headers, multiValueHeaders } = connectEvents.at(-1) as ConnectEvent;
+      expect(headers).toMatchObject({ Host: expect.any(String), 'Sec-WebSocket-Version': '13', 'X-Client-Thing': 'one' });
+      expect(headers['sec-websocket-version']).toBeUndefined();
+      expect(multiValueHeaders).toMatchObject({ 'Sec-WebSocket-Version': ['13'], 'X-Client-Thing': ['one'] });
+      // CloudFront's own: the secret under the name it is configured with, the address as CloudFront names it.
+      expect(headers['x-switchboard-origin']).toBe(ORIGIN_SECRET);
+      expect(headers['X-Switchboard-Origin']).toBeUndefined();
+      expect(headers['CloudFront-Viewer-Address']).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(multiValueHeaders['CloudFront-Viewer-Address']).toEqual([headers['CloudFront-Viewer-Address']]);
+    });
+  });
+
+  describe('payload 2.0 events, as an HTTP API builds them', () => {
+    it('comma-joins a repeated query parameter and keeps the query as sent in rawQueryString', async () => {
+      const res = JSON.parse((await get(`${gw.url}/nothing?tag=a&tag=b%2Cc&page=2`)).body);
+      expect(res.queryStringParameters).toEqual({ tag: 'a,b,c', page: '2' });
+      expect(res.rawQueryString).toBe('tag=a&tag=b%2Cc&page=2');
+    });
+
+    it('hands over text bodies as text, and any other (no Content-Type, a form, octets) base64-encoded', async () => {
+      const sent = async (headers: Record<string, string>) => {
+        const { body, isBase64Encoded } = JSON.parse((await post(`${gw.url}/echo`, 'a=1&b=2', headers)).body);
+        return { body, isBase64Encoded };
+      };
+      const base64 = { body: Buffer.from('a=1&b=2').toString('base64'), isBase64Encoded: true };
+      const text = { body: 'a=1&b=2', isBase64Encoded: false };
+      expect(await sent({})).toEqual(base64);
+      expect(await sent({ 'content-type': 'application/x-www-form-urlencoded' })).toEqual(base64);
+      expect(await sent({ 'content-type': 'application/octet-stream' })).toEqual(base64);
+      expect(await sent({ 'content-type': 'text/plain; charset=utf-8' })).toEqual(text);
+      expect(await sent({ 'content-type': 'application/json' })).toEqual(text);
+      expect(await sent({ 'content-type': 'application/xml' })).toEqual(text);
+    });
+
+    it("answers 413 for a request whose event is over Lambda's 6 MB, its body counted base64-encoded", async () => {
+      // 4.5 MB of octets is 6 MB base64-encoded: over, though the body itself is well under.
+      const over = Buffer.alloc((MAX_INVOCATION_REQUEST_BYTES / 4) * 3);
+      expect(await post(`${gw.url}/echo`, over, { 'content-type': 'application/octet-stream' })).toEqual({
+        status: 413,
+        body: JSON.stringify({ message: 'Request Entity Too Large' }),
+      });
+      const under = Buffer.alloc(4 * 1024 * 1024);
+      const res = await post(`${gw.url}/echo`, under, { 'content-type': 'application/octet-stream' });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ bodyLength: under.toString('base64').length, isBase64Encoded: true });
+    });
+
+    it("answers a function's answer over Lambda's 6 MB as a function error", async () => {
+      const over = await get(`${gw.url}/large?bytes=${MAX_INVOCATION_RESPONSE_BYTES}`);
+      expect(over).toEqual({ status: 500, body: JSON.stringify({ message: 'Internal Server Error' }) });
+      const under = await get(`${gw.url}/large?bytes=${5 * 1024 * 1024}`);
+      expect(under.status).toBe(200);
+      expect(under.body).toHaveLength(5 * 1024 * 1024);
     });
   });
 
@@ -214,6 +351,32 @@ describe('local gateway', () => {
         .send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: new Uint8Array(1) }))
         .catch((error) => error);
       expect(gone).toBeInstanceOf(GoneException);
+    });
+
+    it('answers with a subprotocol only when $connect returns one', async () => {
+      const chosen = await openSocket(`${gw.ws}?subprotocol=switchboard.v2`, ['switchboard.v1', 'switchboard.v2']);
+      expect(chosen.ws.protocol).toBe('switchboard.v2');
+      chosen.ws.close();
+      // Asked for one, $connect returned none: API Gateway picks none, and the client fails the handshake.
+      const refused = new WebSocket(gw.ws, ['switchboard.v1']);
+      const [error] = (await once(refused, 'error').catch((e) => [e])) as [Error];
+      expect(error.message).toBe('Server sent no subprotocol');
+      // Asked for none: none.
+      const plain = await openSocket(gw.ws);
+      expect(plain.ws.protocol).toBe('');
+      plain.ws.close();
+    });
+
+    it("routes a message by its JSON body's action, and anything else to $default", async () => {
+      const { ws } = await openSocket(gw.ws);
+      const sent = ['{"action":"whoami"}', '{"action":"nobody"}', 'not json', '{"action":"$connect"}', '{"type":"heartbeat"}'];
+      messages.length = 0;
+      for (const body of sent) ws.send(body);
+      await expect.poll(() => messages.length).toBe(sent.length);
+      ws.close();
+      const routeOf = (body: string) => messages.find((m) => m.body === body);
+      expect(routeOf('{"action":"whoami"}')).toMatchObject({ handler: 'whoami', routeKey: 'whoami' });
+      for (const body of sent.slice(1)) expect(routeOf(body)).toMatchObject({ handler: 'default', routeKey: '$default' });
     });
 
     it('answers 410 while $connect still runs', async () => {

@@ -27,6 +27,7 @@ import {
   socketRoutes,
 } from '../functions/routes';
 import { handlerEntry } from '../infra/bundling';
+import { REALTIME_ROUTE_SELECTION } from '../shared/contract/realtime';
 import { buildFunctionBundles, bundlesDir, type FunctionBundling } from './function-bundles';
 import { createFunctionEnvironments, FunctionThrottled, type LocalFunctionSpec } from './function-environments';
 import { FunctionTimeout, invoke } from './function-scope';
@@ -37,6 +38,16 @@ import { functionAccessKeyId, guardFunctionsTable } from './table-guard';
 
 /** API Gateway's own limit for HTTP API payloads. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/**
+ * Lambda's invocation payload limit for synchronous invocations ("6 MB"), which an HTTP API's Lambda
+ * integration meets first: the event as JSON (a base64-encoded body at its encoded size) at most
+ * 6,291,456 bytes, the function's answer as JSON at most 6,291,556 (Lambda's own figures:
+ * `RequestEntityTooLargeException: Request must be smaller than 6291456 bytes`, and
+ * `Function.ResponseSizeTooLarge: Response payload size exceeded maximum allowed payload size
+ * (6291556 bytes)`). https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html
+ */
+export const MAX_INVOCATION_REQUEST_BYTES = 6 * 1024 * 1024;
+export const MAX_INVOCATION_RESPONSE_BYTES = 6 * 1024 * 1024 + 100;
 /** API Gateway WebSocket quotas: a frame of at most 32 KB; a @connections post of at most 128 KB. */
 const MAX_FRAME_BYTES = 32 * 1024;
 const MAX_POST_BYTES = 128 * 1024;
@@ -78,11 +89,18 @@ function paramCount(route: HttpRouteEntry) {
   return (route.contract.path.match(/\{/g) ?? []).length;
 }
 
-/** Text bodies arrive as they are; anything else base64-encoded, as HTTP API payload 2.0 does. */
+/**
+ * HTTP API payload 2.0 hands a body over as text only when its content type is text: `text/*`,
+ * `application/json`, `application/xml` or `application/javascript`. Any other body — no
+ * Content-Type at all, a form (`application/x-www-form-urlencoded`), octets — arrives base64-encoded
+ * with `isBase64Encoded: true`. AWS's guide says only "if the content type of the request is binary,
+ * the body is base64-encoded" (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-develop-integrations-lambda.html);
+ * the split is the one measured against a deployed HTTP API (github.com/ministackorg/ministack/pull/766).
+ */
 function isTextual(contentType: string | undefined) {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   return (
-    type === '' || type.startsWith('text/') || type === 'application/json' || type.endsWith('+json') || type.endsWith('/xml')
+    type.startsWith('text/') || type === 'application/json' || type === 'application/xml' || type === 'application/javascript'
   );
 }
 
@@ -95,10 +113,42 @@ function singleValueHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
+/**
+ * Payload 2.0: a repeated query parameter's values comma-joined in `queryStringParameters`, the query
+ * as sent in `rawQueryString` (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-develop-integrations-lambda.html).
+ */
 function queryParameters(search: URLSearchParams): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const key of new Set(search.keys())) out[key] = search.getAll(key).join(',');
   return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * A WebSocket API's `$connect` event has the headers' names as the client sent them, not lower-cased as
+ * an HTTP API's payload 2.0 has them (`Host`, `Sec-WebSocket-Key`, …), in `headers` (a repeated
+ * header's last value) and `multiValueHeaders` (every value), as the examples of
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/apigateway-websocket-api-lambda-auth.html
+ * show. CloudFront's additions as CloudFront names them (the origin secret as infra/constructs/web-hosting.ts
+ * configures it); whatever the client sent under those names, in any case, is dropped.
+ */
+function connectHeaders(req: IncomingMessage, originSecret: string | undefined) {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  const added = new Set([ORIGIN_SECRET_HEADER, 'cloudfront-viewer-address']);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] as string;
+    const value = req.rawHeaders[i + 1] as string;
+    if (added.has(name.toLowerCase())) continue;
+    headers[name] = value;
+    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+  }
+  const add = (name: string, value: string) => {
+    headers[name] = value;
+    multiValueHeaders[name] = [value];
+  };
+  add('CloudFront-Viewer-Address', `${sourceIp(req)}:${req.socket.remotePort ?? 0}`);
+  if (originSecret) add(ORIGIN_SECRET_HEADER, originSecret);
+  return { headers, multiValueHeaders };
 }
 
 function sourceIp(req: IncomingMessage): string {
@@ -131,6 +181,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
+
+/**
+ * The message field the WebSocket API routes on: its route selection expression,
+ * `$request.body.<path>`, as a path into the JSON body.
+ */
+const ROUTE_SELECTION_PATH = REALTIME_ROUTE_SELECTION.replace(/^\$request\.body\./, '').split('.');
 
 /**
  * What CloudFront's viewer-request function does in AWS (infra/constructs/ws-path-rewrite.js): the
@@ -202,6 +258,12 @@ const CONSOLE: Logger = {
   warn: (line) => console.warn(line),
   error: (line) => console.error(line),
 };
+
+/** The subprotocol `$connect` answered with (its `Sec-WebSocket-Protocol` header, in any case), if any. */
+function returnedSubprotocol(result: APIGatewayProxyStructuredResultV2 | undefined): string | undefined {
+  const entry = Object.entries(result?.headers ?? {}).find(([name]) => name.toLowerCase() === 'sec-websocket-protocol');
+  return entry ? String(entry[1]) : undefined;
+}
 
 const routeTimeoutMs = (route: { timeoutSeconds?: number }) => (route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
 
@@ -356,9 +418,22 @@ export function createGateway(options: GatewayOptions) {
         timeEpoch: Date.now(),
       },
     };
+    if (Buffer.byteLength(JSON.stringify(event)) > MAX_INVOCATION_REQUEST_BYTES) {
+      // Lambda refuses the invocation (413 RequestEntityTooLargeException) and the client gets a 413.
+      log.error(`${method} ${url.pathname}: the event is over Lambda's ${MAX_INVOCATION_REQUEST_BYTES} bytes`);
+      sendJson(res, 413, { message: 'Request Entity Too Large' });
+      log.info(`${method} ${url.pathname} 413 ${Date.now() - started}ms`);
+      return;
+    }
     let status = 500;
     try {
       const result = (await run(route ?? routes.fallback, event)) as APIGatewayProxyResultV2;
+      if (Buffer.byteLength(JSON.stringify(result) ?? '') > MAX_INVOCATION_RESPONSE_BYTES) {
+        // Lambda fails the invocation (Function.ResponseSizeTooLarge): to API Gateway, a function error.
+        throw new Error(
+          `Function.ResponseSizeTooLarge: Response payload size exceeded maximum allowed payload size (${MAX_INVOCATION_RESPONSE_BYTES} bytes).`,
+        );
+      }
       status = writeResult(res, result);
     } catch (error) {
       // A function error, a timeout included, is what HTTP API answers 500 for. Its 503 "Service
@@ -493,11 +568,36 @@ export function createGateway(options: GatewayOptions) {
     return entry;
   };
 
+  /**
+   * A message's route as the WebSocket API's route selection expression picks it
+   * (REALTIME_ROUTE_SELECTION, `$request.body.action`, as infra/constructs/realtime-api.ts deploys it):
+   * the route whose key is the JSON body's `action`, else `$default` — for a body that is not JSON,
+   * has no such field or names no route (https://docs.aws.amazon.com/apigateway/latest/developerguide/websocket-api-develop-routes.html).
+   * `$connect` and `$disconnect` are never a message's route.
+   */
+  function selectRoute(body: string): SocketRouteEntry {
+    let selected: unknown;
+    try {
+      selected = ROUTE_SELECTION_PATH.reduce<unknown>(
+        (value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+        JSON.parse(body),
+      );
+    } catch {
+      selected = undefined;
+    }
+    const key = selected === undefined || selected === null ? undefined : String(selected);
+    const custom =
+      key && key !== '$connect' && key !== '$disconnect'
+        ? routes.socket.find((r) => (r.contract.routeKey as string) === key)
+        : undefined;
+    return custom ?? socketRoute('$default');
+  }
+
   function socketEvent(
     routeKey: string,
     eventType: 'CONNECT' | 'MESSAGE' | 'DISCONNECT',
     connectionId: string,
-    extra: Partial<SocketEvent>,
+    extra: Partial<SocketEvent> & { multiValueHeaders?: Record<string, string[]> },
   ): SocketEvent {
     return {
       requestContext: {
@@ -520,7 +620,18 @@ export function createGateway(options: GatewayOptions) {
     } as SocketEvent;
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  /**
+   * The handshake names a subprotocol only when `$connect` returned one in its `Sec-WebSocket-Protocol`
+   * header: API Gateway does not choose one of those the client asked for itself
+   * (https://docs.aws.amazon.com/apigateway/latest/developerguide/websocket-connect-route-subprotocol.html).
+   * A client that asked for one and got none fails the handshake, as browsers and `ws` do against AWS.
+   */
+  const subprotocols = new WeakMap<IncomingMessage, string | undefined>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    handleProtocols: (_, req) => subprotocols.get(req) ?? false,
+  });
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((error) => {
@@ -537,8 +648,7 @@ export function createGateway(options: GatewayOptions) {
     }
     // Like API Gateway's ids: opaque, URL-safe here so tests can use them in paths as they are.
     const connectionId = randomBytes(12).toString('base64url');
-    const headers = singleValueHeaders(req);
-    asFromCloudFront(headers, req, options.originSecret);
+    const { headers, multiValueHeaders } = connectHeaders(req, options.originSecret);
     const connectedAt = new Date();
     const pending = { connectedAt, connecting: true } as OpenSocket;
     sockets.set(connectionId, pending);
@@ -547,6 +657,7 @@ export function createGateway(options: GatewayOptions) {
         socketRoute('$connect'),
         socketEvent('$connect', 'CONNECT', connectionId, {
           headers,
+          multiValueHeaders,
           queryStringParameters: queryParameters(companyFromPath(url)),
         }),
       )) as APIGatewayProxyStructuredResultV2 | undefined;
@@ -557,6 +668,7 @@ export function createGateway(options: GatewayOptions) {
         socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Forbidden'}\r\ncontent-length: 0\r\n\r\n`);
         return;
       }
+      subprotocols.set(req, returnedSubprotocol(result));
     } catch (error) {
       sockets.delete(connectionId);
       log.error(`WS $connect failed: ${(error as Error).stack ?? error}`);
@@ -569,7 +681,7 @@ export function createGateway(options: GatewayOptions) {
         connectedAt,
         lastActiveAt: new Date(),
         sourceIp: sourceIp(req),
-        userAgent: headers['user-agent'] ?? '',
+        userAgent: req.headers['user-agent'] ?? '',
         connecting: false,
       };
       sockets.set(connectionId, entry);
@@ -599,7 +711,9 @@ export function createGateway(options: GatewayOptions) {
           return;
         }
         try {
-          await run(socketRoute('$default'), socketEvent('$default', 'MESSAGE', connectionId, { body: data.toString() }));
+          const body = data.toString();
+          const route = selectRoute(body);
+          await run(route, socketEvent(route.contract.routeKey, 'MESSAGE', connectionId, { body }));
         } catch (error) {
           log.error(`WS $default failed: ${(error as Error).stack ?? error}`);
         }

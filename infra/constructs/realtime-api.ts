@@ -6,6 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { REALTIME_ROUTE_SELECTION } from '../../shared/contract/realtime';
 import { acknowledge } from './nag';
 
 /** The stage is named like the public path: CloudFront forwards `/ws` unchanged and API Gateway reads it as the stage. */
@@ -53,7 +54,10 @@ export class RealtimeApi extends Construct {
     },
   ) {
     super(scope, id);
-    this.api = new apigwv2.WebSocketApi(this, 'Api', { description: 'Switchboard realtime events' });
+    this.api = new apigwv2.WebSocketApi(this, 'Api', {
+      description: 'Switchboard realtime events',
+      routeSelectionExpression: REALTIME_ROUTE_SELECTION,
+    });
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: ACCESS_LOG_RETENTION,

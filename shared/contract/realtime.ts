@@ -8,6 +8,12 @@ import { httpContract, type SocketContract } from './route';
 export const socketConnect = { kind: 'socket', routeKey: '$connect', auth: 'ticket' } as const satisfies SocketContract;
 export const socketDisconnect = { kind: 'socket', routeKey: '$disconnect', auth: 'public' } as const satisfies SocketContract;
 export const socketDefault = { kind: 'socket', routeKey: '$default', auth: 'public' } as const satisfies SocketContract;
+/**
+ * The WebSocket API's route selection expression (infra/constructs/realtime-api.ts; the local gateway
+ * routes by it too): a message goes to the route named by its JSON `action`, else to `$default`.
+ * Client messages carry `type`, not `action`, so every one of them reaches `$default`.
+ */
+export const REALTIME_ROUTE_SELECTION = '$request.body.action';
 
 export const realtimeTicket = httpContract({
   method: 'POST',
