@@ -563,7 +563,12 @@ try {
     upstream: { inFlightPeak: number; ms: Record<string, { count: number; total: number }> };
   };
   const upstream = Object.values(tableStats.upstream.ms);
-  const upstreamMeanMs = upstream.reduce((n, o) => n + o.total, 0) / Math.max(1, upstream.reduce((n, o) => n + o.count, 0));
+  const upstreamMeanMs =
+    upstream.reduce((n, o) => n + o.total, 0) /
+    Math.max(
+      1,
+      upstream.reduce((n, o) => n + o.count, 0),
+    );
   console.log(
     `\nDynamoDB: ${Object.values(tableStats.requests).reduce((a, b) => a + b, 0)} requests, ${tableStats.transactionConflicts} transaction conflicts met (conflicts ${process.env.DYNAMODB_CONFLICTS === 'off' ? 'off' : 'on'}); DynamoDB Local answered in ${upstreamMeanMs.toFixed(1)} ms on average, at most ${tableStats.upstream.inFlightPeak} requests in flight.`,
   );

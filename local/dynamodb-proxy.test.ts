@@ -255,7 +255,11 @@ describe('the DynamoDB conflict proxy', () => {
       byFunction: { '-': { PutItem: 2, GetItem: 1, TransactWriteItems: 2 } },
     });
     // DynamoDB Local saw only what the rules let through, each timed.
-    const upstream = stats.upstream as { inFlight: number; inFlightPeak: number; ms: Record<string, { count: number; max: number }> };
+    const upstream = stats.upstream as {
+      inFlight: number;
+      inFlightPeak: number;
+      ms: Record<string, { count: number; max: number }>;
+    };
     expect(Object.fromEntries(Object.entries(upstream.ms).map(([operation, o]) => [operation, o.count]))).toEqual({
       PutItem: 1,
       GetItem: 1,
