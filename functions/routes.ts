@@ -273,6 +273,13 @@ export const queueConsumers: readonly QueueConsumerEntry[] = [
 export const fallbackRoute: RouteEntry = { handler: 'system/not-found', table: 'none', capabilities: [] };
 
 /**
+ * API Gateway's Lambda authorizer on every HTTP route and on `$connect`: admits only requests that carry
+ * CloudFront's origin secret, before any route function runs (README Security). It reads that secret
+ * and nothing else; the local gateway runs it as API Gateway does.
+ */
+export const originAuthorizer: RouteEntry = { handler: 'system/origin-authorizer', table: 'none', capabilities: [] };
+
+/**
  * Routes that are a path template's match for a concrete (still URL-encoded) path, e.g.
  * `/api/v1/x/{id}` for `/api/v1/x/7`. A parameter that is not valid URL encoding (`%`, a cut UTF-8
  * sequence) matches nothing, so such a path gets the not-found handler's 4xx, never a URIError.
