@@ -28,7 +28,6 @@ import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-pol
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
 import { ALARMS, type AlarmName, METRICS_NAMESPACE, TABLE_OPERATIONS, WEBHOOK_FAILURES_METRIC } from './constructs/monitoring';
-import { ORIGIN_AUTHORIZER_CACHE_TTL } from './constructs/origin-authorizer';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PREFIX } from './constructs/web-acl';
@@ -485,7 +484,7 @@ describe('origin authorizer (README Security: direct calls to the API endpoints)
       IdentitySource: [`$request.header.${ORIGIN_SECRET_HEADER}`],
       AuthorizerPayloadFormatVersion: '2.0',
       EnableSimpleResponses: true,
-      AuthorizerResultTtlInSeconds: ORIGIN_AUTHORIZER_CACHE_TTL.toSeconds(),
+      AuthorizerResultTtlInSeconds: originAuthorizer.resultTtlSeconds,
     });
     // Cached, within API Gateway's hour.
     expect(authorizer.Properties.AuthorizerResultTtlInSeconds).toBeGreaterThan(0);

@@ -24,7 +24,7 @@ import { HttpApi } from './constructs/http-api';
 import { MailConfiguration } from './constructs/mail-configuration';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledge } from './constructs/nag';
-import { originAuthorizers } from './constructs/origin-authorizer';
+import { lambdaAuthorizers } from './constructs/origin-authorizer';
 import { RealtimeApi } from './constructs/realtime-api';
 import { PASSWORD_HASHING_MEMORY_MIB, SwitchboardFunctions } from './constructs/switchboard-function';
 import { OptionalWebAcl } from './constructs/web-acl';
@@ -142,8 +142,10 @@ export class SwitchboardStack extends Stack {
         .join('');
 
     // One function in front of both APIs: a direct call to an execute-api endpoint runs no route function.
-    const authorizers = originAuthorizers(
+    const authorizers = lambdaAuthorizers(
+      'OriginAuthorizer',
       functions.add(functionId(originAuthorizer.handler), { ...originAuthorizer, kind: 'authorizer' }),
+      originAuthorizer,
     );
 
     // The WebSocket API first: its stage is where every pushing function (socket routes included) pushes.

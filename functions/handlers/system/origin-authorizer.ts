@@ -28,7 +28,7 @@ export async function handler(
     return { isAuthorized: allowed };
   }
   const socket = event as APIGatewayRequestAuthorizerEvent;
-  if (!allowed) refused(socket.requestContext.routeKey ?? '$connect', socket.requestContext.identity.sourceIp);
+  if (!allowed) refused(socket.requestContext.routeKey ?? '$connect', socket.requestContext.identity?.sourceIp);
   return {
     principalId: 'cloudfront',
     policyDocument: {
