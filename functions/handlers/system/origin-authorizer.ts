@@ -15,7 +15,8 @@ import { isOriginSecret } from '../../lib/origin';
  * runs (README Security). The HTTP API asks with payload 2.0 and takes a simple answer; a WebSocket
  * authorizer asks with the REST-style REQUEST event and needs an IAM policy.
  *
- * Its bundle is this file, lib/origin.ts and lib/config.ts: no zod, no table client.
+ * Its bundle is this file and lib/ origin, config, log and app-error: no zod, no AWS SDK, no table client
+ * (origin-authorizer.test.ts).
  */
 export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<APIGatewaySimpleAuthorizerResult>;
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult>;
