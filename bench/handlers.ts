@@ -6,7 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fallbackRoute, httpRoutes, socketRoutes } from '../functions/routes';
+import { fallbackRoute, httpRoutes, originAuthorizer, socketRoutes } from '../functions/routes';
 import { handlerAliases, handlerEntry } from '../infra/bundling';
 import { measureImportTimes, median } from './lib/import-time';
 import { bundleLambda } from './lib/lambda-bundle';
@@ -21,7 +21,7 @@ const CHILD_ENV = { AWS_REGION: 'us-east-1', TABLE_NAME: 'bench-table' };
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_RUNS must be a positive integer, got ${process.env.BENCH_RUNS}`);
 
 const started = performance.now();
-const handlers = [...new Set([...httpRoutes, ...socketRoutes, fallbackRoute].map((r) => r.handler))];
+const handlers = [...new Set([...httpRoutes, ...socketRoutes, fallbackRoute, originAuthorizer].map((r) => r.handler))];
 const outDir = join(buildDir, 'handlers');
 const baselineFile = join(buildDir, 'baseline.mjs');
 const handlerFile = (handler: string) => join(outDir, `${handler}.mjs`);

@@ -17,6 +17,7 @@ import {
   isWellEncodedPath,
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
   matchPath,
+  originAuthorizer,
   queueConsumers,
   type RouteEntry,
   socketRoutes,
@@ -38,6 +39,7 @@ const tableEntries = [
   ...socketRoutes.map((r) => r.handler),
   ...queueConsumers.map((r) => r.handler),
   fallbackRoute.handler,
+  originAuthorizer.handler,
 ];
 
 describe('the route table', () => {
@@ -99,6 +101,7 @@ const allEntries: (RouteEntry & { contract?: { auth: string } })[] = [
   ...socketRoutes,
   ...queueConsumers,
   fallbackRoute,
+  originAuthorizer,
 ];
 
 describe('capabilities and timeouts', () => {
@@ -117,7 +120,7 @@ describe('capabilities and timeouts', () => {
   });
 
   it('give every function a timeout that ends before API Gateway gives up, longer only for Twilio', () => {
-    for (const entry of [...httpRoutes, ...socketRoutes, fallbackRoute]) {
+    for (const entry of [...httpRoutes, ...socketRoutes, fallbackRoute, originAuthorizer]) {
       const timeout = entry.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       expect(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_SECONDS, entry.handler).toBe(true);
       if (timeout > DEFAULT_TIMEOUT_SECONDS) expect(entry.capabilities, entry.handler).toContain('twilio');

@@ -25,6 +25,7 @@ import * as system from '../shared/contract/system';
 import * as team from '../shared/contract/team';
 import * as voice from '../shared/contract/voice';
 import type { Capability, KmsOperation, TableAccess } from './lib/capabilities';
+import { ORIGIN_SECRET_HEADER } from './lib/config';
 
 export interface RouteEntry {
   handler: string;
@@ -288,6 +289,36 @@ export const queueConsumers: readonly QueueConsumerEntry[] = [
  * another method). API Gateway's `$default` route in production, the gateway's fallback locally.
  */
 export const fallbackRoute: RouteEntry = { handler: 'system/not-found', table: 'none', capabilities: [] };
+
+/** An API Gateway Lambda authorizer: its function, and what API Gateway does before and after invoking it. */
+export interface AuthorizerEntry extends RouteEntry {
+  /**
+   * Its identity source, a request header: API Gateway answers 401 itself, invoking nothing, when a
+   * request lacks it, and keys its cache of answers by its value. Header names match case-insensitively.
+   */
+  identityHeader: string;
+  /** How long the HTTP API keeps an answer for one header value (a WebSocket API caches none). */
+  resultTtlSeconds: number;
+}
+
+/**
+ * API Gateway's Lambda authorizer on every HTTP route and on `$connect`: admits only requests that carry
+ * CloudFront's origin secret, before any route function runs (README Security). It reads that secret
+ * and nothing else. The CDK stack attaches it and the local gateway runs it as API Gateway does.
+ *
+ * Every request through CloudFront carries the same value, so with answers kept 5 minutes it runs
+ * about once per 5 minutes, not per request. Minutes, not the hour allowed: a kept "yes" outlives the
+ * value's removal by that long (a value stays accepted, as the previous one, until the rotation after
+ * next anyway; README: rotating the origin secret), and a kept "no" for a value CloudFront has just
+ * started sending does not block the app for long.
+ */
+export const originAuthorizer: AuthorizerEntry = {
+  handler: 'system/origin-authorizer',
+  table: 'none',
+  capabilities: [],
+  identityHeader: ORIGIN_SECRET_HEADER,
+  resultTtlSeconds: 300,
+};
 
 /**
  * Routes that are a path template's match for a concrete (still URL-encoded) path, e.g.

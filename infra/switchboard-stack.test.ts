@@ -16,7 +16,14 @@ import {
 } from '../functions/lib/capabilities';
 import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
-import { fallbackRoute, httpRoutes, MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS, queueConsumers, socketRoutes } from '../functions/routes';
+import {
+  fallbackRoute,
+  httpRoutes,
+  MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  originAuthorizer,
+  queueConsumers,
+  socketRoutes,
+} from '../functions/routes';
 import { SOCKET_HEARTBEAT_MS } from '../shared/constants';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
@@ -144,13 +151,14 @@ describe('functions', () => {
     if (!fn) throw new Error(`No function for ${handler}`);
     return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   };
-  const httpHandlers = [...httpRoutes.map((route) => route.handler), fallbackRoute.handler];
+  const httpHandlers = [...httpRoutes.map((route) => route.handler), fallbackRoute.handler, originAuthorizer.handler];
   const socketHandlers = socketRoutes.map((route) => route.handler);
-  // Every HTTP function and $connect (the upgrade request) refuse requests without the origin secret.
+  // The origin authorizer, and behind it every HTTP function and $connect (the upgrade request),
+  // refuse requests without the origin secret.
   const checksOrigin = (handler: string) =>
     (!socketHandlers.includes(handler) && !queueHandlers.includes(handler)) || handler === 'realtime/connect';
   const queueHandlers = queueConsumers.map((consumer) => consumer.handler);
-  const allEntries = [...httpRoutes, ...socketRoutes, ...queueConsumers, fallbackRoute];
+  const allEntries = [...httpRoutes, ...socketRoutes, ...queueConsumers, fallbackRoute, originAuthorizer];
   type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
   /** Every statement of the policies attached to a function's role. */
   const policyOf = (handler: string): Statement[] => {
@@ -165,7 +173,7 @@ describe('functions', () => {
   };
 
   it('are exactly one per route-table entry', () => {
-    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 1);
+    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 2);
     expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers, ...queueHandlers].sort());
   });
 
@@ -277,6 +285,23 @@ describe('functions', () => {
       expect(actionsOf(entry.handler), entry.handler).not.toContain('ses:SendRawEmail');
     }
   });
+
+  it('give the origin authorizer its log lines and the origin secret, nothing more', () => {
+    const statements = policyOf(originAuthorizer.handler);
+    expect(actionsOf(originAuthorizer.handler).sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'secretsmanager:GetSecretValue',
+    ]);
+    const secret = statements.find((s) => JSON.stringify(s.Action).includes('secretsmanager:'));
+    expect(JSON.stringify(secret?.Resource)).toBe(secretRef('OriginSecret'));
+    // The role of the functions with the same grants, health and not-found, and of no other.
+    const roleOf = (handler: string) => JSON.stringify((byHandler.get(handler) as Resource).Properties.Role);
+    const sharing = allEntries.filter((entry) => roleOf(entry.handler) === roleOf(originAuthorizer.handler));
+    expect(sharing.map((entry) => entry.handler).sort()).toEqual(
+      ['system/health', fallbackRoute.handler, originAuthorizer.handler].sort(),
+    );
+  });
 });
 
 describe('company deletion queue', () => {
@@ -313,9 +338,9 @@ describe('stack size', () => {
     // Less the one function (and role, policy, log group) of the table's deletion protection (deploy.test.ts).
     const routeBound = perRoute.reduce((sum, type) => sum + Object.keys(template.findResources(type)).length, 0) - 1;
     expect(routeBound / (httpRoutes.length + socketRoutes.length + queueConsumers.length + 1)).toBeLessThanOrEqual(4);
-    // 369 today: 67 functions, 65 API routes with their integrations and invoke permissions, and 107
-    // shared (roles, policies, log groups, alarms, the distribution…). A route adds 4, so about 7 more
-    // fit. Past 400 the routes of a feature move into a nested stack of their own (each has 500), as
+    // 374 today: 68 functions (the origin authorizer's too), 65 API routes with their integrations and
+    // invoke permissions, and the shared rest (roles, policies, log groups, alarms, the authorizers, the
+    // distribution…). A route adds 4, so about 6 more fit. Past 400 the routes of a feature move into a nested stack of their own (each has 500), as
     // the README's deploy section says, rather than this limit moving up.
     expect(resources).toBeLessThanOrEqual(400);
   });
@@ -498,6 +523,98 @@ describe('web app upload', () => {
     const withWeb = synth(dist);
     withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
     expect(nagFindings(withWeb.app)).toEqual([]);
+  });
+});
+
+describe('origin authorizer (README Security: direct calls to the API endpoints)', () => {
+  const apiId = (protocol: 'HTTP' | 'WEBSOCKET') =>
+    Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: protocol } }))[0] as string;
+  const authorizersOf = (protocol: 'HTTP' | 'WEBSOCKET') =>
+    Object.entries(
+      template.findResources('AWS::ApiGatewayV2::Authorizer', { Properties: { ApiId: ref(apiId(protocol)) } }) as Record<
+        string,
+        Resource
+      >,
+    );
+  const routesOf = (protocol: 'HTTP' | 'WEBSOCKET') =>
+    Object.values(
+      template.findResources('AWS::ApiGatewayV2::Route', { Properties: { ApiId: ref(apiId(protocol)) } }) as Record<
+        string,
+        Resource
+      >,
+    );
+  const authorizerFunction = Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).find(
+    ([, fn]) =>
+      (fn.Properties.Tags as { Key: string; Value: string }[] | undefined)?.some(
+        (tag) => tag.Key === HANDLER_TAG && tag.Value === originAuthorizer.handler,
+      ),
+  )?.[0] as string;
+
+  it('guards every HTTP route, $default too, with one cached REQUEST authorizer on the origin-secret header', () => {
+    const authorizers = authorizersOf('HTTP');
+    expect(authorizers).toHaveLength(1);
+    const [id, authorizer] = authorizers[0] as [string, Resource];
+    expect(authorizer.Properties).toMatchObject({
+      AuthorizerType: 'REQUEST',
+      IdentitySource: [`$request.header.${ORIGIN_SECRET_HEADER}`],
+      AuthorizerPayloadFormatVersion: '2.0',
+      EnableSimpleResponses: true,
+      AuthorizerResultTtlInSeconds: originAuthorizer.resultTtlSeconds,
+    });
+    // Cached, within API Gateway's hour.
+    expect(authorizer.Properties.AuthorizerResultTtlInSeconds).toBeGreaterThan(0);
+    expect(authorizer.Properties.AuthorizerResultTtlInSeconds).toBeLessThanOrEqual(3600);
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(authorizerFunction);
+
+    const routes = routesOf('HTTP');
+    expect(routes).toHaveLength(httpRoutes.length + 1);
+    for (const route of routes) {
+      expect(route.Properties, String(route.Properties.RouteKey)).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: ref(id),
+      });
+    }
+  });
+
+  it('guards the WebSocket API’s $connect with the same function on the same header', () => {
+    const authorizers = authorizersOf('WEBSOCKET');
+    expect(authorizers).toHaveLength(1);
+    const [id, authorizer] = authorizers[0] as [string, Resource];
+    expect(authorizer.Properties).toMatchObject({
+      AuthorizerType: 'REQUEST',
+      IdentitySource: [`route.request.header.${ORIGIN_SECRET_HEADER}`],
+    });
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(authorizerFunction);
+    const byKey = Object.fromEntries(routesOf('WEBSOCKET').map((route) => [route.Properties.RouteKey, route.Properties]));
+    expect(byKey.$connect).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: ref(id) });
+    // API Gateway allows a WebSocket authorizer on $connect only; the others come on an admitted socket.
+    for (const key of ['$default', '$disconnect']) expect(byKey[key]?.AuthorizerId, key).toBeUndefined();
+  });
+
+  it('names the header CloudFront sends to both API origins', () => {
+    const origins = (distributionConfig(template) as { Origins: { OriginCustomHeaders?: { HeaderName: string }[] }[] }).Origins;
+    const sent = origins.flatMap((origin) => (origin.OriginCustomHeaders ?? []).map((h) => h.HeaderName.toLowerCase()));
+    expect(sent).toEqual([ORIGIN_SECRET_HEADER, ORIGIN_SECRET_HEADER]);
+    for (const [, authorizer] of [...authorizersOf('HTTP'), ...authorizersOf('WEBSOCKET')]) {
+      const [source] = authorizer.Properties.IdentitySource as string[];
+      expect(source?.split('.').pop()?.toLowerCase()).toBe(ORIGIN_SECRET_HEADER);
+    }
+  });
+
+  it('may be invoked by API Gateway for these two APIs’ authorizers only', () => {
+    const permissions = Object.values(
+      template.findResources('AWS::Lambda::Permission', {
+        Properties: { FunctionName: { 'Fn::GetAtt': [authorizerFunction, 'Arn'] } },
+      }) as Record<string, Resource>,
+    );
+    expect(permissions).toHaveLength(2);
+    for (const permission of permissions) {
+      expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
+      expect(JSON.stringify(permission.Properties.SourceArn)).toMatch(/\/authorizers\//);
+    }
+    const sources = JSON.stringify(permissions.map((p) => p.Properties.SourceArn));
+    expect(sources).toContain(JSON.stringify(ref(apiId('HTTP'))));
+    expect(sources).toContain(JSON.stringify(ref(apiId('WEBSOCKET'))));
   });
 });
 
@@ -897,7 +1014,7 @@ describe('operations (README: Alarms and logs)', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter((fn) =>
       (fn.Properties.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === HANDLER_TAG),
     );
-    expect(functions).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 1);
+    expect(functions).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 2);
     for (const fn of functions) {
       expect(fn.Properties.LoggingConfig).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) } });
     }

@@ -11,6 +11,7 @@ import {
   fallbackRoute,
   httpRoutes,
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  originAuthorizer,
   type QueueConsumerEntry,
   queueConsumers,
   socketRoutes,
@@ -23,6 +24,7 @@ import { HttpApi } from './constructs/http-api';
 import { MailConfiguration } from './constructs/mail-configuration';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledge } from './constructs/nag';
+import { lambdaAuthorizers } from './constructs/origin-authorizer';
 import { RealtimeApi } from './constructs/realtime-api';
 import { SwitchboardFunctions } from './constructs/switchboard-function';
 import { OptionalWebAcl } from './constructs/web-acl';
@@ -77,7 +79,7 @@ export class SwitchboardStack extends Stack {
       `Rotated by hand (README: rotating the signing key) with put-secret-value, no rotation Lambda needed: functions read the key through the Parameters and Secrets extension, cached ${SECRET_CACHE_TTL_SECONDS} s, and keep accepting the AWSPREVIOUS key for one access-token lifetime after the rotation, so nobody is signed out.`,
     );
     const originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
-      description: 'Sent by CloudFront to the API origins; functions refuse requests without it',
+      description: 'Sent by CloudFront to the API origins; the APIs refuse requests without it',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
     acknowledge(
@@ -139,9 +141,19 @@ export class SwitchboardStack extends Stack {
         .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
         .join('');
 
+    // One function in front of both APIs: a direct call to an execute-api endpoint runs no route function.
+    const authorizers = lambdaAuthorizers(
+      'OriginAuthorizer',
+      functions.add(functionId(originAuthorizer.handler), { ...originAuthorizer, kind: 'authorizer' }),
+      originAuthorizer,
+    );
+
     // The WebSocket API first: its stage is where every pushing function (socket routes included) pushes.
     const createAccountLoggingRole = contextFlag(this, API_GATEWAY_LOGGING_ROLE_CONTEXT);
-    const realtime = new RealtimeApi(this, 'Realtime', { createAccountLoggingRole: createAccountLoggingRole === true });
+    const realtime = new RealtimeApi(this, 'Realtime', {
+      createAccountLoggingRole: createAccountLoggingRole === true,
+      connectAuthorizer: authorizers.webSocket,
+    });
     if (createAccountLoggingRole === undefined) {
       // A fresh account has no role, and the WebSocket stage then fails and the first deploy rolls back.
       Annotations.of(realtime).addWarningV2(
@@ -168,6 +180,7 @@ export class SwitchboardStack extends Stack {
         function: functions.add(functionId(route.handler), { ...route, kind: 'http' }),
       })),
       fallback: functions.add(functionId(fallbackRoute.handler), { ...fallbackRoute, kind: 'http' }),
+      authorizer: authorizers.http,
     });
 
     new Monitoring(this, 'Monitoring', {

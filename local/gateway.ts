@@ -4,9 +4,13 @@ import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES }
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
+  APIGatewayAuthorizerResult,
   APIGatewayProxyEventV2,
   APIGatewayProxyResultV2,
   APIGatewayProxyStructuredResultV2,
+  APIGatewayRequestAuthorizerEvent,
+  APIGatewayRequestAuthorizerEventV2,
+  APIGatewaySimpleAuthorizerResult,
   Context,
   SQSEvent,
 } from 'aws-lambda';
@@ -15,11 +19,13 @@ import { DEFAULT_TIMEOUT_SECONDS, environmentFor } from '../functions/lib/capabi
 import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
 import type { SocketEvent } from '../functions/lib/define-socket-handler';
 import {
+  type AuthorizerEntry,
   fallbackRoute,
   type HttpRouteEntry,
   httpRoutes,
   isWellEncodedPath,
   matchPath,
+  originAuthorizer,
   type QueueConsumerEntry,
   queueConsumers,
   type RouteEntry,
@@ -129,12 +135,14 @@ function queryParameters(search: URLSearchParams): Record<string, string> | unde
  * header's last value) and `multiValueHeaders` (every value), as the examples of
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/apigateway-websocket-api-lambda-auth.html
  * show. CloudFront's additions as CloudFront names them (the origin secret as infra/constructs/web-hosting.ts
- * configures it); whatever the client sent under those names, in any case, is dropped.
+ * configures it); whatever the client sent under those names, in any case, is dropped. Without an
+ * origin secret nothing is added or dropped (asFromCloudFront).
  */
 function connectHeaders(req: IncomingMessage, originSecret: string | undefined) {
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
-  const added = new Set([ORIGIN_SECRET_HEADER, 'cloudfront-viewer-address']);
+  // Without an origin secret, a call straight to the execute-api endpoint: the headers as the client sent them.
+  const added = new Set(originSecret ? [ORIGIN_SECRET_HEADER, 'cloudfront-viewer-address'] : []);
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] as string;
     const value = req.rawHeaders[i + 1] as string;
@@ -146,8 +154,10 @@ function connectHeaders(req: IncomingMessage, originSecret: string | undefined) 
     headers[name] = value;
     multiValueHeaders[name] = [value];
   };
-  add('CloudFront-Viewer-Address', `${sourceIp(req)}:${req.socket.remotePort ?? 0}`);
-  if (originSecret) add(ORIGIN_SECRET_HEADER, originSecret);
+  if (originSecret) {
+    add('CloudFront-Viewer-Address', `${sourceIp(req)}:${req.socket.remotePort ?? 0}`);
+    add(ORIGIN_SECRET_HEADER, originSecret);
+  }
   return { headers, multiValueHeaders };
 }
 
@@ -159,11 +169,19 @@ function sourceIp(req: IncomingMessage): string {
  * What CloudFront does in front of the APIs: it sets `CloudFront-Viewer-Address` to the address the
  * request really came from (whatever the client sent) and adds the secret origin header. Locally the
  * gateway is the only way in, so every request gets both, and no client can choose its address.
+ * Without an origin secret the gateway plays a call straight to the execute-api endpoint instead:
+ * the request reaches the API as the client sent it, guessed headers and all.
  */
 function asFromCloudFront(headers: Record<string, string>, req: IncomingMessage, originSecret: string | undefined) {
-  delete headers[ORIGIN_SECRET_HEADER];
+  if (!originSecret) return;
   headers['cloudfront-viewer-address'] = `${sourceIp(req)}:${req.socket.remotePort ?? 0}`;
-  if (originSecret) headers[ORIGIN_SECRET_HEADER] = originSecret;
+  headers[ORIGIN_SECRET_HEADER] = originSecret;
+}
+
+/** A header's value, its name matched case-insensitively (a WebSocket event keeps the sender's spelling). */
+function headerValue(headers: Record<string, string | undefined> | undefined, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  return Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted)?.[1];
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
@@ -215,7 +233,10 @@ export interface GatewayOptions {
   /** Socket idle and lifetime limits, in ms (API Gateway's unless a test shortens them). */
   socketIdleMs?: number;
   socketLifetimeMs?: number;
-  /** The secret CloudFront adds to origin requests; handlers refuse requests without it. */
+  /**
+   * The secret CloudFront adds to origin requests; the origin authorizer and the handlers refuse
+   * requests without it. Without one, requests come as straight to the execute-api endpoint.
+   */
   originSecret?: string;
   /** Gateway tests only: other routes and handler functions than the route table's. */
   routes?: {
@@ -223,6 +244,8 @@ export interface GatewayOptions {
     socket: readonly SocketRouteEntry[];
     fallback: RouteEntry;
     queues?: readonly QueueConsumerEntry[];
+    /** API Gateway's Lambda authorizer of every HTTP route and `$connect` (the route table's: originAuthorizer). */
+    authorizer?: AuthorizerEntry;
   };
   handlers?: Readonly<Record<string, LambdaHandler>>;
   /**
@@ -273,7 +296,13 @@ export function createGateway(options: GatewayOptions) {
   const idleMs = options.socketIdleMs ?? SOCKET_IDLE_MS;
   const lifetimeMs = options.socketLifetimeMs ?? SOCKET_LIFETIME_MS;
   const sockets = new Map<string, OpenSocket>();
-  const routes = options.routes ?? { http: httpRoutes, socket: socketRoutes, fallback: fallbackRoute, queues: queueConsumers };
+  const routes = options.routes ?? {
+    http: httpRoutes,
+    socket: socketRoutes,
+    fallback: fallbackRoute,
+    queues: queueConsumers,
+    authorizer: originAuthorizer,
+  };
   const orderedRoutes = byStaticFirst(routes.http);
   const handlerOf = (name: string) => {
     const given = options.handlers?.[name];
@@ -303,6 +332,7 @@ export function createGateway(options: GatewayOptions) {
   function isolatedFunctions() {
     const outDir = bundlesDir(options.bundling ?? 'local');
     const all = [...routes.http, ...routes.socket, routes.fallback, ...(routes.queues ?? [])];
+    if (routes.authorizer) all.push(routes.authorizer);
     const built = buildFunctionBundles({
       handlers: [...new Set(all.map((r) => r.handler))],
       entryOf: options.entryOf ?? handlerEntry,
@@ -418,6 +448,13 @@ export function createGateway(options: GatewayOptions) {
         timeEpoch: Date.now(),
       },
     };
+    // API Gateway runs the authorizer before it invokes the integration.
+    const refused = await authorizeHttp(event);
+    if (refused) {
+      sendJson(res, refused, { message: STATUS_CODES[refused] });
+      log.info(`${method} ${url.pathname} ${refused} ${Date.now() - started}ms`);
+      return;
+    }
     if (Buffer.byteLength(JSON.stringify(event)) > MAX_INVOCATION_REQUEST_BYTES) {
       // Lambda refuses the invocation (413 RequestEntityTooLargeException) and the client gets a 413.
       log.error(`${method} ${url.pathname}: the event is over Lambda's ${MAX_INVOCATION_REQUEST_BYTES} bytes`);
@@ -450,6 +487,75 @@ export function createGateway(options: GatewayOptions) {
       sendJson(res, 500, { message: 'Internal Server Error' });
     }
     log.info(`${method} ${url.pathname} ${status} ${Date.now() - started}ms`);
+  }
+
+  /** The HTTP API's answers of the authorizer per identity value: with simple responses, for every route. */
+  const authorizations = new Map<string, { allowed: boolean; until: number }>();
+
+  /**
+   * The HTTP API's Lambda authorizer (routes.authorizer), run as API Gateway runs it before any route:
+   * a request without its identity header is answered 401 without invoking anything; otherwise the
+   * function's answer, kept per header value for its TTL, admits the request or refuses it 403, and a
+   * failing authorizer means 500. The status of the refusal, or undefined to go on to the route.
+   */
+  async function authorizeHttp(event: APIGatewayProxyEventV2): Promise<number | undefined> {
+    const authorizer = routes.authorizer;
+    if (!authorizer) return undefined;
+    const identity = headerValue(event.headers, authorizer.identityHeader);
+    if (!identity) return 401;
+    const kept = authorizations.get(identity);
+    if (kept && kept.until > Date.now()) return kept.allowed ? undefined : 403;
+    const { body: _body, isBase64Encoded: _encoded, ...request } = event;
+    const authorizerEvent: APIGatewayRequestAuthorizerEventV2 = {
+      ...request,
+      type: 'REQUEST',
+      routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${event.requestContext.http.method}${event.rawPath}`,
+      identitySource: [identity],
+      cookies: event.cookies ?? [],
+    };
+    try {
+      const { isAuthorized } = (await run(authorizer, authorizerEvent)) as APIGatewaySimpleAuthorizerResult;
+      if (typeof isAuthorized !== 'boolean') throw new Error('answered without isAuthorized');
+      authorizations.set(identity, { allowed: isAuthorized, until: Date.now() + authorizer.resultTtlSeconds * 1000 });
+      return isAuthorized ? undefined : 403;
+    } catch (error) {
+      log.error(`authorizer ${authorizer.handler} failed: ${(error as Error).stack ?? error}`);
+      return 500;
+    }
+  }
+
+  /**
+   * The WebSocket API's Lambda authorizer on `$connect`: 401 without its identity header, invoking
+   * nothing; otherwise the REST-style REQUEST event, answered with an IAM policy that must allow the
+   * connection (403 if not). API Gateway keeps no answers for WebSocket authorizers.
+   */
+  async function authorizeConnect(event: SocketEvent, req: IncomingMessage): Promise<number | undefined> {
+    const authorizer = routes.authorizer;
+    if (!authorizer) return undefined;
+    const headers = (event.headers ?? {}) as Record<string, string>;
+    if (!headerValue(headers, authorizer.identityHeader)) return 401;
+    const query = event.queryStringParameters ?? null;
+    const authorizerEvent = {
+      type: 'REQUEST',
+      methodArn: `arn:aws:execute-api:local:000000000000:local/${event.requestContext.stage}/$connect`,
+      headers,
+      multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+      queryStringParameters: query,
+      multiValueQueryStringParameters: query && Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]])),
+      stageVariables: null,
+      requestContext: {
+        ...event.requestContext,
+        identity: { sourceIp: sourceIp(req), userAgent: headerValue(headers, 'user-agent') ?? '' },
+      },
+    } as unknown as APIGatewayRequestAuthorizerEvent;
+    try {
+      const policy = (await run(authorizer, authorizerEvent)) as APIGatewayAuthorizerResult;
+      const effects = (policy?.policyDocument?.Statement ?? []).map((statement) => statement.Effect);
+      return effects.includes('Allow') && !effects.includes('Deny') ? undefined : 403;
+    } catch (error) {
+      log.error(`authorizer ${authorizer.handler} failed: ${(error as Error).stack ?? error}`);
+      return 500;
+    }
   }
 
   function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2): number {
@@ -653,14 +759,15 @@ export function createGateway(options: GatewayOptions) {
     const pending = { connectedAt, connecting: true } as OpenSocket;
     sockets.set(connectionId, pending);
     try {
-      const result = (await run(
-        socketRoute('$connect'),
-        socketEvent('$connect', 'CONNECT', connectionId, {
-          headers,
-          multiValueHeaders,
-          queryStringParameters: queryParameters(companyFromPath(url)),
-        }),
-      )) as APIGatewayProxyStructuredResultV2 | undefined;
+      const connect = socketEvent('$connect', 'CONNECT', connectionId, {
+        headers,
+        multiValueHeaders,
+        queryStringParameters: queryParameters(companyFromPath(url)),
+      });
+      const refused = await authorizeConnect(connect, req);
+      const result = (refused ? { statusCode: refused } : await run(socketRoute('$connect'), connect)) as
+        | APIGatewayProxyStructuredResultV2
+        | undefined;
       const status = result?.statusCode ?? 200;
       if (status < 200 || status >= 300) {
         sockets.delete(connectionId);

@@ -7,7 +7,6 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { logout, refresh } from '../../shared/contract/auth';
 import type { HttpContract } from '../../shared/contract/route';
-import { acknowledge } from './nag';
 import { ACCESS_LOG_RETENTION } from './realtime-api';
 
 /**
@@ -76,34 +75,42 @@ export class HttpApi extends Construct {
   /** One JSON line per request (accessLogFormat); the monitoring counts webhook failures from it. */
   readonly accessLogs: logs.LogGroup;
 
-  constructor(scope: Construct, id: string, props: { routes: readonly HttpApiRoute[]; fallback: lambda.IFunction }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: {
+      routes: readonly HttpApiRoute[];
+      fallback: lambda.IFunction;
+      /** On every route, `$default` too: only requests through CloudFront reach a function (origin-authorizer.ts). */
+      authorizer: apigwv2.IHttpRouteAuthorizer;
+    },
+  ) {
     super(scope, id);
     // Same-origin behind CloudFront, so no CORS configuration.
     this.api = new apigwv2.HttpApi(this, 'Api', { description: 'Switchboard HTTP API', createDefaultStage: false });
 
     const routes: apigwv2.HttpRoute[] = [];
+    // The authorizer admits CloudFront's requests; who the user is, the route's handler checks
+    // (defineHandler: the access token; defineWebhook: Twilio's signature).
     for (const route of props.routes) {
-      const { method, path, auth } = route.contract;
+      const { method, path } = route.contract;
       // Construct ids cannot contain '/'.
       const name = `${method} ${path.replaceAll('/', ' ').trim()}`;
-      const created = new apigwv2.HttpRoute(this, name, {
-        httpApi: this.api,
-        routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod[method]),
-        integration: new HttpLambdaIntegration(`${name} Integration`, route.function),
-      });
-      acknowledge(created, 'AwsSolutions-APIG4', authReason(auth));
-      routes.push(created);
+      routes.push(
+        new apigwv2.HttpRoute(this, name, {
+          httpApi: this.api,
+          routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod[method]),
+          integration: new HttpLambdaIntegration(`${name} Integration`, route.function),
+          authorizer: props.authorizer,
+        }),
+      );
     }
-    const fallback = new apigwv2.HttpRoute(this, 'Fallback', {
+    new apigwv2.HttpRoute(this, 'Fallback', {
       httpApi: this.api,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,
       integration: new HttpLambdaIntegration('FallbackIntegration', props.fallback),
+      authorizer: props.authorizer,
     });
-    acknowledge(
-      fallback,
-      'AwsSolutions-APIG4',
-      'The $default route only answers 404/405 error envelopes; it reads and returns no data.',
-    );
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: ACCESS_LOG_RETENTION,
@@ -129,17 +136,5 @@ export class HttpApi extends Construct {
     );
     // Route settings name routes that must exist first.
     for (const route of routes) this.stage.node.addDependency(route);
-  }
-}
-
-function authReason(auth: HttpContract['auth']): string {
-  switch (auth) {
-    case 'public':
-      return 'A public route by specification (sign-up, sign-in, e-mail verification, token refresh, health); abuse is limited by per-route API Gateway throttling, per-account/per-address throttles in the handler and, when enabled, the WAF rate-based rule.';
-    case 'user':
-    case 'platformAdmin':
-      return `Authorised in the handler (defineHandler, auth '${auth}'): the HS256 access token issued by this app is verified (algorithm, aud, iss, expiry) before any work; an API Gateway JWT authorizer would need a JWKS endpoint.`;
-    case 'twilio':
-      return 'Authenticated in the handler by the X-Twilio-Signature of the request, checked with the auth token of the account the number belongs to; Twilio cannot send other credentials.';
   }
 }

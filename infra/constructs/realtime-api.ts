@@ -40,6 +40,7 @@ const accessLogFormat = apigateway.AccessLogFormat.custom(
 export class RealtimeApi extends Construct {
   readonly api: apigwv2.WebSocketApi;
   readonly stage: apigwv2.WebSocketStage;
+  private readonly connectAuthorizer: apigwv2.IWebSocketRouteAuthorizer;
 
   constructor(
     scope: Construct,
@@ -51,9 +52,12 @@ export class RealtimeApi extends Construct {
        * need it.
        */
       createAccountLoggingRole: boolean;
+      /** On `$connect`, the one route API Gateway lets a WebSocket authorizer guard (origin-authorizer.ts). */
+      connectAuthorizer: apigwv2.IWebSocketRouteAuthorizer;
     },
   ) {
     super(scope, id);
+    this.connectAuthorizer = props.connectAuthorizer;
     this.api = new apigwv2.WebSocketApi(this, 'Api', {
       description: 'Switchboard realtime events',
       routeSelectionExpression: REALTIME_ROUTE_SELECTION,
@@ -74,15 +78,16 @@ export class RealtimeApi extends Construct {
   }
 
   addRoute(routeKey: '$connect' | '$disconnect' | '$default', fn: lambda.IFunction): void {
-    const created = this.api.addRoute(routeKey, {
-      integration: new WebSocketLambdaIntegration(`${routeName(routeKey)}Integration`, fn),
-    });
+    const integration = new WebSocketLambdaIntegration(`${routeName(routeKey)}Integration`, fn);
+    if (routeKey === '$connect') {
+      // The authorizer admits CloudFront's upgrades; the handler then redeems the single-use ticket.
+      this.api.addRoute(routeKey, { integration, authorizer: this.connectAuthorizer });
+      return;
+    }
     acknowledge(
-      created,
+      this.api.addRoute(routeKey, { integration }),
       'AwsSolutions-APIG4',
-      routeKey === '$connect'
-        ? '$connect authenticates itself: its handler redeems the single-use ticket from the ?ticket= query string and refuses the connection otherwise (browsers cannot send headers on a WebSocket upgrade).'
-        : `${routeKey} is only reachable on a connection that $connect has already authenticated.`,
+      `${routeKey} is only reachable on a connection that $connect has already authorised; API Gateway allows an authorizer on $connect only.`,
     );
   }
 

@@ -24,12 +24,13 @@ import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, esbuildOptions, handlerAliasArgs,
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 
 /**
- * Functions that get the viewer's request, so CloudFront's origin secret, and refuse it without: every
- * HTTP route, and `$connect` (the socket's upgrade). `$default` and `$disconnect` come from API Gateway
- * on a socket already admitted, without the viewer's headers.
+ * Functions that get the viewer's request, so CloudFront's origin secret, and refuse it without: the
+ * origin authorizer in front of both APIs and, behind it as defence in depth, every HTTP route and
+ * `$connect` (the socket's upgrade). `$default` and `$disconnect` come from API Gateway on a socket
+ * already admitted, without the viewer's headers.
  */
 export const checksOriginSecret = (route: FunctionRoute) =>
-  route.kind === 'http' || (route.contract as SocketContract | undefined)?.routeKey === '$connect';
+  route.kind === 'http' || route.kind === 'authorizer' || (route.contract as SocketContract | undefined)?.routeKey === '$connect';
 
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 export const FUNCTION_MEMORY_MIB = 512;
@@ -46,7 +47,7 @@ export interface FunctionSettings {
   readonly table: dynamodb.ITable;
   readonly tableIndexNames: readonly string[];
   readonly jwtSecret: secretsmanager.ISecret;
-  /** The secret CloudFront sends to both APIs; every HTTP function and `$connect` check it. */
+  /** The secret CloudFront sends to both APIs; the origin authorizer, every HTTP function and `$connect` check it. */
   readonly originSecret: secretsmanager.ISecret;
   /** Name (a literal, so functions do not depend on the distribution) of the SSM parameter holding the app URL. */
   readonly appUrlParameterName: string;
@@ -65,8 +66,11 @@ export interface FunctionSettings {
 }
 
 export interface FunctionRoute extends RouteEntry {
-  /** `http`: an HTTP API route; `socket`: a WebSocket route (with its contract); `queue`: a queue's consumer. */
-  readonly kind: 'http' | 'socket' | 'queue';
+  /**
+   * `http`: an HTTP API route; `socket`: a WebSocket route (with its contract); `queue`: a queue's
+   * consumer; `authorizer`: API Gateway's Lambda authorizer of both APIs.
+   */
+  readonly kind: 'http' | 'socket' | 'queue' | 'authorizer';
   readonly contract?: unknown;
 }
 
@@ -190,7 +194,8 @@ export class SwitchboardFunctions extends Construct {
     const capabilities = [...route.capabilities].sort();
     const kms = [...(route.kms ?? [])].sort();
     const key = [
-      route.kind,
+      // The authorizer's grants are health's and not-found's (logs, the origin secret): their role.
+      route.kind === 'authorizer' ? 'http' : route.kind,
       ...(checksOriginSecret(route) && route.kind === 'socket' ? ['origin'] : []),
       `table-${route.table}`,
       ...capabilities,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ORIGIN_SECRET_HEADER } from '../../functions/lib/config';
 import {
   MAX_SOCKETS_PER_USER,
   REALTIME_TICKET_LIMIT,
@@ -11,7 +12,10 @@ import { type Account, api, signUp } from '../support/api';
 import { ownGateway } from '../support/own-gateway';
 import { openSocketAt, type Socket, socketUrl, ticketFor } from '../support/realtime';
 
-/** Issue 21: a socket's frames, a user's sockets and tickets are limited; `$connect` checks the origin secret. */
+/**
+ * Issue 21: a socket's frames, a user's sockets and tickets are limited. Issue 23: `$connect`, like every
+ * HTTP route, is behind the origin authorizer.
+ */
 
 const leave = (n: number) => ({ type: 'leave_room', data: { room: `conversation:flood-${n}` } });
 const answered = (log: ServerEvent[]) => log.filter((e) => e.type === 'room_left').length;
@@ -169,19 +173,21 @@ describe('tickets', () => {
 });
 
 describe('$connect through the public execute-api endpoint (no CloudFront origin secret)', () => {
-  // The functions know the secret; the requests do not carry it, as on the execute-api URL in AWS.
+  // The functions know the secret; the requests do not carry it (or carry a guess), as on the execute-api URL in AWS.
   const direct = ownGateway({ withOriginSecret: false });
 
-  it('is refused 403 like every HTTP route, the ticket left unspent', async () => {
+  it('is refused by API Gateway like every HTTP route (401; 403 for a guessed secret), the ticket left unspent', async () => {
     const owner = await signUp();
-    const http = await fetch(`http://${direct.host}/api/v1/me`, {
-      headers: { authorization: `Bearer ${owner.tokens.accessToken}` },
-    });
-    expect(http.status).toBe(403);
+    const me = (headers: Record<string, string> = {}) =>
+      fetch(`http://${direct.host}/api/v1/me`, { headers: { authorization: `Bearer ${owner.tokens.accessToken}`, ...headers } });
+    const missing = await me();
+    expect({ status: missing.status, body: await missing.json() }).toEqual({ status: 401, body: { message: 'Unauthorized' } });
+    const guessed = await me({ [ORIGIN_SECRET_HEADER]: 'a-guess' });
+    expect({ status: guessed.status, body: await guessed.json() }).toEqual({ status: 403, body: { message: 'Forbidden' } });
 
     const ticket = await ticketFor(owner);
     const query = new URLSearchParams({ ticket, userId: owner.user.id, companyId: owner.company.id });
-    expect(await attempt(`ws://${direct.host}/ws/company/${owner.company.id}?${query}`)).toBe('handshake 403');
+    expect(await attempt(`ws://${direct.host}/ws/company/${owner.company.id}?${query}`)).toBe('handshake 401');
     // Through CloudFront (the stack's gateway) the same ticket still opens the socket.
     const socket = await attempt(socketUrl(owner.company.id, Object.fromEntries(query)));
     expect(socket).not.toBeTypeOf('string');
