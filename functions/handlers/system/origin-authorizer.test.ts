@@ -1,9 +1,8 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIGatewayRequestAuthorizerEvent, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { esbuildOptions, handlerEntry } from '../../../infra/bundling';
+import { startSecretsExtension } from '../../../test/support/secrets-extension';
 import { ORIGIN_SECRET_HEADER } from '../../lib/config';
 import { originAuthorizer } from '../../routes';
 import { handler } from './origin-authorizer';
@@ -93,26 +92,18 @@ describe('the origin authorizer', () => {
 
   it('reads the secret and its previous version through the Parameters and Secrets extension in AWS', async () => {
     const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:OriginSecret-abc';
-    const versions: Record<string, string> = { AWSCURRENT: 'the-new-secret', AWSPREVIOUS: 'the-origin-secret' };
-    const extension = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const value = versions[url.searchParams.get('versionStage') ?? ''];
-      const ok = req.headers['x-aws-parameters-secrets-token'] === 'session' && url.searchParams.get('secretId') === ARN;
-      res.writeHead(ok && value ? 200 : 400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok && value ? { SecretString: value, CreatedDate: 1_700_000_000 } : { message: 'no' }));
-    });
-    await new Promise<void>((resolve) => extension.listen(0, '127.0.0.1', resolve));
+    const extension = await startSecretsExtension();
+    extension.secrets.set(ARN, { current: { value: 'the-new-secret', createdAt: new Date() }, previous: 'the-origin-secret' });
     try {
       vi.stubEnv('ORIGIN_SECRET', '');
       vi.stubEnv('ORIGIN_SECRET_SECRET_ARN', ARN);
-      vi.stubEnv('AWS_SESSION_TOKEN', 'session');
-      vi.stubEnv('PARAMETERS_SECRETS_EXTENSION_HTTP_PORT', String((extension.address() as AddressInfo).port));
+      for (const [name, value] of Object.entries(extension.env)) vi.stubEnv(name, value);
       vi.spyOn(console, 'warn').mockImplementation(() => {});
       expect(await handler(httpEvent({ [ORIGIN_SECRET_HEADER]: 'the-new-secret' }))).toEqual({ isAuthorized: true });
       expect(await handler(httpEvent({ [ORIGIN_SECRET_HEADER]: 'the-origin-secret' }))).toEqual({ isAuthorized: true });
       expect(await handler(httpEvent({ [ORIGIN_SECRET_HEADER]: 'a-guess' }))).toEqual({ isAuthorized: false });
     } finally {
-      await new Promise((resolve) => extension.close(resolve));
+      await extension.close();
     }
   });
 
