@@ -52,7 +52,7 @@ const REPLIES_PER_SECOND = 2;
 const CALLS_PER_MINUTE = 5;
 /** Agents in the inbox the number rings (the owner first). */
 const CALL_TAKERS = Math.min(5, AGENTS);
-/** SPEC §9's intervals. */
+/** The intervals of docs/product.md §9. */
 const HEARTBEAT_MS = 30_000;
 const LIST_POLL_MS = 60_000;
 const THREAD_POLL_MS = 60_000;
@@ -358,7 +358,7 @@ try {
     );
   });
 
-  // Each agent's web app: its first reads at a random moment of the first interval, then at SPEC's rates.
+  // Each agent's web app: its first reads at a random moment of the first interval, then at the rates of docs/product.md §9.
   for (const agent of agents) {
     agent.nextListAt = loadStart + randomInt(0, LIST_POLL_MS);
     agent.nextThreadAt = loadStart + randomInt(0, THREAD_POLL_MS);

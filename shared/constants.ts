@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9, defined once for the handlers and the web app. */
+/** Business constants of docs/product.md §9, defined once for the handlers and the web app. */
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const CONVERSATION_PAGE_SIZE = 20;
@@ -18,7 +18,7 @@ export const PRESENCE_REFRESH_MS = 30_000;
 export const TOKEN_EXPIRY_WARNING_MS = 10_000;
 export const RINGTONE_WAIT_MAX_MS = 2_000;
 /**
- * SPEC §9 says 1 s × 1.5 up to 10 s; issue 7 chose doubling up to 30 s, with full jitter, so that every
+ * The first design said 1 s × 1.5 up to 10 s; issue 7 chose doubling up to 30 s, with full jitter, so that every
  * tab of a company does not reconnect in step after an outage or a deploy.
  */
 export const SOCKET_RECONNECT = { initialMs: 1_000, factor: 2, maxMs: 30_000 } as const;
@@ -27,7 +27,7 @@ export const FEEDBACK_SCORES = [1, 2, 3, 4, 5] as const;
 export const FEEDBACK_ISSUES = ['audio-latency', 'choppy-audio', 'dropped-call', 'echo', 'noisy-call', 'one-way-audio'] as const;
 export const DEFAULT_COMPANY_NAME = 'Customer Service';
 
-/** Server-side limits (SPEC leaves them open; these are the product's choices). */
+/** Server-side limits (the first design left them open; these are the product's choices, docs/product.md §9). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const VERIFICATION_TOKEN_TTL_SECONDS = 24 * 60 * 60;
@@ -84,7 +84,7 @@ export interface Country {
   flag: string;
 }
 
-/** The dialer's 50 countries, in the order SPEC §3 begins them. */
+/** The dialer's 50 countries, in the order docs/product.md §3 begins them. */
 const COUNTRY_ROWS: readonly (readonly [code: string, dialCode: string, name: string])[] = [
   ['US', '+1', 'United States'],
   ['CA', '+1', 'Canada'],

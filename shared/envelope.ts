@@ -1,4 +1,4 @@
-/** The one response envelope of every HTTP route (SPEC §7). */
+/** The one response envelope of every HTTP route (docs/product.md §7). */
 export type ErrorCode =
   | 'BAD_REQUEST'
   | 'VALIDATION_FAILED'

@@ -1,5 +1,5 @@
 /**
- * Phone numbers, once for the handlers and the web app (DESIGN §3): parse what a person typed, validate
+ * Phone numbers, once for the handlers and the web app (docs/architecture.md §3): parse what a person typed, validate
  * it for a country, normalise it to E.164 (storage and the API), and format it for display: national
  * for the company's own country, international for any other. libphonenumber-js with its `min`
  * metadata: enough to validate and format every country (the larger sets only add number types).
@@ -16,7 +16,7 @@ import { DEFAULT_COUNTRY_CODE } from './constants';
 
 export type { CountryCode };
 
-/** SPEC §9: the default dialing country. */
+/** docs/product.md §9: the default dialing country. */
 export const DEFAULT_COUNTRY = DEFAULT_COUNTRY_CODE as CountryCode;
 
 /** A country code as stored or sent ('us', 'GB'), or the default country when it is unknown. */
@@ -63,8 +63,8 @@ export type PhoneNumberProblem = 'EMPTY' | 'INVALID_FOR_COUNTRY' | 'UNPARSEABLE'
 export type PhoneNumberCheck = { ok: true; number: ParsedPhoneNumber } | { ok: false; problem: PhoneNumberProblem };
 
 /**
- * Validates what a person typed for a country (SPEC §5, the dialer): EMPTY when nothing was typed,
- * UNPARSEABLE when it cannot be read as a number (letters, too short or too long: SPEC §9 allows 2 to 17
+ * Validates what a person typed for a country (docs/product.md §5, the dialer): EMPTY when nothing was typed,
+ * UNPARSEABLE when it cannot be read as a number (letters, too short or too long: docs/product.md §9 allows 2 to 17
  * national digits), INVALID_FOR_COUNTRY when it reads as a number that does not exist there.
  */
 export function checkPhoneNumber(input: string, country: CountryCode = DEFAULT_COUNTRY): PhoneNumberCheck {

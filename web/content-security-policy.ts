@@ -8,7 +8,7 @@ import type { Plugin } from 'vite';
  * Scripts: only the app's own files and its inline scripts by hash (the theme script of index.html;
  * in development also Vite's React preamble); no eval. Connections: the app's origin (its API and
  * its socket are on it) and Twilio's Voice SDK endpoints (twilio-voice.js README, "Content Security
- * Policy"): signalling for the roaming edge and the fixed ashburn edge (SPEC §9) and the older chunderw
+ * Policy"): signalling for the roaming edge and the fixed ashburn edge (docs/product.md §9) and the older chunderw
  * gateway, the insights gateway (eventgw), and the sounds it fetches from sdk.twilio.com and
  * media.twiliocdn.com. Call audio travels over WebRTC, which CSP does not govern.
  */

@@ -1,6 +1,6 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
-/** DESIGN §3: scrypt N=2^17, r=8, p=1 (128 MiB of memory per hash, so maxmem is raised). */
+/** docs/architecture.md §3: scrypt N=2^17, r=8, p=1 (128 MiB of memory per hash, so maxmem is raised). */
 const PRODUCTION_N = 2 ** 17;
 /** The lowest cost a deployment may be configured with: scrypt's own interactive-login floor. */
 const MINIMUM_N = 2 ** 14;

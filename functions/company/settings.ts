@@ -4,7 +4,7 @@ import { listChannelRecords } from '../settings/channels';
 import { callingSettings } from './calling-settings';
 
 /**
- * The company's default dialing country: that of its first imported phone number (SPEC §3 Company
+ * The company's default dialing country: that of its first imported phone number (docs/product.md §3 Company
  * settings), else US. Inactive channels count: the company's country does not change when a
  * provider is disconnected.
  */

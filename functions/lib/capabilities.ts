@@ -78,7 +78,7 @@ const TABLE_WRITE_ACTIONS = [
 
 /**
  * DynamoDB actions (without the `dynamodb:` prefix) per table access. No Scan: every list is a Query
- * (DESIGN §4). The one exception is `sweep`, the company-deletion worker's: it pages through the whole
+ * (docs/architecture.md §4). The one exception is `sweep`, the company-deletion worker's: it pages through the whole
  * table once per deleted company to find every item that names it, whatever its key (README: Deleting
  * a company), in the background where no user waits on it.
  */

@@ -5,7 +5,7 @@ import type { ChannelRecord, ProviderRecord } from './records';
  * webhook checking a signature needs neither the `twilio` nor the `appUrl` capability.
  */
 
-/** Where Twilio calls the platform for one provider: `<base>/<webhookId>/sms` and friends (DESIGN §3). */
+/** Where Twilio calls the platform for one provider: `<base>/<webhookId>/sms` and friends (docs/architecture.md §3). */
 export function webhookUrls(base: string, webhookId: string) {
   const root = `${base.replace(/\/$/, '')}/${webhookId}`;
   return {

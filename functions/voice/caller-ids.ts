@@ -5,7 +5,7 @@ import { listChannelRecords } from '../settings/channels';
 import { type ChannelRecord, enabledCapabilities, type InboxRecord } from '../settings/records';
 
 /**
- * The numbers a user may call out as (SPEC §6: making calls needs a caller ID): the active voice
+ * The numbers a user may call out as (docs/product.md §6: making calls needs a caller ID): the active voice
  * channels routed to an inbox the user is a member of, and those routed to the user directly. Three
  * Queries in the company's partition, whatever its size.
  */

@@ -21,7 +21,7 @@ export const hangUp = () => {
   return response.toString();
 };
 
-/** The widget's custom parameters on each rung browser (SPEC §3 Inbound call parameters). */
+/** The widget's custom parameters on each rung browser (docs/product.md §3 Inbound call parameters). */
 export interface RingParameters {
   /** The call as the socket's events name it (the caller's leg, not the browser's). */
   parentCallSid: string;

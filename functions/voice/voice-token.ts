@@ -30,7 +30,7 @@ export function voiceTokenTtlSeconds(): number {
     : VOICE_TOKEN_TTL_SECONDS;
 }
 
-/** SPEC §8: the widget reads this code and quietly turns calling off. */
+/** docs/product.md §8: the widget reads this code and quietly turns calling off. */
 const noProvider = () =>
   new AppError(
     404,
@@ -53,7 +53,7 @@ async function voiceProvider(companyId: string): Promise<VoiceProvider> {
 }
 
 /**
- * A Twilio Access Token for the browser's Voice SDK (DESIGN §3): signed with the API key the connect
+ * A Twilio Access Token for the browser's Voice SDK (docs/architecture.md §3): signed with the API key the connect
  * created, identity from the user id alone, incoming calls allowed, outgoing calls through the
  * company's TwiML application, valid 15 minutes (voiceTokenTtlSeconds). Counted per user: a loop in a
  * tab cannot mint tokens without end.

@@ -307,7 +307,7 @@ export class SwitchboardFunctions extends Construct {
   /**
    * Item-level access to the table and its named indexes only (no `index/*` wildcard): the actions of
    * the route's declared access (TABLE_ACTIONS; none for `none`). No Scan: every list the app shows
-   * is a Query (DESIGN §4); only `sweep` (the company-deletion worker) scans.
+   * is a Query (docs/architecture.md §4); only `sweep` (the company-deletion worker) scans.
    */
   private grantTable(role: iam.IRole, access: TableAccess): void {
     const { tableArn } = this.settings.table;

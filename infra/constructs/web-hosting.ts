@@ -38,7 +38,7 @@ const SPA_REWRITE = `function handler(event) {
 }`;
 
 /**
- * Viewer-request rewrite of the socket's public path (SPEC §7) to the WebSocket stage: API Gateway
+ * Viewer-request rewrite of the socket's public path (docs/product.md §7) to the WebSocket stage: API Gateway
  * stages have no sub-paths, so `/ws/company/{companyId}` becomes `/ws`, the company going along as the
  * `companyId` query parameter that `$connect` compares with its ticket's. Plain `/ws` passes unchanged.
  */

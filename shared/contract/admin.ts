@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { httpContract } from './route';
 
-/** The platform-admin overview (SPEC §2 Admin overview, §3 Company admin view and Admin overview). */
+/** The platform-admin overview (docs/product.md §2 Admin overview, §3 Company admin view and Admin overview). */
 
 /** Companies a page of the overview lists, newest first. */
 export const ADMIN_COMPANIES_PAGE_SIZE = 50;

@@ -3,7 +3,7 @@ import { CALLS_LIST_LIMIT } from '../constants';
 import { pageLimit } from './fields';
 import { httpContract } from './route';
 
-/** Call History (SPEC §2 Call History, §3 Call, §7 calls). Written by the voice webhooks, read by the page. */
+/** Call History (docs/product.md §2 Call History, §3 Call, §7 calls). Written by the voice webhooks, read by the page. */
 
 export const CALL_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
 export const CALL_STATUSES = ['COMPLETED', 'FAILED', 'NO_ANSWER', 'BUSY', 'RINGING', 'IN_PROGRESS'] as const;

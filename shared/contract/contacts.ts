@@ -3,7 +3,7 @@ import { CONTACTS_LIST_LIMIT } from '../constants';
 import { pageLimit } from './fields';
 import { httpContract } from './route';
 
-/** The contact book (SPEC §2 Contacts, §3 Contact, §5 New contact and Contact delete, §7 contacts). */
+/** The contact book (docs/product.md §2 Contacts, §3 Contact, §5 New contact and Contact delete, §7 contacts). */
 
 export const CONTACT_NAME_MAX = 100;
 export const CONTACT_NOTES_MAX = 2_000;
@@ -91,7 +91,7 @@ export const updateContact = httpContract({
     name: z.optional(name),
     email: z.optional(email),
     notes: z.optional(notes),
-    /** SPEC §5: the number is fixed once the contact exists. */
+    /** docs/product.md §5: the number is fixed once the contact exists. */
     phoneNumber: z.optional(z.undefined({ error: 'Phone number cannot be changed' })),
   }),
   response: z.object({ contact: ContactSchema }),

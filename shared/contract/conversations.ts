@@ -4,7 +4,7 @@ import { MAX_MESSAGE_LENGTH } from '../sms-segments';
 import { pageLimit } from './fields';
 import { httpContract } from './route';
 
-/** SMS conversations (SPEC §2 Conversations, §3 Conversation and Message, §7 Conversations). */
+/** SMS conversations (docs/product.md §2 Conversations, §3 Conversation and Message, §7 Conversations). */
 
 export const CONVERSATION_STATUSES = ['OPEN', 'CLOSED'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -105,7 +105,7 @@ export const listConversations = httpContract({
   query: z.object({
     status: z._default(z.enum(CONVERSATION_STATUS_FILTERS, { error: 'status must be OPEN, CLOSED or BOTH' }), 'BOTH'),
     limit: pageLimit(CONVERSATION_PAGE_SIZE, MAX_CONVERSATION_PAGE_SIZE),
-    /** Kept for API callers (SPEC §7); its cost grows with the offset. The web app pages by cursor. */
+    /** Kept for API callers (docs/product.md §7); its cost grows with the offset. The web app pages by cursor. */
     offset: z.optional(
       z.coerce
         .number({ error: 'offset must be a number' })

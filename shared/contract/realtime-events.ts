@@ -5,10 +5,10 @@
 import type { CallStatus } from './calls';
 import type { Conversation, ConversationStatus, Message } from './conversations';
 
-/** Public path of the socket (SPEC §7); CloudFront (and the local gateway) route it to the `ws` stage. */
+/** Public path of the socket (docs/product.md §7); CloudFront (and the local gateway) route it to the `ws` stage. */
 export const socketPath = (companyId: string) => `/ws/company/${encodeURIComponent(companyId)}`;
 
-/** Realtime envelope (SPEC §3): every message either way is `{type, data}`. */
+/** Realtime envelope (docs/product.md §3): every message either way is `{type, data}`. */
 export interface RealtimeEvent<T = unknown> {
   type: string;
   data: T;
@@ -39,7 +39,7 @@ export type RealtimeErrorCode =
   | 'CLOSED_FOR_FLOODING';
 
 /**
- * Events the server pushes (SPEC §7 Realtime socket) and their data. The conversation and call events
+ * Events the server pushes (docs/product.md §7 Realtime socket) and their data. The conversation and call events
  * carry the id of what changed; their features add fields as they need them.
  */
 export interface ServerEvents {

@@ -33,7 +33,7 @@ const callSid = z
   .string({ error: 'callSid must be text' })
   .check(z.regex(/^CA[0-9a-f]{32}$/, 'callSid must be a Twilio Call SID'));
 
-/** Messages the client sends (SPEC §3), validated field by field. */
+/** Messages the client sends (docs/product.md §3), validated field by field. */
 export const ClientMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('heartbeat'),

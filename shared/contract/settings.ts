@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { requiredText } from './fields';
 import { httpContract, MANAGERS } from './route';
 
-/** Providers, channels, inboxes and users (SPEC §3, §7 "Providers, channels, inboxes, users"). */
+/** Providers, channels, inboxes and users (docs/product.md §3, §7.7 and §7.3). */
 
 export const PROVIDER_TYPES = ['TWILIO'] as const;
 export const CHANNEL_TYPES = ['PHONE', 'EMAIL'] as const;

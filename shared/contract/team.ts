@@ -3,7 +3,7 @@ import { CompanySchema, type Role, TokensSchema, UserSchema } from './auth';
 import { email, newPassword, opaqueToken, requiredText } from './fields';
 import { httpContract, MANAGERS } from './route';
 
-/** Team invitations and member management (beyond SPEC, which shows Invite Member disabled). */
+/** Team invitations and member management (beyond the first design, which showed Invite Member disabled; docs/product.md §2.16). */
 
 /** Roles an invitation or a role change may give; there is one OWNER, the person who registered. */
 export const INVITABLE_ROLES = ['ADMIN', 'AGENT'] as const;

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { COUNTRIES, MAX_OUTBOUND_CALLS_PER_MINUTE } from '../constants';
 import { httpContract, MANAGERS } from './route';
 
-/** Company settings and calling (SPEC §3 Company settings, Caller ID, Voice token; §7 "Company, calling"). */
+/** Company settings and calling (docs/product.md §3 Company, Caller ID, Voice token; §7.4). */
 
 /**
  * Where and how often the company's agents may call out (issue 21, toll fraud): countries of the

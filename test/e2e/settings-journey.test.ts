@@ -335,7 +335,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await callRouting.getByRole('button', { name: 'Save Routing' }).click();
     await gone(callRouting);
 
-    // The delete confirmation says what SPEC says; cancelling keeps the inbox.
+    // The delete confirmation says what docs/product.md §2.13 says; cancelling keeps the inbox.
     await inbox.getByRole('button', { name: 'Delete Support' }).click();
     const confirm = await seen(page.getByRole('alertdialog', { name: 'Delete Support?' }));
     await seen(confirm.getByText('Are you sure you want to delete this inbox? This action cannot be undone.'));
@@ -366,7 +366,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
     await seen(page.getByText('1 channel connected'));
-    // Deleting it now would unassign the main line: the confirmation names it after SPEC's sentence.
+    // Deleting it now would unassign the main line: the confirmation names it after the sentence of docs/product.md §2.13.
     await page.getByRole('button', { name: 'Delete Support' }).click();
     const unassigns = await seen(page.getByRole('alertdialog', { name: 'Delete Support?' }));
     await seen(unassigns.getByText('This channel becomes unassigned:'));

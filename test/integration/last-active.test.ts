@@ -8,7 +8,7 @@ import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 
 /**
- * Last Active (SPEC §2 Team, §3 User.lastActiveAt) stays current for someone using the app: their
+ * Last Active (docs/product.md §2 Team, §3 User.lastActiveAt) stays current for someone using the app: their
  * open tab's heartbeats record it once a minute, and closing the tab records the moment they left.
  */
 type Accounts = typeof import('../../functions/auth/accounts');

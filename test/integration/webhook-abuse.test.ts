@@ -366,7 +366,7 @@ function permutations<T>(items: readonly T[]): T[][] {
   return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 }
 
-/** Where each SMS status stands (DESIGN: only forward; failed and undelivered end it, only delivered beats them). */
+/** Where each SMS status stands (docs/architecture.md §3: only forward; failed and undelivered end it, only delivered beats them). */
 const SMS_RANK: Record<string, number> = { sending: 2, sent: 3, failed: 4, undelivered: 4, delivered: 5 };
 const SMS_ERROR: Record<string, number> = { failed: 30008, undelivered: 30003 };
 

@@ -11,7 +11,7 @@ export async function ticketFor(account: Account): Promise<string> {
   return res.body.data.ticket;
 }
 
-/** The socket URL the web app opens (SPEC §7), on the gateway. */
+/** The socket URL the web app opens (docs/product.md §7), on the gateway. */
 export function socketUrl(companyId: string, query: Record<string, string>): string {
   const base = stack().urls.websocket.replace(/\/ws$/, '');
   return `${base}/ws/company/${encodeURIComponent(companyId)}?${new URLSearchParams(query)}`;

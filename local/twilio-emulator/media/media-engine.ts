@@ -32,7 +32,7 @@ type Codec = 'PCMU' | 'opus';
 
 function peerConfig() {
   return {
-    // PCMU first (SPEC: "pcmu then opus"), which is also the codec the tone is generated in.
+    // PCMU first (docs/product.md §9: PCMU then Opus), which is also the codec the tone is generated in.
     codecs: {
       audio: [
         new RTCRtpCodecParameters({ mimeType: 'audio/PCMU', clockRate: 8000, channels: 1, payloadType: 0 }),

@@ -31,7 +31,7 @@ const ContactsPage = page(() => import('../features/contacts/components/contacts
 const CallHistoryPage = page(() => import('../features/calls/components/call-history-page'), 'CallHistoryPage');
 const AdminPage = page(() => import('../features/admin/components/admin-page'), 'AdminPage');
 
-/** SPEC §2 route table. */
+/** docs/product.md §2 route table. */
 export function AppRoutes() {
   return (
     <Routes>

@@ -2,7 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../lib/cn';
 
-/** What a list says when it has nothing to show: an icon, the SPEC's text, a hint and maybe an action. */
+/** What a list says when it has nothing to show: an icon, the product's text (docs/product.md §2), a hint and maybe an action. */
 export function EmptyState({
   icon: Icon,
   title,

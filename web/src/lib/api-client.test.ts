@@ -189,7 +189,7 @@ describe('createApiClient: requests', () => {
   });
 });
 
-describe('createApiClient: 401, refresh and retry (SPEC §7, §8)', () => {
+describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', () => {
   it('refreshes once with the stored refresh token, stores the new tokens and retries once with the new token', async () => {
     const { api, requests, session, onSignedOut } = setup(rotatingServer);
     await expect(api.get('/contacts')).resolves.toEqual({ path: '/api/v1/contacts' });
@@ -411,7 +411,7 @@ describe('createApiClient: 401, refresh and retry (SPEC §7, §8)', () => {
   );
 });
 
-describe('errorMessage (SPEC §8)', () => {
+describe('errorMessage (docs/product.md §8)', () => {
   it("prefers the server's message", () => {
     const error = new ApiError('Please verify your email before signing in.', 403, 'EMAIL_NOT_VERIFIED');
     expect(errorMessage(error, 'Login failed')).toBe('Please verify your email before signing in.');

@@ -29,7 +29,7 @@ export interface ApiResult<T> {
   message?: string;
 }
 
-/** Calls whose 401 means "wrong credentials", never "refresh and retry" (SPEC §8). */
+/** Calls whose 401 means "wrong credentials", never "refresh and retry" (docs/product.md §8). */
 const NO_REFRESH = new Set(['/auth/login', '/auth/register', '/auth/refresh', '/auth/logout']);
 
 /** The part of the Web Locks API the client uses (navigator.locks). */
@@ -182,7 +182,7 @@ function queryString(query: RequestOptions['query']): string {
 export const NETWORK_ERROR_MESSAGE = 'Cannot reach Switchboard. Check your connection.';
 
 /**
- * SPEC §8: the server's message if present; else 'Request was cancelled. Please try again.' when
+ * docs/product.md §8: the server's message if present; else 'Request was cancelled. Please try again.' when
  * cancelled; else the network error's message, in words a person understands; else the fallback
  * ('Login failed', 'Registration failed').
  */

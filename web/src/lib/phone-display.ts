@@ -4,7 +4,7 @@ import type { CompanySettings } from '../../../shared/contract/voice';
 import { DEFAULT_COUNTRY, formatPhoneNumber, toCountryCode } from '../../../shared/phone-numbers';
 import { api } from './services';
 
-/** The company's settings (SPEC §7): read once per session, they change only with the first imported number. */
+/** The company's settings (docs/product.md §7): read once per session, they change only with the first imported number. */
 export const companySettingsQuery = () =>
   queryOptions({
     queryKey: ['company', 'settings'] as const,
@@ -12,7 +12,7 @@ export const companySettingsQuery = () =>
     staleTime: Number.POSITIVE_INFINITY,
   });
 
-/** SPEC §7: the company's default country, or US while it loads or when it cannot be read. */
+/** docs/product.md §7: the company's default country, or US while it loads or when it cannot be read. */
 export function useCompanyCountry() {
   const { data } = useQuery(companySettingsQuery());
   return data ? toCountryCode(data.default_country_code.code) : DEFAULT_COUNTRY;

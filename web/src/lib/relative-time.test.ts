@@ -10,7 +10,7 @@ const DAY = 24 * HOUR;
 const now = new Date('2025-03-15T12:00:00.000Z');
 const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
 
-describe('formatRelativeTime (SPEC §2)', () => {
+describe('formatRelativeTime (docs/product.md §2)', () => {
   it.each([null, undefined, '', 'not a date', '2025-13-45T99:00:00Z'])('is Never for %j', (value) => {
     expect(formatRelativeTime(value, now)).toBe('Never');
   });

@@ -5,7 +5,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /**
- * SPEC §2: Never when absent, Just now under 1 minute, Nm ago under 60 minutes, Nh ago under 24
+ * docs/product.md §2: Never when absent, Just now under 1 minute, Nm ago under 60 minutes, Nh ago under 24
  * hours, Nd ago under 7 days, otherwise the local date.
  */
 export function formatRelativeTime(iso: string | null | undefined, now: Date = new Date()): string {

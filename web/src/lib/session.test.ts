@@ -27,7 +27,7 @@ const complete = {
   company: JSON.stringify(company),
 };
 
-describe('readStoredSession (SPEC §4 restore)', () => {
+describe('readStoredSession (docs/product.md §4 restore)', () => {
   it('restores the session when accessToken, user and company are stored', () => {
     store(complete);
     expect(readStoredSession(window.localStorage)).toEqual({

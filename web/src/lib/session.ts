@@ -1,6 +1,6 @@
 import type { Company, Tokens, User } from '../../../shared/contract/auth';
 
-/** SPEC §3: the session lives in browser storage under these four keys. */
+/** docs/product.md §3: the session lives in browser storage under these four keys. */
 export const SESSION_KEYS = ['accessToken', 'refreshToken', 'user', 'company'] as const;
 /** Stored things that belong to the signed-in user (the softphone's voice token): they go with the session. */
 export const USER_CACHE_PREFIX = 'switchboard.user.';
@@ -13,7 +13,7 @@ export interface Session {
 }
 
 /**
- * SPEC §4: restored when accessToken, user and company are all stored; any item that cannot be parsed
+ * docs/product.md §4: restored when accessToken, user and company are all stored; any item that cannot be parsed
  * clears all four.
  */
 export function readStoredSession(storage: Storage): Session | null {

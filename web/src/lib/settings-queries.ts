@@ -43,7 +43,7 @@ export const usersQuery = () =>
   });
 
 /**
- * SPEC §8: a list that fails to load on Providers, Channels or Inboxes is only logged; the page then
+ * docs/product.md §8: a list that fails to load on Providers, Channels or Inboxes is only logged; the page then
  * shows its empty state.
  */
 export function useLogFailure(query: Pick<UseQueryResult, 'error'>, what: string) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyTheme, initialTheme, THEME_KEY } from './theme';
 
-describe('initialTheme (SPEC §4)', () => {
+describe('initialTheme (docs/product.md §4)', () => {
   it.each([
     ['light', false],
     ['light', true],

@@ -2,7 +2,7 @@ export type Theme = 'light' | 'dark';
 
 export const THEME_KEY = 'theme';
 
-/** SPEC §4: the stored value, otherwise the system's dark-mode preference. */
+/** docs/product.md §4: the stored value, otherwise the system's dark-mode preference. */
 export function initialTheme(storage: Pick<Storage, 'getItem'>, prefersDark: boolean): Theme {
   let stored: string | null = null;
   try {

@@ -24,7 +24,7 @@ const NAV = [
   { to: '/settings', label: 'Settings', icon: Settings },
 ] as const;
 
-/** SPEC §2 signed-in shell: the sidebar with navigation, company, user, theme toggle and Logout. */
+/** docs/product.md §2 signed-in shell: the sidebar with navigation, company, user, theme toggle and Logout. */
 export function AppShell() {
   const session = useSession();
   const navigate = useNavigate();

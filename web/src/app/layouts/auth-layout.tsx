@@ -4,7 +4,7 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';
 
-/** SPEC §2: the public pages sit centred, with the moon/sun theme toggle. */
+/** docs/product.md §2: the public pages sit centred, with the moon/sun theme toggle. */
 export function AuthLayout() {
   return (
     <div className="flex min-h-screen flex-col">

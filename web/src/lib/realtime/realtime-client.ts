@@ -30,7 +30,7 @@ export interface RealtimeClientOptions {
 
 type Listener = (event: ServerEvent) => void;
 
-/** `wss://host/ws/company/{companyId}?ticket=…&userId=…&companyId=…` (SPEC §7), on the page's own origin. */
+/** `wss://host/ws/company/{companyId}?ticket=…&userId=…&companyId=…` (docs/product.md §7), on the page's own origin. */
 function socketUrl(identity: SocketIdentity, ticket: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const query = new URLSearchParams({ ticket, userId: identity.userId, companyId: identity.companyId });
@@ -41,7 +41,7 @@ const retryAfterMs = (details: { retryAfterSeconds?: unknown } | undefined) =>
   typeof details?.retryAfterSeconds === 'number' ? details.retryAfterSeconds * 1000 : 0;
 
 /**
- * The tab's one socket, shared by every feature (SPEC §4 Realtime socket): connected or disconnected;
+ * The tab's one socket, shared by every feature (docs/product.md §4 Realtime socket): connected or disconnected;
  * after an unexpected close it reconnects by itself, with back-off and a fresh ticket, until stopped.
  */
 export function createRealtimeClient(options: RealtimeClientOptions) {

@@ -34,7 +34,7 @@ const COLUMNS = [
   ['Actions', 'right'],
 ] as const;
 
-/** SPEC §9: verifiedUsers divided by totalUsers, rounded. */
+/** docs/product.md §9: verifiedUsers divided by totalUsers, rounded. */
 export const verifiedPercentage = (verified: number, total: number) => (total > 0 ? Math.round((verified / total) * 100) : 0);
 
 function AccessDenied() {
@@ -48,7 +48,7 @@ function AccessDenied() {
 }
 
 /**
- * SPEC §2 Admin overview and §6: only platform administrators may see it. Decided by the stored user,
+ * docs/product.md §2 Admin overview and §6: only platform administrators may see it. Decided by the stored user,
  * as the Admin link is, read again from the server on every visit: the operator may have named (or
  * stopped naming) this user since sign-in, and the link and the page then follow together.
  */

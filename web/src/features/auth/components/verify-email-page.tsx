@@ -10,7 +10,7 @@ import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
 
-/** /verify-email#token= (SPEC §2 names ?token=, which older mails carry and which works too). */
+/** /verify-email#token= (docs/product.md §2; older mails carry ?token=, which works too). */
 export function VerifyEmailPage() {
   const token = useLinkToken();
   const navigate = useNavigate();
@@ -77,7 +77,7 @@ function Failure({ message, canResend }: { message: string; canResend: boolean }
     <div className="flex flex-col gap-4 text-sm text-muted">
       <div className="flex items-start gap-3" role="alert">
         <CircleX aria-hidden="true" className="size-6 shrink-0 text-danger" />
-        {/* SPEC §8: an expired link says so once, in SPEC's words, instead of the server's same sentence. */}
+        {/* docs/product.md §8: an expired link says so once, in the product's words, instead of the server's same sentence. */}
         <p className={canResend ? 'font-semibold text-fg' : undefined}>
           {canResend ? 'Your verification link has expired.' : message}
         </p>

@@ -41,7 +41,7 @@ export function formatDuration(seconds: number): string {
 
 const FIELD = 'min-h-10 rounded-lg border border-border bg-surface px-3 py-2 text-sm text-fg';
 
-/** SPEC §2 Call History: status, from and to filters with Clear Filters, and the calls, newest first. */
+/** docs/product.md §2 Call History: status, from and to filters with Clear Filters, and the calls, newest first. */
 export function CallHistoryPage() {
   useDocumentTitle('Call History');
   const { filters, setFilter, clearFilters } = useCallFilters();

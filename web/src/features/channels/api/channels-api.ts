@@ -5,7 +5,7 @@ import { channelsQuery, inboxesQuery, settingsKeys, usersQuery } from '../../../
 
 export type RoutingType = Channel['routingType'];
 
-/** SPEC §4: UNASSIGNED clears the target, sent as null. */
+/** docs/product.md §4: UNASSIGNED clears the target, sent as null. */
 export interface RoutingChange {
   routingType: RoutingType;
   routingTargetId: string | null;

@@ -19,7 +19,7 @@ import { friendlyNameOf } from './channel-name';
 import { ConfigureRoutingDialog } from './configure-routing-dialog';
 import { routingText } from './routing-text';
 
-/** SPEC §2 Settings: Channels. */
+/** docs/product.md §2 Settings: Channels. */
 export function ChannelsPage() {
   const channels = useChannels();
   useLogFailure(channels, 'channels');

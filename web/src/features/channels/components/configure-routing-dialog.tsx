@@ -26,7 +26,7 @@ export interface ConfigureRoutingDialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
-/** SPEC §2 Configure Routing dialog. */
+/** docs/product.md §2 Configure Routing dialog. */
 export function ConfigureRoutingDialog({ channel, open, onOpenChange }: ConfigureRoutingDialogProps) {
   const formatPhone = usePhoneFormat();
   const friendlyName = friendlyNameOf(channel);
@@ -51,7 +51,7 @@ export function ConfigureRoutingDialog({ channel, open, onOpenChange }: Configur
 }
 
 /**
- * SPEC §5: saving is blocked while the choices load, or when Team Inbox or Specific User has no
+ * docs/product.md §5: saving is blocked while the choices load, or when Team Inbox or Specific User has no
  * target; §4: Unassigned sends routingTargetId null.
  */
 export function routingChange(type: RoutingType, target: string): RoutingChange | null {

@@ -9,7 +9,7 @@ export interface RoutingText {
 }
 
 /**
- * SPEC §2 Channels: 'Unassigned'; the target's name (shown after an arrow), falling back to 'Inbox'
+ * docs/product.md §2 Channels: 'Unassigned'; the target's name (shown after an arrow), falling back to 'Inbox'
  * or 'User'; or 'Unknown'.
  */
 export function routingText(channel: Pick<Channel, 'routingType' | 'routingTarget'>): RoutingText {

@@ -21,7 +21,7 @@ export const fetchContacts = (search: string) =>
 
 export const createContact = (contact: NewContact) => api.post<{ contact: Contact }>('/contacts', contact).then((d) => d.contact);
 
-/** SPEC §5: the number is never sent when editing. */
+/** docs/product.md §5: the number is never sent when editing. */
 export const updateContact = ({ id, ...fields }: ContactFields & { id: string }) =>
   api.request<{ contact: Contact }>(contactPath(id), { method: 'PUT', body: fields }).then((r) => r.data.contact);
 

@@ -21,7 +21,7 @@ import { useCreateContact, useUpdateContact } from '../api/contacts-api';
 const FIELDS = ['name', 'phoneNumber', 'email', 'notes'] as const;
 type Field = (typeof FIELDS)[number];
 
-/** SPEC §2 Contacts: the New Contact modal, or the Edit modal of `contact` with its number read-only. */
+/** docs/product.md §2 Contacts: the New Contact modal, or the Edit modal of `contact` with its number read-only. */
 export function ContactDialog({
   contact,
   open,

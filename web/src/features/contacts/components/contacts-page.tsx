@@ -24,7 +24,7 @@ type Open = { contact?: Contact; open: boolean } | null;
 
 const CELL = 'max-sm:block sm:px-4 sm:py-3';
 
-/** SPEC §2 Contacts: search, the table, New Contact and Edit modals, delete with confirmation. */
+/** docs/product.md §2 Contacts: search, the table, New Contact and Edit modals, delete with confirmation. */
 export function ContactsPage() {
   useDocumentTitle('Contacts');
   const [typed, setTyped] = useState('');

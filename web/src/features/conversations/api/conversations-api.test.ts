@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { threadRefreshInterval } from './conversations-api';
 
-describe('thread refresh (SPEC §4/§9)', () => {
+describe('thread refresh (docs/product.md §4/§9)', () => {
   it('is every 60 s, and every 2 s for the 30 s after a send', () => {
     const now = Date.UTC(2026, 0, 1, 12);
     expect(threadRefreshInterval(null, now)).toBe(60_000);

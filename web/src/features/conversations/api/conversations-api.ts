@@ -50,7 +50,7 @@ export const updateConversationStatus = (id: string, status: ConversationStatus)
     .then((r) => r.data.conversation);
 
 /**
- * SPEC §7/§9: a page of 20, newest activity first, refetched every 60 s; Load More follows the cursor.
+ * docs/product.md §7/§9: a page of 20, newest activity first, refetched every 60 s; Load More follows the cursor.
  * A read never undoes what the socket delivered meanwhile (keepFresherList).
  */
 export const conversationListQuery = (filter: ConversationFilter, queryClient: QueryClient) =>
@@ -64,7 +64,7 @@ export const conversationListQuery = (filter: ConversationFilter, queryClient: Q
   });
 
 /**
- * SPEC §4/§9: the thread refreshes every 60 s, and every 2 s for 30 s after a send (`sentAt`), so
+ * docs/product.md §4/§9: the thread refreshes every 60 s, and every 2 s for 30 s after a send (`sentAt`), so
  * delivery shows even without the socket. Its pages go back in time: the newest messages first. A
  * read never undoes a status or message the socket delivered meanwhile (keepFresherThread).
  */

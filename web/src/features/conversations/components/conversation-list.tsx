@@ -30,7 +30,7 @@ const EMPTY: Record<ConversationFilter, { title: string; text: string }> = {
 };
 
 /**
- * SPEC §2 left list: Open / Closed / Both, how many are shown of the total, newest activity first,
+ * docs/product.md §2 left list: Open / Closed / Both, how many are shown of the total, newest activity first,
  * and Load More while the server has more.
  */
 export function ConversationList({

@@ -18,8 +18,8 @@ import { MessageComposer } from './message-composer';
 export const DELETE_COMING_SOON = 'Deleting messages is coming soon.';
 
 /**
- * The right pane (SPEC §2): who the conversation is with, on which of the company's numbers, Mark
- * Open / Mark Closed, the messages oldest first, and the composer. SPEC §4: a status the list filter
+ * The right pane (docs/product.md §2): who the conversation is with, on which of the company's numbers, Mark
+ * Open / Mark Closed, the messages oldest first, and the composer. docs/product.md §4: a status the list filter
  * does not show, and closing, deselect the conversation (`onDeselect`).
  */
 export function ConversationThread({

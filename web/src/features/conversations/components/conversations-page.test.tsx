@@ -633,7 +633,7 @@ describe('ConversationsPage composer', () => {
   });
 });
 
-describe('ConversationsPage status and deselection (SPEC §4)', () => {
+describe('ConversationsPage status and deselection (docs/product.md §4)', () => {
   const open = () => screen.getByRole('button', { name: 'Mark Open' }) as HTMLButtonElement;
   const closed = () => screen.getByRole('button', { name: 'Mark Closed' }) as HTMLButtonElement;
   const noSelection = () => screen.queryByText('No conversation selected');

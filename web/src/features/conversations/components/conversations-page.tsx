@@ -10,7 +10,7 @@ import { ConversationList } from './conversation-list';
 import { ConversationThread } from './conversation-thread';
 
 /**
- * SPEC §2 Conversations: the list on the left, the selected thread on the right. On a narrow screen
+ * docs/product.md §2 Conversations: the list on the left, the selected thread on the right. On a narrow screen
  * they stack: the list, or the thread with a way back.
  */
 export function ConversationsPage() {

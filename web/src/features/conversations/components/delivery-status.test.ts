@@ -11,7 +11,7 @@ const sms = (over: Partial<Message['smsMessage']> = {}): Message['smsMessage'] =
   ...over,
 });
 
-describe('delivery display (SPEC §4)', () => {
+describe('delivery display (docs/product.md §4)', () => {
   it.each([
     ['SENDING', 'queued', 'Sending'],
     ['SENDING', 'sending', 'Sending'],

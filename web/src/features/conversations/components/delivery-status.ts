@@ -3,7 +3,7 @@ import type { Message } from '../../../../../shared/contract/conversations';
 export type DeliveryStatus = 'Sending' | 'Sent' | 'Delivered' | 'Failed';
 
 /**
- * SPEC §4 outbound delivery display, from the provider's status: queued or sending = Sending, sent =
+ * docs/product.md §4 outbound delivery display, from the provider's status: queued or sending = Sending, sent =
  * Sent, delivered = Delivered, failed, undelivered or message status FAILED = Failed, anything else =
  * Sent. Before Twilio has answered there is no provider status yet: the message's own status
  * (QUEUED) stands in for it, so a message still on its way never reads Sent.

@@ -18,8 +18,8 @@ const MENU_ITEM =
 
 /**
  * One message: inbound on the left, outbound on the right with who sent it ('You', or the colleague),
- * its delivery (SPEC §4) and, when it failed, why — and Retry when it failed before Twilio took it.
- * Its menu offers Details and Delete (SPEC §2; Delete is not available yet).
+ * its delivery (docs/product.md §4) and, when it failed, why — and Retry when it failed before Twilio took it.
+ * Its menu offers Details and Delete (docs/product.md §2; Delete is not available yet).
  */
 export function MessageBubble({ message, onDelete }: { message: Message; onDelete: () => void }) {
   const [detailsOpen, setDetailsOpen] = useState(false);

@@ -19,7 +19,7 @@ const NEAR_LIMIT = 200;
 const LIMIT_TEXT = MAX_MESSAGE_LENGTH.toLocaleString('en-US');
 
 /**
- * SPEC §2/§5 composer: a blank or whitespace-only text is not sent; Enter sends, Shift+Enter starts a
+ * docs/product.md §2/§5 composer: a blank or whitespace-only text is not sent; Enter sends, Shift+Enter starts a
  * new line; the text is cleared once the server has it and kept, with the server's message, when it
  * refuses. Near one segment and near the limit it counts characters and segments. While texts cannot
  * be sent (Twilio disconnected…) it says why and is disabled, keeping what was typed. A conversation

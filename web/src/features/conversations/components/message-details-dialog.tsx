@@ -6,7 +6,7 @@ import { directionText } from './sender';
 
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** SPEC §2 message details modal: who sent it, provider status, provider message id, segments and the error. */
+/** docs/product.md §2 message details modal: who sent it, provider status, provider message id, segments and the error. */
 export function MessageDetailsDialog({
   message,
   sender,

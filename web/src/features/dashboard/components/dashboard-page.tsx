@@ -10,9 +10,9 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useOpenConversationCount } from '../api/dashboard-api';
 
 /**
- * SPEC §2 shows the counters as static (0, 0, 1); here Active Conversations counts the open
+ * docs/product.md §2: the first design showed static counters (0, 0, 1); here Active Conversations counts the open
  * conversations, Connected Channels the ACTIVE channels and Team Members the company's users. While
- * a figure loads, SPEC's static value holds its place (a new company's real figures), so nothing
+ * a figure loads, that static value holds its place (a new company's real figures), so nothing
  * jumps; if it cannot load, a dash.
  */
 function useCounters() {

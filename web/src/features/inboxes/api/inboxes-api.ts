@@ -19,7 +19,7 @@ export const fetchInbox = (id: string) => api.get<{ inbox: InboxDetail }>(inboxP
 export const fetchInboxRouting = (id: string) =>
   api.get<{ strategies: RoutingStrategy[] }>(`${inboxPath(id)}/routing`).then((d) => d.strategies);
 
-/** SPEC §4: RING_ALL is the only strategy; voicemail is unavailable. */
+/** docs/product.md §4: RING_ALL is the only strategy; voicemail is unavailable. */
 export const saveInboxRouting = (id: string) =>
   api.post<{ strategy: RoutingStrategy }>(`${inboxPath(id)}/routing`, {
     channelType: 'PHONE',

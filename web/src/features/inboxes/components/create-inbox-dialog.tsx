@@ -11,7 +11,7 @@ import { useCreateInbox } from '../api/inboxes-api';
 const FIELDS = ['name', 'description'] as const;
 type Field = (typeof FIELDS)[number];
 
-/** SPEC §2 Create Inbox dialog: Inbox Name (required) and Description (optional, multi-line). */
+/** docs/product.md §2 Create Inbox dialog: Inbox Name (required) and Description (optional, multi-line). */
 export function CreateInboxDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <Dialog

@@ -10,7 +10,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useLogFailure } from '../../../lib/settings-queries';
 import { useInboxRouting, useSaveInboxRouting } from '../api/inboxes-api';
 
-/** SPEC §2 Inboxes, call routing dialog: Ring All Users, or Send to Voicemail (disabled, Coming Soon). */
+/** docs/product.md §2 Inboxes, call routing dialog: Ring All Users, or Send to Voicemail (disabled, Coming Soon). */
 export function InboxRoutingDialog({
   inbox,
   open,

@@ -24,7 +24,7 @@ import { ManageMembersDialog } from './manage-members-dialog';
 
 type Open = { inbox: Inbox; open: boolean } | null;
 
-/** SPEC §2 Settings: Inboxes. */
+/** docs/product.md §2 Settings: Inboxes. */
 export function InboxesPage() {
   const inboxes = useInboxes();
   useLogFailure(inboxes, 'inboxes');

@@ -12,7 +12,7 @@ import { useCanManage } from '../../../hooks/use-can-manage';
 import { errorMessage } from '../../../lib/api-client';
 import { useAddMember, useInbox, useRemoveMember, useUsers } from '../api/inboxes-api';
 
-/** SPEC §2 Manage Members dialog. */
+/** docs/product.md §2 Manage Members dialog. */
 export function ManageMembersDialog({
   inbox,
   open,

@@ -8,7 +8,7 @@ export interface TwilioCredentials {
   authToken: string;
 }
 
-/** One number to import, as POST /providers/{id}/import-channels takes it (SPEC §3 Import payload). */
+/** One number to import, as POST /providers/{id}/import-channels takes it (docs/product.md §7.7). */
 export interface ImportNumber {
   sid: string;
   phoneNumber: string;

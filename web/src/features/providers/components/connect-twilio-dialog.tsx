@@ -22,7 +22,7 @@ export function validateCredentials(values: Record<Field, string>): FieldErrors<
   return errors;
 }
 
-/** SPEC §2 Providers: the connect dialog asks for the account SID and auth token (§5: both required). */
+/** docs/product.md §2 Providers: the connect dialog asks for the account SID and auth token (§5: both required). */
 export function ConnectTwilioDialog({
   open,
   onOpenChange,

@@ -252,7 +252,7 @@ describe('ImportNumbersDialog', () => {
     expect(within(pointed).queryByText(/may stop it working/)).toBeNull();
     const box = within(pointed).getByRole('checkbox');
     expect(box.getAttribute('aria-describedby')?.split(' ')).toContain(warning.id);
-    // The other rows keep SPEC's general warning.
+    // The other rows keep the general warning (docs/product.md §2.11).
     expect(within(row('(415) 555-0102')).getByText(/may stop it working/)).toBeTruthy();
 
     await userEvent.setup().click(box);

@@ -34,7 +34,7 @@ export interface ImportNumbersDialogProps {
   onImported?: (count: number, skipped: SkippedNumber[]) => void;
 }
 
-/** SPEC §2 Import Phone Numbers dialog. */
+/** docs/product.md §2 Import Phone Numbers dialog. */
 export function ImportNumbersDialog({ provider, open, onOpenChange, onImported }: ImportNumbersDialogProps) {
   const numbers = useAvailableNumbers(provider.id, open);
   const list = numbers.data ?? [];

@@ -4,13 +4,13 @@ import type { ImportNumber } from '../api/providers-api';
 /** Chosen numbers by sid, with the capabilities to point at the platform. */
 export type Selection = ReadonlyMap<string, ImportNumber['capabilities']>;
 
-/** SPEC §2: ticking a number ticks every capability it supports. */
+/** docs/product.md §2: ticking a number ticks every capability it supports. */
 export const defaultCapabilities = (number: ProviderNumber): ImportNumber['capabilities'] => ({
   voice: number.capabilities.voice,
   sms: number.capabilities.sms,
 });
 
-/** SPEC §5: only numbers not yet imported can be chosen; nor can another company's channel. */
+/** docs/product.md §5: only numbers not yet imported can be chosen; nor can another company's channel. */
 export const selectable = (number: ProviderNumber) => !number.imported && !number.inUseElsewhere;
 
 /** A number counts as selected only with a capability to import: with none there is nothing to point anywhere. */
@@ -24,7 +24,7 @@ export function toggleNumber(selection: Selection, number: ProviderNumber, on: b
   return next;
 }
 
-/** SPEC §5: a capability can only be ticked where the number supports it. */
+/** docs/product.md §5: a capability can only be ticked where the number supports it. */
 export function toggleCapability(
   selection: Selection,
   number: ProviderNumber,

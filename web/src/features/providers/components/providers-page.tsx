@@ -25,7 +25,7 @@ import { providerName } from './provider-name';
 
 type Notice = { kind: 'connected' } | { kind: 'imported'; count: number; skipped: SkippedNumber[] } | { kind: 'disconnected' };
 
-/** SPEC §2 Settings: Providers. */
+/** docs/product.md §2 Settings: Providers. */
 export function ProvidersPage() {
   const providers = useProviders();
   useLogFailure(providers, 'providers');
@@ -148,7 +148,7 @@ function TwilioCard({
 }: {
   provider: Provider | undefined;
   justConnected: boolean;
-  /** SPEC §8 shows a failed list as Not connected; this adds a quiet way to ask again. */
+  /** docs/product.md §8 shows a failed list as Not connected; this adds a quiet way to ask again. */
   loadFailed: boolean;
   retrying: boolean;
   onRetry: () => void;

@@ -14,7 +14,7 @@ const MENU = [
   { to: 'profile', label: 'Profile', icon: UserRound },
 ] as const;
 
-/** SPEC §2: every settings page sits in this shell with its side menu. */
+/** docs/product.md §2: every settings page sits in this shell with its side menu. */
 export function SettingsLayout() {
   return (
     <div className="mx-auto max-w-6xl">

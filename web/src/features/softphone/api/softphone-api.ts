@@ -3,7 +3,7 @@ import type { CallerId } from '../../../../../shared/contract/voice';
 import { api, session } from '../../../lib/services';
 import { createVoiceTokens } from '../device/voice-tokens';
 
-/** POST /voice/token (SPEC §7): at initialisation and again before the token expires. */
+/** POST /voice/token (docs/product.md §7): at initialisation and again before the token expires. */
 export const fetchVoiceToken = () => api.post<{ token: string }>('/voice/token').then((d) => d.token);
 
 /** The signed-in user's voice token, reused across page loads and tabs while it has time left. */

@@ -7,7 +7,7 @@ import { CallTimer } from './call-timer';
 import { Keypad } from './keypad';
 
 /**
- * SPEC §2: the call in progress. The remote number is From, else To, else In Call; while an outbound
+ * docs/product.md §2: the call in progress. The remote number is From, else To, else In Call; while an outbound
  * call has not been answered yet the panel says it is calling instead of counting.
  */
 export function ActiveCallPanel(props: {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** m:ss (SPEC §2): 0:07, 1:05, 12:00. */
+/** m:ss (docs/product.md §2): 0:07, 1:05, 12:00. */
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;

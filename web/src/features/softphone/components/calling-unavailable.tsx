@@ -8,7 +8,7 @@ import { PANEL } from './call-buttons';
 const clockTime = (at: number) => new Date(at).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 
 /**
- * SPEC §2/§8: calling could not start, and why; Refresh tries again, and after a 429 the widget does
+ * docs/product.md §2/§8: calling could not start, and why; Refresh tries again, and after a 429 the widget does
  * at the time the server gave. Close (or Escape) puts it away, so it covers nothing on a phone; the
  * call button brings it back.
  */

@@ -9,7 +9,7 @@ const looks = {
 } as const;
 
 /**
- * SPEC §4 Device status banner, top right: initializing, ready (hidden after 3 s), error. It covers no
+ * docs/product.md §4 Device status banner, top right: initializing, ready (hidden after 3 s), error. It covers no
  * action: on a phone it sits in the header bar, beside the menu button, over the logo; on a wide
  * screen in the room the shell keeps above every page's header. It scrolls away with that top.
  */

@@ -16,7 +16,7 @@ export const NO_CALLER_IDS = 'No phone numbers available. You must be assigned t
 /** The digits (and a leading +) of what was typed: formatting characters come from AsYouType alone. */
 const digitsOf = (text: string) => text.replace(/(?!^\+)[^\d]/g, '');
 
-/** SPEC §5: what is wrong with the number, or null. */
+/** docs/product.md §5: what is wrong with the number, or null. */
 function numberProblem(number: string, country: CountryCode): string | null {
   const check = checkPhoneNumber(number, country);
   if (check.ok) return null;
@@ -28,7 +28,7 @@ function numberProblem(number: string, country: CountryCode): string | null {
 }
 
 /**
- * SPEC §2 dialer: country (default the company's), the number formatted as typed for it, the caller
+ * docs/product.md §2 dialer: country (default the company's), the number formatted as typed for it, the caller
  * ID, a keypad and Call. Sends the number in E.164. Escape closes it.
  */
 export function Dialer(props: {

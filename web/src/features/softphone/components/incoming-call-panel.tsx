@@ -17,7 +17,7 @@ const isAnswerShortcut = (event: KeyboardEvent) =>
   (event.key.toLowerCase() === 'a' || event.code === 'KeyA');
 
 /**
- * SPEC §2: the ringing call, its caller (or Unknown), the number called, how long it has rung. The
+ * docs/product.md §2: the ringing call, its caller (or Unknown), the number called, how long it has rung. The
  * widget announces the call; ANSWER_SHORTCUT moves focus to Answer (it does not answer: a key meant
  * for the page must never pick up a call).
  */

@@ -1,6 +1,6 @@
 import { cn } from '../../../lib/cn';
 
-/** The dial pad (SPEC §2): 1-9, *, 0 with sublabel +, # and the letters of each digit. */
+/** The dial pad (docs/product.md §2): 1-9, *, 0 with sublabel +, # and the letters of each digit. */
 const KEYS: readonly (readonly [digit: string, sublabel: string])[] = [
   ['1', ''],
   ['2', 'ABC'],

@@ -31,7 +31,7 @@ function useRingingAnnouncement(callState: CallState): string {
 }
 
 /**
- * SPEC §2 floating call widget, on every signed-in screen: hidden until the token says a provider
+ * docs/product.md §2 floating call widget, on every signed-in screen: hidden until the token says a provider
  * exists; then the green call button and its dialer, the incoming and active call panels at the
  * bottom right, and the device status banner top right. The corner is a dock whose height the shell
  * keeps free below the page (lib/floating-dock), so it covers no action; the dialer, opened on

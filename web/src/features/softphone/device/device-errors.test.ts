@@ -5,7 +5,7 @@ import { deviceOptions } from './device-options';
 /** The SDK's errors carry a numeric code and a description (TwilioError). */
 const sdkError = (code: number, description = 'Something') => Object.assign(new Error(`x (${code})`), { code, description });
 
-describe('SDK errors in SPEC §8 words', () => {
+describe('SDK errors in the words of docs/product.md §8', () => {
   it.each([
     [31201, 'Authentication failed'],
     [20151, 'Authentication failed'],
@@ -50,7 +50,7 @@ describe('SDK errors in SPEC §8 words', () => {
   });
 });
 
-describe('Device options (SPEC §9)', () => {
+describe('Device options (docs/product.md §9)', () => {
   it('production: the ashburn edge, PCMU then Opus, debug logs, calls that outlive a lost signalling connection for 30 s, Twilio’s own endpoints and sounds', () => {
     const options = deviceOptions(undefined);
     expect(options).toMatchObject({

@@ -1,5 +1,5 @@
 /**
- * The Voice SDK's error codes in the words SPEC §8 gives them. The SDK reports some signalling codes
+ * The Voice SDK's error codes in the words docs/product.md §8 gives them. The SDK reports some signalling codes
  * under their newer number (31201 arrives as 20151, 31204 as 20101, 31205 as 20104), so both are listed.
  * https://www.twilio.com/docs/api/errors
  */
@@ -42,7 +42,7 @@ export class SoftphoneError extends Error {
   }
 }
 
-/** The SDK's TwilioError (or anything thrown) as a SoftphoneError with SPEC's message. */
+/** The SDK's TwilioError (or anything thrown) as a SoftphoneError with the message of docs/product.md §8. */
 export function toSoftphoneError(error: unknown): SoftphoneError {
   if (error instanceof SoftphoneError) return error;
   const outer = codeOf(error);

@@ -24,7 +24,7 @@ const SOUND_NAMES = [
 export type DeviceOptions = Device.Options & { chunderw?: string; publishEvents?: boolean };
 
 /**
- * The Device options of SPEC §9: the ashburn edge, PCMU before Opus, debug logging, the expiry warning
+ * The Device options of docs/product.md §9: the ashburn edge, PCMU before Opus, debug logging, the expiry warning
  * 10 s before the token ends, and a prompt before closing the tab during a call. A call outlives a lost
  * signalling connection for 30 s, the most Twilio allows (the SDK's `maxCallSignalingTimeoutMs`; at its
  * default 0 Twilio ends the call with the connection): a network blip does not hang up on the customer.

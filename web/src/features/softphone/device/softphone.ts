@@ -4,7 +4,7 @@ import { SoftphoneError, toSoftphoneError } from './device-errors';
 import { type DeviceOptions, deviceOptions, signallingHost } from './device-options';
 import type { VoiceTokenSource } from './voice-tokens';
 
-/** One call of the device, as the widget uses it (SPEC §7 Telephony device operations). */
+/** One call of the device, as the widget uses it (docs/product.md §7.10). */
 export interface PhoneCall {
   readonly direction: CallDirection;
   /** The call as the realtime events name it (see CallInfo.callSid); null until Twilio has given one. */
@@ -24,7 +24,7 @@ export interface PhoneCall {
   on(event: 'error', listener: (error: SoftphoneError) => void): void;
 }
 
-/** SPEC §4 Softphone wrapper events. */
+/** docs/product.md §4 Softphone wrapper events. */
 export interface SoftphoneEvents {
   registered: [];
   unregistered: [];
@@ -40,7 +40,7 @@ export interface Softphone {
    * NO_PROVIDER_CONFIGURED (after `no_provider`) when the company has no provider.
    */
   start(): Promise<void>;
-  /** An outbound call: To in E.164, From the chosen caller ID (SPEC §3 Outbound call parameters). */
+  /** An outbound call: To in E.164, From the chosen caller ID (docs/product.md §3 Outbound call parameters). */
   connect(params: { To: string; From: string }): Promise<PhoneCall>;
   isRegistered(): boolean;
   /** A fresh token and a new registration, for a device found unregistered (back in the foreground). */
@@ -102,8 +102,8 @@ function wrapCall(call: Call, direction: CallDirection, to?: string): PhoneCall 
 }
 
 /**
- * The wrapper over the Voice SDK's Device (SPEC §4): registers once, renews its token before it
- * expires, holds at most one call, and reports SDK failures as SoftphoneErrors in SPEC's words. A
+ * The wrapper over the Voice SDK's Device (docs/product.md §4): registers once, renews its token before it
+ * expires, holds at most one call, and reports SDK failures as SoftphoneErrors in the words of docs/product.md §8. A
  * token Twilio refuses (a stored one signed with a key that is gone) is replaced once by a new
  * device on a new token before anything is reported.
  */

@@ -12,7 +12,7 @@ const activeOut: CallState = { status: 'active', call: { ...outbound, callSid: '
 
 const ENDINGS = ['reject', 'cancel', 'disconnect', 'hangup', 'failure'] as const;
 
-describe('call manager (SPEC §4)', () => {
+describe('call manager (docs/product.md §4)', () => {
   describe('incoming', () => {
     it('idle → ringing on an invite, timed from its arrival', () => {
       expect(transition(IDLE, { type: 'incoming', call: inbound, at: 1_000 })).toEqual(ringing);

@@ -1,5 +1,5 @@
 /**
- * The call manager of SPEC §4 as a pure state machine: idle, ringing (incoming), dialing (outbound),
+ * The call manager of docs/product.md §4 as a pure state machine: idle, ringing (incoming), dialing (outbound),
  * active. The device's call events, the agent's clicks and the realtime events all go through
  * `transition`, so every rule of who may end a call lives here and nowhere else.
  */

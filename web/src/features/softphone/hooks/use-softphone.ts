@@ -12,7 +12,7 @@ import { type CallOutcome, OUTCOME_SHOWN_MS, outcomeOf, outcomeWords, useEndedCa
 /** Whether the widget shows at all: not until the token says a provider exists. */
 export type Availability = 'checking' | 'no_provider' | 'available' | 'unavailable';
 
-/** SPEC §4 Device status banner; `reconnecting` is the foreground retry, shown as initializing. */
+/** docs/product.md §4 Device status banner; `reconnecting` is the foreground retry, shown as initializing. */
 export interface Banner {
   state: 'initializing' | 'ready' | 'error';
   message: string;
@@ -181,7 +181,7 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
       phone.on('error', (error) => setBanner({ state: 'error', message: `Connection error: ${error.message}` })),
       phone.on('incoming', (call) => {
         if (!dispatch({ type: 'incoming', call: infoOf(call), at: Date.now() })) {
-          // One call at a time (SPEC §4): the caller goes on ringing for the other agents.
+          // One call at a time (docs/product.md §4): the caller goes on ringing for the other agents.
           console.info('Device busy');
           call.ignore();
           return;
@@ -263,14 +263,14 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
     return () => clearTimeout(timer);
   }, [outcome]);
 
-  // SPEC §4: the ready banner hides after 3 seconds.
+  // docs/product.md §4: the ready banner hides after 3 seconds.
   useEffect(() => {
     if (banner?.state !== 'ready') return;
     const timer = setTimeout(() => setBanner(null), READY_BANNER_HIDE_MS);
     return () => clearTimeout(timer);
   }, [banner]);
 
-  // SPEC §4: back in the foreground with an unregistered device, register again.
+  // docs/product.md §4: back in the foreground with an unregistered device, register again.
   useEffect(() => {
     if (availability !== 'available') return;
     const onVisible = () => {

@@ -1,7 +1,7 @@
 import { Badge, type BadgeTone } from '../../../components/badge';
 import { roleLabel } from '../../../lib/roles';
 
-/** SPEC §6: OWNER purple, ADMIN blue, AGENT green, any other role grey. */
+/** docs/product.md §6: OWNER purple, ADMIN blue, AGENT green, any other role grey. */
 const TONES: Record<string, BadgeTone> = { OWNER: 'purple', ADMIN: 'blue', AGENT: 'green' };
 
 export const roleTone = (role: string): BadgeTone => TONES[role] ?? 'neutral';

@@ -36,7 +36,7 @@ const ACTIONS_CELL =
   'max-sm:col-start-2 max-sm:row-span-2 max-sm:row-start-2 max-sm:block max-sm:self-center sm:px-5 sm:py-3 sm:text-right';
 
 /**
- * SPEC §2 Settings: Team, with invitations: the owner and admins invite, resend, revoke and remove
+ * docs/product.md §2 Settings: Team, with invitations: the owner and admins invite, resend, revoke and remove
  * members; the owner changes roles. Agents see the page read-only.
  */
 export function TeamPage() {
