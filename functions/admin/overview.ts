@@ -7,7 +7,7 @@ import { badRequest } from '../lib/app-error';
 import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
-import { GSI1, keys } from '../lib/table';
+import { GSI1, keyIds, keys } from '../lib/table';
 import { readPlatformStats } from './platform-stats';
 
 type CompanyItem = CompanyRecord & Record<string, unknown> & { GSI1SK: string };
@@ -63,7 +63,7 @@ async function companyDetails(companies: CompanyItem[]) {
     },
   );
   for (const item of items) {
-    const companyId = (item.PK as string).slice('COMPANY#'.length);
+    const companyId = keyIds.companyOf(item.PK as string);
     if (item.entity === 'USER') owners.set(companyId, item as unknown as UserRecord);
     else if (item.entity === 'COMPANY_COUNTERS') counters.set(companyId, [...(counters.get(companyId) ?? []), item]);
     else connected.add(companyId);

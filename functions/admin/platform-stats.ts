@@ -1,9 +1,7 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import type { TransactItem } from '../lib/transact';
 
 /**
  * The platform's totals, kept in the same transactions as what they count (a sign-up, a verification,

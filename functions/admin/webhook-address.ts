@@ -1,9 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookAddress } from '../../shared/contract/admin';
 import { forEachLimited } from '../lib/concurrency';
-import { tableName } from '../lib/config';
-import { db } from '../lib/db';
-import { queryPrefix } from '../lib/query';
+import { queryPages, queryPrefix } from '../lib/query';
 import { GSI1, keys } from '../lib/table';
 import { listChannelRecords } from '../settings/channels';
 import { isConnected } from '../settings/providers';
@@ -41,22 +38,13 @@ export async function twilioOf(companyId: string): Promise<CompanyTwilio> {
 /** Every listed company (being deleted: not listed), oldest first, from `from` (a listing sort key) on, page by page. */
 export async function* companyPages(from?: string): AsyncGenerator<ListedCompany[]> {
   const listing = keys.companyListing('', '');
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: GSI1.indexName,
-        KeyConditionExpression: from === undefined ? '#pk = :pk' : '#pk = :pk AND #sk >= :from',
-        ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#name': 'name', '#sk': GSI1.sortKey },
-        ExpressionAttributeValues: { ':pk': listing.GSI1PK, ...(from === undefined ? {} : { ':from': from }) },
-        ProjectionExpression: 'id, #name, #sk',
-        ExclusiveStartKey,
-      }),
-    );
-    yield (page.Items ?? []) as ListedCompany[];
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  yield* queryPages<ListedCompany>({
+    IndexName: GSI1.indexName,
+    KeyConditionExpression: from === undefined ? '#pk = :pk' : '#pk = :pk AND #sk >= :from',
+    ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#name': 'name', '#sk': GSI1.sortKey },
+    ExpressionAttributeValues: { ':pk': listing.GSI1PK, ...(from === undefined ? {} : { ':from': from }) },
+    ProjectionExpression: 'id, #name, #sk',
+  });
 }
 
 export async function webhookAddress(): Promise<WebhookAddress> {

@@ -1,10 +1,9 @@
-import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
+import { type NamedItem, named, type TransactItem } from '../lib/transact';
 import type { UserRecord } from './accounts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
  * Who holds an e-mail address. A verified account keeps it; an account nobody verified (anyone can
@@ -19,9 +18,9 @@ export interface AddressClaim {
   /**
    * Transaction items that give the address to a new user: the uniqueness item, conditioned on what
    * was read (so a concurrent claim fails the transaction), and the removal of the unverified account
-   * that held it. The uniqueness item comes first.
+   * that held it. The uniqueness item is named `address`.
    */
-  items: (next: { companyId: string; userId: string }) => TransactItem[];
+  items: (next: { companyId: string; userId: string }) => (TransactItem | NamedItem<'address'>)[];
 }
 
 export async function readAddress(email: string): Promise<AddressClaim> {
@@ -36,7 +35,7 @@ export async function readAddress(email: string): Promise<AddressClaim> {
     taken: holder?.emailVerified === true,
     replacesAccount: holder !== undefined,
     items: ({ companyId, userId }) => [
-      {
+      named('address', {
         Put: {
           TableName,
           Item: { ...keys.email(email), entity: 'EMAIL', companyId, userId },
@@ -44,7 +43,7 @@ export async function readAddress(email: string): Promise<AddressClaim> {
             ? { ConditionExpression: 'userId = :previous', ExpressionAttributeValues: { ':previous': owner.userId } }
             : { ConditionExpression: 'attribute_not_exists(PK)' }),
         },
-      },
+      }),
       ...(holder
         ? [
             {

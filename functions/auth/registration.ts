@@ -1,9 +1,7 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { platformStatsItem } from '../admin/platform-stats';
 import { tableName } from '../lib/config';
-import { db } from '../lib/db';
 import { keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import type { CompanyRecord, UserRecord } from './accounts';
 import { readAddress } from './addresses';
 import { newId } from './opaque-tokens';
@@ -59,48 +57,40 @@ export async function registerAccount(input: RegistrationInput): Promise<Registr
       createdAt: now,
       verificationHash: verification.hash,
     };
-    try {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...address.items({ companyId, userId }),
-            // A replaced unverified account takes its company and user with it: the totals stay.
-            ...(address.replacesAccount ? [] : [platformStatsItem({ companies: 1, users: 1 })]),
-            {
-              Put: {
-                TableName,
-                Item: {
-                  ...keys.company(companyId),
-                  ...keys.companyListing(now, companyId),
-                  entity: 'COMPANY',
-                  ...company,
-                  userCount: 1,
-                },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-            { Put: { TableName, Item: { ...keys.user(companyId, userId), entity: 'USER', ...user } } },
-            {
-              Put: {
-                TableName,
-                Item: {
-                  ...keys.verification(verification.hash),
-                  entity: 'VERIFICATION',
-                  companyId,
-                  userId,
-                  validUntil: verification.validUntil,
-                  expiresAt: verification.expiresAt,
-                },
-              },
-            },
-          ],
-        }),
-      );
-      return { kind: 'created', user, company, verificationToken: verification.token };
-    } catch (error) {
-      // Another registration or a verification of this address got there first: read it again.
-      if (!(error instanceof TransactionCanceledException)) throw error;
-    }
+    const result = await transact([
+      ...address.items({ companyId, userId }),
+      // A replaced unverified account takes its company and user with it: the totals stay.
+      ...(address.replacesAccount ? [] : [platformStatsItem({ companies: 1, users: 1 })]),
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...keys.company(companyId),
+            ...keys.companyListing(now, companyId),
+            entity: 'COMPANY',
+            ...company,
+            userCount: 1,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      { Put: { TableName, Item: { ...keys.user(companyId, userId), entity: 'USER', ...user } } },
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...keys.verification(verification.hash),
+            entity: 'VERIFICATION',
+            companyId,
+            userId,
+            validUntil: verification.validUntil,
+            expiresAt: verification.expiresAt,
+          },
+        },
+      },
+    ]);
+    if (result.written) return { kind: 'created', user, company, verificationToken: verification.token };
+    // Else another registration or a verification of this address got there first: read it again.
   }
   throw new Error('registration kept conflicting with concurrent registrations of the same address');
 }

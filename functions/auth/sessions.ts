@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { REFRESH_GRACE_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '../../shared/constants';
 import type { Tokens } from '../../shared/contract/auth';
 import { unauthorized } from '../lib/app-error';
 import { setting, tableName } from '../lib/config';
 import { db } from '../lib/db';
+import { queryPrefix } from '../lib/query';
 import { epochSeconds, keys } from '../lib/table';
-import { transact } from '../lib/transact';
+import { named, transact } from '../lib/transact';
 import { issueAccessToken } from './access-tokens';
 import { toUser, type UserRecord } from './accounts';
 import { hashOpaqueToken, newId, newOpaqueToken } from './opaque-tokens';
@@ -130,18 +131,18 @@ export async function rotateRefreshToken(
         ExpressionAttributeValues: { ':true': true, ':false': false, ':now': Date.now() },
       },
     },
-    {
+    named('family', {
       ConditionCheck: {
         TableName,
         Key: keys.refreshFamily(token.familyId),
         ConditionExpression: 'revoked = :false',
         ExpressionAttributeValues: { ':false': false },
       },
-    },
+    }),
     { Put: { TableName, Item: refreshItem(next.hash, user, token.familyId, Number(family.expiresAt)) } },
   ]);
   // Revoked meanwhile: the session is over. Spent meanwhile by a parallel refresh: the same successor.
-  if (!result.written && result.reasons[1]?.Code === 'ConditionalCheckFailed') throw invalidRefresh();
+  if (!result.written && result.failed('family')) throw invalidRefresh();
   return answer();
 }
 
@@ -188,23 +189,11 @@ export async function endSession(refreshToken: string): Promise<boolean> {
 
 /** Sign-out everywhere: every session of the user, found with one Query of their session list. */
 export async function endAllSessions(companyId: string, userId: string): Promise<number> {
-  const { PK, SKPrefix } = keys.userSessionsOf(companyId, userId);
-  const familyIds: string[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
-        ProjectionExpression: 'familyId',
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) familyIds.push(item.familyId);
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const sessions = await queryPrefix<{ familyId: string }>(keys.userSessionsOf(companyId, userId), {
+    projection: 'familyId',
+    consistent: true,
+  });
+  const familyIds = sessions.map((s) => s.familyId);
   await Promise.all(familyIds.map((familyId) => revokeFamily(companyId, userId, familyId)));
   await (await realtime()).disconnectUser(companyId, userId);
   return familyIds.length;

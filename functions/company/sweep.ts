@@ -1,8 +1,8 @@
-import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { logError } from '../lib/log';
-import { queryPrefix } from '../lib/query';
+import { queryPages, queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
 import { disconnectProvider } from '../settings/disconnect-provider';
 import type { ProviderRecord } from '../settings/records';
@@ -50,21 +50,12 @@ export async function sweepPage(companyId: string, cursor: Key | undefined): Pro
  * have written to it again (its user's set of sockets). One Query, paged.
  */
 export async function sweepOwnPartition(companyId: string): Promise<void> {
-  const TableName = tableName();
-  let ExclusiveStartKey: Key | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.company(companyId).PK },
-        ProjectionExpression: 'PK, SK',
-        ExclusiveStartKey,
-      }),
-    );
-    await deleteAll((page.Items ?? []) as Key[]);
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const pages = queryPages<Key>({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.company(companyId).PK },
+    ProjectionExpression: 'PK, SK',
+  });
+  for await (const items of pages) await deleteAll(items);
 }
 
 /** BatchWriteItem takes 25 deletions; what DynamoDB leaves unprocessed is sent again. */

@@ -1,10 +1,10 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../auth/opaque-tokens';
 import type { ContactRecord } from '../conversations/records';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
+import { type NamedItem, named, type TransactItem } from '../lib/transact';
 import { searchTerms } from './search-terms';
 
 /**
@@ -26,8 +26,6 @@ export async function toE164(input: string): Promise<string | undefined> {
   const { e164Of } = await import('./phone-notation');
   return e164Of(text);
 }
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The id of the contact that has the number, read consistently (a contact a parallel request just made is seen). */
 export async function contactIdForPhone(companyId: string, e164: string): Promise<string | undefined> {
@@ -81,10 +79,14 @@ export function contactSearchItems(
  * contact from the same number fail the transaction, so its caller re-reads and finds this one.
  * `staleContactId`: the number's uniqueness item outlived that contact; the new one takes it over.
  */
-export function createContactItems(contact: ContactRecord, staleContactId?: string): TransactItem[] {
+export function createContactItems(
+  contact: ContactRecord,
+  staleContactId?: string,
+): (TransactItem | NamedItem<'contactPhone'>)[] {
   const TableName = tableName();
   return [
-    {
+    // One contact per number: a parallel writer of the same number fails this item.
+    named('contactPhone', {
       Put: {
         TableName,
         Item: {
@@ -95,7 +97,7 @@ export function createContactItems(contact: ContactRecord, staleContactId?: stri
         ConditionExpression: staleContactId ? 'contactId = :stale' : 'attribute_not_exists(PK)',
         ExpressionAttributeValues: staleContactId ? { ':stale': staleContactId } : undefined,
       },
-    },
+    }),
     {
       Put: {
         TableName,

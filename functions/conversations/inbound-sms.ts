@@ -1,5 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { smsSegments } from '../../shared/sms-segments';
 import { newId } from '../auth/opaque-tokens';
 import { retentionExpiry } from '../company/retention';
@@ -8,6 +7,7 @@ import { badRequest } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
+import { type NamedItem, named, type TransactItem, transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { type ChannelRecord, enabledCapabilities, type ProviderRecord } from '../settings/records';
 import { companyCountersItem } from './company-counters';
@@ -15,10 +15,8 @@ import {
   conversationCreateItems,
   conversationUpdateItem,
   conversationWithMessage,
-  failedCondition,
   messagePutItem,
   messageTime,
-  type TransactItem,
   untilCommitted,
 } from './message-writes';
 import { type ContactRecord, type ConversationRecord, type MessageRecord, toConversation, toMessage } from './records';
@@ -192,8 +190,9 @@ async function tryStore(
         lastConversationId: message.conversationId,
       };
 
-  const items: TransactItem[] = [
-    {
+  const items: (TransactItem | NamedItem<'messageSid' | 'contactPhone'>)[] = [
+    // The text's MessageSid: a second delivery of the same text fails this item.
+    named('messageSid', {
       Put: {
         TableName,
         Item: {
@@ -208,7 +207,7 @@ async function tryStore(
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
-    },
+    }),
     messagePutItem(message),
     ...(found.contact
       ? [contactActivityItem(contact, { at, conversations: before ? 0 : 1, conversationId: message.conversationId })]
@@ -244,13 +243,8 @@ async function tryStore(
     items.push(companyCountersItem(companyId, { smsReceived: 1, openConversations: 1 }));
   }
 
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    // The first item is the MessageSid's: another delivery of this text got there first.
-    if (failedCondition(error, 0)) return 'duplicate';
-    return undefined;
-  }
+  const result = await transact(items);
+  // Another delivery of this text got there first; else a parallel writer did: read again.
+  if (!result.written) return result.failed('messageSid') ? 'duplicate' : undefined;
   return { message, conversation, contact, reopened };
 }

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { STATUS_RANK } from '../../shared/message-status';
 import { conflict } from '../lib/app-error';
 import { untilAnswered } from '../lib/backoff';
@@ -12,8 +11,6 @@ import { type ConversationRecord, conversationIndexEntries, type MessageRecord }
  * summary and index entries, and the company's counters (company-counters.ts). Inbound and outbound messages share them.
  */
 
-export type { TransactItem };
-
 /** The delivery status order, shared with the web cache (shared/message-status.ts). */
 export { STATUS_RANK };
 
@@ -26,6 +23,21 @@ export function messagePutItem(message: MessageRecord): TransactItem {
         entity: 'MESSAGE',
         ...message,
         statusRank: STATUS_RANK[message.status],
+      },
+    },
+  };
+}
+
+/** The message's place by its id (keys.messageById), gone with it when the company's retention deletes it. */
+export function messageByIdPutItem(message: MessageRecord): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...keys.messageById(message.companyId, message.conversationId, message.id),
+        entity: 'MESSAGE_ID',
+        createdAt: message.createdAt,
+        ...(message.expiresAt ? { expiresAt: message.expiresAt } : {}),
       },
     },
   };
@@ -140,11 +152,6 @@ export function conversationUpdateItem(
       ExpressionAttributeValues: values,
     },
   };
-}
-
-/** Whether a transaction failed because the condition of its item at `index` did not hold. */
-export function failedCondition(error: unknown, index: number): boolean {
-  return error instanceof TransactionCanceledException && error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
 }
 
 /**

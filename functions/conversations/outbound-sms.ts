@@ -1,5 +1,5 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../../shared/contract/conversations';
 import { smsSegments } from '../../shared/sms-segments';
 import { getActiveUser } from '../auth/accounts';
@@ -10,6 +10,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { logError } from '../lib/log';
 import { keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import type { ChannelRecord, ProviderRecord } from '../settings/records';
 import { clientFor } from '../settings/twilio-account';
@@ -21,6 +22,7 @@ import { markOptedOut, statusCallbackUrl } from './delivery-status';
 import {
   conversationUpdateItem,
   conversationWithMessage,
+  messageByIdPutItem,
   messagePutItem,
   messageTime,
   STATUS_RANK,
@@ -101,27 +103,21 @@ export async function retrySms(companyId: string, conversationId: string, messag
   return sent;
 }
 
-/** A message by id: the newest first, as a failed one to retry is usually among the last. */
+/** A message by id: its place (keys.messageById), then the message there. */
 async function findMessageRecord(companyId: string, conversationId: string, messageId: string) {
-  const { PK, SKPrefix } = keys.messagesOf(companyId, conversationId);
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        FilterExpression: 'id = :id',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix, ':id': messageId },
-        ScanIndexForward: false,
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    const found = page.Items?.[0];
-    if (found) return found as MessageRecord;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return undefined;
+  const TableName = tableName();
+  const { Item: place } = await db.send(
+    new GetCommand({ TableName, Key: keys.messageById(companyId, conversationId, messageId), ConsistentRead: true }),
+  );
+  if (!place) return undefined;
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName,
+      Key: keys.message(companyId, conversationId, place.createdAt as string, messageId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item as MessageRecord | undefined;
 }
 
 async function tryStore(before: ConversationRecord, body: string, sentBy: { id: string; name: string }, at: string) {
@@ -143,21 +139,14 @@ async function tryStore(before: ConversationRecord, body: string, sentBy: { id: 
     ...(await retentionExpiry(companyId, at)),
   };
   const after = conversationWithMessage(before, message);
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          messagePutItem(message),
-          conversationUpdateItem(before, message, after),
-          companyCountersItem(companyId, { smsSent: 1 }),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) return undefined;
-    throw error;
-  }
-  return { message, conversation: after };
+  const result = await transact([
+    messagePutItem(message),
+    messageByIdPutItem(message),
+    conversationUpdateItem(before, message, after),
+    companyCountersItem(companyId, { smsSent: 1 }),
+  ]);
+  // Not written: a parallel writer changed the conversation since it was read.
+  return result.written ? { message, conversation: after } : undefined;
 }
 
 /** Sends through Twilio and records its answer on the message; answers the message as stored then. */

@@ -154,6 +154,15 @@ export const keys = {
     PK: `COMPANY#${companyId}#CONV#${conversationId}`,
     SKPrefix: 'MSG#',
   }),
+  /**
+   * Where a message is by its id: holds its createdAt, so its key (above) follows without reading the
+   * thread. Written with outbound messages, the ones a person can send again; beside them in the
+   * conversation's partition (`MSGID#` is outside the thread's `MSG#` prefix).
+   */
+  messageById: (companyId: string, conversationId: string, messageId: string) => ({
+    PK: `COMPANY#${companyId}#CONV#${conversationId}`,
+    SK: `MSGID#${messageId}`,
+  }),
   /** A message by Twilio's MessageSid: written with the message, so a replayed webhook stores nothing twice. */
   messageSid: (messageSid: string) => ({ PK: `MSGSID#${messageSid}`, SK: 'MSGSID' }),
   /**
@@ -186,6 +195,17 @@ export const keys = {
   liveCall: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SK: `LIVECALL#${userId}` }),
   /** The start times of the company's outbound calls in the last minute, changed by versioned writes. */
   outboundCallRate: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SK: 'OUTBOUNDCALLRATE' }),
+} as const;
+
+/**
+ * The ids a key holds, for readers of items that do not carry them as attributes (a BatchGet's
+ * answers come back in no order): the reverse of the builders above, kept next to them.
+ */
+export const keyIds = {
+  /** `COMPANY#<id>` and every partition that starts with it (`COMPANY#<id>#CONV#…`). */
+  companyOf: (PK: string): string => /^COMPANY#([^#]*)/.exec(PK)?.[1] ?? '',
+  /** `NUMBER#<e164>`. */
+  numberOf: (PK: string): string => PK.slice('NUMBER#'.length),
 } as const;
 
 export function epochSeconds(date = new Date()): number {

@@ -1,11 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_ROOMS_PER_CONNECTION, MAX_SOCKETS_PER_USER, SOCKET_CONNECTION_TTL_SECONDS } from '../../shared/constants';
 import { AppError } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
+import { queryPrefix } from '../lib/query';
 import { epochSeconds, keys } from '../lib/table';
-import { transact } from '../lib/transact';
+import { named, transact } from '../lib/transact';
 
 export interface Connection {
   connectionId: string;
@@ -58,7 +59,7 @@ export async function saveConnection(c: NewConnection): Promise<StoredConnection
         },
       },
       { Put: { TableName, Item: { ...keys.connectionOwner(c.connectionId), entity: 'CONNECTION_OWNER', ...c, expiresAt } } },
-      {
+      named('userSockets', {
         Update: {
           TableName,
           Key: keys.userSockets(c.companyId, c.userId),
@@ -70,19 +71,18 @@ export async function saveConnection(c: NewConnection): Promise<StoredConnection
             ':entity': 'USER_SOCKETS',
           },
         },
-      },
+      }),
     ]);
   let result = await write();
   // At the limit: sockets that ended without $disconnect (expired, swept) may still be counted.
-  if (!result.written && isFull(result.reasons) && (await forgetClosedSockets(c.companyId, c.userId)) > 0) result = await write();
+  if (!result.written && result.failed('userSockets') && (await forgetClosedSockets(c.companyId, c.userId)) > 0)
+    result = await write();
   if (!result.written) {
-    if (isFull(result.reasons)) throw tooManyConnections();
+    if (result.failed('userSockets')) throw tooManyConnections();
     throw result.error;
   }
   return { ...stored, rooms: new Set() };
 }
-
-const isFull = (reasons: readonly { Code?: string }[]) => reasons[2]?.Code === 'ConditionalCheckFailed';
 
 /**
  * How many sockets the user has open, after forgetting those the registry no longer knows (ended
@@ -251,34 +251,19 @@ export async function removeRoom(c: Connection, room: string): Promise<void> {
 
 /** The company's registered sockets, lapsed ones included (presence tells them apart). */
 export async function listConnections(companyId: string, options: { consistent?: boolean } = {}): Promise<StoredConnection[]> {
-  const { PK, SKPrefix } = keys.connectionsOf(companyId);
-  const out: StoredConnection[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        FilterExpression: 'expiresAt > :now',
-        ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix, ':now': epochSeconds() },
-        ConsistentRead: options.consistent,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      out.push({
-        connectionId: item.connectionId,
-        companyId: item.companyId,
-        userId: item.userId,
-        sessionId: item.sessionId,
-        name: item.name,
-        sessionExpiresAt: Number(item.sessionExpiresAt),
-        connectedAt: item.connectedAt,
-        lastSeenAt: Number(item.lastSeenAt),
-        rooms: (item.rooms as Set<string> | undefined) ?? new Set(),
-      });
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryPrefix<Record<string, unknown>>(keys.connectionsOf(companyId), {
+    filter: { expression: 'expiresAt > :now', values: { ':now': epochSeconds() } },
+    consistent: options.consistent,
+  });
+  return items.map((item) => ({
+    connectionId: item.connectionId as string,
+    companyId: item.companyId as string,
+    userId: item.userId as string,
+    sessionId: item.sessionId as string,
+    name: item.name as string,
+    sessionExpiresAt: Number(item.sessionExpiresAt),
+    connectedAt: item.connectedAt as string,
+    lastSeenAt: Number(item.lastSeenAt),
+    rooms: (item.rooms as Set<string> | undefined) ?? new Set(),
+  }));
 }

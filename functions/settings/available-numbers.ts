@@ -1,6 +1,6 @@
 import type { ProviderNumber } from '../../shared/contract/settings';
 import { batchGetAll } from '../lib/batch-get';
-import { keys } from '../lib/table';
+import { keyIds, keys } from '../lib/table';
 import type { TwilioIncomingNumber } from '../twilio/rest-client';
 import { listChannelRecords } from './channels';
 import { currentDestinations, NO_DESTINATIONS } from './current-destinations';
@@ -59,5 +59,5 @@ async function applicationNamesFor(
 /** Which company each number is a channel of (the number index), in batches of 100 keys. */
 async function numberOwners(phoneNumbers: string[]): Promise<Map<string, string>> {
   const items = await batchGetAll(phoneNumbers.map((n) => keys.number(n)));
-  return new Map(items.map((item) => [String(item.PK).slice('NUMBER#'.length), String(item.companyId)]));
+  return new Map(items.map((item) => [keyIds.numberOf(String(item.PK)), String(item.companyId)]));
 }

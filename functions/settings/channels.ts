@@ -5,7 +5,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
-import { transact } from '../lib/transact';
+import { named, transact } from '../lib/transact';
 import { type ChannelRecord, type InboxRecord, toChannel } from './records';
 import { listCompanyUsers } from './users';
 
@@ -59,7 +59,7 @@ export async function updateRouting(
       : keys.user(companyId, targetId)
     : null;
   const result = await transact([
-    {
+    named('channel', {
       Update: {
         TableName,
         Key: keys.channel(companyId, channelId),
@@ -67,7 +67,7 @@ export async function updateRouting(
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':type': routingType, ':target': targetId },
       },
-    },
+    }),
     ...(targetKey
       ? [
           {
@@ -82,7 +82,7 @@ export async function updateRouting(
       : []),
   ]);
   if (!result.written) {
-    if (result.reasons[0]?.Code === 'ConditionalCheckFailed') throw notFound('Channel not found');
+    if (result.failed('channel')) throw notFound('Channel not found');
     throw notFound(routingType === 'INBOX' ? 'Inbox not found' : 'User not found');
   }
   const targetName = targetKey

@@ -8,7 +8,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
-import { transact } from '../lib/transact';
+import { named, transact } from '../lib/transact';
 import { listChannelRecords } from './channels';
 import { type InboxMemberRecord, type InboxRecord, toInbox } from './records';
 
@@ -56,13 +56,13 @@ export async function createInbox(companyId: string, name: string, description: 
     createdAt: new Date().toISOString(),
   };
   const result = await transact([
-    {
+    named('name', {
       Put: {
         TableName,
         Item: { ...nameKey, entity: 'INBOX_NAME', inboxId: inbox.id },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
-    },
+    }),
     {
       Put: {
         TableName,
@@ -72,7 +72,7 @@ export async function createInbox(companyId: string, name: string, description: 
     },
   ]);
   if (!result.written) {
-    if (result.reasons[0]?.Code === 'ConditionalCheckFailed') throw nameTaken(name);
+    if (result.failed('name')) throw nameTaken(name);
     throw result.error;
   }
   return toInbox(inbox, 0);

@@ -1,5 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { INVITATION_MAIL_LIMIT, INVITATION_MAIL_WINDOW_SECONDS, INVITATION_TTL_SECONDS } from '../../shared/constants';
 import { ROLES, type Role } from '../../shared/contract/auth';
 import { canGrant, type InvitableRole, type Invitation, type InvitationPreview } from '../../shared/contract/team';
@@ -13,7 +12,7 @@ import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { epochSeconds, keys } from '../lib/table';
 import type { Limit } from '../lib/throttle';
-import { type TransactItem, transact } from '../lib/transact';
+import { named, type TransactItem, transact } from '../lib/transact';
 
 export interface InvitationRecord {
   id: string;
@@ -326,66 +325,53 @@ export async function acceptInvitation(
     createdAt: now,
   };
   const TableName = tableName();
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: keys.invitationToken(tokenHash),
-              UpdateExpression: 'SET usedAt = :now, userId = :user',
-              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(usedAt) AND validUntil >= :epoch',
-              ExpressionAttributeValues: { ':now': now, ':user': user.id, ':epoch': epochSeconds() },
-            },
-          },
-          {
-            Delete: {
-              TableName,
-              Key: keys.invitation(invitation.companyId, invitation.id),
-              ConditionExpression: 'tokenHash = :hash',
-              ExpressionAttributeValues: { ':hash': tokenHash },
-            },
-          },
-          { Delete: { TableName, Key: keys.invitationEmail(invitation.companyId, invitation.email) } },
-          // The address, from nobody or from an unverified account: the invitation mail proved it.
-          ...address.items({ companyId: user.companyId, userId: user.id }),
-          {
-            Put: {
-              TableName,
-              Item: { ...keys.user(user.companyId, user.id), entity: 'USER', ...user },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Update: {
-              TableName,
-              Key: keys.company(user.companyId),
-              UpdateExpression: 'ADD userCount :one',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-          // A replaced unverified account was its company's only user: company and user go with it.
-          platformStatsItem(
-            address.replacesAccount ? { companies: -1, users: 0, verifiedUsers: 1 } : { users: 1, verifiedUsers: 1 },
-          ),
-          inviterMayGrant(invitation.companyId, invitation.invitedById, invitation.role),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) {
-      const [link, , , claim] = error.CancellationReasons ?? [];
-      // The address claimed by a sign-up meanwhile; a spent link fails its own condition first.
-      if (link?.Code !== 'ConditionalCheckFailed' && claim?.Code === 'ConditionalCheckFailed') {
-        throw addressTaken();
-      }
-      // Spent, withdrawn or expired meanwhile: say which, as a fresh look at the link would.
-      await openInvitation(token);
-      throw invalidLink();
-    }
-    throw error;
+  const result = await transact([
+    named('link', {
+      Update: {
+        TableName,
+        Key: keys.invitationToken(tokenHash),
+        UpdateExpression: 'SET usedAt = :now, userId = :user',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(usedAt) AND validUntil >= :epoch',
+        ExpressionAttributeValues: { ':now': now, ':user': user.id, ':epoch': epochSeconds() },
+      },
+    }),
+    {
+      Delete: {
+        TableName,
+        Key: keys.invitation(invitation.companyId, invitation.id),
+        ConditionExpression: 'tokenHash = :hash',
+        ExpressionAttributeValues: { ':hash': tokenHash },
+      },
+    },
+    { Delete: { TableName, Key: keys.invitationEmail(invitation.companyId, invitation.email) } },
+    // The address, from nobody or from an unverified account: the invitation mail proved it.
+    ...address.items({ companyId: user.companyId, userId: user.id }),
+    {
+      Put: {
+        TableName,
+        Item: { ...keys.user(user.companyId, user.id), entity: 'USER', ...user },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Update: {
+        TableName,
+        Key: keys.company(user.companyId),
+        UpdateExpression: 'ADD userCount :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+    // A replaced unverified account was its company's only user: company and user go with it.
+    platformStatsItem(address.replacesAccount ? { companies: -1, users: 0, verifiedUsers: 1 } : { users: 1, verifiedUsers: 1 }),
+    inviterMayGrant(invitation.companyId, invitation.invitedById, invitation.role),
+  ]);
+  if (!result.written) {
+    // The address claimed by a sign-up meanwhile; a spent link fails its own condition first.
+    if (!result.failed('link') && result.failed('address')) throw addressTaken();
+    // Spent, withdrawn or expired meanwhile: say which, as a fresh look at the link would.
+    await openInvitation(token);
+    throw invalidLink();
   }
   return { user, company };
 }

@@ -17,13 +17,24 @@ import { withdrawalOf } from './invitations';
 
 const userNotFound = () => notFound('User not found');
 
-/** The user another manager may act on: in the company, not the OWNER, not the caller. */
-async function manageableUser(actor: Principal, userId: string, action: 'remove' | 'change the role of'): Promise<UserRecord> {
-  const user = await getActiveUser(actor.companyId, userId);
-  if (!user) throw userNotFound();
+type MemberAction = 'remove' | 'change the role of';
+
+/** Whom a manager may act on: not themselves, never the OWNER, and an ADMIN is removed by the OWNER only. */
+export function checkMayManage(
+  actor: Pick<Principal, 'userId' | 'role'>,
+  user: Pick<UserRecord, 'id' | 'role'>,
+  action: MemberAction,
+) {
   if (user.id === actor.userId) throw forbidden(`You cannot ${action} yourself.`);
   if (user.role === 'OWNER') throw forbidden(`You cannot ${action} the owner.`);
   if (action === 'remove' && !canRemove(actor.role, user.role)) throw forbidden('Only the owner can remove an admin.');
+}
+
+/** The user another manager may act on: an active member of the company the rules above allow. */
+async function manageableUser(actor: Principal, userId: string, action: MemberAction): Promise<UserRecord> {
+  const user = await getActiveUser(actor.companyId, userId);
+  if (!user) throw userNotFound();
+  checkMayManage(actor, user, action);
   return user;
 }
 

@@ -1,18 +1,17 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { retentionExpiry } from '../company/retention';
 import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact } from '../contacts/contacts';
 import type { ContactRecord } from '../conversations/records';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
+import { transact } from '../lib/transact';
 import { type CallRecord, callItem, derive } from './call-records';
 
 /** Reads and writes of call records: created once per CallSid, then changed by optimistic, versioned writes. */
 
 const E164 = /^\+[1-9]\d{1,14}$/;
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** Where the CallSid item leads: the company and the call's key. */
 interface CallSidRecord {
@@ -86,9 +85,9 @@ export async function createCall(
 }
 
 /** The call, its CallSid item and the contact's writes in one transaction; false when a parallel writer got in first. */
-async function putNewCall(call: CallRecord, contactItems: TransactItem[]): Promise<boolean> {
+async function putNewCall(call: CallRecord, contactItems: Parameters<typeof transact>[0]): Promise<boolean> {
   const TableName = tableName();
-  const items: TransactItem[] = [
+  const items = [
     {
       Put: {
         TableName,
@@ -106,14 +105,8 @@ async function putNewCall(call: CallRecord, contactItems: TransactItem[]): Promi
     { Put: { TableName, Item: callItem(call) } },
     ...contactItems,
   ];
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
-  } catch (error) {
-    // A parallel copy stored the call, or created the contact, first: read again.
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    return false;
-  }
+  // Not written: a parallel copy stored the call, or created the contact, first: read again.
+  return (await transact(items)).written;
 }
 
 /**

@@ -1,0 +1,116 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { conversationUpdateItem, conversationWithMessage, messageByIdPutItem, messageTime } from './message-writes';
+import type { ConversationRecord, MessageRecord } from './records';
+
+/**
+ * The rules a new message applies to its conversation, without a table: what the summary becomes,
+ * which time a message gets, and the conditions that keep parallel writers from undoing each other.
+ */
+
+const conversation: ConversationRecord = {
+  id: 'v1',
+  companyId: 'c1',
+  status: 'OPEN',
+  contactId: 'k1',
+  contactPhone: '+14155550191',
+  channelId: 'ch1',
+  channelIdentifier: '+14155550100',
+  lastMessage: { direction: 'INBOUND', body: 'Hello?' },
+  lastMessageAt: '2026-01-01T10:00:00.000Z',
+  messageCount: 3,
+  optedOut: false,
+  createdAt: '2026-01-01T09:00:00.000Z',
+};
+
+const message = (createdAt: string, body = 'On its way'): MessageRecord => ({
+  id: 'm1',
+  companyId: 'c1',
+  conversationId: 'v1',
+  direction: 'OUTBOUND',
+  body,
+  status: 'QUEUED',
+  createdAt,
+  sentBy: { id: 'u1', name: 'Ada' },
+  providerStatus: null,
+  providerMessageId: null,
+  segments: 1,
+  errorCode: null,
+  errorMessage: null,
+});
+
+beforeEach(() => {
+  vi.stubEnv('TABLE_NAME', 'table');
+});
+
+describe('conversationWithMessage', () => {
+  it('a newer message becomes the summary, and is counted', () => {
+    const after = conversationWithMessage(conversation, message('2026-01-01T10:05:00.000Z'));
+    expect(after.lastMessage).toEqual({ direction: 'OUTBOUND', body: 'On its way' });
+    expect(after.lastMessageAt).toBe('2026-01-01T10:05:00.000Z');
+    expect(after.messageCount).toBe(4);
+  });
+
+  it('an older message, stored late by a slower writer, is counted but leaves the summary', () => {
+    const after = conversationWithMessage(conversation, message('2026-01-01T09:59:00.000Z'));
+    expect(after.lastMessage).toEqual(conversation.lastMessage);
+    expect(after.lastMessageAt).toBe(conversation.lastMessageAt);
+    expect(after.messageCount).toBe(4);
+  });
+
+  it('takes the changes the message brings (a reopening, an opt-out)', () => {
+    const closed = { ...conversation, status: 'CLOSED' as const };
+    const after = conversationWithMessage(closed, message('2026-01-01T10:05:00.000Z'), { status: 'OPEN', optedOut: true });
+    expect(after.status).toBe('OPEN');
+    expect(after.optedOut).toBe(true);
+  });
+});
+
+describe('messageTime', () => {
+  it('is now, unless now is the newest message’s own millisecond: then one later', () => {
+    const now = new Date('2026-01-01T10:00:00.000Z');
+    expect(messageTime({ lastMessageAt: '2026-01-01T09:00:00.000Z' }, now)).toBe('2026-01-01T10:00:00.000Z');
+    expect(messageTime({ lastMessageAt: '2026-01-01T10:00:00.000Z' }, now)).toBe('2026-01-01T10:00:00.001Z');
+    expect(messageTime(undefined, now)).toBe('2026-01-01T10:00:00.000Z');
+  });
+});
+
+describe('conversationUpdateItem', () => {
+  it('the newest message sets the summary and index entries, only over an older last message', () => {
+    const newer = message('2026-01-01T10:05:00.000Z');
+    const update = conversationUpdateItem(conversation, newer, conversationWithMessage(conversation, newer)).Update;
+    expect(update?.UpdateExpression).toContain('lastMessage = :lastMessage');
+    expect(update?.UpdateExpression).toContain('GSI1SK = :gsi1sk');
+    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt < :at');
+    expect(update?.ExpressionAttributeValues?.[':gsi1sk']).toBe('2026-01-01T10:05:00.000Z#v1');
+  });
+
+  it('an older message only adds to the count, and only while a newer one is the last', () => {
+    const older = message('2026-01-01T09:59:00.000Z');
+    const update = conversationUpdateItem(conversation, older, conversationWithMessage(conversation, older)).Update;
+    expect(update?.UpdateExpression).toBe('ADD messageCount :one');
+    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt > :at');
+  });
+
+  it('an older message that reopens writes the index entries over the time it read, no later one', () => {
+    const closed = { ...conversation, status: 'CLOSED' as const };
+    const older = message('2026-01-01T09:59:00.000Z');
+    const after = conversationWithMessage(closed, older, { status: 'OPEN' });
+    const update = conversationUpdateItem(closed, older, after).Update;
+    expect(update?.UpdateExpression).toContain('#status = :status');
+    expect(update?.UpdateExpression).not.toContain('lastMessage = :lastMessage');
+    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt = :lastMessageAt');
+    expect(update?.ExpressionAttributeValues?.[':statusBefore']).toBe('CLOSED');
+  });
+});
+
+describe('messageByIdPutItem', () => {
+  it('leads from the id to the message’s key, and expires with the message', () => {
+    const item = messageByIdPutItem({ ...message('2026-01-01T10:05:00.000Z'), expiresAt: 1_800_000_000 }).Put?.Item;
+    expect(item).toMatchObject({
+      PK: 'COMPANY#c1#CONV#v1',
+      SK: 'MSGID#m1',
+      createdAt: '2026-01-01T10:05:00.000Z',
+      expiresAt: 1_800_000_000,
+    });
+  });
+});
