@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { parsePhoneNumber } from '../../../shared/phone-numbers';
-import { MAX_MESSAGE_LENGTH, smsSegments } from '../../../shared/sms-segments';
 import type { EmulatorEvents } from '../events';
 import { type AccountRecord, type MessageRecord, newSid, now, type PhoneNumberRecord, type WebhookAttempt } from '../model';
+import { countryOf } from '../phone-numbers';
 import { API_VERSION } from '../representation';
 import type { EmulatorStore } from '../store';
 import { deliverWebhook } from '../webhooks';
 import { applyOptOut } from './opt-out';
+import { segmentCount, TWILIO_MAX_BODY_LENGTH } from './segments';
 
 /** At most this many deliveries (one after another) or parallel copies of one text. */
 export const MAX_DELIVERIES = 20;
@@ -34,8 +34,8 @@ export function readTextFromPhone(input: Record<string, unknown>): TextFromPhone
   if (typeof from !== 'string' || !E164.test(from)) return 'from must be the sending phone in E.164, e.g. "+14155550199".';
   if (typeof to !== 'string' || !E164.test(to))
     return 'to must be an SMS number of an emulator account in E.164, e.g. "+14155550101".';
-  if (typeof body !== 'string' || body.length === 0 || body.length > MAX_MESSAGE_LENGTH)
-    return `body must be a text of 1 to ${MAX_MESSAGE_LENGTH} characters.`;
+  if (typeof body !== 'string' || body.length === 0 || body.length > TWILIO_MAX_BODY_LENGTH)
+    return `body must be a text of 1 to ${TWILIO_MAX_BODY_LENGTH} characters.`;
   for (const [name, value] of [
     ['deliveries', deliveries],
     ['parallel', parallel],
@@ -75,7 +75,7 @@ export async function receiveText(
     to: text.to,
     body: text.body,
     status: 'received',
-    numSegments: smsSegments(text.body).segments,
+    numSegments: segmentCount(text.body),
     errorCode: null,
     errorMessage: null,
     statusCallback: '',
@@ -127,14 +127,13 @@ function smsWebhook(account: AccountRecord, number: PhoneNumberRecord) {
 
 /** City, state and ZIP are unknown for fictional numbers; Twilio sends them empty then. */
 function webhookParams(account: AccountRecord, message: MessageRecord): Record<string, string> {
-  const country = (phone: string) => parsePhoneNumber(phone)?.country ?? '';
   return {
     AccountSid: account.sid,
     ApiVersion: API_VERSION,
     Body: message.body,
     From: message.from,
     FromCity: '',
-    FromCountry: country(message.from),
+    FromCountry: countryOf(message.from),
     FromState: '',
     FromZip: '',
     MessageSid: message.sid,
@@ -145,7 +144,7 @@ function webhookParams(account: AccountRecord, message: MessageRecord): Record<s
     SmsStatus: 'received',
     To: message.to,
     ToCity: '',
-    ToCountry: country(message.to),
+    ToCountry: countryOf(message.to),
     ToState: '',
     ToZip: '',
   };

@@ -1,7 +1,7 @@
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { Logger } from '../../log';
+import type { Logger } from '../log';
 import { localCertificate } from './certificate';
 import { soundFile } from './sounds';
 import type { VoiceSdkSignalling } from './voice-sdk-signalling';

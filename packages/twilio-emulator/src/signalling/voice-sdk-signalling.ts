@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
-import type { Logger } from '../../log';
 import type { EmulatorEvents } from '../events';
+import type { Logger } from '../log';
 import type { CallMedia, MediaEngine, MediaSession } from '../media/media-session';
 import type { AccountRecord, CallRecord } from '../model';
 import type { EmulatorStore } from '../store';

@@ -1,3 +1,5 @@
+import { TWILIO_MAX_BODY_LENGTH } from '../messaging/segments';
+
 /**
  * `GET /phone`: the phone simulator. Plain HTML and JavaScript served by the emulator (no build step,
  * nothing loaded from elsewhere): a person picks or types their phone number and one of the
@@ -102,7 +104,7 @@ export function phonePage(): string {
   <form class="compose" id="compose">
     <div>
       <label for="body">Message</label>
-      <textarea id="body" name="body" maxlength="1600" rows="3" aria-describedby="counter"></textarea>
+      <textarea id="body" name="body" maxlength="${TWILIO_MAX_BODY_LENGTH}" rows="3" aria-describedby="counter"></textarea>
     </div>
     <button type="submit" id="send">Send</button>
     <p class="hint counter" id="counter">Enter sends, Shift+Enter starts a new line.</p>
@@ -338,7 +340,7 @@ export function phonePage(): string {
   number.addEventListener('change', follow);
 
   body.addEventListener('input', () => {
-    counter.textContent = body.value.length > 1400 ? body.value.length + ' of 1600 characters.' : 'Enter sends, Shift+Enter starts a new line.';
+    counter.textContent = body.value.length > 1400 ? body.value.length + ' of ${TWILIO_MAX_BODY_LENGTH} characters.' : 'Enter sends, Shift+Enter starts a new line.';
   });
   body.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

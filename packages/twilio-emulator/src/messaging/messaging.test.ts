@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { quietLogger } from '../../log';
-import { freePort } from '../../ports';
+import { quietLogger } from '../log';
 import { startTwilioEmulator } from '../server';
-import { demo, useTwilioEmulator } from '../test-harness';
+import { demo, freePort, useTwilioEmulator } from '../test-harness';
 import { type ReceivedRequest, startReceiver } from '../test-receiver';
 
 const PHONE = '+14155550199';
@@ -161,6 +160,18 @@ describe('Twilio emulator messaging', () => {
       }
       expect((await send(account, { From: from, To: PHONE, Body: 'x'.repeat(1600) })).status).toBe(201);
       expect((await accountView(account)).messages).toHaveLength(1);
+    });
+
+    it('counts Body as Twilio does: an emoji takes two of the 1,600 characters, and num_segments is what Twilio bills', async () => {
+      const account = await newAccount();
+      const from = smsNumber(account);
+      const refused = await send(account, { From: from, To: PHONE, Body: '😀'.repeat(801) });
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 21617 });
+      // 33 emoji fill a 67-unit UCS-2 segment: the 34th would be split, so it starts the next one.
+      const emoji = await send(account, { From: from, To: PHONE, Body: '😀'.repeat(800) });
+      expect({ status: emoji.status, segments: emoji.body.num_segments }).toEqual({ status: 201, segments: '25' });
+      const gsm = await send(account, { From: from, To: PHONE, Body: 'x'.repeat(161) });
+      expect(gsm.body.num_segments).toBe('2');
     });
   });
 

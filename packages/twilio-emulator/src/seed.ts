@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { parsePhoneNumber } from '../../shared/phone-numbers';
 import {
   type AccountRecord,
   type DemoCredentials,
@@ -10,6 +9,7 @@ import {
   now,
   type PhoneNumberRecord,
 } from './model';
+import { countryOf } from './phone-numbers';
 
 /**
  * Every account starts with the same four kinds of number, so each import case can be tried:
@@ -37,8 +37,7 @@ const DEMO_AREA_CODE = '415';
  * first number, so a test account must not turn Canadian by chance.
  */
 const AREA_CODES = Array.from({ length: 799 }, (_, i) => String(201 + i)).filter(
-  (code) =>
-    code[1] !== '9' && !code.endsWith('11') && code !== DEMO_AREA_CODE && parsePhoneNumber(`+1${code}5550100`)?.country === 'US',
+  (code) => code[1] !== '9' && !code.endsWith('11') && code !== DEMO_AREA_CODE && countryOf(`+1${code}5550100`) === 'US',
 );
 
 function line(index: number) {

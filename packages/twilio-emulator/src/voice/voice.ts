@@ -1,5 +1,5 @@
-import type { Logger } from '../../log';
 import type { CallUpdate, EmulatorEvents } from '../events';
+import type { Logger } from '../log';
 import { type AccountRecord, type CallEvent, type CallRecord, now, type WebhookMethod } from '../model';
 import type { EmulatorStore } from '../store';
 import { deliverWebhook } from '../webhooks';

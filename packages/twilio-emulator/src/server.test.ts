@@ -3,9 +3,9 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { quietLogger } from '../log';
-import { freePort } from '../ports';
+import { quietLogger } from './log';
 import { startTwilioEmulator, type TwilioEmulator } from './server';
+import { freePort } from './test-harness';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const demo = { accountSid: `AC${'d'.repeat(32)}`, authToken: 'e'.repeat(32) };

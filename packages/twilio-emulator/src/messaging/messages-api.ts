@@ -1,4 +1,3 @@
-import { MAX_MESSAGE_LENGTH, smsSegments } from '../../../shared/sms-segments';
 import { type MessageRecord, newSid, now } from '../model';
 import { listPage } from '../paging';
 import { accountPath } from '../representation';
@@ -6,6 +5,7 @@ import type { ApiAnswer, Context, Route } from '../rest-api';
 import { INVALID_URL, invalidParameter, notFound } from '../twilio-errors';
 import { isOptedOut } from './opt-out';
 import { messageResource } from './representation';
+import { segmentCount, TWILIO_MAX_BODY_LENGTH } from './segments';
 
 /**
  * Twilio's test numbers for message failures, honoured with any credentials here.
@@ -77,8 +77,8 @@ function createMessage({ store, events, account, request }: Context): ApiAnswer 
       21606,
       `The 'From' phone number provided (${from}) is not a valid message-capable Twilio phone number for this destination/account.`,
     );
-  if (body.length > MAX_MESSAGE_LENGTH)
-    throw invalidParameter(21617, `The concatenated message body exceeds the ${MAX_MESSAGE_LENGTH} character limit.`);
+  if (body.length > TWILIO_MAX_BODY_LENGTH)
+    throw invalidParameter(21617, `The concatenated message body exceeds the ${TWILIO_MAX_BODY_LENGTH} character limit.`);
   if (statusCallback && !isHttpUrl(statusCallback))
     throw invalidParameter(INVALID_URL, `StatusCallback is not a valid URL: ${statusCallback}`);
   if (to === TEST_NUMBERS.unreachable)
@@ -96,7 +96,7 @@ function createMessage({ store, events, account, request }: Context): ApiAnswer 
     to,
     body,
     status: 'queued',
-    numSegments: smsSegments(body).segments,
+    numSegments: segmentCount(body),
     errorCode: null,
     errorMessage: null,
     statusCallback,

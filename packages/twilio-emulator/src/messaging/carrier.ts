@@ -1,5 +1,5 @@
-import type { Logger } from '../../log';
 import type { EmulatorEvents } from '../events';
+import type { Logger } from '../log';
 import { type AccountRecord, type MessageRecord, type MessageStatus, now } from '../model';
 import { API_VERSION } from '../representation';
 import type { EmulatorStore } from '../store';

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../log';
 import { refuseCrossSite } from './cross-site';
 import { answerControlRequest, type Settings } from './emulator-api';
 import { EmulatorEvents } from './events';
+import type { Logger } from './log';
 import { createCallMedia } from './media/call-media';
 import { createMediaEngine } from './media/media-engine';
 import type { CallMedia, MediaEngine } from './media/media-session';

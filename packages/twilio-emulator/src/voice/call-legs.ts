@@ -1,6 +1,5 @@
-import { parsePhoneNumber } from '../../../shared/phone-numbers';
-import type { Logger } from '../../log';
 import type { EmulatorEvents } from '../events';
+import type { Logger } from '../log';
 import {
   type AccountRecord,
   type CallDirection,
@@ -12,6 +11,7 @@ import {
   rfc2822,
   type WebhookMethod,
 } from '../model';
+import { countryOf } from '../phone-numbers';
 import { API_VERSION } from '../representation';
 import type { EmulatorStore } from '../store';
 import { deliverWebhook } from '../webhooks';
@@ -187,7 +187,7 @@ export function callParams(account: AccountRecord, call: CallRecord): Record<str
     party.startsWith('+')
       ? {
           [`${prefix}City`]: '',
-          [`${prefix}Country`]: parsePhoneNumber(party)?.country ?? '',
+          [`${prefix}Country`]: countryOf(party),
           [`${prefix}State`]: '',
           [`${prefix}Zip`]: '',
         }

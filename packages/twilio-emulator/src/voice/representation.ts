@@ -1,5 +1,5 @@
-import { formatPhoneNumber } from '../../../shared/phone-numbers';
 import { type AccountRecord, type CallRecord, rfc2822 } from '../model';
+import { formattedNumber } from '../phone-numbers';
 import { API_VERSION, accountPath } from '../representation';
 import { callDuration, isFinal } from './call-legs';
 
@@ -11,7 +11,7 @@ import { callDuration, isFinal } from './call-legs';
  */
 export function callResource(account: AccountRecord, call: CallRecord) {
   const uri = `${accountPath(account.sid)}/Calls/${call.sid}`;
-  const formatted = (party: string) => (party.startsWith('+') ? formatPhoneNumber(party, 'US') : party);
+  const formatted = (party: string) => (party.startsWith('+') ? formattedNumber(party) : party);
   return {
     account_sid: account.sid,
     annotation: null,

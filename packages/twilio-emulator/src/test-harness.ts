@@ -1,8 +1,21 @@
+import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { quietLogger } from '../log';
-import { freePort } from '../ports';
+import { quietLogger } from './log';
 import { startTwilioEmulator, type TwilioEmulator, type TwilioEmulatorOptions } from './server';
 import { type Receiver, startReceiver } from './test-receiver';
+
+/** A free loopback port, for tests that start an emulator of their own. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** The emulator's demo account, with the credentials its tests sign with. */
 export const demo = { accountSid: `AC${'d'.repeat(32)}`, authToken: 'e'.repeat(32) };
