@@ -59,6 +59,8 @@ export function phoneNumberResource(account: AccountRecord, number: PhoneNumberR
     emergency_address_status: 'unregistered',
     origin: 'twilio',
     status: 'in-use',
+    // The emulator's numbers are all geographic US numbers.
+    type: 'local',
     beta: false,
     api_version: API_VERSION,
     date_created: rfc2822(number.dateCreated),

@@ -14,7 +14,6 @@ export function callResource(account: AccountRecord, call: CallRecord) {
   const formatted = (party: string) => (party.startsWith('+') ? formattedNumber(party) : party);
   return {
     account_sid: account.sid,
-    annotation: null,
     answered_by: null,
     api_version: API_VERSION,
     caller_name: null,
@@ -34,7 +33,8 @@ export function callResource(account: AccountRecord, call: CallRecord) {
     queue_time: '0',
     sid: call.sid,
     start_time: call.startTime ? rfc2822(call.startTime) : null,
-    status: call.status,
+    // `initiated` is a status-callback event, not one of the resource's statuses: until it rings a call is queued.
+    status: call.status === 'initiated' ? 'queued' : call.status,
     subresource_uris: {
       notifications: `${uri}/Notifications.json`,
       recordings: `${uri}/Recordings.json`,
