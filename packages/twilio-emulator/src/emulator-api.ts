@@ -4,6 +4,7 @@ import type { CallMedia } from './media/media-session';
 import { readTextFromPhone, receiveText } from './messaging/inbound';
 import { messageView } from './messaging/representation';
 import type { AccountRecord } from './model';
+import { REFUSAL_STATUS } from './outcome';
 import { apiKeyResource, applicationResource, phoneNumberResource } from './representation';
 import type { EmulatorStore } from './store';
 import { callResource } from './voice/representation';
@@ -80,7 +81,7 @@ export async function answerControlRequest(
     const text = readTextFromPhone(input);
     if (typeof text === 'string') return problem(400, text);
     const answer = await receiveText(services, text);
-    return answer.ok ? { status: answer.status, body: answer.body } : problem(answer.status, answer.error);
+    return answer.ok ? { status: 201, body: answer.value } : problem(REFUSAL_STATUS[answer.refusal], answer.error);
   }
   if (path === '/_emulator/settings') {
     if (method === 'GET') return { status: 200, body: settings };

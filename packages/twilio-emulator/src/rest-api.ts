@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { EmulatorEvents } from './events';
+import type { ApiAnswer, ApiRequest, ApiServices, Context, Route } from './api-route';
 import { messageRoutes } from './messaging/messages-api';
 import {
   type AccountRecord,
@@ -13,7 +13,6 @@ import {
 } from './model';
 import { listPage } from './paging';
 import { accountPath, accountResource, apiKeyResource, applicationResource, phoneNumberResource } from './representation';
-import type { EmulatorStore } from './store';
 import {
   APPLICATION_NOT_ACCESSIBLE,
   authenticate,
@@ -25,45 +24,6 @@ import {
   TwilioError,
 } from './twilio-errors';
 import { callRoutes } from './voice/calls-api';
-
-export interface ApiRequest {
-  method: string;
-  /** The path as requested, e.g. `/2010-04-01/Accounts/AC…/IncomingPhoneNumbers.json`. */
-  path: string;
-  query: URLSearchParams;
-  /** The `application/x-www-form-urlencoded` body of a POST. */
-  form: URLSearchParams;
-  authorization: string | undefined;
-}
-
-/** What the REST API works on: the store, and the bus on which it announces new messages. */
-export interface ApiServices {
-  store: EmulatorStore;
-  events: EmulatorEvents;
-}
-
-export interface ApiAnswer {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface Context extends ApiServices {
-  account: AccountRecord;
-  request: ApiRequest;
-  /** The resource SID in the path, for instance routes. */
-  sid: string;
-}
-
-type Handler = (context: Context) => ApiAnswer;
-
-export interface Route {
-  /** The path after `/2010-04-01/Accounts/{AccountSid}`. */
-  pattern: RegExp;
-  /** As with Twilio's Standard API keys, which may not read the account or manage keys. */
-  accountCredentialsOnly?: boolean;
-  methods: Partial<Record<'GET' | 'POST' | 'DELETE', Handler>>;
-}
 
 /** The part of Twilio's REST API the product uses. A further resource is one more entry here. */
 const routes: Route[] = [

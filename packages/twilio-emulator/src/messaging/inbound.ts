@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorEvents } from '../events';
 import { type AccountRecord, type MessageRecord, newSid, now, type PhoneNumberRecord, type WebhookAttempt } from '../model';
+import { done, type Outcome, refused } from '../outcome';
 import { countryOf } from '../phone-numbers';
 import { API_VERSION } from '../representation';
 import type { EmulatorStore } from '../store';
@@ -24,9 +25,12 @@ export interface TextFromPhone {
   signature: 'valid' | 'invalid';
 }
 
-export type InboundAnswer =
-  | { ok: true; status: 201; body: { sid: string; webhook: WebhookAttempt | null; webhooks: WebhookAttempt[] } }
-  | { ok: false; status: 400 | 404; error: string };
+/** The stored message, and the webhook deliveries made for it (the first, and all of them). */
+export interface TextReceived {
+  sid: string;
+  webhook: WebhookAttempt | null;
+  webhooks: WebhookAttempt[];
+}
 
 /** Reads `POST /_emulator/messages`, with a message a person can act on for each mistake. */
 export function readTextFromPhone(input: Record<string, unknown>): TextFromPhone | string {
@@ -59,13 +63,12 @@ export function readTextFromPhone(input: Record<string, unknown>): TextFromPhone
 export async function receiveText(
   services: { store: EmulatorStore; events: EmulatorEvents },
   text: TextFromPhone,
-): Promise<InboundAnswer> {
+): Promise<Outcome<TextReceived>> {
   const { store, events } = services;
   const owner = store.findNumber(text.to);
-  if (!owner) return { ok: false, status: 404, error: `No emulator account has the number ${text.to}.` };
+  if (!owner) return refused('unknown', `No emulator account has the number ${text.to}.`);
   const { account, number } = owner;
-  if (!number.capabilities.sms)
-    return { ok: false, status: 400, error: `${text.to} (${number.friendlyName}) cannot receive SMS.` };
+  if (!number.capabilities.sms) return refused('unable', `${text.to} (${number.friendlyName}) cannot receive SMS.`);
 
   const at = now();
   const message: MessageRecord = {
@@ -92,7 +95,7 @@ export async function receiveText(
   events.emit('message', account, message);
 
   const target = smsWebhook(account, number);
-  if (!target) return { ok: true, status: 201, body: { sid: message.sid, webhook: null, webhooks: [] } };
+  if (!target) return done({ sid: message.sid, webhook: null, webhooks: [] });
 
   const request = {
     ...target,
@@ -115,7 +118,7 @@ export async function receiveText(
   } else {
     for (let i = 0; i < text.deliveries; i++) webhooks.push(record(await deliverWebhook(deliveryOf())));
   }
-  return { ok: true, status: 201, body: { sid: message.sid, webhook: webhooks[0] ?? null, webhooks } };
+  return done({ sid: message.sid, webhook: webhooks[0] ?? null, webhooks });
 }
 
 function smsWebhook(account: AccountRecord, number: PhoneNumberRecord) {

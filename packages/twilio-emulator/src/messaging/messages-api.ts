@@ -1,7 +1,7 @@
+import type { ApiAnswer, Context, Route } from '../api-route';
 import { type MessageRecord, newSid, now } from '../model';
 import { listPage } from '../paging';
 import { accountPath } from '../representation';
-import type { ApiAnswer, Context, Route } from '../rest-api';
 import { INVALID_URL, invalidParameter, notFound } from '../twilio-errors';
 import { isOptedOut } from './opt-out';
 import { messageResource } from './representation';

@@ -242,7 +242,7 @@ export function voiceSdkSignalling(options: {
         refuse(SIGNALLING_ERRORS.general, started.error);
         return;
       }
-      const sid = started.body.sid;
+      const sid = started.value.sid;
       call.sid = sid;
       outgoing.set(sid, call);
       send(device, 'ringing', { callsid: sid });

@@ -1,7 +1,7 @@
+import type { ApiAnswer, Context, Route } from '../api-route';
 import type { CallUpdate } from '../events';
 import { listPage } from '../paging';
 import { accountPath } from '../representation';
-import type { ApiAnswer, Context, Route } from '../rest-api';
 import { INVALID_PARAMETER, INVALID_URL, invalidParameter, notFound } from '../twilio-errors';
 import { isFinal } from './call-legs';
 import { callResource } from './representation';

@@ -1,7 +1,8 @@
 import type { CallMedia } from '../media/media-session';
+import { type Outcome, REFUSAL_STATUS } from '../outcome';
 import type { EmulatorStore } from '../store';
 import { verifyAccessToken } from './access-token';
-import type { Voice, VoiceAnswer } from './voice';
+import type { Voice } from './voice';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 /**
@@ -42,7 +43,7 @@ export async function answerVoiceControl(
       return problem(400, 'from must be the calling phone in E.164, e.g. "+14155550199".');
     if (typeof to !== 'string' || !E164.test(to))
       return problem(400, 'to must be a voice number of an emulator account in E.164.');
-    return reply(await voice.callFromPhone({ from, to }));
+    return reply(await voice.callFromPhone({ from, to }), 201);
   }
   const client = /^\/_emulator\/clients\/([^/]+)\/calls$/.exec(path);
   if (client) {
@@ -70,7 +71,10 @@ export async function answerVoiceControl(
         400,
         'Send {"token": "<Access Token>", "params": {…}}, or accountSid and applicationSid instead of the token.',
       );
-    return reply(await voice.callFromClient({ accountSid, applicationSid, identity, params: params as Record<string, string> }));
+    return reply(
+      await voice.callFromClient({ accountSid, applicationSid, identity, params: params as Record<string, string> }),
+      201,
+    );
   }
   const call = /^\/_emulator\/calls\/([^/]+)(?:\/(answer|hangup|digits|advance))?$/.exec(path);
   if (!call) return undefined;
@@ -101,8 +105,9 @@ export async function answerVoiceControl(
   }
 }
 
-function reply<T>(answer: VoiceAnswer<T>): ControlAnswer {
-  return answer.ok ? { status: answer.status, body: answer.body } : problem(answer.status, answer.error);
+/** A call placed answers 201 (created), any other change 200; a refusal its status. */
+function reply<T>(outcome: Outcome<T>, status: 200 | 201 = 200): ControlAnswer {
+  return outcome.ok ? { status, body: outcome.value } : problem(REFUSAL_STATUS[outcome.refusal], outcome.error);
 }
 
 function problem(status: number, message: string): ControlAnswer {

@@ -1,11 +1,12 @@
 import type { CallUpdate, EmulatorEvents } from '../events';
 import type { Logger } from '../log';
 import { type AccountRecord, type CallEvent, type CallRecord, now, type WebhookMethod } from '../model';
+import { done, type Outcome, refused } from '../outcome';
 import type { EmulatorStore } from '../store';
 import { deliverWebhook } from '../webhooks';
 import { type CallLegs, callDuration, callLegs, callParams, isFinal } from './call-legs';
 import { CallRun } from './call-run';
-import { callView } from './representation';
+import { type CallView, callView } from './representation';
 import { parseTwiml, type TwimlElement } from './twiml';
 
 /** Twilio reads TwiML documents up to 64 KB. */
@@ -23,8 +24,6 @@ const ERRORS = {
   invalidCallerId: 13214,
   invalidNumber: 13223,
 } as const;
-
-export type VoiceAnswer<T> = { ok: true; status: number; body: T } | { ok: false; status: number; error: string };
 
 type Step = 'next' | 'stop' | TwimlElement[];
 
@@ -406,18 +405,17 @@ export function startVoice(options: {
 
   return {
     /** An outside phone calls an account's number: the number's Voice URL (or its application's) is requested. */
-    async callFromPhone(input: { from: string; to: string }): Promise<VoiceAnswer<ReturnType<typeof callView>>> {
+    async callFromPhone(input: { from: string; to: string }): Promise<Outcome<CallView>> {
       const owner = store.findNumber(input.to);
-      if (!owner) return { ok: false, status: 404, error: `No emulator account has the number ${input.to}.` };
+      if (!owner) return refused('unknown', `No emulator account has the number ${input.to}.`);
       const { account, number } = owner;
-      if (!number.capabilities.voice)
-        return { ok: false, status: 400, error: `${input.to} (${number.friendlyName}) cannot receive calls.` };
+      if (!number.capabilities.voice) return refused('unable', `${input.to} (${number.friendlyName}) cannot receive calls.`);
       const application = number.voiceApplicationSid
         ? account.applications.find((a) => a.sid === number.voiceApplicationSid)
         : undefined;
       const voice = application ?? number;
       if (!voice.voiceUrl)
-        return { ok: false, status: 400, error: `${input.to} (${number.friendlyName}) has no Voice URL: nothing would answer.` };
+        return refused('unable', `${input.to} (${number.friendlyName}) has no Voice URL: nothing would answer.`);
       const call = legs.create(account, {
         direction: 'inbound',
         from: input.from,
@@ -435,7 +433,7 @@ export function startVoice(options: {
         method: voice.voiceMethod,
         fallback: { url: voice.voiceFallbackUrl, method: voice.voiceFallbackMethod },
       });
-      return { ok: true, status: 201, body: view };
+      return done(view);
     },
 
     /**
@@ -450,14 +448,13 @@ export function startVoice(options: {
       applicationSid: string;
       identity: string;
       params: Record<string, string>;
-    }): Promise<VoiceAnswer<ReturnType<typeof callView>>> {
+    }): Promise<Outcome<CallView>> {
       const account = store.account(input.accountSid);
-      if (!account) return { ok: false, status: 404, error: `No account ${input.accountSid} in the emulator.` };
+      if (!account) return refused('unknown', `No account ${input.accountSid} in the emulator.`);
       const application = account.applications.find((a) => a.sid === input.applicationSid);
-      if (!application)
-        return { ok: false, status: 404, error: `${input.applicationSid} is not an application of account ${account.sid}.` };
+      if (!application) return refused('unknown', `${input.applicationSid} is not an application of account ${account.sid}.`);
       if (!application.voiceUrl)
-        return { ok: false, status: 400, error: `Application ${application.sid} has no Voice URL: nothing would answer.` };
+        return refused('unable', `Application ${application.sid} has no Voice URL: nothing would answer.`);
       const client = `client:${input.identity}`;
       const call = legs.create(account, {
         direction: 'inbound',
@@ -480,86 +477,83 @@ export function startVoice(options: {
         },
         { ...withoutReserved(input.params), Caller: client },
       );
-      return { ok: true, status: 201, body: view };
+      return done(view);
     },
 
     /** A ringing leg is picked up: by its party (`client:{identity}` or a number), named when several ring. */
-    async answer(sid: string, by?: string): Promise<VoiceAnswer<ReturnType<typeof callView>>> {
+    async answer(sid: string, by?: string): Promise<Outcome<CallView>> {
       const found = store.findCall(sid);
-      if (!found) return { ok: false, status: 404, error: `No call ${sid} in the emulator.` };
+      if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       const { account, call } = found;
       const ringing = call.parentCallSid ? [call] : childrenOf(account, call).filter((leg) => leg.status === 'ringing');
       const leg = by === undefined ? (ringing.length === 1 ? ringing[0] : undefined) : ringing.find((l) => l.to === by);
       if (!leg) {
         const parties = ringing.map((l) => l.to).join(', ') || 'none';
-        return {
-          ok: false,
-          status: by === undefined && ringing.length > 1 ? 400 : 409,
-          error: `${by === undefined ? 'Say who answers' : `${by} is not ringing on ${sid}`}; ringing: ${parties}.`,
-        };
+        return refused(
+          by === undefined && ringing.length > 1 ? 'unable' : 'conflict',
+          `${by === undefined ? 'Say who answers' : `${by} is not ringing on ${sid}`}; ringing: ${parties}.`,
+        );
       }
-      if (leg.status !== 'ringing') return { ok: false, status: 409, error: `${leg.sid} is ${leg.status}, not ringing.` };
+      if (leg.status !== 'ringing') return refused('conflict', `${leg.sid} is ${leg.status}, not ringing.`);
       const parent = leg.parentCallSid ? store.findCall(leg.parentCallSid)?.call : undefined;
       const first = parent && childrenOf(account, parent).find((l) => l.answeredAt);
-      if (first) return { ok: false, status: 409, error: `${first.to} answered first; ${leg.to} was canceled.` };
+      if (first) return refused('conflict', `${first.to} answered first; ${leg.to} was canceled.`);
       legs.setStatus(account, leg, 'in-progress', leg.to);
-      return { ok: true, status: 200, body: await afterChange(account, leg) };
+      return done(await afterChange(account, leg));
     },
 
     /**
      * Somebody hangs up. On a call's own SID (or `by` its caller) the caller hangs up; on a leg's SID
      * (or `by` a leg's party) that party does: a ringing leg declined ends `busy`, as a busy line.
      */
-    async hangUp(sid: string, by?: string): Promise<VoiceAnswer<ReturnType<typeof callView>>> {
+    async hangUp(sid: string, by?: string): Promise<Outcome<CallView>> {
       const found = store.findCall(sid);
-      if (!found) return { ok: false, status: 404, error: `No call ${sid} in the emulator.` };
+      if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       const { account, call } = found;
       const leg = call.parentCallSid
         ? call
         : by !== undefined && by !== call.from
           ? childrenOf(account, call).find((l) => l.to === by && !isFinal(l))
           : undefined;
-      if (by !== undefined && !leg && by !== call.from) return { ok: false, status: 409, error: `${by} is not on ${sid}.` };
+      if (by !== undefined && !leg && by !== call.from) return refused('conflict', `${by} is not on ${sid}.`);
       const ending = leg ?? call;
-      if (isFinal(ending)) return { ok: false, status: 409, error: `${ending.sid} has already ended (${ending.status}).` };
+      if (isFinal(ending)) return refused('conflict', `${ending.sid} has already ended (${ending.status}).`);
       if (leg) legs.setStatus(account, leg, leg.status === 'ringing' ? 'busy' : leg.answeredAt ? 'completed' : 'canceled');
       else {
         const callRun = runs.get(call.sid);
         if (callRun) callRun.callerGone = true;
         else legs.setStatus(account, call, call.answeredAt ? 'completed' : 'canceled');
       }
-      return { ok: true, status: 200, body: await afterChange(account, ending) };
+      return done(await afterChange(account, ending));
     },
 
     /** Digits pressed on a call under way (0-9, *, #, and w for a half-second pause, as sendDigits takes). */
-    sendDigits(sid: string, digits: string): VoiceAnswer<ReturnType<typeof callView>> {
+    sendDigits(sid: string, digits: string): Outcome<CallView> {
       const found = store.findCall(sid);
-      if (!found) return { ok: false, status: 404, error: `No call ${sid} in the emulator.` };
+      if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       if (!/^[0-9*#w]+$/.test(digits))
-        return { ok: false, status: 400, error: 'Illegal character passed into sendDigits: only 0-9, *, # and w are allowed.' };
+        return refused('unable', 'Illegal character passed into sendDigits: only 0-9, *, # and w are allowed.');
       const { account, call } = found;
-      if (call.status !== 'in-progress')
-        return { ok: false, status: 409, error: `${sid} is ${call.status}: digits need a call under way.` };
+      if (call.status !== 'in-progress') return refused('conflict', `${sid} is ${call.status}: digits need a call under way.`);
       legs.change(account, call, (c) => c.digits.push({ digits, at: now() }));
       const parent = call.parentCallSid ? store.findCall(call.parentCallSid)?.call : call;
-      return { ok: true, status: 200, body: callView(account, parent ?? call) };
+      return done(callView(account, parent ?? call));
     },
 
     /** Ends the call's current timed wait (a Pause, a Dial ringing) now, as if its time had passed. */
-    async advance(sid: string): Promise<VoiceAnswer<ReturnType<typeof callView>>> {
+    async advance(sid: string): Promise<Outcome<CallView>> {
       const found = store.findCall(sid);
-      if (!found) return { ok: false, status: 404, error: `No call ${sid} in the emulator.` };
+      if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       const { account, call } = found;
       const parentSid = call.parentCallSid ?? call.sid;
       const callRun = runs.get(parentSid);
-      if (!callRun?.waitsOnTime)
-        return { ok: false, status: 409, error: `${parentSid} is not waiting on time (no Pause or ringing Dial).` };
+      if (!callRun?.waitsOnTime) return refused('conflict', `${parentSid} is not waiting on time (no Pause or ringing Dial).`);
       const settled = callRun.settled();
       callRun.advance();
       await settled;
       const parent = store.findCall(parentSid)?.call ?? call;
       await legs.drained(parent);
-      return { ok: true, status: 200, body: callView(account, parent) };
+      return done(callView(account, parent));
     },
 
     view(sid: string) {
