@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Clock } from './clock';
 
 /** What the emulator keeps: plain data, saved as JSON. Dates are ISO strings; Twilio's RFC 2822 is for output. */
 export type WebhookMethod = 'GET' | 'POST';
@@ -223,7 +224,7 @@ export function rfc2822(iso: string): string {
   return new Date(iso).toUTCString().replace('GMT', '+0000');
 }
 
-/** Whole seconds, as Twilio's dates carry no more. */
-export function now(): string {
-  return new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+/** The clock's time in whole seconds, as Twilio's dates carry no more. */
+export function now(clock: Clock): string {
+  return new Date(Math.floor(clock.now() / 1000) * 1000).toISOString();
 }

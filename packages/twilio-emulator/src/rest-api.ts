@@ -167,7 +167,7 @@ function updateNumber(context: Context): ApiAnswer {
   const { store, account, request } = context;
   const number = found(account.numbers, context);
   const changes = readParameters(request.form, NUMBER_PARAMETERS, account);
-  store.change(() => Object.assign(number, changes, { dateUpdated: now() }));
+  store.change(() => Object.assign(number, changes, { dateUpdated: now(store.clock) }));
   return ok(phoneNumberResource(account, number));
 }
 
@@ -253,7 +253,7 @@ function listApplications({ account, request }: Context): ApiAnswer {
 
 function createApplication({ store, account, request }: Context): ApiAnswer {
   const changes = readParameters(request.form, APPLICATION_PARAMETERS, account);
-  const at = now();
+  const at = now(store.clock);
   const application: ApplicationRecord = {
     sid: newSid('AP'),
     friendlyName: '',
@@ -285,7 +285,7 @@ function updateApplication(context: Context): ApiAnswer {
   const { store, account, request } = context;
   const application = found(account.applications, context);
   const changes = readParameters(request.form, APPLICATION_PARAMETERS, account);
-  store.change(() => Object.assign(application, changes, { dateUpdated: now() }));
+  store.change(() => Object.assign(application, changes, { dateUpdated: now(store.clock) }));
   return ok(applicationResource(account, application));
 }
 
@@ -319,7 +319,7 @@ function listKeys({ account, request }: Context): ApiAnswer {
 }
 
 function createKey({ store, account, request }: Context): ApiAnswer {
-  const at = now();
+  const at = now(store.clock);
   const key: ApiKeyRecord = {
     sid: newSid('SK'),
     friendlyName: request.form.get('FriendlyName') ?? '',
@@ -339,7 +339,7 @@ function updateKey(context: Context): ApiAnswer {
   const { store, account, request } = context;
   const key = found(account.keys, context);
   const friendlyName = request.form.get('FriendlyName');
-  store.change(() => Object.assign(key, friendlyName === null ? {} : { friendlyName }, { dateUpdated: now() }));
+  store.change(() => Object.assign(key, friendlyName === null ? {} : { friendlyName }, { dateUpdated: now(store.clock) }));
   return ok(apiKeyResource(key));
 }
 

@@ -6,7 +6,6 @@ import {
   type NumberCapabilities,
   newAuthToken,
   newSid,
-  now,
   type PhoneNumberRecord,
 } from './model';
 import { countryOf } from './phone-numbers';
@@ -69,8 +68,14 @@ function seededNumber(accountSid: string, phoneNumber: string, kind: (typeof NUM
   return record;
 }
 
-function account(sid: string, authToken: string, friendlyName: string, demo: boolean, phoneNumbers: string[]): AccountRecord {
-  const at = now();
+function account(
+  at: string,
+  sid: string,
+  authToken: string,
+  friendlyName: string,
+  demo: boolean,
+  phoneNumbers: string[],
+): AccountRecord {
   return {
     sid,
     authToken,
@@ -87,17 +92,18 @@ function account(sid: string, authToken: string, friendlyName: string, demo: boo
   };
 }
 
-export function demoAccount(demo: DemoCredentials): AccountRecord {
+/** `at`: when it is created, as the store's clock says. */
+export function demoAccount(demo: DemoCredentials, at: string): AccountRecord {
   const numbers = NUMBER_KINDS.map((_, i) => `+1${DEMO_AREA_CODE}${line(1 + i)}`);
-  return account(demo.accountSid, demo.authToken, 'Switchboard demo', true, numbers);
+  return account(at, demo.accountSid, demo.authToken, 'Switchboard demo', true, numbers);
 }
 
-export function initialState(demo: DemoCredentials): EmulatorState {
-  return { version: 1, accounts: [demoAccount(demo)], numbersAllocated: 0 };
+export function initialState(demo: DemoCredentials, at: string): EmulatorState {
+  return { version: 1, accounts: [demoAccount(demo, at)], numbersAllocated: 0 };
 }
 
 /** A further account with four numbers no other account has. */
-export function additionalAccount(state: EmulatorState, friendlyName?: string): AccountRecord {
+export function additionalAccount(state: EmulatorState, at: string, friendlyName?: string): AccountRecord {
   const numbers = NUMBER_KINDS.map(() => {
     const index = state.numbersAllocated++;
     const areaCode = AREA_CODES[Math.floor(index / 100)];
@@ -105,5 +111,5 @@ export function additionalAccount(state: EmulatorState, friendlyName?: string): 
     return `+1${areaCode}${line(index % 100)}`;
   });
   const sid = newSid('AC');
-  return account(sid, newAuthToken(), friendlyName || `Emulated account ${sid.slice(-6)}`, false, numbers);
+  return account(at, sid, newAuthToken(), friendlyName || `Emulated account ${sid.slice(-6)}`, false, numbers);
 }

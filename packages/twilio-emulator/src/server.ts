@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Clock } from './clock';
 import { refuseCrossSite } from './cross-site';
 import { answerControlRequest, type Settings } from './emulator-api';
 import { EmulatorEvents } from './events';
@@ -38,6 +39,8 @@ export interface TwilioEmulatorOptions {
   /** The WebRTC side of calls the signalling carries. */
   media?: { engine: MediaEngine; callMedia: CallMedia };
   log: Logger;
+  /** The time the emulator's dates and token checks go by; the system's unless given. */
+  clock?: Clock;
 }
 
 export type TwilioEmulator = Awaited<ReturnType<typeof startTwilioEmulator>>;
@@ -51,7 +54,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
  */
 export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   const { log } = options;
-  const store = EmulatorStore.open({ demo: options.demo, file: options.stateFile });
+  const store = EmulatorStore.open({ demo: options.demo, file: options.stateFile, clock: options.clock });
   const defaultSettings = (): Settings => ({
     messageStepMs: options.messageStepMs ?? DEFAULT_MESSAGE_STEP_MS,
     callTimeScale: 1,

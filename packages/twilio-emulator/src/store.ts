@@ -1,7 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { type Clock, systemClock } from './clock';
 import { EmulatorFaults } from './faults';
-import type { AccountRecord, CallRecord, DemoCredentials, EmulatorState, MessageRecord, PhoneNumberRecord } from './model';
+import {
+  type AccountRecord,
+  type CallRecord,
+  type DemoCredentials,
+  type EmulatorState,
+  type MessageRecord,
+  now,
+  type PhoneNumberRecord,
+} from './model';
 import { additionalAccount, demoAccount, initialState } from './seed';
 
 /**
@@ -16,13 +25,15 @@ export class EmulatorStore {
     private state: EmulatorState,
     private readonly demo: DemoCredentials,
     private readonly file: string | undefined,
+    /** Every date the emulator writes comes from here. */
+    readonly clock: Clock,
   ) {}
 
-  static open(options: { demo: DemoCredentials; file?: string }): EmulatorStore {
-    const { demo, file } = options;
-    const state = file && existsSync(file) ? readState(file) : initialState(demo);
-    const store = new EmulatorStore(state, demo, file);
-    store.change((s) => adoptDemo(s, demo));
+  static open(options: { demo: DemoCredentials; file?: string; clock?: Clock }): EmulatorStore {
+    const { demo, file, clock = systemClock } = options;
+    const state = file && existsSync(file) ? readState(file) : initialState(demo, now(clock));
+    const store = new EmulatorStore(state, demo, file, clock);
+    store.change((s) => adoptDemo(s, demo, now(clock)));
     return store;
   }
 
@@ -70,7 +81,7 @@ export class EmulatorStore {
 
   createAccount(friendlyName?: string): AccountRecord {
     return this.change((state) => {
-      const account = additionalAccount(state, friendlyName);
+      const account = additionalAccount(state, now(this.clock), friendlyName);
       state.accounts.push(account);
       return account;
     });
@@ -78,7 +89,7 @@ export class EmulatorStore {
 
   /** Back to the first start: the demo account alone, as seeded. */
   reset(): void {
-    this.state = initialState(this.demo);
+    this.state = initialState(this.demo, now(this.clock));
     this.save();
   }
 
@@ -113,7 +124,7 @@ function readState(file: string): EmulatorState {
  * The demo account follows EMULATOR_TWILIO_ACCOUNT_SID / EMULATOR_TWILIO_AUTH_TOKEN: a changed token
  * is taken over; a changed SID replaces the old demo account (whose numbers the new one reuses).
  */
-function adoptDemo(state: EmulatorState, demo: DemoCredentials) {
+function adoptDemo(state: EmulatorState, demo: DemoCredentials, at: string) {
   const current = state.accounts.find((a) => a.sid === demo.accountSid);
   if (current) {
     current.demo = true;
@@ -121,5 +132,5 @@ function adoptDemo(state: EmulatorState, demo: DemoCredentials) {
     return;
   }
   state.accounts = state.accounts.filter((a) => !a.demo);
-  state.accounts.unshift(demoAccount(demo));
+  state.accounts.unshift(demoAccount(demo, at));
 }

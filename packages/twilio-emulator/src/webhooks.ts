@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from './clock';
 import { now, type WebhookAttempt, type WebhookMethod } from './model';
 import { twilioSignature, type WebhookParams } from './signature';
 
@@ -21,6 +22,8 @@ export interface WebhookRequest {
   keepChars?: number;
   /** Lost on the way (the `webhooks.drop` fault): no request is made, as when the network loses it. */
   lost?: boolean;
+  /** When the attempt is recorded as made. */
+  clock: Clock;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function deliverWebhook(request: WebhookRequest): Promise<WebhookAt
   }
   const signedParams: WebhookParams = method === 'POST' ? params : {};
   const key = request.signature === 'invalid' ? `not-${request.authToken}` : request.authToken;
-  const at = now();
+  const at = now(request.clock);
   if (request.lost) return { url: request.url, method, status: null, body: 'No answer: lost on the way (webhooks fault)', at };
   try {
     const res = await fetch(url, {

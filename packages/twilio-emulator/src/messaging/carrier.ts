@@ -78,7 +78,7 @@ export function startCarrier(options: {
         const { account, message } = found;
         store.change(() => {
           message.status = status;
-          message.dateUpdated = now();
+          message.dateUpdated = now(store.clock);
           if (status === 'sent') message.dateSent = message.dateUpdated;
           if (status === 'undelivered') {
             message.errorCode = UNREACHABLE_HANDSET.code;
@@ -115,6 +115,7 @@ export function startCarrier(options: {
       authToken: account.authToken,
       signal: stopped.signal,
       lost: store.faults.takeWebhookDrop(account.sid),
+      clock: store.clock,
     });
     if (attempt.status === null || attempt.status >= 400)
       log.warn(`status callback ${status} of ${message.sid} to ${attempt.url}: ${attempt.status ?? attempt.body}`);

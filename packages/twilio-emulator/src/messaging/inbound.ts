@@ -70,7 +70,7 @@ export async function receiveText(
   const { account, number } = owner;
   if (!number.capabilities.sms) return refused('unable', `${text.to} (${number.friendlyName}) cannot receive SMS.`);
 
-  const at = now();
+  const at = now(store.clock);
   const message: MessageRecord = {
     sid: newSid('SM'),
     direction: 'inbound',
@@ -104,7 +104,7 @@ export async function receiveText(
     signature: text.signature,
     idempotencyToken: randomUUID(),
   };
-  const deliveryOf = () => ({ ...request, lost: store.faults.takeWebhookDrop(account.sid) });
+  const deliveryOf = () => ({ ...request, lost: store.faults.takeWebhookDrop(account.sid), clock: store.clock });
   const record = (attempt: WebhookAttempt) => {
     if (store.findMessage(message.sid)) store.change(() => message.webhooks.push(attempt));
     events.emit('message', account, message);

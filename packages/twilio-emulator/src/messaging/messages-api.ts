@@ -88,7 +88,7 @@ function createMessage({ store, events, account, request }: Context): ApiAnswer 
     );
   if (isOptedOut(account, from, to)) throw invalidParameter(21610, 'Attempt to send to unsubscribed recipient');
 
-  const at = now();
+  const at = now(store.clock);
   const message: MessageRecord = {
     sid: newSid('SM'),
     direction: 'outbound-api',

@@ -155,7 +155,7 @@ export function voiceSdkSignalling(options: {
       applicationSid: check.applicationSid,
       incomingAllowed: check.grants.voice?.incoming?.allow === true,
     };
-    const ttl = Math.max(0, Math.floor((Date.parse(check.expiresAt) - Date.now()) / 1000));
+    const ttl = Math.max(0, Math.floor((Date.parse(check.expiresAt) - store.clock.now()) / 1000));
     send(device, 'connected', { ...LOCATION, token: { identity: check.identity, ttl } });
   }
 

@@ -73,14 +73,17 @@ export async function verifyAccessToken(store: EmulatorStore, token: string): Pr
   if (!account || !key) return refuse(TOKEN_ERRORS.issuer, 'no API key of that account issued it');
   if (typeof claims.exp !== 'number') return refuse(TOKEN_ERRORS.expired, 'no exp');
   try {
-    await jwtVerify(token, new TextEncoder().encode(key.secret), { algorithms: ['HS256'] });
+    await jwtVerify(token, new TextEncoder().encode(key.secret), {
+      algorithms: ['HS256'],
+      currentDate: new Date(store.clock.now()),
+    });
   } catch (error) {
     if (error instanceof errors.JWTExpired) return refuse(TOKEN_ERRORS.expired);
     if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf') return refuse(TOKEN_ERRORS.notYetValid);
     if (error instanceof errors.JWSSignatureVerificationFailed) return refuse(TOKEN_ERRORS.signature);
     return refuse(TOKEN_ERRORS.invalid, error instanceof Error ? error.message : String(error));
   }
-  const issuedAt = typeof claims.iat === 'number' ? claims.iat : Math.floor(Date.now() / 1000);
+  const issuedAt = typeof claims.iat === 'number' ? claims.iat : Math.floor(store.clock.now() / 1000);
   if (claims.exp - issuedAt > MAX_TTL_SECONDS) return refuse(TOKEN_ERRORS.tooLong);
 
   const grants = (claims.grants ?? {}) as TokenGrants;

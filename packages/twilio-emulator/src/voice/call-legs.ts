@@ -1,3 +1,4 @@
+import type { Clock } from '../clock';
 import type { EmulatorEvents } from '../events';
 import type { Logger } from '../log';
 import {
@@ -28,11 +29,14 @@ function eventOf(status: CallStatus): CallEvent | undefined {
   return undefined;
 }
 
-/** Whole seconds from answer to end; 0 for a call never answered. */
-export function callDuration(call: CallRecord): number {
+/** Whole seconds from answer to end (to the clock's now while it goes on); 0 for a call never answered. */
+export function callDuration(call: CallRecord, clock: Clock): number {
   if (!call.answeredAt) return 0;
-  const end = call.endTime ? Date.parse(call.endTime) : Date.now();
-  return Math.max(0, Math.floor((end - Date.parse(call.answeredAt)) / 1000));
+  return secondsBetween(Date.parse(call.answeredAt), call.endTime ? Date.parse(call.endTime) : clock.now());
+}
+
+export function secondsBetween(from: number, to: number): number {
+  return Math.max(0, Math.floor((to - from) / 1000));
 }
 
 export interface NewCall {
@@ -64,7 +68,7 @@ export function callLegs(options: { store: EmulatorStore; events: EmulatorEvents
   const sequence = new Map<string, number>();
 
   function create(account: AccountRecord, fields: NewCall): CallRecord {
-    const at = now();
+    const at = now(store.clock);
     const call: CallRecord = {
       sid: newSid('CA'),
       parentCallSid: fields.parentCallSid ?? null,
@@ -101,7 +105,7 @@ export function callLegs(options: { store: EmulatorStore; events: EmulatorEvents
     if (signal.aborted || !store.findCall(call.sid)) return;
     store.change(() => {
       apply(call);
-      call.dateUpdated = now();
+      call.dateUpdated = now(store.clock);
     });
     events.emit('call', account, call);
   }
@@ -112,10 +116,10 @@ export function callLegs(options: { store: EmulatorStore; events: EmulatorEvents
     change(account, call, (c) => {
       c.status = status;
       if (status === 'in-progress') {
-        c.answeredAt = now();
+        c.answeredAt = now(store.clock);
         c.answeredBy = answeredBy ?? null;
       }
-      if (FINAL_STATUSES.has(status)) c.endTime = now();
+      if (FINAL_STATUSES.has(status)) c.endTime = now(store.clock);
     });
     const event = eventOf(status);
     if (event && call.statusCallback && call.statusCallbackEvents.includes(event)) post(account, call, event);
@@ -128,8 +132,8 @@ export function callLegs(options: { store: EmulatorStore; events: EmulatorEvents
       ...callParams(account, call),
       CallbackSource: 'call-progress-events',
       SequenceNumber: String(sequenceNumber),
-      Timestamp: rfc2822(now()),
-      ...(event === 'completed' ? { CallDuration: String(callDuration(call)) } : {}),
+      Timestamp: rfc2822(now(store.clock)),
+      ...(event === 'completed' ? { CallDuration: String(callDuration(call, store.clock)) } : {}),
     };
     const callStatus = call.status;
     const tree = call.parentCallSid ?? call.sid;
@@ -143,6 +147,7 @@ export function callLegs(options: { store: EmulatorStore; events: EmulatorEvents
           authToken: account.authToken,
           signal,
           lost: store.faults.takeWebhookDrop(account.sid),
+          clock: store.clock,
         });
         if (attempt.status === null || attempt.status >= 400)
           log.warn(`status callback ${event} of ${call.sid} to ${attempt.url}: ${attempt.status ?? attempt.body}`);

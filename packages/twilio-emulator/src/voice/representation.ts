@@ -1,7 +1,7 @@
 import { type AccountRecord, type CallRecord, rfc2822 } from '../model';
 import { formattedNumber } from '../phone-numbers';
 import { API_VERSION, accountPath } from '../representation';
-import { callDuration, isFinal } from './call-legs';
+import { isFinal, secondsBetween } from './call-legs';
 
 /**
  * The Call resource as Twilio's API writes it. `duration` is a string of seconds, empty (null) while
@@ -20,7 +20,10 @@ export function callResource(account: AccountRecord, call: CallRecord) {
     date_created: rfc2822(call.dateCreated),
     date_updated: rfc2822(call.dateUpdated),
     direction: call.direction,
-    duration: isFinal(call) && call.answeredAt ? String(callDuration(call)) : null,
+    duration:
+      isFinal(call) && call.answeredAt && call.endTime
+        ? String(secondsBetween(Date.parse(call.answeredAt), Date.parse(call.endTime)))
+        : null,
     end_time: call.endTime ? rfc2822(call.endTime) : null,
     forwarded_from: null,
     from: call.from,

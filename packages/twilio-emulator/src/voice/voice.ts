@@ -52,7 +52,7 @@ export function startVoice(options: {
       if (!isFinal(call)) {
         store.change(() => {
           call.status = call.answeredAt ? 'completed' : 'failed';
-          call.endTime = now();
+          call.endTime = now(store.clock);
         });
       }
     }
@@ -85,7 +85,7 @@ export function startVoice(options: {
 
   function reportError(account: AccountRecord, call: CallRecord, code: number, message: string) {
     log.warn(`call ${call.sid}: ${code} ${message}`);
-    legs.change(account, call, (c) => c.errors.push({ code, message, at: now() }));
+    legs.change(account, call, (c) => c.errors.push({ code, message, at: now(store.clock) }));
   }
 
   /**
@@ -113,6 +113,7 @@ export function startVoice(options: {
         signal: stopped.signal,
         keepChars: MAX_TWIML_CHARS,
         lost: store.faults.takeWebhookDrop(account.sid),
+        clock: store.clock,
       });
       if (gone(call)) return undefined;
       legs.change(account, call, (c) => c.twiml.push({ ...answer, purpose: attempt.purpose, params }));
@@ -357,7 +358,7 @@ export function startVoice(options: {
         DialCallStatus: dialCallStatus,
         DialBridged: winner ? 'true' : 'false',
         ...(dialCallSid ? { DialCallSid: dialCallSid } : {}),
-        ...(winner ? { DialCallDuration: String(callDuration(winner)) } : {}),
+        ...(winner ? { DialCallDuration: String(callDuration(winner, store.clock)) } : {}),
       },
     );
     if (callRun.callerGone || gone(parent)) return 'stop';
@@ -535,7 +536,7 @@ export function startVoice(options: {
         return refused('unable', 'Illegal character passed into sendDigits: only 0-9, *, # and w are allowed.');
       const { account, call } = found;
       if (call.status !== 'in-progress') return refused('conflict', `${sid} is ${call.status}: digits need a call under way.`);
-      legs.change(account, call, (c) => c.digits.push({ digits, at: now() }));
+      legs.change(account, call, (c) => c.digits.push({ digits, at: now(store.clock) }));
       const parent = call.parentCallSid ? store.findCall(call.parentCallSid)?.call : call;
       return done(callView(account, parent ?? call));
     },
