@@ -19,7 +19,14 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['functions/**/*.test.ts', 'shared/**/*.test.ts', 'infra/**/*.test.ts', 'local/**/*.test.ts'],
+          include: [
+            'functions/**/*.test.ts',
+            'shared/**/*.test.ts',
+            'infra/**/*.test.ts',
+            'local/**/*.test.ts',
+            'packages/*/src/**/*.test.ts',
+            'packages/*/test/**/*.test.ts',
+          ],
           testTimeout: 120_000,
           // A bound, not a goal: DynamoDB Local's JVM took over vitest's 10 s default to start on a busy machine.
           hookTimeout: 60_000,

@@ -8,8 +8,8 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import WebSocket from 'ws';
-import { twilioSignature } from '../local/twilio-emulator/signature';
 import { socketPath } from '../shared/contract/realtime-events';
 import { inboundParams } from '../test/support/sms-webhook';
 import { startTestStack } from '../test/support/test-stack';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { startTwilioEmulator } from '@switchboard/twilio-emulator';
 import { ensureTable, startDynamoDb } from './dynamodb';
 import { startDynamoDbProxy } from './dynamodb-proxy';
 import { createGateway, LOCAL_SQS_PATH } from './gateway';
@@ -7,7 +8,6 @@ import { type Logger, logger } from './log';
 import { assertPortFree, freePort } from './ports';
 import { startSes } from './ses';
 import { type LocalSettings, localKeys } from './settings';
-import { startTwilioEmulator } from './twilio-emulator/server';
 import { startWeb } from './web';
 
 export const LOCAL_TABLE_NAME = 'switchboard';

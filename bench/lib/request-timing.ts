@@ -10,7 +10,7 @@ interface UndiciRequest {
  * Times the requests made with this thread's `fetch` that `kindOf` names (undefined: not timed), from
  * the request's creation until the last byte of its answer, through undici's diagnostics channels
  * (https://undici.nodejs.org/#/docs/api/DiagnosticsChannel) — so the Twilio emulator's webhooks, which
- * it posts with fetch in the soak's process (local/twilio-emulator/webhooks.ts), are timed as Twilio
+ * it posts with fetch in the soak's process (packages/twilio-emulator/src/webhooks.ts), are timed as Twilio
  * sees them without a change to the emulator. A request that ends without an answer (refused, or
  * given up at Twilio's 15 s) counts as failed, and its time until then is a sample too: leaving it out
  * would make a run whose webhooks time out look faster. Requests of other threads (the functions'

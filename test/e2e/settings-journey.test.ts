@@ -26,7 +26,7 @@ let browser: Browser;
 let account: Account;
 const PASSWORD = 'correct horse battery';
 
-/** The demo account's numbers (local/twilio-emulator/seed.ts), as the app shows them to a US company. */
+/** The demo account's numbers (packages/twilio-emulator/src/seed.ts), as the app shows them to a US company. */
 const MAIN_LINE = '(415) 555-0101';
 const SMS_LINE = '(415) 555-0102';
 const VOICE_LINE = '(415) 555-0103';

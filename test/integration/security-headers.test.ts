@@ -1,5 +1,5 @@
+import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { twilioSignature } from '../../local/twilio-emulator/signature';
 import { api } from '../support/api';
 import { inboundParams, newPhone, type SmsLine, smsLine } from '../support/sms';
 

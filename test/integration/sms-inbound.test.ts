@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { describe, expect, it } from 'vitest';
-import { twilioSignature } from '../../local/twilio-emulator/signature';
 import { type ConversationPage, THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
 import type { Provider } from '../../shared/contract/settings';
 import { api, signUp, stack } from '../support/api';

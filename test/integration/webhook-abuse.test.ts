@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sumCounts } from '../../functions/conversations/records';
 import { forEachLimited } from '../../functions/lib/concurrency';
 import { httpRoutes } from '../../functions/routes';
-import { twilioSignature } from '../../local/twilio-emulator/signature';
 import type { Message } from '../../shared/contract/conversations';
 import {
   newMessageSid,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { describe, expect, inject, it } from 'vitest';
-import { twilioSignature } from '../../local/twilio-emulator/signature';
 import { inboundParams, newPhone, postWebhook, smsLine } from '../support/sms';
 
 /** The product's log lines (test/support/captured-log.ts) that are JSON objects with this webhook id. */

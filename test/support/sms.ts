@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { afterEach, expect } from 'vitest';
-import { twilioSignature } from '../../local/twilio-emulator/signature';
 import type { ConversationDetail, Message } from '../../shared/contract/conversations';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, type ApiResponse, api, signUp } from './api';

@@ -1,4 +1,4 @@
-import type { MediaSide, MediaStats } from '../../local/twilio-emulator/media/media-session';
+import type { MediaSide, MediaStats } from '@switchboard/twilio-emulator';
 import { stack } from './api';
 
 /** A Twilio account of the emulator, as the customer would paste it into Connect. */
@@ -287,7 +287,7 @@ export async function setCallTimeScale(scale: number, accountSid?: string): Prom
   await callControl('/_emulator/settings', { callTimeScale: scale, accountSid });
 }
 
-/** The emulator's fault switch (README, Twilio emulator): what one account's Twilio does wrong next. */
+/** The emulator's fault switch (packages/twilio-emulator/README.md, Faults): what one account's Twilio does wrong next. */
 export interface TwilioFaults {
   rest?: { status?: number; delayMs?: number; times?: number; path?: string };
   webhooks?: { drop: number };

@@ -1,0 +1,121 @@
+import type { ApiAnswer, Context, Route } from '../api-route';
+import { type MessageRecord, newSid, now } from '../model';
+import { listPage } from '../paging';
+import { accountPath } from '../representation';
+import { INVALID_URL, invalidParameter, notFound } from '../twilio-errors';
+import { isOptedOut } from './opt-out';
+import { messageResource } from './representation';
+import { segmentCount, TWILIO_MAX_BODY_LENGTH } from './segments';
+
+/**
+ * Twilio's test numbers for message failures, honoured with any credentials here.
+ * https://www.twilio.com/docs/iam/test-credentials#test-sms-messages
+ */
+export const TEST_NUMBERS = {
+  /** Refused at creation: 21211, not a valid phone number. */
+  invalid: '+15005550001',
+  /** Refused at creation: 21612, not reachable via SMS. */
+  unreachable: '+15005550009',
+  /** Accepted, then `undelivered` with ErrorCode 30003 (unreachable handset). */
+  undeliverable: '+15005550006',
+} as const;
+
+/** E.164: a plus, a country code that does not start with 0, at most 15 digits in all. */
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+export const messageRoutes: Route[] = [
+  { pattern: /^\/Messages\.json$/, methods: { GET: listMessages, POST: createMessage } },
+  { pattern: /^\/Messages\/([^/]+)\.json$/, methods: { GET: fetchMessage } },
+];
+
+/** Messages are listed newest first, as Twilio lists them; `To` and `From` filter by exact number. */
+function listMessages({ account, request }: Context): ApiAnswer {
+  const to = request.query.get('To');
+  const from = request.query.get('From');
+  const items = account.messages.filter((m) => (to === null || m.to === to) && (from === null || m.from === from)).reverse();
+  return {
+    status: 200,
+    body: listPage({
+      path: `${accountPath(account.sid)}/Messages.json`,
+      key: 'messages',
+      items,
+      query: request.query,
+      filters: [
+        ...(to === null ? [] : [['To', to] as [string, string]]),
+        ...(from === null ? [] : [['From', from] as [string, string]]),
+      ],
+      represent: (m) => messageResource(account, m),
+    }),
+  };
+}
+
+function fetchMessage({ account, request, sid }: Context): ApiAnswer {
+  const message = account.messages.find((m) => m.sid === sid);
+  if (!message) throw notFound(request.path);
+  return { status: 200, body: messageResource(account, message) };
+}
+
+/**
+ * Checks in the order Twilio answers (required parameters, then the numbers, then the body) and
+ * refuses with Twilio's codes and messages; an accepted message starts `queued` and the carrier
+ * advances it. https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource
+ */
+function createMessage({ store, events, account, request }: Context): ApiAnswer {
+  const form = request.form;
+  const to = form.get('To')?.trim() ?? '';
+  const from = form.get('From')?.trim() ?? '';
+  const body = form.get('Body') ?? '';
+  const statusCallback = form.get('StatusCallback') ?? '';
+  if (!to) throw invalidParameter(21604, "A 'To' phone number is required.");
+  if (!from) throw invalidParameter(21603, "A 'From' phone number is required.");
+  if (!body) throw invalidParameter(21602, 'Message body is required.');
+  if (!E164.test(to) || to === TEST_NUMBERS.invalid)
+    throw invalidParameter(21211, `The 'To' number ${to} is not a valid phone number.`);
+  const number = account.numbers.find((n) => n.phoneNumber === from);
+  if (!number?.capabilities.sms)
+    throw invalidParameter(
+      21606,
+      `The 'From' phone number provided (${from}) is not a valid message-capable Twilio phone number for this destination/account.`,
+    );
+  if (body.length > TWILIO_MAX_BODY_LENGTH)
+    throw invalidParameter(21617, `The concatenated message body exceeds the ${TWILIO_MAX_BODY_LENGTH} character limit.`);
+  if (statusCallback && !isHttpUrl(statusCallback))
+    throw invalidParameter(INVALID_URL, `StatusCallback is not a valid URL: ${statusCallback}`);
+  if (to === TEST_NUMBERS.unreachable)
+    throw invalidParameter(
+      21612,
+      `The 'To' phone number: ${to}, is not currently reachable using the 'From' phone number: ${from} via SMS.`,
+    );
+  if (isOptedOut(account, from, to)) throw invalidParameter(21610, 'Attempt to send to unsubscribed recipient');
+
+  const at = now(store.clock);
+  const message: MessageRecord = {
+    sid: newSid('SM'),
+    direction: 'outbound-api',
+    from,
+    to,
+    body,
+    status: 'queued',
+    numSegments: segmentCount(body),
+    errorCode: null,
+    errorMessage: null,
+    statusCallback,
+    dateCreated: at,
+    dateUpdated: at,
+    dateSent: null,
+    callbacks: [],
+    webhooks: [],
+  };
+  store.change(() => account.messages.push(message));
+  events.emit('message', account, message);
+  return { status: 201, body: messageResource(account, message) };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from './clock';
+
+/** What the emulator keeps: plain data, saved as JSON. Dates are ISO strings; Twilio's RFC 2822 is for output. */
+export type WebhookMethod = 'GET' | 'POST';
+
+export interface NumberCapabilities {
+  voice: boolean;
+  sms: boolean;
+  mms: boolean;
+  fax: boolean;
+}
+
+export interface PhoneNumberRecord {
+  sid: string;
+  phoneNumber: string;
+  friendlyName: string;
+  capabilities: NumberCapabilities;
+  voiceUrl: string;
+  voiceMethod: WebhookMethod;
+  voiceFallbackUrl: string;
+  voiceFallbackMethod: WebhookMethod;
+  statusCallback: string;
+  statusCallbackMethod: WebhookMethod;
+  voiceApplicationSid: string;
+  smsUrl: string;
+  smsMethod: WebhookMethod;
+  smsFallbackUrl: string;
+  smsFallbackMethod: WebhookMethod;
+  smsApplicationSid: string;
+  dateCreated: string;
+  dateUpdated: string;
+}
+
+export interface ApplicationRecord {
+  sid: string;
+  friendlyName: string;
+  voiceUrl: string;
+  voiceMethod: WebhookMethod;
+  voiceFallbackUrl: string;
+  voiceFallbackMethod: WebhookMethod;
+  statusCallback: string;
+  statusCallbackMethod: WebhookMethod;
+  smsUrl: string;
+  smsMethod: WebhookMethod;
+  smsFallbackUrl: string;
+  smsFallbackMethod: WebhookMethod;
+  smsStatusCallback: string;
+  messageStatusCallback: string;
+  dateCreated: string;
+  dateUpdated: string;
+}
+
+export interface ApiKeyRecord {
+  sid: string;
+  friendlyName: string;
+  secret: string;
+  dateCreated: string;
+  dateUpdated: string;
+}
+
+export interface AccountRecord {
+  sid: string;
+  authToken: string;
+  friendlyName: string;
+  /** The account named by EMULATOR_TWILIO_ACCOUNT_SID, seeded at first start and by reset. */
+  demo: boolean;
+  dateCreated: string;
+  dateUpdated: string;
+  numbers: PhoneNumberRecord[];
+  applications: ApplicationRecord[];
+  keys: ApiKeyRecord[];
+  /** Texts sent and received through the account's numbers, oldest first. */
+  messages: MessageRecord[];
+  /** Phones that texted STOP to one of the account's numbers (and not START since). */
+  optOuts: OptOutRecord[];
+  /** Calls and their child legs, oldest first. */
+  calls: CallRecord[];
+}
+
+export type MessageDirection = 'inbound' | 'outbound-api';
+
+/** Twilio's message statuses the emulator uses (no Messaging Service, so no accepted/scheduled). */
+export type MessageStatus = 'queued' | 'sending' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
+
+/** One request the emulator made to the product: a status callback or an inbound webhook. */
+export interface WebhookAttempt {
+  url: string;
+  method: WebhookMethod;
+  /** The message status it reported (status callbacks). */
+  messageStatus?: MessageStatus;
+  /** The HTTP status it was answered with; null when no answer came (refused, timed out). */
+  status: number | null;
+  /** The start of the answer's body, or why there was none. */
+  body: string;
+  at: string;
+}
+
+export interface MessageRecord {
+  sid: string;
+  direction: MessageDirection;
+  from: string;
+  to: string;
+  body: string;
+  status: MessageStatus;
+  numSegments: number;
+  errorCode: number | null;
+  errorMessage: string | null;
+  /** The StatusCallback it was created with, exactly as given (query string included). */
+  statusCallback: string;
+  dateCreated: string;
+  dateUpdated: string;
+  dateSent: string | null;
+  /** Status callbacks posted for it (outbound). */
+  callbacks: WebhookAttempt[];
+  /** Deliveries of the incoming-message webhook (inbound). */
+  webhooks: WebhookAttempt[];
+}
+
+export interface OptOutRecord {
+  /** The account's number. */
+  number: string;
+  /** The outside phone that opted out. */
+  phone: string;
+}
+
+/** Twilio's call statuses. https://www.twilio.com/docs/voice/api/call-resource#call-status-values */
+export type CallStatus =
+  | 'queued'
+  | 'initiated'
+  | 'ringing'
+  | 'in-progress'
+  | 'completed'
+  | 'busy'
+  | 'no-answer'
+  | 'failed'
+  | 'canceled';
+
+/** `inbound` reached an account's number or application; `outbound-dial` is a child leg made by `<Dial>`. */
+export type CallDirection = 'inbound' | 'outbound-api' | 'outbound-dial';
+
+/** The call progress events a status callback can subscribe to. */
+export type CallEvent = 'initiated' | 'ringing' | 'answered' | 'completed';
+
+/** A TwiML document the emulator requested for a call: the Voice URL, its fallback, or a `<Dial action>`. */
+export interface TwimlRequest extends WebhookAttempt {
+  purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action' | 'redirect';
+  params: Record<string, string>;
+}
+
+/** A status callback posted for a call. */
+export interface CallCallback extends WebhookAttempt {
+  event: CallEvent;
+  callStatus: CallStatus;
+  params: Record<string, string>;
+}
+
+export interface CallRecord {
+  sid: string;
+  /** The call whose `<Dial>` made this leg; null for a call of its own. */
+  parentCallSid: string | null;
+  direction: CallDirection;
+  /** A number in E.164, or `client:{identity}` for a Voice SDK client. */
+  from: string;
+  to: string;
+  status: CallStatus;
+  /** The account's number that was called (inbound from a phone). */
+  phoneNumberSid: string | null;
+  /** The TwiML application that answered a Voice SDK client's call. */
+  applicationSid: string | null;
+  dateCreated: string;
+  dateUpdated: string;
+  startTime: string | null;
+  /** When it was answered: its duration counts from here. */
+  answeredAt: string | null;
+  endTime: string | null;
+  /** Who picked up, as the emulator's controls named them (not Twilio's answered_by, which is machine detection). */
+  answeredBy: string | null;
+  /** Custom parameters: a client's `params` for its own call, or the `<Parameter>`s a `<Client>` leg carries. */
+  parameters: Record<string, string>;
+  statusCallback: string;
+  statusCallbackMethod: WebhookMethod;
+  statusCallbackEvents: CallEvent[];
+  /** Every TwiML document requested for it, with what came back. */
+  twiml: TwimlRequest[];
+  callbacks: CallCallback[];
+  /** What its `<Say>` verbs said, in order. */
+  said: string[];
+  /** Digits its party pressed. */
+  digits: { digits: string; at: string }[];
+  /** Twilio's debugger notifications for it (11200 HTTP retrieval failure, 12100 document parse failure…). */
+  errors: { code: number; message: string; at: string }[];
+}
+
+export interface EmulatorState {
+  version: 1;
+  accounts: AccountRecord[];
+  /** How many numbers have been handed to accounts created through /_emulator/accounts. */
+  numbersAllocated: number;
+}
+
+export interface DemoCredentials {
+  accountSid: string;
+  authToken: string;
+}
+
+/** A Twilio SID: two-letter prefix and 32 lowercase hex digits. */
+export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM' | 'CA'): string {
+  return prefix + randomBytes(16).toString('hex');
+}
+
+export function newAuthToken(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** API key secrets look like Twilio's: 32 letters and digits. */
+export function newKeySecret(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return [...randomBytes(32)].map((byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+/** Twilio's date format, e.g. `Sat, 21 Nov 2026 10:00:00 +0000`. */
+export function rfc2822(iso: string): string {
+  return new Date(iso).toUTCString().replace('GMT', '+0000');
+}
+
+/** The clock's time in whole seconds, as Twilio's dates carry no more. */
+export function now(clock: Clock): string {
+  return new Date(Math.floor(clock.now() / 1000) * 1000).toISOString();
+}

@@ -1,0 +1,70 @@
+/**
+ * Writes api_v2010.subset.json: the operations of Twilio's API 2010-04-01 the emulator serves, and the
+ * schemas they refer to, cut verbatim from Twilio's OpenAPI description (twilio/twilio-oai,
+ * spec/json/twilio_api_v2010.json). Run it again when the emulator serves more, or to follow a newer
+ * description: `npx tsx packages/twilio-emulator/test/openapi/extract-subset.ts <twilio_api_v2010.json> <commit> <date>`,
+ * then `npx biome format --write` on the file.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The served operations: path → methods. */
+export const SERVED: Record<string, string[]> = {
+  '/2010-04-01/Accounts/{Sid}.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers/{Sid}.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Applications.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Applications/{Sid}.json': ['get', 'post', 'delete'],
+  '/2010-04-01/Accounts/{AccountSid}/Keys.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Keys/{Sid}.json': ['get', 'post', 'delete'],
+  '/2010-04-01/Accounts/{AccountSid}/Messages.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/Calls.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json': ['get', 'post'],
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function refsIn(value: Json, found: Set<string>): void {
+  if (Array.isArray(value)) for (const item of value) refsIn(item, found);
+  else if (value && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string') found.add(item.replace('#/components/schemas/', ''));
+      else refsIn(item, found);
+    }
+}
+
+function main([source, commit, date]: string[]) {
+  if (!source || !commit || !date) throw new Error('usage: extract-subset.ts <twilio_api_v2010.json> <commit> <date>');
+  const spec = JSON.parse(readFileSync(source, 'utf8'));
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const [path, methods] of Object.entries(SERVED)) {
+    const item = spec.paths[path];
+    if (!item) throw new Error(`${path} is not in the description`);
+    paths[path] = Object.fromEntries(methods.map((method) => [method, item[method]]));
+  }
+  const names = new Set<string>();
+  refsIn(paths as Json, names);
+  // The schemas a schema refers to (its enums), until nothing new turns up.
+  for (let size = -1; size !== names.size; ) {
+    size = names.size;
+    for (const name of [...names]) refsIn(spec.components.schemas[name], names);
+  }
+  const schemas = Object.fromEntries([...names].sort().map((name) => [name, spec.components.schemas[name]]));
+  const subset = {
+    'x-source': {
+      repository: 'https://github.com/twilio/twilio-oai',
+      path: 'spec/json/twilio_api_v2010.json',
+      commit,
+      date,
+      note: 'Only the operations the emulator serves and the schemas they refer to, verbatim.',
+    },
+    openapi: spec.openapi,
+    info: { title: spec.info.title, version: spec.info.version },
+    paths,
+    components: { schemas },
+  };
+  writeFileSync(join(import.meta.dirname, 'api_v2010.subset.json'), `${JSON.stringify(subset, null, 2)}\n`);
+}
+
+if (process.argv[1] === import.meta.filename) main(process.argv.slice(2));
