@@ -21,6 +21,15 @@ describe('smsSegments', () => {
     expect(smsSegments('👋').units).toBe(2);
   });
 
+  it('never splits a character between parts, as Twilio counts: one that does not fit starts the next part', () => {
+    // The Twilio emulator (packages/twilio-emulator, written from Twilio's documentation) found these.
+    expect(smsSegments(`${'x'.repeat(152)}€${'x'.repeat(152)}`)).toMatchObject({ encoding: 'GSM-7', units: 306, segments: 3 });
+    expect(smsSegments(`${'д'.repeat(66)}😀${'д'.repeat(66)}`)).toMatchObject({ encoding: 'UCS-2', units: 134, segments: 3 });
+    expect(smsSegments('😀'.repeat(800)).segments).toBe(25);
+    // What is left is counted in the last part.
+    expect(smsSegments(`${'x'.repeat(152)}€${'x'.repeat(10)}`)).toMatchObject({ segments: 2, remaining: 141 });
+  });
+
   it('counts an empty text as one segment with nothing used', () => {
     expect(smsSegments('')).toMatchObject({ units: 0, segments: 1, remaining: 160 });
   });

@@ -2,7 +2,8 @@
  * How many SMS segments a text costs, as carriers count them (3GPP TS 23.038): GSM-7 when every
  * character is in the GSM 03.38 alphabet (extension characters take two septets), otherwise UCS-2.
  * One segment holds 160 GSM-7 septets or 70 UCS-2 units; a longer text is split into parts of 153 or
- * 67, since each part carries a header. The server stores it and the composer shows it as you type.
+ * 67, since each part carries a header, and no character is split between parts. The server stores
+ * it and the composer shows it as you type.
  */
 
 export const MAX_MESSAGE_LENGTH = 1_600;
@@ -28,21 +29,24 @@ export interface SmsSegments {
 }
 
 export function smsSegments(text: string): SmsSegments {
-  let septets = 0;
-  let gsm = true;
-  for (const char of text) {
-    if (basic.has(char)) septets += 1;
-    else if (extension.has(char)) septets += 2;
-    else {
-      gsm = false;
-      break;
-    }
-  }
+  // Each character's size: septets (GSM-7, 2 for an extension character) or UTF-16 units (UCS-2).
+  const gsm = [...text].every((char) => basic.has(char) || extension.has(char));
+  const sizes = [...text].map((char) => (gsm ? (extension.has(char) ? 2 : 1) : char.length));
   const encoding: SmsEncoding = gsm ? 'GSM-7' : 'UCS-2';
-  const units = gsm ? septets : text.length;
+  const units = sizes.reduce((sum, size) => sum + size, 0);
   const single = gsm ? 160 : 70;
   const multi = gsm ? 153 : 67;
-  const perSegment = units <= single ? single : multi;
-  const segments = units === 0 ? 1 : Math.ceil(units / perSegment);
-  return { encoding, units, segments, perSegment, remaining: segments * perSegment - units };
+  if (units <= single) return { encoding, units, segments: 1, perSegment: single, remaining: single - units };
+  // A character is never split between parts: one that does not fit moves whole to the next part
+  // (an extension character's escape and its septet, a surrogate pair), so a part may end short.
+  let segments = 1;
+  let used = 0;
+  for (const size of sizes) {
+    if (used + size > multi) {
+      segments++;
+      used = 0;
+    }
+    used += size;
+  }
+  return { encoding, units, segments, perSegment: multi, remaining: multi - used };
 }
