@@ -58,7 +58,7 @@ export type PathParams<P extends string> = { [Name in PathParamName<P>]: string 
 export type Answer<C extends HttpContract> = C['response'] extends z.ZodMiniType ? z.output<C['response']> : unknown;
 
 /**
- * A contract without its schemas: what a caller needs to reach the route (shared/contract/endpoints.ts
+ * A contract without its schemas: what a caller needs to reach the route (shared/contract/endpoints/
  * has one per HTTP contract). The schemas stay out of the web app's bundle; their types come along
  * through `contract`, which is never set.
  */

@@ -1,66 +1,70 @@
 /**
- * Writes shared/contract/endpoints.ts: every HTTP contract's method, path and auth as plain data,
- * typed by the contract (`import type`), so the web app reaches a route without loading zod.
+ * Writes shared/contract/endpoints/<module>.ts for each contract module: every HTTP contract's method,
+ * path and auth as plain data, typed by the contract (`import type`), so the web app reaches a route
+ * without loading zod. One file per module, so a page's chunk carries the endpoints of its own routes
+ * only, and /login's first visit none it does not call.
  * Run `npx tsx shared/contract/write-endpoints.ts` after adding or changing a contract;
- * endpoints.test.ts fails while the file is stale.
+ * endpoints.test.ts fails while a file is stale.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HttpContract } from './route';
 
 const dir = import.meta.dirname;
-export const endpointsFile = join(dir, 'endpoints.ts');
+export const endpointsDir = join(dir, 'endpoints');
 
 /** The contract modules: every module here but the route helpers, this script and what it writes. */
 function contractModules(): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
     .map((f) => f.replace(/\.ts$/, ''))
-    .filter((m) => !['route', 'endpoints', 'write-endpoints'].includes(m))
+    .filter((m) => !['route', 'write-endpoints'].includes(m))
     .sort();
 }
 
 const isHttpContract = (value: unknown): value is HttpContract =>
   typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'http';
 
-export async function endpointsSource(): Promise<string> {
-  const imports: string[] = [];
-  const entries: string[] = [];
+/** Each endpoint file's name and text, for the modules that have HTTP contracts. */
+export async function endpointSources(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
   for (const module of contractModules()) {
     const exports = await import(pathToFileURL(join(dir, `${module}.ts`)).href);
     const contracts = Object.entries(exports as Record<string, unknown>)
       .filter((entry): entry is [string, HttpContract] => isHttpContract(entry[1]))
       .sort(([a], [b]) => a.localeCompare(b));
     if (contracts.length === 0) continue;
-    imports.push(`import type * as ${camel(module)} from './${module}';`);
-    for (const [name, c] of contracts) {
-      entries.push(
-        [
-          `export const ${name}: Endpoint<typeof ${camel(module)}.${name}> = {`,
-          `  method: '${c.method}',`,
-          `  path: '${c.path}',`,
-          `  auth: '${c.auth}',`,
-          '};',
-        ].join('\n'),
-      );
-    }
+    const entries = contracts.map(([name, c]) =>
+      [
+        `export const ${name}: Endpoint<typeof contracts.${name}> = {`,
+        `  method: '${c.method}',`,
+        `  path: '${c.path}',`,
+        `  auth: '${c.auth}',`,
+        '};',
+      ].join('\n'),
+    );
+    files.set(
+      `${module}.ts`,
+      [
+        '// Written by shared/contract/write-endpoints.ts from the contracts: do not edit.',
+        `/** The HTTP contracts of ${module}.ts without their schemas (route.ts, Endpoint): what the web app calls them by. */`,
+        // In the formatter's order: by module path.
+        ...[`import type * as contracts from '../${module}';`, "import type { Endpoint } from '../route';"].sort((x, y) =>
+          x.slice(x.indexOf("'")).localeCompare(y.slice(y.indexOf("'"))),
+        ),
+        '',
+        entries.join('\n\n'),
+        '',
+      ].join('\n'),
+    );
   }
-  return [
-    '// Written by shared/contract/write-endpoints.ts from the contracts: do not edit.',
-    '/** Every HTTP contract without its schemas (route.ts, Endpoint): what the web app calls routes by. */',
-    // Sorted by module, as the formatter orders imports.
-    ...[...imports, "import type { Endpoint } from './route';"].sort((a, b) => moduleOf(a).localeCompare(moduleOf(b))),
-    '',
-    entries.join('\n\n'),
-    '',
-  ].join('\n');
+  return files;
 }
 
-const moduleOf = (line: string) => line.slice(line.lastIndexOf("'./"));
-const camel = (module: string) => module.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  writeFileSync(endpointsFile, await endpointsSource());
-  console.log(`Wrote ${endpointsFile}`);
+  rmSync(endpointsDir, { recursive: true, force: true });
+  mkdirSync(endpointsDir);
+  for (const [name, text] of await endpointSources()) writeFileSync(join(endpointsDir, name), text);
+  console.log(`Wrote ${endpointsDir}`);
 }

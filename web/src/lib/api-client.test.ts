@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import * as endpoints from '../../../shared/contract/endpoints';
+import * as auth from '../../../shared/contract/endpoints/auth';
+import * as contacts from '../../../shared/contract/endpoints/contacts';
+import * as conversations from '../../../shared/contract/endpoints/conversations';
 import { sampleCompany, sampleUser } from '../test-utils';
 import {
   ApiError,
@@ -118,9 +120,12 @@ describe('createApiClient: requests', () => {
   it("calls a route by its endpoint: the contract's method, its path with the parameters filled and encoded", async () => {
     const { api, requests } = setup(() => ok({ message: { id: 'm/1' } }));
     const controller = new AbortController();
-    const answer = await api.call(endpoints.retryMessage, { params: { id: 'c 1', messageId: 'm/1' }, signal: controller.signal });
-    await api.call(endpoints.listConversations, { query: { status: 'OPEN', limit: 20, cursor: undefined } });
-    await api.call(endpoints.updateContact, { params: { id: 'k1' }, body: { name: 'Ada', email: '', notes: '' } });
+    const answer = await api.call(conversations.retryMessage, {
+      params: { id: 'c 1', messageId: 'm/1' },
+      signal: controller.signal,
+    });
+    await api.call(conversations.listConversations, { query: { status: 'OPEN', limit: 20, cursor: undefined } });
+    await api.call(contacts.updateContact, { params: { id: 'k1' }, body: { name: 'Ada', email: '', notes: '' } });
 
     expect(answer).toEqual({ message: { id: 'm/1' } });
     expect(summary(requests)).toEqual([
@@ -136,18 +141,18 @@ describe('createApiClient: requests', () => {
     const { api } = setup(() => ok({ contact: { id: 'k1' } }));
     const calls = [
       // @ts-expect-error a path parameter is missing
-      () => api.call(endpoints.retryMessage, { params: { id: 'c1' } }),
+      () => api.call(conversations.retryMessage, { params: { id: 'c1' } }),
       // @ts-expect-error the path has no such parameter
-      () => api.call(endpoints.me, { params: { id: 'c1' } }),
+      () => api.call(auth.me, { params: { id: 'c1' } }),
       // @ts-expect-error the body is required
-      () => api.call(endpoints.sendMessage, { params: { id: 'c1' } }),
+      () => api.call(conversations.sendMessage, { params: { id: 'c1' } }),
       // @ts-expect-error the body's fields are the contract's
-      () => api.call(endpoints.sendMessage, { params: { id: 'c1' }, body: { text: 'hi' } }),
+      () => api.call(conversations.sendMessage, { params: { id: 'c1' }, body: { text: 'hi' } }),
       // @ts-expect-error the query's fields are the contract's
-      () => api.call(endpoints.listConversations, { query: { status: 'ARCHIVED' } }),
+      () => api.call(conversations.listConversations, { query: { status: 'ARCHIVED' } }),
     ];
     expect(calls).toHaveLength(5);
-    const contact = await api.call(endpoints.updateContact, { params: { id: 'k1' }, body: { name: 'Ada' } });
+    const contact = await api.call(contacts.updateContact, { params: { id: 'k1' }, body: { name: 'Ada' } });
     // @ts-expect-error the answer is the contract's response
     expect(contact.contacts).toBeUndefined();
     expect(contact.contact.id).toBe('k1');
@@ -155,7 +160,7 @@ describe('createApiClient: requests', () => {
 
   it("gives the answer's top-level message too, when asked", async () => {
     const { api } = setup(() => ok({ emailSent: true }, 'Check your inbox'));
-    await expect(api.callWithMessage(endpoints.resendVerification, { body: { email: 'ada@example.com' } })).resolves.toEqual({
+    await expect(api.callWithMessage(auth.resendVerification, { body: { email: 'ada@example.com' } })).resolves.toEqual({
       data: { emailSent: true },
       message: 'Check your inbox',
     });
@@ -163,7 +168,7 @@ describe('createApiClient: requests', () => {
 
   it('refreshes and retries a signed-in route called by its endpoint on a 401', async () => {
     const { api, requests } = setup(rotatingServer);
-    await expect(api.call(endpoints.me)).resolves.toEqual({ path: '/api/v1/me' });
+    await expect(api.call(auth.me)).resolves.toEqual({ path: '/api/v1/me' });
     expect(summary(requests)).toEqual([
       'GET /api/v1/me Bearer old',
       'POST /api/v1/auth/refresh Bearer old',
@@ -453,12 +458,12 @@ describe('createApiClient: 401, refresh and retry (SPEC §7, §8)', () => {
   });
 
   // A public route takes no access token: its 401 means wrong credentials, never an expired session.
-  it.each([endpoints.login, endpoints.register, endpoints.refresh, endpoints.logout])(
+  it.each([auth.login, auth.register, auth.refresh, auth.logout])(
     'passes a 401 from the public $path through unchanged, without refresh or sign-out',
     async (endpoint) => {
       const { api, requests, session, onSignedOut } = setup(() => fail(401, 'INVALID_CREDENTIALS', 'Invalid email or password'));
       const error = await api
-        .call(endpoint as typeof endpoints.login, { body: { email: 'ada@example.com', password: 'wrong' } })
+        .call(endpoint as typeof auth.login, { body: { email: 'ada@example.com', password: 'wrong' } })
         .catch((e: unknown) => e);
 
       expect(error).toBeInstanceOf(ApiError);

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { refresh } from '../../../shared/contract/endpoints';
+import { refresh } from '../../../shared/contract/endpoints/auth';
 import {
   type Answer,
   type Endpoint,
@@ -56,6 +56,12 @@ export type CallOptions<C extends HttpContract> = Part<'params', Params<C['path'
   Part<'query', Input<C['query']>> & { signal?: AbortSignal };
 
 type Params<P extends string> = [PathParamName<P>] extends [never] ? never : PathParams<P>;
+
+type ContractOf<E extends Endpoint<HttpContract>> = NonNullable<E['contract']>;
+/** What a route answers, by its endpoint: `AnswerOf<typeof auth.login>`. */
+export type AnswerOf<E extends Endpoint<HttpContract>> = Answer<ContractOf<E>>;
+/** The body a route takes, as its schema accepts it (z.input). */
+export type BodyOf<E extends Endpoint<HttpContract>> = Input<ContractOf<E>['body']>;
 
 /** The options argument, optional when every option is. */
 type CallArgs<C extends HttpContract> =
@@ -199,7 +205,7 @@ export function createApiClient(options: {
   }
 
   /**
-   * Calls a route by its endpoint (shared/contract/endpoints.ts): method and path from the contract,
+   * Calls a route by its endpoint (shared/contract/endpoints/): method and path from the contract,
    * options and answer typed by its schemas. A public route's 401 means wrong credentials (login,
    * refresh...): no refresh and retry.
    */
