@@ -14,6 +14,7 @@ import { bodyText, contentType, errorEnvelope, parse, pathParameters, verifyOrig
 import { logWarning } from './log';
 import { SECURITY_HEADERS } from './response-headers';
 import { decryptSecret } from './secrets';
+import { serving } from './serving';
 import { keys } from './table';
 
 type Infer<S> = S extends z.ZodMiniType ? z.output<S> : Record<string, never>;
@@ -33,6 +34,9 @@ export type WebhookProvider = Pick<
   'id' | 'companyId' | 'webhookId' | 'webhookBaseUrl' | 'previousWebhookBaseUrl' | 'authTokenEncrypted'
 >;
 
+/** Every webhook's path carries the provider's webhook id. */
+type WebhookPath = `/webhooks/twilio/{webhookId}/${string}`;
+
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** Twilio reads the answer as TwiML; an empty one does nothing (no reply text, no retry). */
@@ -46,21 +50,22 @@ export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
  * Then the parameters are validated (400) and the answer is the TwiML `fn` returns (empty TwiML when none).
  * Failures answer the error envelope, as every route does.
  */
-export function defineWebhook<C extends HttpContract>(
+export function defineWebhook<C extends HttpContract & { path: WebhookPath }>(
   contract: C,
   kind: WebhookKind,
   /** Answers the TwiML to carry out (voice webhooks); anything else answers an empty document. */
   fn: (req: WebhookRequest<C>) => Promise<unknown>,
-): Handler {
+): Handler & { readonly contract: C } {
   // The deadline lets what the webhook does keep trying through contention for as long as the
   // function runs (lib/backoff.ts): Twilio does not retry an inbound text, so giving up loses it.
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errorEnvelope(contract))
     .handler((event, context) => withDeadline(context.getRemainingTimeInMillis?.(), () => answer(event))) as unknown as Handler;
+  return serving(contract, handler);
 
   async function answer(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
     await verifyOrigin(event);
-    const provider = await providerOfWebhook(pathParameters(event).webhookId);
+    const provider = await providerOfWebhook(pathParameters<WebhookPath>(event).webhookId);
     const refused = (reason: SignatureRefusal, message: string) => {
       logSignatureRefused(event, contract, provider, reason);
       return forbidden(message);
