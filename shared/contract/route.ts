@@ -37,6 +37,15 @@ export interface SocketContract {
   auth: 'public' | 'ticket';
 }
 
+/**
+ * Where every Twilio webhook's path begins. A webhook base URL (what a provider records and Twilio's
+ * URLs start with) is the address Twilio reaches the platform at followed by it.
+ */
+export const TWILIO_WEBHOOKS = '/webhooks/twilio';
+
+/** A Twilio webhook's path: the provider's webhook id, then what the webhook is for. */
+export type TwilioWebhookPath = `${typeof TWILIO_WEBHOOKS}/{webhookId}/${string}`;
+
 /** Who manages the company's settings and team; AGENTs read them. */
 export const MANAGERS = ['OWNER', 'ADMIN'] as const satisfies readonly Role[];
 
