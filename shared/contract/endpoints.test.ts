@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { httpRoutes } from '../../functions/routes';
-import { type Endpoint, fillPath, type HttpContract } from './route';
+import * as team from './endpoints/team';
+import { allows, type Endpoint, fillPath, type HttpContract } from './route';
 import { endpointSources, endpointsDir } from './write-endpoints';
 
 const files = () => readdirSync(endpointsDir).sort();
@@ -26,6 +27,7 @@ describe('endpoints/', () => {
         method: contract.method,
         path: contract.path,
         auth: contract.auth,
+        ...(contract.roles ? { roles: contract.roles } : {}),
       });
     }
     expect(byPath.size).toBe(httpRoutes.length);
@@ -34,6 +36,15 @@ describe('endpoints/', () => {
   it('loads nothing, zod least: the web app imports them on every page', () => {
     for (const name of files())
       expect(readFileSync(join(endpointsDir, name), 'utf8').match(/^import (?!type ).*$/gm), name).toBeNull();
+  });
+});
+
+describe('allows', () => {
+  it("answers by the route's roles: every signed-in role when it names none", () => {
+    expect(['OWNER', 'ADMIN', 'AGENT'].map((r) => allows(team.updateUserRole, r as 'OWNER'))).toEqual([true, false, false]);
+    expect(['OWNER', 'ADMIN', 'AGENT'].map((r) => allows(team.createInvitation, r as 'OWNER'))).toEqual([true, true, false]);
+    expect(['OWNER', 'ADMIN', 'AGENT'].map((r) => allows(team.listInvitations, r as 'OWNER'))).toEqual([true, true, true]);
+    expect(allows(team.listInvitations, undefined)).toBe(false);
   });
 });
 

@@ -75,9 +75,15 @@ export interface Endpoint<C extends HttpContract> {
   readonly method: C['method'];
   readonly path: C['path'];
   readonly auth: C['auth'];
+  /** The contract's roles, when it names any: what the web app asks before offering an action. */
+  readonly roles?: readonly Role[];
   /** Type only: carries the contract's body, query and response types to the caller. */
   readonly contract?: C;
 }
+
+/** Whether someone of this role may call the route (the server checks it again on every call). */
+export const allows = (endpoint: { auth: AuthKind; roles?: readonly Role[] }, role: Role | undefined): boolean =>
+  role !== undefined && endpoint.auth === 'user' && (!endpoint.roles || endpoint.roles.includes(role));
 
 /** The path with its `{param}`s filled, each URL-encoded: `/x/{id}` with `{ id: 'a/b' }` is `/x/a%2Fb`. */
 export function fillPath<P extends string>(path: P, params: PathParams<P>): string {

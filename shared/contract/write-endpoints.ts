@@ -41,6 +41,7 @@ export async function endpointSources(): Promise<Map<string, string>> {
         `  method: '${c.method}',`,
         `  path: '${c.path}',`,
         `  auth: '${c.auth}',`,
+        ...(c.roles ? [`  roles: [${c.roles.map((r) => `'${r}'`).join(', ')}],`] : []),
         '};',
       ].join('\n'),
     );

@@ -13,6 +13,7 @@ export const deleteCompany: Endpoint<typeof contracts.deleteCompany> = {
   method: 'DELETE',
   path: '/api/v1/company',
   auth: 'user',
+  roles: ['OWNER'],
 };
 
 export const getRetention: Endpoint<typeof contracts.getRetention> = {
@@ -25,4 +26,5 @@ export const updateRetention: Endpoint<typeof contracts.updateRetention> = {
   method: 'PUT',
   path: '/api/v1/company/retention',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };

@@ -7,6 +7,7 @@ export const addInboxMember: Endpoint<typeof contracts.addInboxMember> = {
   method: 'POST',
   path: '/api/v1/inboxes/{id}/members',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const availableNumbers: Endpoint<typeof contracts.availableNumbers> = {
@@ -19,24 +20,28 @@ export const connectTwilio: Endpoint<typeof contracts.connectTwilio> = {
   method: 'POST',
   path: '/api/v1/providers/twilio',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const createInbox: Endpoint<typeof contracts.createInbox> = {
   method: 'POST',
   path: '/api/v1/inboxes',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const deleteInbox: Endpoint<typeof contracts.deleteInbox> = {
   method: 'DELETE',
   path: '/api/v1/inboxes/{id}',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const disconnectProvider: Endpoint<typeof contracts.disconnectProvider> = {
   method: 'DELETE',
   path: '/api/v1/providers/{id}',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const getInbox: Endpoint<typeof contracts.getInbox> = {
@@ -55,6 +60,7 @@ export const importChannels: Endpoint<typeof contracts.importChannels> = {
   method: 'POST',
   path: '/api/v1/providers/{id}/import-channels',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const listChannels: Endpoint<typeof contracts.listChannels> = {
@@ -85,16 +91,19 @@ export const removeInboxMember: Endpoint<typeof contracts.removeInboxMember> = {
   method: 'DELETE',
   path: '/api/v1/inboxes/{id}/members/{userId}',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const saveInboxRouting: Endpoint<typeof contracts.saveInboxRouting> = {
   method: 'POST',
   path: '/api/v1/inboxes/{id}/routing',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const updateChannelRouting: Endpoint<typeof contracts.updateChannelRouting> = {
   method: 'PATCH',
   path: '/api/v1/channels/{id}/routing',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };

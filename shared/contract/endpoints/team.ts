@@ -13,6 +13,7 @@ export const createInvitation: Endpoint<typeof contracts.createInvitation> = {
   method: 'POST',
   path: '/api/v1/invitations',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const listInvitations: Endpoint<typeof contracts.listInvitations> = {
@@ -31,22 +32,26 @@ export const removeUser: Endpoint<typeof contracts.removeUser> = {
   method: 'DELETE',
   path: '/api/v1/users/{id}',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const resendInvitation: Endpoint<typeof contracts.resendInvitation> = {
   method: 'POST',
   path: '/api/v1/invitations/{id}/resend',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const revokeInvitation: Endpoint<typeof contracts.revokeInvitation> = {
   method: 'DELETE',
   path: '/api/v1/invitations/{id}',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const updateUserRole: Endpoint<typeof contracts.updateUserRole> = {
   method: 'PATCH',
   path: '/api/v1/users/{id}',
   auth: 'user',
+  roles: ['OWNER'],
 };

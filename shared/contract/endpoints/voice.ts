@@ -43,6 +43,7 @@ export const updateCallingSettings: Endpoint<typeof contracts.updateCallingSetti
   method: 'PUT',
   path: '/api/v1/company/settings/calling',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const voiceToken: Endpoint<typeof contracts.voiceToken> = {
