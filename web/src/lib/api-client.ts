@@ -159,7 +159,7 @@ export function createApiClient(options: {
         if (!refreshToken) return false;
         if (refreshToken !== spent) return true;
         try {
-          const { data } = await send<Answer<NonNullable<(typeof refresh)['contract']>>>(refresh.path, {
+          const { data } = await send<AnswerOf<typeof refresh>>(refresh.path, {
             method: refresh.method,
             body: { refreshToken },
           });
