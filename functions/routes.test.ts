@@ -50,6 +50,14 @@ describe('the route table', () => {
     }
   });
 
+  it('gives every HTTP and socket route the handler module that serves its contract', async () => {
+    for (const { handler, contract } of [...httpRoutes, ...socketRoutes]) {
+      const module = await import(/* @vite-ignore */ pathToFileURL(join(handlersDir, `${handler}.ts`)).href);
+      // The handler records the contract it was defined with (lib/serving.ts): the very object the entry names.
+      expect(module.handler.contract, handler).toBe(contract);
+    }
+  });
+
   it('lists every handler module', () => {
     expect(handlerModules().sort()).toEqual([...new Set(tableEntries)].sort());
   });

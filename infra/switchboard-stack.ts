@@ -16,6 +16,7 @@ import {
   queueConsumers,
   socketRoutes,
 } from '../functions/routes';
+import { TWILIO_WEBHOOKS } from '../shared/contract/route';
 import { health } from '../shared/contract/system';
 import { AppTable } from './constructs/app-table';
 import { CustomDomain } from './constructs/custom-domain';
@@ -235,7 +236,7 @@ export class SwitchboardStack extends Stack {
       description: "The distribution's own domain: point DomainName's CNAME or alias record here",
     });
     new CfnOutput(this, 'TwilioWebhookBaseUrl', {
-      value: `${appUrl}/webhooks/twilio`,
+      value: `${appUrl}${TWILIO_WEBHOOKS}`,
       description: 'Base of the Twilio webhook URLs; the app configures the numbers it imports itself',
     });
     new CfnOutput(this, 'HttpApiUrl', {

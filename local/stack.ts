@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startTwilioEmulator } from '@switchboard/twilio-emulator';
+import { TWILIO_WEBHOOKS } from '../shared/contract/route';
 import { ensureTable, startDynamoDb } from './dynamodb';
 import { startDynamoDbProxy } from './dynamodb-proxy';
 import { createGateway, LOCAL_SQS_PATH } from './gateway';
@@ -121,7 +122,7 @@ export async function startLocalStack(options: StackOptions) {
       SQS_ENDPOINT: `${apiUrl}${LOCAL_SQS_PATH}`,
       COMPANY_DELETION_QUEUE_URL: `${apiUrl}${LOCAL_SQS_PATH}/local/companyDeletion`,
       // Twilio calls the gateway directly; in AWS the base is derived from APP_URL (CloudFront).
-      WEBHOOK_BASE_URL: `${apiUrl}/webhooks/twilio`,
+      WEBHOOK_BASE_URL: `${apiUrl}${TWILIO_WEBHOOKS}`,
       // What CloudFront adds to origin requests; the gateway adds it as CloudFront would.
       ORIGIN_SECRET: randomBytes(24).toString('base64url'),
       // Node 20 here, Node 22 in Lambda: the SDK's upgrade notice would be every cold start's first lines.

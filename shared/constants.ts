@@ -174,3 +174,7 @@ export const MAX_OUTBOUND_CALLS_PER_MINUTE = 600;
  */
 export const OUTBOUND_RING_STALE_SECONDS = 2 * 60;
 export const OUTBOUND_CALL_STALE_SECONDS = 4 * 60 * 60;
+
+/** A Twilio account SID (docs/product.md §3 Connect Twilio): the contract's rule, checked by the web form first too. */
+export const TWILIO_ACCOUNT_SID = /^AC[0-9a-fA-F]{32}$/;
+export const TWILIO_ACCOUNT_SID_FORMAT = 'Account SID starts with AC followed by 32 letters and digits';

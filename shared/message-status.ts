@@ -1,4 +1,4 @@
-import type { MessageStatus } from './contract/conversations';
+import type { MESSAGE_DIRECTIONS, MessageStatus } from './contract/conversations';
 
 /**
  * Delivery statuses in the order they may be reached, one rule for the table and the web cache.
@@ -16,3 +16,15 @@ export const STATUS_RANK: Record<MessageStatus, number> = {
   FAILED: 4,
   DELIVERED: 5,
 };
+
+/**
+ * Whether a message can be sent again (the thread's Retry, and POST .../retry): an outbound one that
+ * failed before Twilio took it (no MessageSid), so no late status of the first attempt can land on it.
+ */
+export function canRetry(message: {
+  direction: (typeof MESSAGE_DIRECTIONS)[number];
+  status: MessageStatus;
+  providerMessageId: string | null;
+}): boolean {
+  return message.direction === 'OUTBOUND' && message.status === 'FAILED' && !message.providerMessageId;
+}

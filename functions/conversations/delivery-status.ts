@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { MessageStatus } from '../../shared/contract/conversations';
+import { type MessageStatus, smsStatusWebhook } from '../../shared/contract/conversations';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
@@ -50,7 +50,7 @@ export function statusCallbackUrl(
     messageId: message.id,
     createdAt: message.createdAt,
   });
-  return `${signedWebhookUrl(provider, 'smsStatus')}?${query}`;
+  return `${signedWebhookUrl(provider, smsStatusWebhook)}?${query}`;
 }
 
 const ID = /^[\w-]{1,64}$/;

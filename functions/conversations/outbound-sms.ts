@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../../shared/contract/conversations';
+import { canRetry } from '../../shared/message-status';
 import { smsSegments } from '../../shared/sms-segments';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
@@ -73,7 +74,7 @@ export async function retrySms(companyId: string, conversationId: string, messag
   const conversation = await getConversationRecord(companyId, conversationId);
   const failed = await findMessageRecord(companyId, conversationId, messageId);
   if (!failed) throw notFound('Message not found');
-  if (failed.direction !== 'OUTBOUND' || failed.status !== 'FAILED' || failed.providerMessageId) {
+  if (!canRetry(failed)) {
     throw conflict('Only a sent message that failed before Twilio took it can be sent again.', 'CONFLICT');
   }
   const { channel, provider } = await requireSendingRoute(conversation);

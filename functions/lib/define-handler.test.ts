@@ -99,6 +99,28 @@ describe('defineHandler', () => {
     expect(fn).not.toHaveBeenCalled();
   });
 
+  it('types params by the path and data by the response (tsc checks each @ts-expect-error is an error)', async () => {
+    const parts = httpContract({
+      method: 'GET',
+      path: '/api/v1/things/{id}/parts/{partId}',
+      auth: 'public',
+      response: z.object({ part: z.string(), count: z.number() }),
+    });
+    const handler = defineHandler(parts, async ({ params }) => {
+      // @ts-expect-error the path has no {nope}
+      expect(params.nope).toBeUndefined();
+      return { data: { part: `${params.id}/${params.partId}`, count: 1 } };
+    });
+    // @ts-expect-error the response's count is a number
+    defineHandler(parts, async () => ({ data: { part: 'x', count: 'one' } }));
+    // @ts-expect-error the response's count is missing
+    defineHandler(parts, async () => ({ data: { part: 'x' } }));
+
+    const res = await handler({ ...event(), pathParameters: { id: 'a', partId: 'b' } }, context);
+    expect(JSON.parse(res.body ?? '')).toEqual({ success: true, data: { part: 'a/b', count: 1 } });
+    expect(handler.contract).toBe(parts);
+  });
+
   describe('behind CloudFront', () => {
     const viewer = { 'cloudfront-viewer-address': '203.0.113.9:50123' };
     const handler = defineHandler(contract, async ({ sourceIp }) => ({ data: sourceIp }));

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as z from 'zod/mini';
 import { MAX_REQUEST_BODY_BYTES } from '../../shared/constants';
 import type { Role } from '../../shared/contract/auth';
-import type { HttpContract } from '../../shared/contract/route';
+import type { Answer, HttpContract, PathParams } from '../../shared/contract/route';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../shared/envelope';
 import { type Principal, verifyAccessToken } from '../auth/access-tokens';
 import { getActiveUser, isNamedPlatformAdmin } from '../auth/accounts';
@@ -13,13 +13,15 @@ import { withDeadline } from './deadline';
 import { logError } from './log';
 import { verifyOrigin } from './origin';
 import { SECURITY_HEADERS } from './response-headers';
+import { serving } from './serving';
 
 type Infer<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface HttpRequest<C extends HttpContract> {
   body: Infer<C['body']>;
   query: Infer<C['query']>;
-  params: Record<string, string>;
+  /** The path's `{param}`s by name, as the contract's path names them. */
+  params: PathParams<C['path']>;
   principal: C['auth'] extends 'user' | 'platformAdmin' ? Principal : undefined;
   headers: Record<string, string | undefined>;
   sourceIp: string;
@@ -34,7 +36,10 @@ export interface Reply<T> {
   status?: number;
 }
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** A route's Lambda handler, recording the contract it serves (routes.test.ts checks it against the route table). */
+export type Handler<C = HttpContract> = LambdaHandler & { readonly contract: C };
 
 export { verifyOrigin };
 
@@ -60,8 +65,12 @@ export function errorResponse(error: AppError): APIGatewayProxyStructuredResultV
  * turned into the error envelope. Unexpected errors answer 500 with a generic message; the cause is
  * logged as one JSON line.
  */
-export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: HttpRequest<C>) => Promise<Reply<T>>): Handler {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+export function defineHandler<C extends HttpContract>(
+  contract: C,
+  /** Its `data` is what the contract's `response` says (z.output): checked at compile time. */
+  fn: (req: HttpRequest<C>) => Promise<Reply<Answer<C>>>,
+): Handler<C> {
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errorEnvelope(contract))
     .handler(async (event, context) => {
       const viaCloudFront = await verifyOrigin(event);
@@ -77,10 +86,11 @@ export function defineHandler<C extends HttpContract, T>(contract: C, fn: (req: 
         event,
       } as HttpRequest<C>;
       const reply = await withDeadline(context.getRemainingTimeInMillis?.(), () => fn(req));
-      const envelope: SuccessEnvelope<T> = { success: true, data: reply.data };
+      const envelope: SuccessEnvelope<Answer<C>> = { success: true, data: reply.data };
       if (reply.message) envelope.message = reply.message;
       return respond(reply.status ?? 200, envelope);
-    }) as unknown as Handler;
+    }) as unknown as LambdaHandler;
+  return serving(contract, handler);
 }
 
 /** Every failure as the error envelope: an AppError as it is, anything else a logged, generic 500. */
@@ -184,10 +194,10 @@ function roleMessage(roles: readonly Role[]): string {
  */
 const MAX_PATH_PARAMETER_BYTES = 200;
 
-export function pathParameters(event: APIGatewayProxyEventV2): Record<string, string> {
+export function pathParameters<P extends string = string>(event: APIGatewayProxyEventV2): PathParams<P> {
   const params = (event.pathParameters ?? {}) as Record<string, string>;
   if (Object.values(params).some((value) => Buffer.byteLength(value) > MAX_PATH_PARAMETER_BYTES)) throw notFound();
-  return params;
+  return params as PathParams<P>;
 }
 
 /** The request body as text (HTTP API v2 base64-encodes non-text bodies), within the size limit. */

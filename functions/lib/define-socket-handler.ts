@@ -4,6 +4,7 @@ import { redeemTicket, type TicketHolder } from '../realtime/tickets';
 import { AppError } from './app-error';
 import { logError } from './log';
 import { verifyOrigin } from './origin';
+import { serving } from './serving';
 import { epochSeconds } from './table';
 
 /** API Gateway passes the query string and headers to `$connect` only. */
@@ -41,7 +42,7 @@ export function defineSocketHandler<C extends SocketContract>(
   contract: C,
   fn: (req: SocketRequest<C>) => Promise<APIGatewayProxyResultV2 | undefined>,
 ) {
-  return async (event: SocketEvent): Promise<APIGatewayProxyResultV2> => {
+  return serving(contract, async (event: SocketEvent): Promise<APIGatewayProxyResultV2> => {
     try {
       let holder: TicketHolder | undefined;
       if (contract.auth === 'ticket') {
@@ -70,5 +71,5 @@ export function defineSocketHandler<C extends SocketContract>(
       logError({ route: contract.routeKey, connectionId: event.requestContext.connectionId }, error);
       return { statusCode: 500, body: 'Internal error' };
     }
-  };
+  });
 }

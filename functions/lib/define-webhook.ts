@@ -3,9 +3,9 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import type * as z from 'zod/mini';
-import type { HttpContract } from '../../shared/contract/route';
+import type { HttpContract, TwilioWebhookPath } from '../../shared/contract/route';
 import type { ProviderRecord } from '../settings/records';
-import { signedWebhookUrl, type WebhookKind } from '../settings/webhook-urls';
+import { signedWebhookUrl } from '../settings/webhook-urls';
 import { AppError, forbidden, notFound } from './app-error';
 import { tableName } from './config';
 import { db } from './db';
@@ -14,6 +14,7 @@ import { bodyText, contentType, errorEnvelope, parse, pathParameters, verifyOrig
 import { logWarning } from './log';
 import { SECURITY_HEADERS } from './response-headers';
 import { decryptSecret } from './secrets';
+import { serving } from './serving';
 import { keys } from './table';
 
 type Infer<S> = S extends z.ZodMiniType ? z.output<S> : Record<string, never>;
@@ -40,27 +41,27 @@ export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 
 /**
  * A Twilio webhook (auth `twilio`): the path's webhook id leads to the provider (unknown: 404), whose
- * auth token checks `X-Twilio-Signature` against the URL the platform configured for `kind` plus the
+ * auth token checks `X-Twilio-Signature` against the URL the platform configured for this contract's path plus the
  * request's query string — never the URL this request reached, since CloudFront and API Gateway
  * change hosts — and the form parameters (forged or missing: 403, before anything is read or stored).
  * Then the parameters are validated (400) and the answer is the TwiML `fn` returns (empty TwiML when none).
  * Failures answer the error envelope, as every route does.
  */
-export function defineWebhook<C extends HttpContract>(
+export function defineWebhook<C extends HttpContract & { path: TwilioWebhookPath }>(
   contract: C,
-  kind: WebhookKind,
   /** Answers the TwiML to carry out (voice webhooks); anything else answers an empty document. */
   fn: (req: WebhookRequest<C>) => Promise<unknown>,
-): Handler {
+): Handler & { readonly contract: C } {
   // The deadline lets what the webhook does keep trying through contention for as long as the
   // function runs (lib/backoff.ts): Twilio does not retry an inbound text, so giving up loses it.
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errorEnvelope(contract))
     .handler((event, context) => withDeadline(context.getRemainingTimeInMillis?.(), () => answer(event))) as unknown as Handler;
+  return serving(contract, handler);
 
   async function answer(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
     await verifyOrigin(event);
-    const provider = await providerOfWebhook(pathParameters(event).webhookId);
+    const provider = await providerOfWebhook(pathParameters<TwilioWebhookPath>(event).webhookId);
     const refused = (reason: SignatureRefusal, message: string) => {
       logSignatureRefused(event, contract, provider, reason);
       return forbidden(message);
@@ -74,7 +75,7 @@ export function defineWebhook<C extends HttpContract>(
     // The base before a re-point verifies too: callbacks of what began before it are signed for it.
     const bases = [provider.webhookBaseUrl, provider.previousWebhookBaseUrl].filter((b): b is string => Boolean(b));
     const signedFor = (webhookBaseUrl: string) =>
-      validateRequest(authToken, signature, `${signedWebhookUrl({ ...provider, webhookBaseUrl }, kind)}${query}`, form);
+      validateRequest(authToken, signature, `${signedWebhookUrl({ ...provider, webhookBaseUrl }, contract)}${query}`, form);
     if (!bases.some(signedFor)) {
       throw refused('mismatch', 'X-Twilio-Signature does not match this request.');
     }

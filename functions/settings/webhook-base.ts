@@ -1,3 +1,4 @@
+import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import { setting } from '../lib/config';
 
 /**
@@ -6,6 +7,6 @@ import { setting } from '../lib/config';
  * platform; the result is recorded there (see signedWebhookUrl).
  */
 export async function currentWebhookBase(): Promise<string> {
-  const base = process.env.WEBHOOK_BASE_URL || `${(await setting('APP_URL')).replace(/\/$/, '')}/webhooks/twilio`;
+  const base = process.env.WEBHOOK_BASE_URL || `${(await setting('APP_URL')).replace(/\/$/, '')}${TWILIO_WEBHOOKS}`;
   return base.replace(/\/$/, '');
 }

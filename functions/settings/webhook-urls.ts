@@ -1,32 +1,42 @@
+import { inboundSmsWebhook, smsStatusWebhook } from '../../shared/contract/conversations';
+import { fillPath, TWILIO_WEBHOOKS, type TwilioWebhookPath } from '../../shared/contract/route';
+import { callStatusWebhook, dialResultWebhook, inboundCallWebhook, outboundCallWebhook } from '../../shared/contract/voice';
 import type { ChannelRecord, ProviderRecord } from './records';
 
 /**
- * The URLs Twilio calls for a provider. Apart from the Twilio client and the secrets, so that a
- * webhook checking a signature needs neither the `twilio` nor the `appUrl` capability.
+ * The URLs Twilio calls for a provider, from the webhook contracts' paths. Apart from the Twilio
+ * client and the secrets, so that a webhook checking a signature needs neither the `twilio` nor the
+ * `appUrl` capability.
  */
 
-/** Where Twilio calls the platform for one provider: `<base>/<webhookId>/sms` and friends (docs/architecture.md §3). */
-export function webhookUrls(base: string, webhookId: string) {
-  const root = `${base.replace(/\/$/, '')}/${webhookId}`;
-  return {
-    sms: `${root}/sms`,
-    smsStatus: `${root}/sms/status`,
-    voice: `${root}/voice`,
-    voiceStatus: `${root}/voice/status`,
-    dialResult: `${root}/voice/dial-result`,
-    outboundVoice: `${root}/voice/outbound`,
-  };
+/** A webhook's URL on a base (`<origin>/webhooks/twilio`): `<base>/<webhookId>/sms` and friends (docs/architecture.md §3). */
+export function webhookUrl(base: string, webhookId: string, webhook: { path: TwilioWebhookPath }): string {
+  return `${base.replace(/\/$/, '')}${fillPath(webhook.path, { webhookId }).slice(TWILIO_WEBHOOKS.length)}`;
 }
 
-export type WebhookKind = keyof ReturnType<typeof webhookUrls>;
+/** Every URL Twilio is given for one provider, by where it is given. */
+export function webhookUrls(base: string, webhookId: string) {
+  const url = (webhook: { path: TwilioWebhookPath }) => webhookUrl(base, webhookId, webhook);
+  return {
+    sms: url(inboundSmsWebhook),
+    smsStatus: url(smsStatusWebhook),
+    voice: url(inboundCallWebhook),
+    voiceStatus: url(callStatusWebhook),
+    dialResult: url(dialResultWebhook),
+    outboundVoice: url(outboundCallWebhook),
+  };
+}
 
 /**
  * The exact URL Twilio calls, and signs, for a webhook of this number or provider: built from the
  * base recorded when it was pointed at the platform, never from the app's current address.
  */
-export function signedWebhookUrl(record: Pick<ProviderRecord, 'webhookBaseUrl' | 'webhookId'>, kind: WebhookKind): string {
+export function signedWebhookUrl(
+  record: Pick<ProviderRecord, 'webhookBaseUrl' | 'webhookId'>,
+  webhook: { path: TwilioWebhookPath },
+): string {
   if (!record.webhookBaseUrl) throw new Error('No webhook base URL was recorded for this provider');
-  return webhookUrls(record.webhookBaseUrl, record.webhookId)[kind];
+  return webhookUrl(record.webhookBaseUrl, record.webhookId, webhook);
 }
 
 /** The provider's active numbers, imported through it. */

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_RING_ALL_CLIENTS } from '../../shared/constants';
+import { callStatusWebhook, dialResultWebhook } from '../../shared/contract/voice';
 import { getActiveUser, type UserRecord } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
 import { toE164 } from '../contacts/contacts';
@@ -106,7 +107,7 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
   }
   return ringClients(
     stored.rungUserIds.map(clientIdentity),
-    { action: signedWebhookUrl(provider, 'dialResult'), statusCallback: signedWebhookUrl(provider, 'voiceStatus') },
+    { action: signedWebhookUrl(provider, dialResultWebhook), statusCallback: signedWebhookUrl(provider, callStatusWebhook) },
     {
       parentCallSid: call.callSid,
       callerNumber: from,

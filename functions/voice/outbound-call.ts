@@ -1,4 +1,4 @@
-import type { CallerId, CallingSettings } from '../../shared/contract/voice';
+import { type CallerId, type CallingSettings, callStatusWebhook } from '../../shared/contract/voice';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
 import { callingSettings } from '../company/calling-settings';
@@ -41,7 +41,7 @@ export async function placeCall(provider: WebhookProvider, call: OutboundCall): 
   const user = userId ? await getActiveUser(companyId, userId) : undefined;
   // Not a browser of this company's users: nothing to record against.
   if (!user) return sayAndHangUp(CALL_REFUSED);
-  const statusCallback = signedWebhookUrl(provider, 'voiceStatus');
+  const statusCallback = signedWebhookUrl(provider, callStatusWebhook);
   // Twilio asked again (a timeout, a retry): the first answer stands, and nothing is counted twice.
   const link = await callSidOwner(call.callSid);
   // Another company's CallSid is refused like a caller ID that is not the agent's, touching nothing.

@@ -37,6 +37,15 @@ export interface SocketContract {
   auth: 'public' | 'ticket';
 }
 
+/**
+ * Where every Twilio webhook's path begins. A webhook base URL (what a provider records and Twilio's
+ * URLs start with) is the address Twilio reaches the platform at followed by it.
+ */
+export const TWILIO_WEBHOOKS = '/webhooks/twilio';
+
+/** A Twilio webhook's path: the provider's webhook id, then what the webhook is for. */
+export type TwilioWebhookPath = `${typeof TWILIO_WEBHOOKS}/{webhookId}/${string}`;
+
 /** Who manages the company's settings and team; AGENTs read them. */
 export const MANAGERS = ['OWNER', 'ADMIN'] as const satisfies readonly Role[];
 
@@ -44,4 +53,43 @@ export type Contract = HttpContract | SocketContract;
 
 export function httpContract<const C extends Omit<HttpContract, 'kind'>>(c: C): C & { kind: 'http' } {
   return { kind: 'http', ...c };
+}
+
+/** The names of a path's `{param}`s: `'id' | 'messageId'` for `/x/{id}/messages/{messageId}`. */
+export type PathParamName<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParamName<Rest>
+  : never;
+
+/** A path's parameters by name (`{}` for a path without any), as handlers read them and the web fills them. */
+export type PathParams<P extends string> = { [Name in PathParamName<P>]: string };
+
+/** What a route answers in its success envelope's `data`. */
+export type Answer<C extends HttpContract> = C['response'] extends z.ZodMiniType ? z.output<C['response']> : unknown;
+
+/**
+ * A contract without its schemas: what a caller needs to reach the route (shared/contract/endpoints/
+ * has one per HTTP contract). The schemas stay out of the web app's bundle; their types come along
+ * through `contract`, which is never set.
+ */
+export interface Endpoint<C extends HttpContract> {
+  readonly method: C['method'];
+  readonly path: C['path'];
+  readonly auth: C['auth'];
+  /** The contract's roles, when it names any: what the web app asks before offering an action. */
+  readonly roles?: readonly Role[];
+  /** Type only: carries the contract's body, query and response types to the caller. */
+  readonly contract?: C;
+}
+
+/** Whether someone of this role may call the route (the server checks it again on every call). */
+export const allows = (endpoint: { auth: AuthKind; roles?: readonly Role[] }, role: Role | undefined): boolean =>
+  role !== undefined && endpoint.auth === 'user' && (!endpoint.roles || endpoint.roles.includes(role));
+
+/** The path with its `{param}`s filled, each URL-encoded: `/x/{id}` with `{ id: 'a/b' }` is `/x/a%2Fb`. */
+export function fillPath<P extends string>(path: P, params: PathParams<P>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = (params as Record<string, string | undefined>)[name];
+    if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { TWILIO_ACCOUNT_SID, TWILIO_ACCOUNT_SID_FORMAT } from '../constants';
 import { requiredText } from './fields';
 import { httpContract, MANAGERS } from './route';
 
@@ -122,11 +123,7 @@ export const connectTwilio = httpContract({
   body: z.object({
     accountSid: z
       .string({ error: 'Account SID is required' })
-      .check(
-        z.trim(),
-        z.minLength(1, 'Account SID is required'),
-        z.regex(/^AC[0-9a-fA-F]{32}$/, 'Account SID starts with AC followed by 32 letters and digits'),
-      ),
+      .check(z.trim(), z.minLength(1, 'Account SID is required'), z.regex(TWILIO_ACCOUNT_SID, TWILIO_ACCOUNT_SID_FORMAT)),
     authToken: z
       .string({ error: 'Auth token is required' })
       .check(z.trim(), z.minLength(1, 'Auth token is required'), z.maxLength(200, 'Auth token is invalid')),

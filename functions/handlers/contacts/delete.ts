@@ -3,6 +3,6 @@ import { deleteContact } from '../../contacts/contact-book';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(contract, async ({ principal, params }) => {
-  await deleteContact(principal.companyId, params.id as string);
-  return { data: { id: params.id as string } };
+  await deleteContact(principal.companyId, params.id);
+  return { data: { id: params.id } };
 });

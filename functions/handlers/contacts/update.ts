@@ -3,5 +3,5 @@ import { updateContact } from '../../contacts/contact-book';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(contract, async ({ principal, params, body }) => ({
-  data: { contact: await updateContact(principal.companyId, params.id as string, body) },
+  data: { contact: await updateContact(principal.companyId, params.id, body) },
 }));

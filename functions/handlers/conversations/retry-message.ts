@@ -3,5 +3,5 @@ import { retrySms } from '../../conversations/outbound-sms';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(retryMessage, async ({ principal, params }) => ({
-  data: { message: await retrySms(principal.companyId, params.id as string, params.messageId as string) },
+  data: { message: await retrySms(principal.companyId, params.id, params.messageId) },
 }));

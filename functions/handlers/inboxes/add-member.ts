@@ -4,5 +4,5 @@ import { addMember } from '../../settings/inboxes';
 
 export const handler = defineHandler(addInboxMember, async ({ principal, params, body }) => ({
   status: 201,
-  data: { member: await addMember(principal.companyId, params.id as string, body.userId) },
+  data: { member: await addMember(principal.companyId, params.id, body.userId) },
 }));

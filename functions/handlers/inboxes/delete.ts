@@ -3,5 +3,5 @@ import { defineHandler } from '../../lib/define-handler';
 import { deleteInbox as remove } from '../../settings/inboxes';
 
 export const handler = defineHandler(deleteInbox, async ({ principal, params }) => ({
-  data: { inbox: await remove(principal.companyId, params.id as string) },
+  data: { inbox: await remove(principal.companyId, params.id) },
 }));

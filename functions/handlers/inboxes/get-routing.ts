@@ -3,5 +3,5 @@ import { defineHandler } from '../../lib/define-handler';
 import { getRoutingStrategies } from '../../settings/inboxes';
 
 export const handler = defineHandler(getInboxRouting, async ({ principal, params }) => ({
-  data: { strategies: await getRoutingStrategies(principal.companyId, params.id as string) },
+  data: { strategies: await getRoutingStrategies(principal.companyId, params.id) },
 }));

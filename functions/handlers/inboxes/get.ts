@@ -3,5 +3,5 @@ import { defineHandler } from '../../lib/define-handler';
 import { getInbox as get } from '../../settings/inboxes';
 
 export const handler = defineHandler(getInbox, async ({ principal, params }) => ({
-  data: { inbox: await get(principal.companyId, params.id as string) },
+  data: { inbox: await get(principal.companyId, params.id) },
 }));

@@ -4,7 +4,7 @@ import { saveRoutingStrategy } from '../../settings/inboxes';
 
 export const handler = defineHandler(saveInboxRouting, async ({ principal, params, body }) => ({
   data: {
-    strategy: await saveRoutingStrategy(principal.companyId, params.id as string, {
+    strategy: await saveRoutingStrategy(principal.companyId, params.id, {
       channelType: body.channelType,
       strategyType: body.strategyType,
       config: body.config ?? {},

@@ -8,7 +8,7 @@ import { invitationMailsPerCompany, renewInvitation, toInvitation } from '../../
 export const handler = defineHandler(resendInvitation, async ({ principal, params }) => {
   await consume(invitationMailsPerCompany, principal.companyId);
   const [{ invitation, token }, company] = await Promise.all([
-    renewInvitation(principal.companyId, params.id ?? ''),
+    renewInvitation(principal.companyId, params.id),
     getCompany(principal.companyId),
   ]);
   await sendInvitationMail({

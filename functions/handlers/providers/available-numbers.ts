@@ -3,5 +3,5 @@ import { defineHandler } from '../../lib/define-handler';
 import { availableNumbers as list } from '../../settings/available-numbers';
 
 export const handler = defineHandler(availableNumbers, async ({ principal, params }) => ({
-  data: { numbers: await list(principal.companyId, params.id as string) },
+  data: { numbers: await list(principal.companyId, params.id) },
 }));

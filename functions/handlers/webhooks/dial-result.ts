@@ -2,7 +2,7 @@ import { dialResultWebhook } from '../../../shared/contract/voice';
 import { defineWebhook } from '../../lib/define-webhook';
 import { recordDialResult } from '../../voice/call-status';
 
-export const handler = defineWebhook(dialResultWebhook, 'dialResult', ({ provider, params }) =>
+export const handler = defineWebhook(dialResultWebhook, ({ provider, params }) =>
   recordDialResult(provider.companyId, {
     callSid: params.CallSid,
     dialCallStatus: params.DialCallStatus,

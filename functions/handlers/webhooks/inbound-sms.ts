@@ -2,7 +2,7 @@ import { inboundSmsWebhook } from '../../../shared/contract/conversations';
 import { receiveSms } from '../../conversations/inbound-sms';
 import { defineWebhook } from '../../lib/define-webhook';
 
-export const handler = defineWebhook(inboundSmsWebhook, 'sms', ({ provider, params }) =>
+export const handler = defineWebhook(inboundSmsWebhook, ({ provider, params }) =>
   receiveSms(provider, {
     messageSid: params.MessageSid,
     from: params.From,

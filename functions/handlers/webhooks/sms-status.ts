@@ -2,7 +2,7 @@ import { smsStatusWebhook } from '../../../shared/contract/conversations';
 import { recordDeliveryStatus } from '../../conversations/delivery-status';
 import { defineWebhook } from '../../lib/define-webhook';
 
-export const handler = defineWebhook(smsStatusWebhook, 'smsStatus', ({ provider, params, query }) =>
+export const handler = defineWebhook(smsStatusWebhook, ({ provider, params, query }) =>
   recordDeliveryStatus(
     provider,
     {

@@ -1,4 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import * as auth from '../../../shared/contract/endpoints/auth';
+import * as contacts from '../../../shared/contract/endpoints/contacts';
+import * as conversations from '../../../shared/contract/endpoints/conversations';
 import { sampleCompany, sampleUser } from '../test-utils';
 import {
   ApiError,
@@ -112,6 +115,65 @@ describe('createApiClient: requests', () => {
       body: { name: 'Ada', phoneNumber: '+15550100' },
       headers: { 'Content-Type': 'application/json', Authorization: 'Bearer old' },
     });
+  });
+
+  it("calls a route by its endpoint: the contract's method, its path with the parameters filled and encoded", async () => {
+    const { api, requests } = setup(() => ok({ message: { id: 'm/1' } }));
+    const controller = new AbortController();
+    const answer = await api.call(conversations.retryMessage, {
+      params: { id: 'c 1', messageId: 'm/1' },
+      signal: controller.signal,
+    });
+    await api.call(conversations.listConversations, { query: { status: 'OPEN', limit: 20, cursor: undefined } });
+    await api.call(contacts.updateContact, { params: { id: 'k1' }, body: { name: 'Ada', email: '', notes: '' } });
+
+    expect(answer).toEqual({ message: { id: 'm/1' } });
+    expect(summary(requests)).toEqual([
+      'POST /api/v1/conversations/c%201/messages/m%2F1/retry Bearer old',
+      'GET /api/v1/conversations?status=OPEN&limit=20 Bearer old',
+      'PUT /api/v1/contacts/k1 Bearer old',
+    ]);
+    expect(requests[0]?.signal).toBe(controller.signal);
+    expect(requests[2]?.body).toEqual({ name: 'Ada', email: '', notes: '' });
+  });
+
+  it('types a call from its contract (checked by tsc: each @ts-expect-error must be an error)', async () => {
+    const { api } = setup(() => ok({ contact: { id: 'k1' } }));
+    const calls = [
+      // @ts-expect-error a path parameter is missing
+      () => api.call(conversations.retryMessage, { params: { id: 'c1' } }),
+      // @ts-expect-error the path has no such parameter
+      () => api.call(auth.me, { params: { id: 'c1' } }),
+      // @ts-expect-error the body is required
+      () => api.call(conversations.sendMessage, { params: { id: 'c1' } }),
+      // @ts-expect-error the body's fields are the contract's
+      () => api.call(conversations.sendMessage, { params: { id: 'c1' }, body: { text: 'hi' } }),
+      // @ts-expect-error the query's fields are the contract's
+      () => api.call(conversations.listConversations, { query: { status: 'ARCHIVED' } }),
+    ];
+    expect(calls).toHaveLength(5);
+    const contact = await api.call(contacts.updateContact, { params: { id: 'k1' }, body: { name: 'Ada' } });
+    // @ts-expect-error the answer is the contract's response
+    expect(contact.contacts).toBeUndefined();
+    expect(contact.contact.id).toBe('k1');
+  });
+
+  it("gives the answer's top-level message too, when asked", async () => {
+    const { api } = setup(() => ok({ emailSent: true }, 'Check your inbox'));
+    await expect(api.callWithMessage(auth.resendVerification, { body: { email: 'ada@example.com' } })).resolves.toEqual({
+      data: { emailSent: true },
+      message: 'Check your inbox',
+    });
+  });
+
+  it('refreshes and retries a signed-in route called by its endpoint on a 401', async () => {
+    const { api, requests } = setup(rotatingServer);
+    await expect(api.call(auth.me)).resolves.toEqual({ path: '/api/v1/me' });
+    expect(summary(requests)).toEqual([
+      'GET /api/v1/me Bearer old',
+      'POST /api/v1/auth/refresh Bearer old',
+      'GET /api/v1/me Bearer new',
+    ]);
   });
 
   it('sends no Authorization header when no access token is stored', async () => {
@@ -395,15 +457,18 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
     expect(onSignedOut).not.toHaveBeenCalled();
   });
 
-  it.each(['/auth/login', '/auth/register', '/auth/refresh'])(
-    'passes a 401 from %s through unchanged, without refresh or sign-out',
-    async (path) => {
+  // A public route takes no access token: its 401 means wrong credentials, never an expired session.
+  it.each([auth.login, auth.register, auth.refresh, auth.logout])(
+    'passes a 401 from the public $path through unchanged, without refresh or sign-out',
+    async (endpoint) => {
       const { api, requests, session, onSignedOut } = setup(() => fail(401, 'INVALID_CREDENTIALS', 'Invalid email or password'));
-      const error = await api.post(path, { email: 'ada@example.com', password: 'wrong' }).catch((e: unknown) => e);
+      const error = await api
+        .call(endpoint as typeof auth.login, { body: { email: 'ada@example.com', password: 'wrong' } })
+        .catch((e: unknown) => e);
 
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' });
-      expect(requests.map((r) => r.url)).toEqual([`/api/v1${path}`]);
+      expect(requests.map((r) => r.url)).toEqual([endpoint.path]);
       expect(onSignedOut).not.toHaveBeenCalled();
       expect(session.get()?.accessToken).toBe('old');
       expect(window.localStorage.getItem('accessToken')).toBe('old');

@@ -1,4 +1,13 @@
-import type { Tokens } from '../../../shared/contract/auth';
+import type * as z from 'zod/mini';
+import { refresh } from '../../../shared/contract/endpoints/auth';
+import {
+  type Answer,
+  type Endpoint,
+  fillPath,
+  type HttpContract,
+  type PathParamName,
+  type PathParams,
+} from '../../../shared/contract/route';
 import type { ErrorBody, ErrorCode } from '../../../shared/envelope';
 import type { SessionStore } from './session';
 
@@ -20,17 +29,48 @@ export class ApiError extends Error {
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, unknown>;
   signal?: AbortSignal;
 }
+
+/** How a request is sent: `refresh: false` for a route whose 401 means "wrong credentials" (docs/product.md §8). */
+interface Sending extends RequestOptions {
+  refresh: boolean;
+}
+
+type Input<S> = S extends z.ZodMiniType ? z.input<S> : never;
+
+/** An option the contract has: required unless `{}` would do; absent from the options when it has none. */
+type Part<Key extends string, T> = [T] extends [never]
+  ? { [K in Key]?: never }
+  : Record<string, never> extends T
+    ? { [K in Key]?: T }
+    : { [K in Key]: T };
+
+/**
+ * What a call of the route takes: the path's `{param}`s by name, the body and the query as the
+ * contract's schemas accept them (z.input), and an abort signal.
+ */
+export type CallOptions<C extends HttpContract> = Part<'params', Params<C['path']>> &
+  Part<'body', Input<C['body']>> &
+  Part<'query', Input<C['query']>> & { signal?: AbortSignal };
+
+type Params<P extends string> = [PathParamName<P>] extends [never] ? never : PathParams<P>;
+
+type ContractOf<E extends Endpoint<HttpContract>> = NonNullable<E['contract']>;
+/** What a route answers, by its endpoint: `AnswerOf<typeof auth.login>`. */
+export type AnswerOf<E extends Endpoint<HttpContract>> = Answer<ContractOf<E>>;
+/** The body a route takes, as its schema accepts it (z.input). */
+export type BodyOf<E extends Endpoint<HttpContract>> = Input<ContractOf<E>['body']>;
+
+/** The options argument, optional when every option is. */
+type CallArgs<C extends HttpContract> =
+  Record<string, never> extends CallOptions<C> ? [options?: CallOptions<C>] : [options: CallOptions<C>];
 
 export interface ApiResult<T> {
   data: T;
   message?: string;
 }
-
-/** Calls whose 401 means "wrong credentials", never "refresh and retry" (docs/product.md §8). */
-const NO_REFRESH = new Set(['/auth/login', '/auth/register', '/auth/refresh', '/auth/logout']);
 
 /** The part of the Web Locks API the client uses (navigator.locks). */
 export interface Locks {
@@ -76,11 +116,12 @@ export function createApiClient(options: {
   const withRefreshLock = <T>(fn: () => Promise<T>) => (options.locks ? options.locks.request(REFRESH_LOCK, fn) : fn());
   let refreshing: Promise<boolean> | null = null;
 
+  /** `path` is the whole path (`/api/v1/...`), without the query. */
   async function send<T>(path: string, request: RequestOptions): Promise<ApiResult<T>> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
     const token = options.session.get()?.accessToken;
     if (token) headers.Authorization = `Bearer ${token}`;
-    const response = await doFetch(`${API_BASE}${path}${queryString(request.query)}`, {
+    const response = await doFetch(`${path}${queryString(request.query)}`, {
       method: request.method ?? 'GET',
       headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
@@ -118,7 +159,10 @@ export function createApiClient(options: {
         if (!refreshToken) return false;
         if (refreshToken !== spent) return true;
         try {
-          const { data } = await send<{ tokens: Tokens }>('/auth/refresh', { method: 'POST', body: { refreshToken } });
+          const { data } = await send<AnswerOf<typeof refresh>>(refresh.path, {
+            method: refresh.method,
+            body: { refreshToken },
+          });
           options.session.setTokens(data.tokens);
           return true;
         } catch (error) {
@@ -133,12 +177,12 @@ export function createApiClient(options: {
     return refreshing;
   }
 
-  async function request<T>(path: string, request: RequestOptions = {}): Promise<ApiResult<T>> {
+  async function sendRefreshing<T>(path: string, request: Sending): Promise<ApiResult<T>> {
     const sentWith = options.session.get()?.accessToken;
     try {
       return await send<T>(path, request);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 401 || NO_REFRESH.has(path)) throw error;
+      if (!(error instanceof ApiError) || error.status !== 401 || !request.refresh) throw error;
       // A refresh that ended while this call was in flight has already renewed the token: retry with it.
       // A refresh that could not get through (throttled, server or network down) rejects: that failure
       // is the caller's, and the session stays.
@@ -160,7 +204,40 @@ export function createApiClient(options: {
     }
   }
 
+  /**
+   * Calls a route by its endpoint (shared/contract/endpoints/): method and path from the contract,
+   * options and answer typed by its schemas. A public route's 401 means wrong credentials (login,
+   * refresh...): no refresh and retry.
+   */
+  function callWithMessage<C extends HttpContract>(
+    endpoint: Endpoint<C>,
+    ...[options]: CallArgs<C>
+  ): Promise<ApiResult<Answer<C>>> {
+    const { params, body, query, signal } = (options ?? {}) as {
+      params?: Record<string, string>;
+      body?: unknown;
+      query?: Record<string, unknown>;
+      signal?: AbortSignal;
+    };
+    return sendRefreshing<Answer<C>>(fillPath<string>(endpoint.path, params ?? {}), {
+      method: endpoint.method,
+      body,
+      query,
+      signal,
+      refresh: endpoint.auth !== 'public',
+    });
+  }
+
+  /** A raw path below API_BASE, for the client's own tests: the app calls routes by endpoint. */
+  const request = <T>(path: string, request: RequestOptions = {}) =>
+    sendRefreshing<T>(`${API_BASE}${path}`, { ...request, refresh: true });
+
   return {
+    /** The answer's `data`. */
+    call: <C extends HttpContract>(endpoint: Endpoint<C>, ...args: CallArgs<C>) =>
+      callWithMessage(endpoint, ...args).then((r) => r.data),
+    /** The answer's `data` and its top-level `message`. */
+    callWithMessage,
     request,
     get: <T>(path: string, o?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, o).then((r) => r.data),
     post: <T>(path: string, body?: unknown, o?: Omit<RequestOptions, 'method' | 'body'>) =>

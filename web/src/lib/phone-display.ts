@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { CompanySettings } from '../../../shared/contract/voice';
+import * as voice from '../../../shared/contract/endpoints/voice';
 import { DEFAULT_COUNTRY, formatPhoneNumber, toCountryCode } from '../../../shared/phone-numbers';
 import { api } from './services';
 
@@ -8,7 +8,7 @@ import { api } from './services';
 export const companySettingsQuery = () =>
   queryOptions({
     queryKey: ['company', 'settings'] as const,
-    queryFn: () => api.get<{ settings: CompanySettings }>('/company/settings').then((d) => d.settings),
+    queryFn: () => api.call(voice.companySettings).then((d) => d.settings),
     staleTime: Number.POSITIVE_INFINITY,
   });
 

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Company, User } from '../../../shared/contract/auth';
+import * as auth from '../../../shared/contract/endpoints/auth';
 import { api, session } from './services';
 
 /**
@@ -11,7 +11,7 @@ export const profileQuery = () =>
   queryOptions({
     queryKey: ['me'] as const,
     queryFn: async () => {
-      const profile = await api.get<{ user: User; company: Company }>('/me');
+      const profile = await api.call(auth.me);
       session.setProfile(profile);
       return profile;
     },

@@ -1,6 +1,6 @@
 import { queryOptions, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { Channel, Inbox, Provider, TeamUser } from '../../../shared/contract/settings';
+import * as settings from '../../../shared/contract/endpoints/settings';
 import { api } from './services';
 
 /**
@@ -21,25 +21,25 @@ export const settingsKeys = {
 export const providersQuery = () =>
   queryOptions({
     queryKey: settingsKeys.providers,
-    queryFn: () => api.get<{ providers: Provider[] }>('/providers').then((d) => d.providers),
+    queryFn: () => api.call(settings.listProviders).then((d) => d.providers),
   });
 
 export const channelsQuery = () =>
   queryOptions({
     queryKey: settingsKeys.channels,
-    queryFn: () => api.get<{ channels: Channel[] }>('/channels').then((d) => d.channels),
+    queryFn: () => api.call(settings.listChannels).then((d) => d.channels),
   });
 
 export const inboxesQuery = () =>
   queryOptions({
     queryKey: settingsKeys.inboxes,
-    queryFn: () => api.get<{ inboxes: Inbox[] }>('/inboxes').then((d) => d.inboxes),
+    queryFn: () => api.call(settings.listInboxes).then((d) => d.inboxes),
   });
 
 export const usersQuery = () =>
   queryOptions({
     queryKey: settingsKeys.users,
-    queryFn: () => api.get<{ users: TeamUser[] }>('/users').then((d) => d.users),
+    queryFn: () => api.call(settings.listUsers).then((d) => d.users),
   });
 
 /**

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import * as auth from '../../../shared/contract/endpoints/auth';
 import { ApiError, REFRESH_ATTEMPTS, refreshDelayMs } from './api-client';
 import { api, queryClient, session } from './services';
 
@@ -22,7 +23,7 @@ export function signOut() {
 async function endOnServer(refreshToken: string) {
   for (let attempt = 1; attempt <= REFRESH_ATTEMPTS; attempt++) {
     try {
-      await api.post('/auth/logout', { refreshToken });
+      await api.call(auth.logout, { body: { refreshToken } });
       return;
     } catch (error) {
       const retriable = !(error instanceof ApiError) || error.status === 429 || error.status >= 500;
@@ -35,7 +36,7 @@ async function endOnServer(refreshToken: string) {
 /** Ends every session of the user, on every device, this one included. */
 export function useSignOutEverywhere() {
   return useMutation({
-    mutationFn: () => api.post('/auth/logout-all'),
+    mutationFn: () => api.call(auth.logoutAll),
     onSuccess: () => {
       session.clear();
       queryClient.clear();

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import type { RealtimeTicket } from '../../../../shared/contract/realtime';
+import { realtimeTicket } from '../../../../shared/contract/endpoints/realtime';
 import type { OnlineUser, ServerEvent, ServerEventType } from '../../../../shared/contract/realtime-events';
 import { api, queryClient } from '../services';
 import { applyEvent, realtimeKeys, refreshAfterReconnect } from './event-cache';
@@ -8,7 +8,7 @@ import { createRealtimeClient, type SocketIdentity } from './realtime-client';
 
 /** The tab's one socket. */
 export const realtime = createRealtimeClient({
-  ticket: () => api.post<RealtimeTicket>('/realtime/ticket').then((d) => d.ticket),
+  ticket: () => api.call(realtimeTicket).then((d) => d.ticket),
   onEvent: (event) => applyEvent(queryClient, event),
   onReconnect: () => refreshAfterReconnect(queryClient),
 });

@@ -1,10 +1,11 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminOverview, RepointResult, WebhookAddress } from '../../../../../shared/contract/admin';
-import type { CompanyDeletion } from '../../../../../shared/contract/company';
+import * as admin from '../../../../../shared/contract/endpoints/admin';
+import * as company from '../../../../../shared/contract/endpoints/company';
+import type { AnswerOf } from '../../../lib/api-client';
 import { api } from '../../../lib/services';
 
 export const fetchAdminOverview = (cursor: string | null) =>
-  api.get<AdminOverview>('/admin/overview', { query: { cursor: cursor ?? undefined } });
+  api.call(admin.adminOverview, { query: { cursor: cursor ?? undefined } });
 
 /** The totals come with every page; the companies add up page by page (newest first). */
 export function useAdminOverview(enabled: boolean) {
@@ -22,12 +23,7 @@ export function useDeleteCompanyAsAdmin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, confirm }: { id: string; confirm: string }) =>
-      api
-        .request<{ deletion: CompanyDeletion }>(`/admin/companies/${encodeURIComponent(id)}`, {
-          method: 'DELETE',
-          body: { confirm },
-        })
-        .then((r) => r.data.deletion),
+      api.call(company.adminDeleteCompany, { params: { id }, body: { confirm } }).then((d) => d.deletion),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'overview'] }),
     retry: false,
   });
@@ -37,13 +33,13 @@ export function useDeleteCompanyAsAdmin() {
 export function useWebhookAddress(enabled: boolean) {
   return useQuery({
     queryKey: ['admin', 'webhooks'],
-    queryFn: () => api.get<{ webhookAddress: WebhookAddress }>('/admin/webhooks').then((d) => d.webhookAddress),
+    queryFn: () => api.call(admin.webhookAddress).then((d) => d.webhookAddress),
     enabled,
   });
 }
 
 /** What the re-point has done so far, pass after pass. */
-export type RepointProgress = Omit<RepointResult, 'nextCursor'>;
+export type RepointProgress = Omit<AnswerOf<typeof admin.repointWebhooks>['repoint'], 'nextCursor'>;
 
 /**
  * POST /admin/webhooks/repoint, pass after pass until every company was visited (each pass fits one
@@ -56,11 +52,10 @@ export function useRepointWebhooks() {
       const total: RepointProgress = { webhookBase: '', repointed: { companies: 0, numbers: 0 }, failures: [] };
       let cursor: string | null = null;
       do {
-        const body: { cursor?: string } = cursor === null ? {} : { cursor };
-        const { repoint }: { repoint: RepointResult } = await api.post<{ repoint: RepointResult }>(
-          '/admin/webhooks/repoint',
-          body,
-        );
+        // Annotated: `cursor` is narrowed through the loop, which TypeScript cannot infer in one pass.
+        const { repoint }: AnswerOf<typeof admin.repointWebhooks> = await api.call(admin.repointWebhooks, {
+          body: cursor === null ? {} : { cursor },
+        });
         total.webhookBase = repoint.webhookBase;
         total.repointed = {
           companies: total.repointed.companies + repoint.repointed.companies,

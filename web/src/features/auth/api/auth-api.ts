@@ -1,31 +1,19 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { Company, Tokens, User } from '../../../../../shared/contract/auth';
-import type { InvitationPreview } from '../../../../../shared/contract/team';
+import * as auth from '../../../../../shared/contract/endpoints/auth';
+import * as team from '../../../../../shared/contract/endpoints/team';
+import type { BodyOf } from '../../../lib/api-client';
 import { api, session } from '../../../lib/services';
 
-export interface SignedIn {
-  user: User;
-  company: Company;
-  tokens: Tokens;
-}
+export type Registration = BodyOf<typeof auth.register>;
 
-export interface Registration {
-  companyName: string;
-  name: string;
-  email: string;
-  password: string;
-}
+export const login = (credentials: BodyOf<typeof auth.login>) => api.call(auth.login, { body: credentials });
 
-export const login = (credentials: { email: string; password: string }) => api.post<SignedIn>('/auth/login', credentials);
-
-export const register = (registration: Registration) =>
-  api.request<{ user: User; company: Company; emailSent: boolean }>('/auth/register', { method: 'POST', body: registration });
+export const register = (registration: Registration) => api.callWithMessage(auth.register, { body: registration });
 
 /** The token goes in the body, never in a URL that a log or the browser history keeps (issue 21). */
-export const verifyEmail = (token: string) => api.request<SignedIn>('/auth/verify-email', { method: 'POST', body: { token } });
+export const verifyEmail = (token: string) => api.callWithMessage(auth.verifyEmail, { body: { token } });
 
-export const resendVerification = (email: string) =>
-  api.request<Record<string, never>>('/auth/resend-verification', { method: 'POST', body: { email } });
+export const resendVerification = (email: string) => api.callWithMessage(auth.resendVerification, { body: { email } });
 
 export function useLogin() {
   return useMutation({ mutationFn: login, onSuccess: (data) => session.signIn(data), retry: false });
@@ -57,10 +45,9 @@ export function useVerifyEmail(token: string | null) {
 
 /** A POST for the same reason as verifyEmail: the token stays out of every URL. */
 export const previewInvitation = (token: string) =>
-  api.post<{ invitation: InvitationPreview }>('/invitations/preview', { token }).then((data) => data.invitation);
+  api.call(team.previewInvitation, { body: { token } }).then((data) => data.invitation);
 
-export const acceptInvitation = (input: { token: string; name: string; password: string }) =>
-  api.post<SignedIn>('/invitations/accept', input);
+export const acceptInvitation = (input: BodyOf<typeof team.acceptInvitation>) => api.call(team.acceptInvitation, { body: input });
 
 /** What an invitation link stands for; a dead link answers why, so this never retries. */
 export function useInvitationPreview(token: string | null) {

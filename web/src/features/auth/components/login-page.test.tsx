@@ -3,6 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as auth from '../../../../../shared/contract/endpoints/auth';
 import { api, onSignedOut, session } from '../../../lib/services';
 import { sampleCompany, sampleUser } from '../../../test-utils';
 import { LoginPage } from './login-page';
@@ -214,7 +215,7 @@ describe('LoginPage', () => {
     onSignedOut(() => {});
     session.signIn({ user, company, tokens: { accessToken: 'expired', refreshToken: 'spent' } });
     stubServer(() => json(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'Authentication required' } }));
-    await api.get('/me').catch(() => {});
+    await api.call(auth.me).catch(() => {});
     expect(session.get()).toBeNull();
 
     renderLogin();

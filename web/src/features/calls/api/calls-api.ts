@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { CALLS_LIST_LIMIT } from '../../../../../shared/constants';
-import type { Call, CallStatus } from '../../../../../shared/contract/calls';
+import type { CallStatus } from '../../../../../shared/contract/calls';
+import * as calls from '../../../../../shared/contract/endpoints/calls';
 import { api } from '../../../lib/services';
 
 /** The page's filters as the address keeps them: a status, and days (YYYY-MM-DD) in the reader's time zone. */
@@ -20,7 +21,7 @@ export function dayBoundary(day: string, end: boolean): string {
 
 export const fetchCalls = (filters: CallFilters) =>
   api
-    .get<{ calls: Call[] }>('/calls', {
+    .call(calls.listCalls, {
       query: {
         status: filters.status,
         dateFrom: dayBoundary(filters.from, false),

@@ -1,20 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import * as settings from '../../../../../shared/contract/endpoints/settings';
 import type { Channel } from '../../../../../shared/contract/settings';
+import type { BodyOf } from '../../../lib/api-client';
 import { api } from '../../../lib/services';
 import { channelsQuery, inboxesQuery, settingsKeys, usersQuery } from '../../../lib/settings-queries';
 
 export type RoutingType = Channel['routingType'];
 
 /** docs/product.md §4: UNASSIGNED clears the target, sent as null. */
-export interface RoutingChange {
-  routingType: RoutingType;
-  routingTargetId: string | null;
-}
+export type RoutingChange = BodyOf<typeof settings.updateChannelRouting>;
 
 export const updateRouting = (channelId: string, change: RoutingChange) =>
-  api
-    .request<{ channel: Channel }>(`/channels/${encodeURIComponent(channelId)}/routing`, { method: 'PATCH', body: change })
-    .then((r) => r.data.channel);
+  api.call(settings.updateChannelRouting, { params: { id: channelId }, body: change }).then((d) => d.channel);
 
 export function useChannels() {
   return useQuery(channelsQuery());

@@ -1,31 +1,23 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONTACTS_LIST_LIMIT } from '../../../../../shared/constants';
-import type { Contact } from '../../../../../shared/contract/contacts';
+import * as contacts from '../../../../../shared/contract/endpoints/contacts';
+import type { BodyOf } from '../../../lib/api-client';
 import { api } from '../../../lib/services';
 
-export interface ContactFields {
-  name: string;
-  email: string;
-  notes: string;
-}
-
-export interface NewContact extends ContactFields {
-  phoneNumber: string;
-}
+export type NewContact = BodyOf<typeof contacts.createContact>;
 
 const contactsKey = ['contacts'] as const;
-const contactPath = (id: string) => `/contacts/${encodeURIComponent(id)}`;
 
 export const fetchContacts = (search: string) =>
-  api.get<{ contacts: Contact[] }>('/contacts', { query: { search, limit: CONTACTS_LIST_LIMIT } }).then((d) => d.contacts);
+  api.call(contacts.listContacts, { query: { search, limit: CONTACTS_LIST_LIMIT } }).then((d) => d.contacts);
 
-export const createContact = (contact: NewContact) => api.post<{ contact: Contact }>('/contacts', contact).then((d) => d.contact);
+export const createContact = (contact: NewContact) => api.call(contacts.createContact, { body: contact }).then((d) => d.contact);
 
-/** docs/product.md §5: the number is never sent when editing. */
-export const updateContact = ({ id, ...fields }: ContactFields & { id: string }) =>
-  api.request<{ contact: Contact }>(contactPath(id), { method: 'PUT', body: fields }).then((r) => r.data.contact);
+/** docs/product.md §5: the number is never sent when editing (the contract's body has no field for it). */
+export const updateContact = ({ id, ...fields }: BodyOf<typeof contacts.updateContact> & { id: string }) =>
+  api.call(contacts.updateContact, { params: { id }, body: fields }).then((d) => d.contact);
 
-export const deleteContact = (id: string) => api.request<{ id: string }>(contactPath(id), { method: 'DELETE' });
+export const deleteContact = (id: string) => api.call(contacts.deleteContact, { params: { id } });
 
 export function useContacts(search: string) {
   return useQuery({

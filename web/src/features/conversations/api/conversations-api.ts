@@ -6,13 +6,8 @@ import {
   THREAD_FAST_REFRESH_WINDOW_MS,
   THREAD_REFRESH_MS,
 } from '../../../../../shared/constants';
-import type {
-  Conversation,
-  ConversationDetail,
-  ConversationPage,
-  ConversationStatus,
-  Message,
-} from '../../../../../shared/contract/conversations';
+import type { ConversationStatus } from '../../../../../shared/contract/conversations';
+import * as conversations from '../../../../../shared/contract/endpoints/conversations';
 import { ApiError } from '../../../lib/api-client';
 import {
   type ConversationFilter,
@@ -24,30 +19,20 @@ import {
 } from '../../../lib/conversation-cache';
 import { api } from '../../../lib/services';
 
-const conversationPath = (id: string) => `/conversations/${encodeURIComponent(id)}`;
-
 export const fetchConversations = (status: ConversationFilter, cursor: string | null) =>
-  api.get<ConversationPage>('/conversations', {
-    query: { status, limit: CONVERSATION_PAGE_SIZE, cursor: cursor ?? undefined },
-  });
+  api.call(conversations.listConversations, { query: { status, limit: CONVERSATION_PAGE_SIZE, cursor: cursor ?? undefined } });
 
 export const fetchConversation = (id: string, before: string | null) =>
-  api
-    .get<{ conversation: ConversationDetail }>(conversationPath(id), { query: { before: before ?? undefined } })
-    .then((d) => d.conversation);
+  api.call(conversations.getConversation, { params: { id }, query: { before: before ?? undefined } }).then((d) => d.conversation);
 
 export const sendMessage = (id: string, body: string) =>
-  api.post<{ message: Message }>(`${conversationPath(id)}/messages`, { body }).then((d) => d.message);
+  api.call(conversations.sendMessage, { params: { id }, body: { body } }).then((d) => d.message);
 
 export const retryMessage = (id: string, messageId: string) =>
-  api
-    .post<{ message: Message }>(`${conversationPath(id)}/messages/${encodeURIComponent(messageId)}/retry`, undefined)
-    .then((d) => d.message);
+  api.call(conversations.retryMessage, { params: { id, messageId } }).then((d) => d.message);
 
 export const updateConversationStatus = (id: string, status: ConversationStatus) =>
-  api
-    .request<{ conversation: Conversation }>(`${conversationPath(id)}/status`, { method: 'PATCH', body: { status } })
-    .then((r) => r.data.conversation);
+  api.call(conversations.updateConversationStatus, { params: { id }, body: { status } }).then((d) => d.conversation);
 
 /**
  * docs/product.md §7/§9: a page of 20, newest activity first, refetched every 60 s; Load More follows the cursor.

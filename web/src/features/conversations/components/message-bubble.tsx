@@ -2,6 +2,7 @@ import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw
 import { DropdownMenu } from 'radix-ui';
 import { useRef, useState } from 'react';
 import type { Message } from '../../../../../shared/contract/conversations';
+import { canRetry } from '../../../../../shared/message-status';
 import { useSession } from '../../../hooks/use-session';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
@@ -56,7 +57,7 @@ export function MessageBubble({ message, onDelete }: { message: Message; onDelet
           {delivery && <Delivery status={delivery} />}
         </p>
         {reason && <p className="text-xs font-medium text-danger">{reason}</p>}
-        {delivery === 'Failed' && !message.smsMessage.providerMessageId && <RetryButton message={message} />}
+        {canRetry({ ...message, providerMessageId: message.smsMessage.providerMessageId }) && <RetryButton message={message} />}
       </div>
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ConversationPage } from '../../../../../shared/contract/conversations';
+import * as conversations from '../../../../../shared/contract/endpoints/conversations';
 import { conversationKeys } from '../../../lib/conversation-cache';
 import { api } from '../../../lib/services';
 
 /** The company's open conversations: the list's total (a counter on the server), for a page of one. */
 export const fetchOpenConversationCount = () =>
-  api.get<ConversationPage>('/conversations', { query: { status: 'OPEN', limit: 1 } }).then((d) => d.total);
+  api.call(conversations.listConversations, { query: { status: 'OPEN', limit: 1 } }).then((d) => d.total);
 
 export const openConversationCountQuery = () =>
   queryOptions({ queryKey: conversationKeys.openCount, queryFn: fetchOpenConversationCount });

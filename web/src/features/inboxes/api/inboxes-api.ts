@@ -1,37 +1,31 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Inbox, InboxDetail, InboxMember, RoutingStrategy } from '../../../../../shared/contract/settings';
+import * as settings from '../../../../../shared/contract/endpoints/settings';
+import type { BodyOf } from '../../../lib/api-client';
 import { api } from '../../../lib/services';
 import { inboxesQuery, settingsKeys, usersQuery } from '../../../lib/settings-queries';
 
-export interface NewInbox {
-  name: string;
-  description: string;
-}
+export type NewInbox = BodyOf<typeof settings.createInbox>;
 
-const inboxPath = (id: string) => `/inboxes/${encodeURIComponent(id)}`;
+export const createInbox = (inbox: NewInbox) => api.call(settings.createInbox, { body: inbox }).then((d) => d.inbox);
 
-export const createInbox = (inbox: NewInbox) => api.post<{ inbox: Inbox }>('/inboxes', inbox).then((d) => d.inbox);
+export const deleteInbox = (id: string) => api.call(settings.deleteInbox, { params: { id } });
 
-export const deleteInbox = (id: string) => api.request<{ inbox: Inbox }>(inboxPath(id), { method: 'DELETE' });
+export const fetchInbox = (id: string) => api.call(settings.getInbox, { params: { id } }).then((d) => d.inbox);
 
-export const fetchInbox = (id: string) => api.get<{ inbox: InboxDetail }>(inboxPath(id)).then((d) => d.inbox);
-
-export const fetchInboxRouting = (id: string) =>
-  api.get<{ strategies: RoutingStrategy[] }>(`${inboxPath(id)}/routing`).then((d) => d.strategies);
+export const fetchInboxRouting = (id: string) => api.call(settings.getInboxRouting, { params: { id } }).then((d) => d.strategies);
 
 /** docs/product.md §4: RING_ALL is the only strategy; voicemail is unavailable. */
 export const saveInboxRouting = (id: string) =>
-  api.post<{ strategy: RoutingStrategy }>(`${inboxPath(id)}/routing`, {
-    channelType: 'PHONE',
-    strategyType: 'RING_ALL',
-    config: {},
+  api.call(settings.saveInboxRouting, {
+    params: { id },
+    body: { channelType: 'PHONE', strategyType: 'RING_ALL', config: {} },
   });
 
 export const addMember = (inboxId: string, userId: string) =>
-  api.post<{ member: InboxMember }>(`${inboxPath(inboxId)}/members`, { userId }).then((d) => d.member);
+  api.call(settings.addInboxMember, { params: { id: inboxId }, body: { userId } }).then((d) => d.member);
 
 export const removeMember = (inboxId: string, userId: string) =>
-  api.request<{ member: InboxMember }>(`${inboxPath(inboxId)}/members/${encodeURIComponent(userId)}`, { method: 'DELETE' });
+  api.call(settings.removeInboxMember, { params: { id: inboxId, userId } });
 
 export const inboxQuery = (id: string) => queryOptions({ queryKey: settingsKeys.inbox(id), queryFn: () => fetchInbox(id) });
 

@@ -1,42 +1,29 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Channel, Provider, ProviderNumber } from '../../../../../shared/contract/settings';
+import * as settings from '../../../../../shared/contract/endpoints/settings';
+import type { Provider } from '../../../../../shared/contract/settings';
+import type { AnswerOf, BodyOf } from '../../../lib/api-client';
 import { api } from '../../../lib/services';
 import { providersQuery, settingsKeys } from '../../../lib/settings-queries';
 
-export interface TwilioCredentials {
-  accountSid: string;
-  authToken: string;
-}
+export type TwilioCredentials = BodyOf<typeof settings.connectTwilio>;
 
-/** One number to import, as POST /providers/{id}/import-channels takes it (docs/product.md §7.7). */
-export interface ImportNumber {
-  sid: string;
-  phoneNumber: string;
-  capabilities: { voice: boolean; sms: boolean };
-}
+/** One number to import (docs/product.md §3 Import payload). */
+export type ImportNumber = BodyOf<typeof settings.importChannels>['numbers'][number];
 
 export const connectTwilio = (credentials: TwilioCredentials) =>
-  api.post<{ provider: Provider }>('/providers/twilio', credentials).then((d) => d.provider);
+  api.call(settings.connectTwilio, { body: credentials }).then((d) => d.provider);
 
 export const disconnectProvider = (id: string) =>
-  api.request<{ provider: Provider }>(`/providers/${encodeURIComponent(id)}`, { method: 'DELETE' }).then((r) => r.data.provider);
+  api.call(settings.disconnectProvider, { params: { id } }).then((d) => d.provider);
 
 export const fetchAvailableNumbers = (providerId: string) =>
-  api.get<{ numbers: ProviderNumber[] }>(`/providers/${encodeURIComponent(providerId)}/available-numbers`).then((d) => d.numbers);
+  api.call(settings.availableNumbers, { params: { id: providerId } }).then((d) => d.numbers);
 
 /** A number an import left out, and why. */
-export interface SkippedNumber {
-  phoneNumber: string;
-  reason: string;
-}
+export type SkippedNumber = AnswerOf<typeof settings.importChannels>['skipped'][number];
 
 export const importChannels = (providerId: string, numbers: ImportNumber[]) =>
-  api.post<{ channels: Channel[]; importedCount: number; skipped: SkippedNumber[] }>(
-    `/providers/${encodeURIComponent(providerId)}/import-channels`,
-    {
-      numbers,
-    },
-  );
+  api.call(settings.importChannels, { params: { id: providerId }, body: { numbers } });
 
 export const availableNumbersQuery = (providerId: string) =>
   queryOptions({

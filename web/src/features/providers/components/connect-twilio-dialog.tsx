@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { TWILIO_ACCOUNT_SID, TWILIO_ACCOUNT_SID_FORMAT } from '../../../../../shared/constants';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
@@ -10,14 +11,12 @@ import { useConnectTwilio } from '../api/providers-api';
 const FIELDS = ['accountSid', 'authToken'] as const;
 type Field = (typeof FIELDS)[number];
 
-/** The server's rule (shared/contract/settings.ts), checked here first so a typo needs no round trip. */
-const ACCOUNT_SID = /^AC[0-9a-fA-F]{32}$/;
-
 export function validateCredentials(values: Record<Field, string>): FieldErrors<Field> {
   const errors: FieldErrors<Field> = {};
   const sid = values.accountSid.trim();
   if (!sid) errors.accountSid = 'Account SID is required';
-  else if (!ACCOUNT_SID.test(sid)) errors.accountSid = 'Account SID starts with AC followed by 32 letters and digits';
+  // The server's rule, checked here first so a typo needs no round trip.
+  else if (!TWILIO_ACCOUNT_SID.test(sid)) errors.accountSid = TWILIO_ACCOUNT_SID_FORMAT;
   if (!values.authToken.trim()) errors.authToken = 'Auth token is required';
   return errors;
 }

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import * as voice from '../../../../../shared/contract/endpoints/voice';
 import type { CallingSettings, CompanySettings } from '../../../../../shared/contract/voice';
 import { companySettingsQuery } from '../../../lib/phone-display';
 import { api } from '../../../lib/services';
@@ -10,9 +11,7 @@ export function useCallingSettings() {
 
 /** PUT /company/settings/calling (issue 21): owners and admins; the rate is the owner's. */
 export const saveCallingSettings = (calling: CallingSettings) =>
-  api
-    .request<{ calling: CallingSettings }>('/company/settings/calling', { method: 'PUT', body: calling })
-    .then((r) => r.data.calling);
+  api.call(voice.updateCallingSettings, { body: calling }).then((d) => d.calling);
 
 export function useSaveCallingSettings() {
   const queryClient = useQueryClient();

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CompanyDeletion, Retention } from '../../../../../shared/contract/company';
+import type { Retention } from '../../../../../shared/contract/company';
+import * as company from '../../../../../shared/contract/endpoints/company';
 import { api, queryClient, session } from '../../../lib/services';
 import { markCompanyDeleted } from '../../../lib/session-notice';
 
 /** DELETE /company (owner only): the server ends every session of the company, this one included. */
-export const deleteCompany = (confirm: string) =>
-  api.request<{ deletion: CompanyDeletion }>('/company', { method: 'DELETE', body: { confirm } }).then((r) => r.data.deletion);
+export const deleteCompany = (confirm: string) => api.call(company.deleteCompany, { body: { confirm } }).then((d) => d.deletion);
 
 /** Deletes the company, then signs out here too; /login says why (lib/session-notice.ts). */
 export function useDeleteCompany() {
@@ -22,7 +22,7 @@ export function useDeleteCompany() {
 
 const retentionQuery = () => ({
   queryKey: ['company', 'retention'],
-  queryFn: () => api.get<{ retention: Retention }>('/company/retention').then((r) => r.retention),
+  queryFn: () => api.call(company.getRetention).then((r) => r.retention),
 });
 
 /** GET /company/retention: how long messages and calls are kept (null: kept). */
@@ -32,10 +32,7 @@ export const useRetention = () => useQuery(retentionQuery());
 export function useSaveRetention() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (retention: Retention) =>
-      api
-        .request<{ retention: Retention }>('/company/retention', { method: 'PUT', body: retention })
-        .then((r) => r.data.retention),
+    mutationFn: (retention: Retention) => api.call(company.updateRetention, { body: retention }).then((d) => d.retention),
     onSuccess: (retention) => client.setQueryData(retentionQuery().queryKey, retention),
     retry: false,
   });

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CallerId } from '../../../../../shared/contract/voice';
+import * as voice from '../../../../../shared/contract/endpoints/voice';
 import { api, session } from '../../../lib/services';
 import { createVoiceTokens } from '../device/voice-tokens';
 
 /** POST /voice/token (docs/product.md §7): at initialisation and again before the token expires. */
-export const fetchVoiceToken = () => api.post<{ token: string }>('/voice/token').then((d) => d.token);
+export const fetchVoiceToken = () => api.call(voice.voiceToken).then((d) => d.token);
 
 /** The signed-in user's voice token, reused across page loads and tabs while it has time left. */
 export const voiceTokens = createVoiceTokens({
@@ -19,7 +19,7 @@ export const voiceTokens = createVoiceTokens({
 export const callerIdsQuery = () =>
   queryOptions({
     queryKey: ['voice', 'caller-ids'] as const,
-    queryFn: () => api.get<{ callerIds: CallerId[] }>('/voice/caller-ids').then((d) => d.callerIds),
+    queryFn: () => api.call(voice.listCallerIds).then((d) => d.callerIds),
   });
 
 export const useCallerIds = () => useQuery(callerIdsQuery());

@@ -1,26 +1,22 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InvitableRole, Invitation } from '../../../../../shared/contract/team';
+import * as team from '../../../../../shared/contract/endpoints/team';
+import type { InvitableRole } from '../../../../../shared/contract/team';
+import type { BodyOf } from '../../../lib/api-client';
 import { api } from '../../../lib/services';
 import { settingsKeys, usersQuery } from '../../../lib/settings-queries';
 
-export interface NewInvitation {
-  email: string;
-  role: InvitableRole;
-}
+export type NewInvitation = BodyOf<typeof team.createInvitation>;
 
 const invitationsKey = ['invitations'] as const;
-const invitationPath = (id: string) => `/invitations/${encodeURIComponent(id)}`;
-const userPath = (id: string) => `/users/${encodeURIComponent(id)}`;
 
-export const fetchInvitations = () => api.get<{ invitations: Invitation[] }>('/invitations').then((d) => d.invitations);
+export const fetchInvitations = () => api.call(team.listInvitations).then((d) => d.invitations);
 export const createInvitation = (invitation: NewInvitation) =>
-  api.post<{ invitation: Invitation }>('/invitations', invitation).then((d) => d.invitation);
-export const resendInvitation = (id: string) =>
-  api.post<{ invitation: Invitation }>(`${invitationPath(id)}/resend`, undefined).then((d) => d.invitation);
-export const revokeInvitation = (id: string) => api.request<{ invitation: Invitation }>(invitationPath(id), { method: 'DELETE' });
-export const removeUser = (id: string) => api.request<{ user: { id: string } }>(userPath(id), { method: 'DELETE' });
+  api.call(team.createInvitation, { body: invitation }).then((d) => d.invitation);
+export const resendInvitation = (id: string) => api.call(team.resendInvitation, { params: { id } }).then((d) => d.invitation);
+export const revokeInvitation = (id: string) => api.call(team.revokeInvitation, { params: { id } });
+export const removeUser = (id: string) => api.call(team.removeUser, { params: { id } });
 export const changeRole = ({ id, role }: { id: string; role: InvitableRole }) =>
-  api.request<{ user: { id: string; role: InvitableRole } }>(userPath(id), { method: 'PATCH', body: { role } });
+  api.call(team.updateUserRole, { params: { id }, body: { role } });
 
 export const invitationsQuery = () => queryOptions({ queryKey: invitationsKey, queryFn: fetchInvitations });
 

@@ -1,5 +1,7 @@
 import { UserMinus, UserPlus, UsersRound } from 'lucide-react';
 import { useId, useState } from 'react';
+import { createInvitation, updateUserRole } from '../../../../../shared/contract/endpoints/team';
+import { allows } from '../../../../../shared/contract/route';
 import type { TeamUser } from '../../../../../shared/contract/settings';
 import { canRemove } from '../../../../../shared/contract/team';
 import { Alert } from '../../../components/alert';
@@ -43,8 +45,9 @@ export function TeamPage() {
   const team = useTeam();
   const users = team.data ?? [];
   const me = useSession()?.user;
-  const canManage = me?.role === 'OWNER' || me?.role === 'ADMIN';
-  const isOwner = me?.role === 'OWNER';
+  // Who may is the routes' rule (their contracts' roles), asked here before offering the action.
+  const canManage = allows(createInvitation, me?.role);
+  const isOwner = allows(updateUserRole, me?.role);
   const remove = useRemoveUser();
   const online = new Set(useOnlineUsers().map((u) => u.id));
   // Last Active is counted in minutes: a tick every 30 s keeps "Just now" from outstaying its minute.

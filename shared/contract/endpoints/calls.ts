@@ -1,0 +1,10 @@
+// Written by shared/contract/write-endpoints.ts from the contracts: do not edit.
+/** The HTTP contracts of calls.ts without their schemas (route.ts, Endpoint): what the web app calls them by. */
+import type * as contracts from '../calls';
+import type { Endpoint } from '../route';
+
+export const listCalls: Endpoint<typeof contracts.listCalls> = {
+  method: 'GET',
+  path: '/api/v1/calls',
+  auth: 'user',
+};
