@@ -18,7 +18,8 @@ import { repoRoot, resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 import { serveStatic } from './lib/static-server';
 
-const BUDGET_KB = 150; // gzip, KB = 1024 bytes, all JS of the first /login visit
+/** gzip, KB = 1024 bytes, all JS of the first /login visit (issue 24: the typed client must keep zod out of it). */
+const BUDGET_KB = 110;
 const dist = join(repoRoot, 'web', 'dist');
 
 const started = performance.now();
