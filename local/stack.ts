@@ -17,6 +17,8 @@ export interface StackOptions extends LocalSettings {
   /** Keep DynamoDB data and the Twilio emulator's state on disk under dataDir (npm start) or in memory (tests). */
   persist: boolean;
   web: boolean;
+  /** Serve the production build of the web app (as CloudFront does) instead of the dev server. */
+  webBuild?: boolean;
   /** The Twilio emulator's time per message status step (its own default, a few hundred ms, without one). */
   twilioMessageStepMs?: number;
   /** A lower scrypt cost for new password hashes (test stacks only; see functions/auth/passwords.ts). */
@@ -137,6 +139,7 @@ export async function startLocalStack(options: StackOptions) {
         apiPort: options.apiPort,
         signallingHost: signalling.host,
         log: log('web'),
+        built: options.webBuild,
       });
       stops.push(web.stop);
     }

@@ -22,7 +22,11 @@ async function shutdown(stop?: () => Promise<void>) {
 
 try {
   const stack = await startTestStack({
-    web: true, // The admin tests' administrators, besides any the environment names.
+    web: true,
+    // The app as deployed: a page loads its few built files, not hundreds of dev-server modules.
+    // BROWSER_WEB=dev runs the journeys against the dev server instead.
+    webBuild: process.env.BROWSER_WEB !== 'dev',
+    // The admin tests' administrators, besides any the environment names.
     platformAdminEmails: [
       process.env.PLATFORM_ADMIN_EMAILS,
       PLATFORM_ADMIN_OVERVIEW,

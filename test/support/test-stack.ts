@@ -18,6 +18,8 @@ export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
  */
 export async function startTestStack(options: {
   web: boolean;
+  /** The web app as built for CloudFront, not the dev server (local/web.ts). */
+  webBuild?: boolean;
   platformAdminEmails?: string;
   label: string;
   /** The Twilio emulator's time per message status step. */
@@ -55,6 +57,7 @@ export async function startTestStack(options: {
       twilioSignallingPort,
       persist: false,
       web: options.web,
+      webBuild: options.webBuild,
       twilioMessageStepMs: options.twilioMessageStepMs,
       voiceTokenTtlSeconds: options.voiceTokenTtlSeconds,
       // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
