@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * Projects: `unit` runs in isolation; `integration` shares one local stack (DynamoDB Local, the SES
  * emulator and the gateway on free ports) started by its global setup; `web` runs the SPA's component
  * tests in jsdom; `browser` drives the web app in Debian's Chromium against a stack of its own with the
- * Vite dev server, one file at a time, after the other projects (2 cores: a browser next to other
+ * web app built as for CloudFront (local/web.ts), one file at a time, after the other projects (2 cores: a browser next to other
  * test files makes timings flaky); `load` puts many parallel writers on one conversation, on a stack
  * of its own, one file at a time, after the browser; `bundled` runs a smoke set against exactly the
 bundles `cdk deploy` uploads (SWITCHBOARD_HANDLERS=bundled), on a stack of its own, last. `peak` (a busy company's rate of texts, a goal of

@@ -11,8 +11,8 @@ const STARTUP_TIMEOUT_MS = 240_000;
 let child: ChildProcess | undefined;
 
 /**
- * Global setup of the `browser` project: one local stack with the web app (the Vite dev server
- * proxying /api and /ws), on free ports, with an in-memory database, started in a child process
+ * Global setup of the `browser` project: one local stack with the web app (built as for
+ * CloudFront, served with /api and /ws proxied; BROWSER_WEB=dev: the Vite dev server), on free ports, with an in-memory database, started in a child process
  * (see browser-stack.ts for why) and provided as `stack`, like the integration project's.
  */
 export async function setup(project: TestProject) {

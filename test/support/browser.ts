@@ -11,7 +11,7 @@ import { launchChromium } from './browser-launch';
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 360, height: 740 } as const;
 
-/** How long a visible outcome may take: the dev server compiles a page's modules on its first visit. */
+/** How long a visible outcome may take (with BROWSER_WEB=dev, the dev server compiles a page's modules on its first visit). */
 export const UI_TIMEOUT_MS = 30_000;
 
 export const launchBrowser = (): Promise<Browser> => launchChromium();
