@@ -34,19 +34,25 @@ async function quietLogger() {
   return logger;
 }
 
-async function startDev(options: { port: number }) {
-  const { createServer } = await import('vite');
+/**
+ * Vite's servers (dev and preview) exit the process on SIGTERM (and at the end of stdin) after closing
+ * only themselves, which would orphan DynamoDB Local and the SES emulator: the stack's owner handles
+ * shutdown instead, so the listeners `start` adds are taken off again.
+ */
+async function withoutViteExit<T>(start: () => Promise<T>): Promise<T> {
   const before = { sigterm: process.listeners('SIGTERM'), stdinEnd: process.stdin.listeners('end') };
-  const server = await createServer({
-    configFile: CONFIG_FILE,
-    server: { port: options.port, strictPort: true },
-    customLogger: await quietLogger(),
-    clearScreen: false,
-  });
-  // Vite's dev server exits the process on SIGTERM (and at the end of stdin) after closing only itself,
-  // which would orphan DynamoDB Local and the SES emulator: the stack's owner handles shutdown instead.
+  const started = await start();
   for (const l of process.listeners('SIGTERM')) if (!before.sigterm.includes(l)) process.off('SIGTERM', l);
   for (const l of process.stdin.listeners('end')) if (!before.stdinEnd.includes(l)) process.stdin.off('end', l as () => void);
+  return started;
+}
+
+async function startDev(options: { port: number }) {
+  const { createServer } = await import('vite');
+  const customLogger = await quietLogger();
+  const server = await withoutViteExit(() =>
+    createServer({ configFile: CONFIG_FILE, server: { port: options.port, strictPort: true }, customLogger, clearScreen: false }),
+  );
   await server.listen();
   return { url: `http://localhost:${options.port}`, stop: () => server.close() };
 }
@@ -65,12 +71,14 @@ async function startBuilt(options: { port: number; signallingHost: string }) {
     header: true,
   });
   // The preview server proxies as the dev server does (vite.config.ts `server.proxy`).
-  const server = await preview({
-    configFile: CONFIG_FILE,
-    customLogger,
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: options.port, strictPort: true, headers: { 'Content-Security-Policy': policy } },
-  });
+  const server = await withoutViteExit(() =>
+    preview({
+      configFile: CONFIG_FILE,
+      customLogger,
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: options.port, strictPort: true, headers: { 'Content-Security-Policy': policy } },
+    }),
+  );
   return {
     url: `http://localhost:${options.port}`,
     stop: async () => {
