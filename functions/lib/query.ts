@@ -22,16 +22,15 @@ export async function* queryPages<T = Record<string, unknown>>(query: PagedQuery
 export interface PrefixQueryOptions {
   /** Keeps only the items this condition holds for (read, then dropped: it costs the reads). */
   filter?: { expression: string; values: Record<string, unknown> };
-  /** Attributes to read (ProjectionExpression); `names` maps any `#placeholders` it uses. */
+  /** Attributes to read (ProjectionExpression). */
   projection?: string;
-  names?: Record<string, string>;
   consistent?: boolean;
   /** Highest sort key first. */
   descending?: boolean;
 }
 
 /** Sorts after every character a key can hold: the end of a prefix's range. */
-export const LAST_CHARACTER = '\u{10FFFF}';
+const LAST_CHARACTER = '\u{10FFFF}';
 
 /**
  * The Query of one partition's items whose sort key starts with the prefix (`keys.*Of`). A range
@@ -43,7 +42,6 @@ export function prefixQuery(key: { PK: string; SKPrefix: string }, options: Pref
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefix AND :end',
     FilterExpression: options.filter?.expression,
     ProjectionExpression: options.projection,
-    ExpressionAttributeNames: options.names,
     ExpressionAttributeValues: {
       ':pk': key.PK,
       ':prefix': key.SKPrefix,
