@@ -115,3 +115,27 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
   it.each(PUBLIC)('public page: $name', (screen) => check(visitor, screen));
   it.each(SIGNED_IN)('signed-in page: $name', (screen) => check(member, screen));
 });
+
+describe('the check itself', () => {
+  it('finds what a person with a screen reader or low vision would meet: a nameless button and grey on grey text', async () => {
+    const tab = await openTab(browser);
+    try {
+      await tab.page.goto(web('/login'));
+      await heading('Sign in')(tab.page);
+      await tab.page.evaluate(() => {
+        const button = document.createElement('button');
+        button.innerHTML = '<svg width="16" height="16"></svg>';
+        const faint = document.createElement('p');
+        faint.textContent = 'Hard to read';
+        faint.style.cssText = 'color:#bbb;background:#ccc';
+        document.body.append(button, faint);
+      });
+      const violations = await seriousA11yViolations(tab.page);
+      expect(violations.map((v) => v.split(' ')[0])).toEqual(expect.arrayContaining(['button-name', 'color-contrast']));
+      // Run again in the same document (axe is put in once): the same answer.
+      expect((await seriousA11yViolations(tab.page)).length).toBe(violations.length);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
