@@ -25,6 +25,8 @@ export interface StackOptions extends LocalSettings {
   passwordScryptN?: number;
   /** A voice token lifetime shorter than 15 minutes, for tests that watch the softphone renew it. */
   voiceTokenTtlSeconds?: number;
+  /** A fraction below 1 that shortens the sign-in and session throttle windows, for tests that wait one out. */
+  throttleWindowScale?: number;
   log?: (name: string) => Logger;
 }
 
@@ -131,6 +133,7 @@ export async function startLocalStack(options: StackOptions) {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ...(options.passwordScryptN ? { PASSWORD_SCRYPT_N: String(options.passwordScryptN) } : {}),
       ...(options.voiceTokenTtlSeconds ? { LOCAL_VOICE_TOKEN_TTL_SECONDS: String(options.voiceTokenTtlSeconds) } : {}),
+      ...(options.throttleWindowScale ? { LOCAL_THROTTLE_WINDOW_SCALE: String(options.throttleWindowScale) } : {}),
     };
 
     if (options.web) {

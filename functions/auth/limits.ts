@@ -23,6 +23,7 @@ export const loginFailuresPerAddress: Limit = {
   bucket: 'LOGIN_ADDRESS',
   limit: LOGIN_FAILURE_LIMIT,
   windowSeconds: LOGIN_FAILURE_WINDOW_SECONDS,
+  scaledOnTestStacks: true,
   message: (m) => loginMessage(minutes(m)),
 };
 
@@ -43,6 +44,7 @@ export const registrationsPerEmail: Limit = {
   bucket: 'REGISTER_EMAIL',
   limit: REGISTRATION_LIMIT_PER_EMAIL,
   windowSeconds: REGISTRATION_WINDOW_SECONDS,
+  scaledOnTestStacks: true,
   message: registrationMessage,
 };
 
@@ -56,6 +58,7 @@ export const resendsPerAccount: Limit = {
   bucket: 'RESEND_ACCOUNT',
   limit: RESEND_VERIFICATION_LIMIT,
   windowSeconds: RESEND_VERIFICATION_WINDOW_SECONDS,
+  scaledOnTestStacks: true,
   message: (m) => `Too many verification emails requested. Please try again in ${minutes(m)}.`,
 };
 
@@ -70,5 +73,6 @@ export const sessionTokenFailuresPerAddress: Limit = {
   bucket: 'SESSION_TOKEN_ADDRESS',
   limit: SESSION_TOKEN_FAILURE_LIMIT,
   windowSeconds: SESSION_TOKEN_FAILURE_WINDOW_SECONDS,
+  scaledOnTestStacks: true,
   message: (m) => `Too many attempts to renew or end a session from your network. Please try again in ${minutes(m)}.`,
 };

@@ -11,13 +11,29 @@ export interface Limit {
   limit: number;
   windowSeconds: number;
   message: (minutesLeft: number) => string;
+  /** Shortened on a test stack by LOCAL_THROTTLE_WINDOW_SCALE (windowSecondsOf): the sign-in and session limits. */
+  scaledOnTestStacks?: boolean;
+}
+
+/**
+ * The limit's window, or for the sign-in and session limits a shorter one on a test stack
+ * (LOCAL_THROTTLE_WINDOW_SCALE, a fraction below 1 that only test stacks set, never AWS), so a browser
+ * test waiting out a refresh throttle waits seconds, not a minute. It can only shorten, and never below
+ * a few seconds, for a burst to land in one window. Messages follow the window they are about.
+ */
+const MIN_LOCAL_WINDOW_SECONDS = 5;
+export function windowSecondsOf(limit: Pick<Limit, 'windowSeconds' | 'scaledOnTestStacks'>): number {
+  const scale = Number(process.env.LOCAL_THROTTLE_WINDOW_SCALE);
+  if (!limit.scaledOnTestStacks || !(scale > 0 && scale < 1)) return limit.windowSeconds;
+  return Math.min(limit.windowSeconds, Math.max(MIN_LOCAL_WINDOW_SECONDS, Math.round(limit.windowSeconds * scale)));
 }
 
 function window(limit: Limit, now: number) {
-  const index = Math.floor(now / limit.windowSeconds);
-  const secondsLeft = (index + 1) * limit.windowSeconds - now;
+  const seconds = windowSecondsOf(limit);
+  const index = Math.floor(now / seconds);
+  const secondsLeft = (index + 1) * seconds - now;
   const minutesLeft = Math.max(1, Math.ceil(secondsLeft / 60));
-  return { index, secondsLeft, minutesLeft, expiresAt: (index + 1) * limit.windowSeconds + 60 };
+  return { index, secondsLeft, minutesLeft, expiresAt: (index + 1) * seconds + 60 };
 }
 
 function add(limit: Limit, subject: string, by: 1 | -1) {

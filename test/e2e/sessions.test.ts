@@ -1,6 +1,7 @@
 import { decodeJwt, SignJWT } from 'jose';
 import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_TOKEN_FAILURE_WINDOW_SECONDS } from '../../shared/constants';
 import { api, signUp, stack } from '../support/api';
 import {
   expectAccessible,
@@ -19,6 +20,7 @@ import {
   web,
   writeStorage,
 } from '../support/browser';
+import { BROWSER_THROTTLE_WINDOW_SCALE } from '../support/test-stack';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -29,8 +31,10 @@ afterAll(async () => {
 });
 
 const NO_SESSION = { accessToken: null, refreshToken: null, user: null, company: null };
+/** The refresh throttle's window on the browser stack (a minute in AWS; the stack's local-only scale). */
+const REFRESH_WINDOW_SECONDS = Math.round(SESSION_TOKEN_FAILURE_WINDOW_SECONDS * BROWSER_THROTTLE_WINDOW_SCALE);
 /** The 429 storm is used only with this much of its throttle window left, for the page's own refresh to land in it. */
-const STORM_TIME_LEFT_SECONDS = 30;
+const STORM_TIME_LEFT_SECONDS = Math.ceil(REFRESH_WINDOW_SECONDS * 0.6);
 
 /** API responses the page received, as `METHOD /path STATUS`, in order. */
 function recordApi(page: import('playwright-core').Page): string[] {
@@ -220,11 +224,11 @@ describe('a stored session', () => {
       while (storming) await junk();
     })();
     try {
-      // Throttled with time to spare: the window is fixed (a minute), and a refresh landing in the next one
-      // before the storm has filled it again would rightly be answered 200.
+      // Throttled with time to spare: the window is fixed, and a refresh landing in the next one before the
+      // storm has filled it again would rightly be answered 200.
       await expect
         .poll(async () => (await junk()).some((a) => a.status === 429 && a.retryAfter >= STORM_TIME_LEFT_SECONDS), {
-          timeout: 90_000,
+          timeout: (REFRESH_WINDOW_SECONDS + 30) * 1000,
         })
         .toBe(true);
       await page.goto(web('/dashboard'));
@@ -240,8 +244,10 @@ describe('a stored session', () => {
     expect((await storedSession(page)).refreshToken).toBe(account.tokens.refreshToken);
     await seen(page.getByRole('heading', { name: 'Welcome, Grace Hopper' }));
 
-    // The page tries again when the throttle said to (the next minute) and carries on with new tokens.
-    await expect.poll(() => calls.includes('POST /api/v1/auth/refresh 200'), { timeout: 120_000 }).toBe(true);
+    // The page tries again when the throttle said to (the next window) and carries on with new tokens.
+    await expect
+      .poll(() => calls.includes('POST /api/v1/auth/refresh 200'), { timeout: (REFRESH_WINDOW_SECONDS + 60) * 1000 })
+      .toBe(true);
     await expect.poll(() => calls.includes('GET /api/v1/me 200'), { timeout: 30_000 }).toBe(true);
     const renewed = await storedSession(page);
     expect(renewed.refreshToken).not.toBe(account.tokens.refreshToken);

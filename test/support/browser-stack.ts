@@ -8,7 +8,7 @@
  */
 
 import { PLATFORM_ADMIN_DELETION, PLATFORM_ADMIN_NAMED, PLATFORM_ADMIN_OVERVIEW } from './global-setup';
-import { BROWSER_VOICE_TOKEN_TTL_SECONDS, startTestStack } from './test-stack';
+import { BROWSER_THROTTLE_WINDOW_SCALE, BROWSER_VOICE_TOKEN_TTL_SECONDS, startTestStack } from './test-stack';
 
 const READY_PREFIX = 'STACK '; // read by browser-setup.ts
 
@@ -39,6 +39,9 @@ try {
     // Local-only (functions/voice/voice-token.ts): voice tokens of 90 s, so the softphone renews its
     // token within a call a browser test can wait for (softphone-long-call.test.ts), not in 15 minutes.
     voiceTokenTtlSeconds: BROWSER_VOICE_TOKEN_TTL_SECONDS,
+    // Local-only (functions/lib/throttle.ts): a 10-second refresh throttle window, so the 429-storm test
+    // (sessions.test.ts) waits seconds for the next window, not a minute.
+    throttleWindowScale: BROWSER_THROTTLE_WINDOW_SCALE,
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void shutdown(stack.stop));
   process.stdin.on('end', () => void shutdown(stack.stop));

@@ -9,6 +9,13 @@ import { type LocalStack, startLocalStack } from '../../local/stack';
 /** The browser project's voice token lifetime (the local-only setting; in AWS always 15 minutes). */
 export const BROWSER_VOICE_TOKEN_TTL_SECONDS = 90;
 
+/**
+ * The browser project's sign-in and session throttle windows, as a share of AWS's (the local-only
+ * setting, functions/lib/throttle.ts): the one-minute refresh window lasts 10 s, so a test waits out a
+ * 429 storm in seconds.
+ */
+export const BROWSER_THROTTLE_WINDOW_SCALE = 1 / 6;
+
 /** What the test projects hand to their tests (vitest `provide`/`inject`). */
 export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
 
@@ -26,6 +33,8 @@ export async function startTestStack(options: {
   twilioMessageStepMs?: number;
   /** A voice token lifetime under 15 minutes (functions/voice/voice-token.ts). */
   voiceTokenTtlSeconds?: number;
+  /** Sign-in and session throttle windows shorter than AWS's, by this fraction (functions/lib/throttle.ts). */
+  throttleWindowScale?: number;
   /** `bundled`: the functions run from exactly the bundles `cdk deploy` uploads (local/function-bundles.ts). */
   handlers?: 'bundled';
   /** Each part's logger (default: quiet). */
@@ -60,6 +69,7 @@ export async function startTestStack(options: {
       webBuild: options.webBuild,
       twilioMessageStepMs: options.twilioMessageStepMs,
       voiceTokenTtlSeconds: options.voiceTokenTtlSeconds,
+      throttleWindowScale: options.throttleWindowScale,
       // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
       passwordScryptN: 2 ** 14,
       log: options.log ?? (() => quietLogger),
