@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import type { FunctionStats } from '../../local/function-environments';
 import { captureProductLog } from './captured-log';
 import { type ProvidedStack, startTestStack } from './test-stack';
 
@@ -13,6 +14,7 @@ export const PLATFORM_ADMIN_NAMED = 'named@platform.test';
 export const PLATFORM_ADMIN_DELETION = 'deletion@platform.test';
 
 let stop: (() => Promise<void>) | undefined;
+let functionStats: (() => Promise<Record<string, FunctionStats>>) | undefined;
 let dynamodbUrl: string | undefined;
 let stopCapture: (() => void) | undefined;
 
@@ -35,6 +37,7 @@ export async function setup(project: TestProject) {
     twilioMessageStepMs: 20,
   });
   stop = stack.stop;
+  functionStats = stack.functionStats;
   dynamodbUrl = stack.provided.urls.dynamodb;
   project.provide('stack', stack.provided);
   project.provide('productLog', captured.file);
@@ -52,6 +55,13 @@ export async function teardown() {
     console.log(
       `DynamoDB: ${requests} requests, ${stats.transactionConflicts} transaction conflicts ${JSON.stringify(stats.requests)}`,
     );
+  }
+  // Cold starts are most of what a burst of parallel requests costs on this machine.
+  const functions = Object.values((await functionStats?.().catch(() => undefined)) ?? {});
+  if (functions.length) {
+    const initMs = functions.flatMap((f) => f.initMs).reduce((a, b) => a + b, 0);
+    const starts = functions.reduce((n, f) => n + f.environments, 0);
+    console.log(`Functions: ${starts} cold starts, ${(initMs / 1000).toFixed(1)} s initialising`);
   }
   await stop?.();
   stopCapture?.();
