@@ -11,10 +11,10 @@ export const BROWSER_VOICE_TOKEN_TTL_SECONDS = 90;
 
 /**
  * The browser project's sign-in and session throttle windows, as a share of AWS's (the local-only
- * setting, functions/lib/throttle.ts): the one-minute refresh window lasts 10 s, so a test waits out a
+ * setting, functions/lib/throttle.ts): the one-minute refresh window lasts 15 s, so a test waits out a
  * 429 storm in seconds.
  */
-export const BROWSER_THROTTLE_WINDOW_SCALE = 1 / 6;
+export const BROWSER_THROTTLE_WINDOW_SCALE = 1 / 4;
 
 /** What the test projects hand to their tests (vitest `provide`/`inject`). */
 export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
