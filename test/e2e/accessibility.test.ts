@@ -8,7 +8,7 @@ import {
   registerUnverified,
   seen,
   seriousA11yViolations,
-  signInThroughForm,
+  signedInTab,
   type Tab,
   web,
 } from '../support/browser';
@@ -95,8 +95,7 @@ describe.each(['light', 'dark'] as const)('in the %s theme', (theme) => {
 
   beforeAll(async () => {
     visitor = await openTab(browser, { colorScheme: theme });
-    member = await openTab(browser, { colorScheme: theme });
-    await signInThroughForm(member.page, account.email, PASSWORD);
+    member = await signedInTab(browser, account, { colorScheme: theme });
   });
   afterAll(async () => {
     await visitor?.context.close();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, signUp, stack } from '../support/api';
-import { expectAccessible, launchBrowser, openTab, PHONE, seen, signInThroughForm, web } from '../support/browser';
+import { expectAccessible, launchBrowser, openTab, PHONE, seen, signedInTab } from '../support/browser';
 import { withChannel } from '../support/settings';
 import { answerCall, type TwilioAccount, twilioGet } from '../support/twilio';
 import { identityOf, routeChannel } from '../support/voice';
@@ -40,9 +40,7 @@ async function callsTo(twilio: TwilioAccount, to: string) {
 }
 
 async function openCallHistory(account: Account): Promise<Page> {
-  const { page } = await openTab(browser);
-  await signInThroughForm(page, account.email, account.password);
-  await page.goto(web('/calls'));
+  const { page } = await signedInTab(browser, account, { path: '/calls' });
   await seen(page.getByRole('heading', { name: 'Call History' }));
   return page;
 }

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallingSettings } from '../../shared/contract/voice';
 import { type Account, api, signUp } from '../support/api';
-import { expectAccessible, launchBrowser, openTab, seen, signInThroughForm, tabsClosedAfterEach, web } from '../support/browser';
+import { expectAccessible, launchBrowser, seen, signedInTab, tabsClosedAfterEach } from '../support/browser';
 import { addTeamMember } from '../support/team';
 
 /**
@@ -28,11 +28,9 @@ const storedCalling = async (account: Account) =>
 
 describe('Settings → Calling', () => {
   it('the owner chooses countries and the rate, saves, and sees them kept after a reload', async () => {
-    const tab = await openTab(browser);
+    const tab = await signedInTab(browser, owner, { path: '/settings' });
     tabs.push(tab);
     const { page } = tab;
-    await signInThroughForm(page, owner.email, PASSWORD);
-    await page.goto(web('/settings'));
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Calling' }).click();
     await seen(page.getByRole('heading', { name: 'Calling', level: 1 }));
     const countries = page.getByRole('group', { name: 'Allowed countries' });
@@ -70,11 +68,9 @@ describe('Settings → Calling', () => {
 
   it('an agent reads them and cannot change them', async () => {
     const agent = await addTeamMember(owner, { name: 'Agent Smith' });
-    const tab = await openTab(browser);
+    const tab = await signedInTab(browser, agent, { path: '/settings/calling' });
     tabs.push(tab);
     const { page } = tab;
-    await signInThroughForm(page, agent.email, 'colleague password 1');
-    await page.goto(web('/settings/calling'));
     await seen(page.getByText('Only the owner and admins can change these settings.'));
     const countries = page.getByRole('group', { name: 'Allowed countries' });
     await seen(countries.getByText('2 of 50 countries can be called.'));

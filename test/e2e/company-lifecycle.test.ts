@@ -8,11 +8,10 @@ import {
   isFocused,
   launchBrowser,
   mailedVerificationLink,
-  openTab,
   reached,
   SESSION_KEYS,
   seen,
-  signInThroughForm,
+  signedInTab,
   storedSession,
   tabsClosedAfterEach,
   web,
@@ -38,10 +37,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(account: { email: string }, password = PASSWORD): Promise<Page> {
-  const tab = await openTab(browser);
+async function signedIn(account: { email: string; password: string }, path: string): Promise<Page> {
+  const tab = await signedInTab(browser, account, { path });
   tabs.push(tab);
-  await signInThroughForm(tab.page, account.email, password);
   return tab.page;
 }
 
@@ -86,8 +84,7 @@ async function expectNameRequired(dialog: Locator, name: string) {
 describe('Settings → Company: the owner deletes the company', () => {
   it('asks for the exact name, shows it is deleting, signs out with a notice, and the address can sign up again', async () => {
     const owner = await signUp({ companyName: 'Umbrella Holdings', name: 'Albert Wesker', password: PASSWORD });
-    const page = await signedIn(owner);
-    await page.goto(web('/settings/company'));
+    const page = await signedIn(owner, '/settings/company');
     await seen(page.getByRole('heading', { name: 'Danger zone' }));
     const open = page.getByRole('button', { name: 'Delete company' });
     const dialog = page.getByRole('alertdialog', { name: 'Delete Umbrella Holdings?' });
@@ -150,8 +147,7 @@ describe('Admin: a platform administrator deletes another company', () => {
   it('asks for its name, and the company leaves the list and the totals', async () => {
     const ops = await signUp({ email: PLATFORM_ADMIN_DELETION, companyName: 'Platform Ops', password: PASSWORD });
     const target = await signUp({ companyName: 'Soon Gone Ltd', name: 'Dora Departed', email: uniqueEmail('departing') });
-    const page = await signedIn(ops);
-    await page.goto(web('/admin'));
+    const page = await signedIn(ops, '/admin');
     const companies = page.getByRole('table', { name: 'Companies' });
     const row = await seen(companies.getByRole('row').filter({ hasText: target.email }));
     const before = { companies: await total(page, 'Companies'), users: await total(page, 'Users') };
@@ -190,8 +186,7 @@ describe('Settings → Company: message retention', () => {
     (await api<{ retention: Retention }>('/api/v1/company/retention', { token: account.tokens.accessToken })).body.data.retention;
 
   it('the owner sets 90 days, sees it saved, and finds it kept after a reload', async () => {
-    const page = await signedIn(owner);
-    await page.goto(web('/settings/company'));
+    const page = await signedIn(owner, '/settings/company');
     const select = page.getByRole('combobox', { name: 'Keep messages and calls' });
     await expect.poll(() => select.inputValue()).toBe('keep');
     await expect.poll(() => select.isEnabled()).toBe(true);
@@ -215,8 +210,7 @@ describe('Settings → Company: message retention', () => {
       token: owner.tokens.accessToken,
     });
     expect(set.status).toBe(200);
-    const page = await signedIn(agent, agent.password);
-    await page.goto(web('/settings/company'));
+    const page = await signedIn(agent, '/settings/company');
     const select = page.getByRole('combobox', { name: 'Keep messages and calls' });
     await expect.poll(() => select.inputValue()).toBe('365');
     expect(await select.isDisabled()).toBe(true);

@@ -7,11 +7,10 @@ import {
   gone,
   isFocused,
   launchBrowser,
-  openTab,
   PHONE,
   reached,
   seen,
-  signInThroughForm,
+  signedInTab,
   web,
 } from '../support/browser';
 import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
@@ -39,8 +38,7 @@ const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText
 
 describe('contacts, call history and the admin overview', () => {
   it('creates, searches, edits and deletes a contact', async () => {
-    const { page, errors, context } = await openTab(browser, { colorScheme: 'light' });
-    await signInThroughForm(page, account.email, account.password);
+    const { page, errors, context } = await signedInTab(browser, account, { colorScheme: 'light' });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click();
     await reached(page, '/contacts');
     await seen(page.getByText('No contacts yet'));
@@ -121,9 +119,7 @@ describe('contacts, call history and the admin overview', () => {
   });
 
   it('New Contact says what is wrong with every field at once', async () => {
-    const { page, errors, context } = await openTab(browser);
-    await signInThroughForm(page, account.email, account.password);
-    await page.goto(web('/contacts'));
+    const { page, errors, context } = await signedInTab(browser, account, { path: '/contacts' });
     await page.getByRole('button', { name: 'New Contact' }).click();
     const dialog = await seen(page.getByRole('dialog', { name: 'New Contact' }));
     await dialog.getByLabel('Email').fill('grace@');
@@ -151,8 +147,7 @@ describe('contacts, call history and the admin overview', () => {
 
   // What the filters do; calls themselves are in call-history.test.ts, the list's states in the component tests.
   it('keeps Call History filters in the address, through a reload, and clears them', async () => {
-    const { page, errors, context } = await openTab(browser, { colorScheme: 'dark' });
-    await signInThroughForm(page, account.email, account.password);
+    const { page, errors, context } = await signedInTab(browser, account, { colorScheme: 'dark' });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Call History' }).click();
     await reached(page, '/calls');
     await seen(page.getByRole('heading', { name: 'Call History' }));
@@ -189,8 +184,7 @@ describe('contacts, call history and the admin overview', () => {
 
   it('shows the admin overview to a platform administrator and refuses everyone else', async () => {
     const admin = await signUp({ email: PLATFORM_ADMIN_OVERVIEW, name: 'Olive Operator', companyName: 'Platform Ops' });
-    const { page, errors, context } = await openTab(browser, { colorScheme: 'light' });
-    await signInThroughForm(page, admin.email, admin.password);
+    const { page, errors, context } = await signedInTab(browser, admin, { colorScheme: 'light' });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
     await reached(page, '/admin');
     await seen(page.getByRole('heading', { name: 'Admin overview' }));
@@ -204,8 +198,7 @@ describe('contacts, call history and the admin overview', () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    const other = await openTab(browser);
-    await signInThroughForm(other.page, account.email, account.password);
+    const other = await signedInTab(browser, account);
     expect(await other.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count()).toBe(0);
     await other.page.goto(web('/admin'));
     await seen(other.page.getByRole('heading', { name: 'Access denied. Admin privileges required.' }));

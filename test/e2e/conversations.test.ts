@@ -11,7 +11,7 @@ import {
   PHONE,
   reached,
   seen,
-  signInThroughForm,
+  signedInTab,
   type Tab,
   UI_TIMEOUT_MS,
   web,
@@ -81,6 +81,18 @@ describe('SMS conversations in the browser', () => {
     await setMessageStepMs(1_000, provider.accountSid);
   });
 
+  // One signed-in tab of the account for the tests that need no fresh profile: each opens its page
+  // anew (a new context would also start the softphone again, the company having a number).
+  let signedIn: Tab | undefined;
+  async function agentAt(path: string): Promise<Tab> {
+    if (!signedIn) signedIn = await signedInTab(browser, account, { path });
+    else await signedIn.page.goto(web(path));
+    return signedIn;
+  }
+  afterAll(async () => {
+    await signedIn?.context.close();
+  });
+
   // One customer's conversation, told in steps on the same tabs, each building on the one before: as one
   // test it outgrew a fair bound on a busy machine.
   describe('a text from the phone simulator, the reply, and closing the conversation', () => {
@@ -90,17 +102,12 @@ describe('SMS conversations in the browser', () => {
     const messages = () => thread().getByRole('list', { name: 'Messages' });
     const reply = () => messages().getByRole('listitem').filter({ hasText: 'Yes, it ships today.' });
 
-    beforeAll(async () => {
-      agent = await openTab(browser);
-      await signInThroughForm(agent.page, account.email, account.password);
-    });
     afterAll(async () => {
-      await agent?.context.close();
       await phone?.context().close();
     });
 
     it('appears in the list without reload, and opens its thread', async () => {
-      await agent.page.goto(web('/conversations'));
+      agent = await agentAt('/conversations');
       await seen(agent.page.getByText('Showing 0 of 0 open conversations'));
       phone = await openPhone(demoNumber);
       await textFromPhone(phone, 'Hello, is my order ready?');
@@ -175,9 +182,7 @@ describe('SMS conversations in the browser', () => {
   it('a reply Twilio refused shows Failed with the reason, and Retry sends it', async () => {
     const customer = '+12025550177';
     await textThroughEmulator({ from: customer, to: demoNumber, body: 'Is the blue one back?' });
-    const agent = await openTab(browser);
-    await signInThroughForm(agent.page, account.email, account.password);
-    await agent.page.goto(web('/conversations'));
+    const agent = await agentAt('/conversations');
     await agent.page.getByRole('link', { name: /Is the blue one back\?/ }).click();
     const messages = agent.page.locator('section[aria-labelledby="thread-title"]').getByRole('list', { name: 'Messages' });
 
@@ -192,7 +197,6 @@ describe('SMS conversations in the browser', () => {
     await seen(reply.getByText('Delivered'));
     await gone(reply.getByRole('button', { name: 'Retry' }));
     expect(agent.errors).toEqual([]);
-    await agent.context.close();
   });
 
   it('a colleague’s reply shows their name in the thread and in Message details; one’s own says You', async () => {
@@ -202,9 +206,7 @@ describe('SMS conversations in the browser', () => {
     const conversationId = await conversationWith(account, customer);
     expect((await sendText(olivia, conversationId, 'I am, I will call you today.')).status).toBe(201);
 
-    const agent = await openTab(browser);
-    await signInThroughForm(agent.page, account.email, account.password);
-    await agent.page.goto(web(`/conversations/${conversationId}`));
+    const agent = await agentAt(`/conversations/${conversationId}`);
     const messages = agent.page.locator('section[aria-labelledby="thread-title"]').getByRole('list', { name: 'Messages' });
     const hers = messages.getByRole('listitem').filter({ hasText: 'I am, I will call you today.' });
     await seen(hers.getByText("Olivia O'Neil", { exact: true }));
@@ -226,15 +228,12 @@ describe('SMS conversations in the browser', () => {
     await agent.page.getByRole('menuitem', { name: 'Details' }).click();
     await seen(details.getByText('Sent by you', { exact: true }));
     expect(agent.errors).toEqual([]);
-    await agent.context.close();
   });
 
   it('closing Message details gives focus back to the message’s actions button, by Escape or by Close', async () => {
     const customer = '+12025550167';
     await textThroughEmulator({ from: customer, to: demoNumber, body: 'Can I change the delivery address?' });
-    const agent = await openTab(browser);
-    await signInThroughForm(agent.page, account.email, account.password);
-    await agent.page.goto(web(`/conversations/${await conversationWith(account, customer)}`));
+    const agent = await agentAt(`/conversations/${await conversationWith(account, customer)}`);
     const message = agent.page
       .locator('section[aria-labelledby="thread-title"]')
       .getByRole('listitem')
@@ -260,7 +259,6 @@ describe('SMS conversations in the browser', () => {
     await gone(details);
     await expect.poll(focused, { timeout: UI_TIMEOUT_MS }).toBe(true);
     expect(agent.errors).toEqual([]);
-    await agent.context.close();
   });
 
   it('after disconnecting Twilio the thread and Channels give the same directions, the number formatted, and the composer is disabled with the reason', async () => {
@@ -271,9 +269,7 @@ describe('SMS conversations in the browser', () => {
     const number = formatPhoneNumber(channel.identifier, 'US');
     expect(number).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/);
 
-    const agent = await openTab(browser);
-    await signInThroughForm(agent.page, owner.email, owner.password);
-    await agent.page.goto(web('/settings/providers'));
+    const agent = await signedInTab(browser, owner, { path: '/settings/providers' });
     await (await seen(agent.page.getByRole('button', { name: 'Disconnect Twilio' }))).click();
     const confirm = await seen(agent.page.getByRole('alertdialog', { name: 'Disconnect Twilio?' }));
     await confirm.getByRole('button', { name: 'Disconnect' }).click();
@@ -303,9 +299,7 @@ describe('SMS conversations in the browser', () => {
 
   it('choosing a conversation from the list puts the keyboard in its message box', async () => {
     await textThroughEmulator({ from: '+12025550188', to: demoNumber, body: 'Where do I send the return?' });
-    const agent = await openTab(browser);
-    await signInThroughForm(agent.page, account.email, account.password);
-    await agent.page.goto(web('/conversations'));
+    const agent = await agentAt('/conversations');
     const item = await seen(agent.page.getByRole('link', { name: /Where do I send the return\?/ }));
     await item.focus();
     await agent.page.keyboard.press('Enter');
@@ -316,14 +310,11 @@ describe('SMS conversations in the browser', () => {
     await agent.page.keyboard.type('To our warehouse');
     expect(await composer.inputValue()).toBe('To our warehouse');
     expect(agent.errors).toEqual([]);
-    await agent.context.close();
   });
 
   it('at 360 px the list and the thread take turns, with a way back, and nothing scrolls sideways', async () => {
     await textThroughEmulator({ from: SECOND_CUSTOMER, to: demoNumber, body: 'Texting from a small screen' });
-    const agent = await openTab(browser, { viewport: PHONE });
-    await signInThroughForm(agent.page, account.email, account.password);
-    await agent.page.goto(web('/conversations'));
+    const agent = await signedInTab(browser, account, { viewport: PHONE, path: '/conversations' });
     const item = agent.page.getByRole('link', { name: literally(SECOND_CUSTOMER_DISPLAY) });
     await seen(item);
     expect(await overflowsSideways(agent.page)).toBe(false);

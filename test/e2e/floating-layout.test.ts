@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../shared/contract/conversations';
 import { type Account, api, signUp } from '../support/api';
@@ -7,10 +7,9 @@ import {
   expectAccessible,
   gone,
   launchBrowser,
-  openTab,
   PHONE,
   seen,
-  signInThroughForm,
+  signedInTab,
   tabsClosedAfterEach,
   web,
 } from '../support/browser';
@@ -84,15 +83,18 @@ const pageActions = (page: Page) =>
 
 const toBottom = (page: Page) => page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 
-async function signedIn(options: Parameters<typeof openTab>[1] & { tokenFails?: boolean; signallingSilent?: boolean }) {
+async function signedIn(options: BrowserContextOptions & { tokenFails?: boolean; signallingSilent?: boolean }) {
   const { tokenFails, signallingSilent, ...context } = options;
-  const tab = await openTab(browser, context);
+  const tab = await signedInTab(browser, owner, {
+    ...context,
+    beforeLoad: async ({ page, context }) => {
+      // A network that loses the voice token request: calling cannot start.
+      if (tokenFails) await page.route('**/api/v1/voice/token', (route) => route.abort('internetdisconnected'));
+      // Signalling that never answers: the device stays 'Connecting…', and its banner stays on screen to be measured.
+      if (signallingSilent) await context.routeWebSocket(/\/signal/, () => {});
+    },
+  });
   tabs.push(tab);
-  // A network that loses the voice token request: calling cannot start.
-  if (tokenFails) await tab.page.route('**/api/v1/voice/token', (route) => route.abort('internetdisconnected'));
-  // Signalling that never answers: the device stays 'Connecting…', and its banner stays on screen to be measured.
-  if (signallingSilent) await tab.context.routeWebSocket(/\/signal/, () => {});
-  await signInThroughForm(tab.page, owner.email, owner.password);
   return tab.page;
 }
 

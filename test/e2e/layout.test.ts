@@ -4,7 +4,19 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../bench/lib/paths';
 import { type Account, signUp } from '../support/api';
-import { DESKTOP, gone, isDark, launchBrowser, openTab, PHONE, reached, seen, signInThroughForm, web } from '../support/browser';
+import {
+  DESKTOP,
+  gone,
+  isDark,
+  launchBrowser,
+  openTab,
+  PHONE,
+  reached,
+  seen,
+  signedInTab,
+  signInThroughForm,
+  web,
+} from '../support/browser';
 
 /** Screenshots for docs/ (committed), and the phone width. */
 const SHOTS = join(repoRoot, 'docs', 'screenshots');
@@ -46,8 +58,7 @@ describe('screenshots at 1280 x 800', () => {
   });
 
   it.each(['light', 'dark'] as const)('dashboard, %s', async (theme) => {
-    const { context, page, errors } = await openTab(browser, { viewport: DESKTOP, colorScheme: theme });
-    await signInThroughForm(page, account.email, PASSWORD);
+    const { context, page, errors } = await signedInTab(browser, account, { viewport: DESKTOP, colorScheme: theme });
     await reached(page, '/dashboard');
     await seen(page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }));
     await seen(page.getByText('Invite team members'));
@@ -94,8 +105,7 @@ describe('at 360 px wide', () => {
       companyName: 'Analytical Engines',
       password: PASSWORD,
     });
-    const { context, page, errors } = await openTab(browser, { viewport: PHONE });
-    await signInThroughForm(page, long.email, PASSWORD);
+    const { context, page, errors } = await signedInTab(browser, long, { viewport: PHONE });
     await reached(page, '/dashboard');
     await page.getByRole('button', { name: 'Open menu' }).click();
     const sidebar = page.locator('#sidebar');
@@ -124,8 +134,7 @@ describe('at 360 px wide', () => {
   });
 
   it('the signed-in pages do not scroll sideways, and the menu opens from its button', async () => {
-    const { context, page, errors } = await openTab(browser, { viewport: PHONE });
-    await signInThroughForm(page, account.email, PASSWORD);
+    const { context, page, errors } = await signedInTab(browser, account, { viewport: PHONE });
     await reached(page, '/dashboard');
     await seen(page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }));
     expect(await pageWidth(page), '/dashboard').toBeLessThanOrEqual(PHONE.width);

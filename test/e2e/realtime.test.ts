@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import { type Account, signUp, stack } from '../support/api';
-import { gone, launchBrowser, openTab, seen, signInThroughForm, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
+import { gone, launchBrowser, seen, signedInTab, type Tab, UI_TIMEOUT_MS } from '../support/browser';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 
@@ -15,12 +15,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(account: Account, path: string): Promise<Tab> {
-  const tab = await openTab(browser);
-  await signInThroughForm(tab.page, account.email, account.password);
-  await tab.page.goto(web(path));
-  return tab;
-}
+const signedIn = (account: Account, path: string): Promise<Tab> => signedInTab(browser, account, { path });
 
 /** Closes the tab the way a person does, so the page ends its socket itself. */
 async function closeTab(tab: Tab) {

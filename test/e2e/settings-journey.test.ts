@@ -5,11 +5,10 @@ import {
   expectAccessible,
   gone,
   launchBrowser,
-  openTab,
   PHONE,
   reached,
   seen,
-  signInThroughForm,
+  signedInTab,
   type Tab,
   UI_TIMEOUT_MS,
   web,
@@ -82,8 +81,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
   let tab: Tab;
 
   beforeAll(async () => {
-    tab = await openTab(browser, { colorScheme: 'light' });
-    await signInThroughForm(tab.page, account.email, PASSWORD);
+    tab = await signedInTab(browser, account, { colorScheme: 'light' });
   });
   afterAll(async () => {
     await tab?.context.close();
@@ -407,9 +405,8 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
 
   // Uses what the journey above set up: a connected provider, two channels, an inbox.
   it('fits a 360 px phone: every settings page, with the whole settings menu on screen', async () => {
-    const phone = await openTab(browser, { viewport: PHONE, colorScheme: 'dark' });
+    const phone = await signedInTab(browser, account, { viewport: PHONE, colorScheme: 'dark' });
     try {
-      await signInThroughForm(phone.page, account.email, PASSWORD);
       const { page } = phone;
       const width = () => page.evaluate(() => document.documentElement.scrollWidth);
       const pages: [string, Locator][] = [
@@ -435,9 +432,8 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
   });
 
   it('fits a 360 px phone: the team member rows and the import dialog', async () => {
-    const phone = await openTab(browser, { viewport: PHONE, colorScheme: 'dark' });
+    const phone = await signedInTab(browser, account, { viewport: PHONE, colorScheme: 'dark' });
     try {
-      await signInThroughForm(phone.page, account.email, PASSWORD);
       const { page } = phone;
 
       // Team: each member's row stacks; name, e-mail, last activity and Edit are shown whole.
@@ -515,9 +511,7 @@ describe('importing a number already pointed at another application', () => {
       body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
     });
     expect(connected.status).toBe(201);
-    const { page, context, errors } = await openTab(browser, { colorScheme: 'dark' });
-    await signInThroughForm(page, owner.email, PASSWORD);
-    await page.goto(web('/settings/providers'));
+    const { page, context, errors } = await signedInTab(browser, owner, { colorScheme: 'dark', path: '/settings/providers' });
     await page.getByRole('button', { name: 'Import numbers' }).click();
     const importer = await seen(dialog(page, 'Import Phone Numbers'));
 

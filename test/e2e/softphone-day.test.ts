@@ -5,17 +5,7 @@ import { epochSeconds, keys, TTL_ATTRIBUTE } from '../../functions/lib/table';
 import { VOICE_TOKEN_LIMIT, VOICE_TOKEN_WINDOW_SECONDS } from '../../shared/constants';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, api, signUp, stack } from '../support/api';
-import {
-  expectAccessible,
-  gone,
-  openTab,
-  PHONE,
-  seen,
-  signInThroughForm,
-  type Tab,
-  tabsClosedAfterEach,
-  web,
-} from '../support/browser';
+import { expectAccessible, gone, PHONE, seen, signedInTab, type Tab, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
 import { testTable } from '../support/table';
@@ -66,10 +56,8 @@ async function company(options: { agent?: boolean } = {}) {
 }
 
 async function signedIn(account: Account, prepare?: (tab: Tab) => Promise<void>): Promise<Tab> {
-  const tab = await openTab(browser, { permissions: ['microphone'] });
+  const tab = await signedInTab(browser, account, { permissions: ['microphone'], beforeLoad: prepare });
   tabs.push(tab);
-  await prepare?.(tab);
-  await signInThroughForm(tab.page, account.email, account.password);
   return tab;
 }
 
@@ -133,14 +121,14 @@ describe('voice tokens', () => {
     let requests = 0;
     const tab = await signedIn(owner, async ({ context }) => {
       // The pages' clock stands still, as if the six loads took a moment: this stack's voice tokens
-      // live 90 s (test/support/browser-stack.ts), and a stored one is reused only with 2/3 of it left,
+      // live 50 s (BROWSER_VOICE_TOKEN_TTL_SECONDS), and a stored one is reused only with 2/3 of it left,
       // which a busy machine's six page loads outlast. The reuse is what is tested, not the lifetime.
       await context.clock.setFixedTime(Date.now());
       context.on('request', (request) => {
         if (request.method() === 'POST' && request.url().endsWith('/api/v1/voice/token')) requests++;
       });
     });
-    // The sign-in is the first page load; five more, on different pages.
+    // The signed-in app's first page load; five more, on different pages.
     await seen(tab.page.getByRole('button', { name: 'Open dialer' }));
     for (const path of ['/contacts', '/calls', '/conversations', '/settings/providers', '/dashboard']) {
       await tab.page.goto(web(path));

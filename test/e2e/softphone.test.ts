@@ -1,9 +1,9 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { type Account, signUp } from '../support/api';
-import { expectAccessible, gone, openTab, PHONE, seen, signInThroughForm, tabsClosedAfterEach, web } from '../support/browser';
+import { expectAccessible, gone, PHONE, seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
@@ -74,11 +74,13 @@ const KEEP_PEERS = `(() => {
 })();`;
 
 /** A signed-in tab of its own (own storage, so each agent is one person), with the microphone unless told otherwise. */
-async function signedIn(account: Account, options: Parameters<typeof openTab>[1] = {}): Promise<Page> {
-  const tab = await openTab(browser, { permissions: ['microphone'], ...options });
+async function signedIn(account: Account, options: BrowserContextOptions = {}): Promise<Page> {
+  const tab = await signedInTab(browser, account, {
+    permissions: ['microphone'],
+    ...options,
+    beforeLoad: ({ context }) => context.addInitScript(KEEP_PEERS),
+  });
   tabs.push(tab);
-  await tab.context.addInitScript(KEEP_PEERS);
-  await signInThroughForm(tab.page, account.email, account.password);
   return tab.page;
 }
 
@@ -128,14 +130,17 @@ const openDialer = async (page: Page) => {
 
 describe('the floating call widget', () => {
   it('stays hidden, without loading the Voice SDK, when the company has no provider', async () => {
-    const tab = await openTab(browser);
+    const scripts: string[] = [];
+    let token: Promise<Response> | undefined;
+    const tab = await signedInTab(browser, noProvider, {
+      beforeLoad: ({ page }) => {
+        page.on('request', (request) => scripts.push(request.url()));
+        token = page.waitForResponse((res) => res.url().endsWith('/api/v1/voice/token'));
+      },
+    });
     tabs.push(tab);
     const { page } = tab;
-    const scripts: string[] = [];
-    page.on('request', (request) => scripts.push(request.url()));
-    const token = page.waitForResponse((res) => res.url().endsWith('/api/v1/voice/token'));
-    await signInThroughForm(page, noProvider.email, noProvider.password);
-    const answer = await token;
+    const answer = await (token as Promise<Response>);
     expect(answer.status()).toBe(404);
     expect((await answer.json()).error.code).toBe('PROVIDER_NOT_FOUND');
     await seen(page.getByRole('heading', { name: /Welcome/ }));

@@ -12,7 +12,7 @@ import {
   reached,
   requestedUrls,
   seen,
-  signInThroughForm,
+  signedInTab,
   type Tab,
   web,
 } from '../support/browser';
@@ -51,11 +51,8 @@ describe('team invitations', () => {
     let link = '';
 
     it('the owner sends an ADMIN invitation from the Team page, and it waits as pending', async () => {
-      ownerTab = await openTab(browser);
+      ownerTab = await signedInTab(browser, owner, { path: '/settings/team' });
       const { page } = ownerTab;
-      await page.goto(web('/login'));
-      await signInThroughForm(page, owner.email, PASSWORD);
-      await page.goto(web('/settings/team'));
       await seen(page.getByRole('row', { name: /Ada Lovelace/ }));
 
       await page.getByRole('button', { name: 'Invite Member' }).click();
@@ -124,13 +121,11 @@ describe('team invitations', () => {
 
   it('Invite Member is not sent while the role still reads Choose a role...', async () => {
     const colleague = uniqueEmail('katherine');
-    const { context, page, errors } = await openTab(browser);
+    const { context, page, errors } = await signedInTab(browser, owner, { path: '/settings/team' });
     const sent: string[] = [];
     page.on('request', (request) => {
       if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/invitations') sent.push(request.url());
     });
-    await signInThroughForm(page, owner.email, PASSWORD);
-    await page.goto(web('/settings/team'));
     await page.getByRole('button', { name: 'Invite Member' }).click();
     const dialog = await seen(page.getByRole('dialog', { name: 'Invite Member' }));
     const role = dialog.getByLabel('Role');
@@ -155,9 +150,7 @@ describe('team invitations', () => {
 
   it('an address that already has an account is invited like any other; opening the link says to sign in instead', async () => {
     const elsewhere = await signUp({ companyName: 'Difference Engines', password: PASSWORD });
-    const ownerTab = await openTab(browser);
-    await signInThroughForm(ownerTab.page, owner.email, PASSWORD);
-    await ownerTab.page.goto(web('/settings/team'));
+    const ownerTab = await signedInTab(browser, owner, { path: '/settings/team' });
     await ownerTab.page.getByRole('button', { name: 'Invite Member' }).click();
     const dialog = await seen(ownerTab.page.getByRole('dialog', { name: 'Invite Member' }));
     await dialog.getByLabel('Email').fill(elsewhere.email);

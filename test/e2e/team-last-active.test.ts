@@ -3,16 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import { type Account, signUp } from '../support/api';
-import {
-  expectAccessible,
-  launchBrowser,
-  openTab,
-  PHONE,
-  signInThroughForm,
-  type Tab,
-  UI_TIMEOUT_MS,
-  web,
-} from '../support/browser';
+import { expectAccessible, launchBrowser, PHONE, signedInTab, type Tab, UI_TIMEOUT_MS } from '../support/browser';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 
@@ -29,9 +20,7 @@ afterAll(async () => {
 });
 
 async function signedIn(account: Account, path: string): Promise<Tab> {
-  const tab = await openTab(browser);
-  await signInThroughForm(tab.page, account.email, account.password);
-  await tab.page.goto(web(path));
+  const tab = await signedInTab(browser, account, { path });
   return tab;
 }
 

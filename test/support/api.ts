@@ -115,7 +115,7 @@ export interface Account {
 
 /** Signs in again from a new address: another session (device) of the same user. */
 export async function signIn(account: { email: string; password: string }) {
-  const res = await api<{ user: User; tokens: Tokens }>('/api/v1/auth/login', {
+  const res = await api<{ user: User; company: Company; tokens: Tokens }>('/api/v1/auth/login', {
     body: { email: account.email, password: account.password },
     address: newClientAddress(),
   });

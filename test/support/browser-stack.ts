@@ -36,7 +36,7 @@ try {
       .filter(Boolean)
       .join(','),
     label: 'browser',
-    // Local-only (functions/voice/voice-token.ts): voice tokens of 90 s, so the softphone renews its
+    // Local-only (functions/voice/voice-token.ts): voice tokens of 50 s, so the softphone renews its
     // token within a call a browser test can wait for (softphone-long-call.test.ts), not in 15 minutes.
     voiceTokenTtlSeconds: BROWSER_VOICE_TOKEN_TTL_SECONDS,
     // Local-only (functions/lib/throttle.ts): a 15-second refresh throttle window, so the 429-storm test

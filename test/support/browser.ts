@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } fr
 import { afterEach, expect } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { epochSeconds, keys } from '../../functions/lib/table';
-import { api, mailTo, newClientAddress, stack, uniqueEmail } from './api';
+import { api, mailTo, newClientAddress, signIn, stack, uniqueEmail } from './api';
 import { launchChromium } from './browser-launch';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
@@ -108,6 +108,48 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/**
+ * A tab already signed in as `account`, opened at `path`: a sign-in session of its own from the API's
+ * login (as the form's sign-in makes one per device), put in the profile's localStorage (SESSION_KEYS)
+ * when the profile is made, so the app starts signed in as after a reload. For tests whose subject is
+ * not the sign-in form (sessions.test.ts and the journeys sign in through the form): the form costs a
+ * page and a round of typing per tab. The storage is written once, not per page load, so a refresh or a
+ * sign-out in the test sticks.
+ */
+export async function signedInTab(
+  browser: Browser,
+  account: { email: string; password: string },
+  options: BrowserContextOptions & {
+    path?: string;
+    /** What the test sets up on the tab before the app's first page (init scripts, listeners). */
+    beforeLoad?: (tab: Tab) => unknown;
+  } = {},
+): Promise<Tab> {
+  const { path = '/', beforeLoad, ...contextOptions } = options;
+  const session = await signIn(account);
+  const items: StoredSession = {
+    accessToken: session.tokens.accessToken,
+    refreshToken: session.tokens.refreshToken,
+    user: JSON.stringify(session.user),
+    company: JSON.stringify(session.company),
+  };
+  const tab = await openTab(browser, {
+    ...contextOptions,
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: new URL(web()).origin,
+          localStorage: Object.entries(items).flatMap(([name, value]) => (value === null ? [] : [{ name, value }])),
+        },
+      ],
+    },
+  });
+  await beforeLoad?.(tab);
+  await tab.page.goto(web(path));
+  return tab;
 }
 
 /** Registers through the API only (no verification): an account that cannot sign in yet. */
