@@ -8,6 +8,8 @@ export const THREAD_FAST_REFRESH_MS = 2_000;
 export const THREAD_FAST_REFRESH_WINDOW_MS = 30_000;
 export const CONTACTS_LIST_LIMIT = 100;
 export const CALLS_LIST_LIMIT = 100;
+/** Call History is read again when a call ends (realtime); polled like the conversation list only without the socket. */
+export const CALL_HISTORY_REFRESH_MS = 60_000;
 export const CONVERSATION_STATUS_FILTERS = ['OPEN', 'CLOSED', 'BOTH'] as const;
 export const SOCKET_HEARTBEAT_MS = 30_000;
 export const READY_BANNER_HIDE_MS = 3_000;
