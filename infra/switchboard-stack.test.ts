@@ -17,6 +17,7 @@ import {
 import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
 import {
+  answeredSocketRoutes,
   fallbackRoute,
   httpRoutes,
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
@@ -380,7 +381,9 @@ describe('APIs', () => {
         Resource
       >,
     ).map((route) => route.Properties.RouteKey);
-    expect(routeKeys.sort()).toEqual(socketRoutes.map((route) => route.contract.routeKey).sort());
+    expect(routeKeys.sort()).toEqual(
+      [...socketRoutes.map((route) => route.contract.routeKey), ...answeredSocketRoutes.map((route) => route.routeKey)].sort(),
+    );
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       ApiId: ref(wsApiId[0] as string),
       StageName: 'ws',
@@ -574,6 +577,25 @@ describe('origin authorizer (README Security: direct calls to the API endpoints)
         AuthorizerId: ref(id),
       });
     }
+  });
+
+  it('answers heartbeats in API Gateway itself: a MOCK integration renders heartbeat_ack, no function runs', () => {
+    const wsApiId = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }));
+    const [[routeId, route]] = Object.entries(
+      template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: 'heartbeat' } }) as Record<string, Resource>,
+    ) as [[string, Resource]];
+    expect(route.Properties).toMatchObject({ ApiId: ref(wsApiId[0] as string), RouteResponseSelectionExpression: '$default' });
+    const integrationId = (route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] })['Fn::Join'][1][1].Ref;
+    expect(template.toJSON().Resources[integrationId].Properties).toMatchObject({
+      IntegrationType: 'MOCK',
+      RequestTemplates: { '200': '{"statusCode": 200}' },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::IntegrationResponse', {
+      IntegrationId: ref(integrationId),
+      IntegrationResponseKey: '/200/',
+      ResponseTemplates: { '200': Match.stringLikeRegexp('"type":"heartbeat_ack"') },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::RouteResponse', { RouteId: ref(routeId), RouteResponseKey: '$default' });
   });
 
   it('guards the WebSocket API’s $connect with the same function on the same header', () => {
