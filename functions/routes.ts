@@ -19,7 +19,8 @@ import * as company from '../shared/contract/company';
 import * as contacts from '../shared/contract/contacts';
 import * as conversations from '../shared/contract/conversations';
 import * as realtime from '../shared/contract/realtime';
-import type { HttpContract, SocketContract } from '../shared/contract/route';
+import { socketHeartbeat } from '../shared/contract/realtime-events';
+import type { AnsweredSocketContract, HttpContract, SocketContract } from '../shared/contract/route';
 import * as settings from '../shared/contract/settings';
 import * as system from '../shared/contract/system';
 import * as team from '../shared/contract/team';
@@ -262,6 +263,9 @@ export const socketRoutes: readonly SocketRouteEntry[] = [
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
 ];
+
+/** Socket routes API Gateway answers itself (MOCK integrations): heartbeats cost no invocation and no table access. */
+export const answeredSocketRoutes: readonly AnsweredSocketContract[] = [socketHeartbeat];
 
 /** Functions fed by an SQS queue rather than an API: background work no request waits for. */
 export interface QueueConsumerEntry extends RouteEntry {

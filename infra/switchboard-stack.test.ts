@@ -17,6 +17,7 @@ import {
 import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
 import {
+  answeredSocketRoutes,
   fallbackRoute,
   httpRoutes,
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
@@ -337,7 +338,9 @@ describe('stack size', () => {
     ];
     // Less the one function (and role, policy, log group) of the table's deletion protection (deploy.test.ts).
     const routeBound = perRoute.reduce((sum, type) => sum + Object.keys(template.findResources(type)).length, 0) - 1;
-    expect(routeBound / (httpRoutes.length + socketRoutes.length + queueConsumers.length + 1)).toBeLessThanOrEqual(4);
+    // An answered socket route (heartbeat) has an API route and a MOCK integration, and no function.
+    const routes = httpRoutes.length + socketRoutes.length + answeredSocketRoutes.length + queueConsumers.length + 1;
+    expect(routeBound / routes).toBeLessThanOrEqual(4);
     // 374 today: 68 functions (the origin authorizer's too), 65 API routes with their integrations and
     // invoke permissions, and the shared rest (roles, policies, log groups, alarms, the authorizers, the
     // distribution…). A route adds 4, so about 6 more fit. Past 400 the routes of a feature move into a nested stack of their own (each has 500), as
@@ -380,7 +383,9 @@ describe('APIs', () => {
         Resource
       >,
     ).map((route) => route.Properties.RouteKey);
-    expect(routeKeys.sort()).toEqual(socketRoutes.map((route) => route.contract.routeKey).sort());
+    expect(routeKeys.sort()).toEqual(
+      [...socketRoutes.map((route) => route.contract.routeKey), ...answeredSocketRoutes.map((route) => route.routeKey)].sort(),
+    );
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       ApiId: ref(wsApiId[0] as string),
       StageName: 'ws',
@@ -574,6 +579,25 @@ describe('origin authorizer (README Security: direct calls to the API endpoints)
         AuthorizerId: ref(id),
       });
     }
+  });
+
+  it('answers heartbeats in API Gateway itself: a MOCK integration renders heartbeat_ack, no function runs', () => {
+    const wsApiId = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }));
+    const [[routeId, route]] = Object.entries(
+      template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: 'heartbeat' } }) as Record<string, Resource>,
+    ) as [[string, Resource]];
+    expect(route.Properties).toMatchObject({ ApiId: ref(wsApiId[0] as string), RouteResponseSelectionExpression: '$default' });
+    const integrationId = (route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] })['Fn::Join'][1][1].Ref;
+    expect(template.toJSON().Resources[integrationId].Properties).toMatchObject({
+      IntegrationType: 'MOCK',
+      RequestTemplates: { '200': '{"statusCode": 200}' },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::IntegrationResponse', {
+      IntegrationId: ref(integrationId),
+      IntegrationResponseKey: '/200/',
+      ResponseTemplates: { '200': Match.stringLikeRegexp('"type":"heartbeat_ack"') },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::RouteResponse', { RouteId: ref(routeId), RouteResponseKey: '$default' });
   });
 
   it('guards the WebSocket API’s $connect with the same function on the same header', () => {

@@ -8,6 +8,7 @@ import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import {
+  answeredSocketRoutes,
   fallbackRoute,
   httpRoutes,
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
@@ -166,6 +167,7 @@ export class SwitchboardStack extends Stack {
     for (const route of socketRoutes) {
       realtime.addRoute(route.contract.routeKey, functions.add(functionId(route.handler), { ...route, kind: 'socket' }));
     }
+    for (const route of answeredSocketRoutes) realtime.addAnsweredRoute(route);
 
     const queues: Record<QueueConsumerEntry['queue'], sqs.IQueue> = { companyDeletion: companyDeletionQueue };
     for (const consumer of queueConsumers) {

@@ -17,6 +17,7 @@ import {
   type LambdaHandler,
   MAX_INVOCATION_REQUEST_BYTES,
   MAX_INVOCATION_RESPONSE_BYTES,
+  requestTime,
 } from './gateway';
 import { quietLogger } from './log';
 import { freePort } from './ports';
@@ -152,6 +153,15 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
           handler: 'whoami',
           table: 'none',
           capabilities: [],
+        },
+      ],
+      // Answered by the gateway itself, as API Gateway answers a MOCK route (socketHeartbeat).
+      answered: [
+        {
+          kind: 'socket-answered',
+          routeKey: 'ping',
+          answerTemplate:
+            '{"type":"pong","at":"$context.requestTime","ms":$context.requestTimeEpoch,"id":"$context.connectionId"}',
         },
       ],
       fallback: { handler: 'system/not-found', table: 'none', capabilities: [] },
@@ -377,6 +387,23 @@ describe('local gateway', () => {
       const routeOf = (body: string) => messages.find((m) => m.body === body);
       expect(routeOf('{"action":"whoami"}')).toMatchObject({ handler: 'whoami', routeKey: 'whoami' });
       for (const body of sent.slice(1)) expect(routeOf(body)).toMatchObject({ handler: 'default', routeKey: '$default' });
+    });
+
+    it('answers a MOCK route from its template itself, invoking no function', async () => {
+      const { ws } = await openSocket(gw.ws);
+      messages.length = 0;
+      const answer = new Promise<string>((resolve) => ws.once('message', (data) => resolve(data.toString())));
+      const before = Date.now();
+      ws.send('{"action":"ping","type":"heartbeat"}');
+      const pong = JSON.parse(await answer);
+      expect(pong).toEqual({ type: 'pong', at: requestTime(new Date(pong.ms)), ms: expect.any(Number), id: expect.any(String) });
+      expect(pong.ms).toBeGreaterThanOrEqual(before);
+      expect(pong.at).toMatch(/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000$/);
+      // A message after it still reaches $default: the ping was answered without one.
+      ws.send('{"type":"heartbeat"}');
+      await expect.poll(() => messages.length).toBe(1);
+      expect(messages[0]).toMatchObject({ handler: 'default', body: '{"type":"heartbeat"}' });
+      ws.close();
     });
 
     it('answers 410 while $connect still runs', async () => {

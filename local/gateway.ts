@@ -20,6 +20,7 @@ import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
 import type { SocketEvent } from '../functions/lib/define-socket-handler';
 import {
   type AuthorizerEntry,
+  answeredSocketRoutes,
   fallbackRoute,
   type HttpRouteEntry,
   httpRoutes,
@@ -34,6 +35,7 @@ import {
 } from '../functions/routes';
 import { handlerEntry } from '../infra/bundling';
 import { REALTIME_ROUTE_SELECTION } from '../shared/contract/realtime';
+import type { AnsweredSocketContract } from '../shared/contract/route';
 import { buildFunctionBundles, bundlesDir, type FunctionBundling } from './function-bundles';
 import { createFunctionEnvironments, FunctionThrottled, type LocalFunctionSpec } from './function-environments';
 import { FunctionTimeout, invoke } from './function-scope';
@@ -206,6 +208,15 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
  */
 const ROUTE_SELECTION_PATH = REALTIME_ROUTE_SELECTION.replace(/^\$request\.body\./, '').split('.');
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** API Gateway's `$context.requestTime`, in the Common Log Format it uses: `25/Nov/2026:10:59:00 +0000`. */
+export function requestTime(date: Date): string {
+  const day = `${two(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}`;
+  return `${day}:${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())} +0000`;
+}
+
 /**
  * What CloudFront's viewer-request function does in AWS (infra/constructs/ws-path-rewrite.js): the
  * stage has no sub-paths, so `/ws/company/{id}` reaches it as `/ws` with `companyId` taken from the path.
@@ -242,6 +253,8 @@ export interface GatewayOptions {
   routes?: {
     http: readonly HttpRouteEntry[];
     socket: readonly SocketRouteEntry[];
+    /** Routes the gateway answers itself, as API Gateway does a MOCK integration (default: answeredSocketRoutes). */
+    answered?: readonly AnsweredSocketContract[];
     fallback: RouteEntry;
     queues?: readonly QueueConsumerEntry[];
     /** API Gateway's Lambda authorizer of every HTTP route and `$connect` (the route table's: originAuthorizer). */
@@ -299,6 +312,7 @@ export function createGateway(options: GatewayOptions) {
   const routes = options.routes ?? {
     http: httpRoutes,
     socket: socketRoutes,
+    answered: answeredSocketRoutes,
     fallback: fallbackRoute,
     queues: queueConsumers,
     authorizer: originAuthorizer,
@@ -681,7 +695,7 @@ export function createGateway(options: GatewayOptions) {
    * has no such field or names no route (https://docs.aws.amazon.com/apigateway/latest/developerguide/websocket-api-develop-routes.html).
    * `$connect` and `$disconnect` are never a message's route.
    */
-  function selectRoute(body: string): SocketRouteEntry {
+  function selectRoute(body: string): SocketRouteEntry | AnsweredSocketContract {
     let selected: unknown;
     try {
       selected = ROUTE_SELECTION_PATH.reduce<unknown>(
@@ -692,11 +706,25 @@ export function createGateway(options: GatewayOptions) {
       selected = undefined;
     }
     const key = selected === undefined || selected === null ? undefined : String(selected);
-    const custom =
-      key && key !== '$connect' && key !== '$disconnect'
-        ? routes.socket.find((r) => (r.contract.routeKey as string) === key)
-        : undefined;
-    return custom ?? socketRoute('$default');
+    if (!key || key === '$connect' || key === '$disconnect') return socketRoute('$default');
+    return (
+      routes.answered?.find((r) => r.routeKey === key) ??
+      routes.socket.find((r) => (r.contract.routeKey as string) === key) ??
+      socketRoute('$default')
+    );
+  }
+
+  /** A MOCK route's answer: its template with the `$context` variables API Gateway fills in. */
+  function answerOf(route: AnsweredSocketContract, connectionId: string): string {
+    const now = new Date();
+    const context: Record<string, string> = {
+      requestTime: requestTime(now),
+      requestTimeEpoch: String(now.getTime()),
+      connectionId,
+      routeKey: route.routeKey,
+      eventType: 'MESSAGE',
+    };
+    return route.answerTemplate.replace(/\$context\.(\w+)/g, (_, name: string) => context[name] ?? '');
   }
 
   function socketEvent(
@@ -820,6 +848,10 @@ export function createGateway(options: GatewayOptions) {
         try {
           const body = data.toString();
           const route = selectRoute(body);
+          if ('answerTemplate' in route) {
+            ws.send(answerOf(route, connectionId));
+            return;
+          }
           await run(route, socketEvent(route.contract.routeKey, 'MESSAGE', connectionId, { body }));
         } catch (error) {
           log.error(`WS $default failed: ${(error as Error).stack ?? error}`);

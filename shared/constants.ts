@@ -8,6 +8,8 @@ export const THREAD_FAST_REFRESH_MS = 2_000;
 export const THREAD_FAST_REFRESH_WINDOW_MS = 30_000;
 export const CONTACTS_LIST_LIMIT = 100;
 export const CALLS_LIST_LIMIT = 100;
+/** Call History is read again when a call ends (realtime); polled like the conversation list only without the socket. */
+export const CALL_HISTORY_REFRESH_MS = 60_000;
 export const CONVERSATION_STATUS_FILTERS = ['OPEN', 'CLOSED', 'BOTH'] as const;
 export const SOCKET_HEARTBEAT_MS = 30_000;
 export const READY_BANNER_HIDE_MS = 3_000;
@@ -58,8 +60,16 @@ export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const INVITATION_MAIL_LIMIT = 30;
 export const INVITATION_MAIL_WINDOW_SECONDS = 60 * 60;
 export const REALTIME_TICKET_TTL_SECONDS = 30;
-/** A socket without a heartbeat for this long (three missed beats) is dropped and its user may go offline. */
-export const PRESENCE_LAPSE_SECONDS = 90;
+/**
+ * Heartbeats keep the socket open (API Gateway answers them itself); one every SOCKET_CHECK_IN_MS instead
+ * reaches a function and records the socket as present (issue 25: a beat does not write the table).
+ */
+export const SOCKET_CHECK_IN_MS = 5 * 60_000;
+/**
+ * A socket that has not checked in for this long (two missed check-ins, and a minute for a hidden tab's
+ * throttled timers) is dropped and its user may go offline. Closing a tab needs no lapse: $disconnect.
+ */
+export const PRESENCE_LAPSE_SECONDS = (2 * SOCKET_CHECK_IN_MS + 60_000) / 1000;
 export const MAX_ROOMS_PER_CONNECTION = 50;
 /**
  * Client frames per socket (issue 21): a token bucket of SOCKET_FRAME_BURST refilled at

@@ -7,6 +7,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { REALTIME_ROUTE_SELECTION } from '../../shared/contract/realtime';
+import type { AnsweredSocketContract } from '../../shared/contract/route';
 import { acknowledge } from './nag';
 
 /** The stage is named like the public path: CloudFront forwards `/ws` unchanged and API Gateway reads it as the stage. */
@@ -88,6 +89,42 @@ export class RealtimeApi extends Construct {
       this.api.addRoute(routeKey, { integration }),
       'AwsSolutions-APIG4',
       `${routeKey} is only reachable on a connection that $connect has already authorised; API Gateway allows an authorizer on $connect only.`,
+    );
+  }
+
+  /**
+   * A route API Gateway answers itself (socketHeartbeat): a MOCK integration whose request template
+   * gives status 200, an integration response that renders the answer, and a route response that sends
+   * it back on the socket. No function is invoked; messages are billed as any other.
+   */
+  addAnsweredRoute(contract: AnsweredSocketContract): void {
+    const id = routeName(contract.routeKey);
+    const apiId = this.api.apiId;
+    // A static selection expression picks the one template each way; the mock answers status 200.
+    const integration = new apigwv2.CfnIntegration(this, `${id}Integration`, {
+      apiId,
+      integrationType: 'MOCK',
+      templateSelectionExpression: '200',
+      requestTemplates: { '200': '{"statusCode": 200}' },
+    });
+    new apigwv2.CfnIntegrationResponse(this, `${id}IntegrationResponse`, {
+      apiId,
+      integrationId: integration.ref,
+      integrationResponseKey: '/200/',
+      templateSelectionExpression: '200',
+      responseTemplates: { '200': contract.answerTemplate },
+    });
+    const route = new apigwv2.CfnRoute(this, `${id}Route`, {
+      apiId,
+      routeKey: contract.routeKey,
+      target: `integrations/${integration.ref}`,
+      routeResponseSelectionExpression: '$default',
+    });
+    new apigwv2.CfnRouteResponse(this, `${id}RouteResponse`, { apiId, routeId: route.ref, routeResponseKey: '$default' });
+    acknowledge(
+      route,
+      'AwsSolutions-APIG4',
+      `${contract.routeKey} is only reachable on a connection that $connect has already authorised, and runs no code: API Gateway answers it.`,
     );
   }
 

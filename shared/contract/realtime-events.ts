@@ -4,9 +4,24 @@
  */
 import type { CallStatus } from './calls';
 import type { Conversation, ConversationStatus, Message } from './conversations';
+import type { AnsweredSocketContract } from './route';
 
 /** Public path of the socket (docs/product.md §7); CloudFront (and the local gateway) route it to the `ws` stage. */
 export const socketPath = (companyId: string) => `/ws/company/${encodeURIComponent(companyId)}`;
+
+/**
+ * The heartbeats API Gateway answers itself (issue 25): a message whose `action` is `heartbeat` takes
+ * this route, a MOCK integration that answers `heartbeat_ack` from a mapping template, so it invokes no
+ * function and reads and writes nothing (it only keeps CloudFront and API Gateway from closing a quiet
+ * socket). A heartbeat without `action` reaches `$default`: the socket's check-in (its first beat, then
+ * one every SOCKET_CHECK_IN_MS), which records it as present and is answered by a function.
+ */
+export const socketHeartbeat = {
+  kind: 'socket-answered',
+  routeKey: 'heartbeat',
+  /** `$context.requestTime` is when API Gateway received the beat (`25/Nov/2026:10:59:00 +0000`). */
+  answerTemplate: '{"type":"heartbeat_ack","data":{"timestamp":"$context.requestTime"}}',
+} as const satisfies AnsweredSocketContract;
 
 /** Realtime envelope (docs/product.md §3): every message either way is `{type, data}`. */
 export interface RealtimeEvent<T = unknown> {

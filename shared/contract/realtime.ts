@@ -37,6 +37,7 @@ const callSid = z
 export const ClientMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('heartbeat'),
+    // Only a check-in reaches a function; its `action` (absent) chose the route (realtime-events.ts: socketHeartbeat).
     data: z.object({
       userId: z.string({ error: 'userId must be text' }),
       timestamp: z.iso.datetime('timestamp must be an ISO date'),

@@ -49,6 +49,16 @@ export type TwilioWebhookPath = `${typeof TWILIO_WEBHOOKS}/{webhookId}/${string}
 /** Who manages the company's settings and team; AGENTs read them. */
 export const MANAGERS = ['OWNER', 'ADMIN'] as const satisfies readonly Role[];
 
+/**
+ * A WebSocket route API Gateway answers itself from a mapping template (a MOCK integration): no function
+ * runs. Only `$context.*` variables may appear in the template (the local gateway fills those in too).
+ */
+export interface AnsweredSocketContract {
+  kind: 'socket-answered';
+  routeKey: string;
+  answerTemplate: string;
+}
+
 export type Contract = HttpContract | SocketContract;
 
 export function httpContract<const C extends Omit<HttpContract, 'kind'>>(c: C): C & { kind: 'http' } {

@@ -1,10 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../functions/lib/table';
-import { type Account, signUp, stack } from '../support/api';
+import { type Account, signUp } from '../support/api';
 import { gone, launchBrowser, seen, signedInTab, type Tab, UI_TIMEOUT_MS } from '../support/browser';
-import { testTable } from '../support/table';
+import { closeSocketsOf, socketCount } from '../support/sockets';
 import { addTeamMember } from '../support/team';
 
 let browser: Browser;
@@ -24,29 +22,6 @@ async function closeTab(tab: Tab) {
 }
 
 const onlineMark = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(name) }).getByText('Online');
-
-/**
- * Closes the user's open sockets from the server side, as API Gateway's DeleteConnection does, and
- * answers how many were open (an entry whose socket has just gone answers 410 and is not counted).
- */
-async function closeSocketsOf(account: Account): Promise<number> {
-  const { client, tableName } = testTable();
-  const { PK, SKPrefix } = keys.connectionsOf(account.company.id);
-  const { Items = [] } = await client.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  let closed = 0;
-  for (const item of Items.filter((i) => i.userId === account.user.id)) {
-    const res = await fetch(`${stack().urls.api}/@connections/${item.connectionId}`, { method: 'DELETE' });
-    if (res.status === 204) closed++;
-  }
-  return closed;
-}
 
 describe('presence and the live socket', () => {
   it('two colleagues see each other come online and go offline on the Team page', async () => {
@@ -104,17 +79,3 @@ describe('presence and the live socket', () => {
     await closeTab(ada);
   });
 });
-
-async function socketCount(account: Account): Promise<number> {
-  const { client, tableName } = testTable();
-  const { PK, SKPrefix } = keys.connectionsOf(account.company.id);
-  const { Count = 0 } = await client.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return Count;
-}

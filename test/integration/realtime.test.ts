@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { epochSeconds, keys } from '../../functions/lib/table';
+import { PRESENCE_LAPSE_SECONDS } from '../../shared/constants';
 import { type Account, api, signUp, stack } from '../support/api';
 import { openSocket, openSocketAt, socketUrl, ticketFor } from '../support/realtime';
 import { testTable } from '../support/table';
@@ -133,7 +134,7 @@ describe('presence', () => {
     await grace.close();
   });
 
-  it('drops a socket whose heartbeat lapsed for more than 90 seconds, and its user goes offline', async () => {
+  it('drops a socket that has not checked in for the lapse (11 minutes), and its user goes offline', async () => {
     const owner = await signUp();
     const colleague = await addTeamMember(owner);
     const quiet = await openSocket(owner);
@@ -147,10 +148,10 @@ describe('presence', () => {
         TableName: tableName,
         Key: keys.connection(owner.company.id, entry?.connectionId ?? ''),
         UpdateExpression: 'SET lastSeenAt = :then',
-        ExpressionAttributeValues: { ':then': Date.now() - 91_000 },
+        ExpressionAttributeValues: { ':then': Date.now() - PRESENCE_LAPSE_SECONDS * 1000 - 1_000 },
       }),
     );
-    // Any heartbeat of the company sweeps lapsed sockets.
+    // Any check-in of the company sweeps lapsed sockets.
     await watcher.beat();
     expect((await watcher.next('user_left')).data).toEqual({ id: owner.user.id });
     expect(await quiet.closed).toBe(1000);
@@ -159,8 +160,66 @@ describe('presence', () => {
   });
 });
 
+describe('heartbeats (issue 25)', () => {
+  const owner = () => signUp();
+  async function entries(account: Account) {
+    const [connection] = await connections(account.company.id);
+    const { client, tableName } = testTable();
+    const get = (Key: Record<string, string>) =>
+      client.send(new GetCommand({ TableName: tableName, Key, ConsistentRead: true })).then((r) => r.Item ?? {});
+    const id = connection?.connectionId ?? '';
+    return { entry: await get(keys.connection(account.company.id, id)), owner: await get(keys.connectionOwner(id)) };
+  }
+
+  it('a beat API Gateway answers touches nothing: last seen and the frame count stay as the check-in left them', async () => {
+    const account = await owner();
+    const socket = await openSocket(account);
+    await socket.beat();
+    await socket.next('presence_snapshot');
+    const checkedIn = await entries(account);
+    expect(checkedIn.entry.lastSeenAt).toEqual(expect.any(Number));
+
+    for (let i = 0; i < 5; i++) await socket.tick();
+    expect(await entries(account)).toEqual(checkedIn);
+    // No snapshot and no error either: no function saw them.
+    expect(socket.log.filter((e) => e.type !== 'heartbeat_ack' && e.type !== 'presence_snapshot')).toEqual([]);
+
+    // The next check-in records the socket as seen again.
+    await socket.beat();
+    const after = await entries(account);
+    expect(after.entry.lastSeenAt).toBeGreaterThanOrEqual(checkedIn.entry.lastSeenAt as number);
+    expect(after.owner.frameTat).not.toEqual(checkedIn.owner.frameTat);
+    await socket.close();
+  });
+
+  it('a socket that still beats but stops checking in is swept after the lapse, as one whose tab died', async () => {
+    const account = await owner();
+    const colleague = await addTeamMember(account);
+    const quiet = await openSocket(account);
+    await quiet.beat();
+    const watcher = await openSocket(colleague);
+    await watcher.beat();
+    const [entry] = (await connections(account.company.id)).filter((c) => c.userId === account.user.id);
+    const { client, tableName } = testTable();
+    // Its last check-in was a lapse ago; beats since then do not count.
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.connection(account.company.id, entry?.connectionId ?? ''),
+        UpdateExpression: 'SET lastSeenAt = :then',
+        ExpressionAttributeValues: { ':then': Date.now() - PRESENCE_LAPSE_SECONDS * 1000 - 1_000 },
+      }),
+    );
+    await quiet.tick();
+    await watcher.beat();
+    expect((await watcher.next('user_left')).data).toEqual({ id: account.user.id });
+    expect(await quiet.closed).toBe(1000);
+    await watcher.close();
+  });
+});
+
 describe('sessions', () => {
-  it('a socket does not outlive its sign-in session: revoked, it is closed at its next heartbeat', async () => {
+  it('a socket does not outlive its sign-in session: revoked, it is closed at its next check-in', async () => {
     const owner = await signUp();
     const colleague = await addTeamMember(owner);
     const socket = await openSocket(owner);

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { ServerEvent, ServerEventType } from '../../shared/contract/realtime-events';
+import { type ServerEvent, type ServerEventType, socketHeartbeat } from '../../shared/contract/realtime-events';
 import { type Account, api, stack } from './api';
 
 /** How long a socket waits for an expected event before the test fails, saying what did arrive. */
@@ -26,6 +26,8 @@ export interface Socket {
   send: (message: unknown) => void;
   /** Sends a heartbeat and waits for its acknowledgement: every event sent to this socket before it has arrived. */
   beat: () => Promise<void>;
+  /** Sends a heartbeat API Gateway answers itself (socketHeartbeat) and waits for its acknowledgement. */
+  tick: () => Promise<void>;
   /** Resolves with the close code once the socket is closed. */
   closed: Promise<number>;
   close: () => Promise<number>;
@@ -71,6 +73,10 @@ export function openSocketAt(url: string, userId = ''): Promise<Socket> {
       beat: async () => {
         const timestamp = new Date().toISOString();
         send({ type: 'heartbeat', data: { userId, timestamp } });
+        await next('heartbeat_ack');
+      },
+      tick: async () => {
+        send({ action: socketHeartbeat.routeKey, type: 'heartbeat', data: { userId, timestamp: new Date().toISOString() } });
         await next('heartbeat_ack');
       },
       closed,

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { TeamUser } from '../../../../shared/contract/settings';
+import { callKeys } from '../call-keys';
 import { settingsKeys } from '../settings-queries';
 import { applyEvent, realtimeKeys, refreshAfterReconnect } from './event-cache';
 
@@ -56,5 +57,20 @@ describe('realtime events in the query cache', () => {
     applyEvent(cache, { type: 'provider_changed', data: { providerId: 'p1', connected: true, changedAt: ada.since } });
     expect(cache.getQueryState(settingsKeys.providers)?.isInvalidated).toBe(true);
     expect(cache.getQueryState(settingsKeys.channels)?.isInvalidated).toBe(true);
+  });
+
+  it('mark Call History stale when a call ends and after a reconnect: it is not polled while the socket is up', () => {
+    const cache = new QueryClient();
+    const filters = { status: '', from: '', to: '' };
+    const stale = () => cache.getQueryState(callKeys.list(filters))?.isInvalidated;
+    cache.setQueryData(callKeys.list(filters), []);
+    applyEvent(cache, { type: 'call_answered', data: { callSid: 'CA1', answeredBy: 'u1' } });
+    expect(stale()).toBe(false);
+    applyEvent(cache, { type: 'call_ended', data: { callSid: 'CA1', callStatus: 'COMPLETED' } });
+    expect(stale()).toBe(true);
+
+    cache.setQueryData(callKeys.list(filters), []);
+    refreshAfterReconnect(cache);
+    expect(stale()).toBe(true);
   });
 });

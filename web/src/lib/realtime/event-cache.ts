@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { OnlineUser, ServerEvent } from '../../../../shared/contract/realtime-events';
 import type { TeamUser } from '../../../../shared/contract/settings';
+import { callKeys } from '../call-keys';
 import { conversationKeys, storeConversation, storeMessage } from '../conversation-cache';
 import { settingsKeys } from '../settings-queries';
 
@@ -48,6 +49,10 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
     case 'conversation_reopened':
       storeConversation(queryClient, event.data.conversation, 'status-changed');
       return;
+    // Call History shows the call with its final status (the event is sent once the call's record is).
+    case 'call_ended':
+      void queryClient.invalidateQueries({ queryKey: callKeys.all });
+      return;
     // Someone connected or disconnected Twilio: Settings shows the provider and its channels as they are now.
     case 'provider_changed':
       void queryClient.invalidateQueries({ queryKey: settingsKeys.providers });
@@ -63,4 +68,5 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
 export function refreshAfterReconnect(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
   void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+  void queryClient.invalidateQueries({ queryKey: callKeys.all });
 }

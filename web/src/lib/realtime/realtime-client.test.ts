@@ -82,6 +82,40 @@ describe('the realtime client', () => {
     expect(reconnects).toBe(1);
   });
 
+  it('beats every heartbeatMs; the first beat and one per check-in go to a function, the rest to the route API Gateway answers', async () => {
+    const server = await startServer();
+    stopServer = server.close;
+    const client = createRealtimeClient({
+      ticket: async () => 't',
+      onEvent: () => {},
+      onReconnect: () => {},
+      heartbeatMs: 5,
+      checkInMs: 15,
+      backoff: { initialMs: 1, factor: 2, maxMs: 4 },
+      url: (_who, ticket) => `${server.base}/ws?ticket=${ticket}`,
+    });
+    stopClient = client.stop;
+    client.start(identity);
+    await server.until(() => (server.connections[0]?.messages.length ?? 0) >= 7);
+    const routes = (messages: unknown[] = []) => messages.slice(0, 7).map((m) => (m as { action?: string }).action ?? 'check-in');
+    expect(routes(server.connections[0]?.messages)).toEqual([
+      'check-in',
+      'heartbeat',
+      'heartbeat',
+      'check-in',
+      'heartbeat',
+      'heartbeat',
+      'check-in',
+    ]);
+    for (const m of server.connections[0]?.messages.slice(0, 7) ?? [])
+      expect(m).toMatchObject({ type: 'heartbeat', data: { userId: 'u1', timestamp: expect.any(String) } });
+
+    // A new socket starts over: its first beat checks in (the server answers it with the presence snapshot).
+    server.connections[0]?.socket.close(1001);
+    await server.until(() => (server.connections[1]?.messages.length ?? 0) >= 2);
+    expect(routes(server.connections[1]?.messages).slice(0, 2)).toEqual(['check-in', 'heartbeat']);
+  });
+
   it('keeps trying while no ticket can be had, and stops for good when told (sign-out)', async () => {
     const server = await startServer();
     stopServer = server.close;

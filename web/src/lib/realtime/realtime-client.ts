@@ -1,9 +1,10 @@
-import { SOCKET_HEARTBEAT_MS } from '../../../../shared/constants';
+import { SOCKET_CHECK_IN_MS, SOCKET_HEARTBEAT_MS } from '../../../../shared/constants';
 import type { ClientMessage } from '../../../../shared/contract/realtime';
 import {
   MAX_CLIENT_MESSAGE_BYTES,
   type ServerEvent,
   type ServerEventType,
+  socketHeartbeat,
   socketPath,
 } from '../../../../shared/contract/realtime-events';
 import { type Backoff, reconnectDelay } from './backoff';
@@ -23,6 +24,8 @@ export interface RealtimeClientOptions {
   /** Runs after the socket is back following an unexpected close: what was missed must be refetched. */
   onReconnect: () => void;
   heartbeatMs?: number;
+  /** How often a heartbeat is a check-in (reaches a function, records presence) rather than answered by API Gateway. */
+  checkInMs?: number;
   backoff?: Backoff;
   /** Where the socket connects; the page's own origin unless told otherwise (tests). */
   url?: (identity: SocketIdentity, ticket: string) => string;
@@ -46,6 +49,7 @@ const retryAfterMs = (details: { retryAfterSeconds?: unknown } | undefined) =>
  */
 export function createRealtimeClient(options: RealtimeClientOptions) {
   const heartbeatMs = options.heartbeatMs ?? SOCKET_HEARTBEAT_MS;
+  const beatsPerCheckIn = Math.max(1, Math.round((options.checkInMs ?? SOCKET_CHECK_IN_MS) / heartbeatMs));
   const url = options.url ?? socketUrl;
   let identity: SocketIdentity | null = null;
   let socket: WebSocket | null = null;
@@ -56,6 +60,8 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
   let generation = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  // Beats sent on the current socket: its first, then every beatsPerCheckIn-th, is a check-in.
+  let beats = 0;
   const stateListeners = new Set<() => void>();
   const listeners = new Map<ServerEventType, Set<Listener>>();
 
@@ -65,7 +71,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     for (const l of stateListeners) l();
   };
 
-  function send(message: ClientMessage): boolean {
+  function send(message: ClientMessage & { action?: string }): boolean {
     const text = JSON.stringify(message);
     // The server would refuse it (and API Gateway close the socket on a frame above 32 KB).
     if (!socket || socket.readyState !== WebSocket.OPEN || new Blob([text]).size > MAX_CLIENT_MESSAGE_BYTES) return false;
@@ -73,8 +79,16 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     return true;
   }
 
+  /**
+   * docs/product.md §7: a heartbeat every 30 s. Most carry `action: heartbeat`, which API Gateway answers
+   * itself (socketHeartbeat: no function, no table); the first and then one every SOCKET_CHECK_IN_MS go
+   * without it to a function, which records the socket as present (README Realtime).
+   */
   const heartbeat = () => {
-    if (identity) send({ type: 'heartbeat', data: { userId: identity.userId, timestamp: new Date().toISOString() } });
+    if (!identity) return;
+    const checkIn = beats++ % beatsPerCheckIn === 0;
+    const data = { userId: identity.userId, timestamp: new Date().toISOString() };
+    send(checkIn ? { type: 'heartbeat', data } : { action: socketHeartbeat.routeKey, type: 'heartbeat', data });
   };
 
   // How long the server asked the next attempt to wait (a refused ticket, a socket closed for flooding).
@@ -101,6 +115,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     socket = ws;
     ws.onopen = () => {
       attempt = 0;
+      beats = 0;
       setState('connected');
       // The first heartbeat at once: the server answers it with the presence snapshot.
       heartbeat();

@@ -1,7 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { CALLS_LIST_LIMIT } from '../../../../../shared/constants';
+import { CALL_HISTORY_REFRESH_MS, CALLS_LIST_LIMIT } from '../../../../../shared/constants';
 import type { CallStatus } from '../../../../../shared/contract/calls';
 import * as calls from '../../../../../shared/contract/endpoints/calls';
+import { callKeys } from '../../../lib/call-keys';
+import { pollingInterval } from '../../../lib/realtime/polling';
+import { useRealtimeState } from '../../../lib/realtime/realtime';
 import { api } from '../../../lib/services';
 
 /** The page's filters as the address keeps them: a status, and days (YYYY-MM-DD) in the reader's time zone. */
@@ -31,6 +34,15 @@ export const fetchCalls = (filters: CallFilters) =>
     })
     .then((d) => d.calls);
 
+/**
+ * A call that ends reads the list again (its `call_ended` event, web/src/lib/realtime/event-cache.ts); while the
+ * socket is down, that cannot happen, so the list is polled as the conversation list is (pollingInterval).
+ */
 export function useCalls(filters: CallFilters, options: { enabled?: boolean } = {}) {
-  return useQuery({ queryKey: ['calls', filters], queryFn: () => fetchCalls(filters), enabled: options.enabled });
+  return useQuery({
+    queryKey: callKeys.list(filters),
+    queryFn: () => fetchCalls(filters),
+    enabled: options.enabled,
+    refetchInterval: pollingInterval(useRealtimeState(), CALL_HISTORY_REFRESH_MS),
+  });
 }

@@ -17,6 +17,9 @@ import {
   storeConversation,
   storeMessage,
 } from '../../../lib/conversation-cache';
+import { pollingInterval } from '../../../lib/realtime/polling';
+import { useRealtimeState } from '../../../lib/realtime/realtime';
+import type { ConnectionState } from '../../../lib/realtime/realtime-client';
 import { api } from '../../../lib/services';
 
 export const fetchConversations = (status: ConversationFilter, cursor: string | null) =>
@@ -35,53 +38,60 @@ export const updateConversationStatus = (id: string, status: ConversationStatus)
   api.call(conversations.updateConversationStatus, { params: { id }, body: { status } }).then((d) => d.conversation);
 
 /**
- * docs/product.md §7/§9: a page of 20, newest activity first, refetched every 60 s; Load More follows the cursor.
- * A read never undoes what the socket delivered meanwhile (keepFresherList).
+ * docs/product.md §7/§9: a page of 20, newest activity first; Load More follows the cursor. Refetched
+ * every 60 s only while the socket is down (pollingInterval). A read never undoes what the socket
+ * delivered meanwhile (keepFresherList).
  */
-export const conversationListQuery = (filter: ConversationFilter, queryClient: QueryClient) =>
+export const conversationListQuery = (filter: ConversationFilter, queryClient: QueryClient, socket: ConnectionState) =>
   infiniteQueryOptions({
     queryKey: conversationKeys.list(filter),
     queryFn: ({ pageParam }) => fetchConversations(filter, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.pagination.nextCursor,
-    refetchInterval: CONVERSATION_LIST_REFRESH_MS,
+    refetchInterval: pollingInterval(socket, CONVERSATION_LIST_REFRESH_MS),
     structuralSharing: keepFresherList(queryClient, filter),
   });
 
 /**
- * docs/product.md §4/§9: the thread refreshes every 60 s, and every 2 s for 30 s after a send (`sentAt`), so
- * delivery shows even without the socket. Its pages go back in time: the newest messages first. A
- * read never undoes a status or message the socket delivered meanwhile (keepFresherThread).
+ * docs/product.md §4/§9: while the socket is down the thread refreshes every 60 s, and every 2 s for 30 s
+ * after a send (`sentAt`), so delivery shows without it; while it is up the delivery status arrives as an
+ * event and there is no burst (pollingInterval). Its pages go back in time: the newest messages first.
+ * A read never undoes a status or message the socket delivered meanwhile (keepFresherThread).
  */
-export const threadRefreshInterval = (sentAt: number | null, now = Date.now()) =>
-  sentAt !== null && now - sentAt < THREAD_FAST_REFRESH_WINDOW_MS ? THREAD_FAST_REFRESH_MS : THREAD_REFRESH_MS;
+export const threadRefreshInterval = (sentAt: number | null, socket: ConnectionState, now = Date.now()) =>
+  pollingInterval(
+    socket,
+    sentAt !== null && now - sentAt < THREAD_FAST_REFRESH_WINDOW_MS ? THREAD_FAST_REFRESH_MS : THREAD_REFRESH_MS,
+  );
 
-export const threadQuery = (id: string, sentAt: number | null, queryClient: QueryClient) =>
+export const threadQuery = (id: string, sentAt: number | null, queryClient: QueryClient, socket: ConnectionState) =>
   infiniteQueryOptions({
     queryKey: conversationKeys.thread(id),
     queryFn: ({ pageParam }) => fetchConversation(id, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.olderCursor,
-    refetchInterval: () => threadRefreshInterval(sentAt),
+    refetchInterval: () => threadRefreshInterval(sentAt, socket),
     structuralSharing: keepFresherThread(queryClient),
   });
 
+// Both re-render when the socket connects or drops, which re-sets the interval at once.
 export function useConversationList(filter: ConversationFilter) {
-  return useInfiniteQuery(conversationListQuery(filter, useQueryClient()));
+  return useInfiniteQuery(conversationListQuery(filter, useQueryClient(), useRealtimeState()));
 }
 
 export function useThread(id: string, sentAt: number | null) {
-  return useInfiniteQuery(threadQuery(id, sentAt, useQueryClient()));
+  return useInfiniteQuery(threadQuery(id, sentAt, useQueryClient(), useRealtimeState()));
 }
 
 export function useSendMessage(conversationId: string) {
   const queryClient = useQueryClient();
+  const socket = useRealtimeState();
   return useMutation({
     mutationFn: (body: string) => sendMessage(conversationId, body),
     onSuccess: (message) => {
       storeMessage(queryClient, conversationId, message);
-      // The list's last message and count; the socket's message_sent usually gets there first.
-      return queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
+      // The list's last message and count: the socket's message_sent brings them; without it, a read.
+      if (socket !== 'connected') return queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
     },
     // Refused (409: Twilio disconnected meanwhile, opted out): the thread reads again and says why.
     onError: (error) =>

@@ -1,0 +1,18 @@
+import type { ConnectionState } from './realtime-client';
+
+/**
+ * While the socket is connected its events keep every screen fresh, so the refetch intervals of
+ * docs/product.md §9 are only the fallback (issue 25, README Realtime): a connected tab reads just this
+ * often, to heal a push that was lost on the way (a failed delivery the server only logs). Ten minutes
+ * is two reads an hour per screen, against sixty, and a lost event is rare enough to wait that long.
+ */
+export const RECONCILIATION_MS = 10 * 60_000;
+
+/**
+ * The one rule every polled query follows: its own interval (`fallbackMs`) while the socket is down,
+ * the slow reconciliation read while it is up. `false` (the query's own "no polling") stays as it is.
+ */
+export function pollingInterval(socket: ConnectionState, fallbackMs: number | false): number | false {
+  if (fallbackMs === false) return false;
+  return socket === 'connected' ? Math.max(fallbackMs, RECONCILIATION_MS) : fallbackMs;
+}
