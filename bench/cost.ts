@@ -27,7 +27,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { httpRoutes, originAuthorizer, type RouteEntry, socketRoutes } from '../functions/routes';
 import { FUNCTION_MEMORY_MIB, PASSWORD_HASHING_MEMORY_MIB } from '../infra/constructs/switchboard-function';
@@ -84,6 +84,7 @@ const stack = await startTestStack({ web: true, webBuild: true, label: 'cost' })
 const { urls } = stack.provided;
 const apiOrigin = new URL(urls.api).origin;
 const webOrigin = new URL(urls.web).origin;
+const signallingHost = new URL(urls.signalling).host;
 
 // --- Route facts: each function's memory in AWS, and the secrets it reads ---
 const allRoutes: RouteEntry[] = [...httpRoutes, ...socketRoutes, originAuthorizer];
@@ -295,6 +296,14 @@ function usageBetween(a: Snapshot, b: Snapshot) {
 
 const pages: Page[] = [];
 const contexts: BrowserContext[] = [];
+/**
+ * The Voice SDK's signalling sockets (to Twilio, here the emulator). The SDK reconnects after 15 s of
+ * its page's clock without a frame from Twilio, whose keep-alive beats run on the wall clock: on the
+ * compressed clock every device would reconnect (and fetch a voice token) every few simulated seconds.
+ * Each step therefore hands each page the beat Twilio would have sent meanwhile ('\n', which the SDK
+ * answers to Twilio as it does a real one). Twilio's traffic is not ours and is not counted.
+ */
+const signalling: WebSocketRoute[] = [];
 
 /** Waits until the pages' requests are answered and the functions they started have run. */
 async function settle() {
@@ -307,6 +316,13 @@ async function pass(ms: number) {
     const step = Math.min(STEP_MS, ms - moved);
     advanceClock(step);
     simMs += step;
+    for (const route of signalling) {
+      try {
+        route.send('\n');
+      } catch {
+        // A socket the SDK has closed meanwhile: nothing to keep alive.
+      }
+    }
     await Promise.all(pages.map((p) => p.clock.runFor(step)));
     await settle();
     await noteInvocations();
@@ -389,6 +405,13 @@ try {
     contexts.push(context);
     const page = await context.newPage();
     await page.clock.install();
+    await page.routeWebSocket(
+      (url) => url.host === signallingHost,
+      (route) => {
+        route.connectToServer();
+        signalling.push(route);
+      },
+    );
     watch(page);
     pages.push(page);
     await page.goto(`${urls.web}/login`);
