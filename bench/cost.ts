@@ -600,6 +600,14 @@ try {
   unsubscribe('undici:request:headers', onHeaders);
   for (const context of contexts) await context.close().catch(() => {});
   await browser.close().catch(() => {});
+  // The gateway runs $disconnect after the tabs are gone; the database must outlive those.
+  const disconnects = async () => (await stack.functionStats())['realtime/disconnect']?.invocations ?? 0;
+  for (let seen = -1, i = 0; i < 50; i++) {
+    const now = await disconnects();
+    if (now === seen) break;
+    seen = now;
+    await new Promise((r) => setTimeout(r, 200));
+  }
   await stack.stop();
 }
 process.exit(exitCode);
