@@ -26,6 +26,7 @@ export default defineConfig({
             'local/**/*.test.ts',
             'packages/*/src/**/*.test.ts',
             'packages/*/test/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           testTimeout: 120_000,
           // A bound, not a goal: DynamoDB Local's JVM took over vitest's 10 s default to start on a busy machine.

@@ -270,6 +270,32 @@ describe('the DynamoDB conflict proxy', () => {
     expect(upstream.inFlightPeak).toBeGreaterThanOrEqual(1);
   });
 
+  it('estimates the request units each request would be billed: writes by item size and count, reads by answer size and consistency', async () => {
+    const { client, proxy } = await start();
+    const units = async () =>
+      ((await (await fetch(`${proxy.endpoint}/_local/stats`)).json()) as { capacityUnits: { read: number; write: number } })
+        .capacityUnits;
+    const small = item('small');
+    const big = { ...item('big'), body: 'x'.repeat(5000) };
+    await client.send(new PutCommand({ TableName: TABLE, Item: small }));
+    await client.send(new PutCommand({ TableName: TABLE, Item: big }));
+    // 1 for the small item, 5 for the one of 5,000-odd bytes (one unit per started KB).
+    expect(await units()).toEqual({ read: 0, write: 6 });
+    await client.send(transaction(small, item('message')));
+    await client.send(
+      new BatchWriteCommand({
+        RequestItems: { [TABLE]: [{ PutRequest: { Item: item('a') } }, { PutRequest: { Item: item('b') } }] },
+      }),
+    );
+    // A transaction 2 per item, a batch 1 per item.
+    expect(await units()).toEqual({ read: 0, write: 6 + 4 + 2 });
+    await client.send(new GetCommand({ TableName: TABLE, Key: small }));
+    await client.send(new GetCommand({ TableName: TABLE, Key: { pk: big.pk, sk: big.sk }, ConsistentRead: true }));
+    await client.send(new TransactGetCommand({ TransactItems: [{ Get: { TableName: TABLE, Key: small } }] }));
+    // Eventually consistent 0.5 per 4 KB, strongly consistent 1 per 4 KB (the big answer is 2 of them), transactional 2.
+    await expect.poll(async () => (await units()).read).toBe(0.5 + 2 + 2);
+  });
+
   it("passes other answers through byte for byte, DynamoDB Local's CRC32 header included", async () => {
     const { proxy } = await start();
     const ask = async (endpoint: string) => {

@@ -52,6 +52,14 @@ export async function startDynamoDbProxy(options: {
     requests: {} as Record<string, number>,
     /** Requests per calling function and operation ('-' for unsigned callers: in-process functions, tests). */
     byFunction: {} as Record<string, Record<string, number>>,
+    /**
+     * The request units DynamoDB on-demand would bill, estimated per request (bench/cost.ts prices
+     * them): a write 1 per KB of the item it puts (1 for an update or delete, whose item size the
+     * request does not tell), a transactional write 2 per item, a batch write 1 per item; a read 1 per
+     * 4 KB of its answer (DynamoDB JSON, a little more than the items' size), half that when eventually
+     * consistent, twice that when transactional, at least one unit's worth. Index writes are not counted.
+     */
+    capacityUnits: { read: 0, write: 0 },
     /** DynamoDB Local's time per operation, from sending it the request until the end of its answer. */
     upstream: { inFlight: 0, inFlightPeak: 0, ms: {} as Record<string, { count: number; total: number; max: number }> },
   };
@@ -77,8 +85,10 @@ export async function startDynamoDbProxy(options: {
     if (denied) return error(res, denied.type, { message: denied.message });
     if (/^(Create|Delete|Update)Table$/.test(operation)) keys.forget(tableOf(body));
 
+    const units = estimateUnits(operation, body);
+    stats.capacityUnits.write += units.write;
     const kind = KINDS[operation];
-    if (!kind) return forward(req, res, body);
+    if (!kind) return forward(req, res, body, undefined, units.readPer4Kb);
     const flight: Flight = { kind, items: [], doomed: new Set() };
     let token: string | undefined;
     try {
@@ -115,17 +125,30 @@ export async function startDynamoDbProxy(options: {
         if (set?.size === 0) holders.delete(item);
       }
     });
-    forward(req, res, body, (status) => {
-      // A read that a write overtook is cancelled as AWS would; it changed nothing, so nothing is lost.
-      if (kind !== 'transactGet' || !flight.doomed.size || status !== 200) return false;
-      stats.transactionConflicts += 1;
-      cancelled(res, flight.items.length, flight.doomed);
-      return true;
-    });
+    forward(
+      req,
+      res,
+      body,
+      (status) => {
+        // A read that a write overtook is cancelled as AWS would; it changed nothing, so nothing is lost.
+        if (kind !== 'transactGet' || !flight.doomed.size || status !== 200) return false;
+        stats.transactionConflicts += 1;
+        cancelled(res, flight.items.length, flight.doomed);
+        return true;
+      },
+      units.readPer4Kb,
+    );
   });
 
   /** Sends the request on to DynamoDB Local and its answer back unchanged (unless `replace` answers instead). */
-  function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, replace?: (status: number) => boolean) {
+  function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    replace?: (status: number) => boolean,
+    /** Read units per 4 KB of a successful answer (0 for a write). */
+    readPer4Kb = 0,
+  ) {
     const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] || 'other';
     const sent = performance.now();
     const upstreamStats = stats.upstream;
@@ -153,6 +176,15 @@ export async function startDynamoDbProxy(options: {
         agent,
       },
       (answer) => {
+        if (readPer4Kb > 0 && answer.statusCode === 200) {
+          let bytes = 0;
+          answer.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+          });
+          answer.once('end', () => {
+            stats.capacityUnits.read += Math.max(1, Math.ceil(bytes / 4096)) * readPer4Kb;
+          });
+        }
         answer.once('end', finished);
         answer.once('close', finished);
         if (replace?.(answer.statusCode ?? 0)) return void answer.resume();
@@ -231,6 +263,37 @@ function admit(flight: Flight, holders: Map<string, Set<Flight>>): Set<number> |
 }
 
 type Json = Record<string, unknown>;
+
+const READS: Record<string, number> = { GetItem: 1, Query: 1, Scan: 1, BatchGetItem: 1, TransactGetItems: 2 };
+
+/** The write units a request costs, and the read units per 4 KB its answer will cost (see `capacityUnits`). */
+function estimateUnits(operation: string, body: Buffer): { write: number; readPer4Kb: number } {
+  let input: Json;
+  try {
+    input = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { write: 0, readPer4Kb: 0 };
+  }
+  const perKb = (item: unknown) => Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item ?? {})) / 1024));
+  switch (operation) {
+    case 'PutItem':
+      return { write: perKb(input.Item), readPer4Kb: 0 };
+    case 'UpdateItem':
+    case 'DeleteItem':
+      return { write: 1, readPer4Kb: 0 };
+    case 'TransactWriteItems':
+      return { write: 2 * ((input.TransactItems as unknown[] | undefined)?.length ?? 0), readPer4Kb: 0 };
+    case 'BatchWriteItem':
+      return {
+        write: Object.values((input.RequestItems ?? {}) as Record<string, unknown[]>).reduce((n, r) => n + r.length, 0),
+        readPer4Kb: 0,
+      };
+  }
+  const read = READS[operation];
+  if (!read) return { write: 0, readPer4Kb: 0 };
+  const consistent = operation === 'TransactGetItems' || input.ConsistentRead === true;
+  return { write: 0, readPer4Kb: consistent ? read : read / 2 };
+}
 type Key = Record<string, unknown>;
 
 /** The items (table and primary key) a request touches, in its own order. */

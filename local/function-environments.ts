@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
+import { clockOffsetMs } from './clock';
 import type { FunctionBundles } from './function-bundles';
 import type { FromRuntime, RuntimeData, SerializedError, ToRuntime } from './function-runtime';
 import { FunctionTimeout } from './function-scope';
@@ -336,6 +337,7 @@ export function createFunctionEnvironments(options: {
           id,
           event,
           deadline: Date.now() + timeoutMs,
+          clockOffsetMs: clockOffsetMs(),
         } satisfies ToRuntime);
       });
     } finally {

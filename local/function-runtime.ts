@@ -1,6 +1,7 @@
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Context } from 'aws-lambda';
+import { setClockOffset } from './clock';
 import { freezeFetchAfterInvocation } from './frozen-fetch';
 import { lambdaContext } from './lambda-context';
 
@@ -16,7 +17,8 @@ export interface RuntimeData {
   functionName: string;
 }
 
-export type ToRuntime = { type: 'invoke'; id: number; event: unknown; deadline: number };
+/** `clockOffsetMs`: how far the gateway's clock runs ahead of the wall clock (local/clock.ts; 0 but in bench/cost.ts). */
+export type ToRuntime = { type: 'invoke'; id: number; event: unknown; deadline: number; clockOffsetMs: number };
 
 export type SerializedError = { name: string; message: string; stack?: string };
 
@@ -79,6 +81,7 @@ try {
 port.on('message', async (message: ToRuntime) => {
   invocation = message.id;
   answered = false;
+  setClockOffset(message.clockOffsetMs);
   let reply: FromRuntime;
   try {
     const result = await handler(message.event, lambdaContext(functionName, message.deadline));
