@@ -94,13 +94,14 @@ const memoryMib = (handler: string) =>
 const httpHandlers = new Set([...httpRoutes.map((r) => r.handler), originAuthorizer.handler]);
 const connectHandler = socketRoutes.find((r) => r.contract === socketConnect)?.handler;
 /**
- * Secrets Manager calls per read of a function's secrets (each version one GetSecretValue:
- * functions/lib/config.ts reads AWSCURRENT and AWSPREVIOUS): the origin secret where the viewer's
- * request arrives (HTTP routes, the authorizer, `$connect`), the JWT secret with the `jwt` capability.
+ * Secrets Manager calls per read of a function's secrets (one GetSecretValue of AWSCURRENT each:
+ * functions/lib/config.ts reads AWSPREVIOUS only for a value the current one does not match, which
+ * only happens during a rotation): the origin secret where the viewer's request arrives (HTTP routes,
+ * the authorizer, `$connect`), the JWT secret with the `jwt` capability.
  */
 const secretCallsPerRead = (handler: string) =>
-  (httpHandlers.has(handler) || handler === connectHandler ? 2 : 0) +
-  (routeOf.get(handler)?.capabilities.includes('jwt') ? 2 : 0);
+  (httpHandlers.has(handler) || handler === connectHandler ? 1 : 0) +
+  (routeOf.get(handler)?.capabilities.includes('jwt') ? 1 : 0);
 /**
  * KMS Decrypt calls: webhooks keep the decrypted auth token per environment
  * (functions/lib/define-webhook.ts), so one per new environment; the routes that call Twilio's REST
@@ -231,6 +232,8 @@ interface Snapshot {
   counter: Omit<Counter, 'byKind'> & { byKind: Record<string, number> };
   functions: Record<string, FunctionStats>;
   table: { read: number; write: number };
+  /** DynamoDB requests per calling function and operation. */
+  tableRequests: Record<string, Record<string, number>>;
   mails: number;
   simMs: number;
   invokedAt: Record<string, number[]>;
@@ -239,6 +242,7 @@ async function snapshot(): Promise<Snapshot> {
   await noteInvocations();
   const table = (await (await fetch(`${urls.dynamodb}/_local/stats`)).json()) as {
     capacityUnits: { read: number; write: number };
+    byFunction: Record<string, Record<string, number>>;
   };
   const mails = ((await (await fetch(`${urls.mail}/store`)).json()) as { emails: unknown[] }).emails.length;
   // Sockets open now: their minutes so far.
@@ -247,6 +251,7 @@ async function snapshot(): Promise<Snapshot> {
     counter: { ...counter, socketMinutes, byKind: Object.fromEntries(counter.byKind) },
     functions: structuredClone(lastStats),
     table: { ...table.capacityUnits },
+    tableRequests: table.byFunction,
     mails,
     simMs,
     invokedAt: Object.fromEntries([...invokedAt].map(([k, v]) => [k, [...v]])),
@@ -291,7 +296,14 @@ function usageBetween(a: Snapshot, b: Snapshot) {
     const d = n - (a.counter.byKind[k] ?? 0);
     if (d) kinds[k] = d;
   }
-  return { usage, functions, kinds, simMs: b.simMs - a.simMs };
+  const tableRequests: Record<string, Record<string, number>> = {};
+  for (const [name, operations] of Object.entries(b.tableRequests)) {
+    for (const [operation, n] of Object.entries(operations)) {
+      const d = n - (a.tableRequests[name]?.[operation] ?? 0);
+      if (d) tableRequests[name] = { ...tableRequests[name], [operation]: d };
+    }
+  }
+  return { usage, functions, kinds, tableRequests, simMs: b.simMs - a.simMs };
 }
 
 const pages: Page[] = [];
@@ -578,7 +590,14 @@ try {
       functions: Object.fromEntries(
         Object.entries(hour.functions).map(([k, f]) => [
           k,
-          { invocations: f.invocations / pages.length, meanRunMs: round(f.runMs / Math.max(1, f.invocations), 1) },
+          {
+            invocations: f.invocations / pages.length,
+            meanRunMs: round(f.runMs / Math.max(1, f.invocations), 1),
+            // Its DynamoDB requests by operation, per tab-hour: where the request units come from.
+            table: Object.fromEntries(
+              Object.entries(hour.tableRequests[k] ?? {}).map(([op, n]) => [op, round(n / pages.length, 2)]),
+            ),
+          },
         ]),
       ),
     },

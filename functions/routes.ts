@@ -19,7 +19,7 @@ import * as company from '../shared/contract/company';
 import * as contacts from '../shared/contract/contacts';
 import * as conversations from '../shared/contract/conversations';
 import * as realtime from '../shared/contract/realtime';
-import { socketHeartbeat } from '../shared/contract/realtime-events';
+import { socketHeartbeat, socketQuietHeartbeat } from '../shared/contract/realtime-events';
 import type { AnsweredSocketContract, HttpContract, SocketContract } from '../shared/contract/route';
 import * as settings from '../shared/contract/settings';
 import * as system from '../shared/contract/system';
@@ -265,7 +265,7 @@ export const socketRoutes: readonly SocketRouteEntry[] = [
 ];
 
 /** Socket routes API Gateway answers itself (MOCK integrations): heartbeats cost no invocation and no table access. */
-export const answeredSocketRoutes: readonly AnsweredSocketContract[] = [socketHeartbeat];
+export const answeredSocketRoutes: readonly AnsweredSocketContract[] = [socketHeartbeat, socketQuietHeartbeat];
 
 /** Functions fed by an SQS queue rather than an API: background work no request waits for. */
 export interface QueueConsumerEntry extends RouteEntry {

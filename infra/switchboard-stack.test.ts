@@ -600,6 +600,22 @@ describe('origin authorizer (README Security: direct calls to the API endpoints)
     template.hasResourceProperties('AWS::ApiGatewayV2::RouteResponse', { RouteId: ref(routeId), RouteResponseKey: '$default' });
   });
 
+  it('takes quiet heartbeats in API Gateway one-way: a MOCK integration, nothing sent back', () => {
+    const [[routeId, route]] = Object.entries(
+      template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: 'quiet_heartbeat' } }) as Record<
+        string,
+        Resource
+      >,
+    ) as [[string, Resource]];
+    expect(route.Properties.RouteResponseSelectionExpression).toBeUndefined();
+    const integrationId = (route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] })['Fn::Join'][1][1].Ref;
+    expect(template.toJSON().Resources[integrationId].Properties).toMatchObject({ IntegrationType: 'MOCK' });
+    expect(template.findResources('AWS::ApiGatewayV2::RouteResponse', { Properties: { RouteId: ref(routeId) } })).toEqual({});
+    expect(
+      template.findResources('AWS::ApiGatewayV2::IntegrationResponse', { Properties: { IntegrationId: ref(integrationId) } }),
+    ).toEqual({});
+  });
+
   it('guards the WebSocket API’s $connect with the same function on the same header', () => {
     const authorizers = authorizersOf('WEBSOCKET');
     expect(authorizers).toHaveLength(1);

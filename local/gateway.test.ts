@@ -163,6 +163,8 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
           answerTemplate:
             '{"type":"pong","at":"$context.requestTime","ms":$context.requestTimeEpoch,"id":"$context.connectionId"}',
         },
+        // One-way, as socketQuietHeartbeat: no template, nothing sent back.
+        { kind: 'socket-answered', routeKey: 'hush' },
       ],
       fallback: { handler: 'system/not-found', table: 'none', capabilities: [] },
     },
@@ -403,6 +405,22 @@ describe('local gateway', () => {
       ws.send('{"type":"heartbeat"}');
       await expect.poll(() => messages.length).toBe(1);
       expect(messages[0]).toMatchObject({ handler: 'default', body: '{"type":"heartbeat"}' });
+      ws.close();
+    });
+
+    it('takes a one-way MOCK route itself: nothing sent back, no function invoked', async () => {
+      const { ws } = await openSocket(gw.ws);
+      messages.length = 0;
+      const frames: string[] = [];
+      ws.on('message', (data) => frames.push(data.toString()));
+      ws.send('{"action":"hush","type":"heartbeat"}');
+      // Frames on one socket are taken in order: the ping's answer comes first, so the hush had none.
+      ws.send('{"action":"ping","type":"heartbeat"}');
+      await expect.poll(() => frames.length).toBe(1);
+      expect(JSON.parse(frames[0] as string)).toMatchObject({ type: 'pong' });
+      ws.send('{"type":"heartbeat"}');
+      await expect.poll(() => messages.length).toBe(1);
+      expect(messages).toEqual([{ handler: 'default', routeKey: '$default', body: '{"type":"heartbeat"}' }]);
       ws.close();
     });
 

@@ -715,7 +715,8 @@ export function createGateway(options: GatewayOptions) {
   }
 
   /** A MOCK route's answer: its template with the `$context` variables API Gateway fills in. */
-  function answerOf(route: AnsweredSocketContract, connectionId: string): string {
+  function answerOf(route: AnsweredSocketContract, connectionId: string): string | undefined {
+    if (route.answerTemplate === undefined) return undefined;
     const now = new Date();
     const context: Record<string, string> = {
       requestTime: requestTime(now),
@@ -848,8 +849,10 @@ export function createGateway(options: GatewayOptions) {
         try {
           const body = data.toString();
           const route = selectRoute(body);
-          if ('answerTemplate' in route) {
-            ws.send(answerOf(route, connectionId));
+          if (!('contract' in route)) {
+            // A MOCK route: answered from its template, or one-way (socketQuietHeartbeat).
+            const answer = answerOf(route, connectionId);
+            if (answer !== undefined) ws.send(answer);
             return;
           }
           await run(route, socketEvent(route.contract.routeKey, 'MESSAGE', connectionId, { body }));

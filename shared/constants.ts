@@ -66,6 +66,14 @@ export const REALTIME_TICKET_TTL_SECONDS = 30;
  */
 export const SOCKET_CHECK_IN_MS = 5 * 60_000;
 /**
+ * A heartbeat asks for an answer (heartbeat_ack) only when the server has sent nothing for this long;
+ * otherwise it goes one-way (socketQuietHeartbeat). A visible tab (a beat every 30 s) is then answered
+ * every other beat, a hidden one (its timers about once a minute) every beat: the socket never stays
+ * silent from the server's side much past a minute, well inside CloudFront's 120 s origin timeout
+ * (infra/constructs/web-hosting.ts), and each answered beat still proves the socket alive.
+ */
+export const SOCKET_ANSWER_AFTER_MS = 45_000;
+/**
  * A socket that has not checked in for this long (two missed check-ins, and a minute for a hidden tab's
  * throttled timers) is dropped and its user may go offline. Closing a tab needs no lapse: $disconnect.
  */

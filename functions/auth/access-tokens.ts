@@ -27,13 +27,20 @@ const encode = (secret: string) => new TextEncoder().encode(secret);
 /**
  * The signing key, read through config.ts's cache, so a rotated secret is used within
  * SECRET_CACHE_TTL_SECONDS. The previous key still verifies for one access-token lifetime after the
- * rotation (plus that cache time, during which a warm function may still have signed with it).
+ * rotation (plus that cache time, during which a warm function may still have signed with it); it is
+ * read only for a token the current key does not verify, during that time.
  */
-async function keys(): Promise<{ current: Uint8Array; previous?: Uint8Array }> {
+async function keys(): Promise<{ current: Uint8Array; previous: () => Promise<Uint8Array | undefined> }> {
   const { current, previous, rotatedAt } = await secretVersions('JWT_SECRET');
   const graceMs = (ACCESS_TOKEN_TTL_SECONDS + SECRET_CACHE_TTL_SECONDS) * 1000;
-  const inGrace = previous && rotatedAt && Date.now() - rotatedAt.getTime() < graceMs;
-  return { current: encode(current), previous: inGrace ? encode(previous) : undefined };
+  const inGrace = rotatedAt !== undefined && Date.now() - rotatedAt.getTime() < graceMs;
+  return {
+    current: encode(current),
+    previous: async () => {
+      const value = inGrace ? await previous() : undefined;
+      return value ? encode(value) : undefined;
+    },
+  };
 }
 
 export async function issueAccessToken(principal: Principal): Promise<string> {
@@ -51,8 +58,9 @@ export async function verifyAccessToken(token: string): Promise<Principal> {
   try {
     const { current, previous } = await keys();
     const options = { issuer: ISSUER, audience: AUDIENCE, algorithms: [ALGORITHM] };
-    const { payload } = await jwtVerify(token, current, options).catch((error) => {
-      if (previous && error instanceof errors.JWSSignatureVerificationFailed) return jwtVerify(token, previous, options);
+    const { payload } = await jwtVerify(token, current, options).catch(async (error) => {
+      const key = error instanceof errors.JWSSignatureVerificationFailed ? await previous() : undefined;
+      if (key) return jwtVerify(token, key, options);
       throw error;
     });
     const { sub, cid, rol, sid } = payload;

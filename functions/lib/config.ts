@@ -54,13 +54,16 @@ function missing(name: string): never {
 }
 
 /**
- * A secret with its previous value while it is being rotated: `rotatedAt` is when the current value
- * was made current. Locally `NAME_PREVIOUS` and `NAME_ROTATED_AT` (ISO time) stand in for Secrets
- * Manager's AWSPREVIOUS version and the current version's creation date.
+ * A secret during a rotation: `rotatedAt` is when the current value was made current, and `previous()`
+ * reads the value before it (undefined where there is none). The previous value is read only when
+ * asked for: a caller asks only when the current value does not match, so a secret at rest costs one
+ * Secrets Manager call per cache time, not two (README Cost). Locally `NAME_PREVIOUS` and
+ * `NAME_ROTATED_AT` (ISO time) stand in for Secrets Manager's AWSPREVIOUS version and the current
+ * version's creation date.
  */
 export interface SecretVersions {
   current: string;
-  previous?: string;
+  previous: () => Promise<string | undefined>;
   rotatedAt?: Date;
 }
 
@@ -70,17 +73,18 @@ export async function secretVersions(name: string): Promise<SecretVersions> {
     const rotatedAt = process.env[`${name}_ROTATED_AT`];
     return {
       current: direct,
-      previous: process.env[`${name}_PREVIOUS`] || undefined,
+      previous: async () => process.env[`${name}_PREVIOUS`] || undefined,
       rotatedAt: rotatedAt ? new Date(rotatedAt) : undefined,
     };
   }
   const secretArn = process.env[`${name}_SECRET_ARN`] ?? missing(name);
-  const [current, previous] = await Promise.all([
-    secretVersion(secretArn, 'AWSCURRENT'),
-    secretVersion(secretArn, 'AWSPREVIOUS'),
-  ]);
+  const current = await secretVersion(secretArn, 'AWSCURRENT');
   if (!current) return missing(name);
-  return { current: current.value, previous: previous?.value, rotatedAt: current.createdAt };
+  return {
+    current: current.value,
+    previous: async () => (await secretVersion(secretArn, 'AWSPREVIOUS'))?.value,
+    rotatedAt: current.createdAt,
+  };
 }
 
 type SecretStage = 'AWSCURRENT' | 'AWSPREVIOUS';

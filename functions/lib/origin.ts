@@ -4,8 +4,9 @@ import { hasSetting, ORIGIN_SECRET_HEADER, secretVersions } from './config';
 
 /**
  * Whether `given` is the origin secret CloudFront sends: the current value, or the previous one (a
- * rotated value reaches CloudFront only with the next deploy). Compared in constant time. False where
- * no secret is configured, so a function without one refuses rather than admits.
+ * rotated value reaches CloudFront only with the next deploy), which is read only when the current
+ * one does not match. Compared in constant time. False where no secret is configured, so a function
+ * without one refuses rather than admits.
  */
 export async function isOriginSecret(given: string | undefined): Promise<boolean> {
   if (!given || !hasSetting('ORIGIN_SECRET')) return false;
@@ -15,9 +16,7 @@ export async function isOriginSecret(given: string | undefined): Promise<boolean
     const expected = Buffer.from(secret ?? '');
     return expected.length > 0 && givenBytes.length === expected.length && timingSafeEqual(givenBytes, expected);
   };
-  // Both compared, whichever matches: the time taken does not tell which one did.
-  const [isCurrent, isPrevious] = [matches(current), matches(previous)];
-  return isCurrent || isPrevious;
+  return matches(current) || matches(await previous());
 }
 
 /**

@@ -93,9 +93,10 @@ export class RealtimeApi extends Construct {
   }
 
   /**
-   * A route API Gateway answers itself (socketHeartbeat): a MOCK integration whose request template
-   * gives status 200, an integration response that renders the answer, and a route response that sends
-   * it back on the socket. No function is invoked; messages are billed as any other.
+   * A route API Gateway takes itself (socketHeartbeat, socketQuietHeartbeat): a MOCK integration whose
+   * request template gives status 200 and, for a route with an answer, an integration response that
+   * renders it and a route response that sends it back on the socket (a route without one is one-way).
+   * No function is invoked; messages are billed as any other.
    */
   addAnsweredRoute(contract: AnsweredSocketContract): void {
     const id = routeName(contract.routeKey);
@@ -107,20 +108,25 @@ export class RealtimeApi extends Construct {
       templateSelectionExpression: '200',
       requestTemplates: { '200': '{"statusCode": 200}' },
     });
-    new apigwv2.CfnIntegrationResponse(this, `${id}IntegrationResponse`, {
-      apiId,
-      integrationId: integration.ref,
-      integrationResponseKey: '/200/',
-      templateSelectionExpression: '200',
-      responseTemplates: { '200': contract.answerTemplate },
-    });
+    const answer = contract.answerTemplate;
+    if (answer) {
+      new apigwv2.CfnIntegrationResponse(this, `${id}IntegrationResponse`, {
+        apiId,
+        integrationId: integration.ref,
+        integrationResponseKey: '/200/',
+        templateSelectionExpression: '200',
+        responseTemplates: { '200': answer },
+      });
+    }
     const route = new apigwv2.CfnRoute(this, `${id}Route`, {
       apiId,
       routeKey: contract.routeKey,
       target: `integrations/${integration.ref}`,
-      routeResponseSelectionExpression: '$default',
+      ...(answer ? { routeResponseSelectionExpression: '$default' } : {}),
     });
-    new apigwv2.CfnRouteResponse(this, `${id}RouteResponse`, { apiId, routeId: route.ref, routeResponseKey: '$default' });
+    if (answer) {
+      new apigwv2.CfnRouteResponse(this, `${id}RouteResponse`, { apiId, routeId: route.ref, routeResponseKey: '$default' });
+    }
     acknowledge(
       route,
       'AwsSolutions-APIG4',

@@ -23,6 +23,16 @@ export const socketHeartbeat = {
   answerTemplate: '{"type":"heartbeat_ack","data":{"timestamp":"$context.requestTime"}}',
 } as const satisfies AnsweredSocketContract;
 
+/**
+ * A heartbeat nobody answers (issue 25): a one-way MOCK route, so the beat costs one WebSocket message,
+ * not two. The tab sends it while the server has sent something recently (SOCKET_ANSWER_AFTER_MS):
+ * the socket is then known to be alive and CloudFront's origin timeout far away.
+ */
+export const socketQuietHeartbeat = {
+  kind: 'socket-answered',
+  routeKey: 'quiet_heartbeat',
+} as const satisfies AnsweredSocketContract;
+
 /** Realtime envelope (docs/product.md §3): every message either way is `{type, data}`. */
 export interface RealtimeEvent<T = unknown> {
   type: string;

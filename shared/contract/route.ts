@@ -50,13 +50,14 @@ export type TwilioWebhookPath = `${typeof TWILIO_WEBHOOKS}/{webhookId}/${string}
 export const MANAGERS = ['OWNER', 'ADMIN'] as const satisfies readonly Role[];
 
 /**
- * A WebSocket route API Gateway answers itself from a mapping template (a MOCK integration): no function
- * runs. Only `$context.*` variables may appear in the template (the local gateway fills those in too).
+ * A WebSocket route API Gateway takes itself (a MOCK integration): no function runs. With an
+ * `answerTemplate` it answers from that mapping template (only `$context.*` variables may appear in it;
+ * the local gateway fills those in too); without one it is one-way and sends nothing back.
  */
 export interface AnsweredSocketContract {
   kind: 'socket-answered';
   routeKey: string;
-  answerTemplate: string;
+  answerTemplate?: string;
 }
 
 export type Contract = HttpContract | SocketContract;

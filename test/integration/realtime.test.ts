@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { epochSeconds, keys } from '../../functions/lib/table';
 import { PRESENCE_LAPSE_SECONDS } from '../../shared/constants';
+import { socketQuietHeartbeat } from '../../shared/contract/realtime-events';
 import { type Account, api, signUp, stack } from '../support/api';
 import { openSocket, openSocketAt, socketUrl, ticketFor } from '../support/realtime';
 import { testTable } from '../support/table';
@@ -179,7 +180,16 @@ describe('heartbeats (issue 25)', () => {
     const checkedIn = await entries(account);
     expect(checkedIn.entry.lastSeenAt).toEqual(expect.any(Number));
 
-    for (let i = 0; i < 5; i++) await socket.tick();
+    // Quiet beats (one-way) and answered ones: only the answered ones come back.
+    for (let i = 0; i < 5; i++) {
+      socket.send({
+        action: socketQuietHeartbeat.routeKey,
+        type: 'heartbeat',
+        data: { userId: account.user.id, timestamp: new Date().toISOString() },
+      });
+      await socket.tick();
+    }
+    expect(socket.log.filter((e) => e.type === 'heartbeat_ack')).toHaveLength(6);
     expect(await entries(account)).toEqual(checkedIn);
     // No snapshot and no error either: no function saw them.
     expect(socket.log.filter((e) => e.type !== 'heartbeat_ack' && e.type !== 'presence_snapshot')).toEqual([]);

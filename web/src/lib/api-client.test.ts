@@ -476,6 +476,43 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
   );
 });
 
+describe('createApiClient: renewing an access token about to expire', () => {
+  /** An unsigned JWT-shaped token expiring at `exp` (ms): the client reads `exp` only. */
+  const tokenExpiringAt = (name: string, exp: number) =>
+    `e30.${btoa(JSON.stringify({ sub: name, exp: Math.floor(exp / 1000) })).replace(/=+$/, '')}.sig`;
+  const server = (expiring: string) => (request: Recorded) => {
+    if (request.url === '/api/v1/auth/refresh') return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+    if (request.headers.Authorization === 'Bearer new') return ok({ path: request.url });
+    return request.headers.Authorization === `Bearer ${expiring}` ? ok({ path: request.url }) : unauthorized();
+  };
+
+  it('renews it before the call, within 30 s of its expiry: the call is sent once, with the new token', async () => {
+    const expiring = tokenExpiringAt('ada', Date.now() + 10_000);
+    const { api, requests, onSignedOut } = setup(server(expiring), signedIn({ accessToken: expiring, refreshToken: 'r1' }));
+    await expect(api.get('/contacts')).resolves.toEqual({ path: '/api/v1/contacts' });
+    expect(summary(requests)).toEqual([`POST /api/v1/auth/refresh Bearer ${expiring}`, 'GET /api/v1/contacts Bearer new']);
+    expect(onSignedOut).not.toHaveBeenCalled();
+  });
+
+  it('leaves a token with time to spare as it is', async () => {
+    const fresh = tokenExpiringAt('ada', Date.now() + 10 * 60_000);
+    const { api, requests } = setup(server(fresh), signedIn({ accessToken: fresh, refreshToken: 'r1' }));
+    await api.get('/contacts');
+    expect(summary(requests)).toEqual([`GET /api/v1/contacts Bearer ${fresh}`]);
+  });
+
+  it('leaves it to the 401 when the tab’s clock is far past the expiry (a wrong clock never refreshes every call)', async () => {
+    const long = tokenExpiringAt('ada', Date.now() - 20 * 60_000);
+    const { api, requests } = setup(rotatingServer, signedIn({ accessToken: long, refreshToken: 'r1' }));
+    await api.get('/contacts');
+    expect(summary(requests)).toEqual([
+      `GET /api/v1/contacts Bearer ${long}`,
+      `POST /api/v1/auth/refresh Bearer ${long}`,
+      'GET /api/v1/contacts Bearer new',
+    ]);
+  });
+});
+
 describe('errorMessage (docs/product.md §8)', () => {
   it("prefers the server's message", () => {
     const error = new ApiError('Please verify your email before signing in.', 403, 'EMAIL_NOT_VERIFIED');

@@ -99,6 +99,26 @@ export function refreshDelayMs(attempt: number, error: unknown, random: () => nu
 }
 
 /**
+ * How near its expiry, either side by this tab's clock, an access token is renewed before a call
+ * instead of after the call's 401. The voice token is renewed 10 s before it ends and lives as long as
+ * an access token got just before it: without this, each renewal met a 401 first and cost a second
+ * request (issue 25). Beyond the margin on the far side the tab's clock is off (or the tab slept): the
+ * 401 decides, so a wrong clock never makes a tab refresh before every call.
+ */
+export const ACCESS_TOKEN_RENEWAL_MARGIN_MS = 30_000;
+
+/** A JWT's `exp` in ms, read without verifying (the server verifies); undefined for anything else. */
+function expiresAtMs(token: string): number | undefined {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    const exp = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))).exp;
+    return typeof exp === 'number' ? exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The one fetch wrapper: JSON, the bearer token, envelope unwrapping, and on a 401 one refresh of the
  * tokens and one retry; when the refresh is refused (401) the session is cleared and `onSignedOut` runs.
  */
@@ -177,7 +197,16 @@ export function createApiClient(options: {
     return refreshing;
   }
 
+  /** Whether the stored access token is about to expire (ACCESS_TOKEN_RENEWAL_MARGIN_MS) and can be renewed. */
+  function dueForRenewal(): boolean {
+    const stored = options.session.get();
+    const expiresAt = stored?.accessToken && stored.refreshToken ? expiresAtMs(stored.accessToken) : undefined;
+    return expiresAt !== undefined && Math.abs(expiresAt - Date.now()) <= ACCESS_TOKEN_RENEWAL_MARGIN_MS;
+  }
+
   async function sendRefreshing<T>(path: string, request: Sending): Promise<ApiResult<T>> {
+    // Renewed first when about to expire; a renewal that fails leaves the call to its own 401 handling.
+    if (request.refresh && dueForRenewal()) await refreshTokens().catch(() => false);
     const sentWith = options.session.get()?.accessToken;
     try {
       return await send<T>(path, request);

@@ -82,7 +82,7 @@ describe('the realtime client', () => {
     expect(reconnects).toBe(1);
   });
 
-  it('beats every heartbeatMs; the first beat and one per check-in go to a function, the rest to the route API Gateway answers', async () => {
+  it('beats every heartbeatMs; the first beat and one per check-in go to a function, the rest (the server silent) to the route API Gateway answers', async () => {
     const server = await startServer();
     stopServer = server.close;
     const client = createRealtimeClient({
@@ -91,6 +91,7 @@ describe('the realtime client', () => {
       onReconnect: () => {},
       heartbeatMs: 5,
       checkInMs: 15,
+      answerAfterMs: 1,
       backoff: { initialMs: 1, factor: 2, maxMs: 4 },
       url: (_who, ticket) => `${server.base}/ws?ticket=${ticket}`,
     });
@@ -114,6 +115,31 @@ describe('the realtime client', () => {
     server.connections[0]?.socket.close(1001);
     await server.until(() => (server.connections[1]?.messages.length ?? 0) >= 2);
     expect(routes(server.connections[1]?.messages).slice(0, 2)).toEqual(['check-in', 'heartbeat']);
+  });
+
+  it('asks for no answer while the server has spoken lately: those beats go one-way', async () => {
+    const server = await startServer();
+    stopServer = server.close;
+    // This server answers every beat at once, as API Gateway and the check-in do.
+    server.wss.on('connection', (socket) =>
+      socket.on('message', () => socket.send(JSON.stringify({ type: 'heartbeat_ack', data: { timestamp: 'now' } }))),
+    );
+    const client = createRealtimeClient({
+      ticket: async () => 't',
+      onEvent: () => {},
+      onReconnect: () => {},
+      heartbeatMs: 5,
+      checkInMs: 15,
+      answerAfterMs: 60_000,
+      url: (_who, ticket) => `${server.base}/ws?ticket=${ticket}`,
+    });
+    stopClient = client.stop;
+    client.start(identity);
+    await server.until(() => (server.connections[0]?.messages.length ?? 0) >= 4);
+    const routes = (server.connections[0]?.messages ?? [])
+      .slice(0, 4)
+      .map((m) => (m as { action?: string }).action ?? 'check-in');
+    expect(routes).toEqual(['check-in', 'quiet_heartbeat', 'quiet_heartbeat', 'check-in']);
   });
 
   it('keeps trying while no ticket can be had, and stops for good when told (sign-out)', async () => {

@@ -1,4 +1,4 @@
-import { SOCKET_CHECK_IN_MS, SOCKET_HEARTBEAT_MS } from '../../../../shared/constants';
+import { SOCKET_ANSWER_AFTER_MS, SOCKET_CHECK_IN_MS, SOCKET_HEARTBEAT_MS } from '../../../../shared/constants';
 import type { ClientMessage } from '../../../../shared/contract/realtime';
 import {
   MAX_CLIENT_MESSAGE_BYTES,
@@ -6,6 +6,7 @@ import {
   type ServerEventType,
   socketHeartbeat,
   socketPath,
+  socketQuietHeartbeat,
 } from '../../../../shared/contract/realtime-events';
 import { type Backoff, reconnectDelay } from './backoff';
 
@@ -26,6 +27,8 @@ export interface RealtimeClientOptions {
   heartbeatMs?: number;
   /** How often a heartbeat is a check-in (reaches a function, records presence) rather than answered by API Gateway. */
   checkInMs?: number;
+  /** A beat asks for an answer only when the server has sent nothing for this long (SOCKET_ANSWER_AFTER_MS). */
+  answerAfterMs?: number;
   backoff?: Backoff;
   /** Where the socket connects; the page's own origin unless told otherwise (tests). */
   url?: (identity: SocketIdentity, ticket: string) => string;
@@ -50,6 +53,7 @@ const retryAfterMs = (details: { retryAfterSeconds?: unknown } | undefined) =>
 export function createRealtimeClient(options: RealtimeClientOptions) {
   const heartbeatMs = options.heartbeatMs ?? SOCKET_HEARTBEAT_MS;
   const beatsPerCheckIn = Math.max(1, Math.round((options.checkInMs ?? SOCKET_CHECK_IN_MS) / heartbeatMs));
+  const answerAfterMs = options.answerAfterMs ?? SOCKET_ANSWER_AFTER_MS;
   const url = options.url ?? socketUrl;
   let identity: SocketIdentity | null = null;
   let socket: WebSocket | null = null;
@@ -62,6 +66,8 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
   let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
   // Beats sent on the current socket: its first, then every beatsPerCheckIn-th, is a check-in.
   let beats = 0;
+  // When the current socket last brought anything from the server (opened, an event, an answer).
+  let heardAt = 0;
   const stateListeners = new Set<() => void>();
   const listeners = new Map<ServerEventType, Set<Listener>>();
 
@@ -80,15 +86,18 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
   }
 
   /**
-   * docs/product.md §7: a heartbeat every 30 s. Most carry `action: heartbeat`, which API Gateway answers
-   * itself (socketHeartbeat: no function, no table); the first and then one every SOCKET_CHECK_IN_MS go
-   * without it to a function, which records the socket as present (README Realtime).
+   * docs/product.md §7: a heartbeat every 30 s. The first and then one every SOCKET_CHECK_IN_MS go
+   * without `action` to a function, which records the socket as present (README Realtime). The rest
+   * API Gateway takes itself (no function, no table): answered (socketHeartbeat) when the server has
+   * been silent for SOCKET_ANSWER_AFTER_MS, else one-way (socketQuietHeartbeat), one message instead of two.
    */
   const heartbeat = () => {
     if (!identity) return;
     const checkIn = beats++ % beatsPerCheckIn === 0;
     const data = { userId: identity.userId, timestamp: new Date().toISOString() };
-    send(checkIn ? { type: 'heartbeat', data } : { action: socketHeartbeat.routeKey, type: 'heartbeat', data });
+    if (checkIn) return void send({ type: 'heartbeat', data });
+    const route = Date.now() - heardAt >= answerAfterMs ? socketHeartbeat : socketQuietHeartbeat;
+    send({ action: route.routeKey, type: 'heartbeat', data });
   };
 
   // How long the server asked the next attempt to wait (a refused ticket, a socket closed for flooding).
@@ -116,6 +125,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     ws.onopen = () => {
       attempt = 0;
       beats = 0;
+      heardAt = Date.now();
       setState('connected');
       // The first heartbeat at once: the server answers it with the presence snapshot.
       heartbeat();
@@ -124,6 +134,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
       hasConnected = true;
     };
     ws.onmessage = (message) => {
+      heardAt = Date.now();
       let event: ServerEvent;
       try {
         event = JSON.parse(String(message.data));
