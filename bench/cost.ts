@@ -31,7 +31,7 @@ import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import { httpRoutes, originAuthorizer, type RouteEntry, socketRoutes } from '../functions/routes';
 import { FUNCTION_MEMORY_MIB, PASSWORD_HASHING_MEMORY_MIB } from '../infra/constructs/switchboard-function';
-import { advanceClock } from '../local/clock';
+import { clockOffsetMs, setClockOffset } from '../local/clock';
 import type { FunctionStats } from '../local/function-environments';
 import { socketConnect } from '../shared/contract/realtime';
 import { CHROMIUM, launchChromium } from '../test/support/browser-launch';
@@ -113,6 +113,17 @@ const decryptsPerInvocation = (handler: string) =>
 
 // --- The clocks: the pages' fake clocks and the stack's run `sim` ms ahead together ---
 let simMs = 0;
+/** Where the pages' paused clocks stand (epoch ms), once the run moves them. */
+let pagesAt = 0;
+const wallNow = () => performance.timeOrigin + performance.now();
+/**
+ * Sets the stack's clock (wall time plus an offset, local/clock.ts) level with the pages' at each step.
+ * Wall time runs on while a step is played, so an offset that only grew by the steps would leave the
+ * stack ahead by the whole run's duration at its end (minutes): the server would see an access token
+ * expire while the page still thinks it has time (a 401 and a second request, which a real tab whose
+ * clock is right does not make). Never back: a slow step leaves it ahead by that step's time at most.
+ */
+const levelStackClock = () => setClockOffset(Math.max(clockOffsetMs(), pagesAt - wallNow()));
 /** Per function: the simulated times (step resolution) it was invoked at. */
 const invokedAt = new Map<string, number[]>();
 let lastStats: Record<string, FunctionStats> = {};
@@ -147,7 +158,8 @@ const counter: Counter = {
   byKind: new Map(),
 };
 const countKind = (kind: string) => counter.byKind.set(kind, (counter.byKind.get(kind) ?? 0) + 1);
-let inFlight = 0;
+/** The pages' requests not yet answered, by method and URL. */
+const inFlight = new Map<object, string>();
 const openSockets = new Set<{ openedAt: number }>();
 
 /** The web app's requests and socket in one tab, as CloudFront would see them. */
@@ -155,7 +167,7 @@ function watch(page: Page) {
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.origin !== webOrigin) return; // Twilio's (the emulator's signalling and sounds) are not ours.
-    inFlight++;
+    inFlight.set(request, `${request.method()} ${url.pathname}`);
     const done = async () => {
       const sizes = await request.sizes().catch(() => undefined);
       const toOrigin = (sizes?.requestHeadersSize ?? 0) + (sizes?.requestBodySize ?? 0);
@@ -168,7 +180,7 @@ function watch(page: Page) {
       } else {
         countKind('static file');
       }
-      inFlight--;
+      inFlight.delete(request);
     };
     // Settled either way: a failed request reached CloudFront too.
     request
@@ -317,16 +329,24 @@ const contexts: BrowserContext[] = [];
  */
 const signalling: WebSocketRoute[] = [];
 
+const reportedSlow = new WeakSet<object>();
 /** Waits until the pages' requests are answered and the functions they started have run. */
 async function settle() {
-  for (let i = 0; i < 200 && inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && inFlight.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  // A request that outlives two seconds holds every later step up: say which, once.
+  for (const [request, what] of inFlight) {
+    if (reportedSlow.has(request)) continue;
+    reportedSlow.add(request);
+    console.log(`  still waiting for ${what} at ${simMs / 1000} simulated s`);
+  }
 }
 
 /** Moves every clock `ms` ahead, STEP_MS at a time, letting the web app's timers fire and their requests finish. */
 async function pass(ms: number) {
   for (let moved = 0; moved < ms; moved += STEP_MS) {
     const step = Math.min(STEP_MS, ms - moved);
-    advanceClock(step);
+    pagesAt += step;
+    levelStackClock();
     simMs += step;
     for (const route of signalling) {
       try {
@@ -437,7 +457,9 @@ try {
   await settle();
   const signedIn = await snapshot();
   // From here the clocks move only when the run moves them.
-  await Promise.all(pages.map((p) => p.clock.pauseAt(Date.now() + 1000)));
+  pagesAt = Date.now() + 1000;
+  await Promise.all(pages.map((p) => p.clock.pauseAt(pagesAt)));
+  levelStackClock();
 
   // --- An hour of the open tabs by themselves ---
   console.log(`Signed in ${pages.length} tabs; an hour passes (time compressed, ${STEP_MS / 1000} s steps)...`);
