@@ -125,6 +125,8 @@ export function toChannel(record: ChannelRecord, targetName: string | undefined)
     routingTarget: targetName === undefined ? null : { name: targetName },
     providerId: record.providerId,
     createdAt: record.createdAt,
+    // Filled from the channel's stored health check by issue 26's checks; none has run yet.
+    health: { status: 'UNCHECKED', checkedAt: null },
   };
 }
 
