@@ -83,13 +83,23 @@ describe('Channel health on the Channels page', () => {
     expect(within(row('(415) 555-0105')).queryByText(/^Checked/)).toBeNull();
   });
 
-  it('a healthy or unchecked number shows no problem sentence, no Repair, and asks for no details', async () => {
-    const requests = server([channel('HEALTHY'), channel('UNCHECKED', 'ch-2', '+14155550102')]);
+  it('a healthy number shows no problem sentence and no Repair, and asks for no details', async () => {
+    const requests = server([channel('HEALTHY'), channel('HEALTHY', 'ch-2', '+14155550102')]);
     renderWithProviders(<ChannelsPage />);
     await screen.findByText('(415) 555-0101');
     expect(screen.queryByRole('button', { name: /^Repair/ })).toBeNull();
     expect(screen.getAllByRole('button', { name: /^Check now/ })).toHaveLength(2);
     expect(requests.some((r) => r.url.includes('/health'))).toBe(false);
+  });
+
+  it('a number never checked is asked about (the server checks it then), and shows that check', async () => {
+    const requests = server([channel('UNCHECKED')], { health: health('DRIFTED', [DRIFT]) });
+    renderWithProviders(<ChannelsPage />);
+    expect(await screen.findByText(DRIFT.message)).toBeTruthy();
+    expect(within(row('(415) 555-0101')).getByText('Drifted')).toBeTruthy();
+    expect(within(row('(415) 555-0101')).getByText('Checked 5m ago')).toBeTruthy();
+    expect(requests.map((r) => r.url)).toContain(HEALTH_URL);
+    expect(button(/^Repair/)).toBeTruthy();
   });
 
   it("a drifted number shows its first problem's sentence, falling back to the status's words while it loads", async () => {

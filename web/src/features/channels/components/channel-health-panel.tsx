@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { HealthChange } from '../../../../../shared/contract/channel-health';
+import type { ChannelHealth, HealthChange } from '../../../../../shared/contract/channel-health';
 import type { Channel } from '../../../../../shared/contract/settings';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
@@ -13,6 +13,8 @@ import { ChannelHealthDialog } from './channel-health-dialog';
 type Outcome = { kind: 'repaired'; changes: HealthChange[]; healthy: boolean } | { kind: 'failed'; message: string };
 
 const SMALL = 'min-h-9 px-3 py-1.5';
+
+const isNewer = (a: string | null | undefined, b: string | null) => !!a && (!b || Date.parse(a) > Date.parse(b));
 
 /**
  * A phone channel's health on the Channels page (issue 26): the badge, the first problem's sentence
@@ -28,11 +30,15 @@ export function ChannelHealthPanel({
   identifier: string;
   canRepair: boolean;
 }) {
-  const { status, checkedAt } = channel.health;
+  // The list carries the status only: the problem's sentence is in the last check's details. A number
+  // never checked is asked about too: the server checks it on that first request.
+  const details = useChannelHealth(channel.id, channel.health.status !== 'HEALTHY');
+  // Whichever is newer: the list's copy, or the details (which may hold that first check).
+  const { status, checkedAt } = isNewer(details.data?.checkedAt, channel.health.checkedAt)
+    ? (details.data as ChannelHealth)
+    : channel.health;
   const checked = status !== 'UNCHECKED';
   const unhealthy = checked && status !== 'HEALTHY';
-  // The list carries the status only: the problem's sentence is in the last check's details.
-  const details = useChannelHealth(channel.id, unhealthy);
   const check = useCheckChannelHealth(channel.id);
   const repair = useRepairChannel(channel.id);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
