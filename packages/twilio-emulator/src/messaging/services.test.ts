@@ -368,6 +368,29 @@ describe('Twilio emulator Messaging Services (messaging.twilio.com/v1)', () => {
     });
   });
 
+  it("fails as a failing Twilio with the account's REST faults, and refuses other sites' pages in Twilio's error shape", async () => {
+    const account = await newAccount();
+    const other = await newAccount();
+    expect(
+      (await call('POST', '/_emulator/faults', { json: { accountSid: account.accountSid, rest: { status: 503, times: 1 } } }))
+        .status,
+    ).toBe(200);
+    expect((await call('GET', '/v1/Services', { auth: other })).status).toBe(200);
+    const failed = await call<Problem>('GET', '/v1/Services', { auth: account });
+    expect(failed.status).toBe(503);
+    expect(failed.body).toMatchObject({ code: 20503, status: 503 });
+    expect((await call('GET', '/v1/Services', { auth: account })).status).toBe(200);
+
+    const crossSite = await fetch(`${harness.emulator.url}/v1/Services`, {
+      headers: {
+        origin: 'https://evil.example.com',
+        authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`,
+      },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.json()).toMatchObject({ code: 20403, status: 403 });
+  });
+
   it("changes a number's SmsUrl, VoiceUrl and StatusCallback through the REST API as the console does", async () => {
     const account = await newAccount();
     const number = smsNumber(account);
