@@ -132,16 +132,20 @@ describe('a number re-pointed in Twilio', () => {
   it('VoiceUrl and a TwiML application: each named, and Repair puts back the URL and clears the application', async () => {
     const line = await smsLine();
     const ours = await numberOf(line.twilio, numberSid(line));
+    const app = await twilioPost<{ sid: string }>(line.twilio, '/Applications.json', {
+      FriendlyName: 'Studio IVR',
+      VoiceUrl: 'https://ivr.example.org/app',
+    });
     await repointInTwilio(line, {
       VoiceUrl: 'https://user:pw@ivr.example.org/answer',
-      VoiceApplicationSid: 'AP0123456789abcdef0123456789abcdef',
+      VoiceApplicationSid: app.sid,
     });
 
     const { health } = (await healthOf(line.account, line.channel.id, true)).body.data;
     expect(health.status).toBe('DRIFTED');
     expect(health.problems.map((p) => [p.field, p.expected, p.actual])).toEqual([
       ['VoiceUrl', ours.voice_url, 'https://ivr.example.org/answer'],
-      ['VoiceApplicationSid', null, 'AP0123456789abcdef0123456789abcdef'],
+      ['VoiceApplicationSid', null, app.sid],
     ]);
     expect(JSON.stringify(health)).not.toContain('user:pw');
 
