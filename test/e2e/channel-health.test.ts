@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { expectAccessible, launchBrowser, PHONE, seen, signedInTab, UI_TIMEOUT_MS, web } from '../support/browser';
@@ -20,8 +20,21 @@ afterAll(async () => {
 
 const ELSEWHERE = 'https://elsewhere.example/sms';
 
-/** The channel's row on the Channels page, by the number as it reads there. */
-const rowOf = (page: Page, number: string) => page.getByRole('listitem').filter({ hasText: number }).first();
+/** The channel's row on the Channels page, by its own button (the call widget lists the number too). */
+const rowOf = (page: Page, number: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Check now for ${number}` }) });
+/**
+ * Waits for the row's health badge to read `expected` as screen readers read it; on failure the
+ * message shows what the row (or, without it, the page) said instead.
+ */
+async function healthIn(page: Page, row: Locator, expected: string) {
+  const reads = async () =>
+    (await row.count())
+      ? ((await row.getByRole('status').first().textContent()) ?? '')
+      : `no row: ${await page.locator('body').innerText()}`;
+  await expect.poll(reads, { timeout: UI_TIMEOUT_MS }).toBe(`Health: ${expected}`);
+}
+
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 describe('a drifted channel', () => {
@@ -37,12 +50,12 @@ describe('a drifted channel', () => {
     });
     const row = rowOf(page, number);
     // Never checked: the page's first request for its health has the server check it.
-    await seen(row.getByRole('status').filter({ hasText: 'Health: Healthy' }));
+    await healthIn(page, row, 'Healthy');
 
     // Someone points the number's texts elsewhere in Twilio's console.
     await twilioPost(line.twilio, `/IncomingPhoneNumbers/${sid}.json`, { SmsUrl: ELSEWHERE });
     await row.getByRole('button', { name: `Check now for ${number}` }).click();
-    await seen(row.getByRole('status').filter({ hasText: 'Health: Drifted' }));
+    await healthIn(page, row, 'Drifted');
     await seen(row.getByText(ELSEWHERE).first());
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await expectAccessible(page, '/settings/channels with a drifted number at 360 px');
@@ -72,7 +85,7 @@ describe('a drifted channel', () => {
     await repair.click();
     await seen(row.getByText('Repaired.'));
     await seen(row.getByText(`SmsUrl set back to ${line.smsUrl}`));
-    await seen(row.getByRole('status').filter({ hasText: 'Health: Healthy' }));
+    await healthIn(page, row, 'Healthy');
     expect(await repair.count()).toBe(0);
     expect((await numberOf(line.twilio, sid)).sms_url).toBe(line.smsUrl);
     await expectAccessible(page, '/settings/channels after a repair');
