@@ -77,6 +77,8 @@ describe('Channel health details', () => {
     expect(dialog.getByText('(415) 555-0101')).toBeTruthy();
     expect(dialog.getByText('Drifted')).toBeTruthy();
     expect(dialog.getByText('Last checked just now')).toBeTruthy();
+    // The details scroll on a small screen: the keyboard reaches them.
+    expect(dialog.getByRole('region', { name: 'Health details' }).tabIndex).toBe(0);
 
     const problems = dialog.getByRole('region', { name: 'Problems' });
     const items = within(problems).getAllByRole('listitem');

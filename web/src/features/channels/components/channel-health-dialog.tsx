@@ -25,7 +25,8 @@ export function ChannelHealthDialog({
   const health = useChannelHealth(channel.id, open);
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Channel Health" description={identifier} size="lg">
-      <DialogBody className="flex flex-col gap-6">
+      {/* Focusable and named: on a small screen the details scroll, and the keyboard must reach all of them. */}
+      <DialogBody tabIndex={0} role="region" aria-label="Health details" className="flex flex-col gap-6">
         {health.isPending ? (
           <p role="status" className="flex items-center gap-2 text-sm text-muted">
             <Spinner className="size-4" />
