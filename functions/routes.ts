@@ -15,6 +15,7 @@
 import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
 import * as calls from '../shared/contract/calls';
+import * as channelHealth from '../shared/contract/channel-health';
 import * as company from '../shared/contract/company';
 import * as contacts from '../shared/contract/contacts';
 import * as conversations from '../shared/contract/conversations';
@@ -113,6 +114,23 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   },
   { contract: settings.listChannels, handler: 'channels/list', table: 'read', capabilities: ['jwt'] },
   { contract: settings.updateChannelRouting, handler: 'channels/update-routing', table: 'write', capabilities: ['jwt'] },
+  // Asks Twilio about the number (refresh, or a first look), keeps the outcome and pushes a change of status.
+  {
+    contract: channelHealth.getChannelHealth,
+    handler: 'channels/health',
+    table: 'write',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+  {
+    contract: channelHealth.repairChannel,
+    handler: 'channels/repair',
+    table: 'write',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
   { contract: settings.listInboxes, handler: 'inboxes/list', table: 'read', capabilities: ['jwt'] },
   { contract: settings.createInbox, handler: 'inboxes/create', table: 'write', capabilities: ['jwt'] },
   { contract: settings.getInbox, handler: 'inboxes/get', table: 'read', capabilities: ['jwt'] },

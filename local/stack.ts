@@ -116,6 +116,8 @@ export async function startLocalStack(options: StackOptions) {
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SES_ENDPOINT: ses.url,
       TWILIO_API_BASE_URL: twilio.url,
+      // The emulator serves messaging.twilio.com's /v1 (Messaging Services) on the same port.
+      TWILIO_MESSAGING_BASE_URL: twilio.url,
       MAIL_FROM: options.mailFrom,
       APP_URL: webUrl,
       JWT_SECRET: keys.jwtSecret,

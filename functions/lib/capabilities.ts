@@ -22,8 +22,8 @@ export const CAPABILITY_ENVIRONMENT: Record<Capability, { local: readonly string
   customerSecrets: { local: ['LOCAL_SECRETS_KEY'], aws: ['CUSTOMER_SECRETS_KEY_ID'] },
   /** Push to, or close, WebSocket connections through @connections. */
   publish: { local: ['WS_CALLBACK_URL'], aws: ['WS_CALLBACK_URL'] },
-  /** Call the customer's Twilio account; such routes may take up to MAX_TIMEOUT_SECONDS. */
-  twilio: { local: ['TWILIO_API_BASE_URL'], aws: [] },
+  /** Call the customer's Twilio account (REST API and Messaging Services); such routes may take up to MAX_TIMEOUT_SECONDS. */
+  twilio: { local: ['TWILIO_API_BASE_URL', 'TWILIO_MESSAGING_BASE_URL'], aws: [] },
   /** Hand a company's deletion to the background: send to the company-deletion queue (SQS). */
   companyDeletion: { local: ['COMPANY_DELETION_QUEUE_URL', 'SQS_ENDPOINT'], aws: ['COMPANY_DELETION_QUEUE_URL'] },
 };

@@ -62,6 +62,11 @@ export const keys = {
   webhook: (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
   channel: (companyId: string, channelId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CHANNEL#${channelId}` }),
   channelsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CHANNEL#' }),
+  /** What one channel repair changed in Twilio, and who asked (issue 26): an audit entry, oldest first. */
+  channelRepair: (companyId: string, channelId: string, at: string, id: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `CHANNELREPAIR#${channelId}#${at}#${id}`,
+  }),
   /**
    * An import in progress: the number's URLs from before import, written before the number is
    * touched, so a retry or a disconnect after a timeout knows what to finish or put back.

@@ -6,8 +6,9 @@ import { AppError, badRequest } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
-import type { NumberUpdate, TwilioIncomingNumber } from '../twilio/rest-client';
+import type { TwilioIncomingNumber } from '../twilio/rest-client';
 import { listChannelRecords } from './channels';
+import { changedSettings, importedSettings } from './number-settings';
 import { getConnectedProvider } from './providers';
 import { type ChannelRecord, type NumberImportRecord, type ProviderRecord, toChannel } from './records';
 import { capabilitiesOf, clientFor, fromTwilio, restoreUpdate } from './twilio-account';
@@ -124,21 +125,8 @@ async function importOne(
   const { companyId } = provider;
   const intent = await recordIntent(provider, number, enabled, channel?.id ?? newId());
   const urls = webhookUrls(provider.webhookBaseUrl, provider.webhookId);
-  const update: NumberUpdate = {};
-  // A number's TwiML application outranks its own URLs at Twilio: taking a capability over clears it.
-  if (intent.enabled.sms) {
-    Object.assign(update, { SmsUrl: urls.sms, SmsMethod: 'POST' });
-    if (number.sms_application_sid) update.SmsApplicationSid = '';
-  }
-  if (intent.enabled.voice) {
-    Object.assign(update, {
-      VoiceUrl: urls.voice,
-      VoiceMethod: 'POST',
-      StatusCallback: urls.voiceStatus,
-      StatusCallbackMethod: 'POST',
-    });
-    if (number.voice_application_sid) update.VoiceApplicationSid = '';
-  }
+  // Only what differs is sent: an import finished by a retry finds the number pointed already.
+  const update = changedSettings(number, importedSettings(intent.enabled, urls));
   const client = await clientFor(provider);
   if (Object.keys(update).length) {
     await client.updateIncomingNumber(number.sid, update).catch((error) => fromTwilio(error, `update ${number.phone_number}`));

@@ -1,3 +1,4 @@
+import type { ChannelHealthStatus, HealthProblem } from '../../shared/contract/channel-health';
 import type { Capabilities, Channel, Inbox, Provider, TeamUser } from '../../shared/contract/settings';
 import type { UserRecord } from '../auth/accounts';
 
@@ -77,6 +78,15 @@ export interface ChannelRecord {
   routingType: 'UNASSIGNED' | 'INBOX' | 'USER';
   routingTargetId: string | null;
   createdAt: string;
+  /** The last health check (functions/channels/health.ts); absent until one ran. */
+  health?: ChannelHealthRecord;
+}
+
+/** A health check's outcome as the channel's item keeps it. */
+export interface ChannelHealthRecord {
+  status: ChannelHealthStatus;
+  checkedAt: string;
+  problems: HealthProblem[];
 }
 
 export interface InboxRecord {
@@ -125,6 +135,8 @@ export function toChannel(record: ChannelRecord, targetName: string | undefined)
     routingTarget: targetName === undefined ? null : { name: targetName },
     providerId: record.providerId,
     createdAt: record.createdAt,
+    // The last check's outcome (functions/channels/health.ts); GET /channels/{id}/health has its problems.
+    health: { status: record.health?.status ?? 'UNCHECKED', checkedAt: record.health?.checkedAt ?? null },
   };
 }
 

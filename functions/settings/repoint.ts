@@ -4,6 +4,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { type NumberUpdate, TwilioApiError, type TwilioIncomingNumber } from '../twilio/rest-client';
+import { importedSettings, numberSetting } from './number-settings';
 import type { ChannelRecord, ProviderRecord } from './records';
 import { clientFor } from './twilio-account';
 import { numbersPointedBy, pointingElsewhere, webhookUrls } from './webhook-urls';
@@ -132,21 +133,26 @@ function numberUpdate(
   webhookId: string,
   urls: ReturnType<typeof webhookUrls>,
 ): NumberUpdate | 'changed elsewhere' {
-  const fields: [keyof NumberUpdate, string | null, string, keyof NumberUpdate | null][] = [];
-  if (channel.enabled.sms) fields.push(['SmsUrl', number.sms_url, urls.sms, 'SmsMethod']);
-  if (channel.enabled.voice) {
-    fields.push(['VoiceUrl', number.voice_url, urls.voice, 'VoiceMethod']);
-    fields.push(['StatusCallback', number.status_callback, urls.voiceStatus, 'StatusCallbackMethod']);
-  }
+  const wanted = importedSettings(channel.enabled, urls);
   const update: NumberUpdate = {};
-  for (const [field, now, wanted, method] of fields) {
-    if (now === wanted) continue;
-    if (!now?.includes(`/${webhookId}/`)) return 'changed elsewhere';
-    update[field] = wanted;
-    if (method) update[method] = 'POST';
+  for (const [field, method] of REPOINTED_URLS) {
+    const url = wanted[field];
+    if (url === undefined) continue;
+    const now = numberSetting(number, field);
+    if (now === url) continue;
+    if (!now.includes(`/${webhookId}/`)) return 'changed elsewhere';
+    update[field] = url;
+    update[method] = wanted[method] as string;
   }
   return update;
 }
+
+/** The URLs a re-point moves, with the method sent along with each. */
+const REPOINTED_URLS = [
+  ['SmsUrl', 'SmsMethod'],
+  ['VoiceUrl', 'VoiceMethod'],
+  ['StatusCallback', 'StatusCallbackMethod'],
+] as const satisfies readonly (readonly [keyof NumberUpdate, keyof NumberUpdate])[];
 
 /**
  * The new base on the provider and its webhook id in one write, the old one kept as the previous

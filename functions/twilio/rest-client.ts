@@ -85,8 +85,28 @@ export type NumberUpdate = Partial<
   >
 >;
 
+/** A Messaging Service (messaging.twilio.com/v1 Services), the fields the product reads. */
+export interface TwilioMessagingService {
+  sid: string;
+  friendly_name: string;
+  inbound_request_url: string | null;
+  /** False: inbound texts to the service's numbers go to `inbound_request_url`, not to each number's SmsUrl. */
+  use_inbound_webhook_on_number: boolean;
+}
+
+/** A number's membership of a Messaging Service (Services/{sid}/PhoneNumbers): `sid` is the number's PN SID. */
+export interface TwilioServiceNumber {
+  sid: string;
+  phone_number: string;
+}
+
 function baseUrl(): string {
   return (process.env.TWILIO_API_BASE_URL ?? 'https://api.twilio.com').replace(/\/$/, '');
+}
+
+/** Messaging Services live on another host; TWILIO_MESSAGING_BASE_URL points it at the emulator. */
+function messagingBaseUrl(): string {
+  return (process.env.TWILIO_MESSAGING_BASE_URL ?? 'https://messaging.twilio.com').replace(/\/$/, '');
 }
 
 /** Twilio's JSON; undefined for anything else (a proxy's HTML error page, a cut body). */
@@ -104,7 +124,11 @@ export function twilioClient(credentials: TwilioCredentials) {
   const accountPath = `/${API_VERSION}/Accounts/${encodeURIComponent(credentials.accountSid)}`;
 
   async function call<T>(method: 'GET' | 'POST' | 'DELETE', pathOrUri: string, params?: Record<string, string>): Promise<T> {
-    const url = pathOrUri.startsWith(`/${API_VERSION}/`) ? `${baseUrl()}${pathOrUri}` : `${baseUrl()}${accountPath}${pathOrUri}`;
+    const url = pathOrUri.startsWith('/v1/')
+      ? `${messagingBaseUrl()}${pathOrUri}`
+      : pathOrUri.startsWith(`/${API_VERSION}/`)
+        ? `${baseUrl()}${pathOrUri}`
+        : `${baseUrl()}${accountPath}${pathOrUri}`;
     let response: Response;
     try {
       response = await fetch(url, {
@@ -147,6 +171,20 @@ export function twilioClient(credentials: TwilioCredentials) {
     return items;
   }
 
+  /** Every item of a v1 list resource (Messaging): paged by `meta.next_page_url`, a full URL on Twilio's host. */
+  async function listAllV1<T>(first: string, field: string): Promise<T[]> {
+    const items: T[] = [];
+    let next: string | null = first;
+    while (next) {
+      const page: Record<string, unknown> & { meta?: { next_page_url?: string | null } } = await call('GET', next);
+      items.push(...((page[field] as T[] | undefined) ?? []));
+      const url = page.meta?.next_page_url;
+      // Only its path and query are followed: the host is ours to choose (the emulator locally).
+      next = url ? `${new URL(url).pathname}${new URL(url).search}` : null;
+    }
+    return items;
+  }
+
   return {
     fetchAccount: () => call<TwilioAccount>('GET', '.json'),
 
@@ -155,6 +193,20 @@ export function twilioClient(credentials: TwilioCredentials) {
     listApplications: () => listAll<{ sid: string; friendly_name: string }>('/Applications.json?PageSize=200', 'applications'),
 
     listKeys: () => listAll<{ sid: string; friendly_name: string }>('/Keys.json?PageSize=200', 'keys'),
+
+    fetchIncomingNumber: (sid: string) =>
+      call<TwilioIncomingNumber>('GET', `/IncomingPhoneNumbers/${encodeURIComponent(sid)}.json`),
+
+    listMessagingServices: () => listAllV1<TwilioMessagingService>('/v1/Services?PageSize=1000', 'services'),
+
+    listServiceNumbers: (serviceSid: string) =>
+      listAllV1<TwilioServiceNumber>(
+        `/v1/Services/${encodeURIComponent(serviceSid)}/PhoneNumbers?PageSize=1000`,
+        'phone_numbers',
+      ),
+
+    updateMessagingService: (sid: string, params: { UseInboundWebhookOnNumber: 'true' | 'false' }) =>
+      call<TwilioMessagingService>('POST', `/v1/Services/${encodeURIComponent(sid)}`, params),
 
     updateIncomingNumber: (sid: string, update: NumberUpdate) =>
       call<TwilioIncomingNumber>(

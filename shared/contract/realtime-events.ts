@@ -3,6 +3,7 @@
  * the socket's path, the envelope, and every event the server pushes with its data.
  */
 import type { CallStatus } from './calls';
+import type { ChannelHealthBrief } from './channel-health';
 import type { Conversation, ConversationStatus, Message } from './conversations';
 import type { AnsweredSocketContract } from './route';
 
@@ -99,6 +100,8 @@ export interface ServerEvents {
   conversation_status_updated: { conversationId: string; status: ConversationStatus; conversation: Conversation };
   /** A CLOSED conversation that an inbound message opened again (new_message follows). */
   conversation_reopened: { conversationId: string; conversation: Conversation };
+  /** To the company: a channel's health status changed (a check found drift, or a repair put it right). */
+  channel_health_changed: { channelId: string; health: ChannelHealthBrief };
 }
 export type ServerEventType = keyof ServerEvents;
 export type ServerEvent<K extends ServerEventType = ServerEventType> = {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { TWILIO_ACCOUNT_SID, TWILIO_ACCOUNT_SID_FORMAT } from '../constants';
+import { ChannelHealthBriefSchema } from './channel-health';
 import { requiredText } from './fields';
 import { httpContract, MANAGERS } from './route';
 
@@ -67,6 +68,8 @@ export const ChannelSchema = z.object({
   routingTarget: z.nullable(z.object({ name: z.string() })),
   providerId: z.nullable(z.string()),
   createdAt: z.string(),
+  /** The last health check's outcome (issue 26; GET /channels/{id}/health has the details). */
+  health: ChannelHealthBriefSchema,
 });
 export type Channel = z.infer<typeof ChannelSchema>;
 

@@ -34,6 +34,15 @@ export function accountView(account: AccountRecord) {
     messages: account.messages.map((m) => messageView(account, m)),
     /** Calls and legs, oldest first, as Twilio's Call resource (the story of each: `GET /_emulator/calls/{Sid}`). */
     calls: account.calls.map((c) => callResource(account, c)),
+    /** Messaging Services in brief (Twilio's resource: `GET /v1/Services`), with their numbers' SIDs. */
+    messagingServices: account.messagingServices.map((s) => ({
+      sid: s.sid,
+      friendlyName: s.friendlyName,
+      inboundRequestUrl: s.inboundRequestUrl || null,
+      inboundMethod: s.inboundMethod,
+      useInboundWebhookOnNumber: s.useInboundWebhookOnNumber,
+      phoneNumberSids: s.phoneNumbers.map((n) => n.sid),
+    })),
   };
 }
 

@@ -59,6 +59,41 @@ export interface ApiKeyRecord {
   dateUpdated: string;
 }
 
+/**
+ * A Messaging Service (messaging.twilio.com/v1): its settings as Twilio names them, and the account's
+ * numbers in its sender pool. A number is in one service at most.
+ */
+export interface MessagingServiceRecord {
+  sid: string;
+  friendlyName: string;
+  /** '' when unset (Twilio's null). */
+  inboundRequestUrl: string;
+  inboundMethod: WebhookMethod;
+  fallbackUrl: string;
+  fallbackMethod: WebhookMethod;
+  statusCallback: string;
+  stickySender: boolean;
+  mmsConverter: boolean;
+  smartEncoding: boolean;
+  scanMessageContent: 'inherit' | 'enable' | 'disable';
+  fallbackToLongCode: boolean;
+  areaCodeGeomatch: boolean;
+  validityPeriod: number;
+  synchronousValidation: boolean;
+  usecase: string;
+  /** True: texts to its numbers go to each number's SmsUrl; false: to the service's InboundRequestUrl. */
+  useInboundWebhookOnNumber: boolean;
+  /** The sender pool's phone numbers, oldest first. */
+  phoneNumbers: { sid: string; dateCreated: string; dateUpdated: string }[];
+  dateCreated: string;
+  dateUpdated: string;
+}
+
+/** The Messaging Service whose sender pool holds a number, if any. */
+export function messagingServiceOf(account: AccountRecord, phoneNumberSid: string): MessagingServiceRecord | undefined {
+  return account.messagingServices.find((s) => s.phoneNumbers.some((n) => n.sid === phoneNumberSid));
+}
+
 export interface AccountRecord {
   sid: string;
   authToken: string;
@@ -76,6 +111,8 @@ export interface AccountRecord {
   optOuts: OptOutRecord[];
   /** Calls and their child legs, oldest first. */
   calls: CallRecord[];
+  /** Messaging Services, oldest first. */
+  messagingServices: MessagingServiceRecord[];
 }
 
 export type MessageDirection = 'inbound' | 'outbound-api';
@@ -205,7 +242,7 @@ export interface DemoCredentials {
 }
 
 /** A Twilio SID: two-letter prefix and 32 lowercase hex digits. */
-export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM' | 'CA'): string {
+export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM' | 'CA' | 'MG'): string {
   return prefix + randomBytes(16).toString('hex');
 }
 
@@ -222,6 +259,11 @@ export function newKeySecret(): string {
 /** Twilio's date format, e.g. `Sat, 21 Nov 2026 10:00:00 +0000`. */
 export function rfc2822(iso: string): string {
   return new Date(iso).toUTCString().replace('GMT', '+0000');
+}
+
+/** ISO 8601 without fractions, as Twilio's v1 APIs write dates, e.g. `2026-11-21T10:00:00Z`. */
+export function iso8601(iso: string): string {
+  return new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** The clock's time in whole seconds, as Twilio's dates carry no more. */

@@ -17,7 +17,57 @@ export function listPage<T extends { sid: string }, R>(options: {
   filters: [string, string][];
   represent: (item: T) => R;
 }) {
-  const { path, key, items, query, filters, represent } = options;
+  const { key, represent } = options;
+  const { slice, page, size, uri, nextToken, previousToken } = pageWindow(options);
+  const start = page * size;
+  return {
+    [key]: slice.map(represent),
+    page,
+    page_size: size,
+    start,
+    end: slice.length ? start + slice.length - 1 : start,
+    uri: uri(page, options.query.get('PageToken') ?? undefined),
+    first_page_uri: uri(0),
+    next_page_uri: nextToken ? uri(page + 1, nextToken) : null,
+    previous_page_uri: previousToken ? uri(page - 1, previousToken) : null,
+  };
+}
+
+/**
+ * The same paging in the envelope of Twilio's newer APIs (messaging.twilio.com/v1): the items under
+ * `key` and a `meta` with absolute URLs (`base` is the host they are served from).
+ */
+export function listPageV1<T extends { sid: string }, R>(options: {
+  base: string;
+  path: string;
+  key: string;
+  items: readonly T[];
+  query: URLSearchParams;
+  represent: (item: T) => R;
+}) {
+  const { base, key, represent } = options;
+  const { slice, page, size, uri, nextToken, previousToken } = pageWindow({ ...options, filters: [] });
+  return {
+    [key]: slice.map(represent),
+    meta: {
+      page,
+      page_size: size,
+      first_page_url: base + uri(0),
+      previous_page_url: previousToken ? base + uri(page - 1, previousToken) : null,
+      url: base + uri(page, options.query.get('PageToken') ?? undefined),
+      next_page_url: nextToken ? base + uri(page + 1, nextToken) : null,
+      key,
+    },
+  };
+}
+
+function pageWindow<T extends { sid: string }>(options: {
+  path: string;
+  items: readonly T[];
+  query: URLSearchParams;
+  filters: [string, string][];
+}) {
+  const { path, items, query, filters } = options;
   const pageSize = integerParameter(query, 'PageSize', DEFAULT_PAGE_SIZE, 1);
   const page = integerParameter(query, 'Page', 0, 0);
   const token = query.get('PageToken') ?? undefined;
@@ -44,17 +94,13 @@ export function listPage<T extends { sid: string }, R>(options: {
   };
   const first = slice[0];
   const last = slice.at(-1);
-  const start = page * size;
   return {
-    [key]: slice.map(represent),
+    slice,
     page,
-    page_size: size,
-    start,
-    end: slice.length ? start + slice.length - 1 : start,
-    uri: uri(page, token),
-    first_page_uri: uri(0),
-    next_page_uri: last && to < items.length ? uri(page + 1, `PA${last.sid}`) : null,
-    previous_page_uri: first && page > 0 && from > 0 ? uri(page - 1, `PB${first.sid}`) : null,
+    size,
+    uri,
+    nextToken: last && to < items.length ? `PA${last.sid}` : undefined,
+    previousToken: first && page > 0 && from > 0 ? `PB${first.sid}` : undefined,
   };
 }
 

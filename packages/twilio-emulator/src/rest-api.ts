@@ -74,7 +74,7 @@ export function answerApiRequest(services: ApiServices, request: ApiRequest): Ap
 }
 
 /** HTTP Basic with the account's SID and auth token, or with one of its API keys and the key's secret. */
-function authenticatedAs(account: AccountRecord, authorization: string | undefined): 'account' | 'key' | undefined {
+export function authenticatedAs(account: AccountRecord, authorization: string | undefined): 'account' | 'key' | undefined {
   const [scheme, encoded] = (authorization ?? '').split(' ');
   if (scheme?.toLowerCase() !== 'basic' || !encoded) return undefined;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
@@ -145,7 +145,7 @@ function fetchNumber(context: Context): ApiAnswer {
   return ok(phoneNumberResource(context.account, found(context.account.numbers, context)));
 }
 
-type ParameterKind = 'text' | 'url' | 'method' | 'application';
+export type ParameterKind = 'text' | 'url' | 'method' | 'application';
 
 const NUMBER_PARAMETERS: Record<string, [keyof PhoneNumberRecord, ParameterKind]> = {
   FriendlyName: ['friendlyName', 'text'],
@@ -175,7 +175,7 @@ function updateNumber(context: Context): ApiAnswer {
  * Reads the parameters present in a form, checked as Twilio checks them, before anything changes.
  * Parameters Twilio knows but the emulator does not keep are ignored, as Twilio ignores unknown ones.
  */
-function readParameters(
+export function readParameters(
   form: URLSearchParams,
   parameters: Record<string, [string, ParameterKind]>,
   account: AccountRecord,

@@ -89,6 +89,7 @@ function account(
     messages: [],
     optOuts: [],
     calls: [],
+    messagingServices: [],
   };
 }
 

@@ -9,6 +9,7 @@ import { createCallMedia } from './media/call-media';
 import { createMediaEngine } from './media/media-engine';
 import type { CallMedia, MediaEngine } from './media/media-session';
 import { DEFAULT_MESSAGE_STEP_MS, startCarrier } from './messaging/carrier';
+import { answerMessagingRequest, credentialAccountSid } from './messaging/services-api';
 import type { DemoCredentials } from './model';
 import { answerPhoneRequest } from './phone/phone-api';
 import { answerPhoneMedia } from './phone/phone-media';
@@ -48,7 +49,7 @@ export type TwilioEmulator = Awaited<ReturnType<typeof startTwilioEmulator>>;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * The Twilio emulator: Twilio's REST API (the part the product uses) under `/2010-04-01/`, the
+ * The Twilio emulator: Twilio's REST API (the part the product uses) under `/2010-04-01/` and `/v1/`, the
  * emulator's own endpoints under `/_emulator/`, and a status page at `/`. It listens on the loopback
  * interface only.
  */
@@ -143,15 +144,25 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     if (refused) {
       log.info(`${method} ${target.pathname} → ${refused.status} (${refused.message})`);
       // In Twilio's error shape on its API, the emulator's own elsewhere.
-      const rest = target.pathname.startsWith('/2010-04-01/');
+      const rest = isRestPath(target.pathname);
       const code = refused.status === 403 ? 20403 : 20415;
       send(res, refused.status, rest ? { code, message: refused.message, status: refused.status } : { error: refused.message });
       return;
     }
 
-    if (target.pathname.startsWith('/2010-04-01/')) {
+    if (isRestPath(target.pathname)) {
+      const request = {
+        method,
+        path: target.pathname,
+        query: target.searchParams,
+        form: new URLSearchParams(method === 'POST' ? body : ''),
+        authorization: req.headers.authorization,
+      };
+      const v1 = target.pathname.startsWith('/v1/');
       // A failing Twilio: latency (the request is acted on only after the delay), or an error instead.
-      const accountSid = /^\/2010-04-01\/Accounts\/([^/.]+)/.exec(target.pathname)?.[1];
+      const accountSid = v1
+        ? credentialAccountSid({ store, events }, request.authorization)
+        : /^\/2010-04-01\/Accounts\/([^/.]+)/.exec(target.pathname)?.[1];
       const fault = store.faults.takeRest(accountSid, target.pathname);
       if (fault.delayMs) await hold(fault.delayMs);
       if (fault.error) {
@@ -159,16 +170,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
         send(res, fault.error.status, fault.error.body);
         return;
       }
-      const answer = answerApiRequest(
-        { store, events },
-        {
-          method,
-          path: target.pathname,
-          query: target.searchParams,
-          form: new URLSearchParams(method === 'POST' ? body : ''),
-          authorization: req.headers.authorization,
-        },
-      );
+      const answer = v1 ? answerMessagingRequest({ store, events }, request, url) : answerApiRequest({ store, events }, request);
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
     } else if (target.pathname === '/_emulator/phone/media') {
@@ -261,6 +263,11 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       ]);
     },
   };
+}
+
+/** Twilio's REST APIs: 2010-04-01, and messaging.twilio.com's v1 (Messaging Services) on the same port. */
+function isRestPath(path: string): boolean {
+  return path.startsWith('/2010-04-01/') || path.startsWith('/v1/');
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -1,4 +1,4 @@
-import type { AccountRecord, PhoneNumberRecord } from './model';
+import { type AccountRecord, type MessagingServiceRecord, messagingServiceOf, type PhoneNumberRecord } from './model';
 import type { EmulatorStore } from './store';
 
 /** `GET /`: every account and number with the URLs Twilio would call, and the way to the phone simulator. */
@@ -49,15 +49,16 @@ function accountSection(account: AccountRecord): string {
 ${account.applications.length} application(s) · ${account.keys.length} API key(s) · ${account.messages.length} message(s) ·
 ${account.calls.length} call(s) and leg(s)</p>
 <table>
-<thead><tr><th scope="col">Number</th><th scope="col">Name</th><th scope="col">Capabilities</th><th scope="col">Voice</th><th scope="col">SMS</th><th scope="col">Status callback</th></tr></thead>
+<thead><tr><th scope="col">Number</th><th scope="col">Name</th><th scope="col">Capabilities</th><th scope="col">Voice</th><th scope="col">SMS</th><th scope="col">Status callback</th><th scope="col">Messaging Service</th></tr></thead>
 <tbody>
-${account.numbers.map(numberRow).join('\n')}
+${account.numbers.map((number) => numberRow(account, number)).join('\n')}
 </tbody>
 </table>
 </section>`;
 }
 
-function numberRow(number: PhoneNumberRecord): string {
+function numberRow(account: AccountRecord, number: PhoneNumberRecord): string {
+  const service = messagingServiceOf(account, number.sid);
   const capabilities = Object.entries(number.capabilities)
     .filter(([, enabled]) => enabled)
     .map(([name]) => name.toUpperCase())
@@ -65,7 +66,18 @@ function numberRow(number: PhoneNumberRecord): string {
   return `<tr><td><code>${escapeHtml(number.phoneNumber)}</code></td><td>${escapeHtml(number.friendlyName)}</td><td>${capabilities}</td>
 <td>${webhook(number.voiceUrl, number.voiceMethod, number.voiceApplicationSid)}</td>
 <td>${webhook(number.smsUrl, number.smsMethod, number.smsApplicationSid)}</td>
-<td>${webhook(number.statusCallback, number.statusCallbackMethod, '')}</td></tr>`;
+<td>${webhook(number.statusCallback, number.statusCallbackMethod, '')}</td>
+<td>${service ? serviceCell(service) : '<span class="empty">none</span>'}</td></tr>`;
+}
+
+/** Which URL texts to the number go to follows from the service's setting, so the page says so. */
+function serviceCell(service: MessagingServiceRecord): string {
+  const inbound = service.useInboundWebhookOnNumber
+    ? "texts go to the number's SMS URL"
+    : service.inboundRequestUrl
+      ? `texts go to ${service.inboundMethod} <code>${escapeHtml(service.inboundRequestUrl)}</code>`
+      : 'texts are dropped (no inbound URL)';
+  return `${escapeHtml(service.friendlyName)} <code>${service.sid}</code><br>${inbound}`;
 }
 
 function webhook(url: string, method: string, applicationSid: string): string {

@@ -116,6 +116,7 @@ function readState(file: string): EmulatorState {
     account.messages ??= [];
     account.optOuts ??= [];
     account.calls ??= [];
+    account.messagingServices ??= [];
   }
   return state as EmulatorState;
 }

@@ -12,6 +12,8 @@ export const settingsKeys = {
   providers: ['providers'] as const,
   availableNumbers: (providerId: string) => ['providers', providerId, 'available-numbers'] as const,
   channels: ['channels'] as const,
+  /** Under the list's key: whatever marks the channels stale marks their health stale too. */
+  channelHealth: (id: string) => ['channels', id, 'health'] as const,
   inboxes: ['inboxes'] as const,
   inbox: (id: string) => ['inboxes', id] as const,
   inboxRouting: (id: string) => ['inboxes', id, 'routing'] as const,

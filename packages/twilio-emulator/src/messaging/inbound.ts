@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorEvents } from '../events';
-import { type AccountRecord, type MessageRecord, newSid, now, type PhoneNumberRecord, type WebhookAttempt } from '../model';
+import {
+  type AccountRecord,
+  type MessageRecord,
+  type MessagingServiceRecord,
+  messagingServiceOf,
+  newSid,
+  now,
+  type PhoneNumberRecord,
+  type WebhookAttempt,
+} from '../model';
 import { done, type Outcome, refused } from '../outcome';
 import { countryOf } from '../phone-numbers';
 import { API_VERSION } from '../representation';
@@ -56,9 +65,11 @@ export function readTextFromPhone(input: Record<string, unknown>): TextFromPhone
 /**
  * The carrier delivering a text from a phone to an account's number: Twilio stores an inbound Message
  * (status `received`), applies the opt-out keywords, and requests the number's SMS webhook (its
- * application's when it has one). Twilio's incoming-message parameters; MessagingServiceSid only with
- * a Messaging Service, so never here.
+ * application's when it has one) or, when the number is in a Messaging Service that does not use the
+ * number's webhook, the service's InboundRequestUrl. Twilio's incoming-message parameters, with
+ * MessagingServiceSid when the number is in a service.
  * https://www.twilio.com/docs/messaging/guides/webhook-request
+ * https://www.twilio.com/docs/messaging/api/service-resource (use_inbound_webhook_on_number)
  */
 export async function receiveText(
   services: { store: EmulatorStore; events: EmulatorEvents },
@@ -94,12 +105,13 @@ export async function receiveText(
   });
   events.emit('message', account, message);
 
-  const target = smsWebhook(account, number);
+  const service = messagingServiceOf(account, number.sid);
+  const target = service && !service.useInboundWebhookOnNumber ? serviceWebhook(service) : smsWebhook(account, number);
   if (!target) return done({ sid: message.sid, webhook: null, webhooks: [] });
 
   const request = {
     ...target,
-    params: webhookParams(account, message),
+    params: { ...webhookParams(account, message), ...(service ? { MessagingServiceSid: service.sid } : {}) },
     authToken: account.authToken,
     signature: text.signature,
     idempotencyToken: randomUUID(),
@@ -126,6 +138,11 @@ function smsWebhook(account: AccountRecord, number: PhoneNumberRecord) {
   const url = application ? application.smsUrl : number.smsUrl;
   const method = application ? application.smsMethod : number.smsMethod;
   return url ? { url, method } : undefined;
+}
+
+/** A service without an InboundRequestUrl takes the text without a webhook, as Twilio's "drop the message". */
+function serviceWebhook(service: MessagingServiceRecord) {
+  return service.inboundRequestUrl ? { url: service.inboundRequestUrl, method: service.inboundMethod } : undefined;
 }
 
 /** City, state and ZIP are unknown for fictional numbers; Twilio sends them empty then. */

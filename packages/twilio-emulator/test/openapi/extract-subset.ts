@@ -1,14 +1,15 @@
 /**
- * Writes api_v2010.subset.json: the operations of Twilio's API 2010-04-01 the emulator serves, and the
- * schemas they refer to, cut verbatim from Twilio's OpenAPI description (twilio/twilio-oai,
- * spec/json/twilio_api_v2010.json). Run it again when the emulator serves more, or to follow a newer
- * description: `npx tsx packages/twilio-emulator/test/openapi/extract-subset.ts <twilio_api_v2010.json> <commit> <date>`,
- * then `npx biome format --write` on the file.
+ * Writes api_v2010.subset.json and messaging_v1.subset.json: the operations of Twilio's API 2010-04-01
+ * and of its Messaging API v1 the emulator serves, and the schemas they refer to, cut verbatim from
+ * Twilio's OpenAPI descriptions (twilio/twilio-oai, spec/json/twilio_api_v2010.json and
+ * twilio_messaging_v1.json). Run it again when the emulator serves more, or to follow a newer
+ * description: `npx tsx packages/twilio-emulator/test/openapi/extract-subset.ts <twilio_api_v2010.json> <commit> <date>`
+ * (likewise with twilio_messaging_v1.json), then `npx biome format --write` on the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
-/** The served operations: path → methods. */
+/** The served operations of API 2010-04-01: path → methods. */
 export const SERVED: Record<string, string[]> = {
   '/2010-04-01/Accounts/{Sid}.json': ['get'],
   '/2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json': ['get'],
@@ -23,6 +24,20 @@ export const SERVED: Record<string, string[]> = {
   '/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json': ['get', 'post'],
 };
 
+/** The served operations of the Messaging API v1 (messaging.twilio.com). */
+export const SERVED_MESSAGING_V1: Record<string, string[]> = {
+  '/v1/Services': ['get', 'post'],
+  '/v1/Services/{Sid}': ['get', 'post', 'delete'],
+  '/v1/Services/{ServiceSid}/PhoneNumbers': ['get', 'post'],
+  '/v1/Services/{ServiceSid}/PhoneNumbers/{Sid}': ['get', 'delete'],
+};
+
+/** Each description the emulator follows: the subset file it gives, and what is served of it. */
+const DESCRIPTIONS: Record<string, { subset: string; served: Record<string, string[]> }> = {
+  'twilio_api_v2010.json': { subset: 'api_v2010.subset.json', served: SERVED },
+  'twilio_messaging_v1.json': { subset: 'messaging_v1.subset.json', served: SERVED_MESSAGING_V1 },
+};
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function refsIn(value: Json, found: Set<string>): void {
@@ -35,10 +50,12 @@ function refsIn(value: Json, found: Set<string>): void {
 }
 
 function main([source, commit, date]: string[]) {
-  if (!source || !commit || !date) throw new Error('usage: extract-subset.ts <twilio_api_v2010.json> <commit> <date>');
+  const description = source && DESCRIPTIONS[basename(source)];
+  if (!source || !description || !commit || !date)
+    throw new Error(`usage: extract-subset.ts <${Object.keys(DESCRIPTIONS).join('|')}> <commit> <date>`);
   const spec = JSON.parse(readFileSync(source, 'utf8'));
   const paths: Record<string, Record<string, Json>> = {};
-  for (const [path, methods] of Object.entries(SERVED)) {
+  for (const [path, methods] of Object.entries(description.served)) {
     const item = spec.paths[path];
     if (!item) throw new Error(`${path} is not in the description`);
     paths[path] = Object.fromEntries(methods.map((method) => [method, item[method]]));
@@ -54,7 +71,7 @@ function main([source, commit, date]: string[]) {
   const subset = {
     'x-source': {
       repository: 'https://github.com/twilio/twilio-oai',
-      path: 'spec/json/twilio_api_v2010.json',
+      path: `spec/json/${basename(source)}`,
       commit,
       date,
       note: 'Only the operations the emulator serves and the schemas they refer to, verbatim.',
@@ -64,7 +81,7 @@ function main([source, commit, date]: string[]) {
     paths,
     components: { schemas },
   };
-  writeFileSync(join(import.meta.dirname, 'api_v2010.subset.json'), `${JSON.stringify(subset, null, 2)}\n`);
+  writeFileSync(join(import.meta.dirname, description.subset), `${JSON.stringify(subset, null, 2)}\n`);
 }
 
 if (process.argv[1] === import.meta.filename) main(process.argv.slice(2));

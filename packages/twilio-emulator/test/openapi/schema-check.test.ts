@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conformanceProblems, isRfc2822, type Schema } from './schema-check';
+import { conformanceProblems, isIso8601, isRfc2822, type Schema } from './schema-check';
 
 const key: Schema = { $ref: '#/components/schemas/api.v2010.account.key' };
 const valid = {
@@ -39,5 +39,22 @@ describe('the OpenAPI conformance checker', () => {
     expect(isRfc2822('Fri, 21 Nov 2026 10:00:00 +0000')).toBe(false);
     expect(isRfc2822('Mon, 31 Nov 2026 10:00:00 +0000')).toBe(false);
     expect(isRfc2822('Sat, 21 Nov 2026 10:00:00 GMT')).toBe(false);
+  });
+
+  it('takes an ISO 8601 date (v1) only as Twilio writes it, naming a real day', () => {
+    expect(isIso8601('2026-11-21T10:00:00Z')).toBe(true);
+    expect(isIso8601('2026-11-21T10:00:00.000Z')).toBe(false);
+    expect(isIso8601('2026-11-31T10:00:00Z')).toBe(false);
+    expect(isIso8601('Sat, 21 Nov 2026 10:00:00 +0000')).toBe(false);
+    const service: Schema = { $ref: '#/components/schemas/messaging.v1.service' };
+    const dates = (value: Record<string, unknown>) =>
+      conformanceProblems(service, value).filter((p) => p.startsWith('date_') || p.startsWith('links'));
+    expect(
+      dates({ date_created: '2026-11-21T10:00:00Z', date_updated: '2026-11-21T10:00:00Z', links: { a: 'https://x/v1' } }),
+    ).toEqual([]);
+    expect(dates({ date_created: '2026-11-21', date_updated: null, links: { a: 'v1/Services' } })).toEqual([
+      'date_created: "2026-11-21" is not an ISO 8601 date',
+      'links.a: "v1/Services" is not a URI',
+    ]);
   });
 });

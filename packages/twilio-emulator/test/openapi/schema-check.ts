@@ -2,9 +2,12 @@
  * A small checker for the part of OpenAPI 3.0 that Twilio's description uses for its answers: `$ref`
  * (to a component schema), `type`, `nullable`, `enum`, `pattern`, `minLength`/`maxLength`, `properties`
  * (every documented property present, no other), `items`, and the formats `date-time-rfc-2822` (as
- * Twilio writes dates: `Sat, 21 Nov 2026 10:00:00 +0000`) and `uri-map` (an object of URIs).
+ * API 2010-04-01 writes dates: `Sat, 21 Nov 2026 10:00:00 +0000`), `date-time` (ISO 8601, as the v1
+ * APIs write them: `2026-11-21T10:00:00Z`) and `uri-map` (an object of URIs: relative in 2010-04-01,
+ * absolute in v1).
  */
-import subset from './api_v2010.subset.json' with { type: 'json' };
+import api2010 from './api_v2010.subset.json' with { type: 'json' };
+import messagingV1 from './messaging_v1.subset.json' with { type: 'json' };
 
 export interface Schema {
   $ref?: string;
@@ -24,10 +27,18 @@ export interface Operation {
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 }
 
-export const spec = subset as unknown as {
+interface Subset {
   'x-source': { repository: string; path: string; commit: string; date: string };
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema> };
+}
+
+/** The subsets of both descriptions as one: their paths and schema names do not overlap. */
+const subsets = [api2010, messagingV1] as unknown as Subset[];
+export const spec = {
+  sources: subsets.map((s) => s['x-source']),
+  paths: Object.assign({}, ...subsets.map((s) => s.paths)) as Subset['paths'],
+  components: { schemas: Object.assign({}, ...subsets.map((s) => s.components.schemas)) as Subset['components']['schemas'] },
 };
 
 /**
@@ -51,6 +62,22 @@ export function isRfc2822(value: string): boolean {
   const minutes = (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(3)));
   const local = new Date(time + minutes * 60_000);
   return WEEKDAYS[local.getUTCDay()] === match[1] && String(local.getUTCDate()).padStart(2, '0') === match[2];
+}
+
+/** ISO 8601 in UTC to the second, as Twilio's v1 APIs write dates, naming a real moment. */
+export function isIso8601(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/.exec(value);
+  if (!match) return false;
+  const time = new Date(value);
+  return !Number.isNaN(time.getTime()) && time.toISOString().replace('.000Z', 'Z') === value;
+}
+
+function isAbsoluteUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
 }
 
 export function resolve(schema: Schema): Schema {
@@ -92,6 +119,7 @@ export function conformanceProblems(given: Schema, value: unknown, path = '', na
         problems.push(`${at}: longer than ${schema.maxLength}`);
     }
     if (schema.format === 'date-time-rfc-2822' && !isRfc2822(value)) problems.push(`${at}: "${value}" is not an RFC 2822 date`);
+    if (schema.format === 'date-time' && !isIso8601(value)) problems.push(`${at}: "${value}" is not an ISO 8601 date`);
   }
   if (actual === 'object' && value && typeof value === 'object') {
     const object = value as Record<string, unknown>;
@@ -105,7 +133,8 @@ export function conformanceProblems(given: Schema, value: unknown, path = '', na
         if (!(property in schema.properties)) problems.push(`${path}${path ? '.' : ''}${property}: not documented`);
     } else if (schema.format === 'uri-map') {
       for (const [key, uri] of Object.entries(object))
-        if (typeof uri !== 'string' || !uri.startsWith('/')) problems.push(`${at}.${key}: ${JSON.stringify(uri)} is not a URI`);
+        if (typeof uri !== 'string' || !(uri.startsWith('/') || isAbsoluteUrl(uri)))
+          problems.push(`${at}.${key}: ${JSON.stringify(uri)} is not a URI`);
     }
   }
   if (Array.isArray(value) && schema.items) {
@@ -117,11 +146,20 @@ export function conformanceProblems(given: Schema, value: unknown, path = '', na
   return problems;
 }
 
-/** The documented answer of an operation: its status and, unless it has no body, its schema. */
-export function documentedAnswer(path: string, method: string): { status: number; schema: Schema | undefined } {
+/**
+ * The documented answer of an operation: its status and, unless it has no body, its schema. Where it
+ * documents more than one (PhoneNumbers create: 201, and 200 from a downstream), the one `answered`
+ * names; else the first.
+ */
+export function documentedAnswer(
+  path: string,
+  method: string,
+  answered?: number,
+): { status: number; schema: Schema | undefined } {
   const operation = spec.paths[path]?.[method];
   if (!operation) throw new Error(`${method.toUpperCase()} ${path} is not in the subset`);
-  const [status, response] = Object.entries(operation.responses)[0] ?? [];
+  const responses = Object.entries(operation.responses);
+  const [status, response] = responses.find(([code]) => Number(code) === answered) ?? responses[0] ?? [];
   if (!status || !response) throw new Error(`${operation.operationId} documents no answer`);
   return { status: Number(status), schema: response.content?.['application/json']?.schema };
 }

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { TeamUser } from '../../../../shared/contract/settings';
+import type { ChannelHealth } from '../../../../shared/contract/channel-health';
+import type { Channel, TeamUser } from '../../../../shared/contract/settings';
 import { callKeys } from '../call-keys';
 import { settingsKeys } from '../settings-queries';
 import { applyEvent, realtimeKeys, refreshAfterReconnect } from './event-cache';
@@ -72,5 +73,40 @@ describe('realtime events in the query cache', () => {
     cache.setQueryData(callKeys.list(filters), []);
     refreshAfterReconnect(cache);
     expect(stale()).toBe(true);
+  });
+
+  it("show a channel health change at once: the list's badge, the health query's status, then its details fetched again", () => {
+    const cache = new QueryClient();
+    const brief = (status: Channel['health']['status']) => ({ status, checkedAt: '2026-01-01T10:00:00.000Z' });
+    const channels = [
+      { id: 'ch-1', health: brief('HEALTHY') },
+      { id: 'ch-2', health: brief('HEALTHY') },
+    ] as Channel[];
+    cache.setQueryData(settingsKeys.channels, channels);
+    const details = { status: 'HEALTHY', checkedAt: null, problems: [], delivery: { sent: 3 } } as unknown as ChannelHealth;
+    cache.setQueryData(settingsKeys.channelHealth('ch-1'), details);
+    cache.setQueryData(settingsKeys.channelHealth('ch-2'), details);
+
+    applyEvent(cache, { type: 'channel_health_changed', data: { channelId: 'ch-1', health: brief('DRIFTED') } });
+    expect(cache.getQueryData<Channel[]>(settingsKeys.channels)?.map((c) => c.health.status)).toEqual(['DRIFTED', 'HEALTHY']);
+    expect(cache.getQueryData(settingsKeys.channelHealth('ch-1'))).toEqual({ ...details, ...brief('DRIFTED') });
+    expect(cache.getQueryState(settingsKeys.channelHealth('ch-1'))?.isInvalidated).toBe(true);
+    expect(cache.getQueryState(settingsKeys.channelHealth('ch-2'))?.isInvalidated).toBe(false);
+    // The list itself is up to date: not fetched again for an event.
+    expect(cache.getQueryState(settingsKeys.channels)?.isInvalidated).toBe(false);
+
+    // Events missed while the socket was down: the list (and so every badge) is read again.
+    refreshAfterReconnect(cache);
+    expect(cache.getQueryState(settingsKeys.channels)?.isInvalidated).toBe(true);
+  });
+
+  it('a health change for a channel no screen has loaded leaves the cache empty', () => {
+    const cache = new QueryClient();
+    applyEvent(cache, {
+      type: 'channel_health_changed',
+      data: { channelId: 'ch-1', health: { status: 'DRIFTED', checkedAt: null } },
+    });
+    expect(cache.getQueryData(settingsKeys.channels)).toBeUndefined();
+    expect(cache.getQueryData(settingsKeys.channelHealth('ch-1'))).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { ChannelHealth } from '../../../../shared/contract/channel-health';
 import type { OnlineUser, ServerEvent } from '../../../../shared/contract/realtime-events';
-import type { TeamUser } from '../../../../shared/contract/settings';
+import type { Channel, TeamUser } from '../../../../shared/contract/settings';
 import { callKeys } from '../call-keys';
 import { conversationKeys, storeConversation, storeMessage } from '../conversation-cache';
 import { settingsKeys } from '../settings-queries';
@@ -58,6 +59,18 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
       void queryClient.invalidateQueries({ queryKey: settingsKeys.providers });
       void queryClient.invalidateQueries({ queryKey: settingsKeys.channels });
       return;
+    // A check found a channel's health changed (the schedule, Check now or Repair in another tab): its
+    // badge changes at once; its problems and delivery summary, which the event does not carry, are fetched again.
+    case 'channel_health_changed': {
+      const { channelId, health } = event.data;
+      queryClient.setQueryData<Channel[]>(settingsKeys.channels, (list) =>
+        list?.map((c) => (c.id === channelId ? { ...c, health } : c)),
+      );
+      const key = settingsKeys.channelHealth(channelId);
+      queryClient.setQueryData<ChannelHealth>(key, (old) => old && { ...old, ...health });
+      void queryClient.invalidateQueries({ queryKey: key, exact: true });
+      return;
+    }
   }
 }
 
@@ -67,6 +80,8 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
  */
 export function refreshAfterReconnect(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
+  // Channel health changes are only told by events (and the list carries each channel's health).
+  void queryClient.invalidateQueries({ queryKey: settingsKeys.channels });
   void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
   void queryClient.invalidateQueries({ queryKey: callKeys.all });
 }

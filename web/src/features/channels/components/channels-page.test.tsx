@@ -17,6 +17,7 @@ const base: Channel = {
   routingTarget: { name: 'Support' },
   providerId: 'prov-1',
   createdAt: '2025-01-01T00:00:00.000Z',
+  health: { status: 'HEALTHY', checkedAt: '2025-01-01T00:00:00.000Z' },
 };
 const CHANNELS: Channel[] = [
   base,

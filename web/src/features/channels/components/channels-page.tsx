@@ -15,6 +15,7 @@ import { cn } from '../../../lib/cn';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { useLogFailure } from '../../../lib/settings-queries';
 import { useChannels } from '../api/channels-api';
+import { ChannelHealthPanel } from './channel-health-panel';
 import { friendlyNameOf } from './channel-name';
 import { ConfigureRoutingDialog } from './configure-routing-dialog';
 import { routingText } from './routing-text';
@@ -152,7 +153,7 @@ function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit?: () => void
   const target = routing.target ? TARGETS[routing.target] : null;
   const inactiveNoteId = `channel-${channel.id}-inactive`;
   return (
-    <li className="flex items-center gap-3 px-4 py-3 sm:gap-4 sm:px-5">
+    <li className="flex items-start gap-3 px-4 py-3 sm:gap-4 sm:px-5">
       <span className="hidden size-9 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary sm:flex">
         {phone ? <Phone aria-hidden="true" className="size-4" /> : <Mail aria-hidden="true" className="size-4" />}
       </span>
@@ -194,6 +195,8 @@ function ChannelRow({ channel, onEdit }: { channel: Channel; onEdit?: () => void
             </ul>
           )}
         </div>
+        {/* Health is Twilio's: a number in use (an inactive one has no provider to ask). */}
+        {phone && active && <ChannelHealthPanel channel={channel} identifier={identifier} canRepair={onEdit !== undefined} />}
       </div>
       {onEdit && (
         <IconButton

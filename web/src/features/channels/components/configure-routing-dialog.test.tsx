@@ -18,6 +18,7 @@ const CHANNEL: Channel = {
   routingTarget: null,
   providerId: 'prov-1',
   createdAt: '2025-01-01T00:00:00.000Z',
+  health: { status: 'HEALTHY', checkedAt: '2025-01-01T00:00:00.000Z' },
 };
 const INBOXES: Inbox[] = [
   { id: 'ib-1', name: 'Support', description: null, memberCount: 1, channelCount: 0, createdAt: '2025-01-01T00:00:00.000Z' },

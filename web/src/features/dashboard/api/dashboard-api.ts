@@ -1,7 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import * as conversations from '../../../../../shared/contract/endpoints/conversations';
+import { needsAttention } from '../../../lib/channel-health';
 import { conversationKeys } from '../../../lib/conversation-cache';
 import { api } from '../../../lib/services';
+import { channelsQuery } from '../../../lib/settings-queries';
 
 /** The company's open conversations: the list's total (a counter on the server), for a page of one. */
 export const fetchOpenConversationCount = () =>
@@ -12,4 +14,9 @@ export const openConversationCountQuery = () =>
 
 export function useOpenConversationCount() {
   return useQuery(openConversationCountQuery());
+}
+
+/** The numbers in use whose last health check found them not healthy (issue 26), from the shared channels list. */
+export function useChannelsNeedingAttention() {
+  return useQuery({ ...channelsQuery(), select: (list) => list.filter(needsAttention) });
 }

@@ -5,7 +5,13 @@ import { session } from '../../../lib/services';
 import { deferred, json, ok, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
 import { DashboardPage } from './dashboard-page';
 
-const channel = (id: string, status: Channel['status']) => ({ id, status });
+const channel = (id: string, status: Channel['status'], health: Channel['health']['status'] = 'HEALTHY') => ({
+  id,
+  type: 'PHONE',
+  identifier: `+1415555010${id.length}`,
+  status,
+  health: { status: health, checkedAt: health === 'UNCHECKED' ? null : '2026-01-01T00:00:00.000Z' },
+});
 const counter = (label: string) => screen.getByText(label).parentElement as HTMLElement;
 
 beforeEach(() => {
@@ -74,5 +80,51 @@ describe('DashboardPage, Getting Started', () => {
     await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members1'));
     expect(screen.queryByText('Done')).toBeNull();
     expect(document.title).toBe('Dashboard · Switchboard');
+  });
+});
+
+describe('DashboardPage, channel health', () => {
+  const serve = (channels: unknown[]) =>
+    stubServer((r) =>
+      r.url === '/api/v1/channels' ? ok({ channels }) : ok({ users: [], providers: [], inboxes: [], total: 0 }),
+    );
+
+  it('warns, by number and in words, when a number in use is not healthy, and leads to Channels', async () => {
+    serve([
+      { ...channel('a', 'ACTIVE', 'DRIFTED'), identifier: '+14155550101' },
+      { ...channel('bb', 'ACTIVE', 'CREDENTIALS_REFUSED'), identifier: '+14155550102' },
+      { ...channel('ccc', 'ACTIVE'), identifier: '+14155550103' },
+    ]);
+    renderWithProviders(<DashboardPage />);
+    const warning = await screen.findByText(/need attention/);
+    expect(warning.textContent).toBe('2 phone numbers need attention: calls or texts may not reach you.');
+    const region = warning.closest('[role="status"]') as HTMLElement;
+    expect([...region.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      '(415) 555-0101: Drifted',
+      '(415) 555-0102: Credentials refused',
+    ]);
+    expect(screen.getByRole('link', { name: 'Check and repair in Channels' }).getAttribute('href')).toBe('/settings/channels');
+  });
+
+  it('says nothing while every number in use is healthy or not checked yet, or when only an inactive one is not', async () => {
+    serve([
+      channel('a', 'ACTIVE'),
+      channel('bb', 'ACTIVE', 'UNCHECKED'),
+      channel('ccc', 'INACTIVE', 'NUMBER_GONE'),
+      { ...channel('dddd', 'ACTIVE', 'PROVIDER_UNREACHABLE'), type: 'EMAIL', identifier: 'help@example.com' },
+    ]);
+    renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(counter('Connected Channels').textContent).toBe('Connected Channels3'));
+    expect(screen.queryByText(/need attention|needs attention/)).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Check and repair in Channels' })).toBeNull();
+  });
+
+  it('one number: said in the singular', async () => {
+    serve([{ ...channel('a', 'ACTIVE', 'NUMBER_GONE'), identifier: '+14155550101' }]);
+    renderWithProviders(<DashboardPage />);
+    expect((await screen.findByText(/needs attention/)).textContent).toBe(
+      'A phone number needs attention: calls or texts may not reach you.',
+    );
+    expect(screen.getByText(/Number gone/).textContent).toBe('(415) 555-0101: Number gone');
   });
 });

@@ -1,13 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { Check, Inbox, MessagesSquare, PhoneCall, Plug, UserPlus, UsersRound } from 'lucide-react';
+import { ArrowRight, Check, Inbox, MessagesSquare, PhoneCall, Plug, TriangleAlert, UserPlus, UsersRound } from 'lucide-react';
 import { Link } from 'react-router';
 import { DEFAULT_COMPANY_NAME } from '../../../../../shared/constants';
 import { Card } from '../../../components/card';
 import { useSession } from '../../../hooks/use-session';
+import { HEALTH_WORDS } from '../../../lib/channel-health';
 import { cn } from '../../../lib/cn';
+import { usePhoneFormat } from '../../../lib/phone-display';
+import { plural } from '../../../lib/plural';
 import { channelsQuery, inboxesQuery, providersQuery, usersQuery } from '../../../lib/settings-queries';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useOpenConversationCount } from '../api/dashboard-api';
+import { useChannelsNeedingAttention, useOpenConversationCount } from '../api/dashboard-api';
 
 /**
  * docs/product.md §2: the first design showed static counters (0, 0, 1); here Active Conversations counts the open
@@ -79,6 +82,8 @@ export function DashboardPage() {
       <h1 className="text-2xl font-bold tracking-tight text-fg">Welcome, {session.user.name}</h1>
       <p className="mt-1 text-sm text-muted">Here is an overview of {session.company.name || DEFAULT_COMPANY_NAME}.</p>
 
+      <ChannelHealthWarning />
+
       <section aria-label="Overview" className="mt-6 grid gap-4 sm:grid-cols-3">
         {counters.map(({ label, value, busy, icon: Icon }) => (
           <Card key={label} className="flex items-center gap-4 p-5">
@@ -127,6 +132,47 @@ export function DashboardPage() {
           ))}
         </ol>
       </Card>
+    </div>
+  );
+}
+
+/**
+ * Issue 26: a number Twilio no longer sends to us loses calls and texts without anyone noticing; the
+ * Dashboard says so, by number, and leads to the Channels page where it is repaired.
+ */
+function ChannelHealthWarning() {
+  const channels = useChannelsNeedingAttention();
+  const formatPhone = usePhoneFormat();
+  const list = channels.data ?? [];
+  // A status region, present from the start, so a warning that appears (a check, an event) is read out.
+  return (
+    <div role="status" className="empty:hidden">
+      {list.length > 0 && (
+        <div className="mt-6 flex gap-3 rounded-lg border border-warning-border bg-warning-soft px-4 py-3 text-sm text-warning-fg">
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+          <div className="min-w-0">
+            <p className="font-semibold">
+              {list.length === 1 ? 'A phone number needs attention' : `${plural(list.length, 'phone number')} need attention`}:
+              calls or texts may not reach you.
+            </p>
+            <ul className="mt-1">
+              {list.map((channel) => (
+                <li key={channel.id} className="wrap-anywhere">
+                  <span className="font-medium tabular-nums">{formatPhone(channel.identifier)}</span>:{' '}
+                  {HEALTH_WORDS[channel.health.status].label}
+                </li>
+              ))}
+            </ul>
+            <Link
+              to="/settings/channels"
+              className="mt-2 inline-flex items-center gap-1 font-semibold underline underline-offset-2"
+            >
+              Check and repair in Channels
+              <ArrowRight aria-hidden="true" className="size-4" />
+            </Link>
+          </div>
+        </div>
+      )}
     </div>
   );
 }

@@ -120,6 +120,7 @@ describe('InboxesPage', () => {
       routingTarget: { name: 'x' },
       providerId: 'p',
       createdAt: SUPPORT.createdAt,
+      health: { status: 'HEALTHY', checkedAt: SUPPORT.createdAt },
     });
     stubServer((r) =>
       r.url === '/api/v1/channels'

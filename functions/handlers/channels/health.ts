@@ -1,0 +1,7 @@
+import { getChannelHealth } from '../../../shared/contract/channel-health';
+import { channelHealth } from '../../channels/health-requests';
+import { defineHandler } from '../../lib/define-handler';
+
+export const handler = defineHandler(getChannelHealth, async ({ principal, params, query }) => ({
+  data: { health: await channelHealth(principal.companyId, params.id, query.refresh === 'true') },
+}));
