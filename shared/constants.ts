@@ -196,3 +196,6 @@ export const OUTBOUND_CALL_STALE_SECONDS = 4 * 60 * 60;
 /** A Twilio account SID (docs/product.md §3 Connect Twilio): the contract's rule, checked by the web form first too. */
 export const TWILIO_ACCOUNT_SID = /^AC[0-9a-fA-F]{32}$/;
 export const TWILIO_ACCOUNT_SID_FORMAT = 'Account SID starts with AC followed by 32 letters and digits';
+
+/** A channel's delivery summary covers its outbound texts of this many days, today included (issue 26). */
+export const DELIVERY_SUMMARY_DAYS = 7;

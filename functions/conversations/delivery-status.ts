@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type MessageStatus, smsStatusWebhook } from '../../shared/contract/conversations';
+import { countStatusChange } from '../channels/delivery-summary';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
@@ -96,7 +97,16 @@ export async function recordDeliveryStatus(
   if (!location) return;
   const errorCode = callback.errorCode ? Number(callback.errorCode) : null;
 
-  const sets = ['#status = :status', 'statusRank = :rank', 'providerStatus = :providerStatus', 'providerMessageId = :sid'];
+  // What it was before this update (right-hand sides read the item as it was): the delivery summary
+  // moves the message from its old outcome to its new one.
+  const sets = [
+    'statusBefore = #status',
+    'errorCodeBefore = if_not_exists(errorCode, :nothing)',
+    '#status = :status',
+    'statusRank = :rank',
+    'providerStatus = :providerStatus',
+    'providerMessageId = :sid',
+  ];
   const values: Record<string, unknown> = {
     ':status': status,
     ':rank': STATUS_RANK[status],
@@ -133,7 +143,7 @@ export async function recordDeliveryStatus(
           '#direction': 'direction',
           ...(callback.segments ? { '#segments': 'segments' } : {}),
         },
-        ExpressionAttributeValues: { ...values, ':null': 'NULL' },
+        ExpressionAttributeValues: { ...values, ':null': 'NULL', ':nothing': null },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -142,6 +152,11 @@ export async function recordDeliveryStatus(
     if (error instanceof ConditionalCheckFailedException) return;
     throw error;
   }
+  const before = {
+    status: (updated as { statusBefore?: MessageStatus }).statusBefore,
+    errorCode: (updated as { errorCodeBefore?: number | null }).errorCodeBefore ?? null,
+  };
+  await countStatusChange(updated, before, { status: updated.status, errorCode: updated.errorCode ?? null });
   await publish(companyId, {
     type: 'message_status_updated',
     data: { conversationId: updated.conversationId, message: toMessage(updated) },

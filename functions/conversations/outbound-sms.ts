@@ -5,6 +5,7 @@ import { canRetry } from '../../shared/message-status';
 import { smsSegments } from '../../shared/sms-segments';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
+import { countSent, countStatusChange } from '../channels/delivery-summary';
 import { retentionExpiry } from '../company/retention';
 import { conflict, notFound, unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
@@ -59,6 +60,7 @@ export async function sendSms(companyId: string, userId: string, conversationId:
     at = at === undefined || at === before.lastMessageAt ? messageTime(before) : at;
     return tryStore(before, body, { id: user.id, name: user.name }, at);
   });
+  await countSent(message);
   const sent = await handToTwilio(provider, channel, after, message);
   const view = await toConversationView(after);
   await publish(companyId, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
@@ -99,6 +101,12 @@ export async function retrySms(companyId: string, conversationId: string, messag
     if (error instanceof ConditionalCheckFailedException) throw conflict('This message is already being sent again.', 'CONFLICT');
     throw error;
   }
+  // No longer failed: the delivery summary counts it by how this attempt ends.
+  await countStatusChange(
+    queued,
+    { status: 'FAILED', errorCode: failed.errorCode ?? null },
+    { status: 'QUEUED', errorCode: null },
+  );
   const sent = await handToTwilio(provider, channel, conversation, queued);
   await publish(companyId, { type: 'message_status_updated', data: { conversationId, message: sent } });
   return sent;
@@ -137,6 +145,7 @@ async function tryStore(before: ConversationRecord, body: string, sentBy: { id: 
     segments: smsSegments(body).segments,
     errorCode: null,
     errorMessage: null,
+    channelId: before.channelId,
     ...(await retentionExpiry(companyId, at)),
   };
   const after = conversationWithMessage(before, message);
@@ -253,6 +262,7 @@ async function recordFailure(message: MessageRecord, errorCode: number | null, e
         ReturnValues: 'ALL_NEW',
       }),
     );
+    await countStatusChange(message, { status: message.status, errorCode: null }, { status: 'FAILED', errorCode });
     return toMessage(Attributes as MessageRecord);
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;

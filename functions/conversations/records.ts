@@ -55,6 +55,11 @@ export interface MessageRecord {
   segments: number;
   errorCode: number | null;
   errorMessage: string | null;
+  /**
+   * The channel an outbound text went out on (its conversation's), for the channel's delivery summary;
+   * absent on inbound texts and on outbound ones stored before it was kept, which are not counted.
+   */
+  channelId?: string;
   /** The table's TTL when the company keeps messages for a while only (functions/company/retention.ts). */
   expiresAt?: number;
 }

@@ -68,6 +68,14 @@ export const keys = {
     SK: `CHANNELREPAIR#${channelId}#${at}#${id}`,
   }),
   /**
+   * A channel's outbound texts of one day (YYYY-MM-DD, UTC) by outcome: counters the sends and the
+   * status callbacks add to (channels/delivery-summary.ts). Outside `CHANNEL#`, so listing channels skips them.
+   */
+  channelDelivery: (companyId: string, channelId: string, day: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `CHANNELDELIVERY#${channelId}#${day}`,
+  }),
+  /**
    * An import in progress: the number's URLs from before import, written before the number is
    * touched, so a retry or a disconnect after a timeout knows what to finish or put back.
    */

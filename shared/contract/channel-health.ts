@@ -75,7 +75,11 @@ export const DeliveryErrorSchema = z.object({
 });
 export type DeliveryError = z.infer<typeof DeliveryErrorSchema>;
 
-/** Outbound texts of the last DELIVERY_SUMMARY_DAYS days, by their last status, from counters. */
+/**
+ * Outbound texts of the last DELIVERY_SUMMARY_DAYS days (today included), from counters: `sent` is
+ * every text handed to Twilio; `delivered`, `failed` and `undelivered` count those of them that ended
+ * so (the rest are on their way, or sent without a delivery receipt).
+ */
 export const DeliverySummarySchema = z.object({
   /** Start of the period (ISO, midnight UTC of the first day counted). */
   since: z.string(),
