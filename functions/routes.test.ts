@@ -20,6 +20,7 @@ import {
   originAuthorizer,
   queueConsumers,
   type RouteEntry,
+  scheduledJobs,
   socketRoutes,
 } from './routes';
 
@@ -38,6 +39,7 @@ const tableEntries = [
   ...httpRoutes.map((r) => r.handler),
   ...socketRoutes.map((r) => r.handler),
   ...queueConsumers.map((r) => r.handler),
+  ...scheduledJobs.map((r) => r.handler),
   fallbackRoute.handler,
   originAuthorizer.handler,
 ];
@@ -108,6 +110,7 @@ const allEntries: (RouteEntry & { contract?: { auth: string } })[] = [
   ...httpRoutes,
   ...socketRoutes,
   ...queueConsumers,
+  ...scheduledJobs,
   fallbackRoute,
   originAuthorizer,
 ];
@@ -141,6 +144,14 @@ describe('capabilities and timeouts', () => {
       expect(timeout > 0 && timeout <= MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS, entry.handler).toBe(true);
       expect(entry.capabilities, `${entry.handler} sends its next step`).toContain(entry.queue);
     }
+  });
+
+  it('give scheduled jobs a timeout within Lambda’s, one schedule each', () => {
+    for (const entry of scheduledJobs) {
+      const timeout = entry.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+      expect(timeout > 0 && timeout <= MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS, entry.handler).toBe(true);
+    }
+    expect(new Set(scheduledJobs.map((j) => j.schedule)).size).toBe(scheduledJobs.length);
   });
 });
 

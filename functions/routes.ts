@@ -306,6 +306,24 @@ export const queueConsumers: readonly QueueConsumerEntry[] = [
   },
 ];
 
+/** Functions run on a schedule (EventBridge in AWS, a timer in `npm start`): background checks nobody asks for. */
+export interface ScheduledJobEntry extends RouteEntry {
+  /** What it is run for: names the schedule's stack parameter and local timer. */
+  schedule: 'channelHealth';
+}
+
+export const scheduledJobs: readonly ScheduledJobEntry[] = [
+  // Checks every active channel of every company in Twilio, hourly by default (README: Channel health).
+  {
+    handler: 'jobs/channel-health-sweep',
+    schedule: 'channelHealth',
+    table: 'write',
+    capabilities: ['twilio', 'customerSecrets', 'publish'],
+    kms: ['decrypt'],
+    timeoutSeconds: MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  },
+];
+
 /**
  * Answers any request no route matches, with the envelope (404, or 405 when the path exists with
  * another method). API Gateway's `$default` route in production, the gateway's fallback locally.

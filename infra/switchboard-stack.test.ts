@@ -23,6 +23,7 @@ import {
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
   originAuthorizer,
   queueConsumers,
+  scheduledJobs,
   socketRoutes,
 } from '../functions/routes';
 import { SOCKET_HEARTBEAT_MS } from '../shared/constants';
@@ -158,8 +159,8 @@ describe('functions', () => {
   // refuse requests without the origin secret.
   const checksOrigin = (handler: string) =>
     (!socketHandlers.includes(handler) && !queueHandlers.includes(handler)) || handler === 'realtime/connect';
-  const queueHandlers = queueConsumers.map((consumer) => consumer.handler);
-  const allEntries = [...httpRoutes, ...socketRoutes, ...queueConsumers, fallbackRoute, originAuthorizer];
+  const queueHandlers = [...queueConsumers, ...scheduledJobs].map((consumer) => consumer.handler);
+  const allEntries = [...httpRoutes, ...socketRoutes, ...queueConsumers, ...scheduledJobs, fallbackRoute, originAuthorizer];
   type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
   /** Every statement of the policies attached to a function's role. */
   const policyOf = (handler: string): Statement[] => {
@@ -174,7 +175,7 @@ describe('functions', () => {
   };
 
   it('are exactly one per route-table entry', () => {
-    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 2);
+    expect(ours).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + scheduledJobs.length + 2);
     expect([...byHandler.keys()].sort()).toEqual([...httpHandlers, ...socketHandlers, ...queueHandlers].sort());
   });
 
@@ -326,6 +327,34 @@ describe('company deletion queue', () => {
   });
 });
 
+describe('channel health schedule (README: Channel health)', () => {
+  it('runs the channel health check hourly by default, its interval a stack parameter, with the interval as its input', () => {
+    const json = template.toJSON();
+    expect(json.Parameters.ChannelHealthIntervalMinutes).toMatchObject({ Type: 'Number', Default: 60, MinValue: 5 });
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    const [sweepId] =
+      Object.entries(functions).find(([, fn]) =>
+        (fn.Properties.Tags as { Key: string; Value: string }[] | undefined)?.some(
+          (tag) => tag.Key === HANDLER_TAG && tag.Value === 'jobs/channel-health-sweep',
+        ),
+      ) ?? [];
+    expect(sweepId).toBeDefined();
+    const rules = Object.values(template.findResources('AWS::Events::Rule') as Record<string, Resource>);
+    expect(rules).toHaveLength(1);
+    const rule = rules[0] as Resource;
+    expect(JSON.stringify(rule.Properties.ScheduleExpression)).toContain('ChannelHealthIntervalMinutes');
+    expect(rule.Properties.State).toBe('ENABLED');
+    const [target] = rule.Properties.Targets as { Arn: unknown; Input: unknown }[];
+    expect(target?.Arn).toEqual({ 'Fn::GetAtt': [sweepId, 'Arn'] });
+    expect(JSON.stringify(target?.Input)).toContain('intervalMinutes');
+    // EventBridge may invoke it, and only it.
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>).filter(
+      (p) => p.Properties.Principal === 'events.amazonaws.com',
+    );
+    expect(permissions.map((p) => p.Properties.FunctionName)).toEqual([{ 'Fn::GetAtt': [sweepId, 'Arn'] }]);
+  });
+});
+
 describe('stack size', () => {
   it('holds the template at 400 resources, with CloudFormation’s 500 as the margin', () => {
     const resources = Object.keys(template.toJSON().Resources).length;
@@ -339,7 +368,8 @@ describe('stack size', () => {
     // Less the one function (and role, policy, log group) of the table's deletion protection (deploy.test.ts).
     const routeBound = perRoute.reduce((sum, type) => sum + Object.keys(template.findResources(type)).length, 0) - 1;
     // An answered socket route (heartbeat) has an API route and a MOCK integration, and no function.
-    const routes = httpRoutes.length + socketRoutes.length + answeredSocketRoutes.length + queueConsumers.length + 1;
+    const routes =
+      httpRoutes.length + socketRoutes.length + answeredSocketRoutes.length + queueConsumers.length + scheduledJobs.length + 1;
     expect(routeBound / routes).toBeLessThanOrEqual(4);
     // 374 today: 68 functions (the origin authorizer's too), 65 API routes with their integrations and
     // invoke permissions, and the shared rest (roles, policies, log groups, alarms, the authorizers, the
@@ -1054,7 +1084,7 @@ describe('operations (README: Alarms and logs)', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter((fn) =>
       (fn.Properties.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === HANDLER_TAG),
     );
-    expect(functions).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + 2);
+    expect(functions).toHaveLength(httpRoutes.length + socketRoutes.length + queueConsumers.length + scheduledJobs.length + 2);
     for (const fn of functions) {
       expect(fn.Properties.LoggingConfig).toEqual({ LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) } });
     }

@@ -1,11 +1,14 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, CfnParameter, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import { DEFAULT_HEALTH_INTERVAL_MINUTES } from '../functions/channels/health-sweep';
 import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
 import {
   answeredSocketRoutes,
@@ -15,6 +18,8 @@ import {
   originAuthorizer,
   type QueueConsumerEntry,
   queueConsumers,
+  type ScheduledJobEntry,
+  scheduledJobs,
   socketRoutes,
 } from '../functions/routes';
 import { TWILIO_WEBHOOKS } from '../shared/contract/route';
@@ -175,6 +180,31 @@ export class SwitchboardStack extends Stack {
         .add(functionId(consumer.handler), { ...consumer, kind: 'queue' })
         // One step at a time: a step runs until its time is short and queues the next itself.
         .addEventSource(new lambdaEvents.SqsEventSource(queues[consumer.queue], { batchSize: 1 }));
+    }
+
+    // Background checks on a schedule: each job's interval is a stack parameter (README: Channel health).
+    const channelHealthInterval = new CfnParameter(this, 'ChannelHealthIntervalMinutes', {
+      type: 'Number',
+      default: DEFAULT_HEALTH_INTERVAL_MINUTES,
+      // EventBridge's rate() takes "1 minute" but "5 minutes": from 5 on, one form fits every value.
+      minValue: 5,
+      maxValue: 1440,
+      description: 'Minutes between two checks of every active channel in Twilio (README: Channel health).',
+    });
+    const intervals: Record<ScheduledJobEntry['schedule'], CfnParameter> = { channelHealth: channelHealthInterval };
+    for (const job of scheduledJobs) {
+      const interval = intervals[job.schedule];
+      new events.Rule(this, `${functionId(job.handler)}Schedule`, {
+        description: `Runs ${job.handler} every ${job.schedule} interval`,
+        schedule: events.Schedule.expression(`rate(${interval.valueAsString} minutes)`),
+        targets: [
+          new eventTargets.LambdaFunction(functions.add(functionId(job.handler), { ...job, kind: 'schedule' }), {
+            event: events.RuleTargetInput.fromObject({ intervalMinutes: interval.valueAsNumber }),
+            // A run that failed is not tried again: the next one comes within the interval.
+            retryAttempts: 0,
+          }),
+        ],
+      });
     }
 
     const http = new HttpApi(this, 'Http', {

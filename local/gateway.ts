@@ -30,7 +30,9 @@ import {
   type QueueConsumerEntry,
   queueConsumers,
   type RouteEntry,
+  type ScheduledJobEntry,
   type SocketRouteEntry,
+  scheduledJobs,
   socketRoutes,
 } from '../functions/routes';
 import { handlerEntry } from '../infra/bundling';
@@ -257,6 +259,8 @@ export interface GatewayOptions {
     answered?: readonly AnsweredSocketContract[];
     fallback: RouteEntry;
     queues?: readonly QueueConsumerEntry[];
+    /** Functions EventBridge runs on a schedule in AWS; run here by `runScheduled` (the local stack's timers). */
+    scheduled?: readonly ScheduledJobEntry[];
     /** API Gateway's Lambda authorizer of every HTTP route and `$connect` (the route table's: originAuthorizer). */
     authorizer?: AuthorizerEntry;
   };
@@ -315,6 +319,7 @@ export function createGateway(options: GatewayOptions) {
     answered: answeredSocketRoutes,
     fallback: fallbackRoute,
     queues: queueConsumers,
+    scheduled: scheduledJobs,
     authorizer: originAuthorizer,
   };
   const orderedRoutes = byStaticFirst(routes.http);
@@ -345,7 +350,7 @@ export function createGateway(options: GatewayOptions) {
   /** Bundles every function of the routes (local/function-bundles.ts); environments start from them. */
   function isolatedFunctions() {
     const outDir = bundlesDir(options.bundling ?? 'local');
-    const all = [...routes.http, ...routes.socket, routes.fallback, ...(routes.queues ?? [])];
+    const all = [...routes.http, ...routes.socket, routes.fallback, ...(routes.queues ?? []), ...(routes.scheduled ?? [])];
     if (routes.authorizer) all.push(routes.authorizer);
     const built = buildFunctionBundles({
       handlers: [...new Set(all.map((r) => r.handler))],
@@ -397,7 +402,10 @@ export function createGateway(options: GatewayOptions) {
         // Lambda's 10 s init limit, then again within the invocation's timeout ("suppressed init").
         initTimeoutMs: INIT_TIMEOUT_MS + timeoutMs,
         // A queue's message waits for its consumer as long as it must; a request, as long as API Gateway waits.
-        admissionMs: 'queue' in route ? Number.POSITIVE_INFINITY : (options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS),
+        admissionMs:
+          'queue' in route || 'schedule' in route
+            ? Number.POSITIVE_INFINITY
+            : (options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS),
       });
     }
     const fn = { name: route.handler, environment: environmentFor(route.capabilities, options.environment), table: route.table };
@@ -892,6 +900,16 @@ export function createGateway(options: GatewayOptions) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await functions?.close();
+    },
+    /**
+     * Runs a scheduled job's function once, as its EventBridge rule would, with the rule's input; a
+     * failure is logged, not thrown (EventBridge's is a log line too). Nothing runs once closing.
+     */
+    runScheduled: async (schedule: ScheduledJobEntry['schedule'], event: Record<string, unknown>): Promise<void> => {
+      const job = routes.scheduled?.find((j) => j.schedule === schedule);
+      if (!job || closing) return;
+      log.info(`schedule ${schedule} → ${job.handler}`);
+      await run(job, event).catch((error: unknown) => log.error(`${job.handler} failed: ${(error as Error).stack ?? error}`));
     },
     /** Each function's environments, cold starts and invocations (isolated mode; empty in-process). */
     functionStats: async () => (functions ? (await functions.built).stats() : {}),

@@ -63,6 +63,17 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
 export type LocalSettings = ReturnType<typeof localSettings>;
 
 /**
+ * `npm start`'s interval of the scheduled channel health check (README: Channel health), in minutes:
+ * CHANNEL_HEALTH_INTERVAL_MINUTES, hourly as in AWS by default; 0 turns it off. Test stacks run none.
+ */
+export function channelHealthIntervalMinutes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.CHANNEL_HEALTH_INTERVAL_MINUTES || '60';
+  if (!/^[0-9]{1,4}$/.test(raw))
+    throw new Error(`CHANNEL_HEALTH_INTERVAL_MINUTES must be a whole number of minutes, not "${raw}"`);
+  return Number(raw);
+}
+
+/**
  * Local secrets are generated once into the data folder (git-ignored), never committed: the JWT key
  * and the AES-256 key standing in for KMS. A key missing from an older file is added.
  */

@@ -27,6 +27,11 @@ export interface StackOptions extends LocalSettings {
   voiceTokenTtlSeconds?: number;
   /** A fraction below 1 that shortens the sign-in and session throttle windows, for tests that wait one out. */
   throttleWindowScale?: number;
+  /**
+   * Minutes between two scheduled channel health checks (`npm start`: CHANNEL_HEALTH_INTERVAL_MINUTES);
+   * without it none runs, so test stacks stay deterministic.
+   */
+  channelHealthIntervalMinutes?: number;
   log?: (name: string) => Logger;
 }
 
@@ -162,6 +167,21 @@ export async function startLocalStack(options: StackOptions) {
     });
     await gateway.listen(options.apiPort);
     stops.push(gateway.close);
+    const healthMinutes = options.channelHealthIntervalMinutes;
+    if (healthMinutes) {
+      // As the EventBridge rule in AWS: the same function, with the interval as its input; one run at a time.
+      let running: Promise<void> | undefined;
+      const timer = setInterval(() => {
+        running ??= gateway.runScheduled('channelHealth', { intervalMinutes: healthMinutes }).finally(() => {
+          running = undefined;
+        });
+      }, healthMinutes * 60_000);
+      timer.unref();
+      stops.push(async () => {
+        clearInterval(timer);
+        await running;
+      });
+    }
 
     return {
       urls: {

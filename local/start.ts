@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { logger } from './log';
 import { StartupError } from './ports';
-import { localSettings } from './settings';
+import { channelHealthIntervalMinutes, localSettings } from './settings';
 import { startLocalStack } from './stack';
 
 /** `npm start`: the whole product on this machine, no AWS account, no internet. Ctrl-C stops it all. */
@@ -22,7 +22,8 @@ function functionsMode(settings: ReturnType<typeof localSettings>): string {
 
 try {
   const settings = localSettings();
-  const stack = await startLocalStack({ ...settings, persist: true, web: true });
+  const healthMinutes = channelHealthIntervalMinutes();
+  const stack = await startLocalStack({ ...settings, persist: true, web: true, channelHealthIntervalMinutes: healthMinutes });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -54,6 +55,7 @@ try {
       row('Voice SDK signalling', stack.urls.signalling),
       row('  trust certificate', `open ${stack.urls.signallingTrust} once and accept it`),
       row('Functions', functionsMode(settings)),
+      row('Channel health checks', healthMinutes ? `every ${healthMinutes} min (CHANNEL_HEALTH_INTERVAL_MINUTES)` : 'off'),
       row('Data folder', settings.dataDir),
       '',
       pc.dim('  Ctrl-C stops everything. `npm run reset` deletes the local data.'),

@@ -1,9 +1,9 @@
 import type { RepointResult } from '../../shared/contract/admin';
 import { badRequest } from '../lib/app-error';
 import { timeLeftMs } from '../lib/deadline';
+import { companyPages, type ListedCompany, twilioOf } from '../settings/company-twilio';
 import { repointProvider } from '../settings/repoint';
 import { currentWebhookBase } from '../settings/webhook-base';
-import { companyPages, type ListedCompany, twilioOf } from './webhook-address';
 
 /**
  * The platform admin's re-point: every company's Twilio numbers moved to the current webhook base

@@ -22,3 +22,8 @@ export function logError(fields: Record<string, unknown>, error: unknown): void 
 export function logWarning(fields: Record<string, unknown>): void {
   write('warn', fields);
 }
+
+/** What a background run did, for an operator reading its logs. */
+export function logInfo(fields: Record<string, unknown>): void {
+  write('info', fields);
+}

@@ -68,9 +68,9 @@ export interface FunctionSettings {
 export interface FunctionRoute extends RouteEntry {
   /**
    * `http`: an HTTP API route; `socket`: a WebSocket route (with its contract); `queue`: a queue's
-   * consumer; `authorizer`: API Gateway's Lambda authorizer of both APIs.
+   * consumer; `schedule`: run by an EventBridge schedule; `authorizer`: API Gateway's Lambda authorizer of both APIs.
    */
-  readonly kind: 'http' | 'socket' | 'queue' | 'authorizer';
+  readonly kind: 'http' | 'socket' | 'queue' | 'schedule' | 'authorizer';
   readonly contract?: unknown;
 }
 

@@ -20,6 +20,10 @@ export function ownGateway(
 ) {
   const gateway = {
     host: '',
+    /** Runs a scheduled job's function once through this gateway, as its EventBridge rule would. */
+    runScheduled: async (..._: Parameters<ReturnType<typeof createGateway>['runScheduled']>): Promise<void> => {
+      throw new Error('the gateway has not started');
+    },
     /** A signed-in request to this gateway, answered as `api` answers (test/support/api.ts). */
     request: async <T = unknown>(path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
       const res = await fetch(`http://${gateway.host}${path}`, {
@@ -54,6 +58,7 @@ export function ownGateway(
     await started.listen(port);
     gateway.host = `127.0.0.1:${port}`;
     close = started.close;
+    gateway.runScheduled = started.runScheduled;
   });
   afterAll(() => close());
   return gateway;

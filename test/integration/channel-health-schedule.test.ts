@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTable } from '../../local/dynamodb';
+import type { Tokens } from '../../shared/contract/auth';
+import type { Channel, Provider } from '../../shared/contract/settings';
+import { mailTo, stack, uniqueEmail, verificationToken } from '../support/api';
+import { ownGateway } from '../support/own-gateway';
+import { newTwilioAccount, numbersByKind, type TwilioAccount, twilioPost } from '../support/twilio';
+
+/**
+ * The scheduled channel health check (issue 26; README: Channel health): the function EventBridge runs
+ * in AWS, run here once through a gateway of this file's own. It visits every company of the table,
+ * so this file has a table of its own, as webhook-repoint.test.ts has.
+ */
+
+const TABLE_NAME = `health-${randomUUID().slice(0, 8)}`;
+
+function dynamo() {
+  const { env } = stack();
+  return new DynamoDBClient({
+    endpoint: env.DYNAMODB_ENDPOINT,
+    region: env.AWS_REGION,
+    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
+  });
+}
+
+beforeAll(async () => {
+  await ensureTable(dynamo(), TABLE_NAME);
+});
+afterAll(async () => {
+  await dynamo().send(new DeleteTableCommand({ TableName: TABLE_NAME }));
+});
+
+const gateway = ownGateway({
+  environment: (origin) => ({ TABLE_NAME, WEBHOOK_BASE_URL: `${origin}/webhooks/twilio` }),
+});
+
+async function signUp(email = uniqueEmail('health')): Promise<string> {
+  const registered = await gateway.request('/api/v1/auth/register', {
+    body: { companyName: `Health ${email}`, name: 'Ada Lovelace', email, password: 'correct horse battery' },
+  });
+  expect(registered.status).toBe(201);
+  const [mail] = await mailTo(email);
+  if (!mail) throw new Error('no verification mail');
+  const verified = await gateway.request<{ tokens: Tokens }>('/api/v1/auth/verify-email', {
+    body: { token: verificationToken(mail) },
+  });
+  expect(verified.status).toBe(200);
+  return verified.body.data.tokens.accessToken;
+}
+
+interface Company {
+  token: string;
+  twilio: TwilioAccount;
+  numbers: ReturnType<typeof numbersByKind>;
+}
+
+/** A company with a fresh Twilio account's voice+SMS and SMS-only numbers imported. */
+async function companyWithNumbers(): Promise<Company> {
+  const token = await signUp();
+  const twilio = await newTwilioAccount();
+  const numbers = numbersByKind(twilio);
+  const connected = await gateway.request<{ provider: Provider }>('/api/v1/providers/twilio', {
+    token,
+    body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
+  });
+  expect(connected.status).toBe(201);
+  const imported = await gateway.request<{ channels: Channel[] }>(
+    `/api/v1/providers/${connected.body.data.provider.id}/import-channels`,
+    {
+      token,
+      body: {
+        numbers: [numbers.full, numbers.smsOnly].map((n) => ({
+          sid: n.sid,
+          phoneNumber: n.phone_number,
+          capabilities: { voice: n.capabilities.voice, sms: true },
+        })),
+      },
+    },
+  );
+  expect(imported.body.data.channels).toHaveLength(2);
+  return { token, twilio, numbers };
+}
+
+/** The company's channels' health as the channel list carries it, by number. */
+async function healthByNumber(company: Company): Promise<Record<string, Channel['health']>> {
+  const res = await gateway.request<{ channels: Channel[] }>('/api/v1/channels', { token: company.token });
+  return Object.fromEntries(res.body.data.channels.map((c) => [c.identifier, c.health]));
+}
+
+describe('the scheduled channel health check', () => {
+  it('checks every active channel of every company, and a run within half the interval asks Twilio nothing again', async () => {
+    const [a, b] = await Promise.all([companyWithNumbers(), companyWithNumbers()]);
+    await twilioPost(a.twilio, `/IncomingPhoneNumbers/${a.numbers.smsOnly.sid}.json`, {
+      SmsUrl: 'https://elsewhere.example.com/sms',
+    });
+    for (const company of [a, b]) {
+      for (const health of Object.values(await healthByNumber(company))) expect(health.status).toBe('UNCHECKED');
+    }
+
+    await gateway.runScheduled('channelHealth', { intervalMinutes: 60 });
+
+    const afterA = await healthByNumber(a);
+    expect(afterA[a.numbers.full.phone_number]?.status).toBe('HEALTHY');
+    expect(afterA[a.numbers.smsOnly.phone_number]?.status).toBe('DRIFTED');
+    const afterB = await healthByNumber(b);
+    expect(Object.values(afterB).map((h) => h.status)).toEqual(['HEALTHY', 'HEALTHY']);
+    for (const health of [...Object.values(afterA), ...Object.values(afterB)]) expect(health.checkedAt).not.toBeNull();
+
+    // Checked within the last half hour: the next hourly run leaves them be.
+    await gateway.runScheduled('channelHealth', { intervalMinutes: 60 });
+    expect(await healthByNumber(a)).toEqual(afterA);
+    expect(await healthByNumber(b)).toEqual(afterB);
+  });
+});
