@@ -405,10 +405,7 @@ describe('Twilio emulator Messaging Services (messaging.twilio.com/v1)', () => {
       voice_url: 'https://studio.example.com/voice',
       status_callback: 'https://studio.example.com/status',
     });
-    const view = await call<Account & { numbers: { sid: string; sms_url: string }[] }>(
-      'GET',
-      `/_emulator/accounts/${account.accountSid}`,
-    );
+    const view = await call<{ numbers: { sid: string; sms_url: string }[] }>('GET', `/_emulator/accounts/${account.accountSid}`);
     expect(view.body.numbers.find((n) => n.sid === number?.sid)?.sms_url).toBe('https://studio.example.com/sms');
   });
 
