@@ -6,9 +6,9 @@ import { Dialog, DialogBody, DialogClose, DialogFooter } from '../../../componen
 import { Spinner } from '../../../components/spinner';
 import { formatDate } from '../../../lib/format-date';
 import { plural } from '../../../lib/plural';
-import { formatRelativeTime } from '../../../lib/relative-time';
 import { useChannelHealth } from '../api/channel-health-api';
 import { ChannelHealthBadge } from './channel-health-badge';
+import { checkedWhen } from './checked-text';
 
 /** Every problem of the last check and the last days' delivery summary of one channel. */
 export function ChannelHealthDialog({
@@ -55,7 +55,7 @@ function HealthDetails({ health }: { health: ChannelHealth }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <ChannelHealthBadge status={health.status} />
         <span className="text-sm text-muted">
-          {health.checkedAt ? `Last checked ${formatRelativeTime(health.checkedAt).toLowerCase()}` : 'Not checked yet'}
+          {health.checkedAt ? `Last checked ${checkedWhen(health.checkedAt)}` : 'Not checked yet'}
         </span>
       </div>
       <section aria-labelledby="health-problems">

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelHealth, ChannelHealthStatus, HealthProblem } from '../../../../../shared/contract/channel-health';
 import type { Channel } from '../../../../../shared/contract/settings';
+import { formatDate } from '../../../lib/format-date';
 import { settingsKeys } from '../../../lib/settings-queries';
 import { deferred, fail, json, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { ChannelsPage } from './channels-page';
@@ -81,6 +82,12 @@ describe('Channel health on the Channels page', () => {
     expect(badges.map((b) => b.textContent)).toEqual(words.map(([, word]) => `Health: ${word}`));
     expect(within(row('(415) 555-0100')).getByText('Checked 5m ago')).toBeTruthy();
     expect(within(row('(415) 555-0105')).queryByText(/^Checked/)).toBeNull();
+  });
+
+  it('a check older than a week reads as its date, as written elsewhere in the app', async () => {
+    server([{ ...channel('HEALTHY'), health: { status: 'HEALTHY', checkedAt: '2025-03-04T12:00:00.000Z' } }]);
+    renderWithProviders(<ChannelsPage />);
+    expect(await screen.findByText(`Checked ${formatDate('2025-03-04T12:00:00.000Z')}`)).toBeTruthy();
   });
 
   it('a healthy number shows no problem sentence and no Repair, and asks for no details', async () => {

@@ -4,10 +4,10 @@ import type { Channel } from '../../../../../shared/contract/settings';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { HEALTH_WORDS } from '../../../lib/channel-health';
-import { formatRelativeTime } from '../../../lib/relative-time';
 import { useChannelHealth, useCheckChannelHealth, useRepairChannel } from '../api/channel-health-api';
 import { ChannelHealthBadge } from './channel-health-badge';
 import { ChannelHealthDialog } from './channel-health-dialog';
+import { checkedWhen } from './checked-text';
 
 /** What the last Check now or Repair of this row came to, shown until the next one. */
 type Outcome = { kind: 'repaired'; changes: HealthChange[]; healthy: boolean } | { kind: 'failed'; message: string };
@@ -77,7 +77,7 @@ export function ChannelHealthPanel({
         <span role="status">
           <ChannelHealthBadge status={status} />
         </span>
-        {checked && <span className="text-xs text-muted">Checked {formatRelativeTime(checkedAt).toLowerCase()}</span>}
+        {checked && <span className="text-xs text-muted">Checked {checkedWhen(checkedAt)}</span>}
       </div>
       {unhealthy && (
         <p id={sentenceId} className="text-sm wrap-anywhere text-fg">
