@@ -106,19 +106,25 @@ export async function handleClientMessage(connectionId: string, raw: string): Pr
  * The first one gets the presence snapshot.
  */
 async function heartbeat(connection: NewConnection): Promise<void> {
-  if (!(await sessionIsOpen(connection))) {
+  const now = Date.now();
+  // Side by side where the order does not matter (issue 25: a check-in's time is most of the socket's
+  // Lambda bill); the sweep below must follow this socket's last-seen, or it could sweep the socket itself.
+  const [open, beat] = await Promise.all([sessionIsOpen(connection), recordHeartbeat(connection, now)]);
+  if (!open) {
     await removeCompanyConnection(connection);
     await closeSocket(connection.connectionId);
     return announceDepartures(connection.companyId, [connection]);
   }
-  const now = Date.now();
-  const beat = await recordHeartbeat(connection, now);
   if (!beat) return closeSocket(connection.connectionId);
-  // An open tab is someone using the app, so the Team page's Last Active stays current. Recorded
-  // before the acknowledgement: a client holding it knows the beat is fully taken into account.
-  if (beatRecordsActivity(beat, now)) await markActive(connection.companyId, connection.userId, { now: new Date(now) });
-  await reply(connection.connectionId, { type: 'heartbeat_ack', data: { timestamp: new Date(now).toISOString() } });
-  const live = await liveConnections(connection.companyId);
+  const [live] = await Promise.all([
+    liveConnections(connection.companyId),
+    (async () => {
+      // An open tab is someone using the app, so the Team page's Last Active stays current. Recorded
+      // before the acknowledgement: a client holding it knows the beat is fully taken into account.
+      if (beatRecordsActivity(beat, now)) await markActive(connection.companyId, connection.userId, { now: new Date(now) });
+      await reply(connection.connectionId, { type: 'heartbeat_ack', data: { timestamp: new Date(now).toISOString() } });
+    })(),
+  ]);
   if (beat.first) await sendSnapshot(connection, live);
 }
 
