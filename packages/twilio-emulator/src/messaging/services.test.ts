@@ -1,6 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
-import { describe, expect, it } from 'vitest';
-import { useTwilioEmulator } from '../test-harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { quietLogger } from '../log';
+import { startTwilioEmulator } from '../server';
+import { demo, freePort, useTwilioEmulator } from '../test-harness';
 import type { ReceivedRequest } from '../test-receiver';
 
 const PHONE = '+14155550199';
@@ -405,10 +410,7 @@ describe('Twilio emulator Messaging Services (messaging.twilio.com/v1)', () => {
       voice_url: 'https://studio.example.com/voice',
       status_callback: 'https://studio.example.com/status',
     });
-    const view = await call<Account & { numbers: { sid: string; sms_url: string }[] }>(
-      'GET',
-      `/_emulator/accounts/${account.accountSid}`,
-    );
+    const view = await call<{ numbers: { sid: string; sms_url: string }[] }>('GET', `/_emulator/accounts/${account.accountSid}`);
     expect(view.body.numbers.find((n) => n.sid === number?.sid)?.sms_url).toBe('https://studio.example.com/sms');
   });
 
@@ -434,5 +436,48 @@ describe('Twilio emulator Messaging Services (messaging.twilio.com/v1)', () => {
         phoneNumberSids: [number?.sid],
       },
     ]);
+  });
+});
+
+describe('Twilio emulator Messaging Services across a restart', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'twilio-emulator-services-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('keeps its services and their numbers in the state file, and reads a file written before services existed', async () => {
+    const stateFile = join(folder, 'state.json');
+    const options = { demo, stateFile, log: quietLogger };
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${demo.accountSid}:${demo.authToken}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const post = (url: string, form: Record<string, string>) =>
+      fetch(url, { method: 'POST', headers, body: new URLSearchParams(form).toString() });
+    let emulator = await startTwilioEmulator({ ...options, port: await freePort() });
+    const created = (await (await post(`${emulator.url}/v1/Services`, { FriendlyName: 'kept' })).json()) as Service;
+    const numberSid = emulator.store.accounts[0]?.numbers[0]?.sid ?? '';
+    expect((await post(`${emulator.url}/v1/Services/${created.sid}/PhoneNumbers`, { PhoneNumberSid: numberSid })).status).toBe(
+      201,
+    );
+    await emulator.stop();
+
+    emulator = await startTwilioEmulator({ ...options, port: await freePort() });
+    try {
+      const list = await fetch(`${emulator.url}/v1/Services/${created.sid}/PhoneNumbers`, { headers });
+      expect(((await list.json()) as { phone_numbers: { sid: string }[] }).phone_numbers.map((n) => n.sid)).toEqual([numberSid]);
+    } finally {
+      await emulator.stop();
+    }
+
+    // A state file from before Messaging Services: its accounts have none.
+    const state = JSON.parse(readFileSync(stateFile, 'utf8'));
+    for (const account of state.accounts) delete account.messagingServices;
+    writeFileSync(stateFile, JSON.stringify(state));
+    emulator = await startTwilioEmulator({ ...options, port: await freePort() });
+    try {
+      const list = await fetch(`${emulator.url}/v1/Services`, { headers });
+      expect(((await list.json()) as { services: unknown[] }).services).toEqual([]);
+    } finally {
+      await emulator.stop();
+    }
   });
 });
