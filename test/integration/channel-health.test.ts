@@ -197,6 +197,37 @@ describe('a number re-pointed in Twilio', () => {
   });
 });
 
+describe('a Twilio that does not answer as it should', () => {
+  it('refused credentials and an unreachable Twilio are each named, not repairable, and a repair says why', async () => {
+    const line = await smsLine();
+    const healthy = (await healthOf(line.account, line.channel.id)).body.data.health;
+    expect(healthy.status).toBe('HEALTHY');
+    const socket = await listen(line);
+    const cases = [
+      { status: 401, path: '/IncomingPhoneNumbers/', health: 'CREDENTIALS_REFUSED', field: 'Credentials', repair: 409 },
+      // The number answers; the Messaging Services do not.
+      { status: 503, path: '/Services', health: 'PROVIDER_UNREACHABLE', field: 'Provider', repair: 502 },
+    ] as const;
+    try {
+      for (const fault of cases) {
+        await setTwilioFaults(line.twilio.accountSid, { rest: { status: fault.status, path: fault.path } });
+        const { health } = (await healthOf(line.account, line.channel.id, true)).body.data;
+        expect(health, fault.health).toMatchObject({
+          status: fault.health,
+          problems: [{ field: fault.field, repairable: false }],
+        });
+        expect((await socket.next('channel_health_changed')).data.health.status).toBe(fault.health);
+        const refused = await repair(line.account, line.channel.id);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(fault.repair);
+        expect((await healthOf(line.account, line.channel.id)).body.data.health).toEqual(health);
+      }
+    } finally {
+      await setTwilioFaults(line.twilio.accountSid, {});
+    }
+    expect((await healthOf(line.account, line.channel.id, true)).body.data.health.status).toBe('HEALTHY');
+  });
+});
+
 describe('a Messaging Service that sends inbound texts elsewhere', () => {
   it('is found with its SID, and after Repair a text reaches Switchboard again', async () => {
     const line = await smsLine();
