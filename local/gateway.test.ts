@@ -463,3 +463,33 @@ describe('local gateway', () => {
     });
   });
 });
+
+describe('scheduled jobs', () => {
+  it('run once per runScheduled, with the schedule’s input and only their capabilities’ environment', async () => {
+    const runs: { event: unknown; variables: string[] }[] = [];
+    const gateway = createGateway({
+      log: quietLogger,
+      environment,
+      routes: {
+        http: [],
+        socket: [],
+        fallback: { handler: 'system/not-found', table: 'none', capabilities: [] },
+        scheduled: [{ handler: 'sweep', schedule: 'channelHealth', table: 'none', capabilities: ['publish'] }],
+      },
+      handlers: {
+        sweep: async (event) => {
+          runs.push({ event, variables: Object.keys(process.env).filter((name) => name in environment) });
+        },
+      },
+    });
+    await gateway.listen(await freePort());
+    try {
+      // Nothing runs by itself: the local stack's timer (npm start only) asks.
+      expect(runs).toEqual([]);
+      await gateway.runScheduled('channelHealth', { intervalMinutes: 15 });
+      expect(runs).toEqual([{ event: { intervalMinutes: 15 }, variables: ['TABLE_NAME', 'WS_CALLBACK_URL'] }]);
+    } finally {
+      await gateway.close();
+    }
+  });
+});

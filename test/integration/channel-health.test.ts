@@ -1,8 +1,10 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { ChannelHealth, HealthChange } from '../../shared/contract/channel-health';
 import type { Channel } from '../../shared/contract/settings';
 import { type Account, api, stack } from '../support/api';
 import { newPhone, type SmsLine, smsLine, socketsClosedAfterEach } from '../support/sms';
+import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 import { numberOf, numbersByKind, setTwilioFaults, type TwilioAccount, textFromPhone, twilioPost } from '../support/twilio';
 
@@ -48,6 +50,20 @@ async function messaging<T>(account: TwilioAccount, path: string, form: Record<s
   });
   if (!res.ok) throw new Error(`POST /v1${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** What the channel's repairs recorded, oldest first. */
+async function repairsRecorded(line: SmsLine): Promise<Record<string, unknown>[]> {
+  const { client, tableName } = testTable();
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :repair)',
+      ExpressionAttributeValues: { ':pk': `COMPANY#${line.account.company.id}`, ':repair': `CHANNELREPAIR#${line.channel.id}#` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
 }
 
 async function channelInList(account: Account, channelId: string): Promise<Channel | undefined> {
@@ -124,6 +140,11 @@ describe('a number re-pointed in Twilio', () => {
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ health: { status: 'HEALTHY' }, changes: [] });
 
+    // Recorded once, with who asked; the repair that changed nothing left no record.
+    expect(await repairsRecorded(line)).toEqual([
+      expect.objectContaining({ userId: line.account.user.id, changes: repaired.body.data.changes }),
+    ]);
+
     // A text reaches Switchboard again.
     const text = await textFromPhone({ from: newPhone(), to: line.channel.identifier, body: 'Back on?' });
     expect(text.webhook).toMatchObject({ url: line.smsUrl, status: 200 });
@@ -194,6 +215,37 @@ describe('a number re-pointed in Twilio', () => {
     } finally {
       await setTwilioFaults(line.twilio.accountSid, {});
     }
+  });
+});
+
+describe('a Twilio that does not answer as it should', () => {
+  it('refused credentials and an unreachable Twilio are each named, not repairable, and a repair says why', async () => {
+    const line = await smsLine();
+    const healthy = (await healthOf(line.account, line.channel.id)).body.data.health;
+    expect(healthy.status).toBe('HEALTHY');
+    const socket = await listen(line);
+    const cases = [
+      { status: 401, path: '/IncomingPhoneNumbers/', health: 'CREDENTIALS_REFUSED', field: 'Credentials', repair: 409 },
+      // The number answers; the Messaging Services do not.
+      { status: 503, path: '/Services', health: 'PROVIDER_UNREACHABLE', field: 'Provider', repair: 502 },
+    ] as const;
+    try {
+      for (const fault of cases) {
+        await setTwilioFaults(line.twilio.accountSid, { rest: { status: fault.status, path: fault.path } });
+        const { health } = (await healthOf(line.account, line.channel.id, true)).body.data;
+        expect(health, fault.health).toMatchObject({
+          status: fault.health,
+          problems: [{ field: fault.field, repairable: false }],
+        });
+        expect((await socket.next('channel_health_changed')).data.health.status).toBe(fault.health);
+        const refused = await repair(line.account, line.channel.id);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(fault.repair);
+        expect((await healthOf(line.account, line.channel.id)).body.data.health).toEqual(health);
+      }
+    } finally {
+      await setTwilioFaults(line.twilio.accountSid, {});
+    }
+    expect((await healthOf(line.account, line.channel.id, true)).body.data.health.status).toBe('HEALTHY');
   });
 });
 
