@@ -57,7 +57,11 @@ export async function accountServices(client: TwilioClient): Promise<AccountServ
   const services = await client.listMessagingServices();
   const out: AccountService[] = [];
   for (const service of services) {
-    const numbers = await client.listServiceNumbers(service.sid);
+    const numbers = await client.listServiceNumbers(service.sid).catch((error) => {
+      // Deleted since the list: it holds no number any more.
+      if (error instanceof TwilioApiError && error.isNotFound) return [];
+      throw error;
+    });
     out.push({ service, numberSids: new Set(numbers.map((n) => n.sid)) });
   }
   return out;
@@ -141,10 +145,15 @@ export async function inspectChannel(
   let inServices: AccountService[];
   try {
     number = await client.fetchIncomingNumber(channel.numberSid as string);
+  } catch (error) {
+    if (!(error instanceof TwilioApiError)) throw error;
+    return { ...nothing, ...unanswered(error, channel, 'number') };
+  }
+  try {
     inServices = channel.enabled.sms ? (await services()).filter((s) => s.numberSids.has(number.sid)) : [];
   } catch (error) {
     if (!(error instanceof TwilioApiError)) throw error;
-    return { ...nothing, ...unanswered(error, channel) };
+    return { ...nothing, ...unanswered(error, channel, 'services') };
   }
 
   const urls = expectedUrls(provider, channel);
@@ -184,9 +193,16 @@ function serviceProblem({ service, numberSids }: AccountService, number: TwilioI
   };
 }
 
-/** Twilio did not give the number: gone, credentials refused, or no (good) answer. */
-function unanswered(error: TwilioApiError, channel: ChannelRecord): Pick<Inspection, 'status' | 'problems'> {
-  if (error.isNotFound) {
+/**
+ * Twilio did not answer what was asked: the number is gone, the credentials refused, or no (good)
+ * answer. Only the number's own 404 means it is gone; the Messaging Services' failures are Twilio's.
+ */
+function unanswered(
+  error: TwilioApiError,
+  channel: ChannelRecord,
+  asked: 'number' | 'services',
+): Pick<Inspection, 'status' | 'problems'> {
+  if (error.isNotFound && asked === 'number') {
     return {
       status: 'NUMBER_GONE',
       problems: [
@@ -225,7 +241,7 @@ function unanswered(error: TwilioApiError, channel: ChannelRecord): Pick<Inspect
         actual: null,
         message: error.timedOut
           ? 'Twilio did not answer in time, so the number could not be checked; it is checked again later.'
-          : `Twilio could not be asked about the number${answered}; it is checked again later.`,
+          : `Twilio could not be asked about the number${asked === 'services' ? '’s Messaging Services' : ''}${answered}; it is checked again later.`,
         repairable: false,
       },
     ],

@@ -225,6 +225,8 @@ describe('a Twilio that does not answer as it should', () => {
     expect(healthy.status).toBe('HEALTHY');
     const socket = await listen(line);
     const cases = [
+      // A Messaging Service's 404 is Twilio's failure, not the number gone.
+      { status: 404, path: '/Services', health: 'PROVIDER_UNREACHABLE', field: 'Provider', repair: 502 },
       { status: 401, path: '/IncomingPhoneNumbers/', health: 'CREDENTIALS_REFUSED', field: 'Credentials', repair: 409 },
       // The number answers; the Messaging Services do not.
       { status: 503, path: '/Services', health: 'PROVIDER_UNREACHABLE', field: 'Provider', repair: 502 },
