@@ -29,7 +29,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
-import { httpRoutes, originAuthorizer, type RouteEntry, socketRoutes } from '../functions/routes';
+import { httpRoutes, originAuthorizer, type RouteEntry, scheduledJobs, socketRoutes } from '../functions/routes';
 import { FUNCTION_MEMORY_MIB, PASSWORD_HASHING_MEMORY_MIB } from '../infra/constructs/switchboard-function';
 import { clockOffsetMs, setClockOffset } from '../local/clock';
 import type { FunctionStats } from '../local/function-environments';
@@ -69,6 +69,8 @@ const HOUR_MS = 60 * 60 * 1000;
 const TEXTS_IN = 6;
 const REPLIES_PER_AGENT = 2;
 const CALLS = 2;
+/** Scheduled health checks of the company's number the run makes, an interval apart. */
+const HEALTH_CHECKS = 3;
 /** After each event, the clocks run this long, so what the web app does about it later (a faster refetch) is in. */
 const AFTER_EVENT_MS = 60_000;
 const PASSWORD = 'cost password 1';
@@ -87,7 +89,7 @@ const webOrigin = new URL(urls.web).origin;
 const signallingHost = new URL(urls.signalling).host;
 
 // --- Route facts: each function's memory in AWS, and the secrets it reads ---
-const allRoutes: RouteEntry[] = [...httpRoutes, ...socketRoutes, originAuthorizer];
+const allRoutes: RouteEntry[] = [...httpRoutes, ...socketRoutes, originAuthorizer, ...scheduledJobs];
 const routeOf = new Map(allRoutes.map((r) => [r.handler, r]));
 const memoryMib = (handler: string) =>
   routeOf.get(handler)?.hashesPasswords ? PASSWORD_HASHING_MEMORY_MIB : FUNCTION_MEMORY_MIB;
@@ -518,6 +520,16 @@ try {
   }
   const callsEnd = await snapshot();
 
+  // --- The scheduled health check (issue 26), as its EventBridge rule runs it: the stack's clock a
+  // check interval on between runs (the sweep skips a number checked within half of it); the tabs'
+  // clocks stay, so they add nothing meanwhile ---
+  const checksStart = await snapshot();
+  for (let i = 0; i < HEALTH_CHECKS; i++) {
+    setClockOffset(clockOffsetMs() + ACTIVE_COMPANY_MONTH.healthCheckMinutes * 60_000);
+    await stack.runScheduled('channelHealth', { intervalMinutes: ACTIVE_COMPANY_MONTH.healthCheckMinutes });
+  }
+  const checksEnd = await snapshot();
+
   // --- Per one of each, above what the tabs do anyway ---
   const hour = usageBetween(hourStart, hourEnd);
   const perSimMs = scaleUsage(hour.usage, 1 / hour.simMs);
@@ -535,6 +547,7 @@ try {
     textIn: textsIn.perOne,
     textOut: repliesPart.perOne,
     call: callsPart.perOne,
+    healthCheck: scaleUsage(usageBetween(checksStart, checksEnd).usage, 1 / HEALTH_CHECKS),
   };
   const month = companyMonthUsage(parts, ACTIVE_COMPANY_MONTH);
   const monthUsage = addUsage(...Object.values(month));
@@ -568,6 +581,7 @@ try {
       [`texts in (${m.textsIn})`, usd(byPart.textIn)],
       [`texts out (${m.textsOut})`, usd(byPart.textOut)],
       [`calls (${m.calls})`, usd(byPart.call)],
+      [`health checks (${m.numbers * m.calendarDays * ((24 * 60) / m.healthCheckMinutes)})`, usd(byPart.healthCheck)],
     ],
     [1],
   );

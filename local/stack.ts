@@ -204,6 +204,8 @@ export async function startLocalStack(options: StackOptions) {
       processes: { dynamodb: dynamo.pid, ses: ses.pid },
       /** Each function's environments, cold starts and invocations since start (local/function-environments.ts). */
       functionStats: gateway.functionStats,
+      /** Runs a scheduled function now, as its EventBridge rule would (npm run cost). */
+      runScheduled: gateway.runScheduled,
       /** The Twilio emulator's demo account, to paste into Connect Twilio. */
       twilioDemo: options.twilioDemo,
       stop,

@@ -72,6 +72,7 @@ describe('cost model', () => {
       textIn: scaleUsage(one, 100),
       textOut: scaleUsage(one, 1000),
       call: scaleUsage(one, 10_000),
+      healthCheck: scaleUsage(one, 7),
     };
     const month = companyMonthUsage(parts, { ...ACTIVE_COMPANY_MONTH, agents: 3, hoursPerDay: 8, days: 22 });
     expect(month.signIn.lambdaInvocations).toBe(66);
@@ -79,7 +80,9 @@ describe('cost model', () => {
     expect(month.textIn.lambdaInvocations).toBe(100 * 1000);
     expect(month.textOut.lambdaInvocations).toBe(1000 * 1000);
     expect(month.call.lambdaInvocations).toBe(10_000 * 200);
-    expect(addUsage(...Object.values(month)).lambdaInvocations).toBe(66 + 5280 + 100_000 + 1_000_000 + 2_000_000);
+    // An hourly check of the one number, every day of a 30-day month.
+    expect(month.healthCheck.lambdaInvocations).toBe(7 * 720);
+    expect(addUsage(...Object.values(month)).lambdaInvocations).toBe(66 + 5280 + 100_000 + 1_000_000 + 2_000_000 + 7 * 720);
   });
 
   it('counts an event above the baseline, never below zero', () => {

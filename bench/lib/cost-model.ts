@@ -84,6 +84,10 @@ export interface CompanyMonth {
   callMinutes: number;
   /** Twilio numbers the company keeps. */
   numbers: number;
+  /** Minutes between two scheduled health checks of each number (ChannelHealthIntervalMinutes), all month round. */
+  healthCheckMinutes: number;
+  /** Days the schedule runs in the month (every day, not only working days). */
+  calendarDays: number;
 }
 
 export const ACTIVE_COMPANY_MONTH: CompanyMonth = {
@@ -95,6 +99,8 @@ export const ACTIVE_COMPANY_MONTH: CompanyMonth = {
   calls: 200,
   callMinutes: 3,
   numbers: 1,
+  healthCheckMinutes: 60,
+  calendarDays: 30,
 };
 
 /** What the bench measured, each part per one of its own: a sign-in, a tab's hour, a text, a call. */
@@ -109,6 +115,8 @@ export interface MeasuredParts {
   textOut: Usage;
   /** What one inbound call answered in the browser adds. */
   call: Usage;
+  /** One scheduled health check of one number (issue 26: the channel-health sweep). */
+  healthCheck: Usage;
 }
 
 /** The parts of one company-month, each already multiplied by how often it happens. */
@@ -119,6 +127,7 @@ export function companyMonthUsage(parts: MeasuredParts, month: CompanyMonth): Re
     textIn: scaleUsage(parts.textIn, month.textsIn),
     textOut: scaleUsage(parts.textOut, month.textsOut),
     call: scaleUsage(parts.call, month.calls),
+    healthCheck: scaleUsage(parts.healthCheck, month.numbers * month.calendarDays * ((24 * 60) / month.healthCheckMinutes)),
   };
 }
 

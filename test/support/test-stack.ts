@@ -83,6 +83,8 @@ export async function startTestStack(options: {
       provided,
       /** Each function's environments, cold starts and invocations (the soak reports them). */
       functionStats: stack.functionStats,
+      /** Runs a scheduled function now (npm run cost). */
+      runScheduled: stack.runScheduled,
       /** The stack's processes besides this one: DynamoDB Local's java and the SES emulator. */
       processes: stack.processes,
       stop: async () => {
