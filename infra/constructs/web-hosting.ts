@@ -55,8 +55,9 @@ export const WS_PATH_REWRITE = `function handler(event) {
 /**
  * How long CloudFront waits for the WebSocket API to send anything (the origin's response, or read,
  * timeout): it closes a socket whose origin stays silent that long. The default, 30 s, is the
- * heartbeat's period (SOCKET_HEARTBEAT_MS, each answered by heartbeat_ack), and a hidden tab's timers
- * fire only about once a minute (browsers throttle them). 120 s is twice that, and the most
+ * heartbeat's period (SOCKET_HEARTBEAT_MS); a beat asks for an answer once the server has been silent
+ * for SOCKET_ANSWER_AFTER_MS (45 s), and a hidden tab's timers fire only about once a minute (browsers
+ * throttle them), so the origin may stay silent for up to about 105 s. 120 s is twice that, and the most
  * CloudFront's quotas allow without an increase ("Response timeout per origin", 1-120 s); its
  * WebSocket idle limit and API Gateway's are 10 minutes.
  */
