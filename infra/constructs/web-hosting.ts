@@ -57,7 +57,7 @@ export const WS_PATH_REWRITE = `function handler(event) {
  * timeout): it closes a socket whose origin stays silent that long. The default, 30 s, is the
  * heartbeat's period (SOCKET_HEARTBEAT_MS); a beat asks for an answer once the server has been silent
  * for SOCKET_ANSWER_AFTER_MS (45 s), and a hidden tab's timers fire only about once a minute (browsers
- * throttle them), so the origin may stay silent for up to about 105 s. 120 s is twice that, and the most
+ * throttle them), so the origin may stay silent for up to about 105 s. 120 s is above that, and the most
  * CloudFront's quotas allow without an increase ("Response timeout per origin", 1-120 s); its
  * WebSocket idle limit and API Gateway's are 10 minutes.
  */
