@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../local/dynamodb';
-import type { Tokens } from '../../shared/contract/auth';
 import type { Channel, Provider } from '../../shared/contract/settings';
-import { mailTo, stack, uniqueEmail, verificationToken } from '../support/api';
+import { stack, uniqueEmail } from '../support/api';
 import { ownGateway } from '../support/own-gateway';
 import { newTwilioAccount, numbersByKind, type TwilioAccount, twilioPost } from '../support/twilio';
 
@@ -36,20 +35,6 @@ const gateway = ownGateway({
   environment: (origin) => ({ TABLE_NAME, WEBHOOK_BASE_URL: `${origin}/webhooks/twilio` }),
 });
 
-async function signUp(email = uniqueEmail('health')): Promise<string> {
-  const registered = await gateway.request('/api/v1/auth/register', {
-    body: { companyName: `Health ${email}`, name: 'Ada Lovelace', email, password: 'correct horse battery' },
-  });
-  expect(registered.status).toBe(201);
-  const [mail] = await mailTo(email);
-  if (!mail) throw new Error('no verification mail');
-  const verified = await gateway.request<{ tokens: Tokens }>('/api/v1/auth/verify-email', {
-    body: { token: verificationToken(mail) },
-  });
-  expect(verified.status).toBe(200);
-  return verified.body.data.tokens.accessToken;
-}
-
 interface Company {
   token: string;
   twilio: TwilioAccount;
@@ -58,7 +43,7 @@ interface Company {
 
 /** A company with a fresh Twilio account's voice+SMS and SMS-only numbers imported. */
 async function companyWithNumbers(): Promise<Company> {
-  const token = await signUp();
+  const token = await gateway.signUp(uniqueEmail('health'));
   const twilio = await newTwilioAccount();
   const numbers = numbersByKind(twilio);
   const connected = await gateway.request<{ provider: Provider }>('/api/v1/providers/twilio', {

@@ -3,10 +3,9 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../local/dynamodb';
 import type { RepointResult, WebhookAddress } from '../../shared/contract/admin';
-import type { Tokens } from '../../shared/contract/auth';
 import type { ConversationPage } from '../../shared/contract/conversations';
 import type { Channel, Provider } from '../../shared/contract/settings';
-import { mailTo, stack, uniqueEmail, verificationToken } from '../support/api';
+import { stack, uniqueEmail } from '../support/api';
 import { ownGateway } from '../support/own-gateway';
 import { inboundParams, newPhone, postWebhook } from '../support/sms';
 import {
@@ -64,23 +63,6 @@ const shortPassAddress = ownGateway({
 });
 const baseOf = (gateway: { host: string }) => `http://${gateway.host}/webhooks/twilio`;
 
-type Gateway = typeof oldAddress;
-
-/** Registers and opens the mailed link at this address: the user's access token. */
-async function signUpAt(gateway: Gateway, email = uniqueEmail('repoint')): Promise<string> {
-  const registered = await gateway.request('/api/v1/auth/register', {
-    body: { companyName: `Repoint ${email}`, name: 'Ada Lovelace', email, password: 'correct horse battery' },
-  });
-  expect(registered.status).toBe(201);
-  const [mail] = await mailTo(email);
-  if (!mail) throw new Error('no verification mail');
-  const verified = await gateway.request<{ tokens: Tokens }>('/api/v1/auth/verify-email', {
-    body: { token: verificationToken(mail) },
-  });
-  expect(verified.status).toBe(200);
-  return verified.body.data.tokens.accessToken;
-}
-
 interface Company {
   token: string;
   twilio: TwilioAccount;
@@ -90,7 +72,7 @@ interface Company {
 
 /** A company connecting a fresh Twilio account at the old address and importing its voice+SMS and SMS-only numbers. */
 async function companyWithNumbers(): Promise<Company> {
-  const token = await signUpAt(oldAddress);
+  const token = await oldAddress.signUp(uniqueEmail('repoint'));
   const twilio = await newTwilioAccount();
   const numbers = numbersByKind(twilio);
   const connected = await oldAddress.request<{ provider: Provider }>('/api/v1/providers/twilio', {
@@ -162,7 +144,7 @@ describe('re-pointing the Twilio numbers after the public URL changed', () => {
   let second: Company;
 
   beforeAll(async () => {
-    admin = await signUpAt(oldAddress, ADMIN);
+    admin = await oldAddress.signUp(ADMIN);
     [first, second] = await Promise.all([companyWithNumbers(), companyWithNumbers()]);
   });
 
@@ -247,7 +229,7 @@ describe('re-pointing the Twilio numbers after the public URL changed', () => {
     expect(result.failures).toEqual([
       {
         companyId: expect.any(String),
-        companyName: expect.stringContaining('Repoint'),
+        companyName: expect.stringContaining('repoint'),
         phoneNumber: third.numbers.smsOnly.phone_number,
         reason: 'Its URLs were changed outside Switchboard, so they were left as they are.',
       },

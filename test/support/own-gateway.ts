@@ -2,7 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../local/gateway';
 import { quietLogger } from '../../local/log';
 import { freePort } from '../../local/ports';
-import { stack } from './api';
+import type { Tokens } from '../../shared/contract/auth';
+import { mailTo, stack, uniqueEmail, verificationToken } from './api';
 
 /**
  * A gateway of a test file's own, in the test's process and in front of the shared DynamoDB Local and
@@ -39,6 +40,20 @@ export function ownGateway(
         error: { code: string; message: string; details?: Record<string, unknown> };
       };
       return { status: res.status, headers: res.headers, body };
+    },
+    /** Registers a company at `email` through this gateway and opens the mailed link: its owner's access token. */
+    signUp: async (email = uniqueEmail('own-gateway')): Promise<string> => {
+      const registered = await gateway.request('/api/v1/auth/register', {
+        body: { companyName: `Company ${email}`, name: 'Ada Lovelace', email, password: 'correct horse battery' },
+      });
+      if (registered.status !== 201) throw new Error(`register: ${registered.status} ${registered.body.error?.message}`);
+      const [mail] = await mailTo(email);
+      if (!mail) throw new Error(`no verification mail to ${email}`);
+      const verified = await gateway.request<{ tokens: Tokens }>('/api/v1/auth/verify-email', {
+        body: { token: verificationToken(mail) },
+      });
+      if (verified.status !== 200) throw new Error(`verify-email: ${verified.status} ${verified.body.error?.message}`);
+      return verified.body.data.tokens.accessToken;
     },
   };
   let close: () => Promise<void> = async () => {};
