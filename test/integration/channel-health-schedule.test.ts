@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../local/dynamodb';
-import type { Channel, Provider } from '../../shared/contract/settings';
-import { stack, uniqueEmail } from '../support/api';
-import { ownGateway } from '../support/own-gateway';
-import { newTwilioAccount, numbersByKind, type TwilioAccount, twilioPost } from '../support/twilio';
+import type { Channel } from '../../shared/contract/settings';
+import { stack } from '../support/api';
+import { type CompanyWithNumbers, ownGateway } from '../support/own-gateway';
+import { twilioPost } from '../support/twilio';
 
 /**
  * The scheduled channel health check (issue 26; README: Channel health): the function EventBridge runs
@@ -35,38 +35,8 @@ const gateway = ownGateway({
   environment: (origin) => ({ TABLE_NAME, WEBHOOK_BASE_URL: `${origin}/webhooks/twilio` }),
 });
 
-interface Company {
-  token: string;
-  twilio: TwilioAccount;
-  numbers: ReturnType<typeof numbersByKind>;
-}
-
-/** A company with a fresh Twilio account's voice+SMS and SMS-only numbers imported. */
-async function companyWithNumbers(): Promise<Company> {
-  const token = await gateway.signUp(uniqueEmail('health'));
-  const twilio = await newTwilioAccount();
-  const numbers = numbersByKind(twilio);
-  const connected = await gateway.request<{ provider: Provider }>('/api/v1/providers/twilio', {
-    token,
-    body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
-  });
-  expect(connected.status).toBe(201);
-  const imported = await gateway.request<{ channels: Channel[] }>(
-    `/api/v1/providers/${connected.body.data.provider.id}/import-channels`,
-    {
-      token,
-      body: {
-        numbers: [numbers.full, numbers.smsOnly].map((n) => ({
-          sid: n.sid,
-          phoneNumber: n.phone_number,
-          capabilities: { voice: n.capabilities.voice, sms: true },
-        })),
-      },
-    },
-  );
-  expect(imported.body.data.channels).toHaveLength(2);
-  return { token, twilio, numbers };
-}
+type Company = CompanyWithNumbers;
+const companyWithNumbers = () => gateway.companyWithNumbers('health');
 
 /** The company's channels' health as the channel list carries it, by number. */
 async function healthByNumber(company: Company): Promise<Record<string, Channel['health']>> {

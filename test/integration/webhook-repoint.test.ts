@@ -4,20 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../local/dynamodb';
 import type { RepointResult, WebhookAddress } from '../../shared/contract/admin';
 import type { ConversationPage } from '../../shared/contract/conversations';
-import type { Channel, Provider } from '../../shared/contract/settings';
-import { stack, uniqueEmail } from '../support/api';
-import { ownGateway } from '../support/own-gateway';
+import { stack } from '../support/api';
+import { type CompanyWithNumbers, ownGateway } from '../support/own-gateway';
 import { inboundParams, newPhone, postWebhook } from '../support/sms';
-import {
-  newTwilioAccount,
-  numberOf,
-  numbersByKind,
-  setTwilioFaults,
-  type TwilioAccount,
-  textFromPhone,
-  twilioGet,
-  twilioPost,
-} from '../support/twilio';
+import { numberOf, setTwilioFaults, textFromPhone, twilioGet, twilioPost } from '../support/twilio';
 
 /**
  * Re-pointing every company's Twilio numbers after the public URL changed (issue 29, "Domain, TLS and
@@ -63,37 +53,8 @@ const shortPassAddress = ownGateway({
 });
 const baseOf = (gateway: { host: string }) => `http://${gateway.host}/webhooks/twilio`;
 
-interface Company {
-  token: string;
-  twilio: TwilioAccount;
-  provider: Provider;
-  numbers: ReturnType<typeof numbersByKind>;
-}
-
-/** A company connecting a fresh Twilio account at the old address and importing its voice+SMS and SMS-only numbers. */
-async function companyWithNumbers(): Promise<Company> {
-  const token = await oldAddress.signUp(uniqueEmail('repoint'));
-  const twilio = await newTwilioAccount();
-  const numbers = numbersByKind(twilio);
-  const connected = await oldAddress.request<{ provider: Provider }>('/api/v1/providers/twilio', {
-    token,
-    body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
-  });
-  expect(connected.status).toBe(201);
-  const { provider } = connected.body.data;
-  const imported = await oldAddress.request<{ channels: Channel[] }>(`/api/v1/providers/${provider.id}/import-channels`, {
-    token,
-    body: {
-      numbers: [numbers.full, numbers.smsOnly].map((n) => ({
-        sid: n.sid,
-        phoneNumber: n.phone_number,
-        capabilities: { voice: n.capabilities.voice, sms: true },
-      })),
-    },
-  });
-  expect(imported.body.data.channels).toHaveLength(2);
-  return { token, twilio, provider, numbers };
-}
+type Company = CompanyWithNumbers;
+const companyWithNumbers = () => oldAddress.companyWithNumbers('repoint');
 
 const addressSeenBy = async (token: string, gateway = newAddress) =>
   gateway.request<{ webhookAddress: WebhookAddress }>('/api/v1/admin/webhooks', { token });

@@ -3,7 +3,16 @@ import { createGateway, type GatewayOptions } from '../../local/gateway';
 import { quietLogger } from '../../local/log';
 import { freePort } from '../../local/ports';
 import type { Tokens } from '../../shared/contract/auth';
+import type { Channel, Provider } from '../../shared/contract/settings';
 import { mailTo, stack, uniqueEmail, verificationToken } from './api';
+import { newTwilioAccount, numbersByKind, type TwilioAccount } from './twilio';
+
+export interface CompanyWithNumbers {
+  token: string;
+  twilio: TwilioAccount;
+  provider: Provider;
+  numbers: ReturnType<typeof numbersByKind>;
+}
 
 /**
  * A gateway of a test file's own, in the test's process and in front of the shared DynamoDB Local and
@@ -54,6 +63,31 @@ export function ownGateway(
       });
       if (verified.status !== 200) throw new Error(`verify-email: ${verified.status} ${verified.body.error?.message}`);
       return verified.body.data.tokens.accessToken;
+    },
+    /** A company signed up here that connected a fresh Twilio account and imported its voice+SMS and SMS-only numbers. */
+    companyWithNumbers: async (label: string): Promise<CompanyWithNumbers> => {
+      const token = await gateway.signUp(uniqueEmail(label));
+      const twilio = await newTwilioAccount();
+      const numbers = numbersByKind(twilio);
+      const connected = await gateway.request<{ provider: Provider }>('/api/v1/providers/twilio', {
+        token,
+        body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
+      });
+      if (connected.status !== 201) throw new Error(`connect Twilio: ${connected.status} ${connected.body.error?.message}`);
+      const { provider } = connected.body.data;
+      const imported = await gateway.request<{ channels: Channel[] }>(`/api/v1/providers/${provider.id}/import-channels`, {
+        token,
+        body: {
+          numbers: [numbers.full, numbers.smsOnly].map((n) => ({
+            sid: n.sid,
+            phoneNumber: n.phone_number,
+            capabilities: { voice: n.capabilities.voice, sms: true },
+          })),
+        },
+      });
+      if (imported.body.data?.channels?.length !== 2)
+        throw new Error(`import: ${imported.status} ${imported.body.error?.message}`);
+      return { token, twilio, provider, numbers };
     },
   };
   let close: () => Promise<void> = async () => {};
