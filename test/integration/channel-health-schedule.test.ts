@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTable } from '../../local/dynamodb';
+import { describe, expect, it } from 'vitest';
 import type { Channel } from '../../shared/contract/settings';
-import { stack } from '../support/api';
 import { type CompanyWithNumbers, ownGateway } from '../support/own-gateway';
+import { tableOfOwn } from '../support/table';
 import { twilioPost } from '../support/twilio';
 
 /**
@@ -13,23 +10,7 @@ import { twilioPost } from '../support/twilio';
  * so this file has a table of its own, as webhook-repoint.test.ts has.
  */
 
-const TABLE_NAME = `health-${randomUUID().slice(0, 8)}`;
-
-function dynamo() {
-  const { env } = stack();
-  return new DynamoDBClient({
-    endpoint: env.DYNAMODB_ENDPOINT,
-    region: env.AWS_REGION,
-    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
-  });
-}
-
-beforeAll(async () => {
-  await ensureTable(dynamo(), TABLE_NAME);
-});
-afterAll(async () => {
-  await dynamo().send(new DeleteTableCommand({ TableName: TABLE_NAME }));
-});
+const TABLE_NAME = tableOfOwn('health');
 
 const gateway = ownGateway({
   environment: (origin) => ({ TABLE_NAME, WEBHOOK_BASE_URL: `${origin}/webhooks/twilio` }),

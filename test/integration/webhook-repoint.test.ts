@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTable } from '../../local/dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RepointResult, WebhookAddress } from '../../shared/contract/admin';
 import type { ConversationPage } from '../../shared/contract/conversations';
-import { stack } from '../support/api';
 import { type CompanyWithNumbers, ownGateway } from '../support/own-gateway';
 import { inboundParams, newPhone, postWebhook } from '../support/sms';
+import { tableOfOwn } from '../support/table';
 import { numberOf, setTwilioFaults, textFromPhone, twilioGet, twilioPost } from '../support/twilio';
 
 /**
@@ -17,28 +14,12 @@ import { numberOf, setTwilioFaults, textFromPhone, twilioGet, twilioPost } from 
  * admin re-points them. The Twilio emulator then calls the new address.
  */
 
-const TABLE_NAME = `repoint-${randomUUID().slice(0, 8)}`;
+const TABLE_NAME = tableOfOwn('repoint');
 const ADMIN = 'repoint-admin@platform.test';
 const environment = (origin: string) => ({
   TABLE_NAME,
   PLATFORM_ADMIN_EMAILS: ADMIN,
   WEBHOOK_BASE_URL: `${origin}/webhooks/twilio`,
-});
-
-function dynamo() {
-  const { env } = stack();
-  return new DynamoDBClient({
-    endpoint: env.DYNAMODB_ENDPOINT,
-    region: env.AWS_REGION,
-    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
-  });
-}
-
-beforeAll(async () => {
-  await ensureTable(dynamo(), TABLE_NAME);
-});
-afterAll(async () => {
-  await dynamo().send(new DeleteTableCommand({ TableName: TABLE_NAME }));
 });
 
 const oldAddress = ownGateway({ environment });

@@ -1,7 +1,10 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
 import { sumCounts } from '../../functions/conversations/records';
 import { keys } from '../../functions/lib/table';
+import { ensureTable } from '../../local/dynamodb';
 import { stack } from './api';
 
 /**
@@ -18,6 +21,30 @@ export function testTable() {
     }),
   );
   return { client, tableName: env.TABLE_NAME };
+}
+
+/**
+ * A table of a test file's own in the shared DynamoDB Local, made before its tests and deleted after:
+ * for a function that visits every company of its table (a sweep, a re-point), which the shared
+ * table's other files would disturb. Its name starts with `prefix`.
+ */
+export function tableOfOwn(prefix: string): string {
+  const tableName = `${prefix}-${randomUUID().slice(0, 8)}`;
+  const dynamo = () => {
+    const { env } = stack();
+    return new DynamoDBClient({
+      endpoint: env.DYNAMODB_ENDPOINT,
+      region: env.AWS_REGION,
+      credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
+    });
+  };
+  beforeAll(async () => {
+    await ensureTable(dynamo(), tableName);
+  });
+  afterAll(async () => {
+    await dynamo().send(new DeleteTableCommand({ TableName: tableName }));
+  });
+  return tableName;
 }
 
 /** The company's counters as the table holds them (consistently read): the company item and its shards, summed. */
