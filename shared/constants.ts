@@ -199,3 +199,16 @@ export const TWILIO_ACCOUNT_SID_FORMAT = 'Account SID starts with AC followed by
 
 /** A channel's delivery summary covers its outbound texts of this many days, today included (issue 26). */
 export const DELIVERY_SUMMARY_DAYS = 7;
+
+/**
+ * The team inbox (issue 27). Unread counts come from a last-read marker per user and conversation
+ * compared with the conversation's inbound counter, so nothing is written per message per agent; the
+ * nav's count and the `unread=true` filter look at this many of the most recently active open
+ * conversations (a bounded read), and the nav shows more than 99 as "99+".
+ */
+export const UNREAD_WINDOW = 200;
+export const UNREAD_BADGE_MAX = 99;
+/** An internal note is never sent, so it is not held to a text's length; this keeps one item well under DynamoDB's 400 KB. */
+export const MAX_NOTE_LENGTH = 4_000;
+/** The list's assignee filters besides a member's id. */
+export const ASSIGNEE_FILTERS = ['me', 'unassigned'] as const;

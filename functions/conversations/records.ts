@@ -37,6 +37,11 @@ export interface ConversationRecord {
   messageCount: number;
   optedOut: boolean;
   createdAt: string;
+  /** Who owns it (issue 27); absent on conversations stored before assignment: unassigned. */
+  assignee?: { id: string; name: string } | null;
+  /** Inbound texts so far and the latest one's time (issue 27): unread counts compare them with a member's marker. Absent before. */
+  inboundCount?: number;
+  lastInboundAt?: string;
   // Index entries (keys.conversationByStatus / conversationByActivity) live on this item too.
 }
 
@@ -44,6 +49,10 @@ export interface MessageRecord {
   id: string;
   companyId: string;
   conversationId: string;
+  /** NOTE for an internal note (issue 27); absent on texts. */
+  type?: 'SMS' | 'NOTE';
+  /** A note's resolved mentions; absent on texts. */
+  mentions?: { id: string; name: string }[];
   direction: 'INBOUND' | 'OUTBOUND';
   body: string;
   status: MessageStatus;
@@ -76,12 +85,14 @@ export function toMessage(record: MessageRecord): Message {
   return {
     id: record.id,
     conversationId: record.conversationId,
+    type: record.type ?? 'SMS',
     direction: record.direction,
     body: record.body,
     status: record.status,
     createdAt: record.createdAt,
     // Absent on texts stored before senders were kept: unknown, never guessed.
     sentBy: record.sentBy ?? null,
+    mentions: record.mentions ?? [],
     smsMessage: {
       providerStatus: record.providerStatus,
       providerMessageId: record.providerMessageId,
@@ -92,8 +103,11 @@ export function toMessage(record: MessageRecord): Message {
   };
 }
 
-/** The list's view; `contact` is the current contact record, absent once it was deleted. */
-export function toConversation(record: ConversationRecord, contact: ContactRecord | undefined): Conversation {
+/**
+ * The list's view; `contact` is the current contact record, absent once it was deleted; `unreadCount`
+ * the reader's (0 where there is no one reader: events).
+ */
+export function toConversation(record: ConversationRecord, contact: ContactRecord | undefined, unreadCount = 0): Conversation {
   return {
     id: record.id,
     status: record.status,
@@ -106,6 +120,8 @@ export function toConversation(record: ConversationRecord, contact: ContactRecor
     messageCount: record.messageCount,
     optedOut: record.optedOut,
     createdAt: record.createdAt,
+    assignee: record.assignee ?? null,
+    unreadCount,
   };
 }
 

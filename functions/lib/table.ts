@@ -9,13 +9,19 @@ export const GSI1 = { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1S
 /** A second overloaded index: conversations of a company by activity whatever their status. */
 export const GSI2 = { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' } as const;
 
+/**
+ * A third (issue 27): conversations of a company by assignee (a member's id, or NONE) and status,
+ * newest activity first. "Any status" reads the OPEN and CLOSED partitions side by side and merges them.
+ */
+export const GSI3 = { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' } as const;
+
 /** Epoch seconds; DynamoDB deletes the item some time after this passes, so readers still check it. */
 export const TTL_ATTRIBUTE = 'expiresAt';
 
 export const tableDefinition = {
   partitionKey: TABLE_KEYS.partitionKey,
   sortKey: TABLE_KEYS.sortKey,
-  globalSecondaryIndexes: [GSI1, GSI2],
+  globalSecondaryIndexes: [GSI1, GSI2, GSI3],
   ttlAttribute: TTL_ATTRIBUTE,
 } as const;
 
@@ -159,6 +165,25 @@ export const keys = {
     GSI2SK: `${lastMessageAt}#${conversationId}`,
   }),
   /** Messages of a conversation in their own partition, oldest first by sort key. */
+  /** The assignee index entry (GSI3) on the conversation item; `assigneeId` null for unassigned. */
+  conversationByAssignee: (
+    companyId: string,
+    assigneeId: string | null,
+    status: string,
+    lastMessageAt: string,
+    conversationId: string,
+  ) => ({
+    GSI3PK: `COMPANY#${companyId}#CONVS#ASSIGNEE#${assigneeId ?? 'NONE'}#${status}`,
+    GSI3SK: `${lastMessageAt}#${conversationId}`,
+  }),
+  /**
+   * A member's last-read marker of a conversation (issue 27): the conversation's inbound count when
+   * they last read it and the mentions of them since. Written when they read it or are mentioned, never per text.
+   */
+  conversationRead: (companyId: string, conversationId: string, userId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `CONVREAD#${conversationId}#${userId}`,
+  }),
   message: (companyId: string, conversationId: string, createdAt: string, messageId: string) => ({
     PK: `COMPANY#${companyId}#CONV#${conversationId}`,
     SK: `MSG#${createdAt}#${messageId}`,

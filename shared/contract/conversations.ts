@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CONVERSATION_PAGE_SIZE, CONVERSATION_STATUS_FILTERS } from '../constants';
+import { CONVERSATION_PAGE_SIZE, CONVERSATION_STATUS_FILTERS, MAX_NOTE_LENGTH } from '../constants';
 import { MAX_MESSAGE_LENGTH } from '../sms-segments';
 import { pageLimit } from './fields';
 import { httpContract } from './route';
@@ -33,15 +33,30 @@ export const SmsDetailsSchema = z.object({
 });
 export type SmsDetails = z.infer<typeof SmsDetailsSchema>;
 
+/**
+ * SMS: a text to or from the contact. NOTE: an internal note of the team (issue 27), never sent to
+ * Twilio: direction OUTBOUND and status SENT (so readers that predate notes never take it for the
+ * customer's), `sentBy` its author, `smsMessage` empty (no SIDs, 0 segments).
+ */
+export const MESSAGE_TYPES = ['SMS', 'NOTE'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+/** A member as conversations name them (assignee, note author, mention). */
+export const MemberRefSchema = z.object({ id: z.string(), name: z.string() });
+export type MemberRef = z.infer<typeof MemberRefSchema>;
+
 export const MessageSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
+  type: z.enum(MESSAGE_TYPES),
   direction: z.enum(MESSAGE_DIRECTIONS),
   body: z.string(),
   status: z.enum(MESSAGE_STATUSES),
   createdAt: z.string(),
   /** Who sent an outbound message from the app; null for inbound. */
-  sentBy: z.nullable(z.object({ id: z.string(), name: z.string() })),
+  sentBy: z.nullable(MemberRefSchema),
+  /** A note's `@Name` mentions of members, resolved when it was written (shared/mentions.ts); [] for texts. */
+  mentions: z.array(MemberRefSchema),
   smsMessage: SmsDetailsSchema,
 });
 export type Message = z.infer<typeof MessageSchema>;
@@ -58,8 +73,17 @@ export const ConversationSchema = z.object({
   /** The contact texted STOP to this channel (or Twilio answered 21610): sending is refused until START. */
   optedOut: z.boolean(),
   createdAt: z.string(),
+  /** Who owns it (issue 27): null when unassigned. */
+  assignee: z.nullable(MemberRefSchema),
+  /**
+   * For the user asking: the inbound texts since they last read it, plus notes mentioning them since.
+   * Events go to every member, so the conversation they carry has none (SharedConversation).
+   */
+  unreadCount: z.number(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
+/** A conversation as events push it to the whole company: the same, less the reader's own unread count. */
+export type SharedConversation = Omit<Conversation, 'unreadCount'>;
 
 /**
  * Why texts cannot be sent from a conversation now: its channel was deactivated (Twilio was
@@ -112,6 +136,15 @@ export const listConversations = httpContract({
         .check(z.int('offset must be a whole number'), z.minimum(0, 'offset must be at least 0')),
     ),
     cursor: z.optional(cursor),
+    /** `me`, `unassigned` or a member's id (issue 27); any member's list, same paging, totals and cost per page. */
+    assignee: z.optional(
+      z.string().check(z.minLength(1, 'assignee must be me, unassigned or a user id'), z.maxLength(100, 'assignee is too long')),
+    ),
+    /**
+     * `true`: only conversations with unread texts for the caller, among the UNREAD_WINDOW most recently
+     * active ones of the other filters (a bounded read; the total counts those).
+     */
+    unread: z.optional(z.enum(['true', 'false'], { error: 'unread must be true or false' })),
   }),
   response: z.object({
     conversations: z.array(ConversationSchema),
@@ -163,6 +196,56 @@ export const updateConversationStatus = httpContract({
   auth: 'user',
   body: z.object({ status: z.enum(CONVERSATION_STATUSES, { error: 'status must be OPEN or CLOSED' }) }),
   response: z.object({ conversation: ConversationSchema }),
+});
+
+/** Marks the conversation read for the caller (issue 27): its unread count becomes 0; nobody else's changes. */
+export const markConversationRead = httpContract({
+  method: 'POST',
+  path: '/api/v1/conversations/{id}/read',
+  auth: 'user',
+  response: z.object({ conversation: ConversationSchema }),
+});
+
+/** Assigns the conversation to an active member of the company (404 for anyone else), or unassigns it (null). */
+export const assignConversation = httpContract({
+  method: 'PATCH',
+  path: '/api/v1/conversations/{id}/assignee',
+  auth: 'user',
+  body: z.object({
+    userId: z.nullable(
+      z
+        .string({ error: 'userId must be a user id or null' })
+        .check(z.minLength(1, 'userId must be a user id or null'), z.maxLength(100, 'userId is too long')),
+    ),
+  }),
+  response: z.object({ conversation: ConversationSchema }),
+});
+
+export const noteBody = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Note must not be empty' : 'Note must be text') })
+  .check(
+    z.refine((body) => body.trim().length > 0, 'Note must not be empty'),
+    z.maxLength(MAX_NOTE_LENGTH, `A note can be at most ${withThousands(MAX_NOTE_LENGTH)} characters`),
+  );
+
+/** An internal note in the thread (201); never sent to Twilio. `@Name` mentions mark it unread for those members. */
+export const addNote = httpContract({
+  method: 'POST',
+  path: '/api/v1/conversations/{id}/notes',
+  auth: 'user',
+  body: z.object({ body: noteBody }),
+  response: z.object({ message: MessageSchema }),
+});
+
+/**
+ * The nav's count (issue 27): open conversations with unread texts (or mentions) for the caller, among
+ * the UNREAD_WINDOW most recently active; `complete` is false when older open conversations were not looked at.
+ */
+export const unreadConversations = httpContract({
+  method: 'GET',
+  path: '/api/v1/conversations/unread',
+  auth: 'user',
+  response: z.object({ count: z.number(), complete: z.boolean() }),
 });
 
 /** A Twilio SID: two letters and 32 hex digits (SM… for a message). */

@@ -4,7 +4,7 @@
  */
 import type { CallStatus } from './calls';
 import type { ChannelHealthBrief } from './channel-health';
-import type { Conversation, ConversationStatus, Message } from './conversations';
+import type { ConversationStatus, MemberRef, Message, SharedConversation } from './conversations';
 import type { AnsweredSocketContract } from './route';
 
 /** Public path of the socket (docs/product.md §7); CloudFront (and the local gateway) route it to the `ws` stage. */
@@ -93,13 +93,24 @@ export interface ServerEvents {
    */
   provider_changed: { providerId: string; connected: boolean; changedAt: string };
   /** An inbound message; the conversation as the list shows it after the message. */
-  new_message: { conversationId: string; message: Message; conversation: Conversation };
+  new_message: { conversationId: string; message: Message; conversation: SharedConversation };
   /** An outbound message stored (status QUEUED, or FAILED when Twilio refused it). */
-  message_sent: { conversationId: string; message: Message; conversation: Conversation };
+  message_sent: { conversationId: string; message: Message; conversation: SharedConversation };
   message_status_updated: { conversationId: string; message: Message };
-  conversation_status_updated: { conversationId: string; status: ConversationStatus; conversation: Conversation };
+  conversation_status_updated: { conversationId: string; status: ConversationStatus; conversation: SharedConversation };
   /** A CLOSED conversation that an inbound message opened again (new_message follows). */
-  conversation_reopened: { conversationId: string; conversation: Conversation };
+  conversation_reopened: { conversationId: string; conversation: SharedConversation };
+  /** To the company (issue 27): the conversation was assigned (or unassigned: assignee null) by `assignedBy`. */
+  conversation_assigned: {
+    conversationId: string;
+    assignee: MemberRef | null;
+    assignedBy: MemberRef;
+    conversation: SharedConversation;
+  };
+  /** To the company (issue 27): an internal note was added to the thread (message.type NOTE, its mentions resolved). */
+  note_added: { conversationId: string; message: Message };
+  /** To the reader's own sockets only (issue 27): they read the conversation in some tab; its unread count is 0. */
+  conversation_read: { conversationId: string };
   /** To the company: a channel's health status changed (a check found drift, or a repair put it right). */
   channel_health_changed: { channelId: string; health: ChannelHealthBrief };
 }

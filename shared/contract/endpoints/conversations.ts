@@ -3,6 +3,18 @@
 import type * as contracts from '../conversations';
 import type { Endpoint } from '../route';
 
+export const addNote: Endpoint<typeof contracts.addNote> = {
+  method: 'POST',
+  path: '/api/v1/conversations/{id}/notes',
+  auth: 'user',
+};
+
+export const assignConversation: Endpoint<typeof contracts.assignConversation> = {
+  method: 'PATCH',
+  path: '/api/v1/conversations/{id}/assignee',
+  auth: 'user',
+};
+
 export const getConversation: Endpoint<typeof contracts.getConversation> = {
   method: 'GET',
   path: '/api/v1/conversations/{id}',
@@ -18,6 +30,12 @@ export const inboundSmsWebhook: Endpoint<typeof contracts.inboundSmsWebhook> = {
 export const listConversations: Endpoint<typeof contracts.listConversations> = {
   method: 'GET',
   path: '/api/v1/conversations',
+  auth: 'user',
+};
+
+export const markConversationRead: Endpoint<typeof contracts.markConversationRead> = {
+  method: 'POST',
+  path: '/api/v1/conversations/{id}/read',
   auth: 'user',
 };
 
@@ -37,6 +55,12 @@ export const smsStatusWebhook: Endpoint<typeof contracts.smsStatusWebhook> = {
   method: 'POST',
   path: '/webhooks/twilio/{webhookId}/sms/status',
   auth: 'twilio',
+};
+
+export const unreadConversations: Endpoint<typeof contracts.unreadConversations> = {
+  method: 'GET',
+  path: '/api/v1/conversations/unread',
+  auth: 'user',
 };
 
 export const updateConversationStatus: Endpoint<typeof contracts.updateConversationStatus> = {

@@ -23,6 +23,8 @@ const conversation = (id: string, minute: number, over: Partial<Conversation> = 
   messageCount: 2,
   optedOut: false,
   createdAt: at(0),
+  assignee: null,
+  unreadCount: 0,
   ...over,
 });
 
@@ -193,6 +195,8 @@ describe('a read meets the cache (issue 22)', () => {
 const sms = (id: string, status: MessageStatus, providerMessageId: string | null = `SM${id}`): Message => ({
   id,
   conversationId: 'a',
+  type: 'SMS',
+  mentions: [],
   direction: 'OUTBOUND',
   body: id,
   status,

@@ -201,8 +201,9 @@ function recentlyTold(queryClient: QueryClient, now = Date.now()): Map<string, C
 
 /** The conversation fields of a thread page (the list's view of it). */
 function summaryOf(detail: ConversationDetail): Conversation {
-  const { id, status, contact, channel, lastMessage, lastMessageAt, messageCount, optedOut, createdAt } = detail;
-  return { id, status, contact, channel, lastMessage, lastMessageAt, messageCount, optedOut, createdAt };
+  const { id, status, contact, channel, lastMessage, lastMessageAt, messageCount, optedOut, createdAt, assignee, unreadCount } =
+    detail;
+  return { id, status, contact, channel, lastMessage, lastMessageAt, messageCount, optedOut, createdAt, assignee, unreadCount };
 }
 
 /**

@@ -40,7 +40,11 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
     case 'message_sent': {
       const { conversation, message } = event.data;
       storeMessage(queryClient, conversation.id, message);
-      storeConversation(queryClient, conversation, conversation.messageCount === 1 ? 'created' : 'unknown');
+      storeConversation(
+        queryClient,
+        { ...conversation, unreadCount: 0 },
+        conversation.messageCount === 1 ? 'created' : 'unknown',
+      );
       return;
     }
     case 'message_status_updated':
@@ -48,7 +52,7 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
       return;
     case 'conversation_status_updated':
     case 'conversation_reopened':
-      storeConversation(queryClient, event.data.conversation, 'status-changed');
+      storeConversation(queryClient, { ...event.data.conversation, unreadCount: 0 }, 'status-changed');
       return;
     // Call History shows the call with its final status (the event is sent once the call's record is).
     case 'call_ended':

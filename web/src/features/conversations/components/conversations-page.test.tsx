@@ -29,6 +29,8 @@ function conversation(n: number, over: Partial<Conversation> = {}): Conversation
     messageCount: 1,
     optedOut: false,
     createdAt: minutesAgo(n),
+    assignee: null,
+    unreadCount: 0,
     ...over,
   };
 }
@@ -40,6 +42,8 @@ function message(conversationId: string, over: Partial<Message> & { providerStat
   return {
     id: `m-${messageSeq}`,
     conversationId,
+    type: 'SMS',
+    mentions: [],
     direction: 'INBOUND',
     body: `Text ${messageSeq}`,
     status: 'RECEIVED',

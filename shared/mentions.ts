@@ -1,0 +1,33 @@
+/**
+ * `@Name` mentions in an internal note (issue 27), one rule for the API (which resolves and stores
+ * them) and the web app (which highlights them while typing). A mention is `@` followed by a member's
+ * whole name, case-insensitive, at the start of the note or after whitespace or an opening bracket,
+ * and not followed by a letter or digit; the longest name wins, so "@Ada Lovelace" is Ada Lovelace
+ * even when another member is named "Ada".
+ */
+
+export interface Mentionable {
+  id: string;
+  name: string;
+}
+
+const wordCharacter = /[\p{L}\p{N}_]/u;
+
+/** The members a note mentions, each once, in the order first mentioned. */
+export function findMentions<T extends Mentionable>(body: string, members: readonly T[]): T[] {
+  const byLength = members.filter((m) => m.name.trim().length > 0).sort((a, b) => b.name.length - a.name.length);
+  const found = new Map<string, T>();
+  const lower = body.toLowerCase();
+  for (let at = lower.indexOf('@'); at !== -1; at = lower.indexOf('@', at + 1)) {
+    const before = at === 0 ? '' : body.charAt(at - 1);
+    if (before !== '' && !/[\s([{]/u.test(before)) continue;
+    const member = byLength.find((m) => {
+      const name = m.name.trim().toLowerCase();
+      if (!lower.startsWith(name, at + 1)) return false;
+      const after = body.charAt(at + 1 + name.length);
+      return after === '' || !wordCharacter.test(after);
+    });
+    if (member && !found.has(member.id)) found.set(member.id, member);
+  }
+  return [...found.values()];
+}
