@@ -210,6 +210,16 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
+  // The team inbox (issue 27): its own handler folder, so its routes deploy in a nested stack of their own (README: Deploy).
+  { contract: conversations.unreadConversations, handler: 'team-inbox/unread', table: 'read', capabilities: ['jwt'] },
+  {
+    contract: conversations.markConversationRead,
+    handler: 'team-inbox/mark-read',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+  },
+  { contract: conversations.assignConversation, handler: 'team-inbox/assign', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: conversations.addNote, handler: 'team-inbox/add-note', table: 'write', capabilities: ['jwt', 'publish'] },
   // Webhooks decrypt the provider's auth token to check Twilio's signature; they never call Twilio.
   {
     contract: conversations.inboundSmsWebhook,

@@ -1,0 +1,8 @@
+import { addNote as addNoteContract } from '../../../shared/contract/conversations';
+import { addNote } from '../../conversations/team-inbox';
+import { defineHandler } from '../../lib/define-handler';
+
+export const handler = defineHandler(addNoteContract, async ({ principal, params, body }) => ({
+  status: 201,
+  data: { message: await addNote(principal.companyId, principal.userId, params.id, body.body) },
+}));

@@ -1,0 +1,7 @@
+import { markConversationRead } from '../../../shared/contract/conversations';
+import { markRead } from '../../conversations/team-inbox';
+import { defineHandler } from '../../lib/define-handler';
+
+export const handler = defineHandler(markConversationRead, async ({ principal, params }) => ({
+  data: { conversation: await markRead(principal.companyId, principal.userId, params.id) },
+}));

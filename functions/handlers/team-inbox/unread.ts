@@ -1,0 +1,7 @@
+import { unreadConversations } from '../../../shared/contract/conversations';
+import { countUnread } from '../../conversations/team-inbox';
+import { defineHandler } from '../../lib/define-handler';
+
+export const handler = defineHandler(unreadConversations, async ({ principal }) => ({
+  data: await countUnread(principal.companyId, principal.userId),
+}));
