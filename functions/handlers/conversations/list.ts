@@ -3,5 +3,5 @@ import { listConversationPage } from '../../conversations/list';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(listConversations, async ({ principal, query }) => ({
-  data: await listConversationPage(principal.companyId, query),
+  data: await listConversationPage(principal.companyId, principal.userId, query),
 }));
