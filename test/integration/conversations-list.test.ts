@@ -72,6 +72,8 @@ describe('the conversation list', () => {
       messageCount: 1,
       optedOut: false,
       createdAt: first.createdAt,
+      assignee: null,
+      unreadCount: 0,
     });
   });
 
