@@ -303,7 +303,7 @@ describe('the assignee filter of the list', () => {
       { assignee: 'me', status: 'OPEN', cursor: mine },
       { status: 'BOTH', cursor: mine },
       { assignee: 'me', status: 'BOTH', cursor: anyone },
-    ]) {
+    ] as Query[]) {
       const res = await list(me, query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED', message: 'cursor is invalid' } });
