@@ -298,14 +298,13 @@ describe('the assignee filter of the list', () => {
     expect(mine).toBeTruthy();
     // The same filters by another name: `me` and the caller's own id are one list.
     expect((await listed(me, { assignee: me.user.id, status: 'BOTH', limit: 1, cursor: mine })).pagination.offset).toBe(1);
-    const otherFilters: Query[] = [
+    for (const query of [
       { assignee: 'unassigned', status: 'BOTH', cursor: mine },
       { assignee: colleague.user.id, status: 'BOTH', cursor: mine },
       { assignee: 'me', status: 'OPEN', cursor: mine },
       { status: 'BOTH', cursor: mine },
       { assignee: 'me', status: 'BOTH', cursor: anyone },
-    ];
-    for (const query of otherFilters) {
+    ] as Query[]) {
       const res = await list(me, query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED', message: 'cursor is invalid' } });
