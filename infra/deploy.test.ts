@@ -6,7 +6,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
 import { HANDLER_TAG } from './constructs/switchboard-function';
-import { type Resolved, resolveTemplate } from './resolve-template';
+import { nestedTemplatesOf, type Resolved, resolveTemplate } from './resolve-template';
 import {
   API_GATEWAY_LOGGING_ROLE_CHECK,
   API_GATEWAY_LOGGING_ROLE_CONTEXT,
@@ -36,9 +36,11 @@ function synth(context: Record<string, string> = {}) {
 
 const plain = synth();
 const json = plain.template.toJSON();
+// The team inbox's routes (feature-routes.ts): resolved with what the parent passes them.
+const nested = nestedTemplatesOf(plain.stack);
 const MAIL_FROM = { MailFrom: 'no-reply@example.com' };
 const deployWith = (values: Record<string, string> = {}, pseudo: Record<string, string> = {}) =>
-  resolveTemplate(json, { ...MAIL_FROM, ...values }, pseudo);
+  resolveTemplate(json, { ...MAIL_FROM, ...values }, pseudo, nested);
 const logicalIdOf = (type: string) => {
   const ids = Object.keys(plain.template.findResources(type));
   expect(ids, type).toHaveLength(1);
@@ -333,6 +335,60 @@ describe('adopting a restored table and its key', () => {
     expect(matches('ExistingTableName', 'arn:aws:dynamodb:eu-west-1:123456789012:table/x')).toBe(false);
     expect(matches('ExistingKeyArn', restored.ExistingKeyArn)).toBe(true);
     expect(matches('ExistingKeyArn', 'alias/aws/dynamodb')).toBe(false);
+  });
+});
+
+describe('nested stacks (the team inbox’s routes, feature-routes.ts)', () => {
+  const handlerOf = (fn: Resolved['resources'][string]) =>
+    (fn.Properties.Tags as { Key: string; Value: string }[]).find((tag) => tag.Key === HANDLER_TAG)?.Value as string;
+  const nestedStackId = Object.keys(nested)[0] as string;
+  const inNested = (resolved: Resolved) =>
+    Object.entries(resolved.resources)
+      .filter(([id]) => id.startsWith(`${nestedStackId}/`))
+      .map(([, resource]) => resource);
+
+  it.each([
+    ['the defaults', {}],
+    [
+      'a restored table and the old key',
+      { ExistingTableName: 'restored', ExistingKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/k-1' },
+    ],
+  ])('give their functions the very settings of the parent’s: %s', (_, values) => {
+    expect(Object.keys(nested)).toHaveLength(1);
+    const resolved = deployWith(values, { 'AWS::Region': 'us-east-1' });
+    const nestedFunctions = ourFunctions({
+      ...resolved,
+      resources: Object.fromEntries(inNested(resolved).map((r, i) => [i, r])),
+    });
+    expect(nestedFunctions.map(handlerOf).sort()).toEqual(
+      ['team-inbox/add-note', 'team-inbox/assign', 'team-inbox/mark-read', 'team-inbox/unread'].sort(),
+    );
+    const parentFunctions = ourFunctions(resolved).filter((fn) => !nestedFunctions.includes(fn));
+    const variablesOf = (fn: Resolved['resources'][string]) =>
+      (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    for (const fn of nestedFunctions) {
+      // Every variable and the layer as a parent function has them: the table in use, the secrets, the stage…
+      for (const [name, value] of Object.entries(variablesOf(fn))) {
+        const parentValues = parentFunctions.map((p) => variablesOf(p)[name]).filter((v) => v !== undefined);
+        expect(parentValues.length, `${handlerOf(fn)} ${name}`).toBeGreaterThan(0);
+        for (const parentValue of parentValues) expect(value, `${handlerOf(fn)} ${name}`).toEqual(parentValue);
+      }
+      expect(fn.Properties.Layers).toEqual((parentFunctions[0] as Resolved['resources'][string]).Properties.Layers);
+    }
+    const table = 'ExistingTableName' in values ? 'restored' : { Ref: logicalIdOf('AWS::DynamoDB::Table') };
+    for (const fn of nestedFunctions) expect(variablesOf(fn).TABLE_NAME).toEqual(table);
+  });
+
+  it('are checked like the parent: a parameter it does not pass is dangling, a nested stack without its template an error', () => {
+    const withoutTable = structuredClone(json);
+    delete withoutTable.Resources[nestedStackId].Properties.Parameters.TableName;
+    // The parameter without a value, and what refers to it.
+    expect(resolveTemplate(withoutTable, MAIL_FROM, {}, nested).dangling).toEqual([
+      `${nestedStackId}/Parameters/TableName`,
+      `${nestedStackId}/TableName`,
+    ]);
+    expect(resolveTemplate(json, MAIL_FROM, {}, nested).dangling).toEqual([]);
+    expect(() => resolveTemplate(json, MAIL_FROM)).toThrow(`No template given for the nested stack ${nestedStackId}`);
   });
 });
 
