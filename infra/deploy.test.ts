@@ -5,6 +5,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
+import { tableDefinition } from '../functions/lib/table';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { nestedTemplatesOf, type Resolved, resolveTemplate } from './resolve-template';
 import {
@@ -156,6 +157,18 @@ describe('a failed first deploy', () => {
     // Kept (so never deleted, the protection staying on) except when its own create rolls back.
     expect(protection.DeletionPolicy).toBe('RetainExceptOnCreate');
     expect(protection.Condition).toBe(json.Resources[table].Condition);
+  });
+
+  it('adds at most one table index per release, as CloudFormation creates one per update (README: Upgrading)', () => {
+    // The indexes of deployed stacks before this release (the team inbox, issue 27, adds GSI3): a
+    // release that adds one more lists these first.
+    const deployed = ['GSI1', 'GSI2'];
+    const indexes = (
+      json.Resources[logicalIdOf('AWS::DynamoDB::Table')].Properties.GlobalSecondaryIndexes as { IndexName: string }[]
+    ).map((index) => index.IndexName);
+    expect(indexes).toEqual(tableDefinition.globalSecondaryIndexes.map((index) => index.indexName));
+    expect(indexes.slice(0, deployed.length)).toEqual(deployed);
+    expect(indexes.length - deployed.length).toBeLessThanOrEqual(1);
   });
 
   it('keeps the logical ids of the table and the key of existing deployments (another would replace them)', () => {
@@ -402,6 +415,24 @@ describe('README: Deploy to AWS', () => {
   const firstColumns = [...section.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) =>
     [...(row[1] as string).matchAll(/`([A-Za-z]+)`/g)].map((name) => name[1]),
   );
+
+  it('gives the command that adds the newest index to an adopted table, with the keys of tableDefinition', () => {
+    const newest = tableDefinition.globalSecondaryIndexes.at(-1) as (typeof tableDefinition.globalSecondaryIndexes)[number];
+    const attributes = [newest.partitionKey, newest.sortKey].map((name) => `AttributeName=${name},AttributeType=S`).join(' ');
+    const create = JSON.stringify([
+      {
+        Create: {
+          IndexName: newest.indexName,
+          KeySchema: [
+            { AttributeName: newest.partitionKey, KeyType: 'HASH' },
+            { AttributeName: newest.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      },
+    ]);
+    expect(section).toContain(`--attribute-definitions ${attributes} \\\n  --global-secondary-index-updates '${create}'`);
+  });
 
   it('explains every parameter and every output of the template', () => {
     const parameters = Object.keys(json.Parameters).filter((name) => name !== 'BootstrapVersion');
