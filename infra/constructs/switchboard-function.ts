@@ -197,7 +197,7 @@ export class SwitchboardFunctions extends Construct {
       if (known.resolved !== resolved) throw new Error(`${name}: two values for one parameter of ${stack.node.path}`);
       return known.parameter.valueAsString;
     }
-    const parameter = new CfnParameter(stack, name, { type: 'String', description: `${name} of ${here.stackName}` });
+    const parameter = new CfnParameter(stack, name, { type: 'String', description: `Passed in by the stack ${here.stackName}` });
     stack.setParameter(parameter.logicalId, value);
     passed.set(name, { parameter, resolved });
     return parameter.valueAsString;

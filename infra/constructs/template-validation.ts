@@ -43,11 +43,12 @@ const validated = new WeakSet<IConstruct>();
 
 /**
  * Has every template of the app validated, nested ones included; in place of CDK's default
- * validation (which it replaces once a CloudFormationValidatePlugin is registered).
+ * validation (which it replaces once a CloudFormationValidatePlugin is registered). Off where CDK's
+ * would be off too: `cdk synth --no-validation`, or CDK_VALIDATION=false.
  */
 export function validateEveryTemplate(scope: IConstruct): void {
   const root = scope.node.root;
-  if (validated.has(root)) return;
+  if (validated.has(root) || process.env.CDK_VALIDATION === 'false') return;
   validated.add(root);
   Validations.of(root).addPlugins(plugin);
 }
