@@ -5,8 +5,9 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
+import { tableDefinition } from '../functions/lib/table';
 import { HANDLER_TAG } from './constructs/switchboard-function';
-import { type Resolved, resolveTemplate } from './resolve-template';
+import { nestedTemplatesOf, type Resolved, resolveTemplate } from './resolve-template';
 import {
   API_GATEWAY_LOGGING_ROLE_CHECK,
   API_GATEWAY_LOGGING_ROLE_CONTEXT,
@@ -36,9 +37,11 @@ function synth(context: Record<string, string> = {}) {
 
 const plain = synth();
 const json = plain.template.toJSON();
+// The team inbox's routes (feature-routes.ts): resolved with what the parent passes them.
+const nested = nestedTemplatesOf(plain.stack);
 const MAIL_FROM = { MailFrom: 'no-reply@example.com' };
 const deployWith = (values: Record<string, string> = {}, pseudo: Record<string, string> = {}) =>
-  resolveTemplate(json, { ...MAIL_FROM, ...values }, pseudo);
+  resolveTemplate(json, { ...MAIL_FROM, ...values }, pseudo, nested);
 const logicalIdOf = (type: string) => {
   const ids = Object.keys(plain.template.findResources(type));
   expect(ids, type).toHaveLength(1);
@@ -154,6 +157,18 @@ describe('a failed first deploy', () => {
     // Kept (so never deleted, the protection staying on) except when its own create rolls back.
     expect(protection.DeletionPolicy).toBe('RetainExceptOnCreate');
     expect(protection.Condition).toBe(json.Resources[table].Condition);
+  });
+
+  it('adds at most one table index per release, as CloudFormation creates one per update (README: Upgrading)', () => {
+    // The indexes of deployed stacks before this release (the team inbox, issue 27, adds GSI3): a
+    // release that adds one more lists these first.
+    const deployed = ['GSI1', 'GSI2'];
+    const indexes = (
+      json.Resources[logicalIdOf('AWS::DynamoDB::Table')].Properties.GlobalSecondaryIndexes as { IndexName: string }[]
+    ).map((index) => index.IndexName);
+    expect(indexes).toEqual(tableDefinition.globalSecondaryIndexes.map((index) => index.indexName));
+    expect(indexes.slice(0, deployed.length)).toEqual(deployed);
+    expect(indexes.length - deployed.length).toBeLessThanOrEqual(1);
   });
 
   it('keeps the logical ids of the table and the key of existing deployments (another would replace them)', () => {
@@ -336,6 +351,60 @@ describe('adopting a restored table and its key', () => {
   });
 });
 
+describe('nested stacks (the team inbox’s routes, feature-routes.ts)', () => {
+  const handlerOf = (fn: Resolved['resources'][string]) =>
+    (fn.Properties.Tags as { Key: string; Value: string }[]).find((tag) => tag.Key === HANDLER_TAG)?.Value as string;
+  const nestedStackId = Object.keys(nested)[0] as string;
+  const inNested = (resolved: Resolved) =>
+    Object.entries(resolved.resources)
+      .filter(([id]) => id.startsWith(`${nestedStackId}/`))
+      .map(([, resource]) => resource);
+
+  it.each([
+    ['the defaults', {}],
+    [
+      'a restored table and the old key',
+      { ExistingTableName: 'restored', ExistingKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/k-1' },
+    ],
+  ])('give their functions the very settings of the parent’s: %s', (_, values) => {
+    expect(Object.keys(nested)).toHaveLength(1);
+    const resolved = deployWith(values, { 'AWS::Region': 'us-east-1' });
+    const nestedFunctions = ourFunctions({
+      ...resolved,
+      resources: Object.fromEntries(inNested(resolved).map((r, i) => [i, r])),
+    });
+    expect(nestedFunctions.map(handlerOf).sort()).toEqual(
+      ['team-inbox/add-note', 'team-inbox/assign', 'team-inbox/mark-read', 'team-inbox/unread'].sort(),
+    );
+    const parentFunctions = ourFunctions(resolved).filter((fn) => !nestedFunctions.includes(fn));
+    const variablesOf = (fn: Resolved['resources'][string]) =>
+      (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    for (const fn of nestedFunctions) {
+      // Every variable and the layer as a parent function has them: the table in use, the secrets, the stage…
+      for (const [name, value] of Object.entries(variablesOf(fn))) {
+        const parentValues = parentFunctions.map((p) => variablesOf(p)[name]).filter((v) => v !== undefined);
+        expect(parentValues.length, `${handlerOf(fn)} ${name}`).toBeGreaterThan(0);
+        for (const parentValue of parentValues) expect(value, `${handlerOf(fn)} ${name}`).toEqual(parentValue);
+      }
+      expect(fn.Properties.Layers).toEqual((parentFunctions[0] as Resolved['resources'][string]).Properties.Layers);
+    }
+    const table = 'ExistingTableName' in values ? 'restored' : { Ref: logicalIdOf('AWS::DynamoDB::Table') };
+    for (const fn of nestedFunctions) expect(variablesOf(fn).TABLE_NAME).toEqual(table);
+  });
+
+  it('are checked like the parent: a parameter it does not pass is dangling, a nested stack without its template an error', () => {
+    const withoutTable = structuredClone(json);
+    delete withoutTable.Resources[nestedStackId].Properties.Parameters.TableName;
+    // The parameter without a value, and what refers to it.
+    expect(resolveTemplate(withoutTable, MAIL_FROM, {}, nested).dangling).toEqual([
+      `${nestedStackId}/Parameters/TableName`,
+      `${nestedStackId}/TableName`,
+    ]);
+    expect(resolveTemplate(json, MAIL_FROM, {}, nested).dangling).toEqual([]);
+    expect(() => resolveTemplate(json, MAIL_FROM)).toThrow(`No template given for the nested stack ${nestedStackId}`);
+  });
+});
+
 describe('README: Deploy to AWS', () => {
   const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
   const section = readme.slice(
@@ -346,6 +415,24 @@ describe('README: Deploy to AWS', () => {
   const firstColumns = [...section.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) =>
     [...(row[1] as string).matchAll(/`([A-Za-z]+)`/g)].map((name) => name[1]),
   );
+
+  it('gives the command that adds the newest index to an adopted table, with the keys of tableDefinition', () => {
+    const newest = tableDefinition.globalSecondaryIndexes.at(-1) as (typeof tableDefinition.globalSecondaryIndexes)[number];
+    const attributes = [newest.partitionKey, newest.sortKey].map((name) => `AttributeName=${name},AttributeType=S`).join(' ');
+    const create = JSON.stringify([
+      {
+        Create: {
+          IndexName: newest.indexName,
+          KeySchema: [
+            { AttributeName: newest.partitionKey, KeyType: 'HASH' },
+            { AttributeName: newest.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      },
+    ]);
+    expect(section).toContain(`--attribute-definitions ${attributes} \\\n  --global-secondary-index-updates '${create}'`);
+  });
 
   it('explains every parameter and every output of the template', () => {
     const parameters = Object.keys(json.Parameters).filter((name) => name !== 'BootstrapVersion');

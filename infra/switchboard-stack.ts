@@ -27,6 +27,7 @@ import { health } from '../shared/contract/system';
 import { AppTable } from './constructs/app-table';
 import { CustomDomain } from './constructs/custom-domain';
 import { CustomerSecretsKey } from './constructs/customer-secrets-key';
+import { FEATURES_IN_NESTED_STACKS, FeatureRoutes, featureOf } from './constructs/feature-routes';
 import { HttpApi } from './constructs/http-api';
 import { MailConfiguration } from './constructs/mail-configuration';
 import { Monitoring } from './constructs/monitoring';
@@ -34,6 +35,7 @@ import { acknowledge } from './constructs/nag';
 import { lambdaAuthorizers } from './constructs/origin-authorizer';
 import { RealtimeApi } from './constructs/realtime-api';
 import { SwitchboardFunctions } from './constructs/switchboard-function';
+import { validateEveryTemplate } from './constructs/template-validation';
 import { OptionalWebAcl } from './constructs/web-acl';
 import { WebHosting } from './constructs/web-hosting';
 import { contextFlag } from './context';
@@ -60,6 +62,8 @@ export interface SwitchboardStackProps extends StackProps {
 export class SwitchboardStack extends Stack {
   constructor(scope: Construct, id: string, props: SwitchboardStackProps = {}) {
     super(scope, id, props);
+    // The nested stacks' templates too (feature-routes.ts), which CDK's own validation does not see.
+    validateEveryTemplate(this);
 
     const mailFrom = new CfnParameter(this, 'MailFrom', {
       type: 'String',
@@ -207,11 +211,23 @@ export class SwitchboardStack extends Stack {
       });
     }
 
+    // The features of FEATURES_IN_NESTED_STACKS: their routes and functions in a nested stack each.
+    const nested = new Map<string, FeatureRoutes>();
+    const nestedStackOf = (handler: string) => {
+      const feature = featureOf(handler);
+      if (!FEATURES_IN_NESTED_STACKS.includes(feature)) return undefined;
+      if (!nested.has(feature)) nested.set(feature, new FeatureRoutes(this, feature));
+      return nested.get(feature);
+    };
     const http = new HttpApi(this, 'Http', {
-      routes: httpRoutes.map((route) => ({
-        contract: route.contract,
-        function: functions.add(functionId(route.handler), { ...route, kind: 'http' }),
-      })),
+      routes: httpRoutes.map((route) => {
+        const stack = nestedStackOf(route.handler);
+        return {
+          contract: route.contract,
+          function: functions.add(functionId(route.handler), { ...route, kind: 'http' }, stack?.functions),
+          scope: stack?.routes,
+        };
+      }),
       fallback: functions.add(functionId(fallbackRoute.handler), { ...fallbackRoute, kind: 'http' }),
       authorizer: authorizers.http,
     });

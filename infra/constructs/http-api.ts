@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -52,6 +52,11 @@ const accessLogFormat = apigateway.AccessLogFormat.custom(
 export interface HttpApiRoute {
   readonly contract: Pick<HttpContract, 'method' | 'path' | 'auth'>;
   readonly function: lambda.IFunction;
+  /**
+   * Where the API route, its integration and invoke permission go: a nested stack of a feature's own
+   * (feature-routes.ts); this construct when absent. The API, stage and authorizer stay here.
+   */
+  readonly scope?: Construct;
 }
 
 export const isAuthRoute = (contract: HttpApiRoute['contract']) =>
@@ -89,21 +94,22 @@ export class HttpApi extends Construct {
     // Same-origin behind CloudFront, so no CORS configuration.
     this.api = new apigwv2.HttpApi(this, 'Api', { description: 'Switchboard HTTP API', createDefaultStage: false });
 
-    const routes: apigwv2.HttpRoute[] = [];
+    const routes: { route: apigwv2.HttpRoute; contract: HttpApiRoute['contract'] }[] = [];
     // The authorizer admits CloudFront's requests; who the user is, the route's handler checks
     // (defineHandler: the access token; defineWebhook: Twilio's signature).
     for (const route of props.routes) {
       const { method, path } = route.contract;
       // Construct ids cannot contain '/'.
       const name = `${method} ${path.replaceAll('/', ' ').trim()}`;
-      routes.push(
-        new apigwv2.HttpRoute(this, name, {
+      routes.push({
+        route: new apigwv2.HttpRoute(route.scope ?? this, name, {
           httpApi: this.api,
           routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod[method]),
           integration: new HttpLambdaIntegration(`${name} Integration`, route.function),
           authorizer: props.authorizer,
         }),
-      );
+        contract: route.contract,
+      });
     }
     new apigwv2.HttpRoute(this, 'Fallback', {
       httpApi: this.api,
@@ -134,7 +140,10 @@ export class HttpApi extends Construct {
         ];
       }),
     );
-    // Route settings name routes that must exist first.
-    for (const route of routes) this.stage.node.addDependency(route);
+    // Route settings name routes that must exist first. A nested stack's route is waited for only when
+    // named: the stage would wait for that whole stack otherwise.
+    for (const { route, contract } of routes) {
+      if (Stack.of(route) === Stack.of(this) || isAuthRoute(contract)) this.stage.node.addDependency(route);
+    }
   }
 }

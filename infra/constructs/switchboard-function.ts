@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { Duration, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
+import { CfnParameter, Duration, NestedStack, RemovalPolicy, Stack, Tags, Token } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -80,12 +80,16 @@ export interface FunctionRoute extends RouteEntry {
  * declares: its table access, capabilities and KMS operations. To stay far below CloudFormation's 500
  * resources as routes are added, functions with the same declarations share one role, and the
  * functions of one feature (the handler folder) one log group: a route adds a function, its API
- * route, integration and invoke permission, nothing more.
+ * route, integration and invoke permission, nothing more. A function may be created in a nested
+ * stack of this one (`add`'s scope, README: Deploy to AWS): its role and log group stay here, shared.
  */
 export class SwitchboardFunctions extends Construct {
   private readonly roles = new Map<string, iam.Role>();
   private readonly logGroups = new Map<string, logs.LogGroup>();
-  private readonly layer: lambda.ParamsAndSecretsLayerVersion;
+  /** The extension layer as each stack names it (this one's, then each nested stack's). */
+  private readonly layers = new Map<Stack, lambda.ParamsAndSecretsLayerVersion>();
+  /** The values of this stack passed to each nested stack (valueIn): parameter, and the value as resolved here. */
+  private readonly passed = new Map<Stack, Map<string, { parameter: CfnParameter; resolved: string }>>();
   /**
    * The WebSocket stage realtime pushes go to, for functions with the `publish` capability; set once
    * the WebSocket API exists, before any function that pushes (its own route functions included).
@@ -98,23 +102,26 @@ export class SwitchboardFunctions extends Construct {
     readonly settings: FunctionSettings,
   ) {
     super(scope, id);
-    this.layer = lambda.ParamsAndSecretsLayerVersion.fromVersionArn(settings.paramsAndSecretsLayerArn, {
-      logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
-      // Secrets are cached by the functions themselves (config.ts: the missing AWSPREVIOUS too, which
-      // the extension would ask Secrets Manager for on every request); a second cache here would
-      // double the time a rotated secret may still be served. Parameters: the extension's cache.
-      secretsManagerTtl: Duration.seconds(0),
-      parameterStoreTtl: Duration.seconds(SECRET_CACHE_TTL_SECONDS),
-    });
   }
 
-  add(constructId: string, route: FunctionRoute): nodejs.NodejsFunction {
+  /**
+   * The function of a route-table entry, created in `scope` (default: here). Another scope must be in
+   * this stack or in a nested stack of it; the function gets the same role, log group, environment
+   * and layer there (the values of this stack passed as parameters, valueIn).
+   */
+  add(constructId: string, route: FunctionRoute, scope: Construct = this): nodejs.NodejsFunction {
     const { settings } = this;
+    const stack = Stack.of(scope);
     const logGroup = this.logGroupFor(route.handler.split('/')[0] as string);
     const role = this.roleFor(route);
     logGroup.grantWrite(role);
+    const environment = Object.fromEntries(
+      Object.entries({ ...this.baseEnvironment(route), ...this.capabilityEnvironment(route.capabilities) }).map(
+        ([name, value]) => [name, this.valueIn(stack, pascal(name.toLowerCase()), value)],
+      ),
+    );
 
-    const fn = new nodejs.NodejsFunction(this, constructId, {
+    const fn = new nodejs.NodejsFunction(scope, constructId, {
       entry: path.join(settings.projectRoot, handlerEntry(route.handler)),
       handler: 'handler',
       projectRoot: settings.projectRoot,
@@ -128,8 +135,8 @@ export class SwitchboardFunctions extends Construct {
       // One JSON object a line, with Lambda's request id on each (README: Alarms and logs).
       loggingFormat: lambda.LoggingFormat.JSON,
       description: `Switchboard ${route.handler}`,
-      paramsAndSecrets: this.layer,
-      environment: { ...this.baseEnvironment(route), ...this.capabilityEnvironment(route.capabilities) },
+      paramsAndSecrets: this.layerIn(stack),
+      environment,
       bundling: {
         format: nodejs.OutputFormat.ESM,
         minify: esbuildOptions.minify,
@@ -150,6 +157,50 @@ export class SwitchboardFunctions extends Construct {
       'Node.js 22 is pinned on purpose: it is the esbuild target in infra/bundling.ts (LAMBDA_NODE_TARGET) that `npm run bench` measures; raise both together.',
     );
     return fn;
+  }
+
+  private layerIn(stack: Stack): lambda.ParamsAndSecretsLayerVersion {
+    let layer = this.layers.get(stack);
+    if (!layer) {
+      const arn = this.valueIn(stack, 'ParamsAndSecretsLayerArn', this.settings.paramsAndSecretsLayerArn);
+      layer = lambda.ParamsAndSecretsLayerVersion.fromVersionArn(arn, {
+        logLevel: lambda.ParamsAndSecretsLogLevel.WARN,
+        // Secrets are cached by the functions themselves (config.ts: the missing AWSPREVIOUS too, which
+        // the extension would ask Secrets Manager for on every request); a second cache here would
+        // double the time a rotated secret may still be served. Parameters: the extension's cache.
+        secretsManagerTtl: Duration.seconds(0),
+        parameterStoreTtl: Duration.seconds(SECRET_CACHE_TTL_SECONDS),
+      });
+      this.layers.set(stack, layer);
+    }
+    return layer;
+  }
+
+  /**
+   * A value of this stack as `stack` can use it: itself here (or when it is a literal), else a
+   * parameter of that nested stack, which this stack sets. CDK passes a plain reference (Ref, GetAtt)
+   * into a nested stack by itself, but copies any other expression as it is, and this stack's values
+   * are built from its conditions and mappings (the table or key in use, the layer of the region),
+   * which the nested template does not have: every one goes as a parameter, named after what it is.
+   */
+  private valueIn(stack: Stack, name: string, value: string): string {
+    const here = Stack.of(this);
+    if (stack === here || !Token.isUnresolved(value)) return value;
+    if (!NestedStack.isNestedStack(stack) || stack.nestedStackParent !== here) {
+      throw new Error(`${stack.node.path}: functions go in ${here.node.path} or a nested stack of it`);
+    }
+    const resolved = JSON.stringify(here.resolve(value));
+    const passed = this.passed.get(stack) ?? new Map();
+    this.passed.set(stack, passed);
+    const known = passed.get(name);
+    if (known) {
+      if (known.resolved !== resolved) throw new Error(`${name}: two values for one parameter of ${stack.node.path}`);
+      return known.parameter.valueAsString;
+    }
+    const parameter = new CfnParameter(stack, name, { type: 'String', description: `Passed in by the stack ${here.stackName}` });
+    stack.setParameter(parameter.logicalId, value);
+    passed.set(name, { parameter, resolved });
+    return parameter.valueAsString;
   }
 
   private baseEnvironment(route: FunctionRoute): Record<string, string> {
@@ -321,7 +372,8 @@ export class SwitchboardFunctions extends Construct {
   }
 }
 
-const pascal = (text: string) =>
+/** `team-inbox` → `TeamInbox`: construct ids from handler folders and names. */
+export const pascal = (text: string) =>
   text
     .split(/[^A-Za-z0-9]+/)
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
