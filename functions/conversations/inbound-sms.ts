@@ -19,7 +19,14 @@ import {
   messageTime,
   untilCommitted,
 } from './message-writes';
-import { type ContactRecord, type ConversationRecord, type MessageRecord, toConversation, toMessage } from './records';
+import {
+  type ContactRecord,
+  type ConversationRecord,
+  type MessageRecord,
+  toConversation,
+  toMessage,
+  toSharedConversation,
+} from './records';
 
 /** A text Twilio delivered to one of the company's numbers (its webhook's parameters). */
 export interface InboundSms {
@@ -81,7 +88,7 @@ export async function receiveSms(provider: Pick<ProviderRecord, 'id' | 'companyI
   });
   if (result === 'duplicate') return;
   const { message, conversation, contact, reopened } = result;
-  const view = toConversation(conversation, contact);
+  const view = toSharedConversation(toConversation(conversation, contact));
   if (reopened)
     await publish(companyId, { type: 'conversation_reopened', data: { conversationId: view.id, conversation: view } });
   await publish(companyId, {
@@ -238,6 +245,8 @@ async function tryStore(
       messageCount: 1,
       optedOut: optedOut ?? false,
       createdAt: at,
+      inboundCount: 1,
+      lastInboundAt: at,
     };
     items.push(...conversationCreateItems(conversation, found.staleConversationId));
     items.push(companyCountersItem(companyId, { smsReceived: 1, openConversations: 1 }));

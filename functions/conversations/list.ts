@@ -22,7 +22,7 @@ export interface ConversationListQuery {
   cursor?: string;
 }
 
-interface ConversationIndex {
+export interface ConversationIndex {
   indexName: string;
   partitionKey: string;
   sortKey: string;
@@ -30,7 +30,7 @@ interface ConversationIndex {
 }
 
 /** The index and partition that list a filter; the partition always comes from the caller's company. */
-function indexOf(companyId: string, filter: ConversationStatusFilter): ConversationIndex {
+export function indexOf(companyId: string, filter: ConversationStatusFilter): ConversationIndex {
   // The key builders with an empty sort part give the partition in the one format table.ts defines.
   if (filter === 'BOTH') {
     const { GSI2PK } = keys.conversationByActivity(companyId, '', '');
@@ -40,7 +40,12 @@ function indexOf(companyId: string, filter: ConversationStatusFilter): Conversat
   return { indexName: GSI1.indexName, partitionKey: GSI1.partitionKey, sortKey: GSI1.sortKey, partition: GSI1PK };
 }
 
-export async function listConversationPage(companyId: string, query: ConversationListQuery): Promise<ConversationPage> {
+/** `readerId`: whose unread counts the page carries. */
+export async function listConversationPage(
+  companyId: string,
+  query: ConversationListQuery,
+  readerId?: string,
+): Promise<ConversationPage> {
   // An empty cursor (`?cursor=` from a client with no next page yet) is no cursor.
   const cursor = query.cursor || undefined;
   if (cursor !== undefined && query.offset !== undefined) {
@@ -65,7 +70,7 @@ export async function listConversationPage(companyId: string, query: Conversatio
       ? encodeCursor({ filter: query.status, sortKey: sortKeyOf(index, last), offset: start.offset + page.items.length })
       : null;
   return {
-    conversations: await toConversationViews(companyId, page.items),
+    conversations: await toConversationViews(companyId, page.items, readerId),
     total,
     pagination: { total, limit: query.limit, offset: start.offset, nextCursor },
   };
@@ -133,7 +138,7 @@ function keyCondition(index: ConversationIndex, before: string | undefined) {
   };
 }
 
-const sortKeyOf = (index: ConversationIndex, item: object) => (item as Record<string, string>)[index.sortKey] as string;
+export const sortKeyOf = (index: ConversationIndex, item: object) => (item as Record<string, string>)[index.sortKey] as string;
 
 /** The filter's total from the counters every change of a conversation keeps (never a count query). */
 async function conversationTotal(companyId: string, filter: ConversationStatusFilter): Promise<number> {
@@ -161,7 +166,7 @@ export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, f: filter, k: sortKey, o: offset })).toString('base64url');
 }
 
-function decodeCursor(cursor: string, filter: ConversationStatusFilter): { sortKey: string; offset: number } {
+export function decodeCursor(cursor: string, filter: ConversationStatusFilter): { sortKey: string; offset: number } {
   const invalid = () => new AppError(400, 'VALIDATION_FAILED', 'cursor is invalid', { fields: { cursor: 'cursor is invalid' } });
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   let fields: unknown;

@@ -103,6 +103,39 @@ describe('conversationUpdateItem', () => {
   });
 });
 
+describe('inbound counters (unread per member)', () => {
+  const inbound = (createdAt: string): MessageRecord => ({
+    ...message(createdAt, 'Hi'),
+    direction: 'INBOUND',
+    status: 'RECEIVED',
+  });
+
+  it('an inbound text adds one to inboundCount and is the latest inbound time when newest', () => {
+    const newer = inbound('2026-01-01T10:05:00.000Z');
+    const after = conversationWithMessage({ ...conversation, inboundCount: 2 }, newer);
+    expect(after).toMatchObject({ inboundCount: 3, lastInboundAt: '2026-01-01T10:05:00.000Z' });
+    const update = conversationUpdateItem(conversation, newer, after).Update;
+    expect(update?.UpdateExpression).toContain('lastInboundAt = :at');
+    expect(update?.UpdateExpression).toMatch(/ADD messageCount :one, inboundCount :one$/);
+  });
+
+  it('an older inbound text counts but only fills a missing latest time; an outbound one counts nothing', () => {
+    const older = inbound('2026-01-01T09:59:00.000Z');
+    const after = conversationWithMessage({ ...conversation, lastInboundAt: '2026-01-01T10:00:00.000Z' }, older);
+    expect(after).toMatchObject({ inboundCount: 1, lastInboundAt: '2026-01-01T10:00:00.000Z' });
+    const update = conversationUpdateItem(conversation, older, after).Update;
+    expect(update?.UpdateExpression).toBe(
+      'SET lastInboundAt = if_not_exists(lastInboundAt, :at) ADD messageCount :one, inboundCount :one',
+    );
+
+    const reply = message('2026-01-01T10:05:00.000Z');
+    expect(conversationWithMessage(conversation, reply).inboundCount).toBeUndefined();
+    expect(
+      conversationUpdateItem(conversation, reply, conversationWithMessage(conversation, reply)).Update?.UpdateExpression,
+    ).not.toContain('inbound');
+  });
+});
+
 describe('messageByIdPutItem', () => {
   it('leads from the id to the message’s key, and expires with the message', () => {
     const item = messageByIdPutItem({ ...message('2026-01-01T10:05:00.000Z'), expiresAt: 1_800_000_000 }).Put?.Item;

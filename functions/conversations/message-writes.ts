@@ -53,11 +53,19 @@ export function conversationWithMessage(
   changes: Partial<Pick<ConversationRecord, 'status' | 'optedOut'>> = {},
 ): ConversationRecord {
   const newest = message.createdAt > conversation.lastMessageAt;
+  const inbound = message.direction === 'INBOUND';
   return {
     ...conversation,
     ...changes,
     ...(newest ? { lastMessage: { direction: message.direction, body: message.body }, lastMessageAt: message.createdAt } : {}),
     messageCount: conversation.messageCount + 1,
+    // Unread counts compare these with each member's marker (unread.ts): nothing is written per member.
+    ...(inbound
+      ? {
+          inboundCount: (conversation.inboundCount ?? 0) + 1,
+          lastInboundAt: newest || !conversation.lastInboundAt ? message.createdAt : conversation.lastInboundAt,
+        }
+      : {}),
   };
 }
 
@@ -118,6 +126,7 @@ export function conversationUpdateItem(
 ): TransactItem {
   const newest = message.createdAt > before.lastMessageAt;
   const reopens = after.status !== before.status;
+  const inbound = message.direction === 'INBOUND';
   const index = conversationIndexEntries(after);
   const sets = [
     ...(newest ? ['lastMessage = :lastMessage', 'lastMessageAt = :lastMessageAt'] : []),
@@ -125,6 +134,8 @@ export function conversationUpdateItem(
       ? ['#status = :status', 'GSI1PK = :gsi1pk', 'GSI1SK = :gsi1sk', 'GSI2PK = :gsi2pk', 'GSI2SK = :gsi2sk']
       : []),
     ...(after.optedOut !== before.optedOut ? ['optedOut = :optedOut'] : []),
+    // An inbound text's time is the latest inbound one when it is the newest message; an older one only fills a gap.
+    ...(inbound ? [newest ? 'lastInboundAt = :at' : 'lastInboundAt = if_not_exists(lastInboundAt, :at)'] : []),
   ];
   // Index entries carry lastMessageAt: an older message that reopens writes them only over the time it read.
   const time = newest ? 'lastMessageAt < :at' : reopens ? 'lastMessageAt = :lastMessageAt' : 'lastMessageAt > :at';
@@ -140,13 +151,13 @@ export function conversationUpdateItem(
     });
   }
   if (newest) values[':lastMessage'] = after.lastMessage;
-  if (!reopens || newest) values[':at'] = message.createdAt;
+  if (!reopens || newest || inbound) values[':at'] = message.createdAt;
   if (after.optedOut !== before.optedOut) values[':optedOut'] = after.optedOut;
   return {
     Update: {
       TableName: tableName(),
       Key: keys.conversation(after.companyId, after.id),
-      UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD messageCount :one`,
+      UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD messageCount :one${inbound ? ', inboundCount :one' : ''}`,
       ConditionExpression: `#status = :statusBefore AND ${time}`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: values,

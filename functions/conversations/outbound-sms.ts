@@ -30,7 +30,7 @@ import {
   STATUS_RANK,
   untilCommitted,
 } from './message-writes';
-import { type ConversationRecord, type MessageRecord, toMessage } from './records';
+import { type ConversationRecord, type MessageRecord, toMessage, toSharedConversation } from './records';
 import { requireSendingRoute } from './sending-route';
 import { getConversationRecord } from './thread';
 
@@ -62,7 +62,7 @@ export async function sendSms(companyId: string, userId: string, conversationId:
   });
   await countSent(message);
   const sent = await handToTwilio(provider, channel, after, message);
-  const view = await toConversationView(after);
+  const view = toSharedConversation(await toConversationView(after));
   await publish(companyId, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
   return sent;
 }

@@ -1,4 +1,10 @@
-import type { Conversation, ConversationStatus, Message, MessageStatus } from '../../shared/contract/conversations';
+import type {
+  Conversation,
+  ConversationStatus,
+  Message,
+  MessageStatus,
+  SharedConversation,
+} from '../../shared/contract/conversations';
 import { keys } from '../lib/table';
 
 /**
@@ -123,6 +129,12 @@ export function toConversation(record: ConversationRecord, contact: ContactRecor
     assignee: record.assignee ?? null,
     unreadCount,
   };
+}
+
+/** A conversation as events push it to the whole company: no one reader, so no unread count. */
+export function toSharedConversation(conversation: Conversation): SharedConversation {
+  const { unreadCount: _reader, ...shared } = conversation;
+  return shared;
 }
 
 /** The index attributes a conversation item carries; rewrite them whenever status or lastMessageAt changes. */

@@ -6,7 +6,7 @@ import { publish } from '../realtime/publish';
 import { companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
 import { untilCommitted } from './message-writes';
-import { type ConversationRecord, conversationIndexEntries } from './records';
+import { type ConversationRecord, conversationIndexEntries, toSharedConversation } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
 
 /**
@@ -20,16 +20,21 @@ export async function changeConversationStatus(
   companyId: string,
   conversationId: string,
   status: ConversationStatus,
+  readerId: string,
 ): Promise<Conversation> {
   return untilCommitted(async () => {
     const record = await findConversationRecord(companyId, conversationId);
     if (!record) throw conversationNotFound();
-    if (record.status === status) return toConversationView(record);
+    if (record.status === status) return toConversationView(record, readerId);
 
     const changed: ConversationRecord = { ...record, status };
     if (!(await writeStatus(record, changed))) return undefined;
-    const conversation = await toConversationView(changed);
-    await publish(companyId, { type: 'conversation_status_updated', data: { conversationId, status, conversation } });
+    // The answer is the reader's (their unread count); the event is the company's.
+    const conversation = await toConversationView(changed, readerId);
+    await publish(companyId, {
+      type: 'conversation_status_updated',
+      data: { conversationId, status, conversation: toSharedConversation(conversation) },
+    });
     return conversation;
   });
 }

@@ -32,15 +32,20 @@ export async function getConversationRecord(companyId: string, conversationId: s
 }
 
 /**
- * The conversation with whether texts can be sent from it now, and its newest THREAD_PAGE_SIZE messages, oldest first; with `before` (an
+ * The conversation as `readerId` sees it (their unread count), whether texts can be sent from it now, and its newest THREAD_PAGE_SIZE messages, oldest first; with `before` (an
  * `olderCursor` of an earlier read), the page older than it. One Query whatever the thread's length.
  */
-export async function readThread(companyId: string, conversationId: string, before?: string): Promise<ConversationDetail> {
+export async function readThread(
+  companyId: string,
+  conversationId: string,
+  readerId: string,
+  before?: string,
+): Promise<ConversationDetail> {
   const startAfter = before === undefined ? undefined : decodeCursor(before);
   const record = await getConversationRecord(companyId, conversationId);
   const { PK } = keys.messagesOf(companyId, conversationId);
   const [conversation, route, page] = await Promise.all([
-    toConversationView(record),
+    toConversationView(record, readerId),
     sendingRoute(record),
     db.send(
       new QueryCommand({

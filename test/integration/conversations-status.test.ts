@@ -61,7 +61,9 @@ describe('changing the status of a conversation', () => {
         messageCount: 1,
       });
       const event = await socket.next('conversation_status_updated');
-      expect(event.data).toEqual({ conversationId: open.id, status: 'CLOSED', conversation: closing.body.data.conversation });
+      // The event is the company's: the answer less the reader's own unread count.
+      const { unreadCount: _reader, ...shared } = closing.body.data.conversation;
+      expect(event.data).toEqual({ conversationId: open.id, status: 'CLOSED', conversation: shared });
       expect(await lists()).toEqual({
         OPEN: { ids: [], total: 0 },
         CLOSED: { ids: [closed.id, open.id], total: 2 },

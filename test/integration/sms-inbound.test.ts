@@ -74,6 +74,8 @@ describe('an inbound text', () => {
     expect(read.status).toBe(200);
     expect(read.body.data.conversation).toEqual({
       ...conversation,
+      // The event is the company's; the detail is the reader's, who has not read the text yet.
+      unreadCount: 1,
       sendingBlockedBy: null,
       messages: [message],
       olderCursor: null,

@@ -79,6 +79,8 @@ export async function seedConversations(
       messageCount: 1,
       optedOut: false,
       createdAt: at,
+      inboundCount: 1,
+      lastInboundAt: at,
     };
     const message = inboundMessage(conversation, body, at);
     items.push(
@@ -136,6 +138,8 @@ export async function seedInboundMessage(
     lastMessage: { direction: 'INBOUND', body },
     lastMessageAt: receivedAt,
     messageCount: conversation.messageCount + 1,
+    inboundCount: (conversation.inboundCount ?? 0) + 1,
+    lastInboundAt: receivedAt,
   };
   const TableName = table.tableName;
   const entries = conversationIndexEntries(after);
@@ -150,9 +154,9 @@ export async function seedInboundMessage(
           Update: {
             TableName,
             Key: keys.conversation(conversation.companyId, conversation.id),
-            UpdateExpression: `SET lastMessage = :last, lastMessageAt = :at, ${indexNames
+            UpdateExpression: `SET lastMessage = :last, lastMessageAt = :at, lastInboundAt = :at, ${indexNames
               .map((_, i) => `#index${i} = :index${i}`)
-              .join(', ')} ADD messageCount :one`,
+              .join(', ')} ADD messageCount :one, inboundCount :one`,
             ConditionExpression: 'lastMessageAt = :before',
             ExpressionAttributeNames: Object.fromEntries(indexNames.map((name, i) => [`#index${i}`, name])),
             ExpressionAttributeValues: {

@@ -1,7 +1,11 @@
 import { listConversations } from '../../../shared/contract/conversations';
 import { listConversationPage } from '../../conversations/list';
+import { listUnreadPage } from '../../conversations/unread-window';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(listConversations, async ({ principal, query }) => ({
-  data: await listConversationPage(principal.companyId, query),
+  data:
+    query.unread === 'true'
+      ? await listUnreadPage(principal.companyId, principal.userId, query)
+      : await listConversationPage(principal.companyId, query, principal.userId),
 }));

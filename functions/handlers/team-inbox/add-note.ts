@@ -1,5 +1,5 @@
 import { addNote as addNoteContract } from '../../../shared/contract/conversations';
-import { addNote } from '../../conversations/team-inbox';
+import { addNote } from '../../conversations/notes';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(addNoteContract, async ({ principal, params, body }) => ({

@@ -1,5 +1,5 @@
 import { unreadConversations } from '../../../shared/contract/conversations';
-import { countUnread } from '../../conversations/team-inbox';
+import { countUnread } from '../../conversations/unread-window';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(unreadConversations, async ({ principal }) => ({

@@ -1,0 +1,42 @@
+import type { Conversation, ConversationPage, Message } from '../../shared/contract/conversations';
+import { type Account, api } from './api';
+import { readConversation } from './sms';
+
+/** The team inbox's routes (issue 27) as a member's browser calls them. */
+
+export const markRead = (who: Account, conversationId: string) =>
+  api<{ conversation: Conversation }>(`/api/v1/conversations/${encodeURIComponent(conversationId)}/read`, {
+    method: 'POST',
+    token: who.tokens.accessToken,
+  });
+
+export const addNote = (who: Account, conversationId: string, body: unknown) =>
+  api<{ message: Message }>(`/api/v1/conversations/${encodeURIComponent(conversationId)}/notes`, {
+    token: who.tokens.accessToken,
+    body: { body },
+  });
+
+export async function unreadSummary(who: Account): Promise<{ count: number; complete: boolean }> {
+  const res = await api<{ count: number; complete: boolean }>('/api/v1/conversations/unread', { token: who.tokens.accessToken });
+  if (res.status !== 200) throw new Error(`unread: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+export async function listPage(who: Account, query: Record<string, string | number> = {}): Promise<ConversationPage> {
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const res = await api<ConversationPage>(`/api/v1/conversations?${search}`, { token: who.tokens.accessToken });
+  if (res.status !== 200) throw new Error(`list: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** A member's unread count of a conversation as the list and the detail show it (they must agree). */
+export async function unreadOf(who: Account, conversationId: string): Promise<number> {
+  const [page, detail] = await Promise.all([listPage(who, { limit: 100 }), readConversation(who, conversationId)]);
+  const listed = page.conversations.find((c) => c.id === conversationId);
+  if (!listed) throw new Error(`${conversationId} is not in the list`);
+  if (detail.status !== 200) throw new Error(`detail: ${detail.status}`);
+  if (listed.unreadCount !== detail.body.data.conversation.unreadCount) {
+    throw new Error(`list says ${listed.unreadCount}, detail ${detail.body.data.conversation.unreadCount}`);
+  }
+  return listed.unreadCount;
+}
