@@ -15,7 +15,7 @@ import {
 } from '../support/browser';
 import { newPhone, type SmsLine, sendText, smsLine, textIn } from '../support/sms';
 import { addTeamMember } from '../support/team';
-import { listPage, unreadSummary } from '../support/team-inbox';
+import { listPage, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
 
 /**
  * The team inbox (issue 27) as an agent sees it: what they have not read in bold with its count, in the
@@ -43,6 +43,24 @@ const inbound = async (from: string, body: string) => {
   expect(answer.status).toBe(200);
 };
 
+/**
+ * A signed-in tab whose socket is live (its first frame, the presence snapshot, arrived): texts sent
+ * after this reach it as events, not only at the next read.
+ */
+async function liveTab(account: Account, options: Parameters<typeof signedInTab>[2] = {}) {
+  let live: Promise<unknown> = Promise.resolve();
+  const tab = await signedInTab(browser, account, {
+    ...options,
+    beforeLoad: async (t) => {
+      live = t.page.waitForEvent('websocket', (ws) => ws.url().includes('/ws')).then((ws) => ws.waitForEvent('framereceived'));
+      await options.beforeLoad?.(t);
+    },
+  });
+  tabs.push(tab);
+  await live;
+  return tab;
+}
+
 /** The list's row of a conversation, by the contact's number as shown. */
 const rowOf = (page: Page, number: string) =>
   page.getByRole('region', { name: 'Conversation list' }).getByRole('link').filter({ hasText: number });
@@ -51,9 +69,7 @@ describe('unread conversations and notes', () => {
   it('shows an unread conversation in bold with its count, in the nav and the title, and reads it when opened', async () => {
     const phone = newPhone();
     const number = formatPhoneNumber(phone, 'US');
-    const tab = await signedInTab(browser, line.account, { path: '/conversations' });
-    tabs.push(tab);
-    const { page } = tab;
+    const { page } = await liveTab(line.account, { path: '/conversations' });
     await seen(page.getByRole('heading', { name: 'Conversations', level: 1 }));
 
     await inbound(phone, 'Where is my parcel?');
@@ -91,10 +107,10 @@ describe('unread conversations and notes', () => {
     const phone = newPhone();
     const number = formatPhoneNumber(phone, 'US');
     await inbound(phone, 'Can someone call me back?');
-    const before = (await unreadSummary(grace)).count;
-    const tab = await signedInTab(browser, line.account, { path: '/conversations', viewport: PHONE });
-    tabs.push(tab);
-    const { page } = tab;
+    // Grace has read it: the note's mention is what makes it unread for her again.
+    const conversationId = await idOf(phone);
+    expect((await markRead(grace, conversationId)).status).toBe(200);
+    const { page } = await liveTab(line.account, { path: '/conversations', viewport: PHONE });
     await rowOf(page, number).click();
     const thread = page.locator('section[aria-labelledby="thread-title"]');
     await seen(thread.getByText('Can someone call me back?'));
@@ -113,7 +129,8 @@ describe('unread conversations and notes', () => {
     await seen(card.locator('mark', { hasText: '@Grace Hopper' }));
     await expect.poll(() => box.inputValue()).toBe('');
     await expectAccessible(page, 'a thread with an internal note, Note mode, at 360 px');
-    await expect.poll(async () => (await unreadSummary(grace)).count, { timeout: UI_TIMEOUT_MS }).toBe(before + 1);
+    await expect.poll(() => unreadOf(grace, conversationId), { timeout: UI_TIMEOUT_MS }).toBe(1);
+    expect(await unreadOf(line.account, conversationId)).toBe(0);
   });
 });
 
@@ -152,11 +169,10 @@ describe('desktop notifications', () => {
   it('after the opt-in, a text arriving in a hidden tab shows one; clicking it opens the conversation; none while visible or for replies', async () => {
     const phone = newPhone();
     const number = formatPhoneNumber(phone, 'US');
-    const tab = await signedInTab(browser, line.account, {
+    const tab = await liveTab(line.account, {
       path: '/dashboard',
       beforeLoad: ({ context }) => context.addInitScript(CAPTURE_NOTIFICATIONS),
     });
-    tabs.push(tab);
     const { page, context } = tab;
 
     // Never asked on load: the person opts in.

@@ -170,13 +170,17 @@ export function ConversationThread({
         {notice && <p className="mb-2 rounded-lg border border-border bg-surface-muted px-3 py-2 text-sm text-fg">{notice}</p>}
       </div>
       {conversation.optedOut ? (
-        <div className="flex items-start gap-3 border-t border-border bg-surface-muted p-4 text-sm text-fg">
-          <BellOff aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted" />
-          <p>
-            {name} opted out of texts from {format(conversation.channel.identifier)}. You can send again once they text START to
-            this number.
-          </p>
-        </div>
+        <>
+          <div className="flex items-start gap-3 border-t border-border bg-surface-muted p-4 text-sm text-fg">
+            <BellOff aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted" />
+            <p>
+              {name} opted out of texts from {format(conversation.channel.identifier)}. You can send again once they text START to
+              this number.
+            </p>
+          </div>
+          {/* The team can still talk about the customer. */}
+          <MessageComposer conversationId={conversationId} onSent={() => setSentAt(Date.now())} notesOnly />
+        </>
       ) : (
         <MessageComposer
           conversationId={conversationId}

@@ -532,6 +532,9 @@ describe('ConversationsPage thread', () => {
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+    // Notes are the team's own: still possible, without the Reply / Note switch.
+    expect(screen.getByRole('textbox', { name: 'Internal note' })).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: 'Reply' })).toBeNull();
   });
 });
 

@@ -41,13 +41,17 @@ export function MessageComposer({
   conversationId,
   onSent,
   blockedReason,
+  notesOnly = false,
 }: {
   conversationId: string;
   onSent: () => void;
+  /** Texts are not possible at all (the contact opted out): notes only, no switch. */
+  notesOnly?: boolean;
   /** Why texts cannot be sent now (Twilio disconnected…): shown, tied to the field and Send, both disabled. */
   blockedReason?: string | null;
 }) {
-  const [mode, setMode] = useState<ComposeMode>('reply');
+  const [chosenMode, setMode] = useState<ComposeMode>('reply');
+  const mode = notesOnly ? 'note' : chosenMode;
   const [drafts, setDrafts] = useState<Record<ComposeMode, string>>({ reply: '', note: '' });
   const note = mode === 'note';
   const body = drafts[mode];
@@ -102,7 +106,7 @@ export function MessageComposer({
         note ? 'border-warning-border bg-warning-soft' : 'border-border bg-surface',
       )}
     >
-      <fieldset className="flex w-fit gap-1 rounded-lg bg-surface-muted p-1">
+      <fieldset hidden={notesOnly} className="flex w-fit gap-1 rounded-lg bg-surface-muted p-1">
         <legend className="sr-only">Write a</legend>
         {MODES.map((option) => (
           <label
