@@ -187,8 +187,11 @@ export function useMarkRead(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => markConversationRead(conversationId),
-    onSuccess: (conversation) => {
+    onSuccess: (answer) => {
       const before = cachedConversation(queryClient, conversationId);
+      // A text the socket delivered while the request was out is newer than the answer: only the count is taken.
+      const conversation =
+        before && before.lastMessageAt > answer.lastMessageAt ? { ...before, unreadCount: answer.unreadCount } : answer;
       storeConversation(queryClient, conversation, 'unknown');
       adjustUnreadSummary(queryClient, before, conversation);
     },
