@@ -100,10 +100,10 @@ export function AppShell() {
             >
               <Icon aria-hidden="true" className="size-4.5" />
               {label}
+              {to === '/conversations' && unread && ' '}
               {to === '/conversations' && unread && (
                 <span className="ml-auto rounded-full bg-primary px-2 py-0.5 text-xs font-bold text-primary-fg">
-                  {unread}
-                  <span className="sr-only"> unread</span>
+                  {unread} <span className="sr-only">unread</span>
                 </span>
               )}
             </NavLink>

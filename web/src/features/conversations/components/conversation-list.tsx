@@ -212,8 +212,7 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
         </span>
         {unread ? (
           <span className="shrink-0 rounded-full bg-primary px-2 text-xs font-bold text-primary-fg">
-            {conversation.unreadCount}
-            <span className="sr-only"> unread</span>
+            {conversation.unreadCount} <span className="sr-only">unread</span>
           </span>
         ) : (
           <span className="shrink-0 rounded-full bg-surface-muted px-2 text-xs font-semibold text-muted">
