@@ -3,7 +3,14 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import type { TransactItem } from '../lib/transact';
-import { COMPANY_COUNTERS, type CompanyCounter, type CompanyCounts, sumCounts } from './records';
+import {
+  assigneeCounter,
+  COMPANY_COUNTERS,
+  type CompanyCounter,
+  type CompanyCounts,
+  type ConversationRecord,
+  sumCounts,
+} from './records';
 
 /**
  * The company's counters live in shards (keys.companyCounters), not on the company item: every
@@ -17,19 +24,45 @@ import { COMPANY_COUNTERS, type CompanyCounter, type CompanyCounts, sumCounts } 
  */
 export const COMPANY_COUNTER_SHARDS = 8;
 
-/** Adds to the company's counters (negative to take away), in the transaction of what they count. */
+type CountedAs = Pick<ConversationRecord, 'assignee' | 'status'>;
+
+/**
+ * The per-assignee counter changes of a conversation whose assignee entry goes from `before` to
+ * `after` (undefined: no entry, not counted; records.ts hasAssigneeEntry).
+ */
+export function assigneeCountChanges(before: CountedAs | undefined, after: CountedAs | undefined): Record<string, number> {
+  const changes: Record<string, number> = {};
+  const add = (record: CountedAs | undefined, n: number) => {
+    if (!record) return;
+    const name = assigneeCounter(record.assignee?.id ?? null, record.status);
+    changes[name] = (changes[name] ?? 0) + n;
+  };
+  add(before, -1);
+  add(after, 1);
+  // The same assignee and status before and after: nothing moves.
+  return Object.fromEntries(Object.entries(changes).filter(([, n]) => n !== 0));
+}
+
+/**
+ * Adds to the company's counters (negative to take away), in the transaction of what they count;
+ * `assigned` by attribute name (assigneeCountChanges).
+ */
 export function companyCountersItem(
   companyId: string,
   changes: Partial<CompanyCounts>,
+  assigned: Record<string, number> = {},
   shard = Math.floor(Math.random() * COMPANY_COUNTER_SHARDS),
 ): TransactItem {
-  const entries = Object.entries(changes).filter(([, n]) => n) as [CompanyCounter, number][];
+  const entries = [
+    ...(Object.entries(changes) as [CompanyCounter, number][]).map(([counter, n]) => [COMPANY_COUNTERS[counter], n] as const),
+    ...Object.entries(assigned),
+  ].filter(([, n]) => n);
   return {
     Update: {
       TableName: tableName(),
       Key: keys.companyCounters(companyId, shard),
       UpdateExpression: `SET entity = :entity, companyId = :companyId ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, COMPANY_COUNTERS[name]])),
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
       ExpressionAttributeValues: {
         ':entity': 'COMPANY_COUNTERS',
         ':companyId': companyId,
@@ -37,6 +70,28 @@ export function companyCountersItem(
       },
     },
   };
+}
+
+/**
+ * The open and closed conversations of an assignee (null: unassigned), summed over the shards: one
+ * query of the two attributes.
+ */
+export async function readAssigneeCounts(
+  companyId: string,
+  assigneeId: string | null,
+): Promise<{ open: number; closed: number }> {
+  const names = [assigneeCounter(assigneeId, 'OPEN'), assigneeCounter(assigneeId, 'CLOSED')] as const;
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :meta)',
+      ProjectionExpression: '#open, #closed',
+      ExpressionAttributeNames: { '#open': names[0], '#closed': names[1] },
+      ExpressionAttributeValues: { ':pk': keys.company(companyId).PK, ':meta': keys.company(companyId).SK },
+    }),
+  );
+  const sum = (name: string) => Items.reduce((total, item) => total + Number(item[name] ?? 0), 0);
+  return { open: sum(names[0]), closed: sum(names[1]) };
 }
 
 /** The company's counters: the company item and its shards, summed. */

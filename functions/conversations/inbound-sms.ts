@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { smsSegments } from '../../shared/sms-segments';
+import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
 import { retentionExpiry } from '../company/retention';
 import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact, toE164 } from '../contacts/contacts';
@@ -10,9 +11,10 @@ import { keys } from '../lib/table';
 import { type NamedItem, named, type TransactItem, transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { type ChannelRecord, enabledCapabilities, type ProviderRecord } from '../settings/records';
-import { companyCountersItem } from './company-counters';
+import { assigneeCountChanges, companyCountersItem } from './company-counters';
 import {
   conversationCreateItems,
+  conversationUpdateCounts,
   conversationUpdateItem,
   conversationWithMessage,
   messagePutItem,
@@ -95,6 +97,18 @@ export async function receiveSms(provider: Pick<ProviderRecord, 'id' | 'companyI
     type: 'new_message',
     data: { conversationId: view.id, message: toMessage(message), conversation: view },
   });
+}
+
+/**
+ * Who a new conversation starts assigned to (issue 27): the member a USER-routed number rings; nobody
+ * for an INBOX-routed (the inbox's members share it) or UNASSIGNED number, nor when that member is no
+ * longer active. Not checked again in the transaction: a member removed at the very moment of a first
+ * text leaves a conversation assigned to them, which anyone can reassign, as after any removal.
+ */
+async function assigneeByRouting(channel: ChannelRecord): Promise<ConversationRecord['assignee']> {
+  if (channel.routingType !== 'USER' || !channel.routingTargetId) return null;
+  const user = await getActiveUser(channel.companyId, channel.routingTargetId);
+  return user ? { id: user.id, name: user.name } : null;
 }
 
 async function isStored(messageSid: string): Promise<boolean> {
@@ -226,10 +240,11 @@ async function tryStore(
     conversation = conversationWithMessage(before, message, { status: 'OPEN', optedOut: optedOut ?? before.optedOut });
     items.push(conversationUpdateItem(before, message, conversation));
     items.push(
-      companyCountersItem(companyId, {
-        smsReceived: 1,
-        ...(reopened ? { openConversations: 1, closedConversations: -1 } : {}),
-      }),
+      companyCountersItem(
+        companyId,
+        { smsReceived: 1, ...(reopened ? { openConversations: 1, closedConversations: -1 } : {}) },
+        conversationUpdateCounts(before, message, conversation),
+      ),
     );
   } else {
     conversation = {
@@ -247,9 +262,13 @@ async function tryStore(
       createdAt: at,
       inboundCount: 1,
       lastInboundAt: at,
+      // Only at creation: later texts leave the assignee to the team.
+      assignee: await assigneeByRouting(channel),
     };
     items.push(...conversationCreateItems(conversation, found.staleConversationId));
-    items.push(companyCountersItem(companyId, { smsReceived: 1, openConversations: 1 }));
+    items.push(
+      companyCountersItem(companyId, { smsReceived: 1, openConversations: 1 }, assigneeCountChanges(undefined, conversation)),
+    );
   }
 
   const result = await transact(items);

@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversationUpdateItem, conversationWithMessage, messageByIdPutItem, messageTime } from './message-writes';
+import {
+  conversationUpdateCounts,
+  conversationUpdateItem,
+  conversationWithMessage,
+  messageByIdPutItem,
+  messageTime,
+} from './message-writes';
 import type { ConversationRecord, MessageRecord } from './records';
 
 /**
@@ -7,7 +13,8 @@ import type { ConversationRecord, MessageRecord } from './records';
  * which time a message gets, and the conditions that keep parallel writers from undoing each other.
  */
 
-const conversation: ConversationRecord = {
+/** As read from the table: with its index entries, the assignee's among them. */
+const conversation = {
   id: 'v1',
   companyId: 'c1',
   status: 'OPEN',
@@ -20,7 +27,9 @@ const conversation: ConversationRecord = {
   messageCount: 3,
   optedOut: false,
   createdAt: '2026-01-01T09:00:00.000Z',
-};
+  assignee: { id: 'u2', name: 'Grace' },
+  GSI3PK: 'COMPANY#c1#CONVS#ASSIGNEE#u2#OPEN',
+} as ConversationRecord;
 
 const message = (createdAt: string, body = 'On its way'): MessageRecord => ({
   id: 'm1',
@@ -80,8 +89,13 @@ describe('conversationUpdateItem', () => {
     const update = conversationUpdateItem(conversation, newer, conversationWithMessage(conversation, newer)).Update;
     expect(update?.UpdateExpression).toContain('lastMessage = :lastMessage');
     expect(update?.UpdateExpression).toContain('GSI1SK = :gsi1sk');
-    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt < :at');
+    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt < :at AND GSI3PK = :assigneeEntryBefore');
     expect(update?.ExpressionAttributeValues?.[':gsi1sk']).toBe('2026-01-01T10:05:00.000Z#v1');
+    expect(update?.ExpressionAttributeValues).toMatchObject({
+      ':gsi3pk': 'COMPANY#c1#CONVS#ASSIGNEE#u2#OPEN',
+      ':gsi3sk': '2026-01-01T10:05:00.000Z#v1',
+      ':assigneeEntryBefore': 'COMPANY#c1#CONVS#ASSIGNEE#u2#OPEN',
+    });
   });
 
   it('an older message only adds to the count, and only while a newer one is the last', () => {
@@ -98,8 +112,45 @@ describe('conversationUpdateItem', () => {
     const update = conversationUpdateItem(closed, older, after).Update;
     expect(update?.UpdateExpression).toContain('#status = :status');
     expect(update?.UpdateExpression).not.toContain('lastMessage = :lastMessage');
-    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt = :lastMessageAt');
+    expect(update?.ConditionExpression).toBe(
+      '#status = :statusBefore AND lastMessageAt = :lastMessageAt AND GSI3PK = :assigneeEntryBefore',
+    );
     expect(update?.ExpressionAttributeValues?.[':statusBefore']).toBe('CLOSED');
+  });
+
+  it('on a conversation stored before assignment, writes its assignee entry only while it still has none', () => {
+    const { GSI3PK: _, assignee: __, ...stored } = conversation as ConversationRecord & { GSI3PK: string };
+    const newer = message('2026-01-01T10:05:00.000Z');
+    const update = conversationUpdateItem(stored, newer, conversationWithMessage(stored, newer)).Update;
+    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt < :at AND attribute_not_exists(GSI3PK)');
+    expect(update?.ExpressionAttributeValues?.[':gsi3pk']).toBe('COMPANY#c1#CONVS#ASSIGNEE#NONE#OPEN');
+  });
+});
+
+describe('conversationUpdateCounts', () => {
+  const closed = { ...conversation, status: 'CLOSED' as const, GSI3PK: 'COMPANY#c1#CONVS#ASSIGNEE#u2#CLOSED' };
+
+  it('a reopening moves the conversation from its assignee’s closed count to the open one', () => {
+    const newer = message('2026-01-01T10:05:00.000Z');
+    expect(conversationUpdateCounts(closed, newer, conversationWithMessage(closed, newer, { status: 'OPEN' }))).toEqual({
+      'assignedClosed#u2': -1,
+      'assignedOpen#u2': 1,
+    });
+  });
+
+  it('a newer message moves nothing, and an older one writes no entry at all', () => {
+    const newer = message('2026-01-01T10:05:00.000Z');
+    const older = message('2026-01-01T09:59:00.000Z');
+    expect(conversationUpdateCounts(conversation, newer, conversationWithMessage(conversation, newer))).toEqual({});
+    expect(conversationUpdateCounts(conversation, older, conversationWithMessage(conversation, older))).toEqual({});
+  });
+
+  it('counts a conversation stored before assignment when its entry is first written', () => {
+    const { GSI3PK: _, assignee: __, ...stored } = conversation as ConversationRecord & { GSI3PK: string };
+    const newer = message('2026-01-01T10:05:00.000Z');
+    const older = message('2026-01-01T09:59:00.000Z');
+    expect(conversationUpdateCounts(stored, newer, conversationWithMessage(stored, newer))).toEqual({ 'assignedOpen#NONE': 1 });
+    expect(conversationUpdateCounts(stored, older, conversationWithMessage(stored, older))).toEqual({});
   });
 });
 

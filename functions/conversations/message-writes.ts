@@ -4,7 +4,14 @@ import { untilAnswered } from '../lib/backoff';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import type { TransactItem } from '../lib/transact';
-import { type ConversationRecord, conversationIndexEntries, type MessageRecord } from './records';
+import { assigneeCountChanges } from './company-counters';
+import {
+  assigneeEntryUnchanged,
+  type ConversationRecord,
+  conversationIndexEntries,
+  hasAssigneeEntry,
+  type MessageRecord,
+} from './records';
 
 /**
  * The writes a new message makes, as items of one transaction: the message, its conversation's
@@ -117,7 +124,8 @@ export function conversationCreateItems(conversation: ConversationRecord, staleC
  * (conversationWithMessage). Parallel writers do not undo each other: the count is added to, and the
  * summary and index entries are set only by the newest message (the condition on lastMessageAt fails
  * when a newer one got in first; read again and the message is then added without them). The status
- * must be the one read, so a reopening is counted once; an opt-out is set only by the text that says it.
+ * (and the assignee entry, when the index entries are rewritten) must be the ones read, so a reopening
+ * is counted once; an opt-out is set only by the text that says it.
  */
 export function conversationUpdateItem(
   before: ConversationRecord,
@@ -127,11 +135,20 @@ export function conversationUpdateItem(
   const newest = message.createdAt > before.lastMessageAt;
   const reopens = after.status !== before.status;
   const inbound = message.direction === 'INBOUND';
+  const rewritesIndex = rewritesIndexEntries(before, message, after);
   const index = conversationIndexEntries(after);
   const sets = [
     ...(newest ? ['lastMessage = :lastMessage', 'lastMessageAt = :lastMessageAt'] : []),
-    ...(newest || reopens
-      ? ['#status = :status', 'GSI1PK = :gsi1pk', 'GSI1SK = :gsi1sk', 'GSI2PK = :gsi2pk', 'GSI2SK = :gsi2sk']
+    ...(rewritesIndex
+      ? [
+          '#status = :status',
+          'GSI1PK = :gsi1pk',
+          'GSI1SK = :gsi1sk',
+          'GSI2PK = :gsi2pk',
+          'GSI2SK = :gsi2sk',
+          'GSI3PK = :gsi3pk',
+          'GSI3SK = :gsi3sk',
+        ]
       : []),
     ...(after.optedOut !== before.optedOut ? ['optedOut = :optedOut'] : []),
     // An inbound text's time is the latest inbound one when it is the newest message; an older one only fills a gap.
@@ -139,8 +156,10 @@ export function conversationUpdateItem(
   ];
   // Index entries carry lastMessageAt: an older message that reopens writes them only over the time it read.
   const time = newest ? 'lastMessageAt < :at' : reopens ? 'lastMessageAt = :lastMessageAt' : 'lastMessageAt > :at';
-  const values: Record<string, unknown> = { ':one': 1, ':statusBefore': before.status };
-  if (newest || reopens) {
+  // The assignee entry is rewritten from the assignee read (and counted from it: conversationUpdateCounts).
+  const assignee = rewritesIndex ? assigneeEntryUnchanged(before) : undefined;
+  const values: Record<string, unknown> = { ':one': 1, ':statusBefore': before.status, ...assignee?.values };
+  if (rewritesIndex) {
     Object.assign(values, {
       ':status': after.status,
       ':lastMessageAt': after.lastMessageAt,
@@ -148,6 +167,8 @@ export function conversationUpdateItem(
       ':gsi1sk': index.GSI1SK,
       ':gsi2pk': index.GSI2PK,
       ':gsi2sk': index.GSI2SK,
+      ':gsi3pk': index.GSI3PK,
+      ':gsi3sk': index.GSI3SK,
     });
   }
   if (newest) values[':lastMessage'] = after.lastMessage;
@@ -158,11 +179,30 @@ export function conversationUpdateItem(
       TableName: tableName(),
       Key: keys.conversation(after.companyId, after.id),
       UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}ADD messageCount :one${inbound ? ', inboundCount :one' : ''}`,
-      ConditionExpression: `#status = :statusBefore AND ${time}`,
+      ConditionExpression: `#status = :statusBefore AND ${time}${assignee ? ` AND ${assignee.expression}` : ''}`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: values,
     },
   };
+}
+
+/** Whether conversationUpdateItem rewrites the index entries: for the newest message, or one that reopens. */
+function rewritesIndexEntries(before: ConversationRecord, message: MessageRecord, after: ConversationRecord): boolean {
+  return message.createdAt > before.lastMessageAt || after.status !== before.status;
+}
+
+/**
+ * The per-assignee counter changes that go with conversationUpdateItem (company-counters.ts): a
+ * reopening moves the conversation from its assignee's closed count to the open one, and a
+ * conversation stored before assignment is counted once its entry is first written.
+ */
+export function conversationUpdateCounts(
+  before: ConversationRecord,
+  message: MessageRecord,
+  after: ConversationRecord,
+): Record<string, number> {
+  if (!rewritesIndexEntries(before, message, after)) return {};
+  return assigneeCountChanges(hasAssigneeEntry(before) ? before : undefined, after);
 }
 
 /**

@@ -22,6 +22,7 @@ import { companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
 import { markOptedOut, statusCallbackUrl } from './delivery-status';
 import {
+  conversationUpdateCounts,
   conversationUpdateItem,
   conversationWithMessage,
   messageByIdPutItem,
@@ -153,7 +154,7 @@ async function tryStore(before: ConversationRecord, body: string, sentBy: { id: 
     messagePutItem(message),
     messageByIdPutItem(message),
     conversationUpdateItem(before, message, after),
-    companyCountersItem(companyId, { smsSent: 1 }),
+    companyCountersItem(companyId, { smsSent: 1 }, conversationUpdateCounts(before, message, after)),
   ]);
   // Not written: a parallel writer changed the conversation since it was read.
   return result.written ? { message, conversation: after } : undefined;

@@ -48,7 +48,7 @@ export interface ConversationRecord {
   /** Inbound texts so far and the latest one's time (issue 27): unread counts compare them with a member's marker. Absent before. */
   inboundCount?: number;
   lastInboundAt?: string;
-  // Index entries (keys.conversationByStatus / conversationByActivity) live on this item too.
+  // Index entries (keys.conversationByStatus / conversationByActivity / conversationByAssignee) live on this item too.
 }
 
 export interface MessageRecord {
@@ -137,12 +137,43 @@ export function toSharedConversation(conversation: Conversation): SharedConversa
   return shared;
 }
 
-/** The index attributes a conversation item carries; rewrite them whenever status or lastMessageAt changes. */
-export function conversationIndexEntries(record: Pick<ConversationRecord, 'companyId' | 'id' | 'status' | 'lastMessageAt'>) {
+/**
+ * The index attributes a conversation item carries; rewrite them whenever status, lastMessageAt or the
+ * assignee changes. The assignee entry (GSI3) is counted (assigneeCounter) in the same transaction
+ * that writes it.
+ */
+export function conversationIndexEntries(
+  record: Pick<ConversationRecord, 'companyId' | 'id' | 'status' | 'lastMessageAt' | 'assignee'>,
+) {
   return {
     ...keys.conversationByStatus(record.companyId, record.status, record.lastMessageAt, record.id),
     ...keys.conversationByActivity(record.companyId, record.lastMessageAt, record.id),
+    ...keys.conversationByAssignee(record.companyId, record.assignee?.id ?? null, record.status, record.lastMessageAt, record.id),
   };
+}
+
+/**
+ * Whether the stored item has its assignee entry (GSI3). Conversations stored before assignment have
+ * none, and are neither listed by the assignee filters nor counted in their totals, until a write
+ * rewrites their index entries (a newer message, a status change, an assignment): that write adds
+ * the entry and counts it in one transaction, so filters and totals agree all along. A lazy backfill
+ * rather than a one-off migration: nothing has to read every company's conversations, and an idle old
+ * conversation is only missing from "Unassigned" (it still shows under All, by status).
+ */
+export function hasAssigneeEntry(record: ConversationRecord): boolean {
+  return typeof (record as { GSI3PK?: unknown }).GSI3PK === 'string';
+}
+
+/**
+ * A condition that the item's assignee entry is still the one `read` had (or still none): a write that
+ * moves the per-assignee counters or rewrites the entry must not count from an assignee or status that
+ * a parallel change replaced meanwhile.
+ */
+export function assigneeEntryUnchanged(read: ConversationRecord): { expression: string; values: Record<string, unknown> } {
+  const entry = (read as { GSI3PK?: unknown }).GSI3PK;
+  return typeof entry === 'string'
+    ? { expression: 'GSI3PK = :assigneeEntryBefore', values: { ':assigneeEntryBefore': entry } }
+    : { expression: 'attribute_not_exists(GSI3PK)', values: {} };
 }
 
 /**
@@ -155,6 +186,15 @@ export const COMPANY_COUNTERS = {
   smsSent: 'smsSentCount',
   smsReceived: 'smsReceivedCount',
 } as const;
+
+/**
+ * The counter of the conversations of one assignee (null: unassigned) and status, kept on the
+ * company's counter shards (company-counters.ts): the totals of the list's assignee filters (issue
+ * 27). One attribute per member and status, only for members who ever had a conversation, so a shard
+ * stays far from DynamoDB's item size limit.
+ */
+export const assigneeCounter = (assigneeId: string | null, status: ConversationStatus) =>
+  `${status === 'OPEN' ? 'assignedOpen' : 'assignedClosed'}#${assigneeId ?? 'NONE'}`;
 
 export type CompanyCounter = keyof typeof COMPANY_COUNTERS;
 export type CompanyCounts = Record<CompanyCounter, number>;

@@ -3,18 +3,24 @@ import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
-import { companyCountersItem } from './company-counters';
+import { assigneeCountChanges, companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
 import { untilCommitted } from './message-writes';
-import { type ConversationRecord, conversationIndexEntries, toSharedConversation } from './records';
+import {
+  assigneeEntryUnchanged,
+  type ConversationRecord,
+  conversationIndexEntries,
+  hasAssigneeEntry,
+  toSharedConversation,
+} from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
 
 /**
  * Marks a conversation OPEN or CLOSED (PATCH /api/v1/conversations/{id}/status). The status, its
- * GSI1 entry and one count moved between the company's open and closed counters change in one
- * transaction, conditioned on the status and activity time it read: when a parallel change (another
- * agent, an inbound message) got there first, it reads again, so two parallel closes move the
- * counters once. The same status again answers the conversation as it is and changes nothing.
+ * index entries and one count moved between the company's (and its assignee's) open and closed
+ * counters change in one transaction, conditioned on the status, activity time and assignee it read:
+ * when a parallel change (another agent, an inbound message, an assignment) got there first, it reads
+ * again, so two parallel closes move the counters once. The same status again answers the conversation as it is and changes nothing.
  */
 export async function changeConversationStatus(
   companyId: string,
@@ -45,13 +51,15 @@ async function writeStatus(read: ConversationRecord, changed: ConversationRecord
   const entries = conversationIndexEntries(changed);
   const names = Object.keys(entries);
   const counter = (status: ConversationStatus) => (status === 'OPEN' ? 'openConversations' : 'closedConversations');
+  // The assignee's counts move with the status (and a conversation stored before assignment gets its entry).
+  const assignee = assigneeEntryUnchanged(read);
   const result = await transact([
     {
       Update: {
         TableName,
         Key: keys.conversation(read.companyId, read.id),
         UpdateExpression: `SET #status = :new, ${names.map((_, i) => `#index${i} = :index${i}`).join(', ')}`,
-        ConditionExpression: '#status = :old AND lastMessageAt = :lastMessageAt',
+        ConditionExpression: `#status = :old AND lastMessageAt = :lastMessageAt AND ${assignee.expression}`,
         ExpressionAttributeNames: {
           '#status': 'status',
           ...Object.fromEntries(names.map((name, i) => [`#index${i}`, name])),
@@ -60,11 +68,16 @@ async function writeStatus(read: ConversationRecord, changed: ConversationRecord
           ':new': changed.status,
           ':old': read.status,
           ':lastMessageAt': read.lastMessageAt,
+          ...assignee.values,
           ...Object.fromEntries(Object.values(entries).map((value, i) => [`:index${i}`, value])),
         },
       },
     },
-    companyCountersItem(read.companyId, { [counter(read.status)]: -1, [counter(changed.status)]: 1 }),
+    companyCountersItem(
+      read.companyId,
+      { [counter(read.status)]: -1, [counter(changed.status)]: 1 },
+      assigneeCountChanges(hasAssigneeEntry(read) ? read : undefined, changed),
+    ),
   ]);
   if (result.written) return true;
   // ConditionalCheckFailed (changed meanwhile) or TransactionConflict (a parallel transaction on

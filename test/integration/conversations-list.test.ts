@@ -72,6 +72,9 @@ describe('the conversation list', () => {
       messageCount: 1,
       optedOut: false,
       createdAt: first.createdAt,
+      assignee: null,
+      // Its text came before the reader joined the company.
+      unreadCount: 0,
     });
   });
 

@@ -145,6 +145,19 @@ describe('the unread summary and filter', () => {
     expect(open.total).toBe(1);
     expect((await listPage(ada, { unread: 'false', status: 'OPEN' })).total).toBe(2);
 
+    // Alongside the assignee filter: the window is the assignee's conversations.
+    const assigned = await api(`/api/v1/conversations/${third}/assignee`, {
+      method: 'PATCH',
+      token: ada.tokens.accessToken,
+      body: { userId: ada.user.id },
+    });
+    expect(assigned.status).toBe(200);
+    const mine = await listPage(ada, { unread: 'true', assignee: 'me' });
+    expect([mine.conversations.map((c) => c.id), mine.total]).toEqual([[third], 1]);
+    const unassigned = await listPage(ada, { unread: 'true', assignee: 'unassigned', limit: 1 });
+    expect([unassigned.conversations.map((c) => c.id), unassigned.total]).toEqual([[first], 1]);
+    expect(unassigned.pagination.nextCursor).toBeNull();
+
     const bad = await api(`/api/v1/conversations?unread=maybe`, { token: ada.tokens.accessToken });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_FAILED');

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { BatchWriteCommand, type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { searchTerms } from '../../functions/contacts/search-terms';
 import {
+  assigneeCounter,
   COMPANY_COUNTERS,
   type ContactRecord,
   type ConversationRecord,
@@ -32,6 +33,8 @@ export interface ConversationSeed {
   at: Date;
   contactName?: string;
   body?: string;
+  /** Its assignee (issue 27); unassigned when absent. */
+  assignee?: { id: string; name: string } | null;
 }
 
 /** A fictional but valid US number per index, unique within a company. */
@@ -81,6 +84,7 @@ export async function seedConversations(
       createdAt: at,
       inboundCount: 1,
       lastInboundAt: at,
+      assignee: seed.assignee ?? null,
     };
     const message = inboundMessage(conversation, body, at);
     items.push(
@@ -106,17 +110,30 @@ export async function seedConversations(
   await putItems(table, items);
 
   const open = conversations.filter((c) => c.status === 'OPEN').length;
+  // Each assignee's (and the unassigned) open and closed counts, as the product keeps them.
+  const byAssignee = new Map<string, number>();
+  for (const c of conversations) {
+    const name = assigneeCounter(c.assignee?.id ?? null, c.status);
+    byAssignee.set(name, (byAssignee.get(name) ?? 0) + 1);
+  }
+  const assigned = [...byAssignee];
   await table.client.send(
     new UpdateCommand({
       TableName: table.tableName,
       Key: keys.company(companyId),
-      UpdateExpression: 'ADD #open :open, #closed :closed, #received :received',
+      UpdateExpression: `ADD #open :open, #closed :closed, #received :received${assigned.map((_, i) => `, #a${i} :a${i}`).join('')}`,
       ExpressionAttributeNames: {
         '#open': COMPANY_COUNTERS.openConversations,
         '#closed': COMPANY_COUNTERS.closedConversations,
         '#received': COMPANY_COUNTERS.smsReceived,
+        ...Object.fromEntries(assigned.map(([name], i) => [`#a${i}`, name])),
       },
-      ExpressionAttributeValues: { ':open': open, ':closed': conversations.length - open, ':received': conversations.length },
+      ExpressionAttributeValues: {
+        ':open': open,
+        ':closed': conversations.length - open,
+        ':received': conversations.length,
+        ...Object.fromEntries(assigned.map(([, n], i) => [`:a${i}`, n])),
+      },
     }),
   );
   return conversations;

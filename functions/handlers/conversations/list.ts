@@ -7,5 +7,5 @@ export const handler = defineHandler(listConversations, async ({ principal, quer
   data:
     query.unread === 'true'
       ? await listUnreadPage(principal.companyId, principal.userId, query)
-      : await listConversationPage(principal.companyId, query, principal.userId),
+      : await listConversationPage(principal.companyId, principal.userId, query),
 }));

@@ -1,7 +1,7 @@
-import { assignConversation } from '../../../shared/contract/conversations';
-import { assign } from '../../conversations/team-inbox';
+import { assignConversation as assignConversationContract } from '../../../shared/contract/conversations';
+import { assignConversation } from '../../conversations/assignment';
 import { defineHandler } from '../../lib/define-handler';
 
-export const handler = defineHandler(assignConversation, async ({ principal, params, body }) => ({
-  data: { conversation: await assign(principal.companyId, principal.userId, params.id, body.userId) },
+export const handler = defineHandler(assignConversationContract, async ({ principal, params, body }) => ({
+  data: { conversation: await assignConversation(principal.companyId, principal.userId, params.id, body.userId) },
 }));
