@@ -228,3 +228,132 @@ describe('a thread read meets the cache (issue 22)', () => {
     expect(statuses(cache)).toEqual(['m1 DELIVERED', 'm2 DELIVERED', 'm3 UNDELIVERED', 'm4 QUEUED']);
   });
 });
+
+describe('unread counts and assignment in the query cache (issue 27)', () => {
+  const shared = (c: Conversation): Omit<Conversation, 'unreadCount'> => {
+    const { unreadCount: _, ...rest } = c;
+    return rest;
+  };
+  const text = (conversationId: string, over: Partial<Message> = {}) =>
+    ({
+      id: `m-${Math.random()}`,
+      conversationId,
+      type: 'SMS',
+      direction: 'INBOUND',
+      mentions: [],
+      sentBy: null,
+      ...over,
+    }) as Message;
+  const unreadOf = (cache: QueryClient, id: string, filter: 'OPEN' | 'BOTH' = 'OPEN', scope = 'all') =>
+    cache
+      .getQueryData<ConversationListData>(conversationKeys.list(filter, scope))
+      ?.pages.flatMap((p) => p.conversations)
+      .find((c) => c.id === id)?.unreadCount;
+  const summary = (cache: QueryClient) => cache.getQueryData<{ count: number }>(conversationKeys.unread)?.count;
+  function seedScope(cache: QueryClient, scope: string, list: Conversation[]) {
+    cache.setQueryData<ConversationListData>(conversationKeys.list('OPEN', scope), {
+      pageParams: [null],
+      pages: [
+        { conversations: list, total: list.length, pagination: { total: list.length, limit: 20, offset: 0, nextCursor: null } },
+      ],
+    });
+  }
+
+  it("an inbound text adds one to the reader's cached count (events carry none), an outbound one and a status change keep it", () => {
+    const cache = new QueryClient();
+    seed(cache, 'OPEN', [[conversation('a', 5, { unreadCount: 2 }), conversation('b', 4)]], 2);
+    cache.setQueryData(conversationKeys.unread, { count: 1, complete: true });
+    const a = conversation('a', 6, { messageCount: 3 });
+    applyEvent(cache, { type: 'new_message', data: { conversationId: 'a', message: text('a'), conversation: shared(a) } });
+    expect(unreadOf(cache, 'a')).toBe(3);
+    expect(summary(cache)).toBe(1);
+
+    const b = conversation('b', 7, { messageCount: 3 });
+    applyEvent(cache, { type: 'new_message', data: { conversationId: 'b', message: text('b'), conversation: shared(b) } });
+    expect(unreadOf(cache, 'b')).toBe(1);
+    expect(summary(cache)).toBe(2);
+
+    const answered = conversation('b', 8, { messageCount: 4 });
+    const reply = text('b', { direction: 'OUTBOUND', sentBy: { id: 'u2', name: 'Grace' } });
+    applyEvent(cache, { type: 'message_sent', data: { conversationId: 'b', message: reply, conversation: shared(answered) } });
+    expect(unreadOf(cache, 'b')).toBe(1);
+    // Closed: it still has its unread texts, but the nav counts open ones only.
+    applyEvent(cache, {
+      type: 'conversation_status_updated',
+      data: { conversationId: 'b', status: 'CLOSED', conversation: shared({ ...answered, status: 'CLOSED' }) },
+    });
+    expect(summary(cache)).toBe(1);
+  });
+
+  it('conversation_read sets the count to 0 and the nav follows; a mention of the reader adds one, their own note or another mention does not', () => {
+    const cache = new QueryClient();
+    seed(cache, 'OPEN', [[conversation('a', 5, { unreadCount: 2 })]], 1);
+    cache.setQueryData(conversationKeys.unread, { count: 1, complete: true });
+    applyEvent(cache, { type: 'conversation_read', data: { conversationId: 'a' } }, 'u1');
+    expect(unreadOf(cache, 'a')).toBe(0);
+    expect(summary(cache)).toBe(0);
+
+    const note = (sentBy: string, mentions: string[]) =>
+      text('a', {
+        type: 'NOTE',
+        direction: 'OUTBOUND',
+        sentBy: { id: sentBy, name: sentBy },
+        mentions: mentions.map((id) => ({ id, name: id })),
+      });
+    applyEvent(cache, { type: 'note_added', data: { conversationId: 'a', message: note('u2', ['u3']) } }, 'u1');
+    applyEvent(cache, { type: 'note_added', data: { conversationId: 'a', message: note('u1', ['u1']) } }, 'u1');
+    expect(unreadOf(cache, 'a')).toBe(0);
+    applyEvent(cache, { type: 'note_added', data: { conversationId: 'a', message: note('u2', ['u1', 'u3']) } }, 'u1');
+    expect(unreadOf(cache, 'a')).toBe(1);
+    expect(summary(cache)).toBe(1);
+  });
+
+  it('an unread change for a conversation no list holds reads the nav count again', () => {
+    const cache = new QueryClient();
+    cache.setQueryData(conversationKeys.unread, { count: 4, complete: true });
+    applyEvent(cache, { type: 'conversation_read', data: { conversationId: 'x' } }, 'u1');
+    expect(cache.getQueryState(conversationKeys.unread)?.isInvalidated).toBe(true);
+  });
+
+  it('an assignment moves the conversation between Mine and Unassigned, totals included, keeping its unread count', () => {
+    const cache = new QueryClient();
+    const a = conversation('a', 5, { unreadCount: 2 });
+    seedScope(cache, 'u1', []);
+    seedScope(cache, 'unassigned', [a, conversation('b', 4)]);
+    seedScope(cache, 'all', [a, conversation('b', 4)]);
+    const mine = { ...a, assignee: { id: 'u1', name: 'Ada' } };
+    const event = {
+      type: 'conversation_assigned' as const,
+      data: { conversationId: 'a', assignee: mine.assignee, assignedBy: { id: 'u2', name: 'Grace' }, conversation: shared(mine) },
+    };
+    applyEvent(cache, event, 'u1');
+    applyEvent(cache, event, 'u1');
+    const listOf = (scope: string) => cache.getQueryData<ConversationListData>(conversationKeys.list('OPEN', scope))?.pages[0];
+    expect(listOf('u1')?.conversations.map((c) => [c.id, c.assignee?.name, c.unreadCount])).toEqual([['a', 'Ada', 2]]);
+    expect(listOf('u1')?.total).toBe(1);
+    expect(listOf('unassigned')?.conversations.map((c) => c.id)).toEqual(['b']);
+    expect(listOf('unassigned')?.total).toBe(1);
+    expect(listOf('all')?.total).toBe(2);
+    expect(unreadOf(cache, 'a', 'OPEN', 'all')).toBe(2);
+  });
+
+  it('a conversation assigned to the reader that no list held yet is counted in Mine, not in Unassigned', () => {
+    const cache = new QueryClient();
+    seedScope(cache, 'u1', [conversation('b', 4, { assignee: { id: 'u1', name: 'Ada' } })]);
+    seedScope(cache, 'unassigned', [conversation('c', 3), conversation('d', 2)]);
+    const far = conversation('far', 9, { assignee: { id: 'u1', name: 'Ada' } });
+    applyEvent(
+      cache,
+      {
+        type: 'conversation_assigned',
+        data: { conversationId: 'far', assignee: far.assignee, assignedBy: far.assignee as never, conversation: shared(far) },
+      },
+      'u1',
+    );
+    const listOf = (scope: string) => cache.getQueryData<ConversationListData>(conversationKeys.list('OPEN', scope))?.pages[0];
+    expect(listOf('u1')?.conversations.map((c) => c.id)).toEqual(['far', 'b']);
+    expect(listOf('u1')?.total).toBe(2);
+    // It was taken from Unassigned, which had not loaded it: one fewer there.
+    expect(listOf('unassigned')?.total).toBe(1);
+  });
+});

@@ -10,6 +10,11 @@ import type {
 import { STATUS_RANK } from '../../../shared/message-status';
 
 export type ConversationFilter = (typeof CONVERSATION_STATUS_FILTERS)[number];
+/**
+ * Whose conversations a list holds (issue 27): everyone's (`all`), nobody's (`unassigned`) or one
+ * member's, by id (Mine is the viewer's id), so the cache can tell where an assigned conversation belongs.
+ */
+export type AssigneeScope = 'all' | 'unassigned' | (string & {});
 /** The list pages loaded so far (Load More), each with the cursor of the next. */
 export type ConversationListData = InfiniteData<ConversationPage, string | null>;
 /** The thread: its first page holds the newest messages, each further page older ones. */
@@ -22,27 +27,33 @@ export type ThreadData = InfiniteData<ConversationDetail, string | null>;
 export const conversationKeys = {
   all: ['conversations'] as const,
   lists: ['conversations', 'list'] as const,
-  list: (filter: ConversationFilter) => ['conversations', 'list', filter] as const,
+  list: (filter: ConversationFilter, scope: AssigneeScope = 'all') => ['conversations', 'list', filter, scope] as const,
   thread: (id: string) => ['conversations', 'thread', id] as const,
   openCount: ['conversations', 'open-count'] as const,
+  /** The nav's count of conversations with unread messages (lib/unread-summary). */
+  unread: ['conversations', 'unread'] as const,
 };
 
 /**
  * What an update knows about the conversation's place in the totals when no copy of it is cached:
- * `created` (its first message), `status-changed` (opened or closed), or `unknown` (totals stay).
+ * `created` (its first message), `status-changed` (opened or closed), `assignee-changed`, or `unknown` (totals stay).
  */
-export type ConversationChange = 'created' | 'status-changed' | 'unknown';
+export type ConversationChange = 'created' | 'status-changed' | 'assignee-changed' | 'unknown';
 
 const inFilter = (filter: ConversationFilter, status: ConversationStatus) => filter === 'BOTH' || filter === status;
+const inScope = (scope: AssigneeScope, assignee: Conversation['assignee']) =>
+  scope === 'all' || (scope === 'unassigned' ? assignee === null : assignee?.id === scope);
+const listed = (filter: ConversationFilter, scope: AssigneeScope, c: Pick<Conversation, 'status' | 'assignee'>) =>
+  inFilter(filter, c.status) && inScope(scope, c.assignee);
 
-/** The status of the cached copy of a conversation, from any list or its thread; null if none is cached. */
-function cachedStatus(queryClient: QueryClient, id: string): ConversationStatus | null {
+/** The cached copy of a conversation, from its thread or any list; null if none is cached. */
+export function cachedConversation(queryClient: QueryClient, id: string): Conversation | null {
   const thread = queryClient.getQueryData<ThreadData>(conversationKeys.thread(id));
-  if (thread?.pages[0]) return thread.pages[0].status;
+  if (thread?.pages[0]) return summaryOf(thread.pages[0]);
   for (const [, data] of queryClient.getQueriesData<ConversationListData>({ queryKey: conversationKeys.lists })) {
     for (const page of data?.pages ?? []) {
       const found = page.conversations.find((c) => c.id === id);
-      if (found) return found.status;
+      if (found) return found;
     }
   }
   return null;
@@ -55,29 +66,34 @@ function cachedStatus(queryClient: QueryClient, id: string): ConversationStatus 
  */
 export function storeConversation(queryClient: QueryClient, conversation: Conversation, change: ConversationChange): void {
   remember(queryClient, conversation);
-  const previous = cachedStatus(queryClient, conversation.id);
-  const countedBefore = (filter: ConversationFilter) => {
-    if (previous) return inFilter(filter, previous);
+  const previous = cachedConversation(queryClient, conversation.id);
+  const countedBefore = (filter: ConversationFilter, scope: AssigneeScope) => {
+    if (previous) return listed(filter, scope, previous);
     if (change === 'created') return false;
-    if (change === 'status-changed') return filter === 'BOTH' || filter !== conversation.status;
-    return inFilter(filter, conversation.status);
+    if (change === 'status-changed')
+      return (filter === 'BOTH' || filter !== conversation.status) && inScope(scope, conversation.assignee);
+    // Assigned elsewhere: a list it belongs to now did not hold it before, one it left did.
+    if (change === 'assignee-changed')
+      return inFilter(filter, conversation.status) && (scope === 'all' || !inScope(scope, conversation.assignee));
+    return listed(filter, scope, conversation);
   };
 
   for (const [key, data] of queryClient.getQueriesData<ConversationListData>({ queryKey: conversationKeys.lists })) {
     const filter = key[2] as ConversationFilter;
+    const scope = (key[3] ?? 'all') as AssigneeScope;
     if (!data) continue;
-    const counted = inFilter(filter, conversation.status);
-    const delta = Number(counted) - Number(countedBefore(filter));
+    const counted = listed(filter, scope, conversation);
+    const delta = Number(counted) - Number(countedBefore(filter, scope));
     queryClient.setQueryData<ConversationListData>(key, written(placeInList(data, conversation, counted, delta)));
   }
 
   queryClient.setQueryData<ThreadData>(conversationKeys.thread(conversation.id), (thread) =>
     written(thread && { ...thread, pages: thread.pages.map((page) => ({ ...page, ...conversation })) }),
   );
-  if (previous !== conversation.status) void queryClient.invalidateQueries({ queryKey: conversationKeys.openCount });
+  if (previous?.status !== conversation.status) void queryClient.invalidateQueries({ queryKey: conversationKeys.openCount });
 }
 
-function placeInList(data: ConversationListData, conversation: Conversation, listed: boolean, delta: number) {
+function placeInList(data: ConversationListData, conversation: Conversation, belongs: boolean, delta: number) {
   const withTotal = (page: ConversationPage, conversations: Conversation[]): ConversationPage => ({
     ...page,
     conversations,
@@ -86,7 +102,7 @@ function placeInList(data: ConversationListData, conversation: Conversation, lis
   });
   const existing = data.pages.flatMap((p) => p.conversations).find((c) => c.id === conversation.id);
   // Same activity: it keeps its place (a status change within Both, a repeated event).
-  if (listed && existing && existing.lastMessageAt === conversation.lastMessageAt) {
+  if (belongs && existing && existing.lastMessageAt === conversation.lastMessageAt) {
     return {
       ...data,
       pages: data.pages.map((p) =>
@@ -98,7 +114,7 @@ function placeInList(data: ConversationListData, conversation: Conversation, lis
     };
   }
   const pages = data.pages.map((p) => p.conversations.filter((c) => c.id !== conversation.id));
-  if (listed) {
+  if (belongs) {
     // Newest activity first; past the last loaded one it waits for Load More, unless the list ends here.
     let placed = false;
     for (const list of pages) {
@@ -235,7 +251,7 @@ function freshestOf(queryClient: QueryClient, told: Map<string, Conversation>): 
  * that moved to another status since leaves this filter), and keeps a conversation the socket just
  * delivered that the index does not list yet; newest activity first.
  */
-export function keepFresherList(queryClient: QueryClient, filter: ConversationFilter) {
+export function keepFresherList(queryClient: QueryClient, filter: ConversationFilter, scope: AssigneeScope = 'all') {
   return (previous: unknown, next: unknown): unknown => {
     const data = next as ConversationListData;
     if (writtenHere.has(data) || !data.pages[0]) return replaceEqualDeep(previous, next);
@@ -246,15 +262,15 @@ export function keepFresherList(queryClient: QueryClient, filter: ConversationFi
     let moved = false;
     const kept = data.pages.map((page) =>
       page.conversations.map(freshest).filter((c) => {
-        if (!inFilter(filter, c.status)) moved = true;
-        return inFilter(filter, c.status) && !seen.has(c.id) && Boolean(seen.add(c.id));
+        if (!listed(filter, scope, c)) moved = true;
+        return listed(filter, scope, c) && !seen.has(c.id) && Boolean(seen.add(c.id));
       }),
     );
     // Past the last conversation read, one waits for Load More, unless the list ends there.
     const last = data.pages[data.pages.length - 1];
     const lastAt = data.pages.flatMap((p) => p.conversations).at(-1)?.lastMessageAt ?? '';
     const unlisted = [...told.values()].filter(
-      (c) => !fetchedIds.has(c.id) && inFilter(filter, c.status) && (c.lastMessageAt > lastAt || !last?.pagination.nextCursor),
+      (c) => !fetchedIds.has(c.id) && listed(filter, scope, c) && (c.lastMessageAt > lastAt || !last?.pagination.nextCursor),
     );
     kept[0]?.push(...unlisted);
     // The read's totals are as old as its index when it disagrees with the socket: those the socket left stand.

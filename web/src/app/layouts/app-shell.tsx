@@ -5,10 +5,14 @@ import { DEFAULT_COMPANY_NAME } from '../../../../shared/constants';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';
+import { DesktopNotifications } from '../../features/notifications/components/desktop-notifications';
 import { useSession } from '../../hooks/use-session';
+import { useUnreadSummary } from '../../hooks/use-unread-summary';
 import { cn } from '../../lib/cn';
 import { useRealtimeConnection } from '../../lib/realtime/realtime';
 import { signOut } from '../../lib/sign-out';
+import { unreadBadge } from '../../lib/unread-summary';
+import { useDocumentTitlePrefix } from '../../lib/use-document-title';
 import { ReconnectingNotice } from './reconnecting-notice';
 
 // Its own chunk, loaded after sign-in; it loads the Voice SDK only when the company has a provider.
@@ -31,6 +35,9 @@ export function AppShell() {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   useRealtimeConnection(session && { userId: session.user.id, companyId: session.company.id });
+  // Issue 27: the conversations with unread messages, in the nav and at the start of every tab title.
+  const unread = unreadBadge(useUnreadSummary(Boolean(session)).data);
+  useDocumentTitlePrefix(unread ? `(${unread}) ` : '');
 
   // A page change on a phone closes the menu it was chosen from.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation by design
@@ -93,6 +100,12 @@ export function AppShell() {
             >
               <Icon aria-hidden="true" className="size-4.5" />
               {label}
+              {to === '/conversations' && unread && ' '}
+              {to === '/conversations' && unread && (
+                <span className="ml-auto rounded-full bg-primary px-2 py-0.5 text-xs font-bold text-primary-fg">
+                  {unread} <span className="sr-only">unread</span>
+                </span>
+              )}
             </NavLink>
           ))}
           {user.isPlatformAdmin && (
@@ -123,6 +136,9 @@ export function AppShell() {
               <p className="text-xs wrap-anywhere text-muted">{user.email}</p>
             </div>
             <ThemeToggle />
+          </div>
+          <div className="mt-3">
+            <DesktopNotifications />
           </div>
           <button
             type="button"

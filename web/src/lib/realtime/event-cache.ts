@@ -1,10 +1,20 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChannelHealth } from '../../../../shared/contract/channel-health';
+import type { Conversation, SharedConversation } from '../../../../shared/contract/conversations';
 import type { OnlineUser, ServerEvent } from '../../../../shared/contract/realtime-events';
 import type { Channel, TeamUser } from '../../../../shared/contract/settings';
 import { callKeys } from '../call-keys';
-import { conversationKeys, storeConversation, storeMessage } from '../conversation-cache';
+import {
+  type ConversationChange,
+  cachedConversation,
+  conversationKeys,
+  storeConversation,
+  storeMessage,
+} from '../conversation-cache';
+import { session } from '../services';
 import { settingsKeys } from '../settings-queries';
+import { isReadingThread } from '../thread-on-screen';
+import { adjustUnreadSummary } from '../unread-summary';
 
 export const realtimeKeys = {
   /** Who is online now, kept only by events (never fetched). */
@@ -12,10 +22,44 @@ export const realtimeKeys = {
 };
 
 /**
- * The one place where realtime events update the query cache. Features that add events (messages,
- * calls) add their mapping here, and their queries to `refreshAfterReconnect`.
+ * Stores a conversation an event carries (SharedConversation: the same for every member) with the
+ * reader's own unread count: the cached one, plus `arrived` (an inbound text, a note mentioning them)
+ * unless they are reading that thread in a visible tab, where the thread marks it read instead. The
+ * nav's count follows.
  */
-export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
+function storeShared(
+  queryClient: QueryClient,
+  shared: SharedConversation,
+  change: ConversationChange,
+  arrived = 0,
+): Conversation {
+  const before = cachedConversation(queryClient, shared.id);
+  const unreadCount = isReadingThread(shared.id) ? (before?.unreadCount ?? 0) : (before?.unreadCount ?? 0) + arrived;
+  const conversation = { ...shared, unreadCount };
+  storeConversation(queryClient, conversation, change);
+  // A conversation first seen here that brings nothing unread leaves the count as it was.
+  adjustUnreadSummary(queryClient, before ?? (arrived === 0 ? conversation : null), conversation);
+  return conversation;
+}
+
+/** Sets the cached unread count of a conversation (a read, a mention); the nav's count follows. */
+function setUnread(queryClient: QueryClient, id: string, unread: (count: number) => number): void {
+  const before = cachedConversation(queryClient, id);
+  if (!before) {
+    void queryClient.invalidateQueries({ queryKey: conversationKeys.unread, exact: true });
+    return;
+  }
+  const conversation = { ...before, unreadCount: unread(before.unreadCount) };
+  storeConversation(queryClient, conversation, 'unknown');
+  adjustUnreadSummary(queryClient, before, conversation);
+}
+
+/**
+ * The one place where realtime events update the query cache. Features that add events (messages,
+ * calls) add their mapping here, and their queries to `refreshAfterReconnect`. `viewerId` is the
+ * signed-in person (whose mentions count as unread).
+ */
+export function applyEvent(queryClient: QueryClient, event: ServerEvent, viewerId = session.get()?.user.id): void {
   const setPresence = (update: (users: OnlineUser[]) => OnlineUser[]) =>
     queryClient.setQueryData<OnlineUser[]>(realtimeKeys.presence, (users) => update(users ?? []));
   switch (event.type) {
@@ -40,11 +84,8 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
     case 'message_sent': {
       const { conversation, message } = event.data;
       storeMessage(queryClient, conversation.id, message);
-      storeConversation(
-        queryClient,
-        { ...conversation, unreadCount: 0 },
-        conversation.messageCount === 1 ? 'created' : 'unknown',
-      );
+      const inbound = event.type === 'new_message' && message.direction === 'INBOUND' ? 1 : 0;
+      storeShared(queryClient, conversation, conversation.messageCount === 1 ? 'created' : 'unknown', inbound);
       return;
     }
     case 'message_status_updated':
@@ -52,7 +93,23 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent): void {
       return;
     case 'conversation_status_updated':
     case 'conversation_reopened':
-      storeConversation(queryClient, { ...event.data.conversation, unreadCount: 0 }, 'status-changed');
+      storeShared(queryClient, event.data.conversation, 'status-changed');
+      return;
+    case 'conversation_assigned':
+      storeShared(queryClient, event.data.conversation, 'assignee-changed');
+      return;
+    // A note mentioning the reader (by someone else) counts as unread for them, like an inbound text.
+    case 'note_added': {
+      const { conversationId, message } = event.data;
+      storeMessage(queryClient, conversationId, message);
+      const mentioned =
+        viewerId !== undefined && message.sentBy?.id !== viewerId && message.mentions.some((m) => m.id === viewerId);
+      if (mentioned && !isReadingThread(conversationId)) setUnread(queryClient, conversationId, (n) => n + 1);
+      return;
+    }
+    // Read in some tab of the reader's: nothing unread there anymore.
+    case 'conversation_read':
+      setUnread(queryClient, event.data.conversationId, () => 0);
       return;
     // Call History shows the call with its final status (the event is sent once the call's record is).
     case 'call_ended':

@@ -1,4 +1,11 @@
-import { infiniteQueryOptions, type QueryClient, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import {
   CONVERSATION_LIST_REFRESH_MS,
   CONVERSATION_PAGE_SIZE,
@@ -8,9 +15,12 @@ import {
 } from '../../../../../shared/constants';
 import type { ConversationStatus } from '../../../../../shared/contract/conversations';
 import * as conversations from '../../../../../shared/contract/endpoints/conversations';
+import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import {
+  type AssigneeScope,
   type ConversationFilter,
+  cachedConversation,
   conversationKeys,
   keepFresherList,
   keepFresherThread,
@@ -21,9 +31,21 @@ import { pollingInterval } from '../../../lib/realtime/polling';
 import { useRealtimeState } from '../../../lib/realtime/realtime';
 import type { ConnectionState } from '../../../lib/realtime/realtime-client';
 import { api } from '../../../lib/services';
+import { usersQuery } from '../../../lib/settings-queries';
+import { adjustUnreadSummary } from '../../../lib/unread-summary';
 
-export const fetchConversations = (status: ConversationFilter, cursor: string | null) =>
-  api.call(conversations.listConversations, { query: { status, limit: CONVERSATION_PAGE_SIZE, cursor: cursor ?? undefined } });
+/** The list's Mine / Unassigned / All (issue 27); the address and the API say `me` and `unassigned`. */
+export type AssigneeFilter = 'me' | 'unassigned' | 'all';
+
+export const fetchConversations = (status: ConversationFilter, assignee: AssigneeFilter, cursor: string | null) =>
+  api.call(conversations.listConversations, {
+    query: {
+      status,
+      limit: CONVERSATION_PAGE_SIZE,
+      cursor: cursor ?? undefined,
+      assignee: assignee === 'all' ? undefined : assignee,
+    },
+  });
 
 export const fetchConversation = (id: string, before: string | null) =>
   api.call(conversations.getConversation, { params: { id }, query: { before: before ?? undefined } }).then((d) => d.conversation);
@@ -37,19 +59,37 @@ export const retryMessage = (id: string, messageId: string) =>
 export const updateConversationStatus = (id: string, status: ConversationStatus) =>
   api.call(conversations.updateConversationStatus, { params: { id }, body: { status } }).then((d) => d.conversation);
 
+export const assignConversation = (id: string, userId: string | null) =>
+  api.call(conversations.assignConversation, { params: { id }, body: { userId } }).then((d) => d.conversation);
+
+export const addNote = (id: string, body: string) =>
+  api.call(conversations.addNote, { params: { id }, body: { body } }).then((d) => d.message);
+
+export const markConversationRead = (id: string) =>
+  api.call(conversations.markConversationRead, { params: { id } }).then((d) => d.conversation);
+
+/** The cache's scope of a list: Mine is the viewer's own id, so an assignment event finds its lists. */
+const scopeOf = (assignee: AssigneeFilter, viewerId: string): AssigneeScope => (assignee === 'me' ? viewerId : assignee);
+
 /**
  * docs/product.md §7/§9: a page of 20, newest activity first; Load More follows the cursor. Refetched
  * every 60 s only while the socket is down (pollingInterval). A read never undoes what the socket
  * delivered meanwhile (keepFresherList).
  */
-export const conversationListQuery = (filter: ConversationFilter, queryClient: QueryClient, socket: ConnectionState) =>
+export const conversationListQuery = (
+  filter: ConversationFilter,
+  queryClient: QueryClient,
+  socket: ConnectionState,
+  assignee: AssigneeFilter = 'all',
+  viewerId = '',
+) =>
   infiniteQueryOptions({
-    queryKey: conversationKeys.list(filter),
-    queryFn: ({ pageParam }) => fetchConversations(filter, pageParam),
+    queryKey: conversationKeys.list(filter, scopeOf(assignee, viewerId)),
+    queryFn: ({ pageParam }) => fetchConversations(filter, assignee, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.pagination.nextCursor,
     refetchInterval: pollingInterval(socket, CONVERSATION_LIST_REFRESH_MS),
-    structuralSharing: keepFresherList(queryClient, filter),
+    structuralSharing: keepFresherList(queryClient, filter, scopeOf(assignee, viewerId)),
   });
 
 /**
@@ -75,8 +115,9 @@ export const threadQuery = (id: string, sentAt: number | null, queryClient: Quer
   });
 
 // Both re-render when the socket connects or drops, which re-sets the interval at once.
-export function useConversationList(filter: ConversationFilter) {
-  return useInfiniteQuery(conversationListQuery(filter, useQueryClient(), useRealtimeState()));
+export function useConversationList(filter: ConversationFilter, assignee: AssigneeFilter = 'all') {
+  const viewerId = useSession()?.user.id ?? '';
+  return useInfiniteQuery(conversationListQuery(filter, useQueryClient(), useRealtimeState(), assignee, viewerId));
 }
 
 export function useThread(id: string, sentAt: number | null) {
@@ -115,5 +156,44 @@ export function useUpdateConversationStatus(conversationId: string) {
   return useMutation({
     mutationFn: (status: ConversationStatus) => updateConversationStatus(conversationId, status),
     onSuccess: (conversation) => storeConversation(queryClient, conversation, 'status-changed'),
+  });
+}
+
+/** The members a conversation can be assigned to: the company's team (shared with Settings → Team). */
+export function useAssignableMembers() {
+  return useQuery(usersQuery());
+}
+
+/** Assigns the conversation (or unassigns it: null); every list and the thread show the new owner. */
+export function useAssignConversation(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string | null) => assignConversation(conversationId, userId),
+    onSuccess: (conversation) => storeConversation(queryClient, conversation, 'assignee-changed'),
+  });
+}
+
+/** An internal note (issue 27): stored in the thread at once; the socket's note_added repeats it harmlessly. */
+export function useAddNote(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: string) => addNote(conversationId, body),
+    onSuccess: (message) => storeMessage(queryClient, conversationId, message),
+  });
+}
+
+/** Marks the conversation read for the viewer: its unread count and the nav's count drop at once. */
+export function useMarkRead(conversationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => markConversationRead(conversationId),
+    onSuccess: (answer) => {
+      const before = cachedConversation(queryClient, conversationId);
+      // A text the socket delivered while the request was out is newer than the answer: only the count is taken.
+      const conversation =
+        before && before.lastMessageAt > answer.lastMessageAt ? { ...before, unreadCount: answer.unreadCount } : answer;
+      storeConversation(queryClient, conversation, 'unknown');
+      adjustUnreadSummary(queryClient, before, conversation);
+    },
   });
 }

@@ -2,6 +2,7 @@ import { Inbox, MessagesSquare } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Conversation } from '../../../../../shared/contract/conversations';
 import { Alert } from '../../../components/alert';
+import { Avatar } from '../../../components/avatar';
 import { Button } from '../../../components/button';
 import { EmptyState } from '../../../components/empty-state';
 import { Skeleton } from '../../../components/skeleton';
@@ -10,7 +11,7 @@ import { cn } from '../../../lib/cn';
 import type { ConversationFilter } from '../../../lib/conversation-cache';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { formatRelativeTime } from '../../../lib/relative-time';
-import { useConversationList } from '../api/conversations-api';
+import { type AssigneeFilter, useConversationList } from '../api/conversations-api';
 import { CHOSEN_FROM_LIST } from '../hooks/use-conversation-selection';
 
 const FILTERS: { value: ConversationFilter; label: string }[] = [
@@ -18,6 +19,45 @@ const FILTERS: { value: ConversationFilter; label: string }[] = [
   { value: 'CLOSED', label: 'Closed' },
   { value: 'BOTH', label: 'Both' },
 ];
+
+const ASSIGNEE_FILTERS: { value: AssigneeFilter; label: string }[] = [
+  { value: 'me', label: 'Mine' },
+  { value: 'unassigned', label: 'Unassigned' },
+  { value: 'all', label: 'All' },
+];
+
+/** A row of toggle buttons, one pressed: the status and assignee filters look and work alike. */
+function FilterGroup<T extends string>({
+  legend,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  options: { value: T; label: string }[];
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset className="flex gap-1 rounded-lg bg-surface-muted p-1">
+      <legend className="sr-only">{legend}</legend>
+      {options.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          aria-pressed={value === option.value}
+          onClick={() => onChange(option.value)}
+          className={cn(
+            'min-h-9 flex-1 rounded-md px-3 text-sm font-semibold transition-colors',
+            value === option.value ? 'bg-surface text-fg shadow-sm' : 'text-muted hover:text-fg',
+          )}
+        >
+          {option.label}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
 
 /** 'open conversations', 'closed conversation', 'conversations': the filter in the count's words. */
 const noun = (filter: ConversationFilter, count: number) =>
@@ -35,19 +75,24 @@ const EMPTY: Record<ConversationFilter, { title: string; text: string }> = {
  */
 export function ConversationList({
   filter,
+  assignee = 'all',
   selectedId,
   hrefOf,
   onFilter,
+  onAssignee = () => {},
   hasSmsChannel,
 }: {
   filter: ConversationFilter;
+  /** Mine / Unassigned / All (issue 27). */
+  assignee?: AssigneeFilter;
   selectedId: string | null;
   hrefOf: (id: string) => string;
   onFilter: (filter: ConversationFilter) => void;
+  onAssignee?: (assignee: AssigneeFilter) => void;
   /** False once the channels are known and none can text: the empty list says where to add one. */
   hasSmsChannel: boolean;
 }) {
-  const list = useConversationList(filter);
+  const list = useConversationList(filter, assignee);
   const seen = new Set<string>();
   // A conversation that moved up between two pages comes twice; it is shown once.
   const conversations = (list.data?.pages ?? [])
@@ -63,23 +108,10 @@ export function ConversationList({
         <h2 id="conversation-list-title" className="sr-only">
           Conversation list
         </h2>
-        <fieldset className="flex gap-1 rounded-lg bg-surface-muted p-1">
-          <legend className="sr-only">Show conversations</legend>
-          {FILTERS.map(({ value, label }) => (
-            <button
-              key={value}
-              type="button"
-              aria-pressed={filter === value}
-              onClick={() => onFilter(value)}
-              className={cn(
-                'min-h-9 flex-1 rounded-md px-3 text-sm font-semibold transition-colors',
-                filter === value ? 'bg-surface text-fg shadow-sm' : 'text-muted hover:text-fg',
-              )}
-            >
-              {label}
-            </button>
-          ))}
-        </fieldset>
+        <div className="flex flex-col gap-2">
+          <FilterGroup legend="Show conversations" options={FILTERS} value={filter} onChange={onFilter} />
+          <FilterGroup legend="Assigned to" options={ASSIGNEE_FILTERS} value={assignee} onChange={onAssignee} />
+        </div>
         <p aria-live="polite" className="mt-2 text-xs text-muted">
           {list.isPending
             ? 'Loading conversations…'
@@ -155,6 +187,7 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
   const name = conversation.contact.name.trim() || format(conversation.contact.phoneNumber);
   const open = conversation.status === 'OPEN';
   const last = conversation.lastMessage;
+  const unread = conversation.unreadCount > 0;
   return (
     <Link
       to={href}
@@ -165,20 +198,46 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
       <span className="flex items-center gap-2">
         <span aria-hidden="true" className={cn('size-2.5 shrink-0 rounded-full', open ? 'bg-success' : 'bg-danger')} />
         <span className="sr-only">{open ? 'Open:' : 'Closed:'}</span>
-        <span className="min-w-0 flex-1 truncate font-semibold text-fg">{name}</span>
-        <time dateTime={conversation.lastMessageAt} className="shrink-0 text-xs text-muted">
+        <span className={cn('min-w-0 flex-1 truncate text-fg', unread ? 'font-bold' : 'font-semibold')}>{name}</span>
+        <time
+          dateTime={conversation.lastMessageAt}
+          className={cn('shrink-0 text-xs', unread ? 'font-bold text-fg' : 'text-muted')}
+        >
           {formatRelativeTime(conversation.lastMessageAt)}
         </time>
       </span>
       <span className="flex items-center gap-2 pl-4.5 text-sm text-muted">
-        <span className="min-w-0 flex-1 truncate">
+        <span className={cn('min-w-0 flex-1 truncate', unread && 'font-semibold text-fg')}>
           {last ? `${last.direction === 'OUTBOUND' ? 'You: ' : ''}${last.body}` : 'No messages yet'}
         </span>
-        <span className="shrink-0 rounded-full bg-surface-muted px-2 text-xs font-semibold text-muted">
-          {conversation.messageCount}
-          <span className="sr-only"> {conversation.messageCount === 1 ? 'message' : 'messages'}</span>
-        </span>
+        {unread ? (
+          <span className="shrink-0 rounded-full bg-primary px-2 text-xs font-bold text-primary-fg">
+            {conversation.unreadCount} <span className="sr-only">unread</span>
+          </span>
+        ) : (
+          <span className="shrink-0 rounded-full bg-surface-muted px-2 text-xs font-semibold text-muted">
+            {conversation.messageCount}
+            <span className="sr-only"> {conversation.messageCount === 1 ? 'message' : 'messages'}</span>
+          </span>
+        )}
+        <AssigneeMark assignee={conversation.assignee} />
       </span>
     </Link>
+  );
+}
+
+/** Who owns the conversation: their initial, named for the pointer and the screen reader; a dashed ring when nobody does. */
+function AssigneeMark({ assignee }: { assignee: Conversation['assignee'] }) {
+  if (!assignee) {
+    return (
+      // Silent for screen readers: a row says whose it is only when someone owns it.
+      <span aria-hidden="true" title="Unassigned" className="size-6 shrink-0 rounded-full border border-dashed border-border" />
+    );
+  }
+  return (
+    <span title={`Assigned to ${assignee.name}`} className="shrink-0">
+      <Avatar name={assignee.name} className="size-6 text-xs" />
+      <span className="sr-only">Assigned to {assignee.name}</span>
+    </span>
   );
 }

@@ -6,14 +6,18 @@ import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { EmptyState } from '../../../components/empty-state';
 import { Skeleton } from '../../../components/skeleton';
+import { useSession } from '../../../hooks/use-session';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import type { ConversationFilter } from '../../../lib/conversation-cache';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { useThread, useUpdateConversationStatus } from '../api/conversations-api';
 import { useArrivalAnnouncement } from '../hooks/use-arrival-announcement';
+import { useMarkReadOnScreen } from '../hooks/use-mark-read';
 import { useThreadScroll } from '../hooks/use-thread-scroll';
+import { AssigneePicker } from './assignee-picker';
 import { MessageBubble } from './message-bubble';
 import { MessageComposer } from './message-composer';
+import { NoteCard } from './note-card';
 
 export const DELETE_COMING_SOON = 'Deleting messages is coming soon.';
 
@@ -46,6 +50,8 @@ export function ConversationThread({
   const contact = pages[0]?.contact;
   const name = (contact && (contact.name.trim() || format(contact.phoneNumber))) ?? '';
   const arrival = useArrivalAnnouncement(last, name);
+  const viewerId = useSession()?.user.id;
+  useMarkReadOnScreen(conversationId, pages[0]?.unreadCount, messages, viewerId);
 
   const back = (
     <Link
@@ -107,7 +113,8 @@ export function ConversationThread({
             <span className="inline-block">via {format(conversation.channel.identifier)}</span>
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-end gap-2">
+          <AssigneePicker conversationId={conversationId} assignee={conversation.assignee} />
           {(['OPEN', 'CLOSED'] as const).map((status) => (
             <Button
               key={status}
@@ -146,9 +153,13 @@ export function ConversationThread({
           <EmptyState icon={MessagesSquare} title="No messages yet" />
         ) : (
           <ol aria-label="Messages" className="flex flex-col gap-3">
-            {messages.map((message) => (
-              <MessageBubble key={message.id} message={message} onDelete={() => setNotice(DELETE_COMING_SOON)} />
-            ))}
+            {messages.map((message) =>
+              message.type === 'NOTE' ? (
+                <NoteCard key={message.id} note={message} viewerId={viewerId} />
+              ) : (
+                <MessageBubble key={message.id} message={message} onDelete={() => setNotice(DELETE_COMING_SOON)} />
+              ),
+            )}
           </ol>
         )}
       </div>
@@ -159,13 +170,17 @@ export function ConversationThread({
         {notice && <p className="mb-2 rounded-lg border border-border bg-surface-muted px-3 py-2 text-sm text-fg">{notice}</p>}
       </div>
       {conversation.optedOut ? (
-        <div className="flex items-start gap-3 border-t border-border bg-surface-muted p-4 text-sm text-fg">
-          <BellOff aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted" />
-          <p>
-            {name} opted out of texts from {format(conversation.channel.identifier)}. You can send again once they text START to
-            this number.
-          </p>
-        </div>
+        <>
+          <div className="flex items-start gap-3 border-t border-border bg-surface-muted p-4 text-sm text-fg">
+            <BellOff aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted" />
+            <p>
+              {name} opted out of texts from {format(conversation.channel.identifier)}. You can send again once they text START to
+              this number.
+            </p>
+          </div>
+          {/* The team can still talk about the customer. */}
+          <MessageComposer conversationId={conversationId} onSent={() => setSentAt(Date.now())} notesOnly />
+        </>
       ) : (
         <MessageComposer
           conversationId={conversationId}

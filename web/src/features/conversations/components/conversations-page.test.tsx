@@ -1,8 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_NOTE_LENGTH } from '../../../../../shared/constants';
 import type { Conversation, ConversationDetail, Message, SendingBlock } from '../../../../../shared/contract/conversations';
-import type { Channel } from '../../../../../shared/contract/settings';
+import type { Channel, TeamUser } from '../../../../../shared/contract/settings';
+import { findMentions } from '../../../../../shared/mentions';
 import { conversationKeys } from '../../../lib/conversation-cache';
 import { applyEvent } from '../../../lib/realtime/event-cache';
 import { deferred, fail, ok, type Recorded, renderWithProviders, sampleUser, signInAs, stubServer } from '../../../test-utils';
@@ -61,6 +63,8 @@ interface ServerState {
   channels?: Channel[];
   /** Why a conversation cannot send now, by id. */
   blocked?: Record<string, SendingBlock>;
+  /** The company's members (assignee picker, mentions). */
+  users?: TeamUser[];
 }
 
 /**
@@ -77,12 +81,17 @@ function conversationServer(
     if (answer) return answer;
     const url = new URL(r.url, 'http://app');
     if (url.pathname === '/api/v1/channels') return ok({ channels: state.channels ?? [SMS_CHANNEL] });
+    if (url.pathname === '/api/v1/users') return ok({ users: state.users ?? [] });
     if (url.pathname === '/api/v1/conversations') {
       const status = url.searchParams.get('status') ?? 'BOTH';
+      const assignee = url.searchParams.get('assignee');
       const limit = Number(url.searchParams.get('limit'));
       const offset = Number(url.searchParams.get('cursor') ?? 0);
       const matching = state.conversations
         .filter((c) => status === 'BOTH' || c.status === status)
+        .filter((c) =>
+          assignee === 'me' ? c.assignee?.id === sampleUser.id : assignee === 'unassigned' ? c.assignee === null : true,
+        )
         .sort((a, b) => b.lastMessageAt.localeCompare(a.lastMessageAt));
       const next = offset + limit < matching.length ? String(offset + limit) : null;
       const total = matching.length;
@@ -106,6 +115,30 @@ function conversationServer(
         olderCursor: start > 0 ? String(start) : null,
       };
       return ok({ conversation: detail });
+    }
+    if (r.method === 'POST' && thread[2] === '/read') {
+      Object.assign(found, { unreadCount: 0 });
+      return ok({ conversation: { ...found } });
+    }
+    if (r.method === 'PATCH' && thread[2] === '/assignee') {
+      const { userId } = r.body as { userId: string | null };
+      const member = state.users?.find((u) => u.id === userId);
+      if (userId !== null && !member) return fail(404, 'User not found', 'NOT_FOUND');
+      Object.assign(found, { assignee: member ? { id: member.id, name: member.name } : null });
+      return ok({ conversation: { ...found } });
+    }
+    if (r.method === 'POST' && thread[2] === '/notes') {
+      const body = (r.body as { body: string }).body;
+      const note = message(found.id, {
+        type: 'NOTE',
+        direction: 'OUTBOUND',
+        status: 'SENT',
+        body,
+        sentBy: { id: sampleUser.id, name: sampleUser.name },
+        mentions: findMentions(body, state.users ?? []).map(({ id, name }) => ({ id, name })),
+      });
+      state.messages[found.id] = [...(state.messages[found.id] ?? []), note];
+      return ok({ message: note }, 201);
     }
     if (r.method === 'PATCH') {
       Object.assign(found, { status: (r.body as { status: Conversation['status'] }).status });
@@ -499,6 +532,9 @@ describe('ConversationsPage thread', () => {
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+    // Notes are the team's own: still possible, without the Reply / Note switch.
+    expect(screen.getByRole('textbox', { name: 'Internal note' })).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: 'Reply' })).toBeNull();
   });
 });
 
@@ -813,8 +849,10 @@ describe('ConversationsPage realtime', () => {
       }),
     );
     await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
-    // All of it without asking the server again.
-    expect(requests.length).toBe(fetched);
+    // All of it without asking the server again, but to mark read the text that arrived in the open thread (issue 27).
+    expect(requests.slice(fetched).map((r) => `${r.method} ${new URL(r.url, 'http://app').pathname}`)).toEqual([
+      'POST /api/v1/conversations/cv-5/read',
+    ]);
   });
 });
 
@@ -976,5 +1014,237 @@ describe('ConversationsPage reads older than the socket (issue 22)', () => {
     await waitFor(() => expect(answerRow().textContent).toContain('Delivered'));
     expect(threadRegion().getByText('Missed while away')).toBeTruthy();
     await waitFor(() => expect(items()[0]?.textContent).toBe('Open:(415) 555-0205Just nowMissed while away2 messages'));
+  });
+});
+
+describe('ConversationsPage team inbox (issue 27)', () => {
+  const grace: TeamUser = {
+    id: 'u2',
+    name: 'Grace Hopper',
+    email: 'grace@example.com',
+    role: 'AGENT',
+    avatarUrl: null,
+    lastActiveAt: null,
+  };
+  const ada: TeamUser = { ...grace, id: sampleUser.id, name: sampleUser.name, email: sampleUser.email };
+  const path = (r: Recorded) => `${r.method} ${new URL(r.url, 'http://app').pathname}`;
+  const reads = (requests: Recorded[]) => requests.filter((r) => path(r).endsWith('/read'));
+
+  /** jsdom's tab is always visible: this one can be sent to the background and back. */
+  function tabVisibility() {
+    let state: DocumentVisibilityState = 'visible';
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    return {
+      set(next: DocumentVisibilityState) {
+        state = next;
+        act(() => void document.dispatchEvent(new Event('visibilitychange')));
+      },
+      restore: () => Reflect.deleteProperty(document, 'visibilityState'),
+    };
+  }
+
+  it('shows unread conversations in bold with their count, and whose each one is', async () => {
+    conversationServer({
+      conversations: [
+        conversation(1, { unreadCount: 3, assignee: { id: 'u2', name: 'Grace Hopper' } }),
+        conversation(2, { messageCount: 2 }),
+      ],
+      messages: {},
+    });
+    renderPage();
+    await waitFor(() => expect(items()).toHaveLength(2));
+    const [unread, read] = items() as [HTMLElement, HTMLElement];
+    // The owner's initial is decorative; the name is read out.
+    expect(unread.textContent).toBe('Open:(415) 555-02011m agoMessage 13 unreadGAssigned to Grace Hopper');
+    expect(within(unread).getByText('(415) 555-0201').className).toContain('font-bold');
+    expect(within(unread).getByTitle('Assigned to Grace Hopper').textContent).toContain('G');
+    // Read, unassigned: the message count as before, no owner named, a neutral mark for the pointer.
+    expect(read.textContent).toBe('Open:(415) 555-02022m agoMessage 22 messages');
+    expect(within(read).getByText('(415) 555-0202').className).not.toContain('font-bold');
+    expect(within(read).getByTitle('Unassigned').getAttribute('aria-hidden')).toBe('true');
+  });
+
+  it('filters Mine / Unassigned / All beside the status, from the keyboard, kept in the address', async () => {
+    const mine = conversation(1, { assignee: { id: sampleUser.id, name: sampleUser.name } });
+    const theirs = conversation(2, { assignee: { id: 'u2', name: 'Grace Hopper' } });
+    const nobodys = conversation(3);
+    const requests = conversationServer({ conversations: [mine, theirs, nobodys], messages: {} });
+    const events = userEvent.setup();
+    renderPage('/conversations?assignee=me');
+    await waitFor(() => expect(items()).toHaveLength(1));
+    expect(pressed('Mine')).toBe('true');
+    expect(pressed('All')).toBe('false');
+    expect(items()[0]?.getAttribute('href')).toBe('/conversations/cv-1?assignee=me');
+
+    screen.getByRole('button', { name: 'Unassigned' }).focus();
+    await events.keyboard('{Enter}');
+    await waitFor(() => expect(items().map((a) => a.getAttribute('href'))).toEqual(['/conversations/cv-3?assignee=unassigned']));
+    expect(pressed('Unassigned')).toBe('true');
+
+    await events.click(screen.getByRole('button', { name: 'Closed' }));
+    await waitFor(() => expect(screen.getByText('Showing 0 of 0 closed conversations')).toBeTruthy());
+    await events.click(screen.getByRole('button', { name: 'All' }));
+    await events.click(screen.getByRole('button', { name: 'Open' }));
+    await waitFor(() => expect(items()).toHaveLength(3));
+    expect(requests.map((r) => r.url)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/conversations?status=OPEN&limit=20&assignee=me',
+        '/api/v1/conversations?status=OPEN&limit=20&assignee=unassigned',
+        '/api/v1/conversations?status=CLOSED&limit=20&assignee=unassigned',
+        '/api/v1/conversations?status=OPEN&limit=20',
+      ]),
+    );
+  });
+
+  it('assigns from the thread header: the members and Unassigned, disabled on its way, then in the list', async () => {
+    const answer = deferred();
+    const requests = conversationServer(
+      { conversations: [conversation(1)], messages: { 'cv-1': [message('cv-1')] }, users: [grace, ada] },
+      {
+        other: (r) =>
+          path(r).endsWith('/assignee') && (r.body as { userId: string }).userId === 'u2' ? answer.promise : undefined,
+      },
+    );
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const picker = (await waitFor(() => threadRegion().getByRole('combobox', { name: 'Assignee' }))) as HTMLSelectElement;
+    await waitFor(() =>
+      expect(
+        within(picker)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Unassigned', 'Ada Lovelace', 'Grace Hopper']),
+    );
+    expect(picker.value).toBe('');
+
+    await events.selectOptions(picker, 'Grace Hopper');
+    expect(picker.disabled).toBe(true);
+    expect(picker.value).toBe('u2');
+    answer.release(ok({ conversation: conversation(1, { assignee: { id: 'u2', name: 'Grace Hopper' } }) }));
+    await waitFor(() => expect(picker.disabled).toBe(false));
+    expect(picker.value).toBe('u2');
+    await waitFor(() => expect(within(list()).getByTitle('Assigned to Grace Hopper')).toBeTruthy());
+    expect(requests.filter((r) => path(r).endsWith('/assignee')).map((r) => r.body)).toEqual([{ userId: 'u2' }]);
+
+    await events.selectOptions(picker, 'Unassigned');
+    await waitFor(() => expect(within(list()).getByTitle('Unassigned')).toBeTruthy());
+    expect(picker.value).toBe('');
+  });
+
+  it('a refused assignment says why and the picker shows the owner as it is', async () => {
+    conversationServer(
+      { conversations: [conversation(1)], messages: { 'cv-1': [message('cv-1')] }, users: [grace] },
+      // An answer that is not the API's envelope: the picker's own words.
+      { other: (r) => (path(r).endsWith('/assignee') ? new Response('Bad gateway', { status: 502 }) : undefined) },
+    );
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const picker = (await waitFor(() => threadRegion().getByRole('combobox', { name: 'Assignee' }))) as HTMLSelectElement;
+    await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(2));
+    await events.selectOptions(picker, 'Grace Hopper');
+    expect((await threadRegion().findByRole('alert')).textContent).toBe('Failed to assign conversation');
+    expect(picker.value).toBe('');
+  });
+
+  it('marks read once when opened with unread texts, once per text arriving while read, and not while the tab is hidden', async () => {
+    const tab = tabVisibility();
+    try {
+      const unread = conversation(1, { unreadCount: 2, messageCount: 2 });
+      const requests = conversationServer({ conversations: [unread], messages: { 'cv-1': [message('cv-1'), message('cv-1')] } });
+      const { queryClient } = renderPage('/conversations/cv-1');
+      await waitFor(() => expect(reads(requests)).toHaveLength(1));
+      await waitFor(() => expect(items()[0]?.textContent).toContain('2 messages'));
+      expect(reads(requests)).toHaveLength(1);
+
+      const arrive = (n: number) => {
+        const text = message('cv-1', { body: `Arrival ${n}`, createdAt: new Date(Date.now() + n * 1000).toISOString() });
+        const shared = { ...unread, lastMessageAt: text.createdAt, messageCount: 2 + n } as Partial<Conversation>;
+        delete shared.unreadCount;
+        act(() =>
+          applyEvent(queryClient, {
+            type: 'new_message',
+            data: { conversationId: 'cv-1', message: text, conversation: shared as Omit<Conversation, 'unreadCount'> },
+          }),
+        );
+      };
+      // On screen, tab visible: it never counts as unread, and is marked read.
+      arrive(1);
+      await waitFor(() => expect(reads(requests)).toHaveLength(2));
+      expect(items()[0]?.textContent).not.toContain('unread');
+
+      // In the background: counted, not marked; back in front: marked once.
+      tab.set('hidden');
+      arrive(2);
+      await waitFor(() => expect(items()[0]?.textContent).toContain('1 unread'));
+      expect(reads(requests)).toHaveLength(2);
+      tab.set('visible');
+      await waitFor(() => expect(reads(requests)).toHaveLength(3));
+      await waitFor(() => expect(items()[0]?.textContent).not.toContain('unread'));
+      expect(reads(requests)).toHaveLength(3);
+    } finally {
+      tab.restore();
+    }
+  });
+
+  it('writes a note with the Reply / Note switch: amber, its own draft, sent as a note and shown as one', async () => {
+    const requests = conversationServer({
+      conversations: [conversation(1)],
+      messages: { 'cv-1': [message('cv-1', { body: 'Where is my order?' })] },
+      users: [grace, ada],
+    });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const reply = await waitFor(() => threadRegion().getByRole('radio', { name: 'Reply' }));
+    expect((reply as HTMLInputElement).checked).toBe(true);
+    await events.type(threadRegion().getByRole('textbox', { name: 'Message' }), 'Checking now');
+
+    // Two native radios: the browser's arrow keys move between them (test/e2e/team-inbox.test.ts); here a click.
+    await events.click(threadRegion().getByRole('radio', { name: 'Note' }));
+    const noteBox = threadRegion().getByRole('textbox', { name: 'Internal note' }) as HTMLTextAreaElement;
+    expect(noteBox.placeholder).toBe('Write an internal note… @mention a teammate');
+    expect(noteBox.closest('form')?.className).toContain('bg-warning-soft');
+    expect(noteBox.value).toBe('');
+    await events.type(noteBox, 'Courier is late, @Grace Hopper can you call them?');
+    await events.click(threadRegion().getByRole('radio', { name: 'Reply' }));
+    expect((threadRegion().getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('Checking now');
+    await events.click(threadRegion().getByRole('radio', { name: 'Note' }));
+    await events.click(threadRegion().getByRole('button', { name: 'Add note' }));
+
+    const card = await waitFor(() => threadRegion().getByRole('listitem', { name: 'Internal note by You' }));
+    expect(card.textContent).toContain('Internal note');
+    expect(within(card).getByText('@Grace Hopper').tagName).toBe('MARK');
+    expect(requests.filter((r) => path(r) === 'POST /api/v1/conversations/cv-1/notes').map((r) => r.body)).toEqual([
+      { body: 'Courier is late, @Grace Hopper can you call them?' },
+    ]);
+    // Nothing went to the contact; the reply's draft is still there.
+    expect(requests.some((r) => path(r) === 'POST /api/v1/conversations/cv-1/messages')).toBe(false);
+    await waitFor(() =>
+      expect((threadRegion().getByRole('textbox', { name: 'Internal note' }) as HTMLTextAreaElement).value).toBe(''),
+    );
+    await events.click(threadRegion().getByRole('radio', { name: 'Reply' }));
+    expect((threadRegion().getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('Checking now');
+  });
+
+  it("shows a colleague's note as a note card by them, not a bubble, and refuses one over the note limit", async () => {
+    const note = message('cv-1', {
+      type: 'NOTE',
+      direction: 'OUTBOUND',
+      status: 'SENT',
+      body: 'Over to you @Ada Lovelace',
+      sentBy: { id: 'u2', name: 'Grace Hopper' },
+      mentions: [{ id: sampleUser.id, name: sampleUser.name }],
+    });
+    conversationServer({ conversations: [conversation(1)], messages: { 'cv-1': [message('cv-1'), note] } });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const card = await waitFor(() => threadRegion().getByRole('listitem', { name: 'Internal note by Grace Hopper' }));
+    expect(within(card).getByText('@Ada Lovelace').tagName).toBe('MARK');
+    expect(within(card).queryByRole('button', { name: 'Message actions' })).toBeNull();
+
+    await events.click(threadRegion().getByRole('radio', { name: 'Note' }));
+    const box = threadRegion().getByRole('textbox', { name: 'Internal note' });
+    fireEvent.change(box, { target: { value: 'x'.repeat(MAX_NOTE_LENGTH + 1) } });
+    expect(threadRegion().getByRole('alert').textContent).toBe('A note can be at most 4,000 characters.');
+    expect((threadRegion().getByRole('button', { name: 'Add note' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ import { ConversationThread } from './conversation-thread';
  * they stack: the list, or the thread with a way back.
  */
 export function ConversationsPage() {
-  const { filter, selectedId, href, setFilter, deselect } = useConversationSelection();
+  const { filter, assignee, selectedId, href, setFilter, setAssignee, deselect } = useConversationSelection();
   const channels = useQuery({
     ...channelsQuery(),
     select: (list) => list.some((c) => c.type === 'PHONE' && c.status === 'ACTIVE' && c.capabilities.sms),
@@ -38,9 +38,11 @@ export function ConversationsPage() {
         >
           <ConversationList
             filter={filter}
+            assignee={assignee}
             selectedId={selectedId}
             hrefOf={(id) => href(id)}
             onFilter={setFilter}
+            onAssignee={setAssignee}
             hasSmsChannel={channels.data !== false}
           />
         </div>

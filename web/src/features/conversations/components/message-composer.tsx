@@ -1,12 +1,13 @@
-import { Ban, SendHorizontal } from 'lucide-react';
+import { Ban, SendHorizontal, StickyNote } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { MAX_NOTE_LENGTH } from '../../../../../shared/constants';
 import { MAX_MESSAGE_LENGTH, smsSegments } from '../../../../../shared/sms-segments';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { plural } from '../../../lib/plural';
-import { useSendMessage } from '../api/conversations-api';
+import { useAddNote, useSendMessage } from '../api/conversations-api';
 import { useChosenFromList } from '../hooks/use-conversation-selection';
 
 /** The ids of the descriptions that apply, for aria-describedby. */
@@ -17,8 +18,19 @@ const NEAR_ONE_SEGMENT = 20;
 /** …and switches to 'n / 1,600' this close to the limit. */
 const NEAR_LIMIT = 200;
 const LIMIT_TEXT = MAX_MESSAGE_LENGTH.toLocaleString('en-US');
+const NOTE_LIMIT_TEXT = MAX_NOTE_LENGTH.toLocaleString('en-US');
+
+/** Reply texts the contact; Note writes to the team only (issue 27). */
+type ComposeMode = 'reply' | 'note';
+const MODES: { value: ComposeMode; label: string }[] = [
+  { value: 'reply', label: 'Reply' },
+  { value: 'note', label: 'Note' },
+];
 
 /**
+ * Issue 27: a Reply / Note switch (two radios: arrow keys move between them). Each mode keeps its own
+ * draft, so switching loses nothing and a note never goes out as a text; Note mode is amber, says it is
+ * internal, allows MAX_NOTE_LENGTH and is not held back by what blocks texts.
  * docs/product.md §2/§5 composer: a blank or whitespace-only text is not sent; Enter sends, Shift+Enter starts a
  * new line; the text is cleared once the server has it and kept, with the server's message, when it
  * refuses. Near one segment and near the limit it counts characters and segments. While texts cannot
@@ -29,22 +41,36 @@ export function MessageComposer({
   conversationId,
   onSent,
   blockedReason,
+  notesOnly = false,
 }: {
   conversationId: string;
   onSent: () => void;
+  /** Texts are not possible at all (the contact opted out): notes only, no switch. */
+  notesOnly?: boolean;
   /** Why texts cannot be sent now (Twilio disconnected…): shown, tied to the field and Send, both disabled. */
   blockedReason?: string | null;
 }) {
-  const [body, setBody] = useState('');
-  const send = useSendMessage(conversationId);
+  const [chosenMode, setMode] = useState<ComposeMode>('reply');
+  const mode = notesOnly ? 'note' : chosenMode;
+  const [drafts, setDrafts] = useState<Record<ComposeMode, string>>({ reply: '', note: '' });
+  const note = mode === 'note';
+  const body = drafts[mode];
+  const setBody = (value: string) => setDrafts((d) => ({ ...d, [mode]: value }));
+  const sendText = useSendMessage(conversationId);
+  const addNote = useAddNote(conversationId);
+  const send = note ? addNote : sendText;
   const fieldId = useId();
   const counterId = useId();
   const blockedId = useId();
-  const blocked = Boolean(blockedReason);
+  const modeName = useId();
+  const blocked = Boolean(blockedReason) && !note;
   const blank = body.trim().length === 0;
-  const tooLong = body.length > MAX_MESSAGE_LENGTH;
+  const limit = note ? MAX_NOTE_LENGTH : MAX_MESSAGE_LENGTH;
+  const tooLong = body.length > limit;
   const segments = smsSegments(body);
-  const showCounter = segments.segments > 1 || segments.units >= segments.perSegment - NEAR_ONE_SEGMENT;
+  const showCounter = note
+    ? body.length > MAX_NOTE_LENGTH - NEAR_LIMIT
+    : segments.segments > 1 || segments.units >= segments.perSegment - NEAR_ONE_SEGMENT;
   const field = useRef<HTMLTextAreaElement>(null);
   const chosen = useChosenFromList();
 
@@ -56,10 +82,11 @@ export function MessageComposer({
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (blank || tooLong || blocked || send.isPending) return;
+    const sentMode = mode;
     send.mutate(body, {
       onSuccess: () => {
-        setBody('');
-        onSent();
+        setDrafts((d) => ({ ...d, [sentMode]: '' }));
+        if (sentMode === 'reply') onSent();
       },
     });
   };
@@ -71,8 +98,37 @@ export function MessageComposer({
   };
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-2 border-t border-border bg-surface p-3 sm:p-4">
-      {blockedReason && (
+    <form
+      onSubmit={submit}
+      noValidate
+      className={cn(
+        'flex flex-col gap-2 border-t p-3 sm:p-4',
+        note ? 'border-warning-border bg-warning-soft' : 'border-border bg-surface',
+      )}
+    >
+      <fieldset hidden={notesOnly} className="flex w-fit gap-1 rounded-lg bg-surface-muted p-1">
+        <legend className="sr-only">Write a</legend>
+        {MODES.map((option) => (
+          <label
+            key={option.value}
+            className={cn(
+              'flex min-h-8 cursor-pointer items-center rounded-md px-3 text-sm font-semibold has-focus-visible:ring-2 has-focus-visible:ring-ring',
+              mode === option.value ? 'bg-surface text-fg shadow-sm' : 'text-muted hover:text-fg',
+            )}
+          >
+            <input
+              type="radio"
+              name={modeName}
+              value={option.value}
+              checked={mode === option.value}
+              onChange={() => setMode(option.value)}
+              className="sr-only"
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+      {blockedReason && !note && (
         <p
           id={blockedId}
           role="status"
@@ -82,9 +138,11 @@ export function MessageComposer({
           {blockedReason}
         </p>
       )}
-      {send.isError && !blocked && <Alert tone="error">{errorMessage(send.error, 'Failed to send message')}</Alert>}
+      {send.isError && !blocked && (
+        <Alert tone="error">{errorMessage(send.error, note ? 'Failed to add note' : 'Failed to send message')}</Alert>
+      )}
       <label htmlFor={fieldId} className="sr-only">
-        Message
+        {note ? 'Internal note' : 'Message'}
       </label>
       <div className="flex items-end gap-2">
         <textarea
@@ -94,14 +152,14 @@ export function MessageComposer({
           onChange={(event) => setBody(event.target.value)}
           onKeyDown={onKeyDown}
           rows={2}
-          placeholder="Type a message…"
+          placeholder={note ? 'Write an internal note… @mention a teammate' : 'Type a message…'}
           disabled={blocked}
           aria-describedby={describedBy([blocked && blockedId, (showCounter || tooLong) && counterId])}
           aria-invalid={tooLong || undefined}
           className={cn(
             'max-h-40 min-h-11 min-w-0 flex-1 resize-y rounded-lg border bg-surface px-3 py-2 text-sm text-fg placeholder:text-muted',
             'disabled:cursor-not-allowed disabled:bg-surface-muted',
-            tooLong ? 'border-danger' : 'border-border',
+            tooLong ? 'border-danger' : note ? 'border-warning-border' : 'border-border',
           )}
         />
         <Button
@@ -109,27 +167,30 @@ export function MessageComposer({
           disabled={blank || tooLong || blocked}
           aria-describedby={blocked ? blockedId : undefined}
           pending={send.isPending}
-          pendingLabel="Sending…"
+          pendingLabel={note ? 'Adding…' : 'Sending…'}
         >
-          <SendHorizontal aria-hidden="true" className="size-4" />
-          Send
+          {note ? <StickyNote aria-hidden="true" className="size-4" /> : <SendHorizontal aria-hidden="true" className="size-4" />}
+          {note ? 'Add note' : 'Send'}
         </Button>
       </div>
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-xs text-muted">
-        {!blocked && <span>Enter to send, Shift+Enter for a new line</span>}
+        {note ? (
+          <span className="text-warning-fg">Only your team sees notes. Enter to add, Shift+Enter for a new line</span>
+        ) : (
+          !blocked && <span>Enter to send, Shift+Enter for a new line</span>
+        )}
         {(showCounter || tooLong) && (
           <span id={counterId} className={cn(tooLong && 'font-semibold text-danger')}>
-            {body.length > MAX_MESSAGE_LENGTH - NEAR_LIMIT
-              ? `${body.length.toLocaleString('en-US')} / ${LIMIT_TEXT} characters`
+            {body.length > limit - NEAR_LIMIT
+              ? `${body.length.toLocaleString('en-US')} / ${note ? NOTE_LIMIT_TEXT : LIMIT_TEXT} characters`
               : plural(body.length, 'character')}
-            {' · '}
-            {plural(segments.segments, 'segment')}
+            {!note && ` · ${plural(segments.segments, 'segment')}`}
           </span>
         )}
       </div>
       {tooLong && (
         <p role="alert" className="text-xs font-semibold text-danger">
-          A message can be at most {LIMIT_TEXT} characters.
+          {note ? `A note can be at most ${NOTE_LIMIT_TEXT} characters.` : `A message can be at most ${LIMIT_TEXT} characters.`}
         </p>
       )}
     </form>

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { CONVERSATION_STATUS_FILTERS } from '../../../../../shared/constants';
 import type { ConversationFilter } from '../../../lib/conversation-cache';
+import type { AssigneeFilter } from '../api/conversations-api';
 
 const DEFAULT_FILTER: ConversationFilter = 'OPEN';
 
@@ -20,30 +21,39 @@ const toFilter = (value: string | null): ConversationFilter => {
   return CONVERSATION_STATUS_FILTERS.find((f) => f === upper) ?? DEFAULT_FILTER;
 };
 
+const toAssignee = (value: string | null): AssigneeFilter => (value === 'me' || value === 'unassigned' ? value : 'all');
+
 /**
  * The page's state lives in the address, so a reload or a link (/conversations/:id) opens the same
- * thread: the selected conversation in the path, the list filter in `?status=` (Open when absent).
+ * thread: the selected conversation in the path, the list filter in `?status=` (Open when absent) and
+ * `?assignee=me|unassigned` (All when absent).
  */
 export function useConversationSelection() {
   const { conversationId } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const filter = toFilter(params.get('status'));
+  const assignee = toAssignee(params.get('assignee'));
 
   const href = useCallback(
-    (id: string | null, nextFilter: ConversationFilter = filter) => {
-      const query = nextFilter === DEFAULT_FILTER ? '' : `?status=${nextFilter.toLowerCase()}`;
-      return `/conversations${id ? `/${encodeURIComponent(id)}` : ''}${query}`;
+    (id: string | null, nextFilter: ConversationFilter = filter, nextAssignee: AssigneeFilter = assignee) => {
+      const query = new URLSearchParams();
+      if (nextFilter !== DEFAULT_FILTER) query.set('status', nextFilter.toLowerCase());
+      if (nextAssignee !== 'all') query.set('assignee', nextAssignee);
+      const search = query.toString();
+      return `/conversations${id ? `/${encodeURIComponent(id)}` : ''}${search ? `?${search}` : ''}`;
     },
-    [filter],
+    [filter, assignee],
   );
 
   return {
     filter,
+    assignee,
     selectedId: conversationId ?? null,
     href,
     // A filter is a view of the same page: it replaces the address rather than adding a Back step.
     setFilter: (next: ConversationFilter) => navigate(href(conversationId ?? null, next), { replace: true }),
+    setAssignee: (next: AssigneeFilter) => navigate(href(conversationId ?? null, filter, next), { replace: true }),
     deselect: () => navigate(href(null)),
   };
 }

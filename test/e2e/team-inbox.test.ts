@@ -1,0 +1,219 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatPhoneNumber } from '../../shared/phone-numbers';
+import type { Account } from '../support/api';
+import {
+  expectAccessible,
+  launchBrowser,
+  PHONE,
+  reached,
+  seen,
+  signedInTab,
+  tabsClosedAfterEach,
+  UI_TIMEOUT_MS,
+  web,
+} from '../support/browser';
+import { newPhone, type SmsLine, sendText, smsLine, textIn } from '../support/sms';
+import { addTeamMember } from '../support/team';
+import { listPage, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
+
+/**
+ * The team inbox (issue 27) as an agent sees it: what they have not read in bold with its count, in the
+ * nav and the tab title; opening it marks it read; an internal note in the thread, shown apart from the
+ * texts; and a desktop notification for a text that arrives while the tab is in the background.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+const tabs = tabsClosedAfterEach();
+
+let line: SmsLine;
+let grace: Account;
+beforeAll(async () => {
+  line = await smsLine();
+  grace = await addTeamMember(line.account, { name: 'Grace Hopper' });
+});
+
+const inbound = async (from: string, body: string) => {
+  const answer = await textIn(line, { from, body });
+  expect(answer.status).toBe(200);
+};
+
+/**
+ * A signed-in tab whose socket is live (its first frame, the presence snapshot, arrived): texts sent
+ * after this reach it as events, not only at the next read.
+ */
+async function liveTab(account: Account, options: Parameters<typeof signedInTab>[2] = {}) {
+  let live: Promise<unknown> = Promise.resolve();
+  const tab = await signedInTab(browser, account, {
+    ...options,
+    beforeLoad: async (t) => {
+      live = t.page.waitForEvent('websocket', (ws) => ws.url().includes('/ws')).then((ws) => ws.waitForEvent('framereceived'));
+      await options.beforeLoad?.(t);
+    },
+  });
+  tabs.push(tab);
+  await live;
+  return tab;
+}
+
+/** The list's row of a conversation, by the contact's number as shown. */
+const rowOf = (page: Page, number: string) =>
+  page.getByRole('region', { name: 'Conversation list' }).getByRole('link').filter({ hasText: number });
+
+describe('unread conversations and notes', () => {
+  it('shows an unread conversation in bold with its count, in the nav and the title, and reads it when opened', async () => {
+    const phone = newPhone();
+    const number = formatPhoneNumber(phone, 'US');
+    const { page } = await liveTab(line.account, { path: '/conversations' });
+    await seen(page.getByRole('heading', { name: 'Conversations', level: 1 }));
+
+    await inbound(phone, 'Where is my parcel?');
+    await inbound(phone, 'It was due on Monday');
+    const row = rowOf(page, number);
+    await seen(row.getByText('2 unread'));
+    expect(await row.getByText(number).evaluate((el) => getComputedStyle(el).fontWeight)).toBe('700');
+    await expect.poll(() => page.title(), { timeout: UI_TIMEOUT_MS }).toBe('(1) Conversations · Switchboard');
+    await seen(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations 1 unread' }));
+
+    // The title's count follows to another page.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Contacts/ })
+      .click();
+    await expect.poll(() => page.title(), { timeout: UI_TIMEOUT_MS }).toBe('(1) Contacts · Switchboard');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Conversations/ })
+      .click();
+
+    await page.setViewportSize(PHONE);
+    await seen(row.getByText('2 unread'));
+    await expectAccessible(page, '/conversations with an unread conversation at 360 px');
+
+    // Opened in a visible tab: read, for this agent only.
+    await row.click();
+    await seen(page.getByRole('heading', { name: number, level: 2 }));
+    await expect.poll(() => page.title(), { timeout: UI_TIMEOUT_MS }).toBe('Conversations · Switchboard');
+    await expect.poll(async () => (await unreadSummary(line.account)).count, { timeout: UI_TIMEOUT_MS }).toBe(0);
+    expect((await unreadSummary(grace)).count).toBe(1);
+  });
+
+  it('writes an internal note from the Note switch: a card apart from the texts, and the mentioned colleague has it unread', async () => {
+    const phone = newPhone();
+    const number = formatPhoneNumber(phone, 'US');
+    await inbound(phone, 'Can someone call me back?');
+    // Grace has read it: the note's mention is what makes it unread for her again.
+    const conversationId = await idOf(phone);
+    expect((await markRead(grace, conversationId)).status).toBe(200);
+    const { page } = await liveTab(line.account, { path: '/conversations', viewport: PHONE });
+    await rowOf(page, number).click();
+    const thread = page.locator('section[aria-labelledby="thread-title"]');
+    await seen(thread.getByText('Can someone call me back?'));
+
+    // The switch is a radio group: the arrow key moves to Note.
+    await thread.getByRole('radio', { name: 'Reply' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await thread.getByRole('radio', { name: 'Note' }).isChecked()).toBe(true);
+    const box = thread.getByRole('textbox', { name: 'Internal note' });
+    expect(await box.getAttribute('placeholder')).toBe('Write an internal note… @mention a teammate');
+    await box.fill('Tried twice, no answer. @Grace Hopper can you try after 5?');
+    await box.press('Enter');
+
+    const card = await seen(thread.getByRole('listitem', { name: 'Internal note by You' }));
+    await seen(card.getByText('Internal note', { exact: true }));
+    await seen(card.locator('mark', { hasText: '@Grace Hopper' }));
+    await expect.poll(() => box.inputValue()).toBe('');
+    await expectAccessible(page, 'a thread with an internal note, Note mode, at 360 px');
+    await expect.poll(() => unreadOf(grace, conversationId), { timeout: UI_TIMEOUT_MS }).toBe(1);
+    expect(await unreadOf(line.account, conversationId)).toBe(0);
+  });
+});
+
+/**
+ * The page's Notification is wrapped to record what the app shows (a headless browser shows nothing),
+ * and its visibility is the test's to set: `__hide(true)` sends the tab to the background.
+ */
+const CAPTURE_NOTIFICATIONS = () => {
+  const notices: { title: string; body: string; onclick: (() => void) | null }[] = [];
+  const Real = window.Notification;
+  function Captured(this: { onclick: (() => void) | null; close: () => void }, title: string, options?: NotificationOptions) {
+    this.onclick = null;
+    this.close = () => {};
+    notices.push(Object.assign(this, { title, body: options?.body ?? '' }));
+  }
+  Object.defineProperty(Captured, 'permission', { get: () => Real.permission });
+  Object.assign(Captured, { requestPermission: () => Real.requestPermission() });
+  Object.assign(window, { Notification: Captured, __notices: notices });
+  let hidden = false;
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+  Object.assign(window, {
+    __hide(on: boolean) {
+      hidden = on;
+      document.dispatchEvent(new Event('visibilitychange'));
+    },
+  });
+};
+
+const notices = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __notices: { title: string; body: string }[] }).__notices.map(({ title, body }) => ({ title, body })),
+  );
+
+describe('desktop notifications', () => {
+  it('after the opt-in, a text arriving in a hidden tab shows one; clicking it opens the conversation; none while visible or for replies', async () => {
+    const phone = newPhone();
+    const number = formatPhoneNumber(phone, 'US');
+    const tab = await liveTab(line.account, {
+      path: '/dashboard',
+      beforeLoad: ({ context }) => context.addInitScript(CAPTURE_NOTIFICATIONS),
+    });
+    const { page, context } = tab;
+
+    // Never asked on load: the person opts in.
+    const optIn = await seen(page.getByRole('button', { name: 'Turn on desktop notifications' }));
+    await context.grantPermissions(['notifications'], { origin: new URL(web()).origin });
+    await optIn.click();
+    await seen(page.getByText('Desktop notifications on'));
+
+    // Visible: nothing.
+    await inbound(phone, 'First question');
+    await seen(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Conversations \d+ unread$/ }));
+    expect(await notices(page)).toEqual([]);
+
+    await page.evaluate(() => (window as unknown as { __hide(on: boolean): void }).__hide(true));
+    await inbound(phone, 'Parcel arrived damaged\nPhotos to follow');
+    await expect
+      .poll(() => notices(page), { timeout: UI_TIMEOUT_MS })
+      .toEqual([{ title: number, body: 'Parcel arrived damaged' }]);
+
+    // The person's own reply (from another of their tabs) tells nothing.
+    const conversationId = await idOf(phone);
+    expect((await sendText(line.account, conversationId, 'Sorry to hear that')).status).toBe(201);
+    await inbound(phone, 'Thanks');
+    await expect.poll(async () => (await notices(page)).length, { timeout: UI_TIMEOUT_MS }).toBe(2);
+    expect((await notices(page)).map((n) => n.body)).toEqual(['Parcel arrived damaged', 'Thanks']);
+
+    // Clicking the notification brings the tab to that conversation.
+    await page.evaluate(() => {
+      const [first] = (window as unknown as { __notices: { onclick: (() => void) | null }[] }).__notices;
+      first?.onclick?.();
+    });
+    await reached(page, `/conversations/${conversationId}`);
+    await seen(page.getByRole('heading', { name: number, level: 2 }));
+    expect(tab.errors).toEqual([]);
+  });
+});
+
+/** The id of the owner's conversation with a phone. */
+async function idOf(phone: string): Promise<string> {
+  const list = await listPage(line.account, { limit: 100 });
+  const found = list.conversations.find((c) => c.contact.phoneNumber === phone);
+  if (!found) throw new Error(`no conversation with ${phone}`);
+  return found.id;
+}

@@ -1,0 +1,53 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { conversationKeys } from '../../lib/conversation-cache';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { ok, renderWithProviders, signInAs, stubServer } from '../../test-utils';
+import { AppShell } from './app-shell';
+
+// The shell without a socket or a phone: the nav and the title are the subject here.
+vi.mock('../../lib/realtime/realtime', () => ({
+  useRealtimeConnection: () => {},
+  useRealtimeState: () => 'connected',
+  useRealtimeEvent: () => {},
+}));
+vi.mock('../../features/softphone/components/softphone-widget', () => ({ SoftphoneWidget: () => null }));
+// jsdom has no matchMedia; the theme toggle asks it for the system's preference.
+vi.hoisted(() => {
+  window.matchMedia ??= ((query: string) => ({ matches: false, media: query }) as MediaQueryList) as typeof window.matchMedia;
+});
+
+function Page() {
+  useDocumentTitle('Contacts');
+  return <p>Contacts page</p>;
+}
+
+beforeEach(() => signInAs('AGENT'));
+
+describe('AppShell unread count (issue 27)', () => {
+  it("shows the number of conversations with unread messages on Conversations and at the start of the tab's title", async () => {
+    const requests = stubServer((r) =>
+      r.url.startsWith('/api/v1/conversations/unread') ? ok({ count: 3, complete: true }) : ok({}),
+    );
+    const { queryClient } = renderWithProviders(
+      <Routes>
+        <Route element={<AppShell />}>
+          <Route path="*" element={<Page />} />
+        </Route>
+      </Routes>,
+    );
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Conversations 3 unread' })).toBeTruthy());
+    await waitFor(() => expect(document.title).toBe('(3) Contacts · Switchboard'));
+    expect(requests.filter((r) => r.url === '/api/v1/conversations/unread')).toHaveLength(1);
+
+    // Events keep it up to date; past the badge's maximum it says 99+.
+    act(() => queryClient.setQueryData(conversationKeys.unread, { count: 120, complete: true }));
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Conversations 99+ unread' })).toBeTruthy());
+    expect(document.title).toBe('(99+) Contacts · Switchboard');
+    act(() => queryClient.setQueryData(conversationKeys.unread, { count: 0, complete: true }));
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Conversations' })).toBeTruthy());
+    expect(document.title).toBe('Contacts · Switchboard');
+  });
+});

@@ -1,0 +1,56 @@
+import { StickyNote } from 'lucide-react';
+import type { MemberRef, Message } from '../../../../../shared/contract/conversations';
+import { findMentions } from '../../../../../shared/mentions';
+import { formatRelativeTime } from '../../../lib/relative-time';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The note's text in pieces, the `@Name` mentions of `members` (shared/mentions.ts's rule) marked. */
+export function mentionPieces(body: string, members: readonly MemberRef[]): { text: string; mention: boolean }[] {
+  const mentioned = findMentions(body, members).sort((a, b) => b.name.length - a.name.length);
+  if (mentioned.length === 0) return [{ text: body, mention: false }];
+  const names = mentioned.map((m) => escapeRegExp(m.name.trim())).join('|');
+  const pattern = new RegExp(`(?<=^|[\\s([{])@(?:${names})(?![\\p{L}\\p{N}_])`, 'giu');
+  const pieces: { text: string; mention: boolean }[] = [];
+  let from = 0;
+  for (const match of body.matchAll(pattern)) {
+    if (match.index > from) pieces.push({ text: body.slice(from, match.index), mention: false });
+    pieces.push({ text: match[0], mention: true });
+    from = match.index + match[0].length;
+  }
+  if (from < body.length) pieces.push({ text: body.slice(from), mention: false });
+  return pieces;
+}
+
+/**
+ * An internal note (issue 27): the team's, never sent to the contact, so not a chat bubble: a
+ * full-width amber card labelled "Internal note", its author and time, mentions highlighted.
+ */
+export function NoteCard({ note, viewerId }: { note: Message; viewerId: string | undefined }) {
+  const author = note.sentBy ? (note.sentBy.id === viewerId ? 'You' : note.sentBy.name) : null;
+  return (
+    <li
+      aria-label={author ? `Internal note by ${author}` : 'Internal note'}
+      className="rounded-lg border border-warning-border bg-warning-soft px-3.5 py-2.5 text-sm text-fg"
+    >
+      <p className="mb-1 flex flex-wrap items-center gap-x-2 text-xs text-warning-fg">
+        <StickyNote aria-hidden="true" className="size-3.5" />
+        <span className="font-semibold">Internal note</span>
+        {author && <span className="font-medium">{author}</span>}
+        <time dateTime={note.createdAt}>{formatRelativeTime(note.createdAt)}</time>
+      </p>
+      <p className="wrap-anywhere whitespace-pre-wrap">
+        {mentionPieces(note.body, note.mentions).map((piece, i) =>
+          piece.mention ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text never reorder
+            <mark key={i} className="rounded bg-transparent font-semibold text-warning-fg underline">
+              {piece.text}
+            </mark>
+          ) : (
+            piece.text
+          ),
+        )}
+      </p>
+    </li>
+  );
+}

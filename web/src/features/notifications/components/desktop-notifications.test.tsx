@@ -1,0 +1,172 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Conversation, Message } from '../../../../../shared/contract/conversations';
+import type { ServerEvent, ServerEventType } from '../../../../../shared/contract/realtime-events';
+import { renderWithProviders, signInAs } from '../../../test-utils';
+import type { DesktopNotice, Notifier, NotifierPermission } from '../device/notifier';
+import { DesktopNotifications } from './desktop-notifications';
+
+/** Realtime events come from `push` instead of a socket (as in the softphone's tests). */
+const realtimeListeners = vi.hoisted(() => new Map<string, Set<(event: unknown) => void>>());
+vi.mock('../../../lib/realtime/realtime', async () => {
+  const { useEffect, useRef } = await import('react');
+  return {
+    useRealtimeEvent(type: string, handler: (event: unknown) => void) {
+      const latest = useRef(handler);
+      latest.current = handler;
+      useEffect(() => {
+        const set = realtimeListeners.get(type) ?? new Set();
+        realtimeListeners.set(type, set);
+        const listener = (event: unknown) => latest.current(event);
+        set.add(listener);
+        return () => {
+          set.delete(listener);
+        };
+      }, [type]);
+    },
+  };
+});
+function push<K extends ServerEventType>(type: K, data: ServerEvent<K>['data']) {
+  act(() => {
+    for (const listener of realtimeListeners.get(type) ?? []) listener({ type, data });
+  });
+}
+
+/** A stand-in for the browser: its permission, whether the tab is hidden, what it showed and focused. */
+function fakeNotifier(permission: NotifierPermission, answer: NotifierPermission = 'granted') {
+  const state = { permission, hidden: true, shown: [] as DesktopNotice[], focused: 0, asked: 0 };
+  const notifier: Notifier = {
+    permission: () => state.permission,
+    requestPermission: async () => {
+      state.asked += 1;
+      state.permission = answer;
+      return answer;
+    },
+    show: (notice) => state.shown.push(notice),
+    isHidden: () => state.hidden,
+    focus: () => {
+      state.focused += 1;
+    },
+  };
+  return { notifier, state };
+}
+
+const conversation = {
+  id: 'cv-1',
+  contact: { id: 'ct-1', name: '', phoneNumber: '+14155550201' },
+} as Omit<Conversation, 'unreadCount'>;
+const text = (over: Partial<Message> = {}) =>
+  ({
+    id: 'm-1',
+    conversationId: 'cv-1',
+    type: 'SMS',
+    direction: 'INBOUND',
+    body: 'Is my order on its way?\nThanks',
+    ...over,
+  }) as Message;
+
+function Where() {
+  return <p data-testid="where">{useLocation().pathname}</p>;
+}
+const render = (notifier: Notifier) =>
+  renderWithProviders(
+    <Routes>
+      <Route
+        path="*"
+        element={
+          <>
+            <DesktopNotifications notifier={notifier} />
+            <Where />
+          </>
+        }
+      />
+    </Routes>,
+  );
+
+beforeEach(() => {
+  signInAs('AGENT');
+  realtimeListeners.clear();
+});
+
+describe('DesktopNotifications', () => {
+  it('asks the browser only when the person opts in, then says notifications are on', async () => {
+    const { notifier, state } = fakeNotifier('default');
+    render(notifier);
+    expect(state.asked).toBe(0);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Turn on desktop notifications' }));
+    expect(state.asked).toBe(1);
+    expect((await screen.findByRole('status')).textContent).toBe('Desktop notifications on');
+  });
+
+  it('says when the browser blocks them or has none', () => {
+    const blocked = render(fakeNotifier('denied').notifier);
+    expect(screen.getByRole('status').textContent).toBe('Notifications blocked by the browser');
+    expect(screen.queryByRole('button')).toBeNull();
+    blocked.unmount();
+    render(fakeNotifier('unsupported').notifier);
+    expect(screen.getByRole('status').textContent).toBe('Desktop notifications not supported');
+  });
+
+  it('tells a new text in a hidden tab: the number as people read it, its first line; a click opens the conversation', () => {
+    const { notifier, state } = fakeNotifier('granted');
+    render(notifier);
+    push('new_message', { conversationId: 'cv-1', message: text(), conversation: conversation as Conversation });
+    expect(state.shown.map(({ title, body }) => ({ title, body }))).toEqual([
+      { title: '(415) 555-0201', body: 'Is my order on its way?' },
+    ]);
+    act(() => state.shown[0]?.onClick());
+    expect(state.focused).toBe(1);
+    expect(screen.getByTestId('where').textContent).toBe('/conversations/cv-1');
+  });
+
+  it('tells an incoming call in a hidden tab by the contact; a click only brings the tab back', () => {
+    const { notifier, state } = fakeNotifier('granted');
+    render(notifier);
+    push('incoming_call', {
+      callSid: 'CA1',
+      from: '+14155550201',
+      to: '+14155550101',
+      contact: { id: 'ct-1', name: 'Grace Hopper', phoneNumber: '+14155550201' },
+    });
+    expect(state.shown.map(({ title, body }) => ({ title, body }))).toEqual([{ title: 'Incoming call', body: 'Grace Hopper' }]);
+    act(() => state.shown[0]?.onClick());
+    expect(state.focused).toBe(1);
+    expect(screen.getByTestId('where').textContent).toBe('/');
+  });
+
+  it('tells nothing while the tab is visible, before the opt-in, for replies and notes, or when blocked', () => {
+    const visible = fakeNotifier('granted');
+    visible.state.hidden = false;
+    const first = render(visible.notifier);
+    push('new_message', { conversationId: 'cv-1', message: text(), conversation: conversation as Conversation });
+    push('incoming_call', { callSid: 'CA1', from: '+14155550201', to: '+14155550101', contact: null });
+    expect(visible.state.shown).toEqual([]);
+    first.unmount();
+
+    const hidden = fakeNotifier('granted');
+    const second = render(hidden.notifier);
+    // The person's own reply (or a colleague's) and a note are not inbound texts.
+    push('message_sent', {
+      conversationId: 'cv-1',
+      message: text({ direction: 'OUTBOUND' }),
+      conversation: conversation as Conversation,
+    });
+    push('new_message', {
+      conversationId: 'cv-1',
+      message: text({ type: 'NOTE', direction: 'OUTBOUND' }),
+      conversation: conversation as Conversation,
+    });
+    expect(hidden.state.shown).toEqual([]);
+    second.unmount();
+
+    for (const permission of ['default', 'denied'] as const) {
+      const { notifier, state } = fakeNotifier(permission);
+      const view = render(notifier);
+      push('new_message', { conversationId: 'cv-1', message: text(), conversation: conversation as Conversation });
+      expect(state.shown).toEqual([]);
+      view.unmount();
+    }
+  });
+});

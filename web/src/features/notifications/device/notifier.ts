@@ -1,0 +1,42 @@
+/**
+ * Desktop notifications (issue 27) behind a small interface, so component tests inject a stand-in
+ * (as the softphone's device wrapper is); `browserNotifier` is the real one over the Notification API.
+ */
+export type NotifierPermission = 'default' | 'granted' | 'denied' | 'unsupported';
+
+export interface DesktopNotice {
+  title: string;
+  body: string;
+  /** One notice per thing: a second one with the same tag replaces the first. */
+  tag: string;
+  onClick: () => void;
+}
+
+export interface Notifier {
+  permission(): NotifierPermission;
+  /** Asks the browser; only ever on the person's click (never on load). */
+  requestPermission(): Promise<NotifierPermission>;
+  show(notice: DesktopNotice): void;
+  /** The tab is in the background (document.visibilityState): only then is a notice shown. */
+  isHidden(): boolean;
+  /** Brings the tab to the front (a notice was clicked). */
+  focus(): void;
+}
+
+export function browserNotifier(win: Window & typeof globalThis = window): Notifier {
+  const api: typeof Notification | undefined = 'Notification' in win ? win.Notification : undefined;
+  return {
+    permission: () => (api ? api.permission : 'unsupported'),
+    requestPermission: async () => (api ? api.requestPermission() : 'unsupported'),
+    show({ title, body, tag, onClick }) {
+      if (api?.permission !== 'granted') return;
+      const notification = new api(title, { body, tag });
+      notification.onclick = () => {
+        onClick();
+        notification.close();
+      };
+    },
+    isHidden: () => win.document.visibilityState === 'hidden',
+    focus: () => win.focus(),
+  };
+}
