@@ -6,7 +6,7 @@ import { retentionExpiry } from '../company/retention';
 import { unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
-import { transact } from '../lib/transact';
+import { named, transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { listCompanyUsers } from '../settings/users';
 import { messageByIdPutItem, messagePutItem, messageTime, untilCommitted } from './message-writes';
@@ -56,16 +56,16 @@ export async function addNote(companyId: string, userId: string, conversationId:
       messagePutItem(note),
       messageByIdPutItem(note),
       // Not onto a conversation deleted meanwhile (the company's deletion).
-      {
+      named('conversation', {
         ConditionCheck: {
           TableName: tableName(),
           Key: keys.conversation(companyId, conversationId),
           ConditionExpression: 'attribute_exists(PK)',
         },
-      },
+      }),
     ]);
     if (result.written) return true;
-    if (result.reasons[2]?.Code === 'ConditionalCheckFailed') throw conversationNotFound();
+    if (result.failed('conversation')) throw conversationNotFound();
     if (result.reasons.every((r) => ['None', 'TransactionConflict'].includes(r.Code ?? 'None'))) return undefined;
     throw result.error;
   });
