@@ -86,11 +86,11 @@ function partitionsOf(companyId: string, filters: ListFilters): Partitions {
   return [{ indexName: GSI1.indexName, partitionKey: GSI1.partitionKey, sortKey: GSI1.sortKey, partition: GSI1PK }];
 }
 
-export async function listConversationPage(
-  companyId: string,
-  userId: string,
-  query: ConversationListQuery,
-): Promise<ConversationPage> {
+/** Where a page starts: below the cursor's position (and counted from its offset), or at `offset`; never both. */
+export function pageStart(
+  query: Pick<ConversationListQuery, 'cursor' | 'offset'>,
+  filters: ListFilters,
+): { sortKey: string | undefined; offset: number } {
   // An empty cursor (`?cursor=` from a client with no next page yet) is no cursor.
   const cursor = query.cursor || undefined;
   if (cursor !== undefined && query.offset !== undefined) {
@@ -98,9 +98,17 @@ export async function listConversationPage(
       fields: { cursor: 'Use either offset or cursor, not both' },
     });
   }
+  return cursor ? decodeCursor(cursor, filters) : { sortKey: undefined, offset: query.offset ?? 0 };
+}
+
+export async function listConversationPage(
+  companyId: string,
+  userId: string,
+  query: ConversationListQuery,
+): Promise<ConversationPage> {
   const filters = listFilters(userId, query);
   const partitions = partitionsOf(companyId, filters);
-  const start = cursor ? decodeCursor(cursor, filters) : { sortKey: undefined, offset: query.offset ?? 0 };
+  const start = pageStart(query, filters);
   const [total, page] = await Promise.all([
     conversationTotal(companyId, filters),
     (async () => {
@@ -290,7 +298,7 @@ export function encodeCursor(position: CursorPosition): string {
   );
 }
 
-export function decodeCursor(cursor: string, filters: ListFilters): { sortKey: string; offset: number } {
+function decodeCursor(cursor: string, filters: ListFilters): { sortKey: string; offset: number } {
   const invalid = () => new AppError(400, 'VALIDATION_FAILED', 'cursor is invalid', { fields: { cursor: 'cursor is invalid' } });
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   let fields: unknown;

@@ -1,10 +1,9 @@
 import { UNREAD_WINDOW } from '../../shared/constants';
 import type { ConversationPage } from '../../shared/contract/conversations';
-import { AppError } from '../lib/app-error';
 import { batchGetAll } from '../lib/batch-get';
 import { keys } from '../lib/table';
 import { toConversationViews } from './conversation-views';
-import { type ConversationListQuery, decodeCursor, encodeCursor, type ListFilters, listFilters, readListWindow } from './list';
+import { type ConversationListQuery, encodeCursor, type ListFilters, listFilters, pageStart, readListWindow } from './list';
 import type { ConversationRecord } from './records';
 import { type UnreadCounters, unreadCountsFor } from './unread';
 
@@ -49,18 +48,11 @@ export async function listUnreadPage(
   readerId: string,
   query: ConversationListQuery,
 ): Promise<ConversationPage> {
-  const cursor = query.cursor || undefined;
-  if (cursor !== undefined && query.offset !== undefined) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'Use either offset or cursor, not both', {
-      fields: { cursor: 'Use either offset or cursor, not both' },
-    });
-  }
   const filters = listFilters(readerId, query);
-  const start = cursor ? decodeCursor(cursor, filters) : undefined;
+  const { sortKey: before, offset } = pageStart(query, filters);
   const { unread } = await unreadInWindow(companyId, readerId, filters);
-  const offset = start?.offset ?? query.offset ?? 0;
   // A cursor says where the last page ended; conversations that became read meanwhile do not shift it.
-  const rest = start ? unread.filter((c) => sortKeyOf(c) < start.sortKey) : unread.slice(offset);
+  const rest = before !== undefined ? unread.filter((c) => sortKeyOf(c) < before) : unread.slice(offset);
   const page = rest.slice(0, query.limit);
   const records = await batchGetAll<ConversationRecord>(page.map((c) => keys.conversation(companyId, c.id)));
   const byId = new Map(records.map((r) => [r.id, r]));

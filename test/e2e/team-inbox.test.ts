@@ -20,7 +20,8 @@ import { listPage, markRead, unreadOf, unreadSummary } from '../support/team-inb
 /**
  * The team inbox (issue 27) as an agent sees it: what they have not read in bold with its count, in the
  * nav and the tab title; opening it marks it read; an internal note in the thread, shown apart from the
- * texts; and a desktop notification for a text that arrives while the tab is in the background.
+ * texts; a desktop notification for a text that arrives while the tab is in the background; and
+ * assigning a conversation from the thread.
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -217,3 +218,50 @@ async function idOf(phone: string): Promise<string> {
   if (!found) throw new Error(`no conversation with ${phone}`);
   return found.id;
 }
+
+/**
+ * Assignment: an agent assigns a conversation to a colleague from the thread's picker, from the
+ * keyboard; the list shows the owner's initial, and the colleague finds it under Mine, live, in their
+ * own tab; on a phone-sized screen. Last in the file: its conversation stays unread for the others.
+ */
+describe('assignment from the thread', () => {
+  it("assigns a conversation to a colleague with the keyboard; it shows in the list and in the colleague's Mine", async () => {
+    const phone = newPhone();
+    const number = formatPhoneNumber(phone, 'US');
+    expect((await textIn(line, { from: phone, body: 'Who is looking after my order?' })).status).toBe(200);
+    const colleague = await liveTab(grace, { path: '/conversations?assignee=me', viewport: PHONE });
+    await seen(colleague.page.getByRole('button', { name: 'Mine', pressed: true }));
+    expect(await rowOf(colleague.page, number).count()).toBe(0);
+
+    const { page } = await liveTab(line.account, { path: '/conversations?assignee=unassigned', viewport: PHONE });
+    await rowOf(page, number).click();
+    const picker = page.getByRole('combobox', { name: 'Assignee' });
+    await seen(picker);
+    expect(await picker.inputValue()).toBe('');
+    await expectAccessible(page, 'a thread with the assignee picker at 360 px');
+
+    // A native select: the keyboard chooses (type-ahead on G picks Grace Hopper), the change is sent once.
+    await picker.focus();
+    await picker.press('G');
+    await expect.poll(() => picker.isEnabled(), { timeout: UI_TIMEOUT_MS }).toBe(true);
+    expect(await picker.locator('option:checked').textContent()).toBe('Grace Hopper');
+    await expect
+      .poll(
+        async () => (await listPage(line.account, { assignee: grace.user.id })).conversations.map((c) => c.contact.phoneNumber),
+        {
+          timeout: UI_TIMEOUT_MS,
+        },
+      )
+      .toContain(phone);
+
+    // The colleague's Mine has it at once (the socket's conversation_assigned), with her initial.
+    const mine = rowOf(colleague.page, number);
+    await seen(mine);
+    await seen(mine.getByTitle('Assigned to Grace Hopper'));
+    await expectAccessible(colleague.page, "the colleague's Mine at 360 px");
+
+    // Unassigned again: it leaves her Mine.
+    await picker.selectOption({ label: 'Unassigned' });
+    await expect.poll(() => mine.count(), { timeout: UI_TIMEOUT_MS }).toBe(0);
+  });
+});

@@ -3,36 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation, Message } from '../../../../../shared/contract/conversations';
-import type { ServerEvent, ServerEventType } from '../../../../../shared/contract/realtime-events';
+import { push } from '../../../test-realtime';
 import { renderWithProviders, signInAs } from '../../../test-utils';
 import type { DesktopNotice, Notifier, NotifierPermission } from '../device/notifier';
 import { DesktopNotifications } from './desktop-notifications';
 
 /** Realtime events come from `push` instead of a socket (as in the softphone's tests). */
-const realtimeListeners = vi.hoisted(() => new Map<string, Set<(event: unknown) => void>>());
-vi.mock('../../../lib/realtime/realtime', async () => {
-  const { useEffect, useRef } = await import('react');
-  return {
-    useRealtimeEvent(type: string, handler: (event: unknown) => void) {
-      const latest = useRef(handler);
-      latest.current = handler;
-      useEffect(() => {
-        const set = realtimeListeners.get(type) ?? new Set();
-        realtimeListeners.set(type, set);
-        const listener = (event: unknown) => latest.current(event);
-        set.add(listener);
-        return () => {
-          set.delete(listener);
-        };
-      }, [type]);
-    },
-  };
-});
-function push<K extends ServerEventType>(type: K, data: ServerEvent<K>['data']) {
-  act(() => {
-    for (const listener of realtimeListeners.get(type) ?? []) listener({ type, data });
-  });
-}
+vi.mock('../../../lib/realtime/realtime', () => import('../../../test-realtime'));
 
 /** A stand-in for the browser: its permission, whether the tab is hidden, what it showed and focused. */
 function fakeNotifier(permission: NotifierPermission, answer: NotifierPermission = 'granted') {
@@ -87,7 +64,6 @@ const render = (notifier: Notifier) =>
 
 beforeEach(() => {
   signInAs('AGENT');
-  realtimeListeners.clear();
 });
 
 describe('DesktopNotifications', () => {

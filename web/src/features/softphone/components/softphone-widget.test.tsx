@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ServerEvent, ServerEventType } from '../../../../../shared/contract/realtime-events';
 import type { CallerId } from '../../../../../shared/contract/voice';
 import { ApiError } from '../../../lib/api-client';
+import { push } from '../../../test-realtime';
 import { fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { voiceTokens } from '../api/softphone-api';
 import { SoftphoneError } from '../device/device-errors';
@@ -15,30 +15,7 @@ import { SoftphoneWidget } from './softphone-widget';
  * behaves as the real one does when nothing fails; test/e2e/softphone.test.ts runs the real SDK.
  * Realtime events come from `push` instead of a socket.
  */
-const realtimeListeners = vi.hoisted(() => new Map<string, Set<(event: unknown) => void>>());
-vi.mock('../../../lib/realtime/realtime', async () => {
-  const { useEffect, useRef } = await import('react');
-  return {
-    useRealtimeEvent(type: string, handler: (event: unknown) => void) {
-      const latest = useRef(handler);
-      latest.current = handler;
-      useEffect(() => {
-        const set = realtimeListeners.get(type) ?? new Set();
-        realtimeListeners.set(type, set);
-        const listener = (event: unknown) => latest.current(event);
-        set.add(listener);
-        return () => {
-          set.delete(listener);
-        };
-      }, [type]);
-    },
-  };
-});
-function push<K extends ServerEventType>(type: K, data: ServerEvent<K>['data']) {
-  act(() => {
-    for (const listener of realtimeListeners.get(type) ?? []) listener({ type, data });
-  });
-}
+vi.mock('../../../lib/realtime/realtime', () => import('../../../test-realtime'));
 type CallEventName = 'accept' | 'ringing' | 'disconnect' | 'cancel' | 'reject' | 'error';
 
 class FakeCall implements PhoneCall {
