@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findMentions } from './mentions';
+import { findMentions, mentionSpans } from './mentions';
 
 const ada = { id: 'u1', name: 'Ada' };
 const adaL = { id: 'u2', name: 'Ada Lovelace' };
@@ -18,5 +18,13 @@ describe('findMentions', () => {
     expect(findMentions('@Adam says hi', members)).toEqual([]);
     expect(findMentions('@Nobody here', members)).toEqual([]);
     expect(findMentions('no mentions', members)).toEqual([]);
+  });
+
+  it('says where each mention stands, as written', () => {
+    const body = 'Hi @grace hopper, ask @Ada';
+    expect(mentionSpans(body, members).map((s) => [body.slice(s.start, s.end), s.member.id])).toEqual([
+      ['@grace hopper', 'u3'],
+      ['@Ada', 'u1'],
+    ]);
   });
 });

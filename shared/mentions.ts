@@ -13,10 +13,17 @@ export interface Mentionable {
 
 const wordCharacter = /[\p{L}\p{N}_]/u;
 
-/** The members a note mentions, each once, in the order first mentioned. */
-export function findMentions<T extends Mentionable>(body: string, members: readonly T[]): T[] {
+/** Where a mention stands in the note: `body.slice(start, end)` is the `@Name` as written. */
+export interface MentionSpan<T> {
+  start: number;
+  end: number;
+  member: T;
+}
+
+/** Every mention in the note, in order (a member mentioned twice has two spans). */
+export function mentionSpans<T extends Mentionable>(body: string, members: readonly T[]): MentionSpan<T>[] {
   const byLength = members.filter((m) => m.name.trim().length > 0).sort((a, b) => b.name.length - a.name.length);
-  const found = new Map<string, T>();
+  const spans: MentionSpan<T>[] = [];
   const lower = body.toLowerCase();
   for (let at = lower.indexOf('@'); at !== -1; at = lower.indexOf('@', at + 1)) {
     const before = at === 0 ? '' : body.charAt(at - 1);
@@ -27,7 +34,14 @@ export function findMentions<T extends Mentionable>(body: string, members: reado
       const after = body.charAt(at + 1 + name.length);
       return after === '' || !wordCharacter.test(after);
     });
-    if (member && !found.has(member.id)) found.set(member.id, member);
+    if (member) spans.push({ start: at, end: at + 1 + member.name.trim().length, member });
   }
+  return spans;
+}
+
+/** The members a note mentions, each once, in the order first mentioned. */
+export function findMentions<T extends Mentionable>(body: string, members: readonly T[]): T[] {
+  const found = new Map<string, T>();
+  for (const { member } of mentionSpans(body, members)) if (!found.has(member.id)) found.set(member.id, member);
   return [...found.values()];
 }

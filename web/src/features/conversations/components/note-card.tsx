@@ -1,24 +1,18 @@
 import { StickyNote } from 'lucide-react';
 import type { MemberRef, Message } from '../../../../../shared/contract/conversations';
-import { findMentions } from '../../../../../shared/mentions';
+import { mentionSpans } from '../../../../../shared/mentions';
 import { formatRelativeTime } from '../../../lib/relative-time';
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The note's text in pieces, the `@Name` mentions of `members` (shared/mentions.ts's rule) marked. */
 export function mentionPieces(body: string, members: readonly MemberRef[]): { text: string; mention: boolean }[] {
-  const mentioned = findMentions(body, members).sort((a, b) => b.name.length - a.name.length);
-  if (mentioned.length === 0) return [{ text: body, mention: false }];
-  const names = mentioned.map((m) => escapeRegExp(m.name.trim())).join('|');
-  const pattern = new RegExp(`(?<=^|[\\s([{])@(?:${names})(?![\\p{L}\\p{N}_])`, 'giu');
   const pieces: { text: string; mention: boolean }[] = [];
   let from = 0;
-  for (const match of body.matchAll(pattern)) {
-    if (match.index > from) pieces.push({ text: body.slice(from, match.index), mention: false });
-    pieces.push({ text: match[0], mention: true });
-    from = match.index + match[0].length;
+  for (const { start, end } of mentionSpans(body, members)) {
+    if (start > from) pieces.push({ text: body.slice(from, start), mention: false });
+    pieces.push({ text: body.slice(start, end), mention: true });
+    from = end;
   }
-  if (from < body.length) pieces.push({ text: body.slice(from), mention: false });
+  if (from < body.length || pieces.length === 0) pieces.push({ text: body.slice(from), mention: false });
   return pieces;
 }
 
