@@ -1,7 +1,7 @@
 import { CreateTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GSI1, GSI2, tableDefinition } from '../functions/lib/table';
+import { GSI1, GSI2, GSI3, tableDefinition } from '../functions/lib/table';
 import { ensureTable, startDynamoDb } from './dynamodb';
 import { quietLogger } from './log';
 import { freePort } from './ports';
@@ -35,7 +35,7 @@ describe('ensureTable', () => {
   });
 
   it("adds the indexes an earlier checkout's table lacks, and they list the items it already holds", async () => {
-    // The table as `npm start` created it before GSI2 existed.
+    // The table as `npm start` created it before GSI2 (and GSI3, issue 27) existed.
     await dynamo.client.send(
       new CreateTableCommand({
         TableName: 'old-checkout',
@@ -69,11 +69,15 @@ describe('ensureTable', () => {
     };
     await doc.send(new PutCommand({ TableName: 'old-checkout', Item: item }));
 
-    expect(await ensureTable(dynamo.client, 'old-checkout')).toEqual({ created: false, addedIndexes: [GSI2.indexName] });
+    expect(await ensureTable(dynamo.client, 'old-checkout')).toEqual({
+      created: false,
+      addedIndexes: [GSI2.indexName, GSI3.indexName],
+    });
 
     expect(await indexesOf('old-checkout')).toEqual([
       { name: GSI1.indexName, status: 'ACTIVE' },
       { name: GSI2.indexName, status: 'ACTIVE' },
+      { name: GSI3.indexName, status: 'ACTIVE' },
     ]);
     const listed = await doc.send(
       new QueryCommand({
