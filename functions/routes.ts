@@ -275,6 +275,37 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     capabilities: ['customerSecrets'],
     kms: ['decrypt'],
   },
+  // Pictures in texts and voicemail (issue 28): the bytes are fetched from Twilio with the company's credentials.
+  {
+    contract: conversations.messageMedia,
+    handler: 'media/message-media',
+    table: 'read',
+    capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+  {
+    contract: calls.voicemailAudio,
+    handler: 'media/voicemail-audio',
+    table: 'write',
+    capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+  },
+  {
+    contract: voice.voicemailRecordedWebhook,
+    handler: 'media/voicemail-recorded',
+    table: 'read',
+    capabilities: ['customerSecrets'],
+    kms: ['decrypt'],
+  },
+  {
+    contract: voice.recordingStatusWebhook,
+    handler: 'media/recording-status',
+    table: 'write',
+    capabilities: ['customerSecrets', 'publish'],
+    kms: ['decrypt'],
+  },
 ];
 
 export const socketRoutes: readonly SocketRouteEntry[] = [

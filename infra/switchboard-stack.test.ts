@@ -33,7 +33,7 @@ import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './co
 import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
 import { ALARMS, type AlarmName, METRICS_NAMESPACE, TABLE_OPERATIONS, WEBHOOK_FAILURES_METRIC } from './constructs/monitoring';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
-import { FUNCTION_MEMORY_MIB, HANDLER_TAG, PASSWORD_HASHING_MEMORY_MIB, pascal } from './constructs/switchboard-function';
+import { FUNCTION_MEMORY_MIB, HANDLER_TAG, PASSWORD_HASHING_MEMORY_MIB } from './constructs/switchboard-function';
 import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PREFIX } from './constructs/web-acl';
 import { WS_PATH_REWRITE } from './constructs/web-hosting';
 import { knownLayerArns, optInRegions } from './regions';
@@ -405,10 +405,8 @@ describe('stack size', () => {
 
   it('holds every template, the parent’s and each nested stack’s, at 400 resources, with CloudFormation’s 500 as the margin', () => {
     const sizes = Object.entries(stacks).map(([stackPath, t]) => [stackPath, Object.keys(t.toJSON().Resources).length] as const);
-    // The parent and a nested stack per feature of FEATURES_IN_NESTED_STACKS (its construct id: `TeamInboxRoutes`).
-    expect(sizes.map(([stackPath]) => stackPath).sort()).toEqual(
-      ['Switchboard', ...FEATURES_IN_NESTED_STACKS.map((feature) => `Switchboard/${pascal(feature)}Routes`)].sort(),
-    );
+    // The parent and the nested stack of the features of FEATURES_IN_NESTED_STACKS.
+    expect(sizes.map(([stackPath]) => stackPath).sort()).toEqual(['Switchboard', 'Switchboard/FeatureRoutes']);
     // A route adds its function, API route, integration and invoke permission (in its feature's nested
     // stack or here); roles and log groups are shared, and stay here.
     const perRoute = [
@@ -424,12 +422,13 @@ describe('stack size', () => {
     const routes =
       httpRoutes.length + socketRoutes.length + answeredSocketRoutes.length + queueConsumers.length + scheduledJobs.length + 1;
     expect(routeBound / routes).toBeLessThanOrEqual(4);
-    // The parent: 395 today, 71 functions (the origin authorizer's and the channel health schedule's
-    // too), 67 API routes with their integrations and invoke permissions, the schedule's rule, the
-    // shared rest (roles, policies, log groups, alarms, the authorizers, the distribution…) and one
-    // AWS::CloudFormation::Stack per nested stack. It stays there: since it passed 400, the routes of a
-    // new feature go into a nested stack of their own (FEATURES_IN_NESTED_STACKS; each has 500), as
-    // the README's deploy section says, rather than this limit moving up. The team inbox's: 16.
+    // The parent: 400 today (issue 28), 71 functions of its own (the origin authorizer's and the channel
+    // health schedule's too), 67 API routes with their integrations and invoke permissions, the
+    // schedule's rule, the shared rest (roles, policies, log groups a feature, alarms, the authorizers,
+    // the distribution…) and the nested stack's AWS::CloudFormation::Stack. It stays there: since it
+    // reached 400, the routes of a new feature go into the nested stack (FEATURES_IN_NESTED_STACKS; it
+    // has 500 of its own; 32 today: the team inbox's and media's 8 routes), as the README's deploy
+    // section says, rather than this limit moving up. A new feature's log group still lands here.
     for (const [stackPath, size] of sizes) expect(size, stackPath).toBeLessThanOrEqual(400);
   });
 });
@@ -449,11 +448,11 @@ describe('nested stacks of features (feature-routes.ts)', () => {
   };
   const nestedStacks = withoutWeb.stack.node.findAll().filter((c): c is NestedStack => NestedStack.isNestedStack(c));
 
-  it('hold the HTTP routes of the team inbox, each with the authorizer, its integration and invoke permission', () => {
-    expect(FEATURES_IN_NESTED_STACKS).toContain('team-inbox');
-    const teamInbox = httpRoutes.filter((route) => featureOf(route.handler) === 'team-inbox');
-    expect(teamInbox).toHaveLength(4);
-    const nestedStack = nestedStacks.find((n) => n.node.id === 'TeamInboxRoutes') as NestedStack;
+  it('hold the HTTP routes of the team inbox and of media, each with the authorizer, its integration and invoke permission', () => {
+    expect(FEATURES_IN_NESTED_STACKS).toEqual(['team-inbox', 'media']);
+    const featureRoutes = httpRoutes.filter((route) => FEATURES_IN_NESTED_STACKS.includes(featureOf(route.handler)));
+    expect(featureRoutes).toHaveLength(8);
+    const nestedStack = nestedStacks.find((n) => n.node.id === 'FeatureRoutes') as NestedStack;
     expect(nestedStack).toBeDefined();
     const nested = stacks[nestedStack.node.path] as Template;
     const inParent = parentRefOf(nestedStack);
@@ -462,10 +461,10 @@ describe('nested stacks of features (feature-routes.ts)', () => {
       parent.findResources('AWS::ApiGatewayV2::Authorizer', { Properties: { ApiId: ref(httpApiId as string) } }),
     )[0];
     const nestedRoutes = Object.values(nested.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>);
-    expect(nestedRoutes.map((route) => route.Properties.RouteKey).sort()).toEqual(teamInbox.map(routeKey).sort());
+    expect(nestedRoutes.map((route) => route.Properties.RouteKey).sort()).toEqual(featureRoutes.map(routeKey).sort());
     const nestedJson = nested.toJSON().Resources as Record<string, Resource & { Type: string }>;
     const functions = nested.findResources('AWS::Lambda::Function') as Record<string, Resource>;
-    for (const route of teamInbox) {
+    for (const route of featureRoutes) {
       const [, apiRoute] = Object.entries(
         nested.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey(route) } }),
       )[0] as [string, Resource];
@@ -514,7 +513,7 @@ describe('nested stacks of features (feature-routes.ts)', () => {
     const parentKeys = Object.values(parent.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>).map(
       (route) => route.Properties.RouteKey,
     );
-    for (const route of teamInbox) expect(parentKeys).not.toContain(routeKey(route));
+    for (const route of featureRoutes) expect(parentKeys).not.toContain(routeKey(route));
     expect([...new Set(Object.values(nestedJson).map((resource) => resource.Type))].sort()).toEqual(
       ['AWS::ApiGatewayV2::Integration', 'AWS::ApiGatewayV2::Route', 'AWS::Lambda::Function', 'AWS::Lambda::Permission'].sort(),
     );

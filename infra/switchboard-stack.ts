@@ -211,13 +211,12 @@ export class SwitchboardStack extends Stack {
       });
     }
 
-    // The features of FEATURES_IN_NESTED_STACKS: their routes and functions in a nested stack each.
-    const nested = new Map<string, FeatureRoutes>();
+    // The features of FEATURES_IN_NESTED_STACKS: their routes and functions in one nested stack.
+    let featureRoutes: FeatureRoutes | undefined;
     const nestedStackOf = (handler: string) => {
-      const feature = featureOf(handler);
-      if (!FEATURES_IN_NESTED_STACKS.includes(feature)) return undefined;
-      if (!nested.has(feature)) nested.set(feature, new FeatureRoutes(this, feature));
-      return nested.get(feature);
+      if (!FEATURES_IN_NESTED_STACKS.includes(featureOf(handler))) return undefined;
+      featureRoutes ??= new FeatureRoutes(this, FEATURES_IN_NESTED_STACKS);
+      return featureRoutes;
     };
     const http = new HttpApi(this, 'Http', {
       routes: httpRoutes.map((route) => {

@@ -212,3 +212,15 @@ export const UNREAD_BADGE_MAX = 99;
 export const MAX_NOTE_LENGTH = 4_000;
 /** The list's assignee filters besides a member's id. */
 export const ASSIGNEE_FILTERS = ['me', 'unassigned'] as const;
+
+/**
+ * Pictures in texts and voicemail (issue 28). Twilio takes up to 10 media items a message. A function's
+ * answer is at most 6 MB (Lambda's response limit) and bytes travel base64-encoded (4 bytes for 3), so
+ * media larger than this cannot be answered through the API and get a clear error instead.
+ */
+export const MAX_MESSAGE_MEDIA = 10;
+export const MAX_MEDIA_ANSWER_BYTES = 4 * 1024 * 1024;
+/** A voicemail records at most this long (<Record maxLength>). */
+export const VOICEMAIL_MAX_SECONDS = 120;
+export const MAX_VOICEMAIL_GREETING_LENGTH = 500;
+export const DEFAULT_VOICEMAIL_GREETING = 'Sorry, nobody can take your call right now. Please leave a message after the tone.';

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE } from '../../shared/constants';
+import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE, DEFAULT_VOICEMAIL_GREETING } from '../../shared/constants';
 import type { Role } from '../../shared/contract/auth';
 import type { CallingSettings } from '../../shared/contract/voice';
 import { conflict, forbidden } from '../lib/app-error';
@@ -18,6 +18,7 @@ const DIALER_COUNTRIES = COUNTRIES.map((c) => c.code);
 export const DEFAULT_CALLING_SETTINGS: CallingSettings = {
   allowedCountries: DIALER_COUNTRIES,
   outboundCallsPerMinute: DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
+  voicemailGreeting: null,
 };
 
 interface CallingSettingsItem extends CallingSettings {
@@ -30,7 +31,19 @@ export async function callingSettings(companyId: string): Promise<CallingSetting
   );
   const item = Item as CallingSettingsItem | undefined;
   if (!item) return DEFAULT_CALLING_SETTINGS;
-  return { allowedCountries: item.allowedCountries, outboundCallsPerMinute: item.outboundCallsPerMinute };
+  return {
+    allowedCountries: item.allowedCountries,
+    outboundCallsPerMinute: item.outboundCallsPerMinute,
+    voicemailGreeting: item.voicemailGreeting ?? null,
+  };
+}
+
+/** A greeting as stored (issue 28): trimmed; blank means the default, stored as null. */
+const greetingOf = (text: string | null) => text?.trim() || null;
+
+/** What a caller hears before leaving a voicemail: the company's greeting, else the default. */
+export async function voicemailGreeting(companyId: string): Promise<string> {
+  return (await callingSettings(companyId)).voicemailGreeting ?? DEFAULT_VOICEMAIL_GREETING;
 }
 
 /**
@@ -38,18 +51,23 @@ export async function callingSettings(companyId: string): Promise<CallingSetting
  * owner's to change (issue 21); an admin saves it unchanged, and a rate the owner changed meanwhile
  * is not overwritten by an admin's stale form (409).
  */
-export async function saveCallingSettings(companyId: string, role: Role, input: CallingSettings): Promise<CallingSettings> {
+export async function saveCallingSettings(
+  companyId: string,
+  role: Role,
+  input: Omit<CallingSettings, 'voicemailGreeting'> & { voicemailGreeting?: string | null },
+): Promise<CallingSettings> {
   const chosen = new Set(input.allowedCountries);
+  const isOwner = role === 'OWNER';
+  // The stored settings: an admin's rate is checked against them, and a greeting left out stays as it is.
+  const stored = !isOwner || input.voicemailGreeting === undefined ? await callingSettings(companyId) : undefined;
   const settings: CallingSettings = {
     allowedCountries: DIALER_COUNTRIES.filter((code) => chosen.has(code)),
     outboundCallsPerMinute: input.outboundCallsPerMinute,
+    voicemailGreeting:
+      input.voicemailGreeting === undefined ? (stored?.voicemailGreeting ?? null) : greetingOf(input.voicemailGreeting),
   };
-  const isOwner = role === 'OWNER';
-  if (!isOwner) {
-    const stored = await callingSettings(companyId);
-    if (stored.outboundCallsPerMinute !== settings.outboundCallsPerMinute) {
-      throw forbidden('Only the owner can change the outbound call rate.');
-    }
+  if (!isOwner && stored?.outboundCallsPerMinute !== settings.outboundCallsPerMinute) {
+    throw forbidden('Only the owner can change the outbound call rate.');
   }
   try {
     await db.send(

@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_MESSAGE_MEDIA } from '../../shared/constants';
 import { smsSegments } from '../../shared/sms-segments';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
@@ -17,6 +18,8 @@ import {
   conversationUpdateCounts,
   conversationUpdateItem,
   conversationWithMessage,
+  lastMessageOf,
+  messageByIdPutItem,
   messagePutItem,
   messageTime,
   untilCommitted,
@@ -24,6 +27,7 @@ import {
 import {
   type ContactRecord,
   type ConversationRecord,
+  type MessageMediaRecord,
   type MessageRecord,
   toConversation,
   toMessage,
@@ -37,6 +41,26 @@ export interface InboundSms {
   to: string;
   body: string;
   segments?: number;
+  /** An MMS's pictures and other files (issue 28), in Twilio's order; a message may be media only. */
+  media?: MessageMediaRecord[];
+}
+
+/** The media an inbound MMS announced, in Twilio's order: `MediaUrl{n}` with `MediaContentType{n}`, n below NumMedia. */
+export function mediaOfWebhook(params: Partial<Record<string, string | number>>): MessageMediaRecord[] {
+  const count = Math.min(Number(params.NumMedia ?? 0) || 0, MAX_MESSAGE_MEDIA);
+  const media: MessageMediaRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const url = params[`MediaUrl${i}`];
+    if (typeof url !== 'string' || !url) continue;
+    const contentType = params[`MediaContentType${i}`];
+    media.push({
+      contentType: typeof contentType === 'string' && contentType ? contentType : 'application/octet-stream',
+      // The Media resource's SID ends its URL (…/Media/ME…).
+      sid: /\/(ME[0-9a-f]{32})$/i.exec(url)?.[1] ?? '',
+      url,
+    });
+  }
+  return media;
 }
 
 /**
@@ -199,6 +223,7 @@ async function tryStore(
     segments: sms.segments || smsSegments(sms.body).segments,
     errorCode: null,
     errorMessage: null,
+    ...(sms.media?.length ? { media: sms.media } : {}),
     ...(await retentionExpiry(companyId, at)),
   };
   const optedOut = optOutOf(sms.body);
@@ -230,6 +255,8 @@ async function tryStore(
       },
     }),
     messagePutItem(message),
+    // Its media are served by the message's id (message-media.ts): its place is kept, as an outbound text's is.
+    ...(message.media ? [messageByIdPutItem(message)] : []),
     ...(found.contact
       ? [contactActivityItem(contact, { at, conversations: before ? 0 : 1, conversationId: message.conversationId })]
       : createContactItems(contact, found.staleContactId)),
@@ -255,7 +282,7 @@ async function tryStore(
       contactPhone: phone,
       channelId: channel.id,
       channelIdentifier: channel.identifier,
-      lastMessage: { direction: 'INBOUND', body: sms.body },
+      lastMessage: lastMessageOf(message),
       lastMessageAt: at,
       messageCount: 1,
       optedOut: optedOut ?? false,

@@ -50,6 +50,12 @@ export function messageByIdPutItem(message: MessageRecord): TransactItem {
   };
 }
 
+/** The list's preview of a message; `mediaCount` only for one with media (the list says "Photo" when there is no text). */
+export function lastMessageOf(message: MessageRecord): NonNullable<ConversationRecord['lastMessage']> {
+  const mediaCount = message.media?.length ?? 0;
+  return { direction: message.direction, body: message.body, ...(mediaCount ? { mediaCount } : {}) };
+}
+
 /**
  * The conversation once `message` is added: one more message, and the summary follows the message
  * only when it is the newest (a text stored after a newer one, by a slower writer, sorts before it).
@@ -64,7 +70,7 @@ export function conversationWithMessage(
   return {
     ...conversation,
     ...changes,
-    ...(newest ? { lastMessage: { direction: message.direction, body: message.body }, lastMessageAt: message.createdAt } : {}),
+    ...(newest ? { lastMessage: lastMessageOf(message), lastMessageAt: message.createdAt } : {}),
     messageCount: conversation.messageCount + 1,
     // Unread counts compare these with each member's marker (unread.ts): nothing is written per member.
     ...(inbound

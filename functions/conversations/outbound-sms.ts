@@ -33,7 +33,7 @@ import {
 } from './message-writes';
 import { type ConversationRecord, type MessageRecord, toMessage, toSharedConversation } from './records';
 import { requireSendingRoute } from './sending-route';
-import { getConversationRecord } from './thread';
+import { findMessageRecord, getConversationRecord } from './thread';
 
 export const optedOutMessage =
   'This contact opted out of texts from this number (they replied STOP). They can text START to opt back in.';
@@ -111,23 +111,6 @@ export async function retrySms(companyId: string, conversationId: string, messag
   const sent = await handToTwilio(provider, channel, conversation, queued);
   await publish(companyId, { type: 'message_status_updated', data: { conversationId, message: sent } });
   return sent;
-}
-
-/** A message by id: its place (keys.messageById), then the message there. */
-async function findMessageRecord(companyId: string, conversationId: string, messageId: string) {
-  const TableName = tableName();
-  const { Item: place } = await db.send(
-    new GetCommand({ TableName, Key: keys.messageById(companyId, conversationId, messageId), ConsistentRead: true }),
-  );
-  if (!place) return undefined;
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName,
-      Key: keys.message(companyId, conversationId, place.createdAt as string, messageId),
-      ConsistentRead: true,
-    }),
-  );
-  return Item as MessageRecord | undefined;
 }
 
 async function tryStore(before: ConversationRecord, body: string, sentBy: { id: string; name: string }, at: string) {

@@ -5,6 +5,9 @@ import type {
   MessageStatus,
   SharedConversation,
 } from '../../shared/contract/conversations';
+// The schema-free descriptor: records are read by socket handlers that carry no zod.
+import { messageMedia } from '../../shared/contract/endpoints/conversations';
+import { fillPath } from '../../shared/contract/route';
 import { keys } from '../lib/table';
 
 /**
@@ -38,7 +41,8 @@ export interface ConversationRecord {
   contactPhone: string;
   channelId: string;
   channelIdentifier: string;
-  lastMessage: { direction: 'INBOUND' | 'OUTBOUND'; body: string } | null;
+  /** `mediaCount` (issue 28) only when the message had media. */
+  lastMessage: { direction: 'INBOUND' | 'OUTBOUND'; body: string; mediaCount?: number } | null;
   lastMessageAt: string;
   messageCount: number;
   optedOut: boolean;
@@ -77,6 +81,15 @@ export interface MessageRecord {
   channelId?: string;
   /** The table's TTL when the company keeps messages for a while only (functions/company/retention.ts). */
   expiresAt?: number;
+  /** An inbound MMS's media in Twilio's order (issue 28); absent on a text without any. */
+  media?: MessageMediaRecord[];
+}
+
+/** A media item as Twilio announced it: its type, its SID (ME…) and its URL (fetched with the company's credentials). */
+export interface MessageMediaRecord {
+  contentType: string;
+  sid: string;
+  url: string;
 }
 
 /** What keys.messageSid holds: where the message of a Twilio MessageSid lives. */
@@ -99,6 +112,10 @@ export function toMessage(record: MessageRecord): Message {
     // Absent on texts stored before senders were kept: unknown, never guessed.
     sentBy: record.sentBy ?? null,
     mentions: record.mentions ?? [],
+    media: (record.media ?? []).map((item, index) => ({
+      contentType: item.contentType,
+      url: fillPath(messageMedia.path, { id: record.conversationId, messageId: record.id, index: String(index) }),
+    })),
     smsMessage: {
       providerStatus: record.providerStatus,
       providerMessageId: record.providerMessageId,

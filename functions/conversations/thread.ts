@@ -25,6 +25,23 @@ export async function findConversationRecord(companyId: string, conversationId: 
   return Item as ConversationRecord | undefined;
 }
 
+/** A message by id: its place (keys.messageById), then the message there. */
+export async function findMessageRecord(companyId: string, conversationId: string, messageId: string) {
+  const TableName = tableName();
+  const { Item: place } = await db.send(
+    new GetCommand({ TableName, Key: keys.messageById(companyId, conversationId, messageId), ConsistentRead: true }),
+  );
+  if (!place) return undefined;
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName,
+      Key: keys.message(companyId, conversationId, place.createdAt as string, messageId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item as MessageRecord | undefined;
+}
+
 export async function getConversationRecord(companyId: string, conversationId: string): Promise<ConversationRecord> {
   const record = await findConversationRecord(companyId, conversationId);
   if (!record) throw conversationNotFound();

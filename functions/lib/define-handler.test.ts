@@ -154,3 +154,52 @@ describe('defineHandler', () => {
     });
   });
 });
+
+describe('defineHandler of a binary contract', () => {
+  const picture = httpContract({ method: 'GET', path: '/api/v1/picture/{index}', auth: 'public', binary: true });
+  const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
+
+  it('answers the bytes base64-encoded as payload 2.0 carries them, with their type and Cache-Control', async () => {
+    const handler = defineHandler(picture, async () => ({
+      binary: bytes,
+      contentType: 'image/png',
+      cacheControl: 'private, max-age=3600',
+    }));
+    const res = await handler(event(), context);
+    expect(res.statusCode).toBe(200);
+    expect(res.isBase64Encoded).toBe(true);
+    expect(Buffer.from(res.body ?? '', 'base64')).toEqual(bytes);
+    expect(res.headers).toMatchObject({
+      'content-type': 'image/png',
+      'cache-control': 'private, max-age=3600',
+      'x-content-type-options': 'nosniff',
+    });
+  });
+
+  it('keeps no-store when the handler names no Cache-Control', async () => {
+    const handler = defineHandler(picture, async () => ({ binary: bytes, contentType: 'audio/wav' }));
+    const res = await handler(event(), context);
+    expect(res.headers).toMatchObject({ 'content-type': 'audio/wav', 'cache-control': 'no-store' });
+  });
+
+  it('answers its failures as the JSON error envelope, not bytes', async () => {
+    const handler = defineHandler(picture, async () => {
+      throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'This picture is too large to show here.');
+    });
+    const res = await handler(event(), context);
+    expect(res.statusCode).toBe(413);
+    expect(res.isBase64Encoded).toBeUndefined();
+    expect(res.headers?.['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(res.body ?? '')).toEqual({
+      success: false,
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'This picture is too large to show here.' },
+    });
+  });
+
+  it('is typed: a binary contract’s handler returns bytes, an envelope contract’s handler data', () => {
+    // @ts-expect-error a binary contract's handler cannot answer an envelope's data
+    defineHandler(picture, async () => ({ data: {} }));
+    // @ts-expect-error an envelope contract's handler cannot answer bytes
+    defineHandler(contract, async () => ({ binary: bytes, contentType: 'image/png' }));
+  });
+});

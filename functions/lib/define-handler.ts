@@ -36,6 +36,17 @@ export interface Reply<T> {
   status?: number;
 }
 
+/** What a handler of a `binary` contract returns (issue 28): the bytes themselves, answered with their type. */
+export interface BinaryReply {
+  binary: Buffer;
+  contentType: string;
+  /** e.g. `private, max-age=3600`; absent: no Cache-Control. */
+  cacheControl?: string;
+}
+
+/** A binary contract's handler answers bytes; any other answers its envelope's data. */
+type ReplyOf<C extends HttpContract> = C['binary'] extends true ? BinaryReply : Reply<Answer<C>>;
+
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** A route's Lambda handler, recording the contract it serves (routes.test.ts checks it against the route table). */
@@ -47,6 +58,16 @@ const JSON_HEADERS = { ...SECURITY_HEADERS, 'content-type': 'application/json; c
 
 export function respond(status: number, envelope: SuccessEnvelope<unknown> | ErrorEnvelope): APIGatewayProxyStructuredResultV2 {
   return { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(envelope) };
+}
+
+/**
+ * Bytes as payload 2.0 carries them: base64 with `isBase64Encoded`, which API Gateway decodes before
+ * the client sees them. `nosniff` (SECURITY_HEADERS) keeps a browser to the type named here.
+ */
+export function respondBinary(reply: BinaryReply): APIGatewayProxyStructuredResultV2 {
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, 'content-type': reply.contentType };
+  if (reply.cacheControl) headers['cache-control'] = reply.cacheControl;
+  return { statusCode: 200, headers, body: reply.binary.toString('base64'), isBase64Encoded: true };
 }
 
 export function errorResponse(error: AppError): APIGatewayProxyStructuredResultV2 {
@@ -68,7 +89,7 @@ export function errorResponse(error: AppError): APIGatewayProxyStructuredResultV
 export function defineHandler<C extends HttpContract>(
   contract: C,
   /** Its `data` is what the contract's `response` says (z.output): checked at compile time. */
-  fn: (req: HttpRequest<C>) => Promise<Reply<Answer<C>>>,
+  fn: (req: HttpRequest<C>) => Promise<ReplyOf<C>>,
 ): Handler<C> {
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(errorEnvelope(contract))
@@ -85,7 +106,9 @@ export function defineHandler<C extends HttpContract>(
         requestId: context.awsRequestId,
         event,
       } as HttpRequest<C>;
-      const reply = await withDeadline(context.getRemainingTimeInMillis?.(), () => fn(req));
+      const answer = await withDeadline(context.getRemainingTimeInMillis?.(), () => fn(req));
+      if (contract.binary) return respondBinary(answer as BinaryReply);
+      const reply = answer as Reply<Answer<C>>;
       const envelope: SuccessEnvelope<Answer<C>> = { success: true, data: reply.data };
       if (reply.message) envelope.message = reply.message;
       return respond(reply.status ?? 200, envelope);

@@ -225,6 +225,16 @@ export const keys = {
     GSI1PK: `COMPANY#${companyId}#CALLS#${status}`,
     GSI1SK: `${createdAt}#${callId}`,
   }),
+  /**
+   * Index entry (GSI2) written on a call item only once it has a voicemail (issue 28): Call History's
+   * "Voicemail" filter is one Query of this sparse partition, newest first.
+   */
+  callWithVoicemail: (companyId: string, createdAt: string, callId: string) => ({
+    GSI2PK: `COMPANY#${companyId}#CALLS#VOICEMAIL`,
+    GSI2SK: `${createdAt}#${callId}`,
+  }),
+  /** A call's voicemail by the call's id (issue 28) → its CallSid: the audio route's way to the call. */
+  voicemail: (companyId: string, callId: string) => ({ PK: `COMPANY#${companyId}`, SK: `VOICEMAIL#${callId}` }),
   /** A call by its Twilio CallSid → company and call: status callbacks and answers from the socket find it. */
   callSid: (callSid: string) => ({ PK: `CALLSID#${callSid}`, SK: 'CALLSID' }),
   /** Toll fraud (issue 21): the company's calling settings — allowed countries, outbound calls a minute. */

@@ -1,6 +1,14 @@
-import { inboundSmsWebhook, smsStatusWebhook } from '../../shared/contract/conversations';
+// The schema-free descriptors: only the paths are needed (socket handlers build these URLs too).
+import { inboundSmsWebhook, smsStatusWebhook } from '../../shared/contract/endpoints/conversations';
+import {
+  callStatusWebhook,
+  dialResultWebhook,
+  inboundCallWebhook,
+  outboundCallWebhook,
+  recordingStatusWebhook,
+  voicemailRecordedWebhook,
+} from '../../shared/contract/endpoints/voice';
 import { fillPath, TWILIO_WEBHOOKS, type TwilioWebhookPath } from '../../shared/contract/route';
-import { callStatusWebhook, dialResultWebhook, inboundCallWebhook, outboundCallWebhook } from '../../shared/contract/voice';
 import type { ChannelRecord, ProviderRecord } from './records';
 
 /**
@@ -24,6 +32,9 @@ export function webhookUrls(base: string, webhookId: string) {
     voiceStatus: url(callStatusWebhook),
     dialResult: url(dialResultWebhook),
     outboundVoice: url(outboundCallWebhook),
+    // Given in the voicemail TwiML of a call nobody answered (voicemail-twiml.ts).
+    voicemail: url(voicemailRecordedWebhook),
+    recordingStatus: url(recordingStatusWebhook),
   };
 }
 

@@ -119,6 +119,58 @@ function parseBody(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** Bytes Twilio serves (a message's media, a recording), with their type. */
+export interface TwilioContent {
+  bytes: Buffer;
+  contentType: string;
+}
+
+/** More bytes than the caller can take: `size` when Twilio said it (Content-Length), else unknown. */
+export class TwilioContentTooLarge extends Error {
+  constructor(readonly size: number | undefined) {
+    super('Twilio content is larger than the answer can carry');
+    this.name = 'TwilioContentTooLarge';
+  }
+}
+
+/**
+ * Only a path of Twilio's REST API is followed, on the host of TWILIO_API_BASE_URL: the company's
+ * credentials never go to a host a stored URL names.
+ */
+export function twilioApiPath(url: string): string | undefined {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+  return path.startsWith(`/${API_VERSION}/Accounts/`) && !path.includes('..') ? path : undefined;
+}
+
+/** The body read chunk by chunk, given up past `maxBytes` (never held unbounded in memory). */
+async function boundedBytes(response: Response, maxBytes: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw new TwilioContentTooLarge(declared);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  if (!reader) return Buffer.alloc(0);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new TwilioContentTooLarge(undefined);
+    }
+    chunks.push(Buffer.from(value));
+  }
+  return Buffer.concat(chunks);
+}
+
 export function twilioClient(credentials: TwilioCredentials) {
   const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
   const accountPath = `/${API_VERSION}/Accounts/${encodeURIComponent(credentials.accountSid)}`;
@@ -185,7 +237,45 @@ export function twilioClient(credentials: TwilioCredentials) {
     return items;
   }
 
+  /**
+   * Bytes at a path of Twilio's API (media, a recording), at most `maxBytes`. Twilio may redirect
+   * media to a short-lived storage URL: followed (fetch drops the Authorization header on a redirect
+   * to another origin).
+   */
+  async function content(path: string, maxBytes: number): Promise<TwilioContent> {
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl()}${path}`, {
+        headers: { Authorization: authorization },
+        redirect: 'follow',
+        signal: AbortSignal.timeout(callBudgetMs(TIMEOUT_MS)),
+      });
+    } catch (error) {
+      if ((error as Error).name === 'TimeoutError') throw new TwilioApiError(0, undefined, 'Twilio did not answer in time', true);
+      throw new TwilioApiError(0, undefined, `Twilio could not be reached: ${(error as Error).message}`);
+    }
+    if (!response.ok) {
+      const body = parseBody(await response.text().catch(() => ''));
+      throw new TwilioApiError(
+        response.status,
+        typeof body?.code === 'number' ? body.code : undefined,
+        typeof body?.message === 'string' ? body.message : `Twilio answered ${response.status}`,
+      );
+    }
+    const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
+    try {
+      return { bytes: await boundedBytes(response, maxBytes), contentType };
+    } catch (error) {
+      if (error instanceof TwilioContentTooLarge) throw error;
+      if ((error as Error).name === 'TimeoutError') throw new TwilioApiError(0, undefined, 'Twilio did not answer in time', true);
+      throw new TwilioApiError(0, undefined, `Twilio's answer was cut off: ${(error as Error).message}`);
+    }
+  }
+
   return {
+    /** A message's media item or a recording's audio, by its path in Twilio's API (twilioApiPath). */
+    fetchContent: content,
+
     fetchAccount: () => call<TwilioAccount>('GET', '.json'),
 
     listIncomingNumbers: () => listAll<TwilioIncomingNumber>('/IncomingPhoneNumbers.json?PageSize=200', 'incoming_phone_numbers'),

@@ -1,13 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../lib/config';
-import { db } from '../lib/db';
 import { logError } from '../lib/log';
-import { keys } from '../lib/table';
-import type { ProviderRecord } from '../settings/records';
 import { clientFor } from '../settings/twilio-account';
+import { companyProvider } from '../settings/twilio-content';
 import type { CallRecord } from './call-records';
 import { changeCall } from './call-writes';
-import { NOBODY_AVAILABLE, sayAndHangUp } from './twiml';
+import { takeVoicemail } from './voicemail-twiml';
 
 export type CallAnswer = 'accept' | 'reject';
 
@@ -25,7 +21,7 @@ const ringsFor = (call: CallRecord, userId: string) =>
  * A user's answer to a ringing call, sent over the socket (`accept_call` / `reject_call`): valid only
  * for a call of the company ringing for this user, and recorded on the call. The browser's Voice SDK
  * connects the call itself; Twilio's leg callbacks say who was connected. When the last agent still
- * being rung rejects, the caller hears that nobody is available now rather than after the ring timeout.
+ * being rung rejects, the caller goes to voicemail now rather than after the ring timeout.
  */
 export async function answerCall(
   caller: { companyId: string; userId: string },
@@ -49,16 +45,16 @@ export async function answerCall(
   return 'OK';
 }
 
-/** Tells Twilio to stop the ring-all: the caller hears the apology and the call ends (recorded NO_ANSWER by its callbacks). */
+/**
+ * Tells Twilio to stop the ring-all: the caller may leave a voicemail (issue 28), then the call ends
+ * (recorded NO_ANSWER by its callbacks).
+ */
 async function stopRinging(companyId: string, callSid: string): Promise<void> {
   try {
-    const TableName = tableName();
-    const { Item: type } = await db.send(new GetCommand({ TableName, Key: keys.providerType(companyId, 'TWILIO') }));
-    if (!type) return;
-    const { Item } = await db.send(new GetCommand({ TableName, Key: keys.provider(companyId, type.providerId as string) }));
-    if (!Item) return;
-    const client = await clientFor(Item as ProviderRecord);
-    await client.redirectCall(callSid, sayAndHangUp(NOBODY_AVAILABLE));
+    const provider = await companyProvider(companyId);
+    if (!provider) return;
+    const client = await clientFor(provider);
+    await client.redirectCall(callSid, await takeVoicemail(provider));
   } catch (error) {
     // The ring times out on its own: the rejection is recorded whatever Twilio answered.
     logError({ route: 'reject_call', companyId, callSid }, error);

@@ -1,4 +1,7 @@
 import type { Call, CallStatus } from '../../shared/contract/calls';
+// The schema-free descriptor: call records are read by socket handlers that carry no zod.
+import { voicemailAudio } from '../../shared/contract/endpoints/calls';
+import { fillPath } from '../../shared/contract/route';
 import type { ContactRecord } from '../conversations/records';
 import { keys } from '../lib/table';
 import { userIdOfClient } from './client-identity';
@@ -74,6 +77,20 @@ export interface CallRecord {
   endedAt: string | null;
   /** Optimistic concurrency: each write expects the version it read. */
   version: number;
+  /** How the channel routed the call when it came in (issue 28): who hears of its voicemail. Absent before. */
+  routing?: { type: 'USER' | 'INBOX' | 'UNASSIGNED'; targetId: string | null };
+  /** The caller's message when nobody answered (issue 28), from Twilio's recording status callback. */
+  voicemail?: VoicemailRecord | null;
+}
+
+/** A voicemail as stored: Twilio's recording, fetched with the company's credentials when played. */
+export interface VoicemailRecord {
+  durationSeconds: number;
+  recordingSid: string;
+  /** Twilio's RecordingUrl (no extension); only its path is followed (twilio/rest-client.ts twilioApiPath). */
+  recordingUrl: string;
+  createdAt: string;
+  listenedAt: string | null;
 }
 
 /** One status report about the call or one of its legs (a status callback, or the Dial's action). */
@@ -153,6 +170,14 @@ export const userOfLeg = (leg: CallLeg) => userIdOfClient(leg.party);
 /** The API's view; the contact as it is now (null id once deleted). */
 export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | 'name'> | undefined): Call {
   return {
+    voicemail: record.voicemail
+      ? {
+          durationSeconds: record.voicemail.durationSeconds,
+          url: fillPath(voicemailAudio.path, { id: record.id }),
+          createdAt: record.voicemail.createdAt,
+          listened: record.voicemail.listenedAt !== null,
+        }
+      : null,
     id: record.id,
     direction: record.direction,
     callStatus: record.callStatus,
@@ -176,6 +201,7 @@ export function callItem(record: CallRecord) {
     ...record,
     ...keys.call(record.companyId, record.createdAt, record.id),
     ...keys.callByStatus(record.companyId, record.callStatus, record.createdAt, record.id),
+    ...(record.voicemail ? keys.callWithVoicemail(record.companyId, record.createdAt, record.id) : {}),
     entity: 'CALL',
   };
 }

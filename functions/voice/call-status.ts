@@ -1,8 +1,10 @@
 import { getActiveUser } from '../auth/accounts';
 import { publish } from '../realtime/publish';
+import type { ProviderRecord } from '../settings/records';
 import { answeredLeg, type CallFact, type CallRecord, userOfLeg, withFact } from './call-records';
 import { changeCall } from './call-writes';
 import { hangUp, NOBODY_AVAILABLE, sayAndHangUp } from './twiml';
+import { takeVoicemail } from './voicemail-twiml';
 
 /**
  * Twilio's reports about a call — status callbacks of the call and of its Dial legs, and the Dial's
@@ -27,20 +29,29 @@ export async function recordCallStatus(companyId: string, report: CallStatusRepo
   await applyFact(companyId, report.parentCallSid ?? report.callSid, fact);
 }
 
-/** The Dial's end: an apology when nobody took the call, else the end of the call. */
+/**
+ * The Dial's end: the end of the call when someone took it; else (nobody answered, everyone declined,
+ * the ring timed out) the caller may leave a voicemail. An unknown call of the company gets an apology.
+ */
 export async function recordDialResult(
-  companyId: string,
+  provider: Pick<ProviderRecord, 'companyId' | 'webhookBaseUrl' | 'webhookId'>,
   result: { callSid: string; dialCallStatus: string; dialCallDuration: number },
 ): Promise<string> {
   const status = result.dialCallStatus.toLowerCase();
-  await applyFact(companyId, result.callSid, { kind: 'dial', status, durationSeconds: result.dialCallDuration });
-  return status === 'completed' ? hangUp() : sayAndHangUp(NOBODY_AVAILABLE);
+  const call = await applyFact(provider.companyId, result.callSid, {
+    kind: 'dial',
+    status,
+    durationSeconds: result.dialCallDuration,
+  });
+  if (status === 'completed') return hangUp();
+  return call?.direction === 'INBOUND' && !answeredLeg(call) ? takeVoicemail(provider) : sayAndHangUp(NOBODY_AVAILABLE);
 }
 
-async function applyFact(companyId: string, callSid: string, fact: CallFact): Promise<void> {
+async function applyFact(companyId: string, callSid: string, fact: CallFact): Promise<CallRecord | undefined> {
   const changed = await changeCall(companyId, callSid, (call) => withAnswerer(companyId, withFact(call, fact)));
-  if (!changed) return;
+  if (!changed) return undefined;
   await announce(companyId, changed.before, changed.after);
+  return changed.after;
 }
 
 /** An inbound call's agent: the user whose browser leg was picked up, with the name they had then. */

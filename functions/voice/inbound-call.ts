@@ -17,6 +17,7 @@ import { createCall } from './call-writes';
 import { isVoiceChannel } from './caller-ids';
 import { clientIdentity } from './client-identity';
 import { NOBODY_AVAILABLE, ringClients, sayAndHangUp } from './twiml';
+import { takeVoicemail } from './voicemail-twiml';
 
 export interface InboundCall {
   callSid: string;
@@ -60,7 +61,8 @@ async function usersToRing(channel: ChannelRecord): Promise<UserRecord[]> {
 /**
  * A phone calls one of the company's numbers: the call is recorded once per CallSid (a replayed
  * webhook gets the same TwiML and records nothing twice), the users it rings hear `incoming_call`,
- * and the answer rings their browsers. Nobody to ring: an apology, and the call is a NO_ANSWER.
+ * and the answer rings their browsers. Nobody to ring: the call is a NO_ANSWER and the caller may
+ * leave a voicemail (voicemail.ts).
  */
 export async function receiveCall(provider: WebhookProvider, call: InboundCall): Promise<string> {
   const to = await toE164(call.to);
@@ -91,12 +93,14 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
     callStatus: 'RINGING',
     durationSeconds: 0,
     endedAt: null,
+    routing: { type: channel.routingType, targetId: channel.routingTargetId ?? null },
   };
   const created = await createCall(draft);
   // Another company's CallSid: nothing of this company to ring.
   if (!created) return sayAndHangUp(NOBODY_AVAILABLE);
   const { call: stored, contact } = created;
-  if (stored.rungUserIds.length === 0 || stored.outcome) return sayAndHangUp(NOBODY_AVAILABLE);
+  // Nobody to ring (an unassigned number, an inbox without members): the caller leaves a voicemail.
+  if (stored.rungUserIds.length === 0 || stored.outcome) return takeVoicemail(provider);
   const contactView = contact ? { id: contact.id, name: contact.name ?? '', phoneNumber: contact.phoneNumber } : null;
   if (created.created) {
     await publish(

@@ -1,5 +1,5 @@
 import VoiceResponse from 'twilio/lib/twiml/VoiceResponse';
-import { RING_TIMEOUT_SECONDS } from '../../shared/constants';
+import { RING_TIMEOUT_SECONDS, VOICEMAIL_MAX_SECONDS } from '../../shared/constants';
 
 /** The TwiML the voice webhooks answer, built with Twilio's own writer (escaping included). */
 
@@ -68,5 +68,27 @@ export function dialNumber(to: string, callerId: string, statusCallback: string)
     },
     to,
   );
+  return response.toString();
+}
+
+/**
+ * Voicemail (issue 28): the company's greeting, a beep, then up to VOICEMAIL_MAX_SECONDS of the
+ * caller. `action` hears the end of the recording; `recordingStatusCallback` gets the recording once
+ * Twilio has it. A silent caller makes no recording and Twilio goes on to the next verb: the end.
+ * https://www.twilio.com/docs/voice/twiml/record
+ */
+export function recordVoicemail(greeting: string, urls: { action: string; recordingStatusCallback: string }): string {
+  const response = new VoiceResponse();
+  response.say(greeting);
+  response.record({
+    maxLength: VOICEMAIL_MAX_SECONDS,
+    playBeep: true,
+    action: urls.action,
+    method: 'POST',
+    recordingStatusCallback: urls.recordingStatusCallback,
+    recordingStatusCallbackMethod: 'POST',
+    recordingStatusCallbackEvent: ['completed'],
+  });
+  response.hangup();
   return response.toString();
 }

@@ -1,22 +1,23 @@
 import { NestedStack } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { acknowledge } from './nag';
-import { pascal } from './switchboard-function';
 
 /**
- * Handler folders (features) whose HTTP routes deploy in a nested stack of their own: their functions,
- * API routes, integrations and invoke permissions, against the 500 resources CloudFormation allows a
- * stack (README: Deploy to AWS, "What the stack creates"). Only features added after the parent stack
- * reached its 400 are listed: moving a deployed route would have CloudFormation create its route key
- * in the nested stack before deleting it from the parent, and API Gateway refuses the duplicate.
+ * Handler folders (features) whose HTTP routes deploy in the nested stack `FeatureRoutes`: their
+ * functions, API routes, integrations and invoke permissions, against the 500 resources CloudFormation
+ * allows a stack (README: Deploy to AWS, "What the stack creates"). Only features added after the
+ * parent stack reached its 400 are listed: moving a deployed route would have CloudFormation create its
+ * route key in the nested stack before deleting it from the parent, and API Gateway refuses the
+ * duplicate. They share one nested stack, since each nested stack costs the parent a resource of its
+ * own (and a log group per feature stays there); when it nears 400, the next features start a second.
  */
-export const FEATURES_IN_NESTED_STACKS: readonly string[] = ['team-inbox'];
+export const FEATURES_IN_NESTED_STACKS: readonly string[] = ['team-inbox', 'media'];
 
 /** The feature of a route-table entry: the folder of its handler. */
 export const featureOf = (handler: string) => handler.split('/')[0] as string;
 
 /**
- * The nested stack of one feature's HTTP routes (e.g. `TeamInboxRoutes`). Everything else those
+ * The nested stack of the listed features' HTTP routes (`FeatureRoutes`). Everything else those
  * routes use stays in the parent and is passed in: the HTTP API and its authorizer, the roles, log
  * groups, table, secrets and settings (switchboard-function.ts), which the alarms already cover.
  */
@@ -28,9 +29,9 @@ export class FeatureRoutes extends NestedStack {
 
   constructor(
     scope: Construct,
-    readonly feature: string,
+    readonly features: readonly string[],
   ) {
-    super(scope, `${pascal(feature)}Routes`, { description: `Switchboard: the HTTP routes of ${feature}` });
+    super(scope, 'FeatureRoutes', { description: `Switchboard: the HTTP routes of ${features.join(', ')}` });
     acknowledge(
       this,
       'CloudFormation-Validate::W2509',

@@ -9,6 +9,18 @@ export const CALL_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
 export const CALL_STATUSES = ['COMPLETED', 'FAILED', 'NO_ANSWER', 'BUSY', 'RINGING', 'IN_PROGRESS'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
+/**
+ * A message a caller left when nobody answered (issue 28): `url` is Switchboard's route
+ * (`voicemailAudio`); `listened` turns true the first time anyone in the company plays it.
+ */
+export const VoicemailSchema = z.object({
+  durationSeconds: z.number(),
+  url: z.string(),
+  createdAt: z.string(),
+  listened: z.boolean(),
+});
+export type Voicemail = z.infer<typeof VoicemailSchema>;
+
 export const CallSchema = z.object({
   id: z.string(),
   direction: z.enum(CALL_DIRECTIONS),
@@ -24,6 +36,8 @@ export const CallSchema = z.object({
   answeredBy: z.nullable(z.object({ id: z.string(), name: z.string() })),
   /** Why an outbound call was refused (FAILED before it rang: issue 21), as the caller heard it. */
   failureReason: z.optional(z.string()),
+  /** The caller's voicemail (a NO_ANSWER inbound call); null when none was left. */
+  voicemail: z.nullable(VoicemailSchema),
 });
 export type Call = z.infer<typeof CallSchema>;
 
@@ -40,6 +54,19 @@ export const listCalls = httpContract({
     dateFrom: z.optional(z.union([z.literal(''), isoDate('dateFrom')])),
     dateTo: z.optional(z.union([z.literal(''), isoDate('dateTo')])),
     limit: pageLimit(CALLS_LIST_LIMIT, CALLS_LIST_LIMIT),
+    /** `true`: only calls with a voicemail (Call History's "Voicemail" filter, the Dashboard's count). */
+    voicemail: z.optional(z.enum(['true', 'false'], { error: 'voicemail must be true or false' })),
   }),
   response: z.object({ calls: z.array(CallSchema) }),
+});
+
+/**
+ * A voicemail's recording (issue 28), streamed from Twilio with the company's credentials (audio/wav
+ * or audio/mpeg); another company's call, or a call without one: 404. Marks it listened.
+ */
+export const voicemailAudio = httpContract({
+  method: 'GET',
+  path: '/api/v1/calls/{id}/voicemail',
+  auth: 'user',
+  binary: true,
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CONVERSATION_PAGE_SIZE, CONVERSATION_STATUS_FILTERS, MAX_NOTE_LENGTH } from '../constants';
+import { CONVERSATION_PAGE_SIZE, CONVERSATION_STATUS_FILTERS, MAX_MESSAGE_MEDIA, MAX_NOTE_LENGTH } from '../constants';
 import { MAX_MESSAGE_LENGTH } from '../sms-segments';
 import { pageLimit } from './fields';
 import { httpContract } from './route';
@@ -45,6 +45,13 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const MemberRefSchema = z.object({ id: z.string(), name: z.string() });
 export type MemberRef = z.infer<typeof MemberRefSchema>;
 
+/**
+ * A picture (or other file) of an inbound MMS (issue 28): `url` is Switchboard's own route
+ * (`messageMedia`), which fetches it from Twilio with the company's credentials.
+ */
+export const MessageMediaSchema = z.object({ contentType: z.string(), url: z.string() });
+export type MessageMedia = z.infer<typeof MessageMediaSchema>;
+
 export const MessageSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
@@ -57,6 +64,8 @@ export const MessageSchema = z.object({
   sentBy: z.nullable(MemberRefSchema),
   /** A note's `@Name` mentions of members, resolved when it was written (shared/mentions.ts); [] for texts. */
   mentions: z.array(MemberRefSchema),
+  /** An inbound MMS's media, in Twilio's order; [] for a text without any. A message may be pictures only (body ''). */
+  media: z.array(MessageMediaSchema),
   smsMessage: SmsDetailsSchema,
 });
 export type Message = z.infer<typeof MessageSchema>;
@@ -67,7 +76,10 @@ export const ConversationSchema = z.object({
   /** name is '' when nobody named the contact (the list shows the number); id null once the contact was deleted. */
   contact: z.object({ id: z.nullable(z.string()), name: z.string(), phoneNumber: z.string() }),
   channel: z.object({ id: z.string(), identifier: z.string() }),
-  lastMessage: z.nullable(z.object({ direction: z.enum(MESSAGE_DIRECTIONS), body: z.string() })),
+  /** `mediaCount` (issue 28): the list says "Photo" for a message of pictures only; absent means 0. */
+  lastMessage: z.nullable(
+    z.object({ direction: z.enum(MESSAGE_DIRECTIONS), body: z.string(), mediaCount: z.optional(z.number()) }),
+  ),
   lastMessageAt: z.string(),
   messageCount: z.number(),
   /** The contact texted STOP to this channel (or Twilio answered 21610): sending is refused until START. */
@@ -248,6 +260,18 @@ export const unreadConversations = httpContract({
   response: z.object({ count: z.number(), complete: z.boolean() }),
 });
 
+/**
+ * One media item of a message (issue 28), `index` from 0: the bytes with their content type, fetched
+ * from Twilio with the company's credentials; cacheable privately. Another company's: 404; larger than
+ * MAX_MEDIA_ANSWER_BYTES: 413 with a message.
+ */
+export const messageMedia = httpContract({
+  method: 'GET',
+  path: '/api/v1/conversations/{id}/messages/{messageId}/media/{index}',
+  auth: 'user',
+  binary: true,
+});
+
 /** A Twilio SID: two letters and 32 hex digits (SM… for a message). */
 const twilioSid = (name: string) =>
   z.string({ error: `${name} is required` }).check(z.regex(/^[A-Z]{2}[0-9a-f]{32}$/i, `${name} is not a Twilio SID`));
@@ -256,6 +280,28 @@ const numSegments = z.coerce
   .check(z.int('NumSegments must be a whole number'), z.minimum(0, 'NumSegments must be at least 0'));
 const twilioPhone = (name: string) =>
   z.string({ error: `${name} is required` }).check(z.minLength(1, `${name} is required`), z.maxLength(64, `${name} is too long`));
+
+/**
+ * An inbound MMS's media (issue 28): `NumMedia`, then `MediaUrl{n}` and `MediaContentType{n}` for each
+ * item from 0, at most MAX_MESSAGE_MEDIA. https://www.twilio.com/docs/messaging/guides/webhook-request#media-related-parameters
+ */
+type MediaIndex = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+const mediaUrl = (name: string) => z.optional(z.string().check(z.maxLength(1000, `${name} is too long`)));
+const mediaContentType = (name: string) => z.optional(z.string().check(z.maxLength(255, `${name} is too long`)));
+const mediaFields = Object.fromEntries(
+  Array.from({ length: MAX_MESSAGE_MEDIA }, (_, i) => [
+    [`MediaUrl${i}`, mediaUrl(`MediaUrl${i}`)],
+    [`MediaContentType${i}`, mediaContentType(`MediaContentType${i}`)],
+  ]).flat(),
+) as Record<`MediaUrl${MediaIndex}`, ReturnType<typeof mediaUrl>> &
+  Record<`MediaContentType${MediaIndex}`, ReturnType<typeof mediaContentType>>;
+const numMedia = z.coerce
+  .number({ error: 'NumMedia must be a number' })
+  .check(
+    z.int('NumMedia must be a whole number'),
+    z.minimum(0, 'NumMedia must be at least 0'),
+    z.maximum(MAX_MESSAGE_MEDIA, `NumMedia must be at most ${MAX_MESSAGE_MEDIA}`),
+  );
 
 /**
  * Twilio webhooks (auth `twilio`): the body is Twilio's form parameters (only those the product reads
@@ -272,6 +318,8 @@ export const inboundSmsWebhook = httpContract({
     To: twilioPhone('To'),
     Body: z._default(z.string(), ''),
     NumSegments: z.optional(numSegments),
+    NumMedia: z.optional(numMedia),
+    ...mediaFields,
   }),
 });
 

@@ -2,7 +2,7 @@
  * The realtime contract's plain part (no schemas, so the web app's first bundle stays free of zod):
  * the socket's path, the envelope, and every event the server pushes with its data.
  */
-import type { CallStatus } from './calls';
+import type { Call, CallStatus } from './calls';
 import type { ChannelHealthBrief } from './channel-health';
 import type { ConversationStatus, MemberRef, Message, SharedConversation } from './conversations';
 import type { AnsweredSocketContract } from './route';
@@ -111,6 +111,8 @@ export interface ServerEvents {
   note_added: { conversationId: string; message: Message };
   /** To the reader's own sockets only (issue 27): they read the conversation in some tab; its unread count is 0. */
   conversation_read: { conversationId: string };
+  /** To the members of the inbox the call rang (the company's managers for UNASSIGNED routing; issue 28): a caller left a voicemail. */
+  voicemail_received: { callId: string; call: Call };
   /** To the company: a channel's health status changed (a check found drift, or a repair put it right). */
   channel_health_changed: { channelId: string; health: ChannelHealthBrief };
 }

@@ -25,6 +25,11 @@ export interface HttpContract {
   query?: z.ZodMiniType;
   /** Documents the `data` of a success envelope; handlers are typed against it. */
   response?: z.ZodMiniType;
+  /**
+   * The route answers bytes with their content type (a picture, a recording), not an envelope; its
+   * errors are still envelopes (issue 28). The web app reads it with its bearer token and shows a blob.
+   */
+  binary?: true;
 }
 
 /**

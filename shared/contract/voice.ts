@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { COUNTRIES, MAX_OUTBOUND_CALLS_PER_MINUTE } from '../constants';
+import { COUNTRIES, MAX_OUTBOUND_CALLS_PER_MINUTE, MAX_VOICEMAIL_GREETING_LENGTH } from '../constants';
 import { httpContract, MANAGERS } from './route';
 
 /** Company settings and calling (docs/product.md §3 Company, Caller ID, Voice token; §7.4). */
@@ -11,6 +11,8 @@ import { httpContract, MANAGERS } from './route';
 export const CallingSettingsSchema = z.object({
   allowedCountries: z.array(z.string()),
   outboundCallsPerMinute: z.number(),
+  /** What a caller hears before leaving a voicemail (issue 28); null: DEFAULT_VOICEMAIL_GREETING. */
+  voicemailGreeting: z.nullable(z.string()),
 });
 export type CallingSettings = z.infer<typeof CallingSettingsSchema>;
 
@@ -51,6 +53,19 @@ export const updateCallingSettings = httpContract({
         z.minimum(1, `Calls a minute must be between 1 and ${MAX_OUTBOUND_CALLS_PER_MINUTE}`),
         z.maximum(MAX_OUTBOUND_CALLS_PER_MINUTE, `Calls a minute must be between 1 and ${MAX_OUTBOUND_CALLS_PER_MINUTE}`),
       ),
+    /** Absent: unchanged; null or blank: the default greeting. */
+    voicemailGreeting: z.optional(
+      z.nullable(
+        z
+          .string('Voicemail greeting must be text')
+          .check(
+            z.maxLength(
+              MAX_VOICEMAIL_GREETING_LENGTH,
+              `Voicemail greeting can be at most ${MAX_VOICEMAIL_GREETING_LENGTH} characters`,
+            ),
+          ),
+      ),
+    ),
   }),
   response: z.object({ calling: CallingSettingsSchema }),
 });
@@ -91,6 +106,9 @@ export const voiceToken = httpContract({
  */
 const callSid = (name: string) =>
   z.string({ error: `${name} is required` }).check(z.regex(/^CA[0-9a-f]{32}$/i, `${name} is not a Twilio call SID`));
+/** A recording's SID (RE…); the contract branch checked it as a call's (issue 28). */
+const recordingSid = (name: string) =>
+  z.string({ error: `${name} is required` }).check(z.regex(/^RE[0-9a-f]{32}$/i, `${name} is not a Twilio recording SID`));
 const party = (name: string) =>
   z
     .string({ error: `${name} is required` })
@@ -146,5 +164,38 @@ export const outboundCallWebhook = httpContract({
     Caller: party('Caller'),
     From: z._default(z.string().check(z.maxLength(128, 'From is too long')), ''),
     To: z._default(z.string().check(z.maxLength(128, 'To is too long')), ''),
+  }),
+});
+
+/**
+ * The end of a voicemail's `<Record>` (its action, issue 28): the caller has finished; the call hangs
+ * up. The recording itself arrives by `recordingStatusWebhook`.
+ */
+export const voicemailRecordedWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice/voicemail',
+  auth: 'twilio',
+  body: z.object({
+    CallSid: callSid('CallSid'),
+    RecordingSid: z.optional(recordingSid('RecordingSid')),
+    RecordingDuration: z.optional(seconds('RecordingDuration')),
+  }),
+});
+
+/**
+ * Twilio's recordingStatusCallback for a voicemail (issue 28): `completed` with the recording's URL
+ * and length (idempotent: Twilio may send it again), or `absent` / `failed`.
+ * https://www.twilio.com/docs/voice/twiml/record#recordingstatuscallback
+ */
+export const recordingStatusWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice/recording',
+  auth: 'twilio',
+  body: z.object({
+    CallSid: callSid('CallSid'),
+    RecordingSid: recordingSid('RecordingSid'),
+    RecordingUrl: z.string({ error: 'RecordingUrl is required' }).check(z.maxLength(1000, 'RecordingUrl is too long')),
+    RecordingStatus: word('RecordingStatus'),
+    RecordingDuration: z.optional(seconds('RecordingDuration')),
   }),
 });

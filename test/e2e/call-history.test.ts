@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, signUp, stack } from '../support/api';
 import { expectAccessible, launchBrowser, openTab, PHONE, seen, signedInTab } from '../support/browser';
 import { withChannel } from '../support/settings';
-import { answerCall, type TwilioAccount, twilioGet } from '../support/twilio';
+import { answerCall, hangUpCall, type TwilioAccount, twilioGet } from '../support/twilio';
 import { identityOf, routeChannel } from '../support/voice';
 
 /**
@@ -50,7 +50,12 @@ describe('Call History', () => {
     const account = await signUp({ name: 'Ada Lovelace' });
     const { channel, twilio } = await withChannel(account);
     const phone = await callFromPhoneSimulator(channel.identifier);
-    // Unassigned: the caller hears that nobody is available and the call ends.
+    // Unassigned: the caller is offered voicemail (issue 28), and hangs up without leaving one.
+    await expect
+      .poll(async () => (await callsTo(twilio, channel.identifier))[0]?.status, { timeout: 30_000 })
+      .toBe('in-progress');
+    const [missed] = await callsTo(twilio, channel.identifier);
+    await hangUpCall(missed?.sid ?? '');
     await expect.poll(async () => (await callsTo(twilio, channel.identifier))[0]?.status, { timeout: 30_000 }).toBe('completed');
     await seen(phone.getByRole('status').filter({ hasText: /ended/i }));
 

@@ -55,7 +55,11 @@ describe('Settings → Calling', () => {
     await rate.fill('12');
     await save.click();
     await seen(page.getByText('Calling settings saved.'));
-    expect(await storedCalling(owner)).toEqual({ allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 12 });
+    expect(await storedCalling(owner)).toEqual({
+      allowedCountries: ['US', 'GB'],
+      outboundCallsPerMinute: 12,
+      voicemailGreeting: null,
+    });
 
     await page.reload();
     await seen(countries.getByText('2 of 50 countries can be called.'));

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_VOICEMAIL_GREETING } from '../../shared/constants';
 import { signUp } from '../support/api';
 import { openSocket } from '../support/realtime';
 import { newPhone } from '../support/sms';
 import { addTeamMember } from '../support/team';
-import { callFromPhone, emulatorCall } from '../support/twilio';
+import { callFromPhone, emulatorCall, hangUpCall } from '../support/twilio';
 import { listCalls, voiceLine } from '../support/voice';
 
 describe('accept_call and reject_call', () => {
@@ -39,7 +40,7 @@ describe('accept_call and reject_call', () => {
     await Promise.all([...line.sockets, bystanderSocket, outsider].map((s) => s.close()));
   });
 
-  it('rejected by every agent rung, the ringing ends at once and the call is a NO_ANSWER', async () => {
+  it('rejected by every agent rung, the ringing ends at once, the caller is offered voicemail and the call is a NO_ANSWER', async () => {
     const line = await voiceLine({ members: 2 });
     const call = await callFromPhone({ from: newPhone(), to: line.channel.identifier });
     const [first, second] = line.sockets;
@@ -49,10 +50,11 @@ describe('accept_call and reject_call', () => {
     // One agent declined: the other still rings.
     expect((await emulatorCall(call.sid)).legs.filter((l) => l.status === 'ringing')).toHaveLength(2);
     second.send({ type: 'reject_call', data: { callSid: call.sid } });
+    // Redirected to voicemail (issue 28): the legs stop ringing and the caller hears the greeting.
+    await expect.poll(async () => (await emulatorCall(call.sid)).said).toEqual([DEFAULT_VOICEMAIL_GREETING]);
+    expect((await emulatorCall(call.sid)).legs.every((l) => l.status === 'canceled')).toBe(true);
+    await hangUpCall(call.sid);
     await expect.poll(async () => (await emulatorCall(call.sid)).status).toBe('completed');
-    const ended = await emulatorCall(call.sid);
-    expect(ended.said.join(' ')).toMatch(/nobody is available/i);
-    expect(ended.legs.every((l) => l.status === 'canceled')).toBe(true);
     await expect.poll(async () => (await listCalls(line.owner)).body.data.calls[0]?.callStatus).toBe('NO_ANSWER');
     expect((await first.next('call_ended')).data).toEqual({ callSid: call.sid, callStatus: 'NO_ANSWER' });
     await Promise.all(line.sockets.map((s) => s.close()));

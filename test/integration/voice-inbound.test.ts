@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
+import { DEFAULT_VOICEMAIL_GREETING } from '../../shared/constants';
 import { api } from '../support/api';
 import { newPhone } from '../support/sms';
 import { testTable } from '../support/table';
@@ -60,14 +61,17 @@ describe('inbound calls', () => {
     await Promise.all(line.sockets.map((s) => s.close()));
   });
 
-  it('nobody answering is a NO_ANSWER, and the caller hears that nobody is available', async () => {
+  it('nobody answering is a NO_ANSWER, and the caller is offered voicemail (issue 28)', async () => {
     const line = await voiceLine({ members: 2 });
     const call = await callFromPhone({ from: newPhone(), to: line.channel.identifier });
     const ended = await advanceCall(call.sid);
     expect(ended.legs.every((l) => l.status === 'no-answer')).toBe(true);
-    expect(ended.said.join(' ')).toMatch(/nobody is available/i);
+    expect(ended.said.join(' ')).toContain(DEFAULT_VOICEMAIL_GREETING);
+    // Recording: the caller is still on the line.
+    expect(ended.status).toBe('in-progress');
     await expect.poll(async () => (await listCalls(line.owner)).body.data.calls[0]?.callStatus).toBe('NO_ANSWER');
     expect((await line.sockets[0]?.next('call_ended'))?.data).toEqual({ callSid: call.sid, callStatus: 'NO_ANSWER' });
+    await hangUpCall(call.sid);
     await Promise.all(line.sockets.map((s) => s.close()));
   });
 
@@ -84,13 +88,14 @@ describe('inbound calls', () => {
     await Promise.all(line.sockets.map((s) => s.close()));
   });
 
-  it('to an unassigned number, or an inbox without members, is answered with an apology and recorded NO_ANSWER', async () => {
+  it('to an unassigned number, or an inbox without members, goes to voicemail at once and is recorded NO_ANSWER', async () => {
     const line = await voiceLine({ members: 1, routing: 'UNASSIGNED' });
     const call = await callFromPhone({ from: newPhone(), to: line.channel.identifier });
     expect(call.legs).toEqual([]);
-    expect(call.said.join(' ')).toMatch(/nobody is available/i);
-    expect(call.status).toBe('completed');
+    expect(call.said).toEqual([DEFAULT_VOICEMAIL_GREETING]);
+    expect(call.status).toBe('in-progress');
     expect((await listCalls(line.owner)).body.data.calls).toMatchObject([{ callStatus: 'NO_ANSWER', durationSeconds: 0 }]);
+    await hangUpCall(call.sid);
 
     await api(`/api/v1/inboxes/${line.inbox.id}/members/${line.owner.user.id}`, {
       method: 'DELETE',
@@ -103,6 +108,8 @@ describe('inbound calls', () => {
     });
     const empty = await callFromPhone({ from: newPhone(), to: line.channel.identifier });
     expect(empty.legs).toEqual([]);
+    expect(empty.said).toEqual([DEFAULT_VOICEMAIL_GREETING]);
+    await hangUpCall(empty.sid);
     expect((await listCalls(line.owner)).body.data.calls.map((c) => c.callStatus)).toEqual(['NO_ANSWER', 'NO_ANSWER']);
     await Promise.all(line.sockets.map((s) => s.close()));
   });

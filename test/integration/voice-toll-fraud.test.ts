@@ -156,11 +156,15 @@ describe('calling settings', () => {
     expect(defaults.allowedCountries).toHaveLength(50);
     expect(defaults.allowedCountries.slice(0, 3)).toEqual(['US', 'CA', 'GB']);
     expect((await saveCalling(line.owner, { allowedCountries: ['gb', 'US'], outboundCallsPerMinute: 10 })).body.data).toEqual({
-      calling: { allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 10 },
+      calling: { allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 10, voicemailGreeting: null },
     });
-    expect(await read(line.owner)).toEqual({ allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 10 });
+    expect(await read(line.owner)).toEqual({
+      allowedCountries: ['US', 'GB'],
+      outboundCallsPerMinute: 10,
+      voicemailGreeting: null,
+    });
     const agent = await addTeamMember(line.owner);
-    expect(await read(agent)).toEqual({ allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 10 });
+    expect(await read(agent)).toEqual({ allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 10, voicemailGreeting: null });
     await closeAll(line);
   });
 
@@ -181,7 +185,11 @@ describe('calling settings', () => {
     const res = await api<{ settings: { calling: CallingSettings } }>('/api/v1/company/settings', {
       token: line.owner.tokens.accessToken,
     });
-    expect(res.body.data.settings.calling).toEqual({ allowedCountries: ['US'], outboundCallsPerMinute: 5 });
+    expect(res.body.data.settings.calling).toEqual({
+      allowedCountries: ['US'],
+      outboundCallsPerMinute: 5,
+      voicemailGreeting: null,
+    });
     await closeAll(line);
   });
 
@@ -197,7 +205,11 @@ describe('calling settings', () => {
     const after = await api<{ settings: { calling: CallingSettings } }>('/api/v1/company/settings', {
       token: admin.tokens.accessToken,
     });
-    expect(after.body.data.settings.calling).toEqual({ allowedCountries: ['US', 'MX'], outboundCallsPerMinute: 30 });
+    expect(after.body.data.settings.calling).toEqual({
+      allowedCountries: ['US', 'MX'],
+      outboundCallsPerMinute: 30,
+      voicemailGreeting: null,
+    });
     await closeAll(line);
   });
 });

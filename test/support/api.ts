@@ -14,7 +14,12 @@ export interface ApiResponse<T = unknown> {
     message?: string;
     error: { message: string; code: string; details?: Record<string, unknown> };
   };
+  /** The answer's bytes as they came (a binary route's picture or recording; issue 28). */
+  bytes: Buffer;
 }
+
+/** An envelope is JSON; a binary route answers bytes of another type, which are not parsed. */
+const isEnvelope = (headers: Headers) => (headers.get('content-type') ?? 'application/json').includes('json');
 
 /**
  * A fresh client address per test, so per-address throttling of one test never touches another: a
@@ -49,14 +54,20 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
     body,
     localAddress: options.address,
   });
-  return { status: res.status, headers: res.headers, body: res.text ? JSON.parse(res.text) : undefined };
+  const text = res.bytes.toString('utf8');
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text && isEnvelope(res.headers) ? JSON.parse(text) : undefined,
+    bytes: res.bytes,
+  };
 }
 
 /** node:http rather than fetch: only it can choose the local address a request leaves from. */
 function send(
   url: URL,
   options: { method: string; headers: Record<string, string>; body?: string; localAddress?: string },
-): Promise<{ status: number; headers: Headers; text: string }> {
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method, headers: options.headers, localAddress: options.localAddress }, (res) => {
       const chunks: Buffer[] = [];
@@ -67,7 +78,7 @@ function send(
         for (const [name, value] of Object.entries(res.headers)) {
           for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
         }
-        resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, headers, bytes: Buffer.concat(chunks) });
       });
     });
     req.on('error', reject);

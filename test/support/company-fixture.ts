@@ -8,14 +8,14 @@ import { createInbox } from './settings';
 import { newPhone, readConversation, type SmsLine, sendText, smsLine, textIn } from './sms';
 import { testTable } from './table';
 import { addTeamMember, invite } from './team';
-import { advanceCall, callFromPhone, type TwilioAccount } from './twilio';
+import { advanceCall, callFromPhone, hangUpCall, speakOnCall, type TwilioAccount } from './twilio';
 import { addInboxMember, listCalls, routeChannel } from './voice';
 
 /**
  * A company with one of everything, made the way users make it: an owner and an agent, a pending
  * invitation, a connected Twilio account with a number imported as a channel and routed to an inbox
  * both belong to, a contact, a conversation with an inbound and an outbound message, and a finished
- * call. Everything asynchronous (status callbacks, the call's end) has settled when it resolves.
+ * call nobody answered, with its voicemail. Everything asynchronous (status callbacks, the call's end) has settled when it resolves.
  */
 export interface CompanyFixture {
   owner: Account;
@@ -69,8 +69,11 @@ export async function companyWithEverything(
   const reply = await sendText(owner, conversationId, 'Yes, how can we help?');
   if (reply.status !== 201) throw new Error(`reply: ${JSON.stringify(reply.body)}`);
 
+  // Nobody answers (issue 28): the ring times out and the caller leaves a short voicemail, then hangs up.
   const call = await callFromPhone({ from: contact.phoneNumber, to: line.channel.identifier });
   if (!['completed', 'no-answer', 'busy', 'failed', 'canceled'].includes(call.status)) await advanceCall(call.sid);
+  await speakOnCall(call.sid, 2);
+  await hangUpCall(call.sid);
 
   // Settled: the reply's status callbacks and the call's end would otherwise change the company meanwhile.
   await vi.waitFor(
@@ -80,10 +83,12 @@ export async function companyWithEverything(
     },
     { timeout: 15_000, interval: 50 },
   );
-  await vi.waitFor(
+  const finishedCall = await vi.waitFor(
     async () => {
-      const status = (await listCalls(owner)).body.data.calls[0]?.callStatus;
-      if (!TERMINAL_CALL.includes(String(status))) throw new Error(`the call is still ${status}`);
+      const found = (await listCalls(owner)).body.data.calls[0];
+      if (!TERMINAL_CALL.includes(String(found?.callStatus))) throw new Error(`the call is still ${found?.callStatus}`);
+      if (!found?.voicemail) throw new Error('the voicemail is not on the call yet');
+      return found;
     },
     { timeout: 15_000, interval: 50 },
   );
@@ -109,6 +114,10 @@ export async function companyWithEverything(
       'contacts/{id}': contact.id,
       'conversations/{id}': conversationId,
       'messages/{messageId}': reply.body.data.message.id,
+      // A message's media item (issue 28): the index within the message.
+      'media/{index}': '0',
+      // The call, with its voicemail (issue 28).
+      'calls/{id}': finishedCall.id,
       'twilio/{webhookId}': webhookId,
       'companies/{id}': owner.company.id,
     },

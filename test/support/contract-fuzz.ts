@@ -436,6 +436,12 @@ export function judge(
   if (request.expect && !request.expect.includes(status)) return `answered ${status}, expected ${request.expect.join('/')}`;
   if (status < 200 || (status >= 300 && status < 400)) return `answered ${status}`;
   if (contract.auth === 'twilio' && status < 300) return `accepted a webhook that Twilio did not sign (${status})`;
+  // A binary route (issue 28) answers bytes of a named type when it succeeds; its failures are envelopes.
+  if (contract.binary && status < 300) {
+    if (!answer.contentType || answer.contentType.startsWith('application/json'))
+      return `answered ${answer.contentType || 'no content type'}, not bytes`;
+    return undefined;
+  }
   if (!answer.contentType.startsWith('application/json')) return `answered ${answer.contentType || 'no content type'}, not JSON`;
   let envelope: {
     success?: unknown;

@@ -108,7 +108,9 @@ export interface TextFromPhoneAnswer {
 export async function textFromPhone(text: {
   from: string;
   to: string;
-  body: string;
+  body?: string;
+  /** An MMS's pictures (issue 28): the emulator makes each a Media resource with content of that type. */
+  media?: { contentType: string }[];
   deliveries?: number;
   parallel?: number;
   signature?: 'invalid';
@@ -120,6 +122,21 @@ export async function textFromPhone(text: {
   });
   if (res.status !== 201) throw new Error(`text from phone: ${res.status} ${await res.text()}`);
   return (await res.json()) as TextFromPhoneAnswer;
+}
+
+/**
+ * A message's media item as Twilio serves it (`GET …/Messages/{sid}/Media/{sid}` with the account's
+ * credentials): the bytes and their type.
+ */
+export async function twilioMediaContent(
+  account: Pick<TwilioAccount, 'accountSid' | 'authToken'>,
+  mediaUrl: string,
+): Promise<{ bytes: Buffer; contentType: string | null }> {
+  const res = await fetch(mediaUrl, {
+    headers: { authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}` },
+  });
+  if (!res.ok) throw new Error(`GET ${mediaUrl}: ${res.status} ${await res.text()}`);
+  return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') };
 }
 
 /** A message of an emulator account: Twilio's resource, its StatusCallback and every request made for it. */
@@ -139,6 +156,8 @@ export interface EmulatorMessage {
   callbacks: EmulatorWebhookAttempt[];
   /** Webhook deliveries (inbound). */
   webhooks: EmulatorWebhookAttempt[];
+  /** An MMS's Media resources (issue 28); `uri` is the resource's path (`.json`), its content without it. */
+  media: { sid: string; content_type: string; uri: string }[];
 }
 
 /** Every message of an emulator account, oldest first. */
@@ -244,6 +263,31 @@ export const answerCall = (sid: string, by?: string) => callControl<EmulatorCall
  * the `<Dial action>` and the callbacks it led to have been answered.
  */
 export const hangUpCall = (sid: string, by?: string) => callControl<EmulatorCall>(`/_emulator/calls/${sid}/hangup`, { by });
+
+/**
+ * The caller speaks into the `<Record>` under way for `seconds` of the call's time (issue 28), without
+ * waiting for them; the recording ends at hangup, `advanceCall` or its maxLength.
+ */
+export const speakOnCall = (sid: string, seconds: number) =>
+  callControl<EmulatorCall>(`/_emulator/calls/${sid}/speak`, { seconds });
+
+/** A Recording `<Record>` made (Twilio's resource), with the recording status callbacks the emulator posted. */
+export interface EmulatorRecording {
+  sid: string;
+  call_sid: string;
+  status: string;
+  duration: string | null;
+  /** Its audio on the emulator's host (Twilio's RecordingUrl); `.json` is the resource. */
+  media_url: string;
+  play_beep: boolean;
+  callbacks: (EmulatorWebhookAttempt & { event: string; params?: Record<string, string> })[];
+}
+
+export async function emulatorRecordings(accountSid: string): Promise<EmulatorRecording[]> {
+  const res = await fetch(`${emulator()}/_emulator/accounts/${accountSid}`);
+  if (!res.ok) throw new Error(`emulator account: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { recordings?: EmulatorRecording[] }).recordings ?? [];
+}
 
 /** Digits pressed on a call under way: 0-9, *, # and w only (else 400 'Illegal character passed into sendDigits'). */
 export const sendCallDigits = (sid: string, digits: string) =>

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE } from '../../shared/constants';
 import type { Company, Role, User } from '../../shared/contract/auth';
 import { companySettingsQuery } from './lib/phone-display';
@@ -43,6 +43,32 @@ export const ok = (data: unknown, status = 200) => json(status, { success: true,
 export const fail = (status: number, message: string, code = 'VALIDATION_FAILED') =>
   json(status, { success: false, error: { code, message } });
 
+/** A binary route's answer (issue 28): bytes with their content type, as the media and voicemail routes send them. */
+export const bytes = (contentType: string, content: number[] = [0x89, 0x50, 0x4e, 0x47]) =>
+  new Response(new Uint8Array(content), { status: 200, headers: { 'Content-Type': contentType } });
+
+/**
+ * Object URLs for the test (jsdom has none): each Blob made into one is kept, in order, with the
+ * addresses revoked; put back when the test ends.
+ */
+export function stubObjectUrls() {
+  const made: Blob[] = [];
+  const revoked: string[] = [];
+  const original = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
+  URL.createObjectURL = (blob: Blob | MediaSource) => {
+    made.push(blob as Blob);
+    return `blob:test/${made.length}`;
+  };
+  URL.revokeObjectURL = (url: string) => {
+    revoked.push(url);
+  };
+  onTestFinished(() => {
+    URL.createObjectURL = original.create;
+    URL.revokeObjectURL = original.revoke;
+  });
+  return { made, revoked };
+}
+
 /** Stubs the global fetch the API client uses; records every request. */
 export function stubServer(handler: (request: Recorded) => Response | Promise<Response>) {
   const requests: Recorded[] = [];
@@ -74,6 +100,7 @@ export function deferred() {
 export const TEST_CALLING = {
   allowedCountries: COUNTRIES.map((c) => c.code),
   outboundCallsPerMinute: DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
+  voicemailGreeting: null,
 };
 
 /**

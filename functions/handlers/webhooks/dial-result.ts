@@ -3,7 +3,7 @@ import { defineWebhook } from '../../lib/define-webhook';
 import { recordDialResult } from '../../voice/call-status';
 
 export const handler = defineWebhook(dialResultWebhook, ({ provider, params }) =>
-  recordDialResult(provider.companyId, {
+  recordDialResult(provider, {
     callSid: params.CallSid,
     dialCallStatus: params.DialCallStatus,
     dialCallDuration: params.DialCallDuration,

@@ -1,5 +1,5 @@
 import { inboundSmsWebhook } from '../../../shared/contract/conversations';
-import { receiveSms } from '../../conversations/inbound-sms';
+import { mediaOfWebhook, receiveSms } from '../../conversations/inbound-sms';
 import { defineWebhook } from '../../lib/define-webhook';
 
 export const handler = defineWebhook(inboundSmsWebhook, ({ provider, params }) =>
@@ -9,5 +9,6 @@ export const handler = defineWebhook(inboundSmsWebhook, ({ provider, params }) =
     to: params.To,
     body: params.Body,
     segments: params.NumSegments,
+    media: mediaOfWebhook(params),
   }),
 );

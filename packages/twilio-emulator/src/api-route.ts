@@ -21,11 +21,14 @@ export interface ApiRequest {
 /** What the REST API works on: the store, and the bus on which it announces new messages. */
 export interface ApiServices {
   store: EmulatorStore;
+  /** The emulator's own address, for the absolute URLs Twilio writes (a Recording's media_url). */
+  baseUrl: string;
   events: EmulatorEvents;
 }
 
 export interface ApiAnswer {
   status: number;
+  /** JSON, or bytes (media, recordings) sent as they are with the Content-Type in `headers`. */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -35,6 +38,8 @@ export interface Context extends ApiServices {
   request: ApiRequest;
   /** The resource SID in the path, for instance routes. */
   sid: string;
+  /** Every SID the route's pattern captured, in order (a subresource's parent first). */
+  sids: string[];
 }
 
 type Handler = (context: Context) => ApiAnswer;

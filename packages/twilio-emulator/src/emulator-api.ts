@@ -7,6 +7,7 @@ import type { AccountRecord } from './model';
 import { REFUSAL_STATUS } from './outcome';
 import { apiKeyResource, applicationResource, phoneNumberResource } from './representation';
 import type { EmulatorStore } from './store';
+import { recordingView } from './voice/recordings-representation';
 import { callResource } from './voice/representation';
 import type { Voice } from './voice/voice';
 import { answerVoiceControl } from './voice/voice-controls';
@@ -22,7 +23,7 @@ export interface ControlAnswer {
 }
 
 /** An account's whole state, for assertions. API key secrets are never shown again. */
-export function accountView(account: AccountRecord) {
+export function accountView(account: AccountRecord, baseUrl = '') {
   return {
     accountSid: account.sid,
     authToken: account.authToken,
@@ -34,6 +35,8 @@ export function accountView(account: AccountRecord) {
     messages: account.messages.map((m) => messageView(account, m)),
     /** Calls and legs, oldest first, as Twilio's Call resource (the story of each: `GET /_emulator/calls/{Sid}`). */
     calls: account.calls.map((c) => callResource(account, c)),
+    /** Recordings `<Record>` made, oldest first, as Twilio's Recording resource with play_beep and callbacks. */
+    recordings: account.recordings.map((r) => recordingView(account, r, baseUrl)),
     /** Messaging Services in brief (Twilio's resource: `GET /v1/Services`), with their numbers' SIDs. */
     messagingServices: account.messagingServices.map((s) => ({
       sid: s.sid,
@@ -65,6 +68,8 @@ export const MIN_CALL_TIME_SCALE = 0.001;
 
 export interface ControlServices {
   store: EmulatorStore;
+  /** The emulator's own address: the base of the media URLs its webhooks carry. */
+  baseUrl: string;
   voice: Voice;
   /** The calls' audio, when a media engine runs: its counts are part of a call's story. */
   callMedia?: CallMedia;
@@ -136,13 +141,13 @@ export async function answerControlRequest(
     return { status: 200, body: store.faults.view() };
   }
   if (path === '/_emulator/accounts') {
-    if (method === 'GET') return { status: 200, body: { accounts: store.accounts.map(accountView) } };
+    if (method === 'GET') return { status: 200, body: { accounts: store.accounts.map((a) => accountView(a, services.baseUrl)) } };
     if (method === 'POST') {
       const options = parseJson(body);
       if (!options) return problem(400, 'The body must be a JSON object, e.g. {"friendlyName":"Acme"}, or empty.');
       const friendlyName = options.friendlyName;
       if (friendlyName !== undefined && typeof friendlyName !== 'string') return problem(400, 'friendlyName must be a string.');
-      return { status: 201, body: accountView(store.createAccount(friendlyName)) };
+      return { status: 201, body: accountView(store.createAccount(friendlyName), services.baseUrl) };
     }
     return problem(405, `${method} is not allowed here.`);
   }
@@ -150,7 +155,9 @@ export async function answerControlRequest(
   if (accountSid) {
     if (method !== 'GET') return problem(405, `${method} is not allowed here.`);
     const account = store.account(accountSid);
-    return account ? { status: 200, body: accountView(account) } : problem(404, `No account ${accountSid} in the emulator.`);
+    return account
+      ? { status: 200, body: accountView(account, services.baseUrl) }
+      : problem(404, `No account ${accountSid} in the emulator.`);
   }
   if (path === '/_emulator/reset') {
     if (method !== 'POST') return problem(405, `${method} is not allowed here.`);
@@ -158,7 +165,7 @@ export async function answerControlRequest(
     services.voice.reset();
     store.faults.reset();
     Object.assign(settings, services.defaultSettings());
-    return { status: 200, body: { accounts: store.accounts.map(accountView) } };
+    return { status: 200, body: { accounts: store.accounts.map((a) => accountView(a, services.baseUrl)) } };
   }
   return problem(404, `No emulator endpoint ${path}.`);
 }

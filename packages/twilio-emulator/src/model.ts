@@ -113,6 +113,8 @@ export interface AccountRecord {
   calls: CallRecord[];
   /** Messaging Services, oldest first. */
   messagingServices: MessagingServiceRecord[];
+  /** Recordings made by `<Record>`, oldest first. */
+  recordings: RecordingRecord[];
 }
 
 export type MessageDirection = 'inbound' | 'outbound-api';
@@ -152,6 +154,16 @@ export interface MessageRecord {
   callbacks: WebhookAttempt[];
   /** Deliveries of the incoming-message webhook (inbound). */
   webhooks: WebhookAttempt[];
+  /** Pictures and files it carries (an inbound MMS), in order; their content is made from the SID. */
+  media: MediaRecord[];
+}
+
+/** A Media resource of a message (`ME…`). https://www.twilio.com/docs/messaging/api/media-resource */
+export interface MediaRecord {
+  sid: string;
+  contentType: string;
+  dateCreated: string;
+  dateUpdated: string;
 }
 
 export interface OptOutRecord {
@@ -181,7 +193,7 @@ export type CallEvent = 'initiated' | 'ringing' | 'answered' | 'completed';
 
 /** A TwiML document the emulator requested for a call: the Voice URL, its fallback, or a `<Dial action>`. */
 export interface TwimlRequest extends WebhookAttempt {
-  purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action' | 'redirect';
+  purpose: 'voice-url' | 'voice-fallback-url' | 'dial-action' | 'record-action' | 'redirect';
   params: Record<string, string>;
 }
 
@@ -229,6 +241,25 @@ export interface CallRecord {
   errors: { code: number; message: string; at: string }[];
 }
 
+/**
+ * A Recording (`RE…`) made by `<Record>`: its audio is a WAV of `durationSeconds` made on request.
+ * https://www.twilio.com/docs/voice/api/recording
+ */
+export interface RecordingRecord {
+  sid: string;
+  callSid: string;
+  status: 'in-progress' | 'completed' | 'absent';
+  durationSeconds: number;
+  errorCode: number | null;
+  startTime: string;
+  dateCreated: string;
+  dateUpdated: string;
+  /** Whether `<Record playBeep>` asked for the beep before it. */
+  playBeep: boolean;
+  /** The recording status callbacks posted for it. */
+  callbacks: (WebhookAttempt & { event: string })[];
+}
+
 export interface EmulatorState {
   version: 1;
   accounts: AccountRecord[];
@@ -242,7 +273,7 @@ export interface DemoCredentials {
 }
 
 /** A Twilio SID: two-letter prefix and 32 lowercase hex digits. */
-export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM' | 'CA' | 'MG'): string {
+export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM' | 'MM' | 'ME' | 'CA' | 'MG' | 'RE'): string {
   return prefix + randomBytes(16).toString('hex');
 }
 

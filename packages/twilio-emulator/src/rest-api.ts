@@ -24,6 +24,7 @@ import {
   TwilioError,
 } from './twilio-errors';
 import { callRoutes } from './voice/calls-api';
+import { recordingRoutes } from './voice/recordings-api';
 
 /** The part of Twilio's REST API the product uses. A further resource is one more entry here. */
 const routes: Route[] = [
@@ -43,6 +44,7 @@ const routes: Route[] = [
   },
   ...messageRoutes,
   ...callRoutes,
+  ...recordingRoutes,
 ];
 
 const ACCOUNT_PATH = /^\/2010-04-01\/Accounts\/([^/.]+)(.*)$/;
@@ -64,7 +66,8 @@ export function answerApiRequest(services: ApiServices, request: ApiRequest): Ap
       if (route.accountCredentialsOnly && credential !== 'account') throw authenticate();
       const handler = route.methods[request.method as keyof Route['methods']];
       if (!handler) throw methodNotAllowed(request.method);
-      return handler({ ...services, account, request, sid: found[1] ?? '' });
+      const sids = found.slice(1).map((part) => part ?? '');
+      return handler({ ...services, account, request, sid: sids.at(-1) ?? '', sids });
     }
     throw notFound(request.path);
   } catch (error) {

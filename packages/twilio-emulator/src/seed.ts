@@ -90,6 +90,7 @@ function account(
     optOuts: [],
     calls: [],
     messagingServices: [],
+    recordings: [],
   };
 }
 

@@ -74,6 +74,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     events,
     log,
     timeScale: (accountSid) => settings.accounts[accountSid]?.callTimeScale ?? settings.callTimeScale,
+    baseUrl: () => url,
   });
   /**
    * The WebRTC peers of every call (the Voice SDK's and the phone page's): one engine for the whole
@@ -161,7 +162,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       const v1 = target.pathname.startsWith('/v1/');
       // A failing Twilio: latency (the request is acted on only after the delay), or an error instead.
       const accountSid = v1
-        ? credentialAccountSid({ store, events }, request.authorization)
+        ? credentialAccountSid({ store, events, baseUrl: url }, request.authorization)
         : /^\/2010-04-01\/Accounts\/([^/.]+)/.exec(target.pathname)?.[1];
       const fault = store.faults.takeRest(accountSid, target.pathname);
       if (fault.delayMs) await hold(fault.delayMs);
@@ -170,7 +171,9 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
         send(res, fault.error.status, fault.error.body);
         return;
       }
-      const answer = v1 ? answerMessagingRequest({ store, events }, request, url) : answerApiRequest({ store, events }, request);
+      const answer = v1
+        ? answerMessagingRequest({ store, events, baseUrl: url }, request, url)
+        : answerApiRequest({ store, events, baseUrl: url }, request);
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
     } else if (target.pathname === '/_emulator/phone/media') {
@@ -186,7 +189,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       log.info(`${method} ${target.pathname}${target.search}`);
     } else if (target.pathname.startsWith('/_emulator/')) {
       const answer = await answerControlRequest(
-        { store, events, voice, callMedia, settings, defaultSettings },
+        { store, events, voice, callMedia, settings, defaultSettings, baseUrl: url },
         method,
         target.pathname,
         body,
@@ -271,6 +274,11 @@ function isRestPath(path: string): boolean {
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  if (Buffer.isBuffer(body)) {
+    res.writeHead(status, { 'Content-Length': String(body.length), ...headers });
+    res.end(body);
+    return;
+  }
   if (body === undefined) {
     res.writeHead(status, headers);
     res.end();

@@ -47,14 +47,50 @@ function accountSection(account: AccountRecord): string {
 <h2>${escapeHtml(account.friendlyName)}${account.demo ? ' (demo)' : ''}</h2>
 <p>Account SID <code>${account.sid}</code> · Auth token <code>${account.authToken}</code> ·
 ${account.applications.length} application(s) · ${account.keys.length} API key(s) · ${account.messages.length} message(s) ·
-${account.calls.length} call(s) and leg(s)</p>
+${account.calls.length} call(s) and leg(s) · ${account.recordings.length} recording(s)</p>
 <table>
 <thead><tr><th scope="col">Number</th><th scope="col">Name</th><th scope="col">Capabilities</th><th scope="col">Voice</th><th scope="col">SMS</th><th scope="col">Status callback</th><th scope="col">Messaging Service</th></tr></thead>
 <tbody>
 ${account.numbers.map((number) => numberRow(account, number)).join('\n')}
 </tbody>
 </table>
+${latestMedia(account)}
+${latestRecordings(account)}
 </section>`;
+}
+
+/** How many of the newest pictures and recordings the page lists (the account view has them all). */
+const LATEST = 10;
+
+/** Pictures texted to the account (inbound MMS), newest first; their content needs the account's credentials. */
+function latestMedia(account: AccountRecord): string {
+  const rows = account.messages
+    .flatMap((message) => message.media.map((media) => ({ message, media })))
+    .slice(-LATEST)
+    .reverse()
+    .map(
+      ({ message, media }) =>
+        `<tr><td><code>${media.sid}</code></td><td>${escapeHtml(media.contentType)}</td><td><code>${message.sid}</code></td><td>${escapeHtml(message.from)} → ${escapeHtml(message.to)}</td></tr>`,
+    );
+  if (rows.length === 0) return '';
+  return `<p>Latest MMS media (content at <code>…/Messages/{MessageSid}/Media/{Sid}</code> with the account's credentials):</p>
+<table><thead><tr><th scope="col">Media</th><th scope="col">Type</th><th scope="col">Message</th><th scope="col">From → to</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+/** Recordings `<Record>` made, newest first; their audio needs the account's credentials. */
+function latestRecordings(account: AccountRecord): string {
+  const rows = account.recordings
+    .slice(-LATEST)
+    .reverse()
+    .map(
+      (r) =>
+        `<tr><td><code>${r.sid}</code></td><td><code>${r.callSid}</code></td><td>${r.status}</td><td>${r.status === 'in-progress' ? '…' : `${r.durationSeconds} s`}</td></tr>`,
+    );
+  if (rows.length === 0) return '';
+  return `<p>Latest recordings (audio at <code>…/Recordings/{Sid}.wav</code> with the account's credentials):</p>
+<table><thead><tr><th scope="col">Recording</th><th scope="col">Call</th><th scope="col">Status</th><th scope="col">Length</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>`;
 }
 
 function numberRow(account: AccountRecord, number: PhoneNumberRecord): string {

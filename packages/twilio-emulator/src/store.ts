@@ -117,6 +117,8 @@ function readState(file: string): EmulatorState {
     account.optOuts ??= [];
     account.calls ??= [];
     account.messagingServices ??= [];
+    account.recordings ??= [];
+    for (const message of account.messages) message.media ??= [];
   }
   return state as EmulatorState;
 }

@@ -8,3 +8,9 @@ export const listCalls: Endpoint<typeof contracts.listCalls> = {
   path: '/api/v1/calls',
   auth: 'user',
 };
+
+export const voicemailAudio: Endpoint<typeof contracts.voicemailAudio> = {
+  method: 'GET',
+  path: '/api/v1/calls/{id}/voicemail',
+  auth: 'user',
+};

@@ -39,6 +39,12 @@ export const markConversationRead: Endpoint<typeof contracts.markConversationRea
   auth: 'user',
 };
 
+export const messageMedia: Endpoint<typeof contracts.messageMedia> = {
+  method: 'GET',
+  path: '/api/v1/conversations/{id}/messages/{messageId}/media/{index}',
+  auth: 'user',
+};
+
 export const retryMessage: Endpoint<typeof contracts.retryMessage> = {
   method: 'POST',
   path: '/api/v1/conversations/{id}/messages/{messageId}/retry',

@@ -39,11 +39,23 @@ export const outboundCallWebhook: Endpoint<typeof contracts.outboundCallWebhook>
   auth: 'twilio',
 };
 
+export const recordingStatusWebhook: Endpoint<typeof contracts.recordingStatusWebhook> = {
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice/recording',
+  auth: 'twilio',
+};
+
 export const updateCallingSettings: Endpoint<typeof contracts.updateCallingSettings> = {
   method: 'PUT',
   path: '/api/v1/company/settings/calling',
   auth: 'user',
   roles: ['OWNER', 'ADMIN'],
+};
+
+export const voicemailRecordedWebhook: Endpoint<typeof contracts.voicemailRecordedWebhook> = {
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice/voicemail',
+  auth: 'twilio',
 };
 
 export const voiceToken: Endpoint<typeof contracts.voiceToken> = {

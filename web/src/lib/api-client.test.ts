@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as auth from '../../../shared/contract/endpoints/auth';
+import * as calls from '../../../shared/contract/endpoints/calls';
 import * as contacts from '../../../shared/contract/endpoints/contacts';
 import * as conversations from '../../../shared/contract/endpoints/conversations';
 import { sampleCompany, sampleUser } from '../test-utils';
@@ -510,6 +511,48 @@ describe('createApiClient: renewing an access token about to expire', () => {
       `POST /api/v1/auth/refresh Bearer ${long}`,
       'GET /api/v1/contacts Bearer new',
     ]);
+  });
+});
+
+describe('createApiClient: binary routes (issue 28)', () => {
+  const bytes = (status = 200) =>
+    new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), { status, headers: { 'Content-Type': 'image/png' } });
+
+  it('answers the bytes as a Blob with their content type, sent with the bearer token', async () => {
+    const { api, requests } = setup(() => bytes());
+    const blob = await api.blob(conversations.messageMedia, { params: { id: 'c1', messageId: 'm/1', index: '0' } });
+
+    expect(blob.type).toBe('image/png');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ url: '/api/v1/conversations/c1/messages/m%2F1/media/0', method: 'GET' });
+    expect(requests[0]?.headers).toEqual({ Accept: '*/*', Authorization: 'Bearer old' });
+  });
+
+  it('refreshes after a 401 and retries, as JSON calls do', async () => {
+    const { api, requests } = setup((request) => {
+      if (request.url === '/api/v1/auth/refresh') return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+      return request.headers.Authorization === 'Bearer new' ? bytes() : unauthorized();
+    });
+    const blob = await api.blob(calls.voicemailAudio, { params: { id: 'call-1' } });
+
+    expect(blob.size).toBe(4);
+    expect(summary(requests)).toEqual([
+      'GET /api/v1/calls/call-1/voicemail Bearer old',
+      'POST /api/v1/auth/refresh Bearer old',
+      'GET /api/v1/calls/call-1/voicemail Bearer new',
+    ]);
+  });
+
+  it("throws the error envelope's message and code as an ApiError", async () => {
+    const { api } = setup(() => fail(413, 'PAYLOAD_TOO_LARGE', 'This picture is too large to show'));
+    const answer = api.blob(conversations.messageMedia, { params: { id: 'c1', messageId: 'm1', index: '3' } });
+    await expect(answer).rejects.toBeInstanceOf(ApiError);
+    await expect(answer).rejects.toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'This picture is too large to show',
+    });
   });
 });
 

@@ -33,9 +33,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** How a request is sent: `refresh: false` for a route whose 401 means "wrong credentials" (docs/product.md §8). */
+/**
+ * How a request is sent: `refresh: false` for a route whose 401 means "wrong credentials" (docs/product.md §8);
+ * `binary` for a route that answers bytes (issue 28): its success is the body as a Blob, its error an envelope.
+ */
 interface Sending extends RequestOptions {
   refresh: boolean;
+  binary?: boolean;
 }
 
 type Input<S> = S extends z.ZodMiniType ? z.input<S> : never;
@@ -137,8 +141,10 @@ export function createApiClient(options: {
   let refreshing: Promise<boolean> | null = null;
 
   /** `path` is the whole path (`/api/v1/...`), without the query. */
-  async function send<T>(path: string, request: RequestOptions): Promise<ApiResult<T>> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  async function send<T>(path: string, request: RequestOptions & { binary?: boolean }): Promise<ApiResult<T>> {
+    const headers: Record<string, string> = request.binary
+      ? { Accept: '*/*' }
+      : { 'Content-Type': 'application/json', Accept: 'application/json' };
     const token = options.session.get()?.accessToken;
     if (token) headers.Authorization = `Bearer ${token}`;
     const response = await doFetch(`${path}${queryString(request.query)}`, {
@@ -147,6 +153,7 @@ export function createApiClient(options: {
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: request.signal,
     });
+    if (request.binary && response.ok) return { data: (await response.blob()) as T };
     let envelope: { success?: boolean; data?: T; message?: string; error?: ErrorBody } | undefined;
     try {
       envelope = await response.json();
@@ -257,6 +264,21 @@ export function createApiClient(options: {
     });
   }
 
+  /**
+   * Reads a binary route (`binary: true` in its contract: a picture, a recording) as a Blob, with the
+   * bearer token, renewal and the one retry after a 401 of JSON calls; its error answer is an envelope
+   * and throws an ApiError. `<img src>` cannot send the token, so the app shows the Blob's object URL.
+   */
+  function blob<C extends HttpContract & { binary: true }>(endpoint: Endpoint<C>, ...[options]: CallArgs<C>): Promise<Blob> {
+    const { params, signal } = (options ?? {}) as { params?: Record<string, string>; signal?: AbortSignal };
+    return sendRefreshing<Blob>(fillPath<string>(endpoint.path, params ?? {}), {
+      method: endpoint.method,
+      signal,
+      refresh: true,
+      binary: true,
+    }).then((r) => r.data);
+  }
+
   /** A raw path below API_BASE, for the client's own tests: the app calls routes by endpoint. */
   const request = <T>(path: string, request: RequestOptions = {}) =>
     sendRefreshing<T>(`${API_BASE}${path}`, { ...request, refresh: true });
@@ -267,6 +289,7 @@ export function createApiClient(options: {
       callWithMessage(endpoint, ...args).then((r) => r.data),
     /** The answer's `data` and its top-level `message`. */
     callWithMessage,
+    blob,
     request,
     get: <T>(path: string, o?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, o).then((r) => r.data),
     post: <T>(path: string, body?: unknown, o?: Omit<RequestOptions, 'method' | 'body'>) =>

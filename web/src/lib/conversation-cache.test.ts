@@ -197,6 +197,7 @@ const sms = (id: string, status: MessageStatus, providerMessageId: string | null
   conversationId: 'a',
   type: 'SMS',
   mentions: [],
+  media: [],
   direction: 'OUTBOUND',
   body: id,
   status,
@@ -241,6 +242,7 @@ describe('unread counts and assignment in the query cache (issue 27)', () => {
       type: 'SMS',
       direction: 'INBOUND',
       mentions: [],
+      media: [],
       sentBy: null,
       ...over,
     }) as Message;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EmulatorEvents } from '../events';
 import {
   type AccountRecord,
+  type MediaRecord,
   type MessageRecord,
   type MessagingServiceRecord,
   messagingServiceOf,
@@ -16,10 +17,15 @@ import { API_VERSION } from '../representation';
 import type { EmulatorStore } from '../store';
 import { deliverWebhook } from '../webhooks';
 import { applyOptOut } from './opt-out';
+import { mediaPath } from './representation';
 import { segmentCount, TWILIO_MAX_BODY_LENGTH } from './segments';
 
 /** At most this many deliveries (one after another) or parallel copies of one text. */
 export const MAX_DELIVERIES = 20;
+/** Twilio takes at most 10 media items in one MMS. https://www.twilio.com/docs/messaging/guides/accepted-mime-types */
+export const MAX_MEDIA = 10;
+/** A MIME type: type/subtype, as a phone's MMS names its parts. */
+const CONTENT_TYPE = /^[a-z]+\/[a-z0-9][a-z0-9.+-]{0,126}$/i;
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -27,6 +33,8 @@ export interface TextFromPhone {
   from: string;
   to: string;
   body: string;
+  /** The content types of the pictures and files it carries (an MMS); empty for a plain text. */
+  media: string[];
   /** How many times the webhook is posted, one after another, as Twilio's retries are. */
   deliveries: number;
   /** How many identical webhooks are posted at once. */
@@ -43,12 +51,22 @@ export interface TextReceived {
 
 /** Reads `POST /_emulator/messages`, with a message a person can act on for each mistake. */
 export function readTextFromPhone(input: Record<string, unknown>): TextFromPhone | string {
-  const { from, to, body, deliveries = 1, parallel = 1, signature = 'valid' } = input;
+  const { from, to, body = '', media = [], deliveries = 1, parallel = 1, signature = 'valid' } = input;
   if (typeof from !== 'string' || !E164.test(from)) return 'from must be the sending phone in E.164, e.g. "+14155550199".';
   if (typeof to !== 'string' || !E164.test(to))
     return 'to must be an SMS number of an emulator account in E.164, e.g. "+14155550101".';
-  if (typeof body !== 'string' || body.length === 0 || body.length > TWILIO_MAX_BODY_LENGTH)
-    return `body must be a text of 1 to ${TWILIO_MAX_BODY_LENGTH} characters.`;
+  if (!Array.isArray(media) || media.length > MAX_MEDIA)
+    return `media must be a list of at most ${MAX_MEDIA} items, e.g. [{"contentType": "image/png"}].`;
+  const contentTypes: string[] = [];
+  for (const item of media as unknown[]) {
+    const contentType = (item as { contentType?: unknown } | null)?.contentType;
+    if (typeof contentType !== 'string' || !CONTENT_TYPE.test(contentType))
+      return 'Each media item must be {"contentType": "<type>/<subtype>"}, e.g. "image/jpeg".';
+    contentTypes.push(contentType.toLowerCase());
+  }
+  // A picture may come alone; a text without media needs words.
+  if (typeof body !== 'string' || body.length > TWILIO_MAX_BODY_LENGTH || (body.length === 0 && contentTypes.length === 0))
+    return `body must be a text of 1 to ${TWILIO_MAX_BODY_LENGTH} characters (it may be left out when media is given).`;
   for (const [name, value] of [
     ['deliveries', deliveries],
     ['parallel', parallel],
@@ -59,7 +77,15 @@ export function readTextFromPhone(input: Record<string, unknown>): TextFromPhone
   if (deliveries !== 1 && parallel !== 1) return 'Give deliveries (one after another) or parallel (at once), not both.';
   if (signature !== 'valid' && signature !== 'invalid')
     return 'signature may only be "invalid" (to sign with a wrong key) or left out.';
-  return { from, to, body, deliveries: deliveries as number, parallel: parallel as number, signature };
+  return {
+    from,
+    to,
+    body,
+    media: contentTypes,
+    deliveries: deliveries as number,
+    parallel: parallel as number,
+    signature,
+  };
 }
 
 /**
@@ -72,7 +98,7 @@ export function readTextFromPhone(input: Record<string, unknown>): TextFromPhone
  * https://www.twilio.com/docs/messaging/api/service-resource (use_inbound_webhook_on_number)
  */
 export async function receiveText(
-  services: { store: EmulatorStore; events: EmulatorEvents },
+  services: { store: EmulatorStore; events: EmulatorEvents; baseUrl: string },
   text: TextFromPhone,
 ): Promise<Outcome<TextReceived>> {
   const { store, events } = services;
@@ -80,10 +106,16 @@ export async function receiveText(
   if (!owner) return refused('unknown', `No emulator account has the number ${text.to}.`);
   const { account, number } = owner;
   if (!number.capabilities.sms) return refused('unable', `${text.to} (${number.friendlyName}) cannot receive SMS.`);
+  if (text.media.length > 0 && !number.capabilities.mms)
+    return refused('unable', `${text.to} (${number.friendlyName}) cannot receive MMS.`);
 
   const at = now(store.clock);
+  const media = text.media.map(
+    (contentType): MediaRecord => ({ sid: newSid('ME'), contentType, dateCreated: at, dateUpdated: at }),
+  );
   const message: MessageRecord = {
-    sid: newSid('SM'),
+    // Twilio's MMS messages have MM SIDs.
+    sid: newSid(media.length > 0 ? 'MM' : 'SM'),
     direction: 'inbound',
     from: text.from,
     to: text.to,
@@ -98,6 +130,7 @@ export async function receiveText(
     dateSent: at,
     callbacks: [],
     webhooks: [],
+    media,
   };
   store.change(() => {
     account.messages.push(message);
@@ -111,7 +144,7 @@ export async function receiveText(
 
   const request = {
     ...target,
-    params: { ...webhookParams(account, message), ...(service ? { MessagingServiceSid: service.sid } : {}) },
+    params: { ...webhookParams(account, message, services.baseUrl), ...(service ? { MessagingServiceSid: service.sid } : {}) },
     authToken: account.authToken,
     signature: text.signature,
     idempotencyToken: randomUUID(),
@@ -145,9 +178,19 @@ function serviceWebhook(service: MessagingServiceRecord) {
   return service.inboundRequestUrl ? { url: service.inboundRequestUrl, method: service.inboundMethod } : undefined;
 }
 
-/** City, state and ZIP are unknown for fictional numbers; Twilio sends them empty then. */
-function webhookParams(account: AccountRecord, message: MessageRecord): Record<string, string> {
+/**
+ * City, state and ZIP are unknown for fictional numbers; Twilio sends them empty then. Each media item
+ * adds MediaContentTypeN and MediaUrlN: the Media resource's URL without `.json`, which answers its content.
+ */
+function webhookParams(account: AccountRecord, message: MessageRecord, baseUrl: string): Record<string, string> {
+  const media = Object.fromEntries(
+    message.media.flatMap((item, index) => [
+      [`MediaContentType${index}`, item.contentType],
+      [`MediaUrl${index}`, `${baseUrl}${mediaPath(account.sid, message.sid, item.sid)}`],
+    ]),
+  );
   return {
+    ...media,
     AccountSid: account.sid,
     ApiVersion: API_VERSION,
     Body: message.body,
@@ -157,7 +200,7 @@ function webhookParams(account: AccountRecord, message: MessageRecord): Record<s
     FromState: '',
     FromZip: '',
     MessageSid: message.sid,
-    NumMedia: '0',
+    NumMedia: String(message.media.length),
     NumSegments: String(message.numSegments),
     SmsMessageSid: message.sid,
     SmsSid: message.sid,

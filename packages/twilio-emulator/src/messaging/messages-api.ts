@@ -3,8 +3,9 @@ import { type MessageRecord, newSid, now } from '../model';
 import { listPage } from '../paging';
 import { accountPath } from '../representation';
 import { INVALID_URL, invalidParameter, notFound } from '../twilio-errors';
+import { mediaContent } from './media-content';
 import { isOptedOut } from './opt-out';
-import { messageResource } from './representation';
+import { mediaResource, messageResource } from './representation';
 import { segmentCount, TWILIO_MAX_BODY_LENGTH } from './segments';
 
 /**
@@ -26,6 +27,9 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 export const messageRoutes: Route[] = [
   { pattern: /^\/Messages\.json$/, methods: { GET: listMessages, POST: createMessage } },
   { pattern: /^\/Messages\/([^/]+)\.json$/, methods: { GET: fetchMessage } },
+  { pattern: /^\/Messages\/([^/]+)\/Media\.json$/, methods: { GET: listMedia } },
+  { pattern: /^\/Messages\/([^/]+)\/Media\/([^/.]+)\.json$/, methods: { GET: fetchMedia } },
+  { pattern: /^\/Messages\/([^/]+)\/Media\/([^/.]+)$/, methods: { GET: fetchMediaContent } },
 ];
 
 /** Messages are listed newest first, as Twilio lists them; `To` and `From` filter by exact number. */
@@ -53,6 +57,48 @@ function fetchMessage({ account, request, sid }: Context): ApiAnswer {
   const message = account.messages.find((m) => m.sid === sid);
   if (!message) throw notFound(request.path);
   return { status: 200, body: messageResource(account, message) };
+}
+
+/** A message's media, oldest first; another account's message is not found, as Twilio answers. */
+function listMedia({ account, request, sids }: Context): ApiAnswer {
+  const message = account.messages.find((m) => m.sid === sids[0]);
+  if (!message) throw notFound(request.path);
+  return {
+    status: 200,
+    body: listPage({
+      path: `${accountPath(account.sid)}/Messages/${message.sid}/Media.json`,
+      key: 'media_list',
+      items: message.media,
+      query: request.query,
+      filters: [],
+      represent: (m) => mediaResource(account, message, m),
+    }),
+  };
+}
+
+function mediaOf({ account, request, sids }: Context) {
+  const message = account.messages.find((m) => m.sid === sids[0]);
+  const media = message?.media.find((m) => m.sid === sids[1]);
+  if (!message || !media) throw notFound(request.path);
+  return { message, media };
+}
+
+function fetchMedia(context: Context): ApiAnswer {
+  const { message, media } = mediaOf(context);
+  return { status: 200, body: mediaResource(context.account, message, media) };
+}
+
+/**
+ * The media's content with its Content-Type, behind the account's credentials as Twilio serves it
+ * when HTTP Basic authentication for media is on. https://www.twilio.com/docs/messaging/api/media-resource
+ */
+function fetchMediaContent(context: Context): ApiAnswer {
+  const { media } = mediaOf(context);
+  return {
+    status: 200,
+    body: mediaContent(media.sid, media.contentType),
+    headers: { 'Content-Type': media.contentType, 'Cache-Control': 'private, max-age=3600' },
+  };
 }
 
 /**
@@ -105,6 +151,7 @@ function createMessage({ store, events, account, request }: Context): ApiAnswer 
     dateSent: null,
     callbacks: [],
     webhooks: [],
+    media: [],
   };
   store.change(() => account.messages.push(message));
   events.emit('message', account, message);

@@ -1,4 +1,4 @@
-import { type AccountRecord, type MessageRecord, rfc2822 } from '../model';
+import { type AccountRecord, type MediaRecord, type MessageRecord, rfc2822 } from '../model';
 import { API_VERSION, accountPath } from '../representation';
 
 /**
@@ -19,7 +19,7 @@ export function messageResource(account: AccountRecord, message: MessageRecord) 
     error_message: message.errorMessage,
     from: message.from,
     messaging_service_sid: null,
-    num_media: '0',
+    num_media: String(message.media.length),
     num_segments: String(message.numSegments),
     price: null,
     price_unit: 'USD',
@@ -31,6 +31,23 @@ export function messageResource(account: AccountRecord, message: MessageRecord) 
   };
 }
 
+/** A media item's path without extension: its content; with `.json`, its resource. */
+export const mediaPath = (accountSid: string, messageSid: string, mediaSid: string) =>
+  `${accountPath(accountSid)}/Messages/${messageSid}/Media/${mediaSid}`;
+
+/** The Media resource as Twilio's API writes it. https://www.twilio.com/docs/messaging/api/media-resource */
+export function mediaResource(account: AccountRecord, message: MessageRecord, media: MediaRecord) {
+  return {
+    account_sid: account.sid,
+    content_type: media.contentType,
+    date_created: rfc2822(media.dateCreated),
+    date_updated: rfc2822(media.dateUpdated),
+    parent_sid: message.sid,
+    sid: media.sid,
+    uri: `${mediaPath(account.sid, message.sid, media.sid)}.json`,
+  };
+}
+
 /** For `/_emulator/` views: the resource, the StatusCallback it was created with and every request made for it. */
 export function messageView(account: AccountRecord, message: MessageRecord) {
   return {
@@ -38,6 +55,7 @@ export function messageView(account: AccountRecord, message: MessageRecord) {
     status_callback: message.statusCallback,
     callbacks: message.callbacks,
     webhooks: message.webhooks,
+    media: message.media.map((m) => mediaResource(account, message, m)),
   };
 }
 

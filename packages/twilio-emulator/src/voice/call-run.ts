@@ -11,6 +11,8 @@ export class CallRun {
   redirect?: { twiml?: string; url?: string; method?: 'GET' | 'POST' };
   /** The URL of the document being carried out, against which relative URLs in it resolve. */
   documentUrl?: string;
+  /** The `<Record>` under way, which digits and the `speak` control reach. */
+  recording?: RecordingUnderWay;
   private ended = false;
   private pendingWake = false;
   private wakeSleeper?: (reason: 'time' | 'wake') => void;
@@ -79,4 +81,18 @@ export class CallRun {
     this.settleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/**
+ * What a `<Record>` under way waits on: the caller "speaks" from its start until they hang up, press
+ * a finishOnKey, or maxLength passes. Its length goes by the emulator's clock, plus the seconds the
+ * `speak` control says the caller spoke (so tests never wait on real time).
+ */
+export interface RecordingUnderWay {
+  startedAt: number;
+  spokenSeconds: number;
+  maxLength: number;
+  finishOnKey: string;
+  /** The key that ended it. */
+  pressed?: string;
 }

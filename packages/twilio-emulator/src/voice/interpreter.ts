@@ -2,6 +2,7 @@ import type { AccountRecord, CallRecord, WebhookMethod } from '../model';
 import { isFinal } from './call-legs';
 import type { CallRun } from './call-run';
 import { dial } from './dial';
+import { record } from './record';
 import { parseTwiml, type TwimlElement } from './twiml';
 import {
   answerCall,
@@ -135,6 +136,8 @@ async function execute(
       return 'stop';
     case 'Dial':
       return dial(ctx, account, call, callRun, verb, base);
+    case 'Record':
+      return record(ctx, account, call, callRun, verb, base);
     default:
       answerCall(ctx, account, call);
       reportError(ctx, account, call, ERRORS.schema, `<${verb.name}> is not carried out by the emulator; skipped.`);

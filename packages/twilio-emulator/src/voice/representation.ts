@@ -77,4 +77,5 @@ export function callView(account: AccountRecord, call: CallRecord) {
   };
 }
 
-export type CallView = ReturnType<typeof callView>;
+/** What the voice controls answer: the call's story, and the recordings its <Record> verbs made. */
+export type CallView = ReturnType<typeof callView> & { recordings?: unknown[] };

@@ -19,6 +19,8 @@ export interface VoiceContext {
   signal: AbortSignal;
   /** The runs of calls under way, by the SID of the call whose TwiML runs (the parent). */
   runs: Map<string, CallRun>;
+  /** The emulator's own address: the base of the RecordingUrl it sends. */
+  baseUrl: () => string;
 }
 
 /** Twilio reads TwiML documents up to 64 KB. */
@@ -58,7 +60,7 @@ export async function fetchTwiml(
   ctx: VoiceContext,
   account: AccountRecord,
   call: CallRecord,
-  purpose: 'voice-url' | 'dial-action' | 'redirect',
+  purpose: 'voice-url' | 'dial-action' | 'record-action' | 'redirect',
   target: { url: string; method: WebhookMethod; fallback?: { url: string; method: WebhookMethod } },
   extra: Record<string, string>,
 ): Promise<{ verbs: TwimlElement[]; url: string } | undefined> {

@@ -76,7 +76,7 @@ export async function answerVoiceControl(
       201,
     );
   }
-  const call = /^\/_emulator\/calls\/([^/]+)(?:\/(answer|hangup|digits|advance))?$/.exec(path);
+  const call = /^\/_emulator\/calls\/([^/]+)(?:\/(answer|hangup|digits|advance|speak))?$/.exec(path);
   if (!call) return undefined;
   const [, sid = '', action] = call;
   if (!action) {
@@ -98,7 +98,13 @@ export async function answerVoiceControl(
     case 'digits': {
       const digits = input?.digits;
       if (typeof digits !== 'string' || digits === '') return problem(400, 'Send {"digits": "1#"}.');
-      return reply(voice.sendDigits(sid, digits));
+      return reply(await voice.pressDigits(sid, digits));
+    }
+    case 'speak': {
+      const seconds = input?.seconds;
+      if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 1 || seconds > 86_400)
+        return problem(400, 'Send {"seconds": n}: how long the caller speaks, a whole number from 1 to 86400.');
+      return reply(await voice.speak(sid, seconds));
     }
     default:
       return reply(await voice.advance(sid));

@@ -6,6 +6,7 @@ import type { EmulatorStore } from '../store';
 import { type CallLegs, callLegs, isFinal } from './call-legs';
 import { CallRun } from './call-run';
 import { run } from './interpreter';
+import { recordingView } from './recordings-representation';
 import { type CallView, callView } from './representation';
 import type { VoiceContext } from './voice-context';
 
@@ -21,13 +22,15 @@ export function startVoice(options: {
   events: EmulatorEvents;
   log: Logger;
   timeScale: (accountSid: string) => number;
+  /** The emulator's own address, once it listens. */
+  baseUrl: () => string;
 }) {
-  const { store, events, log, timeScale } = options;
+  const { store, events, log, timeScale, baseUrl } = options;
   const stopped = new AbortController();
   const legs: CallLegs = callLegs({ store, events, log, signal: stopped.signal });
   /** The runs of calls under way, by the SID of the call whose TwiML runs (the parent). */
   const runs = new Map<string, CallRun>();
-  const ctx: VoiceContext = { store, log, legs, timeScale, signal: stopped.signal, runs };
+  const ctx: VoiceContext = { store, log, legs, timeScale, signal: stopped.signal, runs, baseUrl };
 
   // A call cannot go on across a restart (its TwiML run was in memory): it ends where it was.
   for (const account of store.accounts) {
@@ -72,7 +75,7 @@ export function startVoice(options: {
     void run(ctx, account, call, first, extra, callRun);
     await settled;
     await legs.drained(call);
-    return callView(account, call);
+    return viewOf(account, call);
   }
 
   /** Waits until the run has acted on a change, and the callbacks it led to have been answered. */
@@ -86,7 +89,13 @@ export function startVoice(options: {
     }
     const parent = store.findCall(parentSid)?.call ?? call;
     await legs.drained(parent);
-    return callView(account, parent);
+    return viewOf(account, parent);
+  }
+
+  /** The call's story with its recordings (oldest first, with their status callbacks). */
+  function viewOf(account: AccountRecord, call: CallRecord): CallView {
+    const recordings = account.recordings.filter((r) => r.callSid === call.sid).map((r) => recordingView(account, r, baseUrl()));
+    return { ...callView(account, call), recordings };
   }
 
   function childrenOf(account: AccountRecord, call: CallRecord) {
@@ -227,7 +236,35 @@ export function startVoice(options: {
       if (call.status !== 'in-progress') return refused('conflict', `${sid} is ${call.status}: digits need a call under way.`);
       legs.change(account, call, (c) => c.digits.push({ digits, at: now(store.clock) }));
       const parent = call.parentCallSid ? store.findCall(call.parentCallSid)?.call : call;
-      return done(callView(account, parent ?? call));
+      // The caller's keys end a <Record> whose finishOnKey has one of them.
+      const recording = call.parentCallSid ? undefined : runs.get(call.sid)?.recording;
+      const key = recording && [...digits].find((d) => recording.finishOnKey.includes(d));
+      if (recording && key !== undefined && recording.pressed === undefined) {
+        recording.pressed = key;
+        runs.get(call.sid)?.wake();
+      }
+      return done(viewOf(account, parent ?? call));
+    },
+
+    /** Digits pressed, answered once the run acted on them (a <Record> they ended, its action). */
+    async pressDigits(sid: string, digits: string): Promise<Outcome<CallView>> {
+      const sent = this.sendDigits(sid, digits);
+      const found = store.findCall(sid);
+      if (!sent.ok || !found) return sent;
+      return done(await afterChange(found.account, found.call));
+    },
+
+    /**
+     * The caller speaks for `seconds` into the <Record> under way, as if that much time passed for it
+     * (up to its maxLength, which then ends it). Tests drive a recording's length so, never by waiting.
+     */
+    async speak(sid: string, seconds: number): Promise<Outcome<CallView>> {
+      const found = store.findCall(sid);
+      if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
+      const recording = runs.get(sid)?.recording;
+      if (!recording) return refused('conflict', `${sid} is not recording (no <Record> under way).`);
+      recording.spokenSeconds += seconds;
+      return done(await afterChange(found.account, found.call));
     },
 
     /** Ends the call's current timed wait (a Pause, a Dial ringing) now, as if its time had passed. */
@@ -243,12 +280,12 @@ export function startVoice(options: {
       await settled;
       const parent = store.findCall(parentSid)?.call ?? call;
       await legs.drained(parent);
-      return done(callView(account, parent));
+      return done(viewOf(account, parent));
     },
 
     view(sid: string) {
       const found = store.findCall(sid);
-      return found ? callView(found.account, found.call) : undefined;
+      return found ? viewOf(found.account, found.call) : undefined;
     },
 
     /** After a reset: runs of calls that no longer exist stop. */

@@ -131,6 +131,69 @@ describe("the emulator's REST API against Twilio's OpenAPI description", () => {
     await conforming(account, 'GET', list, page.next_page_uri);
   });
 
+  it("lists and fetches an MMS's Media as documented, and the MMS itself", async () => {
+    const account = await newAccount();
+    const base = `/2010-04-01/Accounts/${account.accountSid}`;
+    const to = account.numbers.find((n) => n.capabilities.voice && n.capabilities.sms)?.phone_number ?? '';
+    const mms = await call<{ sid: string }>('POST', '/_emulator/messages', {
+      json: {
+        from: PHONE,
+        to,
+        media: [{ contentType: 'image/jpeg' }, { contentType: 'image/png' }, { contentType: 'image/gif' }],
+      },
+    });
+    expect(mms.status).toBe(201);
+    await conforming(account, 'GET', `${ACCOUNT}/Messages/{Sid}.json`, `${base}/Messages/${mms.body.sid}.json`);
+    const list = `${ACCOUNT}/Messages/{MessageSid}/Media.json`;
+    const page = await conforming<{ next_page_uri: string; media_list: { sid: string }[] }>(
+      account,
+      'GET',
+      list,
+      `${base}/Messages/${mms.body.sid}/Media.json?PageSize=2`,
+    );
+    await conforming(account, 'GET', list, page.next_page_uri);
+    const [first] = page.media_list;
+    await conforming(
+      account,
+      'GET',
+      `${ACCOUNT}/Messages/{MessageSid}/Media/{Sid}.json`,
+      `${base}/Messages/${mms.body.sid}/Media/${first?.sid}.json`,
+    );
+  });
+
+  it('lists and fetches Recordings as documented: recording, completed and absent', async () => {
+    const account = await newAccount();
+    const base = `/2010-04-01/Accounts/${account.accountSid}`;
+    const number = account.numbers.find((n) => n.capabilities.voice && n.capabilities.sms);
+    harness.receiver.twiml('/voice', twiml('<Record maxLength="60" action="/recorded"/>'));
+    harness.receiver.twiml('/recorded', twiml('<Hangup/>'));
+    await call('POST', `${base}/IncomingPhoneNumbers/${number?.sid}.json`, {
+      auth: account,
+      form: { VoiceUrl: `${harness.receiver.base}/voice` },
+    });
+    const list = `${ACCOUNT}/Recordings.json`;
+    const one = `${ACCOUNT}/Recordings/{Sid}.json`;
+    const placed = async () =>
+      (await call<{ sid: string }>('POST', '/_emulator/calls', { json: { from: PHONE, to: number?.phone_number } })).body.sid;
+    const recording = await placed();
+    const under = await conforming<{ recordings: { sid: string }[] }>(account, 'GET', list, `${base}/Recordings.json`);
+    await conforming(account, 'GET', one, `${base}/Recordings/${under.recordings[0]?.sid}.json`);
+    await call('POST', `/_emulator/calls/${recording}/speak`, { json: { seconds: 7 } });
+    await call('POST', `/_emulator/calls/${recording}/hangup`, { json: {} });
+    await call('POST', `/_emulator/calls/${await placed()}/hangup`, { json: {} });
+    const page = await conforming<{ next_page_uri: string; recordings: { sid: string }[] }>(
+      account,
+      'GET',
+      list,
+      `${base}/Recordings.json?PageSize=1`,
+    );
+    await conforming(account, 'GET', list, page.next_page_uri);
+    await conforming(account, 'GET', list, `${base}/Recordings.json?CallSid=${recording}`);
+    for (const { sid } of (await call<{ recordings: { sid: string }[] }>('GET', `${base}/Recordings.json`, { auth: account }))
+      .body.recordings)
+      await conforming(account, 'GET', one, `${base}/Recordings/${sid}.json`);
+  });
+
   it('lists, fetches and updates Calls as documented: a call, its ringing and answered legs, and its end', async () => {
     const account = await newAccount();
     const base = `/2010-04-01/Accounts/${account.accountSid}`;
@@ -214,12 +277,14 @@ describe("the emulator's REST API against Twilio's OpenAPI description", () => {
       'api.v2010.account.key',
       'api.v2010.account.new_key',
       'api.v2010.account.message',
+      'api.v2010.account.message.media',
       'api.v2010.account.call',
+      'api.v2010.account.recording',
       'messaging.v1.service',
       'messaging.v1.service.phone_number',
     ];
     // A tripwire as much as a figure: a new subset (extract-subset.ts) changes what is checked.
     const properties = schemas.reduce((sum, name) => sum + documentedPropertyCount(name), 0);
-    expect({ operations: documented.length, properties }).toEqual({ operations: 29, properties: 157 });
+    expect({ operations: documented.length, properties }).toEqual({ operations: 33, properties: 183 });
   });
 });

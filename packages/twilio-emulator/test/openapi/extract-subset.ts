@@ -20,8 +20,12 @@ export const SERVED: Record<string, string[]> = {
   '/2010-04-01/Accounts/{AccountSid}/Keys/{Sid}.json': ['get', 'post', 'delete'],
   '/2010-04-01/Accounts/{AccountSid}/Messages.json': ['get', 'post'],
   '/2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}/Media.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}/Media/{Sid}.json': ['get'],
   '/2010-04-01/Accounts/{AccountSid}/Calls.json': ['get'],
   '/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Recordings.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/Recordings/{Sid}.json': ['get'],
 };
 
 /** The served operations of the Messaging API v1 (messaging.twilio.com). */

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import type { Call } from '../../../../shared/contract/calls';
 import type { ChannelHealth } from '../../../../shared/contract/channel-health';
 import type { Channel, TeamUser } from '../../../../shared/contract/settings';
 import { callKeys } from '../call-keys';
@@ -62,7 +63,7 @@ describe('realtime events in the query cache', () => {
 
   it('mark Call History stale when a call ends and after a reconnect: it is not polled while the socket is up', () => {
     const cache = new QueryClient();
-    const filters = { status: '', from: '', to: '' };
+    const filters = { status: '', from: '', to: '', voicemail: '' };
     const stale = () => cache.getQueryState(callKeys.list(filters))?.isInvalidated;
     cache.setQueryData(callKeys.list(filters), []);
     applyEvent(cache, { type: 'call_answered', data: { callSid: 'CA1', answeredBy: 'u1' } });
@@ -73,6 +74,32 @@ describe('realtime events in the query cache', () => {
     cache.setQueryData(callKeys.list(filters), []);
     refreshAfterReconnect(cache);
     expect(stale()).toBe(true);
+  });
+
+  it("mark Call History and the Dashboard's voicemail count stale when a caller leaves a voicemail (issue 28)", () => {
+    const cache = new QueryClient();
+    const voicemails = callKeys.list({ status: '', from: '', to: '', voicemail: 'true' });
+    cache.setQueryData(voicemails, []);
+    const call: Call = {
+      id: 'call-9',
+      providerCallId: 'CA9',
+      recordingUrl: null,
+      direction: 'INBOUND',
+      callStatus: 'NO_ANSWER',
+      contact: { id: null, name: '', phoneNumber: '+14155550191' },
+      channel: { id: 'ch-1', phoneNumber: '+12025550100' },
+      durationSeconds: 0,
+      createdAt: '2026-01-01T10:00:00.000Z',
+      answeredBy: null,
+      voicemail: {
+        durationSeconds: 42,
+        url: '/api/v1/calls/call-9/voicemail',
+        createdAt: '2026-01-01T10:01:00.000Z',
+        listened: false,
+      },
+    };
+    applyEvent(cache, { type: 'voicemail_received', data: { callId: call.id, call } });
+    expect(cache.getQueryState(voicemails)?.isInvalidated).toBe(true);
   });
 
   it("show a channel health change at once: the list's badge, the health query's status, then its details fetched again", () => {

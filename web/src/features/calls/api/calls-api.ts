@@ -1,17 +1,23 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { CALL_HISTORY_REFRESH_MS, CALLS_LIST_LIMIT } from '../../../../../shared/constants';
 import type { CallStatus } from '../../../../../shared/contract/calls';
 import * as calls from '../../../../../shared/contract/endpoints/calls';
+import { useBinaryUrl } from '../../../lib/binary-url';
 import { callKeys } from '../../../lib/call-keys';
 import { pollingInterval } from '../../../lib/realtime/polling';
 import { useRealtimeState } from '../../../lib/realtime/realtime';
 import { api } from '../../../lib/services';
 
-/** The page's filters as the address keeps them: a status, and days (YYYY-MM-DD) in the reader's time zone. */
+/**
+ * The page's filters as the address keeps them: a status, days (YYYY-MM-DD) in the reader's time zone,
+ * and 'true' for calls with a voicemail only (issue 28).
+ */
 export interface CallFilters {
   status: CallStatus | '';
   from: string;
   to: string;
+  voicemail: '' | 'true';
 }
 
 /** The start of a local day, or the end of it, as the instant the API takes (ISO 8601). */
@@ -30,6 +36,7 @@ export const fetchCalls = (filters: CallFilters) =>
         dateFrom: dayBoundary(filters.from, false),
         dateTo: dayBoundary(filters.to, true),
         limit: CALLS_LIST_LIMIT,
+        voicemail: filters.voicemail || undefined,
       },
     })
     .then((d) => d.calls);
@@ -45,4 +52,22 @@ export function useCalls(filters: CallFilters, options: { enabled?: boolean } = 
     enabled: options.enabled,
     refetchInterval: pollingInterval(useRealtimeState(), CALL_HISTORY_REFRESH_MS),
   });
+}
+
+/**
+ * A voicemail's recording (issue 28) as an object URL, fetched once the person asks to play it: the
+ * server marks it listened when it answers, so the lists (and the Dashboard's count) are read again.
+ */
+export function useVoicemailAudio(call: { id: string; voicemail: { url: string } }, enabled: boolean) {
+  const audio = useBinaryUrl(
+    call.voicemail.url,
+    (signal) => api.blob(calls.voicemailAudio, { params: { id: call.id }, signal }),
+    enabled,
+  );
+  const queryClient = useQueryClient();
+  const fetched = audio.blob !== undefined;
+  useEffect(() => {
+    if (fetched) void queryClient.invalidateQueries({ queryKey: callKeys.all });
+  }, [fetched, queryClient]);
+  return audio;
 }

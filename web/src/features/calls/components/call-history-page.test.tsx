@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Call } from '../../../../../shared/contract/calls';
-import { deferred, fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { bytes, deferred, fail, ok, renderWithProviders, signInAs, stubObjectUrls, stubServer } from '../../../test-utils';
 import { dayBoundary } from '../api/calls-api';
 import { CallHistoryPage, formatDuration } from './call-history-page';
 
@@ -11,6 +11,7 @@ const CALL: Call = {
   id: 'call-1',
   direction: 'INBOUND',
   callStatus: 'COMPLETED',
+  voicemail: null,
   contact: { id: 'k-1', name: 'Ada Lovelace', phoneNumber: '+14155550101' },
   channel: { id: 'ch-1', phoneNumber: '+12025550100' },
   durationSeconds: 125,
@@ -27,6 +28,16 @@ const NEWER: Call = {
   contact: { id: null, name: '', phoneNumber: '+442079460958' },
   durationSeconds: 0,
   createdAt: at(5),
+};
+
+const VOICEMAIL: Call = {
+  ...CALL,
+  id: 'call-3',
+  callStatus: 'NO_ANSWER',
+  contact: { id: null, name: '', phoneNumber: '+14155550191' },
+  durationSeconds: 0,
+  createdAt: at(2),
+  voicemail: { durationSeconds: 42, url: '/api/v1/calls/call-3/voicemail', createdAt: at(1), listened: false },
 };
 
 const page = (path = '/calls') => renderWithProviders(<CallHistoryPage />, { path, route: '/calls' });
@@ -127,5 +138,69 @@ describe('CallHistoryPage', () => {
 
   it('formats durations as m:ss', () => {
     expect([0, 9, 60, 125, 3_601].map(formatDuration)).toEqual(['0:00', '0:09', '1:00', '2:05', '60:01']);
+  });
+
+  it('shows a voicemail as New with Play voicemail, reading the recording only when asked, then plays it in the native player', async () => {
+    const urls = stubObjectUrls();
+    let listened = false;
+    const requests = stubServer((r) => {
+      if (r.url === '/api/v1/calls/call-3/voicemail') {
+        listened = true;
+        return bytes('audio/wav', [0x52, 0x49, 0x46, 0x46]);
+      }
+      return ok({ calls: [{ ...VOICEMAIL, voicemail: { ...VOICEMAIL.voicemail, listened } }, CALL] });
+    });
+    const user = userEvent.setup();
+    page();
+    const [row] = within(await screen.findByRole('list', { name: 'Calls' })).getAllByRole('listitem') as [HTMLElement];
+    expect(within(row).getByText('New')).toBeTruthy();
+    // Reading the recording marks it listened on the server: not merely because the list was shown.
+    expect(requests.filter((r) => r.url.endsWith('/voicemail'))).toHaveLength(0);
+    const play = within(row).getByRole('button', { name: 'Play voicemail: Voicemail from (415) 555-0191, 0:42' });
+    play.focus();
+    await user.keyboard('{Enter}');
+    const audio = (await within(row).findByLabelText('Voicemail from (415) 555-0191, 0:42')) as HTMLAudioElement;
+    expect(audio.tagName).toBe('AUDIO');
+    expect(audio.controls).toBe(true);
+    expect(audio.getAttribute('src')).toBe('blob:test/1');
+    expect(urls.made[0]?.type).toBe('audio/wav');
+    expect(document.activeElement).toBe(audio);
+    // Listened now: the list is read again and the mark goes.
+    await waitFor(() => expect(within(row).queryByText('New')).toBeNull());
+    expect(requests.filter((r) => r.url.endsWith('/voicemail'))).toHaveLength(1);
+    // The other call has no voicemail.
+    expect(screen.queryAllByRole('button', { name: /Play voicemail/ })).toHaveLength(0);
+  });
+
+  it('says when the voicemail cannot be read, and Play reads it again', async () => {
+    stubObjectUrls();
+    let refusals = 1;
+    stubServer((r) => {
+      if (!r.url.endsWith('/voicemail')) return ok({ calls: [VOICEMAIL] });
+      return refusals-- > 0 ? fail(404, 'Voicemail not found', 'NOT_FOUND') : bytes('audio/mpeg');
+    });
+    const user = userEvent.setup();
+    page();
+    await user.click(await screen.findByRole('button', { name: /Play voicemail/ }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Voicemail not found');
+    await user.click(screen.getByRole('button', { name: /Play voicemail/ }));
+    expect((await screen.findByLabelText('Voicemail from (415) 555-0191, 0:42')).tagName).toBe('AUDIO');
+  });
+
+  it('filters by Voicemail, kept in the address and sent as voicemail=true', async () => {
+    const requests = stubServer(() => ok({ calls: [] }));
+    const events = userEvent.setup();
+    page('/calls?voicemail=true');
+    expect(await screen.findByText('No calls match these filters')).toBeTruthy();
+    const voicemail = screen.getByRole('checkbox', { name: 'Voicemail' }) as HTMLInputElement;
+    expect(voicemail.checked).toBe(true);
+    expect(queryOf(requests[0]?.url ?? '').voicemail).toBe('true');
+    await events.click(voicemail);
+    await waitFor(() => expect(queryOf(requests.at(-1)?.url ?? '').voicemail).toBeUndefined());
+    expect(voicemail.checked).toBe(false);
+    await events.click(voicemail);
+    await waitFor(() => expect(queryOf(requests.at(-1)?.url ?? '').voicemail).toBe('true'));
+    await events.click(screen.getByRole('button', { name: 'Clear Filters' }));
+    await waitFor(() => expect(voicemail.checked).toBe(false));
   });
 });

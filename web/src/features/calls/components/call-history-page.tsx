@@ -1,6 +1,6 @@
-import { PhoneIncoming, PhoneOff, PhoneOutgoing } from 'lucide-react';
-import { useId } from 'react';
-import { CALL_STATUSES, type Call, type CallStatus } from '../../../../../shared/contract/calls';
+import { PhoneIncoming, PhoneOff, PhoneOutgoing, Play, Voicemail as VoicemailIcon } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { CALL_STATUSES, type Call, type CallStatus, type Voicemail } from '../../../../../shared/contract/calls';
 import { Alert } from '../../../components/alert';
 import { Badge, type BadgeTone } from '../../../components/badge';
 import { Button } from '../../../components/button';
@@ -9,10 +9,11 @@ import { PageHeader } from '../../../components/page-header';
 import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
 import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useCalls } from '../api/calls-api';
+import { useCalls, useVoicemailAudio } from '../api/calls-api';
 import { useCallFilters } from '../hooks/use-call-filters';
 
 export const CALL_STATUS_LABELS: Record<CallStatus, string> = {
@@ -48,7 +49,7 @@ export function CallHistoryPage() {
   // Days as YYYY-MM-DD compare as text; an inverted range is said, not sent.
   const inverted = Boolean(filters.from && filters.to && filters.from > filters.to);
   const calls = useCalls(filters, { enabled: !inverted });
-  const filtered = Boolean(filters.status || filters.from || filters.to);
+  const filtered = Boolean(filters.status || filters.from || filters.to || filters.voicemail);
 
   const list = [...(calls.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
@@ -72,6 +73,16 @@ export function CallHistoryPage() {
             ))}
           </select>
         </div>
+        {/* Issue 28: calls where the caller left a voicemail (`voicemail=true` in the address, as the API takes it). */}
+        <label className={cn(FIELD, 'flex cursor-pointer items-center gap-2 font-medium')}>
+          <input
+            type="checkbox"
+            className="size-4 accent-primary"
+            checked={filters.voicemail === 'true'}
+            onChange={(e) => setFilter('voicemail', e.target.checked ? 'true' : '')}
+          />
+          Voicemail
+        </label>
         <label className="flex flex-col gap-1.5 text-sm font-medium text-fg">
           From date
           <input
@@ -134,15 +145,14 @@ function CallRow({ call }: { call: Call }) {
   const formatPhone = usePhoneFormat();
   const inbound = call.direction === 'INBOUND';
   const Icon = inbound ? PhoneIncoming : PhoneOutgoing;
+  const caller = call.contact.name || formatPhone(call.contact.phoneNumber);
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-sm">
       <span className="flex min-w-0 flex-1 basis-56 items-center gap-3">
         <Icon aria-hidden="true" className={inbound ? 'size-4 shrink-0 text-primary' : 'size-4 shrink-0 text-muted'} />
         <span className="sr-only">{inbound ? 'Inbound call' : 'Outbound call'}</span>
         <span className="min-w-0">
-          <span className="block font-semibold wrap-anywhere text-fg">
-            {call.contact.name || formatPhone(call.contact.phoneNumber)}
-          </span>
+          <span className="block font-semibold wrap-anywhere text-fg">{caller}</span>
           <span className="block text-xs text-muted">
             {inbound ? 'to' : 'from'} {formatPhone(call.channel.phoneNumber)}
           </span>
@@ -156,6 +166,66 @@ function CallRow({ call }: { call: Call }) {
       <time dateTime={call.createdAt} className="w-24 text-right whitespace-nowrap text-muted">
         {formatRelativeTime(call.createdAt)}
       </time>
+      {call.voicemail && (
+        <VoicemailPlayer
+          call={{ id: call.id, voicemail: call.voicemail }}
+          label={`Voicemail from ${caller}, ${formatDuration(call.voicemail.durationSeconds)}`}
+        />
+      )}
     </li>
+  );
+}
+
+/**
+ * A voicemail (issue 28): "New" until someone in the company has played it, and Play voicemail, which
+ * fetches the recording then and there: fetching it is what marks it listened on the server, so it is
+ * not loaded merely because the list was shown. Then the browser's own player (keyboard-usable), given
+ * focus in the button's place, plays it.
+ */
+function VoicemailPlayer({ call, label }: { call: { id: string; voicemail: Voicemail }; label: string }) {
+  const [asked, setAsked] = useState(false);
+  const audio = useVoicemailAudio(call, asked);
+  const player = useRef<HTMLAudioElement>(null);
+  useEffect(() => {
+    if (audio.url) player.current?.focus();
+  }, [audio.url]);
+  return (
+    <div className="flex basis-full flex-wrap items-center gap-3 pl-7">
+      <span className="flex items-center gap-1.5 text-xs font-medium text-muted">
+        <VoicemailIcon aria-hidden="true" className="size-4" />
+        Voicemail
+      </span>
+      {!call.voicemail.listened && <Badge tone="primary">New</Badge>}
+      {audio.url ? (
+        // biome-ignore lint/a11y/useMediaCaption: a caller's recording has no captions to offer
+        <audio
+          ref={player}
+          // Focusable as it is in browsers (its controls), so focus can move there from the button it replaces.
+          tabIndex={0}
+          controls
+          autoPlay
+          src={audio.url}
+          aria-label={label}
+          className="h-10 max-w-full"
+        />
+      ) : (
+        <Button
+          variant="secondary"
+          className="min-h-9 px-3 py-1.5"
+          pending={audio.isLoading}
+          pendingLabel="Loading voicemail…"
+          aria-label={`Play voicemail: ${label}`}
+          onClick={() => (asked ? void audio.retry() : setAsked(true))}
+        >
+          <Play aria-hidden="true" className="size-4" />
+          Play voicemail
+        </Button>
+      )}
+      {audio.isError && (
+        <p role="alert" className="text-xs text-danger">
+          {errorMessage(audio.error, 'The voicemail could not be loaded.')}
+        </p>
+      )}
+    </div>
   );
 }

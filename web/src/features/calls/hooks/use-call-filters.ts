@@ -4,7 +4,7 @@ import { CALL_STATUSES, type CallStatus } from '../../../../../shared/contract/c
 import type { CallFilters } from '../api/calls-api';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const NO_FILTERS: CallFilters = { status: '', from: '', to: '' };
+const NO_FILTERS: CallFilters = { status: '', from: '', to: '', voicemail: '' };
 
 /** Marks an address this form wrote, so the form does not read back its own, possibly older, writes. */
 const WRITTEN_BY_FORM = { callFilters: true } as const;
@@ -20,12 +20,13 @@ export function readFilters(params: URLSearchParams): CallFilters {
     status: (CALL_STATUSES as readonly string[]).includes(status) ? (status as CallStatus) : '',
     from: day('from'),
     to: day('to'),
+    voicemail: params.get('voicemail') === 'true' ? 'true' : '',
   };
 }
 
 function toParams(filters: CallFilters): URLSearchParams {
   const params = new URLSearchParams();
-  for (const name of ['status', 'from', 'to'] as const) if (filters[name]) params.set(name, filters[name]);
+  for (const name of ['status', 'from', 'to', 'voicemail'] as const) if (filters[name]) params.set(name, filters[name]);
   return params;
 }
 

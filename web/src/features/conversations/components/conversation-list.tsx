@@ -9,6 +9,7 @@ import { Skeleton } from '../../../components/skeleton';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import type { ConversationFilter } from '../../../lib/conversation-cache';
+import { messagePreview } from '../../../lib/message-preview';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { type AssigneeFilter, useConversationList } from '../api/conversations-api';
@@ -208,7 +209,7 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
       </span>
       <span className="flex items-center gap-2 pl-4.5 text-sm text-muted">
         <span className={cn('min-w-0 flex-1 truncate', unread && 'font-semibold text-fg')}>
-          {last ? `${last.direction === 'OUTBOUND' ? 'You: ' : ''}${last.body}` : 'No messages yet'}
+          {last ? `${last.direction === 'OUTBOUND' ? 'You: ' : ''}${messagePreview(last)}` : 'No messages yet'}
         </span>
         {unread ? (
           <span className="shrink-0 rounded-full bg-primary px-2 text-xs font-bold text-primary-fg">

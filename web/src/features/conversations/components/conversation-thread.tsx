@@ -157,7 +157,12 @@ export function ConversationThread({
               message.type === 'NOTE' ? (
                 <NoteCard key={message.id} note={message} viewerId={viewerId} />
               ) : (
-                <MessageBubble key={message.id} message={message} onDelete={() => setNotice(DELETE_COMING_SOON)} />
+                <MessageBubble
+                  key={message.id}
+                  message={message}
+                  from={contact ? format(contact.phoneNumber) : ''}
+                  onDelete={() => setNotice(DELETE_COMING_SOON)}
+                />
               ),
             )}
           </ol>

@@ -1,13 +1,24 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_NOTE_LENGTH } from '../../../../../shared/constants';
 import type { Conversation, ConversationDetail, Message, SendingBlock } from '../../../../../shared/contract/conversations';
 import type { Channel, TeamUser } from '../../../../../shared/contract/settings';
 import { findMentions } from '../../../../../shared/mentions';
 import { conversationKeys } from '../../../lib/conversation-cache';
 import { applyEvent } from '../../../lib/realtime/event-cache';
-import { deferred, fail, ok, type Recorded, renderWithProviders, sampleUser, signInAs, stubServer } from '../../../test-utils';
+import {
+  bytes,
+  deferred,
+  fail,
+  ok,
+  type Recorded,
+  renderWithProviders,
+  sampleUser,
+  signInAs,
+  stubObjectUrls,
+  stubServer,
+} from '../../../test-utils';
 import { ConversationsPage } from './conversations-page';
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
@@ -46,6 +57,7 @@ function message(conversationId: string, over: Partial<Message> & { providerStat
     conversationId,
     type: 'SMS',
     mentions: [],
+    media: [],
     direction: 'INBOUND',
     body: `Text ${messageSeq}`,
     status: 'RECEIVED',
@@ -1246,5 +1258,145 @@ describe('ConversationsPage team inbox (issue 27)', () => {
     fireEvent.change(box, { target: { value: 'x'.repeat(MAX_NOTE_LENGTH + 1) } });
     expect(threadRegion().getByRole('alert').textContent).toBe('A note can be at most 4,000 characters.');
     expect((threadRegion().getByRole('button', { name: 'Add note' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('ConversationsPage pictures (issue 28)', () => {
+  const PICTURES: Message['media'] = [
+    { contentType: 'image/png', url: '/api/v1/conversations/cv-1/messages/m-pics/media/0' },
+    { contentType: 'application/pdf', url: '/api/v1/conversations/cv-1/messages/m-pics/media/1' },
+  ];
+  const mediaRequests = (requests: Recorded[]) => requests.filter((r) => r.url.includes('/media/')).map((r) => r.url);
+
+  it('shows a picture in its bubble, with the number it came from, and nothing else for a message of pictures only', async () => {
+    const urls = stubObjectUrls();
+    const requests = conversationServer(
+      { conversations: [conversation(1)], messages: { 'cv-1': [message('cv-1', { id: 'm-pics', body: '', media: PICTURES })] } },
+      { other: (r) => (r.url.endsWith('/media/0') ? bytes('image/png') : undefined) },
+    );
+    renderPage('/conversations/cv-1');
+    const picture = await (await waitFor(threadRegion)).findByRole('img', { name: 'Photo from (415) 555-0201' });
+    expect(picture.getAttribute('src')).toBe('blob:test/1');
+    expect(urls.made[0]?.type).toBe('image/png');
+    // Read through the API client (bearer token), once; the PDF waits until someone asks for it.
+    expect(mediaRequests(requests)).toEqual(['/api/v1/conversations/cv-1/messages/m-pics/media/0']);
+    expect(threadRegion().getByRole('button', { name: 'Download PDF file' })).toBeTruthy();
+    // Pictures only: no empty text bubble beside them.
+    const bubble = picture.closest('li[class*="flex items-start"]') as HTMLElement;
+    expect(bubble.querySelector('p.rounded-2xl')).toBeNull();
+  });
+
+  it('opens the picture full-size in a labelled dialog that Escape closes, giving focus back', async () => {
+    stubObjectUrls();
+    conversationServer(
+      {
+        conversations: [conversation(1)],
+        messages: { 'cv-1': [message('cv-1', { id: 'm-pics', body: 'The dent', media: PICTURES.slice(0, 1) })] },
+      },
+      { other: (r) => (r.url.includes('/media/') ? bytes('image/jpeg') : undefined) },
+    );
+    const user = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const opener = await (await waitFor(threadRegion)).findByRole('button', { name: 'Photo from (415) 555-0201' });
+    expect(threadRegion().getByText('The dent')).toBeTruthy();
+    opener.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Photo from (415) 555-0201' });
+    expect(within(dialog).getByRole('img', { name: 'Photo from (415) 555-0201' }).getAttribute('src')).toMatch(/^blob:test\//);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('says when a picture cannot be read and reads it again on Retry', async () => {
+    stubObjectUrls();
+    let refusals = 1;
+    conversationServer(
+      {
+        conversations: [conversation(1)],
+        messages: { 'cv-1': [message('cv-1', { id: 'm-pics', body: '', media: PICTURES.slice(0, 1) })] },
+      },
+      {
+        other: (r) => {
+          if (!r.url.includes('/media/')) return undefined;
+          if (refusals-- > 0) return fail(413, 'This picture is too large to show here', 'PAYLOAD_TOO_LARGE');
+          return bytes('image/png');
+        },
+      },
+    );
+    const user = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    expect(await (await waitFor(threadRegion)).findByText('This picture is too large to show here')).toBeTruthy();
+    await user.click(threadRegion().getByRole('button', { name: 'Retry' }));
+    expect(await (await waitFor(threadRegion)).findByRole('img', { name: 'Photo from (415) 555-0201' })).toBeTruthy();
+  });
+
+  it('reads a picture only once its bubble comes near the screen', async () => {
+    stubObjectUrls();
+    const observers: { callback: IntersectionObserverCallback; elements: Element[] }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        elements: Element[] = [];
+        constructor(readonly callback: IntersectionObserverCallback) {
+          observers.push(this);
+        }
+        observe(element: Element) {
+          this.elements.push(element);
+        }
+        disconnect() {}
+      },
+    );
+    const requests = conversationServer(
+      {
+        conversations: [conversation(1)],
+        messages: { 'cv-1': [message('cv-1', { id: 'm-pics', body: '', media: PICTURES.slice(0, 1) })] },
+      },
+      { other: (r) => (r.url.includes('/media/') ? bytes('image/png') : undefined) },
+    );
+    renderPage('/conversations/cv-1');
+    expect(await (await waitFor(threadRegion)).findByRole('img', { name: 'Photo from (415) 555-0201 (loading)' })).toBeTruthy();
+    expect(mediaRequests(requests)).toEqual([]);
+    const watcher = observers.find((o) => o.elements.length > 0);
+    act(() =>
+      watcher?.callback([{ isIntersecting: true } as IntersectionObserverEntry], watcher as unknown as IntersectionObserver),
+    );
+    expect(await (await waitFor(threadRegion)).findByRole('img', { name: 'Photo from (415) 555-0201' })).toBeTruthy();
+    expect(mediaRequests(requests)).toHaveLength(1);
+  });
+
+  it('downloads another kind of file when asked, through the API client', async () => {
+    const urls = stubObjectUrls();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const requests = conversationServer(
+      {
+        conversations: [conversation(1)],
+        messages: { 'cv-1': [message('cv-1', { id: 'm-pics', body: 'Invoice', media: PICTURES.slice(1) })] },
+      },
+      { other: (r) => (r.url.includes('/media/') ? bytes('application/pdf') : undefined) },
+    );
+    const user = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    await user.click(await (await waitFor(threadRegion)).findByRole('button', { name: 'Download PDF file' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(mediaRequests(requests)).toEqual(['/api/v1/conversations/cv-1/messages/m-pics/media/0']);
+    expect(urls.made[0]?.type).toBe('application/pdf');
+  });
+
+  it('says "Photo" in the list for a last message of pictures only, with the "You: " rule unchanged', async () => {
+    conversationServer({
+      conversations: [
+        conversation(1, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 2 } }),
+        conversation(2, { lastMessage: { direction: 'INBOUND', body: 'Look at this', mediaCount: 1 } }),
+        conversation(3, { lastMessage: { direction: 'OUTBOUND', body: 'Thanks' } }),
+      ],
+      messages: {},
+    });
+    renderPage();
+    await waitFor(() => expect(items()).toHaveLength(3));
+    const [pictures, captioned, reply] = items() as [HTMLElement, HTMLElement, HTMLElement];
+    expect(pictures.textContent).toContain('1m agoPhoto');
+    expect(captioned.textContent).toContain('Look at this');
+    expect(reply.textContent).toContain('You: Thanks');
   });
 });

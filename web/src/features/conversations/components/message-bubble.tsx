@@ -10,6 +10,7 @@ import { formatRelativeTime } from '../../../lib/relative-time';
 import { useRetryMessage } from '../api/conversations-api';
 import { type DeliveryStatus, deliveryStatus, failureReason } from './delivery-status';
 import { MessageDetailsDialog } from './message-details-dialog';
+import { MessageMediaList } from './message-media';
 import { saidBy, senderName } from './sender';
 
 const DELIVERY_ICON = { Sending: Clock, Sent: Check, Delivered: CheckCheck, Failed: AlertCircle } as const;
@@ -22,7 +23,16 @@ const MENU_ITEM =
  * its delivery (docs/product.md §4) and, when it failed, why — and Retry when it failed before Twilio took it.
  * Its menu offers Details and Delete (docs/product.md §2; Delete is not available yet).
  */
-export function MessageBubble({ message, onDelete }: { message: Message; onDelete: () => void }) {
+export function MessageBubble({
+  message,
+  from,
+  onDelete,
+}: {
+  message: Message;
+  /** The contact's number as the app writes numbers: pictures are "Photo from" it. */
+  from: string;
+  onDelete: () => void;
+}) {
   const [detailsOpen, setDetailsOpen] = useState(false);
   // Details opens once the menu has given focus back to its button, so closing Details returns it there.
   const detailsChosen = useRef(false);
@@ -34,18 +44,22 @@ export function MessageBubble({ message, onDelete }: { message: Message; onDelet
     <li className={cn('flex items-start gap-1', outbound ? 'flex-row-reverse' : 'flex-row')}>
       <div className={cn('flex max-w-[85%] min-w-0 flex-col gap-1 sm:max-w-[70%]', outbound ? 'items-end' : 'items-start')}>
         <p className="sr-only">{saidBy(message, sender)}</p>
-        <p
-          className={cn(
-            'rounded-2xl px-3.5 py-2 text-sm wrap-anywhere whitespace-pre-wrap',
-            !outbound && 'rounded-bl-sm border border-border bg-surface text-fg',
-            outbound &&
-              (delivery === 'Failed'
-                ? 'rounded-br-sm border border-danger/50 bg-danger-soft text-fg'
-                : 'rounded-br-sm bg-primary text-primary-fg'),
-          )}
-        >
-          {message.body}
-        </p>
+        {message.media.length > 0 && <MessageMediaList message={message} from={from} />}
+        {/* A message of pictures only shows only them. */}
+        {(message.body !== '' || message.media.length === 0) && (
+          <p
+            className={cn(
+              'rounded-2xl px-3.5 py-2 text-sm wrap-anywhere whitespace-pre-wrap',
+              !outbound && 'rounded-bl-sm border border-border bg-surface text-fg',
+              outbound &&
+                (delivery === 'Failed'
+                  ? 'rounded-br-sm border border-danger/50 bg-danger-soft text-fg'
+                  : 'rounded-br-sm bg-primary text-primary-fg'),
+            )}
+          >
+            {message.body}
+          </p>
+        )}
         <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
           {/* Heard already, before the text. */}
           {sender && (

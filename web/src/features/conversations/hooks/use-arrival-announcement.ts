@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Message } from '../../../../../shared/contract/conversations';
+import { messagePreview } from '../../../lib/message-preview';
 
 /**
  * What a screen reader hears when a text arrives in the open thread (the list of messages is not a
@@ -12,7 +13,7 @@ export function useArrivalAnnouncement(last: Message | undefined, from: string):
   useEffect(() => {
     if (!last) return;
     if (seen.current !== undefined && seen.current !== last.id && last.direction === 'INBOUND') {
-      setAnnouncement(`New message from ${from}: ${last.body}`);
+      setAnnouncement(`New message from ${from}: ${messagePreview(last)}`);
     }
     seen.current = last.id;
   }, [last, from]);

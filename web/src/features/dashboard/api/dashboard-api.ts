@@ -1,5 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { CALLS_LIST_LIMIT } from '../../../../../shared/constants';
+import * as calls from '../../../../../shared/contract/endpoints/calls';
 import * as conversations from '../../../../../shared/contract/endpoints/conversations';
+import { callKeys } from '../../../lib/call-keys';
 import { needsAttention } from '../../../lib/channel-health';
 import { conversationKeys } from '../../../lib/conversation-cache';
 import { api } from '../../../lib/services';
@@ -19,4 +22,18 @@ export function useOpenConversationCount() {
 /** The numbers in use whose last health check found them not healthy (issue 26), from the shared channels list. */
 export function useChannelsNeedingAttention() {
   return useQuery({ ...channelsQuery(), select: (list) => list.filter(needsAttention) });
+}
+
+/**
+ * New voicemails (issue 28): the calls with one nobody has played yet, from Call History's Voicemail
+ * filter. Under Call History's key, so a voicemail arriving or played updates the count as well.
+ */
+export function useNewVoicemailCount() {
+  return useQuery({
+    queryKey: callKeys.list({ newVoicemails: true }),
+    queryFn: () =>
+      api
+        .call(calls.listCalls, { query: { voicemail: 'true', limit: CALLS_LIST_LIMIT } })
+        .then((d) => d.calls.filter((call) => call.voicemail && !call.voicemail.listened).length),
+  });
 }

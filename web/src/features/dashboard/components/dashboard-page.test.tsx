@@ -1,6 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Call } from '../../../../../shared/contract/calls';
 import type { Channel } from '../../../../../shared/contract/settings';
+import { applyEvent } from '../../../lib/realtime/event-cache';
 import { session } from '../../../lib/services';
 import { deferred, json, ok, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
 import { DashboardPage } from './dashboard-page';
@@ -51,6 +53,38 @@ describe('DashboardPage counters', () => {
     renderWithProviders(<DashboardPage />);
     await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members—Unavailable'));
     expect(counter('Connected Channels').textContent).toBe('Connected Channels—Unavailable');
+  });
+});
+
+describe('DashboardPage, new voicemails (issue 28)', () => {
+  const voicemail = (id: string, listened: boolean) => ({
+    id,
+    voicemail: { durationSeconds: 5, url: `/api/v1/calls/${id}/voicemail`, createdAt: '2026-01-01T10:00:00.000Z', listened },
+  });
+
+  it('counts the voicemails nobody has played, from the Voicemail filter, and leads to it in Call History', async () => {
+    const requests = stubServer((r) =>
+      r.url.startsWith('/api/v1/calls')
+        ? ok({ calls: [voicemail('a', false), voicemail('b', true), voicemail('c', false)] })
+        : ok({ users: [], channels: [], conversations: [], total: 0 }),
+    );
+    renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(screen.getByText('New Voicemails').nextElementSibling?.textContent).toBe('2'));
+    const asked = requests.find((r) => r.url.startsWith('/api/v1/calls?'))?.url ?? '';
+    expect(Object.fromEntries(new URL(asked, 'http://x').searchParams)).toEqual({ voicemail: 'true', limit: '100' });
+    expect(screen.getByRole('link', { name: 'Listen in Call History' }).getAttribute('href')).toBe('/calls?voicemail=true');
+  });
+
+  it('is read again when a voicemail arrives', async () => {
+    let calls = [voicemail('a', false)];
+    stubServer((r) => (r.url.startsWith('/api/v1/calls') ? ok({ calls }) : ok({ users: [], channels: [], total: 0 })));
+    const { queryClient } = renderWithProviders(<DashboardPage />);
+    const figure = () => screen.getByText('New Voicemails').nextElementSibling?.textContent;
+    await waitFor(() => expect(figure()).toBe('1'));
+    calls = [voicemail('b', false), ...calls];
+    const call = { ...calls[0], direction: 'INBOUND' } as unknown as Call;
+    act(() => applyEvent(queryClient, { type: 'voicemail_received', data: { callId: 'b', call } }));
+    await waitFor(() => expect(figure()).toBe('2'));
   });
 });
 

@@ -1,5 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowRight, Check, Inbox, MessagesSquare, PhoneCall, Plug, TriangleAlert, UserPlus, UsersRound } from 'lucide-react';
+import {
+  ArrowRight,
+  Check,
+  Inbox,
+  MessagesSquare,
+  PhoneCall,
+  Plug,
+  TriangleAlert,
+  UserPlus,
+  UsersRound,
+  Voicemail,
+} from 'lucide-react';
 import { Link } from 'react-router';
 import { DEFAULT_COMPANY_NAME } from '../../../../../shared/constants';
 import { Card } from '../../../components/card';
@@ -10,7 +21,7 @@ import { usePhoneFormat } from '../../../lib/phone-display';
 import { plural } from '../../../lib/plural';
 import { channelsQuery, inboxesQuery, providersQuery, usersQuery } from '../../../lib/settings-queries';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useChannelsNeedingAttention, useOpenConversationCount } from '../api/dashboard-api';
+import { useChannelsNeedingAttention, useNewVoicemailCount, useOpenConversationCount } from '../api/dashboard-api';
 
 /**
  * docs/product.md §2: the first design showed static counters (0, 0, 1); here Active Conversations counts the open
@@ -25,6 +36,7 @@ function useCounters() {
   });
   const users = useQuery({ ...usersQuery(), select: (list) => list.length });
   const conversations = useOpenConversationCount();
+  const voicemails = useNewVoicemailCount();
   const figure = (query: { data?: number; isError: boolean }, fallback: number) =>
     query.isError ? undefined : (query.data ?? fallback);
   return [
@@ -36,6 +48,13 @@ function useCounters() {
     },
     { label: 'Connected Channels', value: figure(channels, 0), busy: channels.isPending, icon: PhoneCall },
     { label: 'Team Members', value: figure(users, 1), busy: users.isPending, icon: UsersRound },
+    {
+      label: 'New Voicemails',
+      value: figure(voicemails, 0),
+      busy: voicemails.isPending,
+      icon: Voicemail,
+      link: { to: '/calls?voicemail=true', text: 'Listen in Call History' },
+    },
   ];
 }
 
@@ -84,8 +103,8 @@ export function DashboardPage() {
 
       <ChannelHealthWarning />
 
-      <section aria-label="Overview" className="mt-6 grid gap-4 sm:grid-cols-3">
-        {counters.map(({ label, value, busy, icon: Icon }) => (
+      <section aria-label="Overview" className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        {counters.map(({ label, value, busy, icon: Icon, link }) => (
           <Card key={label} className="flex items-center gap-4 p-5">
             <span className="flex size-11 items-center justify-center rounded-lg bg-primary-soft text-primary">
               <Icon aria-hidden="true" className="size-5" />
@@ -99,6 +118,15 @@ export function DashboardPage() {
                 </p>
               ) : (
                 <p className="text-2xl font-bold text-fg">{value}</p>
+              )}
+              {link && (
+                <Link
+                  to={link.to}
+                  className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-2 hover:underline"
+                >
+                  {link.text}
+                  <ArrowRight aria-hidden="true" className="size-4" />
+                </Link>
               )}
             </div>
           </Card>

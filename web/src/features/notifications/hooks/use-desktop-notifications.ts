@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { messagePreview } from '../../../lib/message-preview';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime';
 import type { Notifier, NotifierPermission } from '../device/notifier';
@@ -24,7 +25,7 @@ export function useDesktopNotifications(notifier: Notifier) {
     if (message.direction !== 'INBOUND' || message.type !== 'SMS' || !active()) return;
     notifier.show({
       title: conversation.contact.name.trim() || format(conversation.contact.phoneNumber),
-      body: firstLine(message.body),
+      body: firstLine(messagePreview(message)),
       tag: `message-${message.id}`,
       onClick: () => {
         notifier.focus();

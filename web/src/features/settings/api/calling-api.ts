@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as voice from '../../../../../shared/contract/endpoints/voice';
-import type { CallingSettings, CompanySettings } from '../../../../../shared/contract/voice';
+import type { CompanySettings } from '../../../../../shared/contract/voice';
+import type { BodyOf } from '../../../lib/api-client';
 import { companySettingsQuery } from '../../../lib/phone-display';
 import { api } from '../../../lib/services';
 
@@ -10,7 +11,7 @@ export function useCallingSettings() {
 }
 
 /** PUT /company/settings/calling (issue 21): owners and admins; the rate is the owner's. */
-export const saveCallingSettings = (calling: CallingSettings) =>
+export const saveCallingSettings = (calling: BodyOf<typeof voice.updateCallingSettings>) =>
   api.call(voice.updateCallingSettings, { body: calling }).then((d) => d.calling);
 
 export function useSaveCallingSettings() {

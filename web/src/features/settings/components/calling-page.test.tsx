@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_VOICEMAIL_GREETING, MAX_VOICEMAIL_GREETING_LENGTH } from '../../../../../shared/constants';
 import { deferred, fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { CallingPage } from './calling-page';
 
@@ -36,6 +37,37 @@ describe('CallingPage', () => {
     expect(await screen.findByText('Calling settings saved.')).toBeTruthy();
     expect(within(countries()).getByText('2 of 50 countries can be called.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Save changes' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('saves the voicemail greeting a manager wrote, and blank as the default (issue 28)', async () => {
+    signOut = signInAs('ADMIN');
+    const requests = stubServer(({ body }) =>
+      ok({ calling: { allowedCountries: ['US'], outboundCallsPerMinute: 30, ...(body as object) } }),
+    );
+    renderWithProviders(<CallingPage />);
+    const user = userEvent.setup();
+    const greeting = () => screen.getByRole('textbox', { name: 'Voicemail greeting' }) as HTMLTextAreaElement;
+    expect(greeting().placeholder).toBe(DEFAULT_VOICEMAIL_GREETING);
+    expect(greeting().maxLength).toBe(MAX_VOICEMAIL_GREETING_LENGTH);
+    expect(greeting().getAttribute('aria-describedby')).toBeTruthy();
+    expect(screen.getByText('Callers hear this when nobody answers. Leave empty for the default.')).toBeTruthy();
+    await user.type(greeting(), '  Thanks for calling Analytical Engines. Leave a message.  ');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Calling settings saved.')).toBeTruthy();
+    expect(requests.at(-1)?.body).toMatchObject({ voicemailGreeting: 'Thanks for calling Analytical Engines. Leave a message.' });
+    expect(greeting().value).toBe('Thanks for calling Analytical Engines. Leave a message.');
+
+    await user.clear(greeting());
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(requests).toHaveLength(2));
+    expect(requests[1]?.body).toMatchObject({ voicemailGreeting: null });
+  });
+
+  it('shows an agent the greeting read-only', async () => {
+    signOut = signInAs('AGENT');
+    stubServer(() => ok({}));
+    renderWithProviders(<CallingPage />);
+    expect((screen.getByRole('textbox', { name: 'Voicemail greeting' }) as HTMLTextAreaElement).readOnly).toBe(true);
   });
 
   it('shows the server’s refusal and keeps what was chosen', async () => {

@@ -1,6 +1,11 @@
 import { Lock, ShieldAlert } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { COUNTRIES, MAX_OUTBOUND_CALLS_PER_MINUTE } from '../../../../../shared/constants';
+import {
+  COUNTRIES,
+  DEFAULT_VOICEMAIL_GREETING,
+  MAX_OUTBOUND_CALLS_PER_MINUTE,
+  MAX_VOICEMAIL_GREETING_LENGTH,
+} from '../../../../../shared/constants';
 import type { CallingSettings } from '../../../../../shared/contract/voice';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
@@ -8,6 +13,7 @@ import { Card } from '../../../components/card';
 import { ManagersOnlyNote } from '../../../components/managers-only-note';
 import { PageHeader } from '../../../components/page-header';
 import { Skeleton } from '../../../components/skeleton';
+import { TextAreaField } from '../../../components/text-area-field';
 import { TextField } from '../../../components/text-field';
 import { useCanManage } from '../../../hooks/use-can-manage';
 import { useSession } from '../../../hooks/use-session';
@@ -59,6 +65,7 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
   const save = useSaveCallingSettings();
   const [countries, setCountries] = useState(() => new Set(stored.allowedCountries));
   const [rate, setRate] = useState(String(stored.outboundCallsPerMinute));
+  const [greeting, setGreeting] = useState(stored.voicemailGreeting ?? '');
   const countriesHintId = useId();
   const rateNumber = Number(rate);
   const rateError =
@@ -66,7 +73,15 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
       ? `Enter a whole number from 1 to ${MAX_OUTBOUND_CALLS_PER_MINUTE}`
       : undefined;
   const countriesError = countries.size === 0 ? 'Choose at least one country' : undefined;
+  const greetingError =
+    greeting.length > MAX_VOICEMAIL_GREETING_LENGTH
+      ? `Voicemail greeting can be at most ${MAX_VOICEMAIL_GREETING_LENGTH} characters`
+      : undefined;
+  // Blank is the default greeting, as the server stores it (null).
+  const greetingValue = greeting.trim() === '' ? null : greeting.trim();
+  const greetingChanged = greetingValue !== (stored.voicemailGreeting?.trim() || null);
   const changed =
+    greetingChanged ||
     rateNumber !== stored.outboundCallsPerMinute ||
     countries.size !== stored.allowedCountries.length ||
     stored.allowedCountries.some((code) => !countries.has(code));
@@ -87,9 +102,14 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
     );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!canManage || rateError || countriesError || !changed) return;
+    if (!canManage || rateError || countriesError || greetingError || !changed) return;
     save.mutate(
-      { allowedCountries: COUNTRIES.filter((c) => countries.has(c.code)).map((c) => c.code), outboundCallsPerMinute: rateNumber },
+      {
+        allowedCountries: COUNTRIES.filter((c) => countries.has(c.code)).map((c) => c.code),
+        outboundCallsPerMinute: rateNumber,
+        // Sent only when changed: absent leaves it as stored.
+        ...(greetingChanged ? { voicemailGreeting: greetingValue } : {}),
+      },
       { onSuccess: () => onSaved(true) },
     );
   };
@@ -162,6 +182,21 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
           </p>
         )}
       </Card>
+      <Card className="flex flex-col gap-3">
+        <h2 className="text-base font-semibold text-fg">Voicemail</h2>
+        <TextAreaField
+          label="Voicemail greeting"
+          rows={3}
+          maxLength={MAX_VOICEMAIL_GREETING_LENGTH}
+          placeholder={DEFAULT_VOICEMAIL_GREETING}
+          value={greeting}
+          readOnly={!canManage}
+          disabled={save.isPending}
+          error={greetingError}
+          hint="Callers hear this when nobody answers. Leave empty for the default."
+          onChange={(e) => edit(() => setGreeting(e.target.value))}
+        />
+      </Card>
       {save.isError && (
         <Alert tone="error" title="Calling settings were not saved">
           {errorMessage(save.error, 'Please try again.')}
@@ -174,7 +209,7 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
             type="submit"
             pending={save.isPending}
             pendingLabel="Saving…"
-            disabled={!changed || Boolean(countriesError) || Boolean(rateError)}
+            disabled={!changed || Boolean(countriesError) || Boolean(rateError) || Boolean(greetingError)}
           >
             Save changes
           </Button>
