@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
+import { prefixQuery } from '../lib/query';
 import { keys } from '../lib/table';
 import type { TransactItem } from '../lib/transact';
 import {
@@ -84,10 +85,8 @@ export async function readAssigneeCounts(
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :meta)',
-      ProjectionExpression: '#open, #closed',
+      ...prefixQuery(keys.companyWithCountersOf(companyId), { projection: '#open, #closed' }),
       ExpressionAttributeNames: { '#open': names[0], '#closed': names[1] },
-      ExpressionAttributeValues: { ':pk': keys.company(companyId).PK, ':meta': keys.company(companyId).SK },
     }),
   );
   const sum = (name: string) => Items.reduce((total, item) => total + Number(item[name] ?? 0), 0);
@@ -100,10 +99,8 @@ export async function readCompanyCounts(companyId: string): Promise<CompanyCount
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :meta)',
-      ProjectionExpression: names.map((_, i) => `#c${i}`).join(', '),
+      ...prefixQuery(keys.companyWithCountersOf(companyId), { projection: names.map((_, i) => `#c${i}`).join(', ') }),
       ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
-      ExpressionAttributeValues: { ':pk': keys.company(companyId).PK, ':meta': keys.company(companyId).SK },
     }),
   );
   return sumCounts(Items);

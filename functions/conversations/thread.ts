@@ -3,6 +3,7 @@ import { type ConversationDetail, THREAD_PAGE_SIZE } from '../../shared/contract
 import { badRequest, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
+import { prefixQuery } from '../lib/query';
 import { keys } from '../lib/table';
 import { toConversationView } from './conversation-views';
 import { type ConversationRecord, type MessageRecord, toMessage } from './records';
@@ -67,10 +68,8 @@ export async function readThread(
     db.send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': PK, ':prefix': keys.messagesOf(companyId, conversationId).SKPrefix },
+        ...prefixQuery(keys.messagesOf(companyId, conversationId), { descending: true }),
         ExclusiveStartKey: startAfter ? { PK, SK: startAfter } : undefined,
-        ScanIndexForward: false,
         // One more than a page: whether older messages exist, without a second read.
         Limit: THREAD_PAGE_SIZE + 1,
       }),

@@ -36,6 +36,8 @@ export const keys = {
    * its `META`, so one query reads the item and every shard): each message adds to one at random.
    */
   companyCounters: (companyId: string, shard: number) => ({ PK: `COMPANY#${companyId}`, SK: `META#COUNTERS#${shard}` }),
+  /** The company item and its counter shards: one prefix query reads them all. */
+  companyWithCountersOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'META' }),
   /** GSI1 entry that lists every company for platform administrators, newest last. */
   companyListing: (createdAt: string, companyId: string) => ({ GSI1PK: 'COMPANIES', GSI1SK: `${createdAt}#${companyId}` }),
   /**
