@@ -1,13 +1,15 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Projects: `unit` runs in isolation; `integration` shares one local stack (DynamoDB Local, the SES
- * emulator and the gateway on free ports) started by its global setup; `web` runs the SPA's component
- * tests in jsdom; `browser` drives the web app in Debian's Chromium against a stack of its own with the
- * web app built as for CloudFront (local/web.ts), one file at a time, after the other projects (2 cores: a browser next to other
- * test files makes timings flaky); `load` puts many parallel writers on one conversation, on a stack
- * of its own, one file at a time, after the browser; `bundled` runs a smoke set against exactly the
-bundles `cdk deploy` uploads (SWITCHBOARD_HANDLERS=bundled), on a stack of its own, last. `peak` (a busy company's rate of texts, a goal of
+ * Projects (docs/testing.md): `unit` runs in isolation; `integration` shares one local stack (DynamoDB
+ * Local, the SES emulator and the gateway on free ports), handed to its files when it answers
+ * (test/support/stack-handoff.ts), with the parallel writers on one conversation (test/load) among
+ * them; `web` runs the SPA's component tests in jsdom; `browser` drives the web app in Debian's
+ * Chromium against a stack of its own with the web app built as for CloudFront (local/web.ts), one
+ * file at a time; `bundled` runs a smoke set against exactly the bundles `cdk deploy` uploads
+ * (SWITCHBOARD_HANDLERS=bundled), on a stack of its own. `npm test` (test/run.ts) runs the browser
+ * project in a lane of its own beside the others. `peak` (a busy company's rate of texts, a goal of
  * the machine as much as of the product) is a benchmark: `npm run bench` runs it, `npm test` does not.
  */
 export default defineConfig({
@@ -15,6 +17,8 @@ export default defineConfig({
     // Node 20 here, Node 22 in Lambda: the SDK's upgrade notice is noise in test output.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // One file per core: vitest's default leaves one core idle, and test files wait on stacks as much as they compute.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         test: {
@@ -36,8 +40,9 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts', 'test/load/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: ['test/support/stack-ready.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // expect.poll waits for what the stack does; vitest's 1 s default fails on a busy machine.
@@ -59,6 +64,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/browser-setup.ts'],
+          setupFiles: ['test/support/stack-ready.ts'],
           // Bounds, not goals: a journey of many screens takes several times longer on a busy machine.
           testTimeout: 180_000,
           hookTimeout: 180_000,
@@ -70,21 +76,10 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'load',
-          include: ['test/load/**/*.test.ts'],
-          globalSetup: ['test/support/load-setup.ts'],
-          testTimeout: 180_000,
-          hookTimeout: 60_000,
-          expect: { poll: { timeout: 15_000 } },
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
-        },
-      },
-      {
-        test: {
           name: 'bundled',
           include: ['test/bundled/**/*.test.ts'],
           globalSetup: ['test/support/bundled-setup.ts'],
+          setupFiles: ['test/support/stack-ready.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           expect: { poll: { timeout: 15_000 } },
@@ -96,6 +91,7 @@ export default defineConfig({
           name: 'peak',
           include: ['test/peak/**/*.test.ts'],
           globalSetup: ['test/support/load-setup.ts'],
+          setupFiles: ['test/support/stack-ready.ts'],
           testTimeout: 180_000,
           hookTimeout: 60_000,
           expect: { poll: { timeout: 15_000 } },

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { httpContract } from '../shared/contract/route';
-import { buildFunctionBundles, bundlesDir, type FunctionBundling } from './function-bundles';
+import { buildFunctionBundles, bundlesDir, cachedFunctionBundles, type FunctionBundling } from './function-bundles';
 import { createGateway } from './gateway';
 import { quietLogger } from './log';
 import { freePort } from './ports';
@@ -14,6 +14,7 @@ import { freePort } from './ports';
  * fixture functions of local/fixtures/functions.
  */
 const entryOf = (handler: string) => `local/fixtures/functions/${handler}.ts`;
+const REPO = join(import.meta.dirname, '..');
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -53,6 +54,29 @@ describe('function bundles', () => {
     expect(modules.some((m) => m.startsWith('chunk-'))).toBe(true);
   });
 
+  it('a cached build is reused while its sources are unchanged, and built again when one changes', async () => {
+    // A function of this test's own, so that changing its source touches no other test's build.
+    const folder = `node_modules/.cache/switchboard-bundles-test-${process.pid}-${Date.now()}`;
+    mkdirSync(join(REPO, folder), { recursive: true });
+    dirs.push(join(REPO, folder));
+    const source = (answer: string) =>
+      writeFileSync(join(REPO, folder, 'answer.ts'), `export const handler = async () => ${JSON.stringify(answer)};\n`);
+    const options = { handlers: ['answer'], entryOf: () => `${folder}/answer.ts` };
+    const answer = async (bundles: { bundleOf: (handler: string) => string }) =>
+      (await import(bundles.bundleOf('answer'))).handler();
+
+    source('first');
+    const first = await cachedFunctionBundles(options);
+    const again = await cachedFunctionBundles(options);
+    expect(again.bundleOf('answer')).toBe(first.bundleOf('answer'));
+    expect(await answer(again)).toBe('first');
+
+    source('second');
+    const changed = await cachedFunctionBundles(options);
+    expect(changed.bundleOf('answer')).not.toBe(first.bundleOf('answer'));
+    expect(await answer(changed)).toBe('second');
+  });
+
   it('the gateway serves a route from its deployed bundle, whose SDK import resolves', async () => {
     const port = await freePort();
     const gateway = createGateway({
@@ -79,7 +103,7 @@ describe('function bundles', () => {
       const body = (await res.json()) as { client: string; bundle: string };
       expect(res.status).toBe(200);
       expect(body.client).toBe('DynamoDBClient');
-      expect(body.bundle).toContain('/node_modules/.cache/switchboard-functions-');
+      expect(body.bundle).toContain('/node_modules/.cache/switchboard-functions/');
     } finally {
       await gateway.close();
     }

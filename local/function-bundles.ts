@@ -1,8 +1,20 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { esbuildOptions, handlerAliases } from '../infra/bundling';
 
 const REPO_ROOT = join(import.meta.dirname, '..');
@@ -36,6 +48,13 @@ export interface FunctionBundles {
   runtime: string;
 }
 
+/** Where one build put each bundle, and every source file it read (relative to the repository). */
+interface BuildRecord {
+  files: Record<string, string>;
+  runtime: string;
+  inputs: string[];
+}
+
 /**
  * Bundles every function as the stack deploys it (infra/bundling.ts: esbuild, ESM, its aliases), so
  * that an environment loads one function's code and nothing else, with its own copy of every module.
@@ -51,33 +70,111 @@ export async function buildFunctionBundles(options: {
   outDir: string;
   bundling?: FunctionBundling;
 }): Promise<FunctionBundles> {
-  const bundling = options.bundling ?? 'local';
+  return bundlesOf(await buildAll(options.handlers, options.entryOf, options.outDir, options.bundling ?? 'local'));
+}
+
+async function buildAll(
+  handlers: readonly string[],
+  entryOf: (handler: string) => string,
+  outDir: string,
+  bundling: FunctionBundling,
+): Promise<BuildRecord> {
   const groups = new Map<string, { alias: Record<string, string>; handlers: string[] }>();
-  for (const handler of options.handlers) {
+  for (const handler of handlers) {
     const alias = handlerAliases(handler);
     const key = JSON.stringify(alias);
     const group = groups.get(key) ?? { alias, handlers: [] };
     group.handlers.push(handler);
     groups.set(key, group);
   }
-  const where = new Map<string, string>();
-  const runtimeDir = join(options.outDir, 'runtime');
-  await Promise.all([
+  const files: Record<string, string> = {};
+  const runtimeDir = join(outDir, 'runtime');
+  const inputs = await Promise.all([
     bundle({ [RUNTIME]: 'local/function-runtime.ts' }, {}, runtimeDir, 'local'),
     ...[...groups.values()].map((group, i) => {
-      const dir = join(options.outDir, `functions-${i}`);
-      for (const handler of group.handlers) where.set(handler, join(dir, `${handler}.mjs`));
-      return bundle(Object.fromEntries(group.handlers.map((h) => [h, options.entryOf(h)])), group.alias, dir, bundling);
+      const dir = join(outDir, `functions-${i}`);
+      for (const handler of group.handlers) files[handler] = join(dir, `${handler}.mjs`);
+      return bundle(Object.fromEntries(group.handlers.map((h) => [h, entryOf(h)])), group.alias, dir, bundling);
     }),
   ]);
+  return { files, runtime: join(runtimeDir, `${RUNTIME}.mjs`), inputs: [...new Set(inputs.flat())].sort() };
+}
+
+function bundlesOf(record: Pick<BuildRecord, 'files' | 'runtime'>): FunctionBundles {
   return {
     bundleOf: (handler) => {
-      const file = where.get(handler);
+      const file = record.files[handler];
       if (!file) throw new Error(`No bundle for function ${handler}`);
       return pathToFileURL(file).href;
     },
-    runtime: pathToFileURL(join(runtimeDir, `${RUNTIME}.mjs`)).href,
+    runtime: pathToFileURL(record.runtime).href,
   };
+}
+
+const CACHE_ROOT = join(REPO_ROOT, 'node_modules', '.cache', 'switchboard-functions');
+/** A cached build unused this long is removed when another is made (`npm start` touches its own at start). */
+const CACHE_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** One digest of the sources a build read: their paths and contents. */
+function digestOf(inputs: readonly string[]): string | undefined {
+  const hash = createHash('sha256');
+  for (const input of inputs) {
+    const file = join(REPO_ROOT, input);
+    if (!existsSync(file)) return undefined;
+    hash.update(input).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * The bundles of these functions, built once per content: every stack of a test run (and `npm start`)
+ * starts from the same build while no source it read has changed. A build records the files esbuild
+ * read (its metafile) and their digest; a later call with the same functions and settings reuses it
+ * if the digest still holds, else builds anew. Cached builds live under node_modules/.cache, where
+ * deployed bundles' runtime-provided imports resolve, and are never changed once written: two
+ * processes building at once each write their own folder, and the record names the last.
+ */
+export async function cachedFunctionBundles(options: {
+  handlers: readonly string[];
+  entryOf: (handler: string) => string;
+  bundling?: FunctionBundling;
+}): Promise<FunctionBundles> {
+  const bundling = options.bundling ?? 'local';
+  const handlers = [...options.handlers].sort();
+  const key = createHash('sha256')
+    .update(JSON.stringify({ handlers, entries: handlers.map(options.entryOf), bundling, esbuildVersion, node: process.version }))
+    .digest('hex')
+    .slice(0, 16);
+  const dir = join(CACHE_ROOT, key);
+  const recordFile = join(dir, 'build.json');
+  mkdirSync(dir, { recursive: true });
+  const cached = existsSync(recordFile)
+    ? (JSON.parse(readFileSync(recordFile, 'utf8')) as BuildRecord & { digest: string })
+    : undefined;
+  if (cached && existsSync(cached.runtime) && digestOf(cached.inputs) === cached.digest) {
+    const now = new Date();
+    utimesSync(join(cached.runtime, '..', '..'), now, now);
+    return bundlesOf(cached);
+  }
+  const outDir = mkdtempSync(join(dir, 'build-'));
+  const record = await buildAll(handlers, options.entryOf, outDir, bundling);
+  const digest = digestOf(record.inputs);
+  if (digest) {
+    const temporary = `${recordFile}.${process.pid}`;
+    writeFileSync(temporary, JSON.stringify({ ...record, digest }));
+    renameSync(temporary, recordFile);
+  }
+  pruneCache(dir, outDir);
+  return bundlesOf(record);
+}
+
+/** Removes the cached builds of this key that nothing has used for CACHE_KEEP_MS. */
+function pruneCache(dir: string, keep: string) {
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (!entry.startsWith('build-') || path === keep) continue;
+    if (Date.now() - statSync(path).mtimeMs > CACHE_KEEP_MS) rmSync(path, { recursive: true, force: true });
+  }
 }
 
 async function bundle(
@@ -85,33 +182,40 @@ async function bundle(
   alias: Record<string, string>,
   outdir: string,
   bundling: FunctionBundling,
-) {
+): Promise<string[]> {
   const where = {
     entryPoints,
     outdir,
     outExtension: { '.js': '.mjs' },
     absWorkingDir: REPO_ROOT,
     logLevel: 'silent',
+    metafile: true,
   } as const;
+  // What the build read, for the cache (node_modules included: a dependency's upgrade is a change too).
+  const inputsOf = (result: { metafile: { inputs: Record<string, unknown> } }) =>
+    Object.keys(result.metafile.inputs).map((input) => relative(REPO_ROOT, join(REPO_ROOT, input)));
   if (bundling === 'deployed') {
     // As deployed, nothing changed: each entry point its own file (no shared chunks without splitting).
+    return inputsOf(
+      await build({
+        ...esbuildOptions,
+        mainFields: [...esbuildOptions.mainFields],
+        external: [...esbuildOptions.external],
+        alias,
+        ...where,
+      }),
+    );
+  }
+  return inputsOf(
     await build({
       ...esbuildOptions,
       mainFields: [...esbuildOptions.mainFields],
-      external: [...esbuildOptions.external],
+      external: [],
       alias,
+      minify: false,
+      splitting: true,
+      target: `node${process.versions.node.split('.')[0]}`,
       ...where,
-    });
-    return;
-  }
-  await build({
-    ...esbuildOptions,
-    mainFields: [...esbuildOptions.mainFields],
-    external: [],
-    alias,
-    minify: false,
-    splitting: true,
-    target: `node${process.versions.node.split('.')[0]}`,
-    ...where,
-  });
+    }),
+  );
 }

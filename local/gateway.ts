@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,7 +37,7 @@ import {
 import { handlerEntry } from '../infra/bundling';
 import { REALTIME_ROUTE_SELECTION } from '../shared/contract/realtime';
 import type { AnsweredSocketContract } from '../shared/contract/route';
-import { buildFunctionBundles, bundlesDir, type FunctionBundling } from './function-bundles';
+import { cachedFunctionBundles, type FunctionBundling } from './function-bundles';
 import { createFunctionEnvironments, FunctionThrottled, type LocalFunctionSpec } from './function-environments';
 import { FunctionTimeout, invoke } from './function-scope';
 import { lambdaContext } from './lambda-context';
@@ -349,13 +348,11 @@ export function createGateway(options: GatewayOptions) {
 
   /** Bundles every function of the routes (local/function-bundles.ts); environments start from them. */
   function isolatedFunctions() {
-    const outDir = bundlesDir(options.bundling ?? 'local');
     const all = [...routes.http, ...routes.socket, routes.fallback, ...(routes.queues ?? []), ...(routes.scheduled ?? [])];
     if (routes.authorizer) all.push(routes.authorizer);
-    const built = buildFunctionBundles({
+    const built = cachedFunctionBundles({
       handlers: [...new Set(all.map((r) => r.handler))],
       entryOf: options.entryOf ?? handlerEntry,
-      outDir,
       bundling: options.bundling,
     }).then((bundles) =>
       createFunctionEnvironments({
@@ -368,10 +365,9 @@ export function createGateway(options: GatewayOptions) {
     built.catch(() => {});
     return {
       built,
-      /** Ends every environment and removes the bundles. */
+      /** Ends every environment (the bundles stay in their cache for the next stack). */
       close: async () => {
         await (await built.catch(() => undefined))?.close();
-        rmSync(outDir, { recursive: true, force: true });
       },
     };
   }

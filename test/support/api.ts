@@ -1,9 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { inject } from 'vitest';
 import type { Company, Tokens, User } from '../../shared/contract/auth';
+import type { ProvidedStack } from './test-stack';
 
-export const stack = () => inject('stack');
+let provided: ProvidedStack | undefined;
+
+/** The project's stack, handed over by its setup file once it answers (stack-ready.ts). */
+export const setStack = (stack: ProvidedStack) => {
+  provided = stack;
+};
+
+export const stack = (): ProvidedStack => {
+  if (!provided)
+    throw new Error('No test stack: this project has none, or its setup file (test/support/stack-ready.ts) has not run');
+  return provided;
+};
 
 export interface ApiResponse<T = unknown> {
   status: number;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { handOffStack, type StackHandOff } from './stack-handoff';
 import type { ProvidedStack } from './test-stack';
 
 /** The line browser-stack.ts prints once the stack answers. */
@@ -9,13 +10,19 @@ const READY_PREFIX = 'STACK ';
 const STARTUP_TIMEOUT_MS = 240_000;
 
 let child: ChildProcess | undefined;
+let handOff: StackHandOff<{ provided: ProvidedStack }> | undefined;
 
 /**
  * Global setup of the `browser` project: one local stack with the web app (built as for
- * CloudFront, served with /api and /ws proxied; BROWSER_WEB=dev: the Vite dev server), on free ports, with an in-memory database, started in a child process
- * (see browser-stack.ts for why) and provided as `stack`, like the integration project's.
+ * CloudFront, served with /api and /ws proxied; BROWSER_WEB=dev: the Vite dev server), on free ports,
+ * with an in-memory database, started in a child process (see browser-stack.ts for why) and handed to
+ * the tests when it answers (stack-handoff.ts), like the integration project's.
  */
-export async function setup(project: TestProject) {
+export function setup(project: TestProject) {
+  handOff = handOffStack(project, 'browser', async () => ({ provided: await startChild() }));
+}
+
+async function startChild(): Promise<ProvidedStack> {
   const script = fileURLToPath(new URL('./browser-stack.ts', import.meta.url));
   const started = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
@@ -46,13 +53,18 @@ export async function setup(project: TestProject) {
       reject(new Error(`browser stack exited before it was ready (code ${code}, signal ${signal}); see its error above`));
     });
   }).catch(async (error) => {
-    await teardown();
+    await stopChild();
     throw error;
   });
-  project.provide('stack', stack);
+  return stack;
 }
 
 export async function teardown() {
+  await handOff?.forget();
+  await stopChild();
+}
+
+async function stopChild() {
   const running = child;
   child = undefined;
   if (!running || running.exitCode !== null || running.signalCode !== null) return;

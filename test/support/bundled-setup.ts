@@ -1,19 +1,22 @@
 import type { TestProject } from 'vitest/node';
-import { startTestStack } from './test-stack';
+import { handOffStack, type StackHandOff } from './stack-handoff';
+import { startTestStack, type TestStack } from './test-stack';
 
-let stop: (() => Promise<void>) | undefined;
+let handOff: StackHandOff<TestStack> | undefined;
 
 /**
  * The bundled project's own stack (vitest.config.ts): every function runs from exactly the bundle
  * `cdk deploy` uploads (SWITCHBOARD_HANDLERS=bundled, local/function-bundles.ts), so an ESM/CommonJS
- * or dynamic-import problem of the deployed code fails here.
+ * or dynamic-import problem of the deployed code fails here. Handed to the tests when it answers.
  */
-export async function setup(project: TestProject) {
-  const stack = await startTestStack({ web: false, label: 'bundled', twilioMessageStepMs: 20, handlers: 'bundled' });
-  stop = stack.stop;
-  project.provide('stack', stack.provided);
+export function setup(project: TestProject) {
+  handOff = handOffStack(project, 'bundled', () =>
+    startTestStack({ web: false, label: 'bundled', twilioMessageStepMs: 20, handlers: 'bundled' }),
+  );
 }
 
 export async function teardown() {
-  await stop?.();
+  const stack = await handOff?.started;
+  await handOff?.forget();
+  await stack?.stop();
 }

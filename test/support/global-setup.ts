@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import type { FunctionStats } from '../../local/function-environments';
 import { captureProductLog } from './captured-log';
-import { type ProvidedStack, startTestStack } from './test-stack';
+import { handOffStack, type StackHandOff } from './stack-handoff';
+import { startTestStack, type TestStack } from './test-stack';
 
 export const PLATFORM_ADMIN = 'admin@platform.test';
 /** A second administrator address, for the test that registers it as a stranger would. */
@@ -13,37 +13,39 @@ export const PLATFORM_ADMIN_NAMED = 'named@platform.test';
 /** The administrator the company-deletion tests sign up. */
 export const PLATFORM_ADMIN_DELETION = 'deletion@platform.test';
 
-let stop: (() => Promise<void>) | undefined;
-let functionStats: (() => Promise<Record<string, FunctionStats>>) | undefined;
-let dynamodbUrl: string | undefined;
+let handOff: StackHandOff<TestStack> | undefined;
 let stopCapture: (() => void) | undefined;
 
-/** One real local stack for the integration project, on free ports, with an in-memory database. */
-export async function setup(project: TestProject) {
+/**
+ * One real local stack for the integration project, on free ports, with an in-memory database, handed
+ * to its tests when it answers (stack-handoff.ts).
+ */
+export function setup(project: TestProject) {
   const captured = captureProductLog();
   stopCapture = captured.stop;
-  const stack = await startTestStack({
-    log: captured.log,
-    web: false,
-    platformAdminEmails: [
-      PLATFORM_ADMIN,
-      PLATFORM_ADMIN_UNCLAIMED,
-      PLATFORM_ADMIN_OVERVIEW,
-      PLATFORM_ADMIN_NAMED,
-      PLATFORM_ADMIN_DELETION,
-    ].join(','),
-    label: 'test',
-    // Fast enough for many tests, never zero: a message's callbacks still come one step apart, in order.
-    twilioMessageStepMs: 20,
-  });
-  stop = stack.stop;
-  functionStats = stack.functionStats;
-  dynamodbUrl = stack.provided.urls.dynamodb;
-  project.provide('stack', stack.provided);
   project.provide('productLog', captured.file);
+  handOff = handOffStack(project, 'integration', () =>
+    startTestStack({
+      log: captured.log,
+      web: false,
+      platformAdminEmails: [
+        PLATFORM_ADMIN,
+        PLATFORM_ADMIN_UNCLAIMED,
+        PLATFORM_ADMIN_OVERVIEW,
+        PLATFORM_ADMIN_NAMED,
+        PLATFORM_ADMIN_DELETION,
+      ].join(','),
+      label: 'test',
+      // Fast enough for many tests, never zero: a message's callbacks still come one step apart, in order.
+      twilioMessageStepMs: 20,
+    }),
+  );
 }
 
 export async function teardown() {
+  const stack = await handOff?.started;
+  await handOff?.forget();
+  const dynamodbUrl = stack?.provided.urls.dynamodb;
   // What the run asked of the table, and the transaction conflicts it met (local/dynamodb-proxy.ts).
   const stats =
     dynamodbUrl &&
@@ -57,19 +59,18 @@ export async function teardown() {
     );
   }
   // Cold starts are most of what a burst of parallel requests costs on this machine.
-  const functions = Object.values((await functionStats?.().catch(() => undefined)) ?? {});
+  const functions = Object.values((await stack?.functionStats().catch(() => undefined)) ?? {});
   if (functions.length) {
     const initMs = functions.flatMap((f) => f.initMs).reduce((a, b) => a + b, 0);
     const starts = functions.reduce((n, f) => n + f.environments, 0);
     console.log(`Functions: ${starts} cold starts, ${(initMs / 1000).toFixed(1)} s initialising`);
   }
-  await stop?.();
+  await stack?.stop();
   stopCapture?.();
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: ProvidedStack;
     /** The file with everything the product logged (test/support/captured-log.ts). */
     productLog: string;
   }

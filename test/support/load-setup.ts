@@ -1,19 +1,19 @@
 import type { TestProject } from 'vitest/node';
-import { startTestStack } from './test-stack';
+import { handOffStack, type StackHandOff } from './stack-handoff';
+import { startTestStack, type TestStack } from './test-stack';
 
-let stop: (() => Promise<void>) | undefined;
+let handOff: StackHandOff<TestStack> | undefined;
 
 /**
- * The load project's own stack (vitest.config.ts): started when the other projects are done, so a
- * busy company's peak meets only itself. Its product log is not captured (the integration project's
- * capture is the console's until the run ends).
+ * The peak benchmark's own stack (vitest.config.ts, `npm run bench`): a busy company's rate of texts
+ * meets only itself. Handed to the test when it answers (stack-handoff.ts).
  */
-export async function setup(project: TestProject) {
-  const stack = await startTestStack({ web: false, label: 'load', twilioMessageStepMs: 20 });
-  stop = stack.stop;
-  project.provide('stack', stack.provided);
+export function setup(project: TestProject) {
+  handOff = handOffStack(project, 'peak', () => startTestStack({ web: false, label: 'load', twilioMessageStepMs: 20 }));
 }
 
 export async function teardown() {
-  await stop?.();
+  const stack = await handOff?.started;
+  await handOff?.forget();
+  await stack?.stop();
 }

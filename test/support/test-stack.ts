@@ -20,7 +20,10 @@ export const BROWSER_VOICE_TOKEN_TTL_SECONDS = 50;
  */
 export const BROWSER_THROTTLE_WINDOW_SCALE = 1 / 4;
 
-/** What the test projects hand to their tests (vitest `provide`/`inject`). */
+/** A started test stack. */
+export type TestStack = Awaited<ReturnType<typeof startTestStack>>;
+
+/** What the test projects hand to their tests (stack-handoff.ts). */
 export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
 
 /**
