@@ -57,7 +57,10 @@ const lanes = args.length
   ? [vitest('selected', args)]
   : [
       vitest(BROWSER, ['--project', BROWSER], `[${BROWSER}]`),
-      vitest('others', others.flatMap((name) => ['--project', name])),
+      vitest(
+        'others',
+        others.flatMap((name) => ['--project', name]),
+      ),
     ];
 
 const typeChecked = exited(typecheck).then((code) => {
