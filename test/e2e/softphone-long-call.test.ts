@@ -19,7 +19,8 @@ import { addInboxMember, identityOf, listCalls, routeChannel } from '../support/
  * Time is a parameter here, not a wait: each page runs on Playwright's clock, installed before the app
  * loads, and a call "goes on" by moving that clock and the stack's together (`talk`): the SDK's
  * timers (the heartbeat timeout, tokenWillExpire, its registrations) and the call timer run on the
- * page's; call durations, token expiry and the emulator's token checks on the stack's (local/clock.ts).
+ * page's; call durations, token expiry and the emulator's token checks on the stack's (local/clock.ts;
+ * docs/architecture.md §6).
  */
 const CALLER = '+14155550123';
 const WAIT = { timeout: 30_000 } as const;

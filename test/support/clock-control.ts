@@ -17,7 +17,8 @@ const MAX_ADVANCE_MS = 60 * 60_000;
  * the Twilio emulator's dates and token checks) is that process's. Test stacks only, on a loopback port
  * whose address only the browser project is given: `npm start` and AWS have no such thing.
  * `GET /` reads it; `POST /advance` with `{ "ms": n }` moves it n ms ahead. Only ahead, as bench/cost.ts
- * moves it: tokens, throttle windows and TTLs never see time run back.
+ * moves it: tokens, throttle windows and TTLs never see time run back. Time as a parameter of the
+ * tests: docs/architecture.md §6.
  */
 export async function startClockControl() {
   const reading = (): StackClockReading => ({ nowMs: Date.now(), offsetMs: clockOffsetMs() });
