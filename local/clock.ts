@@ -2,9 +2,10 @@
  * A clock that can run ahead of the wall clock, for `npm run cost` (bench/cost.ts): it plays an hour of
  * the web app in a couple of minutes on the pages' fake clocks, and the server side must see the same
  * hour pass — access tokens expire, secrets and the authorizer's answers go stale, last-seen times age —
- * or what happens once per N minutes would happen once per run. Only `Date` moves (timers keep wall
- * time). Nothing shifts it but that bench: the offset is 0 and `Date` untouched otherwise. The function
- * environments (worker threads) follow this process's offset, sent with each invocation
+ * or what happens once per N minutes would happen once per run. The browser tests move it the same way,
+ * past a timer instead of waiting for it (test/support/clock-control.ts). Only `Date` moves (timers keep
+ * wall time). Nothing else shifts it: the offset is 0 and `Date` untouched otherwise (`npm start`, AWS).
+ * The function environments (worker threads) follow this process's offset, sent with each invocation
  * (local/function-environments.ts, local/function-runtime.ts).
  */
 const WallDate = Date;

@@ -25,6 +25,8 @@ export interface StackOptions extends LocalSettings {
   passwordScryptN?: number;
   /** A voice token lifetime shorter than 15 minutes, for tests that watch the softphone renew it. */
   voiceTokenTtlSeconds?: number;
+  /** The Twilio emulator's signalling heartbeat interval, shorter than its 5 s for tests that run a page's clock ahead. */
+  signallingHeartbeatMs?: number;
   /** A fraction below 1 that shortens the sign-in and session throttle windows, for tests that wait one out. */
   throttleWindowScale?: number;
   /**
@@ -97,7 +99,11 @@ export async function startLocalStack(options: StackOptions) {
         demo: options.twilioDemo,
         messageStepMs: options.twilioMessageStepMs,
         // The certificate stays in the data folder (tests: their temporary one), so it is trusted once.
-        signalling: { port: options.twilioSignallingPort, certificateDir: join(options.dataDir, 'tls') },
+        signalling: {
+          port: options.twilioSignallingPort,
+          certificateDir: join(options.dataDir, 'tls'),
+          heartbeatMs: options.signallingHeartbeatMs,
+        },
         log: log('twilio'),
       }).then((t) => {
         stops.push(t.stop);

@@ -3,6 +3,7 @@ import type { Message } from '../../shared/contract/conversations';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { MAX_MESSAGE_LENGTH } from '../../shared/sms-segments';
 import { api } from '../support/api';
+import { ownGateway } from '../support/own-gateway';
 import {
   conversationWith,
   newPhone,
@@ -15,6 +16,14 @@ import {
 import { emulatorMessages, newTwilioAccount, numbersByKind, setTwilioFaults, textFromPhone } from '../support/twilio';
 
 const listen = socketsClosedAfterEach();
+
+/**
+ * A gateway of this file's own whose Twilio routes stop after 6 s instead of 29 s, for a Twilio that
+ * does not answer: a Twilio call within gives up after 4 s (lib/deadline.ts keeps the last third of the
+ * time left), not after the client's 8 s.
+ */
+const SHORT_ROUTE_TIMEOUT_MS = 6_000;
+const shortRoutes = ownGateway({ timeoutMs: (route) => (route.timeoutSeconds ? SHORT_ROUTE_TIMEOUT_MS : 10_000) });
 
 /** The message as the thread shows it now. */
 async function messageInThread(line: SmsLine, conversationId: string, messageId: string): Promise<Message | undefined> {
@@ -147,7 +156,10 @@ describe('sending a text', () => {
     const conversationId = await conversationWith(line, socket, newPhone());
     await setTwilioFaults(line.twilio.accountSid, { rest: { delayMs: 30_000 } });
     try {
-      const sent = await sendText(line.account, conversationId, 'Still there?');
+      const sent = await shortRoutes.request<{ message: Message }>(`/api/v1/conversations/${conversationId}/messages`, {
+        token: line.account.tokens.accessToken,
+        body: { body: 'Still there?' },
+      });
       expect(sent.status).toBe(201);
       expect(sent.body.data.message).toMatchObject({
         body: 'Still there?',

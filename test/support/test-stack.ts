@@ -8,15 +8,24 @@ import { type LocalStack, startLocalStack } from '../../local/stack';
 
 /**
  * The browser project's voice token lifetime (the local-only setting; in AWS always 15 minutes). The
- * SDK asks for the next token 10 s before the end (40 s in: time enough to sign in and answer a call
- * first) and registers every 30 s, so a registration under the new token comes about a minute in.
+ * SDK asks for the next token 10 s before the end (40 s in on the page's clock: time enough to sign in
+ * and answer a call first) and registers every 30 s, so a registration under the new token comes about
+ * a minute in; softphone-long-call.test.ts runs the page's and the stack's clocks there.
  */
 export const BROWSER_VOICE_TOKEN_TTL_SECONDS = 50;
 
 /**
+ * The Twilio emulator's signalling heartbeat on the browser stack: every 250 ms, not 5 s. The Voice SDK
+ * drops a socket that hears nothing for 15 s of its page's clock; a test that runs that clock ahead
+ * (softphone-long-call.test.ts) moves it 5 s per beat heard, so the SDK hears the emulator's beat at its
+ * pace outside tests.
+ */
+export const BROWSER_SIGNALLING_HEARTBEAT_MS = 250;
+
+/**
  * The browser project's sign-in and session throttle windows, as a share of AWS's (the local-only
- * setting, functions/lib/throttle.ts): the one-minute refresh window lasts 15 s, so a test waits out a
- * 429 storm in seconds.
+ * setting, functions/lib/throttle.ts): the one-minute refresh window lasts 15 s, so a test that moves
+ * the stack's clock past a 429 storm's window moves it seconds, not a minute.
  */
 export const BROWSER_THROTTLE_WINDOW_SCALE = 1 / 4;
 
@@ -24,7 +33,10 @@ export const BROWSER_THROTTLE_WINDOW_SCALE = 1 / 4;
 export type TestStack = Awaited<ReturnType<typeof startTestStack>>;
 
 /** What the test projects hand to their tests (stack-handoff.ts). */
-export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'>;
+export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'> & {
+  /** The stack's clock control (test/support/clock-control.ts): the browser stack's only. */
+  clock?: string;
+};
 
 /**
  * A real local stack for tests: every part on a free port, an in-memory database, a temporary data
@@ -40,6 +52,8 @@ export async function startTestStack(options: {
   twilioMessageStepMs?: number;
   /** A voice token lifetime under 15 minutes (functions/voice/voice-token.ts). */
   voiceTokenTtlSeconds?: number;
+  /** The Twilio emulator's signalling heartbeat interval (its own default, 5 s, without one). */
+  signallingHeartbeatMs?: number;
   /** Sign-in and session throttle windows shorter than AWS's, by this fraction (functions/lib/throttle.ts). */
   throttleWindowScale?: number;
   /** `bundled`: the functions run from exactly the bundles `cdk deploy` uploads (local/function-bundles.ts). */
@@ -76,6 +90,7 @@ export async function startTestStack(options: {
       webBuild: options.webBuild,
       twilioMessageStepMs: options.twilioMessageStepMs,
       voiceTokenTtlSeconds: options.voiceTokenTtlSeconds,
+      signallingHeartbeatMs: options.signallingHeartbeatMs,
       throttleWindowScale: options.throttleWindowScale,
       // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
       passwordScryptN: 2 ** 14,

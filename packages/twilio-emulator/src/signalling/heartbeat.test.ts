@@ -17,7 +17,7 @@ describe('signalling heartbeat', () => {
   let arrived: () => void = () => {};
 
   beforeEach(async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance', 'Date'] });
     server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
     server.on('connection', (socket) => {
       const heartbeat = keepAlive(socket, INTERVAL_MS);
@@ -72,6 +72,13 @@ describe('signalling heartbeat', () => {
     expect(await exchange('\n')).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(await exchange('\n')).toEqual(['\n']);
+  });
+
+  it('times its beats on the monotonic clock: a host moving Date ahead does not make the SDK’s answer a beat to answer', async () => {
+    vi.advanceTimersByTime(INTERVAL_MS);
+    expect(await exchange()).toEqual(['\n']);
+    vi.setSystemTime(Date.now() + 60 * INTERVAL_MS);
+    expect(await exchange('\n')).toEqual([]);
   });
 
   it('stops beating when the socket closes', async () => {

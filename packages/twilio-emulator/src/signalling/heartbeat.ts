@@ -16,14 +16,16 @@ export const DEFAULT_HEARTBEAT_MS = 5_000;
 /**
  * Beats on the socket every `intervalMs` until it closes. `heard` takes a frame from the client: a
  * heartbeat is answered, unless it came within half an interval of the emulator's last one (then it is
- * the SDK's answer to it), so two peers that both answer every beat cannot ping-pong.
+ * the SDK's answer to it), so two peers that both answer every beat cannot ping-pong. Intervals are
+ * measured on the monotonic clock, as the beats are timed: a host may move `Date` ahead (a test
+ * stack's clock), which says nothing about how long ago the last beat went.
  */
 export function keepAlive(socket: WebSocket, intervalMs: number) {
   let lastBeat = Number.NEGATIVE_INFINITY;
   const beat = () => {
     if (socket.readyState !== socket.OPEN) return;
     socket.send(HEARTBEAT);
-    lastBeat = Date.now();
+    lastBeat = performance.now();
   };
   const timer = setInterval(beat, intervalMs);
   socket.once('close', () => clearInterval(timer));
@@ -31,7 +33,7 @@ export function keepAlive(socket: WebSocket, intervalMs: number) {
     /** True when the frame is a heartbeat, which is no protocol message. */
     heard(data: RawData, isBinary: boolean): boolean {
       if (isBinary || String(data) !== HEARTBEAT) return false;
-      if (Date.now() - lastBeat >= intervalMs / 2) beat();
+      if (performance.now() - lastBeat >= intervalMs / 2) beat();
       return true;
     },
   };
