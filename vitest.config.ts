@@ -16,7 +16,8 @@ const AGAINST_STAND_INS = [
  * (test/support/unit-guard.ts refuses the first two); `stand-ins` runs the local stand-ins' own tests
  * (local/: DynamoDB Local, its proxy, the gateway, function environments; the Twilio emulator's package),
  * the CDK app's synth tests (infra/), and the product's modules that are tested against a stand-in
- * (AGAINST_STAND_INS); `integration` shares one local stack (DynamoDB Local, the SES
+ * (AGAINST_STAND_INS), with one DynamoDB Local for the project, each file in tables of its own
+ * (test/support/stand-ins-setup.ts); `integration` shares one local stack (DynamoDB Local, the SES
  * emulator and the gateway on free ports) started by its global setup; `web` runs the SPA's component
  * tests in jsdom; `browser` drives the web app in Debian's Chromium against a stack of its own with the
  * web app built as for CloudFront (local/web.ts), one file at a time, after the other projects (2 cores: a browser next to other
@@ -50,8 +51,9 @@ export default defineConfig({
             'infra/**/*.test.ts',
             ...AGAINST_STAND_INS,
           ],
+          globalSetup: ['test/support/stand-ins-setup.ts'],
           testTimeout: 120_000,
-          // A bound, not a goal: DynamoDB Local's JVM took over vitest's 10 s default to start on a busy machine.
+          // A bound, not a goal: hooks start stand-ins (gateways, function environments, the emulator), several times slower on a busy machine.
           hookTimeout: 60_000,
         },
       },
