@@ -1,8 +1,24 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The product's modules whose tests run against a stand-in: DynamoDB Local, an HTTP server, esbuild. */
+const AGAINST_STAND_INS = [
+  'functions/lib/batch-get.test.ts',
+  'functions/lib/db-conflicts.test.ts',
+  'functions/lib/table-access.test.ts',
+  'functions/lib/config.test.ts',
+  'functions/auth/access-tokens.test.ts',
+  'functions/handlers/system/origin-authorizer.test.ts',
+  'functions/twilio/rest-client.test.ts',
+];
 
 /**
- * Projects (docs/testing.md): `unit` runs in isolation; `integration` shares one local stack (DynamoDB
+ * Projects (docs/testing.md): `unit` runs the product's modules alone, in seconds: no port, no
+ * process, no CDK synth (test/support/unit-guard.ts refuses the first two); `stand-ins` runs the local
+ * stand-ins' own tests (local/: DynamoDB Local, its proxy, the gateway, function environments; the
+ * Twilio emulator's package), the CDK app's synth tests (infra/), and the product's modules that are
+ * tested against a stand-in (AGAINST_STAND_INS), with one DynamoDB Local for the project, each file in
+ * tables of its own (test/support/stand-ins-setup.ts); `integration` shares one local stack (DynamoDB
  * Local, the SES emulator and the gateway on free ports), handed to its files when it answers
  * (test/support/stack-handoff.ts), with the parallel writers on one conversation (test/load) among
  * them; `web` runs the SPA's component tests in jsdom; `browser` drives the web app in Debian's
@@ -23,17 +39,25 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          include: ['functions/**/*.test.ts', 'shared/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...AGAINST_STAND_INS],
+          setupFiles: ['test/support/unit-guard.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'stand-ins',
           include: [
-            'functions/**/*.test.ts',
-            'shared/**/*.test.ts',
-            'infra/**/*.test.ts',
             'local/**/*.test.ts',
             'packages/*/src/**/*.test.ts',
             'packages/*/test/**/*.test.ts',
-            'bench/**/*.test.ts',
+            'infra/**/*.test.ts',
+            ...AGAINST_STAND_INS,
           ],
+          globalSetup: ['test/support/stand-ins-setup.ts'],
           testTimeout: 120_000,
-          // A bound, not a goal: DynamoDB Local's JVM took over vitest's 10 s default to start on a busy machine.
+          // A bound, not a goal: hooks start stand-ins (gateways, function environments, the emulator), several times slower on a busy machine.
           hookTimeout: 60_000,
         },
       },

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, aws_cloudfront as cloudfront, NestedStack, type Stack, Token } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { type App, aws_cloudfront as cloudfront, NestedStack, type Stack, Token } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -38,20 +38,15 @@ import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PRE
 import { WS_PATH_REWRITE } from './constructs/web-hosting';
 import { knownLayerArns, optInRegions } from './regions';
 import { nestedTemplatesOf } from './resolve-template';
-import { API_GATEWAY_LOGGING_ROLE_CONTEXT, PROJECT_ROOT, SwitchboardStack } from './switchboard-stack';
+import { API_GATEWAY_LOGGING_ROLE_CONTEXT, type SwitchboardStack } from './switchboard-stack';
+import { annotationsOf, synth as synthOnce, type Variant } from './test-synth';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-infra-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** Synthesises like `npx cdk synth` (the feature flags of cdk.json) but without bundling the functions. */
-function synth(webDistPath: string, options: { region?: string; context?: Record<string, unknown> } = {}) {
-  const { context } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8'));
-  const app = new App({
-    context: { ...context, ...options.context, 'aws:cdk:bundling-stacks': [] },
-    outdir: fs.mkdtempSync(path.join(tmp, 'out-')),
-  });
-  const env = options.region ? { region: options.region } : undefined;
-  const stack = new SwitchboardStack(app, 'Switchboard', { webDistPath, env });
+/** A variant of the stack, synthesised once for this file and deploy.suite.ts (test-synth.ts), as one template. */
+function synth(variant: Variant = {}) {
+  const { app, stack } = synthOnce(variant);
   return { app, stack, template: withNestedStacks(stack) };
 }
 
@@ -156,11 +151,11 @@ function isAccountWide(name: string, stack: SwitchboardStack): boolean {
   return withRegion && withStack;
 }
 
-const withoutWeb = synth(path.join(tmp, 'missing-dist'));
+const withoutWeb = synth();
 const { template } = withoutWeb;
 
 describe('table', () => {
-  it('is the single table of tableDefinition, on demand, retained (deletion protection: deploy.test.ts)', () => {
+  it('is the single table of tableDefinition, on demand, retained (deletion protection: deploy.suite.ts)', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'RetainExceptOnCreate',
@@ -416,7 +411,7 @@ describe('stack size', () => {
       'AWS::Lambda::Permission',
     ];
     // Over every stack (`template` holds them all), less the one function (and role, policy, log
-    // group) of the table's deletion protection (deploy.test.ts).
+    // group) of the table's deletion protection (deploy.suite.ts).
     const routeBound = perRoute.reduce((sum, type) => sum + Object.keys(template.findResources(type)).length, 0) - 1;
     // An answered socket route (heartbeat) has an API route and a MOCK integration, and no function.
     const routes =
@@ -718,14 +713,14 @@ describe('outputs', () => {
 describe('web app upload', () => {
   it('is skipped, with a warning, while web/dist is not built', () => {
     template.resourceCountIs('Custom::CDKBucketDeployment', 0);
-    Annotations.fromStack(withoutWeb.stack).hasWarning('/Switchboard/Web', Match.stringLikeRegexp('npm run build:web'));
+    annotationsOf(withoutWeb.stack).hasWarning('/Switchboard/Web', Match.stringLikeRegexp('npm run build:web'));
   });
 
   it('uploads web/dist when it exists', () => {
     const dist = path.join(tmp, 'dist');
     fs.mkdirSync(dist);
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
-    const withWeb = synth(dist);
+    const withWeb = synth({ webDistPath: dist });
     withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
     expect(nagFindings(withWeb.app)).toEqual([]);
   });
@@ -868,7 +863,7 @@ describe('origin verification and throttling', () => {
       expect(origin.OriginCustomHeaders).toEqual([
         {
           HeaderName: ORIGIN_SECRET_HEADER,
-          // Pinned to a version (deploy.test.ts: origin secret rotation).
+          // Pinned to a version (deploy.suite.ts: origin secret rotation).
           HeaderValue: {
             'Fn::Join': [
               '',
@@ -1010,9 +1005,9 @@ describe('origin verification and throttling', () => {
 });
 
 describe("the account's API Gateway logging role", () => {
-  it('is left alone by default and set only when asked for (cdk.json may give a boolean; the CLI: deploy.test.ts)', () => {
+  it('is left alone by default and set only when asked for (cdk.json may give a boolean; the CLI: deploy.suite.ts)', () => {
     template.resourceCountIs('AWS::ApiGateway::Account', 0);
-    const withRole = synth(path.join(tmp, 'missing-dist'), { context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: true } });
+    const withRole = synth({ context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: true } });
     withRole.template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'RetainExceptOnCreate' });
   });
 });
@@ -1282,7 +1277,7 @@ describe('regions', () => {
 
   // A mapped region, and opt-in regions the map lacks (where CloudFront cannot deliver logs either).
   it.each(['us-east-1', 'eu-central-2', 'ap-southeast-4', 'af-south-1', 'me-central-1'])('synthesise for %s', (region) => {
-    const regional = synth(path.join(tmp, 'missing-dist'), { region });
+    const regional = synth({ region });
     const layer = JSON.stringify(routeFunction(regional.template).Properties.Layers);
     const known = knownLayerArns()[region];
     if (known) expect(layer).toBe(JSON.stringify([known]));
@@ -1307,4 +1302,9 @@ describe('cdk-nag AwsSolutions', () => {
   it('has no unacknowledged error or warning', () => {
     expect(nagFindings(withoutWeb.app)).toEqual([]);
   });
+});
+
+// In this file's process, so the variants both synthesise are synthesised once (test-synth.ts).
+describe('deploy (deploy.suite.ts)', async () => {
+  await import('./deploy.suite');
 });

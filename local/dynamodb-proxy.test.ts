@@ -16,19 +16,17 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDynamoDb } from './dynamodb';
+import { dynamoDbLocal, ownTable } from '../test/support/dynamodb-local';
 import { startGate } from './dynamodb-gate';
 import { type DynamoDbProxy, startDynamoDbProxy } from './dynamodb-proxy';
 import { quietLogger } from './log';
-import { freePort } from './ports';
 
-const TABLE = 'proxied';
-let dynamo: Awaited<ReturnType<typeof startDynamoDb>>;
+const TABLE = ownTable('proxied');
+const dynamo = dynamoDbLocal();
 let gate: Awaited<ReturnType<typeof startGate>>;
 let proxy: DynamoDbProxy | undefined;
 
 beforeAll(async () => {
-  dynamo = await startDynamoDb({ port: await freePort(), log: quietLogger });
   await dynamo.client.send(
     new CreateTableCommand({
       TableName: TABLE,
@@ -54,7 +52,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   await gate?.stop();
-  await dynamo?.stop();
 });
 
 async function start(conflicts = true) {
@@ -303,11 +300,12 @@ describe('the DynamoDB conflict proxy', () => {
         method: 'POST',
         headers: {
           'content-type': 'application/x-amz-json-1.0',
-          'x-amz-target': 'DynamoDB_20120810.ListTables',
+          // Its own table, not ListTables: other files create theirs in the same DynamoDB Local meanwhile.
+          'x-amz-target': 'DynamoDB_20120810.DescribeTable',
           authorization:
             'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
         },
-        body: '{}',
+        body: JSON.stringify({ TableName: TABLE }),
       });
       return { status: answer.status, crc: answer.headers.get('x-amz-crc32'), body: await answer.text() };
     };

@@ -1,20 +1,11 @@
 import { CreateTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GSI1, GSI2, GSI3, tableDefinition } from '../functions/lib/table';
-import { ensureTable, startDynamoDb } from './dynamodb';
-import { quietLogger } from './log';
-import { freePort } from './ports';
+import { dynamoDbLocal, ownTable } from '../test/support/dynamodb-local';
+import { ensureTable } from './dynamodb';
 
-let dynamo: Awaited<ReturnType<typeof startDynamoDb>>;
-
-beforeAll(async () => {
-  dynamo = await startDynamoDb({ port: await freePort(), log: quietLogger });
-});
-
-afterAll(async () => {
-  await dynamo?.stop();
-});
+const dynamo = dynamoDbLocal();
 
 async function indexesOf(tableName: string) {
   const { Table } = await dynamo.client.send(new DescribeTableCommand({ TableName: tableName }));
@@ -24,21 +15,23 @@ const byName = (a: { name?: string }, b: { name?: string }) => (a.name ?? '').lo
 
 describe('ensureTable', () => {
   it('creates a missing table with every index of the definition and the TTL attribute', async () => {
-    expect(await ensureTable(dynamo.client, 'fresh')).toEqual({ created: true, addedIndexes: [] });
+    const fresh = ownTable('fresh');
+    expect(await ensureTable(dynamo.client, fresh)).toEqual({ created: true, addedIndexes: [] });
 
-    expect(await indexesOf('fresh')).toEqual(
+    expect(await indexesOf(fresh)).toEqual(
       tableDefinition.globalSecondaryIndexes.map((i) => ({ name: i.indexName, status: 'ACTIVE' })).sort(byName),
     );
-    const ttl = await dynamo.client.send(new DescribeTimeToLiveCommand({ TableName: 'fresh' }));
+    const ttl = await dynamo.client.send(new DescribeTimeToLiveCommand({ TableName: fresh }));
     expect(ttl.TimeToLiveDescription?.AttributeName).toBe(tableDefinition.ttlAttribute);
-    expect(await ensureTable(dynamo.client, 'fresh')).toEqual({ created: false, addedIndexes: [] });
+    expect(await ensureTable(dynamo.client, fresh)).toEqual({ created: false, addedIndexes: [] });
   });
 
   it("adds the indexes an earlier checkout's table lacks, and they list the items it already holds", async () => {
     // The table as `npm start` created it before GSI2 (and GSI3, issue 27) existed.
+    const oldCheckout = ownTable('old-checkout');
     await dynamo.client.send(
       new CreateTableCommand({
-        TableName: 'old-checkout',
+        TableName: oldCheckout,
         BillingMode: 'PAY_PER_REQUEST',
         AttributeDefinitions: ['PK', 'SK', GSI1.partitionKey, GSI1.sortKey].map((AttributeName) => ({
           AttributeName,
@@ -67,21 +60,21 @@ describe('ensureTable', () => {
       [GSI2.partitionKey]: 'COMPANY#c#CONVS',
       [GSI2.sortKey]: '2026-01-01T00:00:00.000Z#v',
     };
-    await doc.send(new PutCommand({ TableName: 'old-checkout', Item: item }));
+    await doc.send(new PutCommand({ TableName: oldCheckout, Item: item }));
 
-    expect(await ensureTable(dynamo.client, 'old-checkout')).toEqual({
+    expect(await ensureTable(dynamo.client, oldCheckout)).toEqual({
       created: false,
       addedIndexes: [GSI2.indexName, GSI3.indexName],
     });
 
-    expect(await indexesOf('old-checkout')).toEqual([
+    expect(await indexesOf(oldCheckout)).toEqual([
       { name: GSI1.indexName, status: 'ACTIVE' },
       { name: GSI2.indexName, status: 'ACTIVE' },
       { name: GSI3.indexName, status: 'ACTIVE' },
     ]);
     const listed = await doc.send(
       new QueryCommand({
-        TableName: 'old-checkout',
+        TableName: oldCheckout,
         IndexName: GSI2.indexName,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': GSI2.partitionKey },
@@ -90,6 +83,6 @@ describe('ensureTable', () => {
     );
     expect(listed.Items).toEqual([item]);
     // The next start finds nothing left to add.
-    expect(await ensureTable(dynamo.client, 'old-checkout')).toEqual({ created: false, addedIndexes: [] });
+    expect(await ensureTable(dynamo.client, oldCheckout)).toEqual({ created: false, addedIndexes: [] });
   });
 });

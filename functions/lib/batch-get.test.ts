@@ -1,19 +1,17 @@
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureTable, startDynamoDb } from '../../local/dynamodb';
-import { quietLogger } from '../../local/log';
-import { freePort } from '../../local/ports';
+import { ensureTable } from '../../local/dynamodb';
+import { dynamoDbLocal, ownTable } from '../../test/support/dynamodb-local';
 import { BACKOFF } from './backoff';
 import { withDeadline } from './deadline';
 
-const TABLE = 'batch-get';
-let dynamo: Awaited<ReturnType<typeof startDynamoDb>>;
+const TABLE = ownTable('batch-get');
+const dynamo = dynamoDbLocal();
 let lib: typeof import('./batch-get');
 let db: DynamoDBDocumentClient;
 
 beforeAll(async () => {
-  dynamo = await startDynamoDb({ port: await freePort(), log: quietLogger });
   await ensureTable(dynamo.client, TABLE);
   // The functions' own client (lib/db), created when first imported, on this DynamoDB Local.
   vi.stubEnv('DYNAMODB_ENDPOINT', dynamo.endpoint);
@@ -25,9 +23,8 @@ beforeAll(async () => {
   db = (await import('./db')).db;
 });
 
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllEnvs();
-  await dynamo?.stop();
 });
 
 const key = (pk: string, i: number) => ({ PK: pk, SK: `ITEM#${String(i).padStart(3, '0')}` });

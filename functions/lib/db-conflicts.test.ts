@@ -16,11 +16,10 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDynamoDb } from '../../local/dynamodb';
 import { startGate } from '../../local/dynamodb-gate';
 import { type DynamoDbProxy, startDynamoDbProxy } from '../../local/dynamodb-proxy';
 import { quietLogger } from '../../local/log';
-import { freePort } from '../../local/ports';
+import { dynamoDbLocal, ownTable } from '../../test/support/dynamodb-local';
 import { BACKOFF } from './backoff';
 import { retryConflicts, TABLE_CLIENT_RETRY } from './db';
 import { withDeadline } from './deadline';
@@ -30,8 +29,8 @@ import { withDeadline } from './deadline';
  * in front of DynamoDB Local (local/dynamodb-proxy.ts); the gate between them holds a transaction in
  * flight for as long as a test needs, or loses an answer DynamoDB Local gave.
  */
-const TABLE = 'conflicts';
-let dynamo: Awaited<ReturnType<typeof startDynamoDb>>;
+const TABLE = ownTable('conflicts');
+const dynamo = dynamoDbLocal();
 let gate: Awaited<ReturnType<typeof startGate>>;
 let proxy: DynamoDbProxy;
 let db: DynamoDBDocumentClient;
@@ -39,7 +38,6 @@ let db: DynamoDBDocumentClient;
 const tokens: string[] = [];
 
 beforeAll(async () => {
-  dynamo = await startDynamoDb({ port: await freePort(), log: quietLogger });
   await dynamo.client.send(
     new CreateTableCommand({
       TableName: TABLE,
@@ -91,7 +89,6 @@ afterAll(async () => {
   gate?.open();
   await proxy?.stop();
   await gate?.stop();
-  await dynamo?.stop();
 });
 
 let n = 0;

@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTable, startDynamoDb } from '../../local/dynamodb';
-import { quietLogger } from '../../local/log';
-import { freePort } from '../../local/ports';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureTable } from '../../local/dynamodb';
+import { dynamoDbLocal, ownTable } from '../../test/support/dynamodb-local';
 import { keyIds, keys } from './table';
 
 /**
@@ -11,14 +10,13 @@ import { keyIds, keys } from './table';
  * against DynamoDB Local: paging past DynamoDB's 1 MB a page, the prefix range, and a cancelled
  * transaction's reasons read by item name.
  */
-const TABLE = 'table-access';
-let dynamo: Awaited<ReturnType<typeof startDynamoDb>>;
+const TABLE = ownTable('table-access');
+const dynamo = dynamoDbLocal();
 let query: typeof import('./query');
 let transact: typeof import('./transact');
 let put: (item: Record<string, unknown>) => Promise<unknown>;
 
 beforeAll(async () => {
-  dynamo = await startDynamoDb({ port: await freePort(), log: quietLogger });
   await ensureTable(dynamo.client, TABLE);
   // The module-scope table client reads these when first imported (lib/db.ts).
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -31,10 +29,6 @@ beforeAll(async () => {
   const { db } = await import('./db');
   const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
   put = (item) => db.send(new PutCommand({ TableName: TABLE, Item: item }));
-});
-
-afterAll(async () => {
-  await dynamo?.stop();
 });
 
 describe('queryPrefix', () => {

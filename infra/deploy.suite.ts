@@ -1,9 +1,7 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
 import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
 import { httpRoutes } from '../functions/routes';
@@ -15,27 +13,15 @@ import {
   API_GATEWAY_LOGGING_ROLE_CONTEXT,
   API_GATEWAY_LOGGING_ROLE_WARNING,
   PROJECT_ROOT,
-  SwitchboardStack,
 } from './switchboard-stack';
+import { annotationsOf, synth } from './test-synth';
 
 /**
  * What an operator's first deploy, custom domain, secret rotation, web ACL and restore get from the
- * template (README: Deploy to AWS), for the parameters and context as the CDK CLI passes them.
+ * template (README: Deploy to AWS), for the parameters and context as the CDK CLI passes them (`-c`
+ * values are strings). Run by switchboard-stack.test.ts, in its process, so that the stack it
+ * synthesises there serves these tests too (test-synth.ts).
  */
-
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-deploy-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-/** Synthesises like `npx cdk synth` (cdk.json's feature flags; `-c` values are strings) without bundling. */
-function synth(context: Record<string, string> = {}) {
-  const { context: flags } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8'));
-  const app = new App({
-    context: { ...flags, ...context, 'aws:cdk:bundling-stacks': [] },
-    outdir: fs.mkdtempSync(path.join(tmp, 'out-')),
-  });
-  const stack = new SwitchboardStack(app, 'Switchboard', { webDistPath: path.join(tmp, 'missing-dist') });
-  return { stack, template: Template.fromStack(stack) };
-}
 
 const plain = synth();
 const json = plain.template.toJSON();
@@ -90,7 +76,7 @@ describe('every choice of parameters', () => {
 
 describe("the account's API Gateway logging role", () => {
   it('is set with -c switchboard:apiGatewayLoggingRole=true, as the CLI passes it (a string), before the WebSocket stage', () => {
-    const { template } = synth({ [API_GATEWAY_LOGGING_ROLE_CONTEXT]: 'true' });
+    const { template } = synth({ context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: 'true' } });
     template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'RetainExceptOnCreate' });
     const account = Object.keys(template.findResources('AWS::ApiGateway::Account'))[0];
     template.hasResource('AWS::ApiGatewayV2::Stage', {
@@ -101,28 +87,28 @@ describe("the account's API Gateway logging role", () => {
 
   it('is left alone without the flag, and synth warns with the command that tells whether the account has one', () => {
     plain.template.resourceCountIs('AWS::ApiGateway::Account', 0);
-    Annotations.fromStack(plain.stack).hasWarning(
+    annotationsOf(plain.stack).hasWarning(
       '/Switchboard/Realtime',
       Match.stringLikeRegexp(`${API_GATEWAY_LOGGING_ROLE_CHECK}.*${API_GATEWAY_LOGGING_ROLE_CONTEXT}=true`),
     );
   });
 
   it('is left alone, without the warning, with =false (the account has one)', () => {
-    const { stack, template } = synth({ [API_GATEWAY_LOGGING_ROLE_CONTEXT]: 'false' });
+    const { stack, template } = synth({ context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: 'false' } });
     template.resourceCountIs('AWS::ApiGateway::Account', 0);
-    const warnings = Annotations.fromStack(stack).findWarning('*', Match.anyValue());
+    const warnings = annotationsOf(stack).findWarning('*', Match.anyValue());
     expect(JSON.stringify(warnings)).not.toContain(API_GATEWAY_LOGGING_ROLE_WARNING);
     expect(JSON.stringify(warnings)).not.toContain(API_GATEWAY_LOGGING_ROLE_CHECK);
   });
 
   it('refuses a value that is neither true nor false, instead of reading it as no', () => {
-    expect(() => synth({ [API_GATEWAY_LOGGING_ROLE_CONTEXT]: 'yes' })).toThrow(/give true or false/);
+    expect(() => synth({ context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: 'yes' } })).toThrow(/give true or false/);
   });
 });
 
 describe('a failed first deploy', () => {
   it('leaves nothing behind: every resource kept on delete is RetainExceptOnCreate (table, key, buckets)', () => {
-    const { template } = synth({ [API_GATEWAY_LOGGING_ROLE_CONTEXT]: 'true' });
+    const { template } = synth({ context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: 'true' } });
     const kept = Object.entries(template.toJSON().Resources as Record<string, { Type: string; DeletionPolicy?: string }>).filter(
       ([, resource]) => resource.DeletionPolicy !== undefined && resource.DeletionPolicy !== 'Delete',
     );
