@@ -16,7 +16,7 @@
  * text to the emulator; the CPU seconds per second of the load that each of the stack's processes
  * got, and their total (bench/lib/process-cpu.ts: DynamoDB Local's and the SES emulator's from
  * /proc, so Linux only); per function, the environments created, cold starts and their
- * initialisation, invocations, waits, throttles, timeouts and peak concurrency (the busiest in the
+ * initialisation, invocations, waits, throttles, timeouts, idle environments ended to make room and peak concurrency (the busiest in the
  * terminal, all in the JSON); and the peak memory of this process. Exits 1 on any error or lost
  * event. `SOAK_SECONDS=10 SOAK_AGENTS=5 npm run soak` for a quick run; `SOAK_TEXTS_PER_SECOND=20`
  * for a busy company's peak. The table's transaction conflicts are simulated as in AWS
@@ -553,7 +553,7 @@ try {
     );
     const t = functions.totals;
     console.log(
-      `${t.functions} functions ran (the ${Math.min(BUSIEST_FUNCTIONS, t.functions)} busiest above): ${t.environments} environments created (${t.environmentsDuringLoad} during the load), ${t.coldStarts} cold starts (init p50 ${wholeMs(t.initMsMedian)} ms, max ${wholeMs(t.initMsMax)} ms), ${t.invocations} invocations, ${t.queued} queued, ${t.throttled} throttled, ${t.timeouts} timeouts.`,
+      `${t.functions} functions ran (the ${Math.min(BUSIEST_FUNCTIONS, t.functions)} busiest above): ${t.environments} environments created (${t.environmentsDuringLoad} during the load), ${t.coldStarts} cold starts (init p50 ${wholeMs(t.initMsMedian)} ms, max ${wholeMs(t.initMsMax)} ms), ${t.invocations} invocations, ${t.queued} queued, ${t.throttled} throttled, ${t.timeouts} timeouts; ${t.evicted} idle environments ended to make room for another function's, ${t.liveAtEnd} live at the end.`,
     );
   }
   // What the run asked of the table, and the transaction conflicts it met (local/dynamodb-proxy.ts).
@@ -720,6 +720,7 @@ function functionRows(byName: Record<string, FunctionStats>, atStart: Record<str
     },
     queued: f.queued,
     throttled: f.throttled,
+    evicted: f.evicted,
     timeouts: f.timeouts,
     peakConcurrency: f.peakConcurrency,
     // Means over the load's invocations (since `atStart`): waiting for an environment, running in one.
@@ -743,6 +744,8 @@ function functionRows(byName: Record<string, FunctionStats>, atStart: Record<str
       invocations: sum((r) => r.invocations),
       queued: sum((r) => r.queued),
       throttled: sum((r) => r.throttled),
+      evicted: sum((r) => r.evicted),
+      liveAtEnd: sum((r) => r.live),
       timeouts: sum((r) => r.timeouts),
     },
   };
