@@ -314,7 +314,8 @@ export function createFunctionEnvironments(options: {
         pool.starting.delete(worker);
         if (error) {
           worker.terminate().catch(() => {});
-          log.error(error.message);
+          // Closing ends the environments still starting: no failure to report.
+          if (!closed) log.error(error.message);
           // Lambda answers the invocation that met a failed init with that error (Runtime.InitError).
           pool.waiters.shift()?.fail(error);
           scale(pool);
