@@ -29,9 +29,9 @@ import type { Logger } from './log';
  *   environment of a 20 ms function comes free long before a new one would have loaded.
  * - An HTTP request is refused (FunctionThrottled, API Gateway's 503) only when no environment of its
  *   function came free, or was starting, for `admissionMs`: a queue that moves is never throttled.
- * Measured on this machine (2 cores; bench/results: the soak): an environment takes about 0.19 CPU s to
- * start (worker thread and bundle; 60–300 ms of wall time, more under load) and holds about 20–25 MB of
- * RSS (its own V8 heap: 11 MB used of 29 MB); after an hour of invocations its heap is larger still.
+ * Measured on this machine (2 cores, others' test runs beside it; bench/environment-cost.ts): an
+ * environment takes about 0.19 CPU-seconds to start (its thread and its bundle; 80–400 ms of wall time,
+ * median 155 ms) and adds about 25 MB of resident memory, its own V8 heap 15 MB used of 20 MB.
  */
 export interface LocalFunctionSpec {
   /** The handler, e.g. `conversations/list`. */
@@ -51,7 +51,7 @@ export interface EnvironmentLimits {
 
 /**
  * The limits for a machine of `cores`: one environment per core for a function (at least two), and
- * ENVIRONMENTS_PER_CORE per core in all — about a dozen functions are busy at once under the soak's
+ * ENVIRONMENTS_PER_CORE per core in all: about a dozen functions are busy at once under the soak's
  * working day, and 16 environments at ~25 MB each are 0.4 GB, where 8 per function made 115 (3.1 GB).
  * Given limits win; a per-function limit above the derived total raises the total with it.
  */
