@@ -295,6 +295,28 @@ describe('at the total limit', () => {
     }
   });
 
+  it("queues a function that has an environment for it, rather than ending another function's", async () => {
+    // A new environment at once, were there room: there is none, and `first`'s idle one stays.
+    const gateway = await startGateway({ environmentsPerFunction: 2, environmentsTotal: 2, warmWaitMs: 0 });
+    const held = await latch();
+    try {
+      expect((await gateway.get('/first')).body).toMatchObject({ invocations: 1 });
+      const holding = gateway.get(`/hold?${held.query}`);
+      await expect.poll(held.held, { timeout: 30_000 }).toBe(1);
+      const queued = gateway.get('/hold');
+      await expect.poll(async () => (await gateway.stats()).hold?.queued, { timeout: 30_000 }).toBe(2);
+      held.release();
+      expect((await holding).body).toEqual({ invocations: 1 });
+      expect((await queued).body).toEqual({ invocations: 2 });
+      const stats = await gateway.stats();
+      expect(stats.first).toMatchObject({ live: 1, evicted: 0 });
+      expect(stats.hold).toMatchObject({ environments: 1 });
+    } finally {
+      await held.close();
+      await gateway.close();
+    }
+  });
+
   it('makes a function wait while every environment is busy, and gives it the first to go idle', async () => {
     const gateway = await startGateway({ environmentsPerFunction: 1, environmentsTotal: 1 });
     const held = await latch();

@@ -21,9 +21,9 @@ import type { Logger } from './log';
  * emulators, so an environment more is a cold start's CPU taken from everything else, not capacity.
  * - A function has at most one environment per core (at least two, so one slow invocation does not
  *   hold up the next), and all functions together at most ENVIRONMENTS_PER_CORE per core. At that
- *   total a function that needs an environment ends the least recently used idle environment of
- *   another function; with none idle it waits for one, as Lambda's account concurrency bounds all
- *   functions together.
+ *   total a function with no environment ends the least recently used idle environment of another
+ *   function (with none idle it waits for one, as Lambda's account concurrency bounds all functions
+ *   together); one with environments waits for its own.
  * - An invocation that finds its function's environments busy waits for one to come free for as long
  *   as that function's cold starts take (their median; `warmWaitMs`) before a new one starts: a warm
  *   environment of a 20 ms function comes free long before a new one would have loaded.
@@ -248,11 +248,14 @@ export function createFunctionEnvironments(options: {
   }
 
   /**
-   * Room in the total for one more environment of `pool`: free, or made by ending the least recently
-   * used idle environment of another function (a warm queue there beats a cold start here).
+   * Room in the total for one more environment of `pool`: free, or, for a function with none, made by
+   * ending the least recently used idle environment of another function. A function that has one
+   * waits for it instead: a warm queue beats a cold start here and the one the other function's
+   * next invocation would have (with 4 a function, the soak ended 79 so in a minute).
    */
   function makeRoomFor(pool: Pool): boolean {
     if (liveInAll() < limits.total) return true;
+    if (pool.environments.size + pool.starting.size > 0) return false;
     let oldest: { pool: Pool; environment: Environment } | undefined;
     for (const other of pools.values()) {
       if (other === pool) continue;
