@@ -16,7 +16,7 @@
  * text to the emulator; the CPU seconds per second of the load that each of the stack's processes
  * got, and their total (bench/lib/process-cpu.ts: DynamoDB Local's and the SES emulator's from
  * /proc, so Linux only); per function, the environments created, cold starts and their
- * initialisation, invocations, waits, throttles, timeouts and peak concurrency (the busiest in the
+ * initialisation, invocations, waits, throttles, timeouts, idle environments ended to make room and peak concurrency (the busiest in the
  * terminal, all in the JSON); and the peak memory of this process. Exits 1 on any error or lost
  * event. `SOAK_SECONDS=10 SOAK_AGENTS=5 npm run soak` for a quick run; `SOAK_TEXTS_PER_SECOND=20`
  * for a busy company's peak. The table's transaction conflicts are simulated as in AWS
@@ -25,6 +25,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { performance as nodePerformance } from 'node:perf_hooks';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import WebSocket from 'ws';
 import { keys } from '../functions/lib/table';
@@ -34,7 +35,7 @@ import { socketPath } from '../shared/contract/realtime-events';
 import { startTestStack } from '../test/support/test-stack';
 import { benchTable, localApi, percentile } from './lib/local-api';
 import { resultsDir } from './lib/paths';
-import { cpuPerSecond, sampleCpu } from './lib/process-cpu';
+import { cpuPerSecond, mainThreadCpuSeconds, sampleCpu } from './lib/process-cpu';
 import { printTable, round, writeJson } from './lib/report';
 import { timeRequests } from './lib/request-timing';
 
@@ -301,6 +302,11 @@ try {
   // --- Load ---
   const functionsAtStart = await stack.functionStats();
   const cpuAtStart = sampleCpu(stack.processes);
+  const mainThreadAtStart = {
+    elu: nodePerformance.eventLoopUtilization(),
+    cpu: mainThreadCpuSeconds(),
+    at: performance.now(),
+  };
   const loadStart = performance.now();
   const loadEnd = loadStart + SECONDS * 1000;
   const pending = new Set<Promise<unknown>>();
@@ -410,6 +416,13 @@ try {
 
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
   // Seconds of CPU each of the stack's processes got per second of the load: 2 would be both cores.
+  // The main thread carries the gateway, the DynamoDB proxy, the emulators and the agents' sockets: near 1, it is the bottleneck.
+  const mainThreadBusy = round(nodePerformance.eventLoopUtilization(mainThreadAtStart.elu).utilization, 2);
+  const mainThreadCpuAtEnd = mainThreadCpuSeconds();
+  const mainThreadCpu =
+    mainThreadAtStart.cpu === null || mainThreadCpuAtEnd === null
+      ? null
+      : round((mainThreadCpuAtEnd - mainThreadAtStart.cpu) / ((performance.now() - mainThreadAtStart.at) / 1000), 2);
   const cpu = Object.fromEntries(
     Object.entries(cpuPerSecond(cpuAtStart, sampleCpu(stack.processes))).map(([name, v]) => [
       name,
@@ -553,7 +566,7 @@ try {
     );
     const t = functions.totals;
     console.log(
-      `${t.functions} functions ran (the ${Math.min(BUSIEST_FUNCTIONS, t.functions)} busiest above): ${t.environments} environments created (${t.environmentsDuringLoad} during the load), ${t.coldStarts} cold starts (init p50 ${wholeMs(t.initMsMedian)} ms, max ${wholeMs(t.initMsMax)} ms), ${t.invocations} invocations, ${t.queued} queued, ${t.throttled} throttled, ${t.timeouts} timeouts.`,
+      `${t.functions} functions ran (the ${Math.min(BUSIEST_FUNCTIONS, t.functions)} busiest above): ${t.environments} environments created (${t.environmentsDuringLoad} during the load), ${t.coldStarts} cold starts (init p50 ${wholeMs(t.initMsMedian)} ms, max ${wholeMs(t.initMsMax)} ms), ${t.invocations} invocations, ${t.queued} queued, ${t.throttled} throttled, ${t.timeouts} timeouts; ${t.evicted} idle environments ended to make room for another function's, ${t.liveAtEnd} live at the end.`,
     );
   }
   // What the run asked of the table, and the transaction conflicts it met (local/dynamodb-proxy.ts).
@@ -577,7 +590,7 @@ try {
   console.log(`Events in flight after the load settled in ${drainSeconds} s.`);
   const cpuText = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
   console.log(
-    `CPU s/s during the load: ${cpuText(cpu.total)} in all (this process with the gateway, emulators and function environments ${cpuText(cpu.thisProcess)}, DynamoDB Local ${cpuText(cpu.dynamodb)}, SES emulator ${cpuText(cpu.ses)}); load average (1 min) at the end ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores.`,
+    `CPU s/s during the load: ${cpuText(cpu.total)} in all (this process with the gateway, emulators and function environments ${cpuText(cpu.thisProcess)}, DynamoDB Local ${cpuText(cpu.dynamodb)}, SES emulator ${cpuText(cpu.ses)}); this process's main thread ${cpuText(mainThreadCpu)} of it, busy ${mainThreadBusy.toFixed(2)} of the time; load average (1 min) at the end ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores.`,
   );
 
   await writeJson(join(resultsDir, 'soak.json'), {
@@ -621,6 +634,9 @@ try {
         'the inbound-text webhook as the emulator makes it: its fetch’s request created until the last byte of the product’s answer (unanswered ones: until the emulator gave up, at 15 s)',
       statusCallbackMs: 'the outbound messages’ status callbacks, timed the same way',
       inboundTextPostMs: 'the soak’s POST /_emulator/messages until its answer, which waits for the webhook’s answer',
+      mainThreadBusy:
+        'the share of the load’s time this process’s main thread (gateway, emulators, the agents’ sockets) was not waiting for events (performance.eventLoopUtilization; on a busy machine, also while waiting for a core)',
+      mainThreadCpuSecondsPerSecond: 'the CPU seconds per wall second the main thread got (/proc/<pid>/task/<pid>/stat; Linux)',
       cpuSecondsPerSecond:
         'CPU seconds per wall second during the load: this process by process.cpuUsage (all its threads), DynamoDB Local’s java and the SES emulator from /proc/<pid>/stat (Linux; null elsewhere)',
       functions:
@@ -639,6 +655,8 @@ try {
     loadAverage: round(loadavg()[0] ?? 0, 2),
     cores: availableParallelism(),
     cpuSecondsPerSecond: cpu,
+    mainThreadBusy,
+    mainThreadCpuSecondsPerSecond: mainThreadCpu,
     functions: {
       totals: functions.totals,
       byFunction: Object.fromEntries(functions.rows.map(({ name, ...row }) => [name, row])),
@@ -720,6 +738,7 @@ function functionRows(byName: Record<string, FunctionStats>, atStart: Record<str
     },
     queued: f.queued,
     throttled: f.throttled,
+    evicted: f.evicted,
     timeouts: f.timeouts,
     peakConcurrency: f.peakConcurrency,
     // Means over the load's invocations (since `atStart`): waiting for an environment, running in one.
@@ -743,6 +762,8 @@ function functionRows(byName: Record<string, FunctionStats>, atStart: Record<str
       invocations: sum((r) => r.invocations),
       queued: sum((r) => r.queued),
       throttled: sum((r) => r.throttled),
+      evicted: sum((r) => r.evicted),
+      liveAtEnd: sum((r) => r.live),
       timeouts: sum((r) => r.timeouts),
     },
   };

@@ -1,8 +1,10 @@
 import { createServer, type ServerResponse } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../functions/lib/capabilities';
 import { httpContract } from '../shared/contract/route';
 import { handler as sdkCalls } from './fixtures/functions/sdk-calls';
+import { environmentLimits } from './function-environments';
 import { createGateway, type GatewayOptions, type LambdaHandler } from './gateway';
 import { quietLogger } from './log';
 import { freePort } from './ports';
@@ -70,7 +72,8 @@ async function latch() {
 describe('functions in environments of their own', () => {
   let gateway: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
-    gateway = await startGateway();
+    // As Lambda: a new environment at once for each concurrent invocation, five of them.
+    gateway = await startGateway({ environmentsPerFunction: 5, warmWaitMs: 0 });
   });
   afterAll(() => gateway.close());
 
@@ -229,6 +232,158 @@ describe('an AWS SDK call in flight at the timeout', () => {
       await expectOnlyTheNextMadeASecond(gateway, connections);
     } finally {
       await connections.close();
+      await gateway.close();
+    }
+  });
+});
+
+describe("the limits, from the machine's cores", () => {
+  it('are one environment per core for a function (at least two) and eight per core in all', () => {
+    expect(environmentLimits(1)).toEqual({ perFunction: 2, total: 8 });
+    expect(environmentLimits(2)).toEqual({ perFunction: 2, total: 16 });
+    expect(environmentLimits(8)).toEqual({ perFunction: 8, total: 64 });
+  });
+
+  it('give way to the ones set (LOCAL_FUNCTION_CONCURRENCY, LOCAL_FUNCTION_ENVIRONMENTS)', () => {
+    expect(environmentLimits(2, { perFunction: 3 })).toEqual({ perFunction: 3, total: 16 });
+    // A function's limit above the derived total raises the total; a total set below it caps the function.
+    expect(environmentLimits(2, { perFunction: 20 })).toEqual({ perFunction: 20, total: 20 });
+    expect(environmentLimits(2, { perFunction: 8, total: 4 })).toEqual({ perFunction: 4, total: 4 });
+  });
+
+  it('hold a busy function to its share of the machine: the invocation beyond waits for a warm one', async () => {
+    const { perFunction } = environmentLimits(availableParallelism());
+    const gateway = await startGateway({ warmWaitMs: 0 });
+    const held = await latch();
+    try {
+      const answers = Promise.all(Array.from({ length: perFunction + 1 }, () => gateway.get(`/hold?${held.query}`)));
+      await expect.poll(held.held, { timeout: 30_000 }).toBe(perFunction);
+      expect((await gateway.stats()).hold).toMatchObject({ environments: perFunction, queued: perFunction + 1 });
+      held.release();
+      // The one that waited ran in an environment that had already served one.
+      await expect.poll(held.held, { timeout: 30_000 }).toBe(1);
+      held.release();
+      const invocations = (await answers).map((a) => a.body.invocations).sort();
+      expect(invocations).toEqual([...Array(perFunction).fill(1), 2]);
+      expect((await gateway.stats()).hold).toMatchObject({ environments: perFunction, throttled: 0 });
+    } finally {
+      await held.close();
+      await gateway.close();
+    }
+  });
+});
+
+describe('at the total limit', () => {
+  it("ends another function's least recently used idle environment to make room", async () => {
+    const gateway = await startGateway({ environmentsPerFunction: 1, environmentsTotal: 2 });
+    try {
+      expect((await gateway.get('/first')).body).toMatchObject({ invocations: 1 });
+      expect((await gateway.get('/second')).body).toMatchObject({ invocations: 1 });
+      // Two live, both idle: `first`'s is the least recently used, and it goes.
+      expect((await gateway.get('/wait')).body).toEqual({ invocations: 1 });
+      let stats = await gateway.stats();
+      expect(stats.first).toMatchObject({ live: 0, evicted: 1 });
+      expect(stats.second).toMatchObject({ live: 1, evicted: 0 });
+      expect(stats.wait).toMatchObject({ live: 1, environments: 1 });
+      // `first` starts cold again (its module state new), in the room of `second`'s, now the oldest idle.
+      expect((await gateway.get('/first')).body).toMatchObject({ invocations: 1 });
+      stats = await gateway.stats();
+      expect(stats.second).toMatchObject({ live: 0, evicted: 1 });
+      expect(stats.first).toMatchObject({ live: 1, environments: 2 });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it("queues a function that has an environment for it, rather than ending another function's", async () => {
+    // A new environment at once, were there room: there is none, and `first`'s idle one stays.
+    const gateway = await startGateway({ environmentsPerFunction: 2, environmentsTotal: 2, warmWaitMs: 0 });
+    const held = await latch();
+    try {
+      expect((await gateway.get('/first')).body).toMatchObject({ invocations: 1 });
+      const holding = gateway.get(`/hold?${held.query}`);
+      await expect.poll(held.held, { timeout: 30_000 }).toBe(1);
+      const queued = gateway.get('/hold');
+      await expect.poll(async () => (await gateway.stats()).hold?.queued, { timeout: 30_000 }).toBe(2);
+      held.release();
+      expect((await holding).body).toEqual({ invocations: 1 });
+      expect((await queued).body).toEqual({ invocations: 2 });
+      const stats = await gateway.stats();
+      expect(stats.first).toMatchObject({ live: 1, evicted: 0 });
+      expect(stats.hold).toMatchObject({ environments: 1 });
+    } finally {
+      await held.close();
+      await gateway.close();
+    }
+  });
+
+  it('makes a function wait while every environment is busy, and gives it the first to go idle', async () => {
+    const gateway = await startGateway({ environmentsPerFunction: 1, environmentsTotal: 1 });
+    const held = await latch();
+    try {
+      const holding = gateway.get(`/hold?${held.query}`);
+      await expect.poll(held.held, { timeout: 30_000 }).toBe(1);
+      const waiting = gateway.get('/first');
+      await expect.poll(async () => (await gateway.stats()).first?.queued, { timeout: 30_000 }).toBe(1);
+      expect((await gateway.stats()).first).toMatchObject({ environments: 0 });
+      held.release();
+      expect((await holding).body).toEqual({ invocations: 1 });
+      expect((await waiting).body).toMatchObject({ invocations: 1 });
+      expect((await gateway.stats()).hold).toMatchObject({ live: 0, evicted: 1 });
+    } finally {
+      await held.close();
+      await gateway.close();
+    }
+  });
+});
+
+describe('an invocation that finds its function busy', () => {
+  it('is served by the warm environment coming free rather than a new one', async () => {
+    // Room for a second environment, but a cold start's wait far longer than the busy one takes.
+    const gateway = await startGateway({ environmentsPerFunction: 2, warmWaitMs: 60_000 });
+    const held = await latch();
+    try {
+      const holding = gateway.get(`/hold?${held.query}`);
+      await expect.poll(held.held, { timeout: 30_000 }).toBe(1);
+      const queued = gateway.get('/hold');
+      await expect.poll(async () => (await gateway.stats()).hold?.queued, { timeout: 30_000 }).toBe(2);
+      held.release();
+      expect((await holding).body).toEqual({ invocations: 1 });
+      expect((await queued).body).toEqual({ invocations: 2 });
+      expect((await gateway.stats()).hold).toMatchObject({ environments: 1, invocations: 2 });
+    } finally {
+      await held.close();
+      await gateway.close();
+    }
+  });
+
+  it("gets a new environment once it has waited a cold start's time and none came free", async () => {
+    const gateway = await startGateway({ environmentsPerFunction: 2, warmWaitMs: 50 });
+    const held = await latch();
+    try {
+      const holding = gateway.get(`/hold?${held.query}`);
+      await expect.poll(held.held, { timeout: 30_000 }).toBe(1);
+      // The first is held as long as the test likes: the second runs in an environment of its own.
+      expect((await gateway.get('/hold')).body).toEqual({ invocations: 1 });
+      held.release();
+      expect((await holding).body).toEqual({ invocations: 1 });
+      expect((await gateway.stats()).hold).toMatchObject({ environments: 2 });
+    } finally {
+      await held.close();
+      await gateway.close();
+    }
+  });
+
+  it('is not refused while the queue moves: a burst behind warm runs outlasts the admission window', async () => {
+    // One environment, 40 invocations of 25 ms each: over a second in all, where the window is 500 ms.
+    const gateway = await startGateway({ environmentsPerFunction: 1, integrationTimeoutMs: 500, timeoutMs: () => 10_000 });
+    try {
+      expect((await gateway.get('/wait')).status).toBe(200);
+      const burst = await Promise.all(Array.from({ length: 40 }, () => gateway.get('/wait?ms=25')));
+      expect(burst.map((a) => a.status)).toEqual(Array(40).fill(200));
+      expect((await gateway.stats()).wait).toMatchObject({ environments: 1, throttled: 0, invocations: 41 });
+      expect((await gateway.stats()).wait?.waitMs).toBeGreaterThan(500);
+    } finally {
       await gateway.close();
     }
   });

@@ -8,19 +8,60 @@ import { FunctionTimeout } from './function-scope';
 import type { Logger } from './log';
 
 /**
- * Lambda's execution environments, locally (README: Architecture): each function runs in environments
- * of its own — a worker thread that loads only that function's bundle, with only its route's
- * environment variables — created on first use (a cold start, timed and logged) and kept warm for the
- * next invocation. An environment takes one invocation at a time; concurrent invocations of a busy
- * function get further environments, up to `maxPerFunction`, and take whichever of their function's
- * comes free first. A timeout ends the environment (Lambda discards it: the next invocation starts
- * cold), and so does a crash. Worker threads, not child processes: loading the same bundle took a
- * median of 0.86 s in a thread and 2.1 s in a child process on this machine, and an answer needs no JSON.
+ * Lambda's execution environments, locally (README: Local stack; docs/architecture.md §1): each
+ * function runs in environments of its own — a worker thread that loads only that function's bundle,
+ * with only its route's environment variables — created on first use (a cold start, timed and logged)
+ * and kept warm for the next invocation. An environment takes one invocation at a time. A timeout ends
+ * the environment (Lambda discards it: the next invocation starts cold), and so does a crash. Worker
+ * threads, not child processes: loading the same bundle took a median of 0.86 s in a thread and 2.1 s
+ * in a child process on this machine, and an answer needs no JSON.
+ *
+ * Sized for this machine, not for Lambda (environmentLimits): Lambda gives each environment CPU of its
+ * own; here every environment shares the machine's cores with the gateway, DynamoDB Local and the
+ * emulators, so an environment more is a cold start's CPU taken from everything else, not capacity.
+ * - A function has at most one environment per core (at least two, so one slow invocation does not
+ *   hold up the next), and all functions together at most ENVIRONMENTS_PER_CORE per core. At that
+ *   total a function with no environment ends the least recently used idle environment of another
+ *   function (with none idle it waits for one, as Lambda's account concurrency bounds all functions
+ *   together); one with environments waits for its own.
+ * - An invocation that finds its function's environments busy waits for one to come free for as long
+ *   as that function's cold starts take (their median; `warmWaitMs`) before a new one starts: a warm
+ *   environment of a 20 ms function comes free long before a new one would have loaded.
+ * - An HTTP request is refused (FunctionThrottled, API Gateway's 503) only when no environment of its
+ *   function came free, or was starting, for `admissionMs`: a queue that moves is never throttled.
+ * Measured on this machine (2 cores, others' test runs beside it; bench/environment-cost.ts): an
+ * environment takes about 0.19 CPU-seconds to start (its thread and its bundle; 80–400 ms of wall time,
+ * median 155 ms) and adds about 25 MB of resident memory, its own V8 heap 15 MB used of 20 MB.
  */
 export interface LocalFunctionSpec {
   /** The handler, e.g. `conversations/list`. */
   name: string;
   environment: Record<string, string>;
+}
+
+/** Live environments at most, all functions together, per core of the machine (environmentLimits). */
+export const ENVIRONMENTS_PER_CORE = 8;
+
+export interface EnvironmentLimits {
+  /** One function's environments at most (LOCAL_FUNCTION_CONCURRENCY). */
+  perFunction: number;
+  /** Live environments at most, all functions together (LOCAL_FUNCTION_ENVIRONMENTS). */
+  total: number;
+}
+
+/**
+ * The limits for a machine of `cores`: one environment per core for a function (at least two), and
+ * ENVIRONMENTS_PER_CORE per core in all: about a dozen functions are busy at once under the soak's
+ * working day, and 16 environments at ~25 MB each are 0.4 GB, where 8 per function made 115 (3.1 GB).
+ * Given limits win; a per-function limit above the derived total raises the total with it.
+ */
+export function environmentLimits(
+  cores: number = availableParallelism(),
+  given: Partial<EnvironmentLimits> = {},
+): EnvironmentLimits {
+  const perFunction = given.perFunction ?? Math.max(2, cores);
+  const total = given.total ?? Math.max(ENVIRONMENTS_PER_CORE * cores, perFunction);
+  return { perFunction: Math.min(perFunction, total), total };
 }
 
 export interface FunctionStats {
@@ -31,12 +72,14 @@ export interface FunctionStats {
   initMs: number[];
   invocations: number;
   /**
-   * Invocations that found no warm environment free (they waited for a new one or for the next to come
-   * free), and those still waiting after `admissionMs`.
+   * Invocations that found no warm environment free (they waited for one to come free or for a new
+   * one), and those refused after `admissionMs` without any environment of their function coming free.
    */
   queued: number;
   throttled: number;
   timeouts: number;
+  /** Its idle environments ended to make room for another function's at the total limit. */
+  evicted: number;
   /** The most environments busy at once. */
   peakConcurrency: number;
   /** Time invocations spent waiting for an environment, and running in one, in ms (sums). */
@@ -44,7 +87,7 @@ export interface FunctionStats {
   runMs: number;
 }
 
-/** An invocation that found every environment of its function busy for `admissionMs`. */
+/** An invocation that found every environment of its function busy, none coming free for `admissionMs`. */
 export class FunctionThrottled extends Error {
   constructor(
     readonly functionName: string,
@@ -67,6 +110,8 @@ interface Environment {
 interface Waiter {
   give: (environment: Environment) => void;
   fail: (error: Error) => void;
+  /** It waited a cold start's time for a warm environment, or there was none to wait for: it wants a new one. */
+  wantsNew: boolean;
 }
 
 interface Pool {
@@ -79,35 +124,52 @@ interface Pool {
   waiters: Waiter[];
   stats: FunctionStats;
   initTimeoutMs: number;
+  /** The latest cold starts, from the start's request until ready, in ms: how long a warm one is worth waiting for. */
+  coldStartMs: number[];
+  /** When an environment of the function last came free or became ready (performance.now()). */
+  freedAt: number;
 }
 
 export interface InvokeOptions {
   timeoutMs: number;
   /** Lambda's limit for a cold start's initialisation. */
   initTimeoutMs: number;
-  /** How long an invocation may wait for an environment before it is refused (FunctionThrottled). */
+  /** How long an invocation may wait with no environment of its function coming free before it is refused (FunctionThrottled). */
   admissionMs: number;
 }
 
+/** The cold starts a function's wait for a warm environment is measured against. */
+const COLD_STARTS_KEPT = 9;
+/** How long to wait for a warm environment before any cold start was measured (about one, on this machine). */
+const FIRST_WARM_WAIT_MS = 500;
+
 export function createFunctionEnvironments(options: {
   bundles: FunctionBundles;
-  maxPerFunction: number;
+  /** Given limits; the rest derived from the machine's cores (environmentLimits). */
+  limits?: Partial<EnvironmentLimits>;
   /** Cold starts at once, across every function (default: one per core). */
   concurrentStarts?: number;
   /** An environment idle this long is ended, as Lambda reclaims idle ones (next use: a cold start). */
   idleMs?: number;
+  /**
+   * How long an invocation waits for a busy environment of its function to come free before a new one
+   * starts (default: the median of the function's cold starts; 0 starts one at once, as Lambda does).
+   */
+  warmWaitMs?: number;
   log: Logger;
   /** Where what the functions write to the console goes, line by line (in Lambda: CloudWatch Logs). */
   functionLog: Logger;
 }) {
   const { log } = options;
+  const limits = environmentLimits(availableParallelism(), options.limits);
   const pools = new Map<string, Pool>();
+  /** Functions waiting for room in the total (none idle to end), in the order they asked. */
+  const roomWanted: Pool[] = [];
   let nextId = 1;
   let closed = false;
   /**
    * Loading a bundle is CPU work: more cold starts at once than there are cores only makes each one
-   * slower, and under a burst every one would miss its turn. The rest wait for a slot; an invocation
-   * waiting for a new environment takes any of its function's that comes free first.
+   * slower, and under a burst every one would miss its turn. The rest wait for a slot.
    */
   const starts = slots(options.concurrentStarts ?? availableParallelism());
 
@@ -135,6 +197,8 @@ export function createFunctionEnvironments(options: {
         idle: [],
         starting: new Set(),
         waiters: [],
+        coldStartMs: [],
+        freedAt: 0,
         stats: {
           environments: 0,
           live: 0,
@@ -143,6 +207,7 @@ export function createFunctionEnvironments(options: {
           queued: 0,
           throttled: 0,
           timeouts: 0,
+          evicted: 0,
           peakConcurrency: 0,
           waitMs: 0,
           runMs: 0,
@@ -153,15 +218,64 @@ export function createFunctionEnvironments(options: {
     return pool;
   }
 
-  /** Starts as many environments as the waiting invocations need, within the function's limit. */
+  const liveInAll = () => {
+    let live = 0;
+    for (const pool of pools.values()) live += pool.environments.size + pool.starting.size;
+    return live;
+  };
+
+  const wantingNew = (pool: Pool) => pool.waiters.reduce((n, w) => n + (w.wantsNew ? 1 : 0), 0);
+
+  /** How long an invocation waits for a warm environment of this function before a new one starts. */
+  function warmWaitMs(pool: Pool): number {
+    if (options.warmWaitMs !== undefined) return options.warmWaitMs;
+    const measured = pool.coldStartMs.length ? pool.coldStartMs : [...pools.values()].flatMap((p) => p.coldStartMs);
+    return measured.length ? median(measured) : FIRST_WARM_WAIT_MS;
+  }
+
+  /** Starts as many environments as the invocations that want a new one need, within both limits. */
   function scale(pool: Pool) {
-    while (
-      !closed &&
-      pool.waiters.length > pool.starting.size &&
-      pool.environments.size + pool.starting.size < options.maxPerFunction
-    ) {
+    // Nothing of its function to wait for (its environments ended, or a start failed): a new one, now.
+    const head = pool.waiters[0];
+    if (head && pool.environments.size + pool.starting.size === 0) head.wantsNew = true;
+    while (!closed && wantingNew(pool) > pool.starting.size && pool.environments.size + pool.starting.size < limits.perFunction) {
+      if (!makeRoomFor(pool)) {
+        if (!roomWanted.includes(pool)) roomWanted.push(pool);
+        return;
+      }
       start(pool);
     }
+  }
+
+  /**
+   * Room in the total for one more environment of `pool`: free, or, for a function with none, made by
+   * ending the least recently used idle environment of another function. A function that has one
+   * waits for it instead: a warm queue beats a cold start here and the one the other function's
+   * next invocation would have (with 4 a function, the soak ended 79 so in a minute).
+   */
+  function makeRoomFor(pool: Pool): boolean {
+    if (liveInAll() < limits.total) return true;
+    if (pool.environments.size + pool.starting.size > 0) return false;
+    let oldest: { pool: Pool; environment: Environment } | undefined;
+    for (const other of pools.values()) {
+      if (other === pool) continue;
+      for (const environment of other.idle) {
+        if (!oldest || environment.idleSince < oldest.environment.idleSince) oldest = { pool: other, environment };
+      }
+    }
+    if (!oldest) return false;
+    oldest.pool.stats.evicted += 1;
+    log.info(
+      `${oldest.pool.spec.name}: idle environment ended to make room for ${pool.spec.name} (${limits.total} environments in all)`,
+    );
+    end(oldest.pool, oldest.environment);
+    oldest.environment.worker.terminate().catch(() => {});
+    return true;
+  }
+
+  /** Room came free in the total (an environment ended or went idle): the functions waiting for it, in order. */
+  function roomFreed() {
+    for (const pool of roomWanted.splice(0)) scale(pool);
   }
 
   /** A cold start: a worker that loads the function's bundle, then takes the next waiting invocation. */
@@ -170,12 +284,17 @@ export function createFunctionEnvironments(options: {
     // One per start still waiting for its slot (each its own: a Set would count equal ones once).
     const placeholder = Symbol(spec.name);
     pool.starting.add(placeholder);
-    pool.stats.environments += 1;
-    const number = pool.stats.environments;
     const queuedAt = performance.now();
     starts.acquire().then(() => {
       pool.starting.delete(placeholder);
-      if (closed) return starts.release();
+      // A warm environment served the invocations that wanted this one while it waited for its slot.
+      if (closed || wantingNew(pool) <= pool.starting.size) {
+        starts.release();
+        roomFreed();
+        return;
+      }
+      pool.stats.environments += 1;
+      const number = pool.stats.environments;
       const worker = new Worker(new URL(options.bundles.runtime), {
         name: spec.name,
         env: spec.environment,
@@ -198,12 +317,15 @@ export function createFunctionEnvironments(options: {
         pool.starting.delete(worker);
         if (error) {
           worker.terminate().catch(() => {});
-          log.error(error.message);
+          // Closing ends the environments still starting: no failure to report.
+          if (!closed) log.error(error.message);
           // Lambda answers the invocation that met a failed init with that error (Runtime.InitError).
           pool.waiters.shift()?.fail(error);
           scale(pool);
+          roomFreed();
           return;
         }
+        pool.coldStartMs = [...pool.coldStartMs, performance.now() - queuedAt].slice(-COLD_STARTS_KEPT);
         pool.environments.add(environment);
         pool.stats.live = pool.environments.size;
         release(pool, environment);
@@ -244,56 +366,93 @@ export function createFunctionEnvironments(options: {
     });
   }
 
-  /** An environment for one invocation: an idle one, else the first of its function's to come free or start. */
+  /**
+   * An environment for one invocation: an idle one, else the first of its function's to come free. A
+   * new one starts for it at once only if its function has none, else once it has waited a cold
+   * start's time (`warmWaitMs`).
+   */
   function acquire(pool: Pool, invoke: InvokeOptions): Promise<Environment> {
     const idle = pool.idle.pop();
     if (idle) return Promise.resolve(idle);
     pool.stats.queued += 1;
-    const started = performance.now();
-    const waiting = new Promise<Environment>((resolve, reject) => {
+    const arrived = performance.now();
+    return new Promise<Environment>((resolve, reject) => {
+      let patience: NodeJS.Timeout | undefined;
+      let admission: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(patience);
+        clearTimeout(admission);
+      };
       const waiter: Waiter = {
+        wantsNew: false,
         give: (environment) => {
-          clearTimeout(timer);
+          done();
           resolve(environment);
         },
         fail: (error) => {
-          clearTimeout(timer);
+          done();
           reject(error);
         },
       };
       pool.waiters.push(waiter);
-      // A new environment starting for it: it waits for its cold start. None (the function is at its
-      // limit): concurrency is exhausted, and it waits only as long as `admissionMs` (none for a
-      // queue's consumer, and no timer then: Node would take an infinite delay as 1 ms).
-      scale(pool);
-      const timer =
-        pool.waiters.length > pool.starting.size && Number.isFinite(invoke.admissionMs)
-          ? setTimeout(() => {
-              pool.waiters.splice(pool.waiters.indexOf(waiter), 1);
-              pool.stats.throttled += 1;
-              reject(new FunctionThrottled(pool.spec.name, performance.now() - started));
-            }, invoke.admissionMs)
-          : undefined;
+      const waitForWarm = () => {
+        // While its function's first environments are still starting, the one to wait for is coming.
+        if (pool.environments.size === 0 && pool.starting.size > 0) {
+          patience = setTimeout(waitForWarm, warmWaitMs(pool));
+          return;
+        }
+        waiter.wantsNew = true;
+        scale(pool);
+      };
+      const wait = warmWaitMs(pool);
+      if (pool.environments.size + pool.starting.size === 0 || wait <= 0) waitForWarm();
+      else patience = setTimeout(waitForWarm, wait);
+      // API Gateway's integration timeout, for requests (queue consumers and schedules wait as long as
+      // they must: no timer then, Node would take an infinite delay as 1 ms). It counts from the last
+      // time an environment of the function came free: a burst queued behind warm runs moves, and is
+      // not refused; only a function whose environments are all held, none starting, is.
+      if (Number.isFinite(invoke.admissionMs)) {
+        const check = () => {
+          const stalledMs = performance.now() - Math.max(arrived, pool.freedAt);
+          if (stalledMs < invoke.admissionMs || pool.starting.size > 0) {
+            admission = setTimeout(check, Math.max(1, invoke.admissionMs - stalledMs));
+            return;
+          }
+          pool.waiters.splice(pool.waiters.indexOf(waiter), 1);
+          pool.stats.throttled += 1;
+          done();
+          reject(new FunctionThrottled(pool.spec.name, stalledMs));
+        };
+        admission = setTimeout(check, invoke.admissionMs);
+      }
     });
-    return waiting;
   }
 
-  /** Hands a free environment to the next waiting invocation, or keeps it warm. */
+  /** Hands a free environment to the next waiting invocation, or keeps it warm (or ends it for a function waiting for room). */
   function release(pool: Pool, environment: Environment) {
     environment.current = undefined;
     if (!pool.environments.has(environment)) return;
+    pool.freedAt = performance.now();
     const waiter = pool.waiters.shift();
     if (waiter) return waiter.give(environment);
     environment.idleSince = Date.now();
     pool.idle.push(environment);
+    if (roomWanted.length) roomFreed();
+  }
+
+  /** Takes an environment out of its function's; answers whether it was there. */
+  function end(pool: Pool, environment: Environment): boolean {
+    if (!pool.environments.delete(environment)) return false;
+    pool.idle = pool.idle.filter((e) => e !== environment);
+    pool.stats.live = pool.environments.size;
+    return true;
   }
 
   function forget(pool: Pool, environment: Environment) {
-    if (!pool.environments.delete(environment)) return;
-    pool.idle = pool.idle.filter((e) => e !== environment);
-    pool.stats.live = pool.environments.size;
-    // Room for another, if invocations are waiting.
+    if (!end(pool, environment)) return;
+    // Room for another, if invocations are waiting, of this function or another.
     scale(pool);
+    roomFreed();
   }
 
   function discard(pool: Pool, environment: Environment) {
@@ -348,6 +507,8 @@ export function createFunctionEnvironments(options: {
 
   return {
     invoke,
+    /** The limits in force: given, or derived from the machine's cores. */
+    limits,
     /** Per function: environments, cold starts, invocations, waits and timeouts since start. */
     stats: (): Record<string, FunctionStats> =>
       Object.fromEntries([...pools].map(([name, pool]) => [name, { ...pool.stats, initMs: [...pool.stats.initMs] }])),
@@ -363,6 +524,11 @@ export function createFunctionEnvironments(options: {
       await Promise.allSettled(workers.map((w) => w.terminate()));
     },
   };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** At most `size` holders at once; the others wait in order. */

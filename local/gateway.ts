@@ -42,7 +42,6 @@ import { createFunctionEnvironments, FunctionThrottled, type LocalFunctionSpec }
 import { FunctionTimeout, invoke } from './function-scope';
 import { lambdaContext } from './lambda-context';
 import type { Logger } from './log';
-import { DEFAULT_ENVIRONMENTS_PER_FUNCTION } from './settings';
 import { functionAccessKeyId, guardFunctionsTable } from './table-guard';
 
 /** API Gateway's own limit for HTTP API payloads. */
@@ -67,8 +66,8 @@ export const SOCKET_LIFETIME_MS = 2 * 60 * 60 * 1000;
 const INIT_TIMEOUT_MS = 10_000;
 /**
  * API Gateway's integration timeout: an HTTP API answers 503 Service Unavailable when its integration
- * has not answered in 30 s. Locally that is also how long a request waits for a free environment of a
- * busy function (local/function-environments.ts) before it gets that answer.
+ * has not answered in 30 s. Locally that is also how long a request waits with every environment of its
+ * function busy and none coming free (local/function-environments.ts) before it gets that answer.
  */
 const INTEGRATION_TIMEOUT_MS = 30_000;
 
@@ -273,8 +272,11 @@ export interface GatewayOptions {
   functions?: 'environments' | 'in-process';
   /** API Gateway's integration timeout (30 s unless a test shortens it). */
   integrationTimeoutMs?: number;
-  /** Environments per function at most (default DEFAULT_ENVIRONMENTS_PER_FUNCTION). */
+  /** Environments per function, and live environments in all, at most (default: from the cores; environmentLimits). */
   environmentsPerFunction?: number;
+  environmentsTotal?: number;
+  /** How long an invocation waits for a busy environment of its function before a new one starts (default: a cold start's time). */
+  warmWaitMs?: number;
   /** The environments' code: `local` bundles (the default) or exactly the deployed ones (local/function-bundles.ts). */
   bundling?: FunctionBundling;
   /** Where a handler's source is, relative to the repository (default: functions/handlers/<name>.ts). */
@@ -357,7 +359,8 @@ export function createGateway(options: GatewayOptions) {
     }).then((bundles) =>
       createFunctionEnvironments({
         bundles,
-        maxPerFunction: options.environmentsPerFunction ?? DEFAULT_ENVIRONMENTS_PER_FUNCTION,
+        limits: { perFunction: options.environmentsPerFunction, total: options.environmentsTotal },
+        warmWaitMs: options.warmWaitMs,
         log,
         functionLog: options.functionLog ?? CONSOLE,
       }),

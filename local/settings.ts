@@ -5,9 +5,6 @@ import { join, resolve } from 'node:path';
 const DEMO_ACCOUNT_SID = 'ACdeadbeefdeadbeefdeadbeefdeadbeef';
 const DEMO_AUTH_TOKEN = 'feedfacefeedfacefeedfacefeedface';
 
-/** A function's environments at most, by default (local/function-environments.ts). */
-export const DEFAULT_ENVIRONMENTS_PER_FUNCTION = 8;
-
 /** The knobs of the local stack (README: Configuration). */
 export function localSettings(env: NodeJS.ProcessEnv = process.env) {
   const port = (name: string, fallback: number) => {
@@ -20,6 +17,12 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
     const value = env[name] || fallback;
     if (!pattern.test(value)) throw new Error(`${name} must be ${shape}, not "${value}"`);
     return value;
+  };
+  const count = (name: string): number | undefined => {
+    const value = env[name];
+    if (!value) return undefined;
+    if (!/^[1-9][0-9]{0,2}$/.test(value)) throw new Error(`${name} must be a whole number from 1 to 999, not "${value}"`);
+    return Number(value);
   };
   return {
     apiPort: port('API_PORT', 3000),
@@ -45,15 +48,12 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
      * shared chunks) or `bundled`, exactly what `cdk deploy` uploads (local/function-bundles.ts).
      */
     handlers: matching('SWITCHBOARD_HANDLERS', /^(local|bundled)$/, 'local', 'local or bundled') as 'local' | 'bundled',
-    /** A function's environments at most: concurrent invocations beyond wait for one (README: Local stack). */
-    environmentsPerFunction: Number(
-      matching(
-        'LOCAL_FUNCTION_CONCURRENCY',
-        /^[1-9][0-9]{0,2}$/,
-        String(DEFAULT_ENVIRONMENTS_PER_FUNCTION),
-        'a whole number from 1 to 999',
-      ),
-    ),
+    /**
+     * A function's environments at most, and live environments in all: unset, derived from the
+     * machine's cores (local/function-environments.ts, environmentLimits; README: Local stack).
+     */
+    environmentsPerFunction: count('LOCAL_FUNCTION_CONCURRENCY'),
+    environmentsTotal: count('LOCAL_FUNCTION_ENVIRONMENTS'),
     dataDir: resolve(env.LOCAL_DATA_DIR ?? '.local'),
     platformAdminEmails: env.PLATFORM_ADMIN_EMAILS ?? '',
     mailFrom: env.MAIL_FROM ?? 'Switchboard <no-reply@switchboard.local>',

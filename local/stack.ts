@@ -167,6 +167,7 @@ export async function startLocalStack(options: StackOptions) {
       functionLog: log('functions'),
       functions: options.functions,
       environmentsPerFunction: options.environmentsPerFunction,
+      environmentsTotal: options.environmentsTotal,
       bundling: options.handlers === 'bundled' ? 'deployed' : 'local',
       environment: { ...definedVariables(process.env), ...handlerEnv },
       originSecret: handlerEnv.ORIGIN_SECRET,

@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import pc from 'picocolors';
+import { environmentLimits } from './function-environments';
 import { logger } from './log';
 import { StartupError } from './ports';
 import { channelHealthIntervalMinutes, localSettings } from './settings';
@@ -17,7 +19,11 @@ function functionsMode(settings: ReturnType<typeof localSettings>): string {
     settings.handlers === 'bundled'
       ? 'from the deployed bundles (SWITCHBOARD_HANDLERS=bundled)'
       : 'from local bundles (SWITCHBOARD_HANDLERS=bundled for the deployed ones)';
-  return `environments of their own, at most ${settings.environmentsPerFunction} each, ${code}`;
+  const limits = environmentLimits(availableParallelism(), {
+    perFunction: settings.environmentsPerFunction,
+    total: settings.environmentsTotal,
+  });
+  return `environments of their own, at most ${limits.perFunction} each and ${limits.total} in all, ${code}`;
 }
 
 try {

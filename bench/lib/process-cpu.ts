@@ -15,7 +15,8 @@ export interface CpuSample {
 export function sampleCpu(processes: Record<string, number | undefined>): CpuSample {
   const { user, system } = process.cpuUsage();
   const seconds: Record<string, number | null> = { thisProcess: (user + system) / 1e6 };
-  for (const [name, pid] of Object.entries(processes)) seconds[name] = procCpuSeconds(pid);
+  for (const [name, pid] of Object.entries(processes))
+    seconds[name] = pid === undefined ? null : procCpuSeconds(`/proc/${pid}/stat`);
   return { at: performance.now(), seconds };
 }
 
@@ -42,12 +43,20 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/** utime + stime of a process (all its threads) from /proc/<pid>/stat, in seconds. */
-function procCpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
+/**
+ * The CPU this process's main thread has had (Linux: /proc/<pid>/task/<pid>/stat), in seconds; null
+ * elsewhere. Unlike its event loop's utilisation, time it was ready to run but waiting for a core
+ * does not count.
+ */
+export function mainThreadCpuSeconds(): number | null {
+  return procCpuSeconds(`/proc/${process.pid}/task/${process.pid}/stat`);
+}
+
+/** utime + stime from a /proc stat file (a process's, all its threads; or one thread's), in seconds. */
+function procCpuSeconds(file: string): number | null {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = readFileSync(file, 'utf8');
   } catch {
     return null;
   }

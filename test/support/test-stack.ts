@@ -68,8 +68,9 @@ export async function startTestStack(options: {
       PLATFORM_ADMIN_EMAILS: options.platformAdminEmails ?? '',
       // Transaction conflicts are on, as in AWS, unless the run turns them off (README: Local stack).
       DYNAMODB_CONFLICTS: process.env.DYNAMODB_CONFLICTS,
-      // A function's environments at most, as `npm start` reads it (README: Configuration).
+      // A function's environments, and all functions' together, at most, as `npm start` reads them (README: Configuration).
       LOCAL_FUNCTION_CONCURRENCY: process.env.LOCAL_FUNCTION_CONCURRENCY,
+      LOCAL_FUNCTION_ENVIRONMENTS: process.env.LOCAL_FUNCTION_ENVIRONMENTS,
       // In-process functions for debugging or comparison, as `npm start` reads it (README: Configuration).
       LOCAL_FUNCTIONS: process.env.LOCAL_FUNCTIONS,
       // The deployed bundles instead of local ones, for the whole run or for one stack (test/bundled).
