@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TOKEN_FAILURE_WINDOW_SECONDS } from '../../shared/constants';
 import { api, signUp, stack } from '../support/api';
 import {
-  expectAccessible,
   expireVerificationLink,
   gone,
   isFocused,
@@ -441,7 +440,6 @@ describe('two tabs of one browser', () => {
     const confirm = await seen(page.getByRole('alertdialog', { name: 'Sign out everywhere?' }));
     await seen(confirm.getByText('on every device and browser, this one included'));
     expect(await isFocused(confirm.getByRole('button', { name: 'Cancel' }))).toBe(true);
-    await expectAccessible(page, 'Sign out everywhere confirmation');
     await page.keyboard.press('Escape');
     await gone(confirm);
     expect(await isFocused(button)).toBe(true);
