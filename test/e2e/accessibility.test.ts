@@ -605,7 +605,7 @@ describe('the accessibility tour', () => {
     noPageErrors();
   });
 
-  it('Call History with a voicemail, a drifted number, then Twilio disconnected', async () => {
+  it('Call History with a voicemail, a number with no inbox to route to and drifted, then Twilio disconnected', async () => {
     const { page } = await tab(voicemail.account, { path: '/calls' });
     const number = formatPhoneNumber(voicemail.channel.identifier, 'US');
     const row = page
@@ -629,6 +629,13 @@ describe('the accessibility tour', () => {
 
     await toMain(page, 'Settings');
     await toSettings(page, 'Channels');
+    // This company has no inbox yet: routing to a team inbox says so.
+    await page.getByRole('button', { name: `Configure routing for ${number}` }).click();
+    const routing = await dialog(page, 'Configure Routing');
+    await routing.getByRole('radio', { name: /^Team Inbox/ }).check();
+    await seen(routing.getByText('No inboxes available. Create an inbox first.'));
+    await check(page, 'Configure Routing, no inbox to choose');
+    await dismiss(page, routing);
     const channel = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Check now for ${number}` }) });
     await channel.getByRole('button', { name: `Check now for ${number}` }).click();
     await expect.poll(() => channel.getByRole('status').first().textContent()).toBe('Health: Drifted');

@@ -106,6 +106,8 @@ describe('at 360 px', () => {
     await toBottom(page);
     expect(await rowActions(page).count()).toBe(2 * (CONTACTS + 1));
     expect(await covered(callButton, rowActions(page))).toEqual([]);
+    // The contact book itself fits: nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     await page.goto(web(conversationPath));
     await seen(page.getByRole('button', { name: 'Send' }));
