@@ -1,10 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationPage } from '../../shared/contract/conversations';
-import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { type Account, api, signUp, stack } from '../support/api';
 import {
-  expectAccessible,
   gone,
   launchBrowser,
   openTab,
@@ -17,9 +15,7 @@ import {
   web,
 } from '../support/browser';
 import { withChannel } from '../support/settings';
-import { sendText } from '../support/sms';
-import { addTeamMember } from '../support/team';
-import { setMessageStepMs, setTwilioFaults, textFromPhone as textThroughEmulator } from '../support/twilio';
+import { setMessageStepMs, textFromPhone as textThroughEmulator } from '../support/twilio';
 
 const CUSTOMER = '+14155550199';
 const CUSTOMER_DISPLAY = '(415) 555-0199';
@@ -70,13 +66,11 @@ const overflowsSideways = (page: Page) =>
 describe('SMS conversations in the browser', () => {
   let account: Account;
   let demoNumber: string;
-  let accountSid: string;
 
   beforeAll(async () => {
     account = await signUp({ name: 'Ada Lovelace' });
     const { provider, channel } = await withChannel(account);
     demoNumber = channel.identifier;
-    accountSid = provider.accountSid;
     // Slow enough that the thread shows Sending before Delivered; this account only.
     await setMessageStepMs(1_000, provider.accountSid);
   });
@@ -123,7 +117,7 @@ describe('SMS conversations in the browser', () => {
       expect(agent.errors).toEqual([]);
     });
 
-    it('a second text appears in the open thread; the reply shows Sending, then Delivered, and reaches the phone', async () => {
+    it('a second text appears in the open thread; the reply shows Sending, then Delivered, reaches the phone, and its details say delivered', async () => {
       await textFromPhone(phone, 'It was due on Monday.');
       await seen(messages().getByText('It was due on Monday.'));
 
@@ -135,16 +129,12 @@ describe('SMS conversations in the browser', () => {
       await seen(phone.getByText('Yes, it ships today.'));
       await seen(reply().getByText('Delivered'));
       await seen(phone.getByText(/Switchboard · Delivered/));
-      expect(agent.errors).toEqual([]);
-    });
 
-    it('Message details says delivered; the page and the modal pass axe', async () => {
-      await expectAccessible(agent.page, 'the Conversations page with a thread open');
+      // Message details says what Twilio said.
       await reply().getByRole('button', { name: 'Message actions' }).click();
       await agent.page.getByRole('menuitem', { name: 'Details' }).click();
       const details = agent.page.getByRole('dialog', { name: 'Message details' });
       await seen(details.getByText('delivered', { exact: true }));
-      await expectAccessible(agent.page, 'the Message details modal');
       await agent.page.keyboard.press('Escape');
       await gone(details);
       expect(agent.errors).toEqual([]);
@@ -179,57 +169,6 @@ describe('SMS conversations in the browser', () => {
     });
   });
 
-  it('a reply Twilio refused shows Failed with the reason, and Retry sends it', async () => {
-    const customer = '+12025550177';
-    await textThroughEmulator({ from: customer, to: demoNumber, body: 'Is the blue one back?' });
-    const agent = await agentAt('/conversations');
-    await agent.page.getByRole('link', { name: /Is the blue one back\?/ }).click();
-    const messages = agent.page.locator('section[aria-labelledby="thread-title"]').getByRole('list', { name: 'Messages' });
-
-    await setTwilioFaults(accountSid, { rest: { status: 503, times: 1 } });
-    const composer = agent.page.getByRole('textbox', { name: 'Message' });
-    await composer.fill('Yes, since this morning.');
-    await composer.press('Enter');
-    const reply = messages.getByRole('listitem').filter({ hasText: 'Yes, since this morning.' });
-    await seen(reply.getByText('Failed'));
-    await seen(reply.getByText(/Service Unavailable/));
-    await reply.getByRole('button', { name: 'Retry' }).click();
-    await seen(reply.getByText('Delivered'));
-    await gone(reply.getByRole('button', { name: 'Retry' }));
-    expect(agent.errors).toEqual([]);
-  });
-
-  it('a colleague’s reply shows their name in the thread and in Message details; one’s own says You', async () => {
-    const olivia = await addTeamMember(account, { name: "Olivia O'Neil" });
-    const customer = '+12025550166';
-    await textThroughEmulator({ from: customer, to: demoNumber, body: 'Who is looking after my return?' });
-    const conversationId = await conversationWith(account, customer);
-    expect((await sendText(olivia, conversationId, 'I am, I will call you today.')).status).toBe(201);
-
-    const agent = await agentAt(`/conversations/${conversationId}`);
-    const messages = agent.page.locator('section[aria-labelledby="thread-title"]').getByRole('list', { name: 'Messages' });
-    const hers = messages.getByRole('listitem').filter({ hasText: 'I am, I will call you today.' });
-    await seen(hers.getByText("Olivia O'Neil", { exact: true }));
-    expect(await hers.getByText('You', { exact: true }).count()).toBe(0);
-
-    const composer = agent.page.getByRole('textbox', { name: 'Message' });
-    await composer.fill('Thank you, Olivia.');
-    await composer.press('Enter');
-    const mine = messages.getByRole('listitem').filter({ hasText: 'Thank you, Olivia.' });
-    await seen(mine.getByText('You', { exact: true }));
-
-    const details = agent.page.getByRole('dialog', { name: 'Message details' });
-    await hers.getByRole('button', { name: 'Message actions' }).click();
-    await agent.page.getByRole('menuitem', { name: 'Details' }).click();
-    await seen(details.getByText("Sent by Olivia O'Neil", { exact: true }));
-    await agent.page.keyboard.press('Escape');
-    await gone(details);
-    await mine.getByRole('button', { name: 'Message actions' }).click();
-    await agent.page.getByRole('menuitem', { name: 'Details' }).click();
-    await seen(details.getByText('Sent by you', { exact: true }));
-    expect(agent.errors).toEqual([]);
-  });
-
   it('closing Message details gives focus back to the message’s actions button, by Escape or by Close', async () => {
     const customer = '+12025550167';
     await textThroughEmulator({ from: customer, to: demoNumber, body: 'Can I change the delivery address?' });
@@ -261,42 +200,6 @@ describe('SMS conversations in the browser', () => {
     expect(agent.errors).toEqual([]);
   });
 
-  it('after disconnecting Twilio the thread and Channels give the same directions, the number formatted, and the composer is disabled with the reason', async () => {
-    const owner = await signUp({ name: 'Mary Jackson' });
-    const { channel } = await withChannel(owner);
-    const customer = '+12025550168';
-    await textThroughEmulator({ from: customer, to: channel.identifier, body: 'Are you open on Sunday?' });
-    const number = formatPhoneNumber(channel.identifier, 'US');
-    expect(number).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/);
-
-    const agent = await signedInTab(browser, owner, { path: '/settings/providers' });
-    await (await seen(agent.page.getByRole('button', { name: 'Disconnect Twilio' }))).click();
-    const confirm = await seen(agent.page.getByRole('alertdialog', { name: 'Disconnect Twilio?' }));
-    await confirm.getByRole('button', { name: 'Disconnect' }).click();
-    await seen(agent.page.getByText('Twilio disconnected.'));
-
-    await agent.page.goto(web(`/conversations/${await conversationWith(owner, customer)}`));
-    const reason = `Texts cannot be sent from ${number}: it is inactive since Twilio was disconnected. Import the number again in Settings → Providers to send from it.`;
-    const notice = await seen(agent.page.getByText(reason, { exact: true }));
-    const composer = agent.page.getByRole('textbox', { name: 'Message' });
-    const send = agent.page.getByRole('button', { name: 'Send' });
-    expect(await composer.isDisabled()).toBe(true);
-    expect(await send.isDisabled()).toBe(true);
-    // Screen readers hear the reason with the field and with Send.
-    const noticeId = await notice.getAttribute('id');
-    expect((await composer.getAttribute('aria-describedby'))?.split(' ')).toContain(noticeId);
-    expect(await send.getAttribute('aria-describedby')).toBe(noticeId);
-    await expectAccessible(agent.page, 'a thread whose number is inactive');
-
-    await agent.page.goto(web('/settings/channels'));
-    const row = agent.page.getByRole('listitem').filter({ hasText: number });
-    await seen(row.getByText('Inactive', { exact: true }));
-    await seen(row.getByText(/Import the number again in Settings → Providers to reactivate it/));
-    expect(await row.getByRole('link', { name: 'Settings → Providers' }).getAttribute('href')).toBe('/settings/providers');
-    expect(agent.errors).toEqual([]);
-    await agent.context.close();
-  });
-
   it('choosing a conversation from the list puts the keyboard in its message box', async () => {
     await textThroughEmulator({ from: '+12025550188', to: demoNumber, body: 'Where do I send the return?' });
     const agent = await agentAt('/conversations');
@@ -324,7 +227,6 @@ describe('SMS conversations in the browser', () => {
     await seen(thread.getByRole('heading', { name: SECOND_CUSTOMER_DISPLAY }));
     await gone(agent.page.getByRole('button', { name: 'Both', exact: true }));
     expect(await overflowsSideways(agent.page)).toBe(false);
-    await expectAccessible(agent.page, 'the thread at 360 px');
 
     await thread.getByRole('link', { name: 'Back to conversations' }).click();
     await reached(agent.page, '/conversations');

@@ -2,17 +2,7 @@ import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../shared/contract/conversations';
 import { type Account, api, signUp } from '../support/api';
-import {
-  DESKTOP,
-  expectAccessible,
-  gone,
-  launchBrowser,
-  PHONE,
-  seen,
-  signedInTab,
-  tabsClosedAfterEach,
-  web,
-} from '../support/browser';
+import { DESKTOP, gone, launchBrowser, PHONE, seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
 import { createInbox, withChannel } from '../support/settings';
 import { callFromPhone, hangUpCall, textFromPhone } from '../support/twilio';
 import { addInboxMember, deviceRegistered, routeChannel } from '../support/voice';
@@ -109,7 +99,6 @@ describe('at 360 px', () => {
     const banner = page.getByRole('status', { name: 'Phone status' }).getByText('Connecting to the phone service...');
     expect(await covered(banner, pageActions(page))).toEqual([]);
     expect(await covered(banner, page.getByRole('button', { name: /Open menu|Invite Member/ }))).toEqual([]);
-    await expectAccessible(page, 'Team with the phone status banner, 360 px');
 
     const callButton = page.getByRole('button', { name: 'Open dialer' });
     await page.goto(web('/contacts'));
@@ -117,6 +106,8 @@ describe('at 360 px', () => {
     await toBottom(page);
     expect(await rowActions(page).count()).toBe(2 * (CONTACTS + 1));
     expect(await covered(callButton, rowActions(page))).toEqual([]);
+    // The contact book itself fits: nothing scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     await page.goto(web(conversationPath));
     await seen(page.getByRole('button', { name: 'Send' }));
@@ -135,7 +126,6 @@ describe('at 360 px', () => {
     await toBottom(page);
     expect(await covered(ringing, composer(page))).toEqual([]);
     expect(await covered(ringing, pageActions(page))).toEqual([]);
-    await expectAccessible(page, 'the Incoming Call panel over a conversation, 360 px');
     await hangUpCall(call.sid);
     await gone(ringing);
   });
@@ -153,7 +143,6 @@ describe('at 360 px', () => {
     await seen(page.getByRole('button', { name: 'Send' }));
     await toBottom(page);
     expect(await covered(card, composer(page))).toEqual([]);
-    await expectAccessible(page, 'the Calling unavailable card, 360 px');
 
     await card.getByRole('button', { name: 'Close' }).click();
     await gone(card);

@@ -155,6 +155,11 @@ describe('at 360 px wide', () => {
     await page.goto(web('/settings/profile'));
     await seen(page.getByText('Profile editing coming soon'));
     expect(await pageWidth(page), '/settings/profile').toBeLessThanOrEqual(PHONE.width);
+
+    // Call History's filters (status, two dates, Clear Filters) wrap rather than widen the page.
+    await page.goto(web('/calls'));
+    await seen(page.getByRole('button', { name: 'Clear Filters' }));
+    expect(await pageWidth(page), '/calls').toBeLessThanOrEqual(PHONE.width);
     expect(errors).toEqual([]);
     await context.close();
   });

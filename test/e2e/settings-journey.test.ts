@@ -1,25 +1,15 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, api, signUp, stack } from '../support/api';
-import {
-  expectAccessible,
-  gone,
-  launchBrowser,
-  PHONE,
-  reached,
-  seen,
-  signedInTab,
-  type Tab,
-  UI_TIMEOUT_MS,
-  web,
-} from '../support/browser';
+import { gone, launchBrowser, PHONE, reached, seen, signedInTab, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
 import { newTwilioAccount } from '../support/twilio';
 
 /**
  * The settings journey of a new company in the browser, against the local stack and its Twilio
- * emulator: connect Twilio (a wrong token first), import two numbers, see them as channels, create an
- * inbox, join it, route a number to it, and see the team. axe-core checks every page and every dialog
- * on the way, in the light and the dark theme.
+ * emulator: connect Twilio, import two numbers, see them as channels, create an inbox, join it, route a
+ * number to it, find it all counted on the dashboard, and disconnect. What each screen shows on its own
+ * (errors, empty states, dialogs' texts) is its component test's subject (web/src/features/providers,
+ * channels, inboxes, team); axe on every page and dialog is in accessibility.test.ts.
  */
 let browser: Browser;
 let account: Account;
@@ -89,8 +79,9 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
 
   // The journey is told in steps, each a test on the same tab that builds on the one before: one
   // 25-screen test outgrew any fair bound on a busy machine.
-  it('counts no channels and one member on the dashboard; Providers says Not connected', async () => {
+  it('counts no channels and one member on the dashboard; connects Twilio from Providers', async () => {
     const { page, errors } = tab;
+    const demo = await demoAccount();
 
     // The dashboard counts what is really there: no channels, one team member.
     await reached(page, '/dashboard');
@@ -100,47 +91,13 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     expect(await counter(page, 'Connected Channels').textContent()).toBe('Connected Channels0');
     expect(await counter(page, 'Team Members').textContent()).toBe('Team Members1');
 
-    // Providers: not connected; the email card is there and disabled.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await reached(page, '/settings/providers');
-    await seen(page.getByRole('heading', { name: 'Providers' }));
     await seen(page.getByText('Not connected'));
-    await seen(page.getByText('Email support (coming soon)'));
-    expect(await page.getByRole('button', { name: 'Connect email (coming soon)' }).isDisabled()).toBe(true);
-    await expectAccessible(page, '/settings/providers, not connected');
-    expect(errors).toEqual([]);
-  });
-
-  it('connects Twilio: both fields required, a wrong token keeps the input, the right one connects', async () => {
-    const { page, errors } = tab;
-    const demo = await demoAccount();
-    // Connect: both fields required, then a wrong token shows the server's message and keeps the input.
-    const connectButton = page.getByRole('button', { name: 'Connect', exact: true });
-    await connectButton.click();
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
     const connect = await seen(dialog(page, 'Connect Twilio'));
     expect(await connect.getByLabel('Account SID').evaluate((el) => el === document.activeElement)).toBe(true);
-    await connect.getByRole('button', { name: 'Connect', exact: true }).click();
-    await seen(connect.getByText('Account SID is required'));
-    await seen(connect.getByText('Auth token is required'));
-    expect(await connect.getByLabel('Auth token').getAttribute('type')).toBe('password');
-    await expectAccessible(page, 'Connect Twilio dialog, field errors');
-
-    const wrongToken = '0123456789abcdef0123456789abcdef';
-    // What the server says to these credentials, asked directly, is what the dialog must show.
-    const refused = await api('/api/v1/providers/twilio', {
-      body: { accountSid: demo.accountSid, authToken: wrongToken },
-      token: account.tokens.accessToken,
-    });
-    expect(refused.status).toBeGreaterThanOrEqual(400);
-    expect(refused.status).toBeLessThan(500);
     await connect.getByLabel('Account SID').fill(demo.accountSid);
-    await connect.getByLabel('Auth token').fill(wrongToken);
-    await connect.getByRole('button', { name: 'Connect', exact: true }).click();
-    const refusal = await seen(connect.getByRole('alert'));
-    expect(await refusal.textContent()).toBe(refused.body.error.message);
-    expect(await connect.getByLabel('Account SID').inputValue()).toBe(demo.accountSid);
-    await expectAccessible(page, 'Connect Twilio dialog, server error');
-
     await connect.getByLabel('Auth token').fill(demo.authToken);
     await connect.getByRole('button', { name: 'Connect', exact: true }).click();
     await gone(connect);
@@ -151,7 +108,6 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       .toBe(true);
     await seen(page.getByText('0 channels'));
     await seen(page.getByText(demo.accountSid));
-    await expectAccessible(page, '/settings/providers, connected');
     expect(errors).toEqual([]);
   });
 
@@ -163,10 +119,6 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     const importer = await seen(dialog(page, 'Import Phone Numbers'));
     await seen(importer.getByText('4 numbers available · 0 already imported'));
     for (const n of [MAIN_LINE, SMS_LINE, VOICE_LINE, LEGACY_IVR]) await seen(numberRow(importer, n));
-    const importButton = importer.getByRole('button', { name: /^Import \d+ Numbers?$/ });
-    expect(await importButton.isDisabled()).toBe(true);
-    await seen(importer.getByText('0 selected'));
-    await expectAccessible(page, 'Import Phone Numbers dialog');
 
     const learnMore = numberRow(importer, MAIN_LINE).getByRole('button', { name: 'Learn more' });
     await learnMore.click();
@@ -179,28 +131,16 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       return Boolean(hit && !el.contains(hit));
     });
     expect(importCovered).toBe(true);
-    await expectAccessible(page, 'import help modal');
     await help.getByRole('button', { name: 'Got it' }).click();
     await gone(help);
     await expect.poll(() => learnMore.evaluate((el) => el === document.activeElement)).toBe(true);
 
+    // The main line without SMS, and the voice line.
     await importer.getByRole('checkbox', { name: MAIN_LINE }).check();
     const mainCapabilities = importer.getByRole('group', { name: `Capabilities to use for ${MAIN_LINE}` });
-    expect(await mainCapabilities.getByRole('checkbox', { name: 'Voice' }).isChecked()).toBe(true);
-    expect(await mainCapabilities.getByRole('checkbox', { name: 'SMS & MMS' }).isChecked()).toBe(true);
-    await importer.getByRole('checkbox', { name: VOICE_LINE }).check();
-    const voiceCapabilities = importer.getByRole('group', { name: `Capabilities to use for ${VOICE_LINE}` });
-    await seen(voiceCapabilities.getByRole('checkbox', { name: 'Voice' }));
-    expect(await voiceCapabilities.getByRole('checkbox', { name: /SMS/ }).count()).toBe(0);
     await mainCapabilities.getByRole('checkbox', { name: 'SMS & MMS' }).uncheck();
+    await importer.getByRole('checkbox', { name: VOICE_LINE }).check();
     await seen(importer.getByText('2 selected'));
-    // A row with no capability ticked is not selected.
-    await voiceCapabilities.getByRole('checkbox', { name: 'Voice' }).uncheck();
-    await seen(importer.getByText('1 selected'));
-    await seen(importer.getByText('Not selected: tick Voice or SMS to import this number.'));
-    await voiceCapabilities.getByRole('checkbox', { name: 'Voice' }).check();
-    await seen(importer.getByText('2 selected'));
-    await expectAccessible(page, 'Import Phone Numbers dialog, two numbers chosen');
     await importer.getByRole('button', { name: 'Import 2 Numbers' }).click();
     await gone(importer);
     await seen(page.getByText('Imported 2 numbers.'));
@@ -244,103 +184,48 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     // SMS was unticked for the main line: it is listed with Voice only.
     const mainCaps = channelRow(page, MAIN_LINE).getByRole('list', { name: 'Capabilities' });
     expect(await mainCaps.getByRole('listitem').allTextContents()).toEqual(['Voice']);
-    await expectAccessible(page, '/settings/channels');
 
     // Routing to a team inbox needs an inbox first; Escape closes and gives focus back.
     const editMain = page.getByRole('button', { name: `Configure routing for ${MAIN_LINE}` });
     await editMain.click();
     const routing = await seen(dialog(page, 'Configure Routing'));
-    await seen(routing.getByText(MAIN_LINE));
-    expect(await routing.getByRole('radio', { name: /^Unassigned/ }).isChecked()).toBe(true);
     await routing.getByRole('radio', { name: /^Team Inbox/ }).check();
     await seen(routing.getByText('No inboxes available. Create an inbox first.'));
-    expect(await routing.getByRole('button', { name: 'Save Routing' }).isDisabled()).toBe(true);
-    await expectAccessible(page, 'Configure Routing dialog, no inboxes');
-    await routing.getByRole('radio', { name: /^Specific User/ }).check();
-    await seen(routing.getByRole('combobox', { name: 'User' }));
-    await expectAccessible(page, 'Configure Routing dialog, user select');
     await page.keyboard.press('Escape');
     await gone(routing);
     await expect.poll(() => editMain.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(errors).toEqual([]);
   });
 
-  it('creates an inbox, refuses a second of the same name, and adds its first member', async () => {
+  it('creates an inbox and adds its first member', async () => {
     const { page, errors } = tab;
-    // Inboxes: none yet; creating one needs a name.
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
     await reached(page, '/settings/inboxes');
     await seen(page.getByText('No inboxes yet'));
-    await expectAccessible(page, '/settings/inboxes, empty');
     await page.getByRole('button', { name: 'Create Inbox' }).click();
     const create = await seen(dialog(page, 'Create Inbox'));
+    // A name is required: submitting without one keeps the cursor in it.
     await create.getByRole('button', { name: 'Create Inbox' }).click();
     await seen(create.getByText('Inbox name is required'));
     expect(await create.getByLabel('Inbox Name').evaluate((el) => el === document.activeElement)).toBe(true);
-    await expectAccessible(page, 'Create Inbox dialog, name missing');
     await create.getByLabel('Inbox Name').fill('Support');
     await create.getByLabel('Description').fill('Customer questions\nand orders');
     await create.getByRole('button', { name: 'Create Inbox' }).click();
     await gone(create);
     const inbox = await seen(page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Support' }) }));
-    // The description keeps its line break.
+    // The description keeps its line break, as rendered.
     expect(await inbox.getByText(/Customer questions/).innerText()).toBe('Customer questions\nand orders');
-
-    // A second inbox of the same name is refused, under the name field.
-    await page.getByRole('button', { name: 'Create Inbox' }).click();
-    const duplicate = await seen(dialog(page, 'Create Inbox'));
-    await duplicate.getByLabel('Inbox Name').fill('support');
-    await duplicate.getByRole('button', { name: 'Create Inbox' }).click();
-    await seen(duplicate.getByText('An inbox named support already exists.'));
-    await expectAccessible(page, 'Create Inbox dialog, name taken');
-    await page.keyboard.press('Escape');
-    await gone(duplicate);
     await seen(inbox.getByText('0 channels connected'));
-    await expectAccessible(page, '/settings/inboxes, one inbox');
 
     // Manage Members: add yourself.
     await inbox.getByRole('button', { name: /0 members/ }).click();
     const members = await seen(dialog(page, 'Manage Members'));
-    await seen(members.getByText('Current Members (0)'));
-    await seen(members.getByText('No members yet. Add users to this inbox.'));
-    await seen(members.getByText('Add Members (1 available)'));
-    await expectAccessible(page, 'Manage Members dialog, no members');
     await members.getByRole('button', { name: 'Add Ada Lovelace' }).click();
     await seen(members.getByText('Current Members (1)'));
-    await seen(members.getByText('All users are already members of this inbox.'));
     await seen(members.getByRole('button', { name: 'Remove Ada Lovelace' }));
-    await expectAccessible(page, 'Manage Members dialog, one member');
     await members.getByRole('button', { name: 'Done' }).click();
     await gone(members);
     await seen(inbox.getByRole('button', { name: /1 member/ }));
-    expect(errors).toEqual([]);
-  });
-
-  it('sets the inbox’s call routing, and cancelling its deletion keeps it', async () => {
-    const { page, errors } = tab;
-    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
-    await reached(page, '/settings/inboxes');
-    const inbox = await seen(page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Support' }) }));
-    // The inbox's call routing: Ring All Users; voicemail is coming soon.
-    await inbox.getByRole('button', { name: 'Configure call routing for Support' }).click();
-    const callRouting = await seen(dialog(page, 'Call Routing'));
-    const ringAll = callRouting.getByRole('radio', { name: /^Ring All Users/ });
-    await seen(ringAll);
-    expect(await ringAll.isChecked()).toBe(true);
-    expect(await callRouting.getByRole('radio', { name: /^Send to Voicemail/ }).isDisabled()).toBe(true);
-    await seen(callRouting.getByText('Coming Soon'));
-    await expectAccessible(page, 'Call Routing dialog');
-    await callRouting.getByRole('button', { name: 'Save Routing' }).click();
-    await gone(callRouting);
-
-    // The delete confirmation says what docs/product.md §2.13 says; cancelling keeps the inbox.
-    await inbox.getByRole('button', { name: 'Delete Support' }).click();
-    const confirm = await seen(page.getByRole('alertdialog', { name: 'Delete Support?' }));
-    await seen(confirm.getByText('Are you sure you want to delete this inbox? This action cannot be undone.'));
-    await expectAccessible(page, 'delete inbox confirmation');
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
-    await gone(confirm);
-    await seen(inbox);
     expect(errors).toEqual([]);
   });
 
@@ -355,12 +240,10 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     const inboxSelect = await seen(routing.getByRole('combobox', { name: 'Inbox' }));
     expect(await routing.getByRole('button', { name: 'Save Routing' }).isDisabled()).toBe(true);
     await inboxSelect.selectOption({ label: 'Support' });
-    await expectAccessible(page, 'Configure Routing dialog, inbox chosen');
     await routing.getByRole('button', { name: 'Save Routing' }).click();
     await gone(routing);
     await seen(channelRow(page, MAIN_LINE).getByText('Support'));
     await seen(channelRow(page, VOICE_LINE).getByText('Unassigned'));
-    await expectAccessible(page, '/settings/channels, routed');
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Inboxes' }).click();
     await seen(page.getByText('1 channel connected'));
@@ -369,26 +252,13 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     const unassigns = await seen(page.getByRole('alertdialog', { name: 'Delete Support?' }));
     await seen(unassigns.getByText('This channel becomes unassigned:'));
     expect(await unassigns.getByRole('listitem').allTextContents()).toEqual([`${MAIN_LINE} (Main line)`]);
-    await expectAccessible(page, 'delete inbox confirmation naming its channel');
     await unassigns.getByRole('button', { name: 'Cancel' }).click();
     await gone(unassigns);
     expect(errors).toEqual([]);
   });
 
-  it('shows the owner alone on the team, and the dashboard counts two channels and two steps done', async () => {
+  it('the dashboard counts two channels and two steps done', async () => {
     const { page, errors } = tab;
-    // Team: one member, the owner.
-    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Team' }).click();
-    await reached(page, '/settings/team');
-    await seen(page.getByText('Showing 1 team member'));
-    const me = await seen(page.getByRole('row').filter({ hasText: account.email }));
-    await seen(me.getByText('Owner', { exact: true }));
-    await seen(me.getByText('Ada Lovelace'));
-    // The owner's own row cannot be edited; the owner may invite.
-    expect(await me.getByRole('button', { name: 'Edit Ada Lovelace' }).isDisabled()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Invite Member' }).isEnabled()).toBe(true);
-    await expectAccessible(page, '/settings/team');
-
     // The dashboard now counts the two active channels, and ticks the two Getting Started steps done.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
     await reached(page, '/dashboard');
@@ -398,7 +268,6 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await seen(step('Connect a provider').getByText('Done'));
     await seen(step('Create an inbox').getByText('Done'));
     expect(await step('Invite team members').getByText('Done').count()).toBe(0);
-    await expectAccessible(page, '/dashboard, two steps done');
 
     expect(errors).toEqual([]);
   });
@@ -446,7 +315,6 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       }
       const edit = await me.getByRole('button', { name: 'Edit Ada Lovelace' }).boundingBox();
       expect(edit && edit.x >= 0 && edit.x + edit.width <= PHONE.width - 16).toBe(true);
-      await expectAccessible(page, '/settings/team at 360 px');
 
       await page.goto(web('/settings/providers'));
       await page.getByRole('button', { name: 'Import numbers' }).click();
@@ -460,7 +328,6 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       expect(await footer.isVisible()).toBe(true);
       await importer.getByRole('checkbox', { name: SMS_LINE }).check();
       await seen(importer.getByText('1 selected'));
-      await expectAccessible(page, 'Import Phone Numbers dialog at 360 px');
       await importer.getByRole('button', { name: 'Cancel' }).click();
       await gone(importer);
       expect(phone.errors).toEqual([]);
@@ -476,13 +343,10 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     const trash = await seen(page.getByRole('button', { name: 'Disconnect Twilio' }));
     await trash.click();
     const confirm = await seen(page.getByRole('alertdialog', { name: 'Disconnect Twilio?' }));
-    await seen(confirm.getByText('removes your Twilio credentials from Switchboard;'));
     await seen(confirm.getByText(/deactivates the imported channels \(2 channels\) and stops webhook routing/));
-    await seen(confirm.getByText('Your Twilio account and its phone numbers are left untouched.'));
     await expect
       .poll(() => confirm.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement))
       .toBe(true);
-    await expectAccessible(page, 'disconnect confirmation');
     await confirm.getByRole('button', { name: 'Disconnect' }).click();
     await gone(confirm);
     await seen(page.getByText('Not connected'));
@@ -497,13 +361,12 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       await seen(channelRow(page, n).getByText('Inactive', { exact: true }));
       await seen(channelRow(page, n).getByText(/its provider was disconnected/));
     }
-    await expectAccessible(page, '/settings/channels, inactive');
     expect(errors).toEqual([]);
   });
 });
 
 describe('importing a number already pointed at another application', () => {
-  it('says where its calls and texts go now and that importing takes them over; other rows keep the general warning', async () => {
+  it('at 360 px its row, with where its calls and texts go now, fits the dialog', async () => {
     const owner = await signUp({ name: 'Grace Hopper', companyName: 'Legacy Telecom', password: PASSWORD });
     const twilio = await newTwilioAccount();
     const connected = await api('/api/v1/providers/twilio', {
@@ -511,38 +374,19 @@ describe('importing a number already pointed at another application', () => {
       body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
     });
     expect(connected.status).toBe(201);
-    const { page, context, errors } = await signedInTab(browser, owner, { colorScheme: 'dark', path: '/settings/providers' });
+    const { page, context, errors } = await signedInTab(browser, owner, { viewport: PHONE, path: '/settings/providers' });
     await page.getByRole('button', { name: 'Import numbers' }).click();
     const importer = await seen(dialog(page, 'Import Phone Numbers'));
-
     const legacy = await seen(numberRow(importer, 'Legacy IVR'));
-    await seen(legacy.getByText('Already pointed at another application.'));
-    await seen(legacy.getByText('Calls go to https://legacy-ivr.example.com/voice.'));
-    await seen(legacy.getByText('Texts go to https://legacy-ivr.example.com/sms.'));
-    await seen(legacy.getByText(/^Importing takes it over/));
-    expect(await legacy.getByText(/may stop it working/).count()).toBe(0);
-    for (const name of ['Main line', 'SMS line', 'Voice line']) {
-      await seen(numberRow(importer, name).getByText('Using this number elsewhere at the same time may stop it working.'));
-    }
-
-    // Ticked, each capability says what it replaces.
+    // Ticked, each capability says what it replaces: the longest the row gets.
     await legacy.getByRole('checkbox').first().check();
-    await seen(
-      legacy.getByText(
-        'Incoming calls will be pointed at a Switchboard webhook instead of https://legacy-ivr.example.com/voice.',
-      ),
-    );
+    await seen(legacy.getByText('Calls go to https://legacy-ivr.example.com/voice.'));
     await seen(
       legacy.getByText('Incoming SMS will be pointed at a Switchboard webhook instead of https://legacy-ivr.example.com/sms.'),
     );
-    await expectAccessible(page, 'Import Phone Numbers dialog, a number pointed elsewhere');
-
-    await page.setViewportSize(PHONE);
-    await seen(legacy.getByText('Calls go to https://legacy-ivr.example.com/voice.'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     const box = await legacy.boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
-    await expectAccessible(page, 'Import Phone Numbers dialog at 360 px, a number pointed elsewhere');
     expect(errors).toEqual([]);
     await context.close();
   });

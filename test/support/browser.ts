@@ -234,29 +234,6 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** No transitions, so axe never measures a colour half-way through a theme switch. */
-async function freezeMotion(page: Page) {
-  await page.addStyleTag({
-    content:
-      '*,*::before,*::after{transition:none!important;animation-duration:0s!important;animation-iteration-count:1!important}',
-  });
-}
-
-/**
- * axe on the page as it is now, in the light and the dark theme: the theme is one class on <html>
- * (the stored choice only picks it at start), so both are checked without losing what is on screen.
- */
-export async function expectAccessible(page: Page, what: string) {
-  await freezeMotion(page);
-  const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
-  for (const dark of [false, true]) {
-    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
-    const violations = await seriousA11yViolations(page);
-    expect(violations, `axe on ${what} (${dark ? 'dark' : 'light'}):\n${violations.join('\n')}`).toEqual([]);
-  }
-  await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), wasDark);
-}
-
 /**
  * The tabs a test opens, checked and closed after it: none may have page errors, and closing a tab
  * ends its device, so the next test's calls ring only its own tabs.

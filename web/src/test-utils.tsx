@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, parsePath, Route, Routes } from 'react-router';
 import { onTestFinished, vi } from 'vitest';
 import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE } from '../../shared/constants';
 import type { Company, Role, User } from '../../shared/contract/auth';
@@ -69,8 +69,11 @@ export function stubObjectUrls() {
   return { made, revoked };
 }
 
-/** Stubs the global fetch the API client uses; records every request. */
-export function stubServer(handler: (request: Recorded) => Response | Promise<Response>) {
+/**
+ * Stubs the global fetch the API client uses; records every request. The handler also gets the
+ * request's init, for an answer that depends on a header (the bearer token).
+ */
+export function stubServer(handler: (request: Recorded, init?: RequestInit) => Response | Promise<Response>) {
   const requests: Recorded[] = [];
   vi.stubGlobal(
     'fetch',
@@ -81,7 +84,7 @@ export function stubServer(handler: (request: Recorded) => Response | Promise<Re
         body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
       };
       requests.push(request);
-      return handler(request);
+      return handler(request, init);
     }),
   );
   return requests;
@@ -105,15 +108,16 @@ export const TEST_CALLING = {
 
 /**
  * Renders inside a fresh query cache (no retries) and a router. With `at`, the router starts at that
- * address and the element is the page of `at.route`, so it reads its own query string.
+ * address (with `at.state` as the history state a link gave it) and the element is the page of
+ * `at.route`, so it reads its own query string.
  */
-export function renderWithProviders(ui: ReactElement, at?: { path: string; route: string }) {
+export function renderWithProviders(ui: ReactElement, at?: { path: string; route: string; state?: unknown }) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   // The company's settings are read once per session; the tests' company dials from the US.
   queryClient.setQueryData(companySettingsQuery().queryKey, { default_country_code: { code: 'US' }, calling: TEST_CALLING });
   const result = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={at ? [at.path] : undefined}>
+      <MemoryRouter initialEntries={at ? [{ ...parsePath(at.path), state: at.state }] : undefined}>
         {at ? (
           <Routes>
             <Route path={at.route} element={ui} />

@@ -2,8 +2,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversationKeys } from '../../lib/conversation-cache';
+import { session } from '../../lib/services';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { ok, renderWithProviders, signInAs, stubServer } from '../../test-utils';
+import { ok, renderWithProviders, sampleCompany, sampleUser, signInAs, stubServer } from '../../test-utils';
 import { AppShell } from './app-shell';
 
 // The shell without a socket or a phone: the nav and the title are the subject here.
@@ -49,5 +50,33 @@ describe('AppShell unread count (issue 27)', () => {
     act(() => queryClient.setQueryData(conversationKeys.unread, { count: 0, complete: true }));
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Conversations' })).toBeTruthy());
     expect(document.title).toBe('Contacts · Switchboard');
+  });
+});
+
+describe('AppShell Admin link', () => {
+  const renderShell = () =>
+    renderWithProviders(
+      <Routes>
+        <Route element={<AppShell />}>
+          <Route path="*" element={<Page />} />
+        </Route>
+      </Routes>,
+    );
+
+  it('is offered to a platform administrator only', async () => {
+    stubServer(() => ok({}));
+    const first = renderShell();
+    const nav = () => screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav()).getByRole('link', { name: 'Dashboard' })).toBeTruthy();
+    expect(within(nav()).queryByRole('link', { name: 'Admin' })).toBeNull();
+    first.unmount();
+
+    session.signIn({
+      user: { ...sampleUser, isPlatformAdmin: true },
+      company: sampleCompany,
+      tokens: { accessToken: 'a', refreshToken: 'r' },
+    });
+    renderShell();
+    expect(within(nav()).getByRole('link', { name: 'Admin' }).getAttribute('href')).toBe('/admin');
   });
 });

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminCompany, AdminOverview } from '../../../../../shared/contract/admin';
 import { session } from '../../../lib/services';
-import { fail, ok, renderWithProviders, sampleCompany, sampleUser, signInAs, stubServer } from '../../../test-utils';
+import { deferred, fail, ok, renderWithProviders, sampleCompany, sampleUser, signInAs, stubServer } from '../../../test-utils';
 import { AdminPage } from './admin-page';
 
 const ACME: AdminCompany = {
@@ -24,13 +24,15 @@ const GLOBEX: AdminCompany = {
   hasActivity: false,
   stats: { smsSent: 0, smsReceived: 0 },
 };
-const overview = (companies: AdminCompany[], nextCursor: string | null): AdminOverview => ({
-  totalCompanies: 2,
-  totalUsers: 3,
-  verifiedUsers: 2,
-  companies,
-  nextCursor,
-});
+const overview = (
+  companies: AdminCompany[],
+  nextCursor: string | null,
+  totals: Pick<AdminOverview, 'totalCompanies' | 'totalUsers' | 'verifiedUsers'> = {
+    totalCompanies: 2,
+    totalUsers: 3,
+    verifiedUsers: 2,
+  },
+): AdminOverview => ({ ...totals, companies, nextCursor });
 
 const signInWith = (isPlatformAdmin: boolean) =>
   session.signIn({
@@ -44,7 +46,7 @@ const signInAsPlatformAdmin = () => signInWith(true);
  * The server: /me says whether the operator names the user now; the webhook address is all in place
  * (webhook-address-panel.test.tsx tells its story); the overview answers `overviewAnswer`.
  */
-const server = (isPlatformAdmin: boolean, overviewAnswer: (url: string) => Response) =>
+const server = (isPlatformAdmin: boolean, overviewAnswer: (url: string) => Response | Promise<Response>) =>
   stubServer((r) => {
     if (r.url === '/api/v1/me') return ok({ user: { ...sampleUser, isPlatformAdmin }, company: sampleCompany });
     if (r.url === '/api/v1/admin/webhooks' && isPlatformAdmin)
@@ -120,26 +122,38 @@ describe('AdminPage', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load admin data');
   });
 
-  it('deletes a company once its name is typed, and lists the companies again', async () => {
+  it('deletes a company once its name is typed, shows it is deleting, then lists the companies and the totals again', async () => {
     signInAsPlatformAdmin();
     let deleted = false;
+    const deletion = deferred();
     const requests = server(true, (url) => {
-      if (url !== '/api/v1/admin/companies/c-2') return ok(overview(deleted ? [ACME] : [ACME, GLOBEX], null));
+      if (url !== '/api/v1/admin/companies/c-2') {
+        return ok(
+          deleted
+            ? overview([ACME], null, { totalCompanies: 1, totalUsers: 2, verifiedUsers: 2 })
+            : overview([ACME, GLOBEX], null),
+        );
+      }
       deleted = true;
-      return ok({ deletion: { companyId: 'c-2', status: 'DELETING' } }, 202);
+      return deletion.promise;
     });
     const events = userEvent.setup();
     renderWithProviders(<AdminPage />);
+    const total = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling?.textContent;
     await events.click(await screen.findByRole('button', { name: 'Delete Globex' }));
+    expect([total('Companies'), total('Users')]).toEqual(['2', '3']);
     const dialog = screen.getByRole('alertdialog', { name: 'Delete Globex?' });
     const confirm = within(dialog).getByRole('button', { name: 'Delete company' });
     expect(confirm).toHaveProperty('disabled', true);
     await events.type(within(dialog).getByLabelText('Type Globex to confirm'), 'Globex');
     await events.click(confirm);
+    expect(within(dialog).getByRole('button', { name: 'Deleting...' })).toHaveProperty('disabled', true);
+    deletion.release(ok({ deletion: { companyId: 'c-2', status: 'DELETING' } }, 202));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     await waitFor(() => expect(screen.queryByText('Globex')).toBeNull());
-    const deletion = requests.find((r) => r.method === 'DELETE');
-    expect(deletion).toMatchObject({ url: '/api/v1/admin/companies/c-2', body: { confirm: 'Globex' } });
+    await waitFor(() => expect([total('Companies'), total('Users')]).toEqual(['1', '2']));
+    const sent = requests.find((r) => r.method === 'DELETE');
+    expect(sent).toMatchObject({ url: '/api/v1/admin/companies/c-2', body: { confirm: 'Globex' } });
     expect(session.get()).not.toBeNull();
   });
 });

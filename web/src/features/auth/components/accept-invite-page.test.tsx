@@ -89,4 +89,27 @@ describe('AcceptInvitePage', () => {
     expect(within(alert).getByRole('link', { name: 'Sign in instead.' }).getAttribute('href')).toBe('/login');
     expect(screen.getAllByRole('link')).toHaveLength(1);
   });
+
+  it('names who invites to which company as what; Join without a name or password says so and sends nothing', async () => {
+    const requests = stubServer(() => ok({ invitation: { ...invitation, role: 'ADMIN' } }));
+    const events = userEvent.setup();
+    renderAt('/accept-invite#token=abc');
+    expect(await screen.findByRole('heading', { name: 'Join Analytical Engines' })).toBeTruthy();
+    expect(screen.getByText(/invited you to join Analytical Engines on Switchboard as an admin/)).toBeTruthy();
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('grace@example.com');
+    await events.click(screen.getByRole('button', { name: 'Join Analytical Engines' }));
+    expect(screen.getByText('Full name is required')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(screen.getByLabelText('Full name').getAttribute('aria-invalid')).toBe('true');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a link used once already shows the server’s words, with the way to sign in', async () => {
+    const message = 'This invitation has already been accepted. Sign in with your email and password.';
+    stubServer(() => json(400, { success: false, error: { code: 'INVALID_TOKEN', message, details: { used: true } } }));
+    renderAt('/accept-invite#token=spent');
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+    expect(screen.getByRole('heading', { name: 'Invitation unavailable' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
+  });
 });

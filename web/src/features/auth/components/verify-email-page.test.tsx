@@ -26,6 +26,15 @@ const used = () =>
 afterEach(() => session.clear());
 
 describe('VerifyEmailPage', () => {
+  it('a link without a token says so, without asking the server, with the way back to sign in', async () => {
+    const requests = stubServer(used);
+    renderAt('/verify-email');
+    expect(await screen.findByRole('heading', { name: 'Verification failed' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Invalid verification link. No token provided.');
+    expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe('/login');
+    expect(requests).toEqual([]);
+  });
+
   it('a used link opened while signed in says the e-mail is already verified, with the way to the dashboard', async () => {
     session.signIn({ user: sampleUser, company: sampleCompany, tokens: { accessToken: 'a', refreshToken: 'r' } });
     stubServer(used);

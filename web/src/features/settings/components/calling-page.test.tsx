@@ -1,8 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_VOICEMAIL_GREETING, MAX_VOICEMAIL_GREETING_LENGTH } from '../../../../../shared/constants';
-import { deferred, fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { companySettingsQuery } from '../../../lib/phone-display';
+import { deferred, fail, ok, renderWithProviders, signInAs, stubServer, TEST_CALLING } from '../../../test-utils';
 import { CallingPage } from './calling-page';
 
 let signOut = () => {};
@@ -37,6 +38,55 @@ describe('CallingPage', () => {
     expect(await screen.findByText('Calling settings saved.')).toBeTruthy();
     expect(within(countries()).getByText('2 of 50 countries can be called.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Save changes' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('starts from the stored countries and rate, with nothing to save', async () => {
+    signOut = signInAs('OWNER');
+    stubServer(() => ok({}));
+    const { queryClient } = renderWithProviders(<CallingPage />);
+    act(() =>
+      queryClient.setQueryData(companySettingsQuery().queryKey, {
+        default_country_code: { code: 'US' },
+        calling: { ...TEST_CALLING, allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 12 },
+      }),
+    );
+    // The form starts again from the stored settings when they change: the group is a new element.
+    await waitFor(() => expect(within(countries()).getByText('2 of 50 countries can be called.')).toBeTruthy());
+    const ticked = (name: RegExp) => (within(countries()).getByRole('checkbox', { name }) as HTMLInputElement).checked;
+    expect([ticked(/United States/), ticked(/United Kingdom/), ticked(/Canada/)]).toEqual([true, true, false]);
+    expect(rate().value).toBe('12');
+    expect(screen.getByRole('button', { name: 'Save changes' })).toHaveProperty('disabled', true);
+  });
+
+  it('says what is missing and keeps Save disabled until the choice can be saved; Space ticks a country', async () => {
+    signOut = signInAs('OWNER');
+    const requests = stubServer(() => ok({}));
+    renderWithProviders(<CallingPage />);
+    const user = userEvent.setup();
+    const save = () => screen.getByRole('button', { name: 'Save changes' });
+    expect(within(countries()).getByText('50 of 50 countries can be called.')).toBeTruthy();
+    expect(save()).toHaveProperty('disabled', true);
+
+    await user.click(within(countries()).getByRole('button', { name: 'Clear' }));
+    expect(within(countries()).getByText('Choose at least one country')).toBeTruthy();
+    expect(save()).toHaveProperty('disabled', true);
+    // From the keyboard: Space ticks the focused box.
+    within(countries())
+      .getByRole('checkbox', { name: /United Kingdom/ })
+      .focus();
+    await user.keyboard(' ');
+    expect((within(countries()).getByRole('checkbox', { name: /United Kingdom/ }) as HTMLInputElement).checked).toBe(true);
+    expect(within(countries()).getByText('1 of 50 countries can be called.')).toBeTruthy();
+
+    await user.clear(rate());
+    await user.type(rate(), '0');
+    expect(screen.getByText('Enter a whole number from 1 to 600')).toBeTruthy();
+    expect(save()).toHaveProperty('disabled', true);
+    await user.clear(rate());
+    await user.type(rate(), '12');
+    expect(screen.queryByText('Enter a whole number from 1 to 600')).toBeNull();
+    expect(save()).toHaveProperty('disabled', false);
+    expect(requests).toEqual([]);
   });
 
   it('saves the voicemail greeting a manager wrote, and blank as the default (issue 28)', async () => {
@@ -108,5 +158,6 @@ describe('CallingPage', () => {
     );
     expect(screen.queryByRole('button', { name: 'Save changes' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Clear' })).toBeNull();
+    expect(rate().readOnly).toBe(true);
   });
 });

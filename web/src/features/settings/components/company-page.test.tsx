@@ -3,13 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { session } from '../../../lib/services';
 import { companyDeletedNotice } from '../../../lib/session-notice';
-import { fail, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { deferred, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { CompanyPage } from './company-page';
 
 afterEach(() => window.sessionStorage.clear());
 
 /** The server: the retention setting (kept), and `answer` for everything else. */
-const server = (answer: (r: Recorded) => Response) =>
+const server = (answer: (r: Recorded) => Response | Promise<Response>) =>
   stubServer((r) =>
     r.url === '/api/v1/company/retention' && r.method === 'GET' ? ok({ retention: { messageRetentionDays: null } }) : answer(r),
   );
@@ -99,5 +99,21 @@ describe('CompanyPage: Message retention', () => {
     const readOnly = await screen.findByRole('combobox', { name: 'Keep messages and calls' });
     expect(readOnly).toHaveProperty('disabled', true);
     expect(screen.getByText('Only the owner and admins can change these settings.')).toBeTruthy();
+  });
+
+  it('waits, disabled, while the owner’s change is saved, then says it was saved', async () => {
+    signInAs('OWNER');
+    const saving = deferred();
+    server(() => saving.promise);
+    const events = userEvent.setup();
+    renderWithProviders(<CompanyPage />);
+    const select = (await screen.findByRole('combobox', { name: 'Keep messages and calls' })) as HTMLSelectElement;
+    await waitFor(() => expect(select.disabled).toBe(false));
+    await events.selectOptions(select, 'Delete after 90 days');
+    await waitFor(() => expect(select.disabled).toBe(true));
+    saving.release(ok({ retention: { messageRetentionDays: 90 } }));
+    expect((await screen.findByRole('status')).textContent).toBe('Message retention saved.');
+    expect(select.disabled).toBe(false);
+    expect(select.value).toBe('90');
   });
 });
