@@ -239,15 +239,15 @@ describe('an AWS SDK call in flight at the timeout', () => {
 
 describe("the limits, from the machine's cores", () => {
   it('are one environment per core for a function (at least two) and eight per core in all', () => {
-    expect(environmentLimits(1)).toEqual({ perFunction: 2, total: 8 });
-    expect(environmentLimits(2)).toEqual({ perFunction: 2, total: 16 });
-    expect(environmentLimits(8)).toEqual({ perFunction: 8, total: 64 });
+    expect(environmentLimits(1)).toEqual({ perFunction: 2, total: 48 });
+    expect(environmentLimits(2)).toEqual({ perFunction: 2, total: 96 });
+    expect(environmentLimits(8)).toEqual({ perFunction: 8, total: 384 });
   });
 
   it('give way to the ones set (LOCAL_FUNCTION_CONCURRENCY, LOCAL_FUNCTION_ENVIRONMENTS)', () => {
-    expect(environmentLimits(2, { perFunction: 3 })).toEqual({ perFunction: 3, total: 16 });
+    expect(environmentLimits(2, { perFunction: 3 })).toEqual({ perFunction: 3, total: 96 });
     // A function's limit above the derived total raises the total; a total set below it caps the function.
-    expect(environmentLimits(2, { perFunction: 20 })).toEqual({ perFunction: 20, total: 20 });
+    expect(environmentLimits(2, { perFunction: 200 })).toEqual({ perFunction: 200, total: 200 });
     expect(environmentLimits(2, { perFunction: 8, total: 4 })).toEqual({ perFunction: 4, total: 4 });
   });
 

@@ -40,7 +40,7 @@ export interface LocalFunctionSpec {
 }
 
 /** Live environments at most, all functions together, per core of the machine (environmentLimits). */
-export const ENVIRONMENTS_PER_CORE = 8;
+export const ENVIRONMENTS_PER_CORE = 48;
 
 export interface EnvironmentLimits {
   /** One function's environments at most (LOCAL_FUNCTION_CONCURRENCY). */
@@ -51,8 +51,9 @@ export interface EnvironmentLimits {
 
 /**
  * The limits for a machine of `cores`: one environment per core for a function (at least two), and
- * ENVIRONMENTS_PER_CORE per core in all: about a dozen functions are busy at once under the soak's
- * working day, and 16 environments at ~25 MB each are 0.4 GB, where 8 per function made 115 (3.1 GB).
+ * ENVIRONMENTS_PER_CORE per core in all: more than the route table's functions, so a test run that
+ * uses most of them keeps them warm (with 8 per core, the integration stack ended and started again
+ * idle environments 978 times in a run instead of 365); idle ones cost memory (~25 MB each), not CPU.
  * Given limits win; a per-function limit above the derived total raises the total with it.
  */
 export function environmentLimits(

@@ -34,6 +34,8 @@ export interface StackOptions extends LocalSettings {
    * without it none runs, so test stacks stay deterministic.
    */
   channelHealthIntervalMinutes?: number;
+  /** How long a busy function's invocation waits for a warm environment before a new one starts (local/function-environments.ts). */
+  warmWaitMs?: number;
   log?: (name: string) => Logger;
 }
 
@@ -168,6 +170,7 @@ export async function startLocalStack(options: StackOptions) {
       functions: options.functions,
       environmentsPerFunction: options.environmentsPerFunction,
       environmentsTotal: options.environmentsTotal,
+      warmWaitMs: options.warmWaitMs,
       bundling: options.handlers === 'bundled' ? 'deployed' : 'local',
       environment: { ...definedVariables(process.env), ...handlerEnv },
       originSecret: handlerEnv.ORIGIN_SECRET,

@@ -228,6 +228,8 @@ describe('assignment from the thread', () => {
     expect(await picker.inputValue()).toBe('');
 
     // A native select: the keyboard chooses (type-ahead on G picks Grace Hopper), the change is sent once.
+    // The members load after the thread: type-ahead finds Grace only once her option is there.
+    await picker.locator('option', { hasText: 'Grace Hopper' }).waitFor({ state: 'attached' });
     await picker.focus();
     await picker.press('G');
     await expect.poll(() => picker.isEnabled(), { timeout: UI_TIMEOUT_MS }).toBe(true);

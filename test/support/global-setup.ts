@@ -38,6 +38,9 @@ export function setup(project: TestProject) {
       label: 'test',
       // Fast enough for many tests, never zero: a message's callbacks still come one step apart, in order.
       twilioMessageStepMs: 20,
+      // Parallel writers meet as in Lambda, which starts an environment for each at once: the table's
+      // conflict tests (table-conflicts, test/load) need two of a function running side by side.
+      warmWaitMs: 0,
     }),
   );
 }

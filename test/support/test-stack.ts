@@ -58,6 +58,8 @@ export async function startTestStack(options: {
   throttleWindowScale?: number;
   /** `bundled`: the functions run from exactly the bundles `cdk deploy` uploads (local/function-bundles.ts). */
   handlers?: 'bundled';
+  /** How long a busy function's invocation waits for a warm environment before a new one starts (local/function-environments.ts). */
+  warmWaitMs?: number;
   /** Each part's logger (default: quiet). */
   log?: (name: string) => Logger;
 }) {
@@ -93,6 +95,7 @@ export async function startTestStack(options: {
       voiceTokenTtlSeconds: options.voiceTokenTtlSeconds,
       signallingHeartbeatMs: options.signallingHeartbeatMs,
       throttleWindowScale: options.throttleWindowScale,
+      warmWaitMs: options.warmWaitMs,
       // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
       passwordScryptN: 2 ** 14,
       log: options.log ?? (() => quietLogger),
