@@ -397,8 +397,9 @@ export function createFunctionEnvironments(options: {
       };
       pool.waiters.push(waiter);
       const waitForWarm = () => {
-        // While its function's first environments are still starting, the one to wait for is coming.
-        if (pool.environments.size === 0 && pool.starting.size > 0) {
+        // While its function's first environments are still starting, the one to wait for is coming
+        // (unless told not to wait at all: then each waiting invocation starts one, as in Lambda).
+        if (pool.environments.size === 0 && pool.starting.size > 0 && warmWaitMs(pool) > 0) {
           patience = setTimeout(waitForWarm, warmWaitMs(pool));
           return;
         }

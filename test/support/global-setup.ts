@@ -39,8 +39,9 @@ export function setup(project: TestProject) {
       // Fast enough for many tests, never zero: a message's callbacks still come one step apart, in order.
       twilioMessageStepMs: 20,
       // Parallel writers meet as in Lambda, which starts an environment for each at once: the table's
-      // conflict tests (table-conflicts, test/load) need two of a function running side by side.
+      // conflict tests (table-conflicts, test/load) need several of a function running side by side.
       warmWaitMs: 0,
+      environmentsPerFunction: 4,
     }),
   );
 }

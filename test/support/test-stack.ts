@@ -60,6 +60,8 @@ export async function startTestStack(options: {
   handlers?: 'bundled';
   /** How long a busy function's invocation waits for a warm environment before a new one starts (local/function-environments.ts). */
   warmWaitMs?: number;
+  /** A function's environments at most (default: from the cores, local/function-environments.ts). */
+  environmentsPerFunction?: number;
   /** Each part's logger (default: quiet). */
   log?: (name: string) => Logger;
 }) {
@@ -96,6 +98,8 @@ export async function startTestStack(options: {
       signallingHeartbeatMs: options.signallingHeartbeatMs,
       throttleWindowScale: options.throttleWindowScale,
       warmWaitMs: options.warmWaitMs,
+      // The run's LOCAL_FUNCTION_CONCURRENCY wins over the stack's own.
+      environmentsPerFunction: settings.environmentsPerFunction ?? options.environmentsPerFunction,
       // Hundreds of sign-ups at production cost would take minutes; no test measures the cost itself.
       passwordScryptN: 2 ** 14,
       log: options.log ?? (() => quietLogger),
