@@ -231,6 +231,44 @@ describe('the DynamoDB conflict proxy', () => {
     expect(proxy.stats()).toMatchObject({ transactionConflicts: 0, requests: { TransactWriteItems: 2, GetItem: 1 } });
   });
 
+  it("holds an item for a test as another writer's transaction would, counts what it turned away, and lets go", async () => {
+    const { client, proxy } = await start();
+    const hot = item('counters');
+    const holds = `${proxy.endpoint}/_local/holds`;
+    const placed = await fetch(holds, {
+      method: 'POST',
+      body: JSON.stringify({ TableName: TABLE, Key: { pk: { S: hot.pk }, sk: { S: hot.sk } } }),
+    });
+    expect(placed.status).toBe(201);
+    const { id } = (await placed.json()) as { id: string };
+
+    await expect(client.send(transaction(hot, item('message')))).rejects.toBeInstanceOf(TransactionCanceledException);
+    await expect(client.send(new PutCommand({ TableName: TABLE, Item: hot }))).rejects.toBeInstanceOf(
+      TransactionConflictException,
+    );
+    // Reads and other items go on.
+    await expect(client.send(new GetCommand({ TableName: TABLE, Key: hot }))).resolves.toBeDefined();
+    await expect(client.send(transaction(item('counters'), item('message')))).resolves.toBeDefined();
+    expect(await (await fetch(`${holds}/${id}`)).json()).toEqual({ turnedAway: 2 });
+
+    const released = await fetch(`${holds}/${id}`, { method: 'DELETE' });
+    expect(await released.json()).toEqual({ turnedAway: 2 });
+    await client.send(transaction(hot, item('message')));
+    expect((await client.send(new GetCommand({ TableName: TABLE, Key: hot }))).Item?.n).toBe(1);
+    expect((await fetch(`${holds}/${id}`)).status).toBe(404);
+    const unreadable = await fetch(holds, { method: 'POST', body: JSON.stringify({ Key: {} }) });
+    expect([unreadable.status, await unreadable.json()]).toEqual([400, { message: 'Not a hold: no TableName and Key' }]);
+  });
+
+  it('DYNAMODB_CONFLICTS=off: refuses a hold, which could not conflict', async () => {
+    const { proxy } = await start(false);
+    const answer = await fetch(`${proxy.endpoint}/_local/holds`, {
+      method: 'POST',
+      body: JSON.stringify({ TableName: TABLE, Key: { pk: { S: 'a' }, sk: { S: 'b' } } }),
+    });
+    expect([answer.status, await answer.json()]).toEqual([409, { message: 'Transaction conflicts are off' }]);
+  });
+
   it('answers GET /_local/stats with the requests and conflicts since start', async () => {
     const { client, proxy } = await start();
     const hot = item('counters');

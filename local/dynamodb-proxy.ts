@@ -35,6 +35,11 @@ import { deniedTableAction, functionOfRequest } from './table-guard';
  * Everything else passes through unchanged, answers byte for byte. `conflicts: false`
  * (`DYNAMODB_CONFLICTS=off`) turns the rules off; the counts go on. `GET /_local/stats` answers the
  * counts since start.
+ *
+ * `POST /_local/holds` with `{ TableName, Key }` (DynamoDB JSON) puts a transaction of another writer
+ * in flight on that item until `DELETE /_local/holds/<id>`: a test that needs its writers to meet a
+ * conflict holds the item, waits until `GET /_local/holds/<id>` has turned one away, and lets go,
+ * instead of hoping that parallel requests overlap on a loaded machine. Both answer `{ turnedAway }`.
  */
 export async function startDynamoDbProxy(options: {
   port: number;
@@ -64,6 +69,8 @@ export async function startDynamoDbProxy(options: {
     upstream: { inFlight: 0, inFlightPeak: 0, ms: {} as Record<string, { count: number; total: number; max: number }> },
   };
   const holders = new Map<string, Set<Flight>>();
+  /** The transactions tests put in flight (`/_local/holds`), by id. */
+  const holds = new Map<string, Flight>();
   /** The ClientRequestTokens of the TransactWriteItems in flight. */
   const tokens = new Set<string>();
   const keys = keySchemas(options.client);
@@ -72,6 +79,7 @@ export async function startDynamoDbProxy(options: {
     if (req.method === 'GET' && req.url === '/_local/stats') return json(res, 200, stats, 'application/json');
     const body = await readBody(req).catch(() => undefined);
     if (!body) return void res.destroy();
+    if (req.url?.startsWith('/_local/holds')) return hold(req, res, body);
     const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1];
     if (!operation) return forward(req, res, body);
     stats.requests[operation] = (stats.requests[operation] ?? 0) + 1;
@@ -139,6 +147,36 @@ export async function startDynamoDbProxy(options: {
       units.readPer4Kb,
     );
   });
+
+  /** `/_local/holds`: a test's transaction in flight on one item, and what it turned away. */
+  async function hold(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+    const id = req.url?.split('/')[3];
+    if (req.method === 'POST' && !id) {
+      if (!options.conflicts) return json(res, 409, { message: 'Transaction conflicts are off' }, 'application/json');
+      let items: string[];
+      try {
+        const input = JSON.parse(body.toString('utf8'));
+        if (typeof input.TableName !== 'string' || !input.Key) throw new Error('no TableName and Key');
+        items = await itemsOf('TransactWriteItems', { TransactItems: [{ ConditionCheck: input }] }, keys);
+      } catch (e) {
+        return json(res, 400, { message: `Not a hold: ${(e as Error).message}` }, 'application/json');
+      }
+      const flight: Flight = { kind: 'transactWrite', items, doomed: new Set(), turnedAway: 0 };
+      const holdId = randomUUID();
+      holds.set(holdId, flight);
+      holders.set(items[0], (holders.get(items[0]) ?? new Set()).add(flight));
+      return json(res, 201, { id: holdId, turnedAway: 0 }, 'application/json');
+    }
+    const flight = id ? holds.get(id) : undefined;
+    if (!flight || !id) return json(res, 404, { message: 'No such hold' }, 'application/json');
+    if (req.method === 'DELETE') {
+      holds.delete(id);
+      const set = holders.get(flight.items[0]);
+      set?.delete(flight);
+      if (set?.size === 0) holders.delete(flight.items[0]);
+    }
+    return json(res, 200, { turnedAway: flight.turnedAway }, 'application/json');
+  }
 
   /** Sends the request on to DynamoDB Local and its answer back unchanged (unless `replace` answers instead). */
   function forward(
@@ -232,6 +270,8 @@ interface Flight {
   items: string[];
   /** For a TransactGetItems: the indexes a write arriving during it overtook. */
   doomed: Set<number>;
+  /** For a test's hold: the requests it made fail. */
+  turnedAway?: number;
 }
 
 const KINDS: Record<string, Kind> = {
@@ -253,8 +293,10 @@ function admit(flight: Flight, holders: Map<string, Set<Flight>>): Set<number> |
   flight.items.forEach((item, index) => {
     for (const other of holders.get(item) ?? []) {
       const conflicts = flight.kind === 'transactGet' ? other.kind !== 'transactGet' : other.kind === 'transactWrite';
-      if (conflicts) conflicting.add(index);
-      else if (other.kind === 'transactGet' && flight.kind !== 'transactGet') overtaken.push([other, item]);
+      if (conflicts) {
+        conflicting.add(index);
+        if (other.turnedAway !== undefined) other.turnedAway += 1;
+      } else if (other.kind === 'transactGet' && flight.kind !== 'transactGet') overtaken.push([other, item]);
     }
   });
   if (conflicting.size) return conflicting;

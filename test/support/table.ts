@@ -66,3 +66,21 @@ export async function companyCounts(companyId: string) {
 export async function tableStats(): Promise<{ transactionConflicts: number; requests: Record<string, number> }> {
   return (await fetch(`${stack().urls.dynamodb}/_local/stats`)).json();
 }
+
+/**
+ * Another writer's transaction in flight on one item of the stack's table, until `release`
+ * (local/dynamodb-proxy.ts, `/_local/holds`): the writes a test starts meet a conflict for certain.
+ * `turnedAway` counts the requests it made fail; `release` answers the count at the end.
+ */
+export async function holdItem(key: { PK: string; SK: string }) {
+  const holds = `${stack().urls.dynamodb}/_local/holds`;
+  const placed = await fetch(holds, {
+    method: 'POST',
+    body: JSON.stringify({ TableName: testTable().tableName, Key: { PK: { S: key.PK }, SK: { S: key.SK } } }),
+  });
+  if (placed.status !== 201) throw new Error(`The table did not hold ${key.PK} ${key.SK}: ${await placed.text()}`);
+  const { id } = (await placed.json()) as { id: string };
+  const count = async (method: 'GET' | 'DELETE') =>
+    ((await (await fetch(`${holds}/${id}`, { method })).json()) as { turnedAway: number }).turnedAway;
+  return { turnedAway: () => count('GET'), release: () => count('DELETE') };
+}
