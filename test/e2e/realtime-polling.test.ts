@@ -1,8 +1,9 @@
 import type { Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECONNECTING_NOTICE_DELAY_MS } from '../../shared/constants';
 import type { ConversationPage } from '../../shared/contract/conversations';
 import { api } from '../support/api';
-import { launchBrowser, openTab, seen, signInThroughForm, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
+import { gone, launchBrowser, openTab, seen, signInThroughForm, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
 import { newPhone, type SmsLine, smsLine, textIn } from '../support/sms';
 import { closeSocketsOf } from '../support/sockets';
 
@@ -46,6 +47,7 @@ describe('no polling while the socket is connected (issue 25)', () => {
   let reads: ReturnType<typeof readsFrom>;
   const customer = newPhone();
   let conversationId: string;
+  const reconnecting = () => agent.page.getByRole('status').getByText('Reconnecting…');
   const thread = () => agent.page.locator('section[aria-labelledby="thread-title"]').getByRole('list', { name: 'Messages' });
 
   beforeAll(async () => {
@@ -93,6 +95,10 @@ describe('no polling while the socket is connected (issue 25)', () => {
     // No ticket can be had: the socket stays down.
     await agent.page.route('**/api/v1/realtime/ticket', (route) => route.abort('internetdisconnected'));
     await expect.poll(() => closeSocketsOf(line.account), { timeout: UI_TIMEOUT_MS }).toBe(1);
+    // The page has seen it close (the server's count does not say so): only then do its intervals
+    // change, and a minute run before that would pass under the old ones.
+    await agent.page.clock.runFor(RECONNECTING_NOTICE_DELAY_MS);
+    await seen(reconnecting());
     reads.reset();
 
     await agent.page.clock.runFor(MINUTE + 5_000);
@@ -111,6 +117,7 @@ describe('no polling while the socket is connected (issue 25)', () => {
     await expect
       .poll(() => reads.all().filter((url) => isThreadRead(url, conversationId)).length, { timeout: UI_TIMEOUT_MS })
       .toBeGreaterThan(0);
+    await gone(reconnecting());
     reads.reset();
     await agent.page.clock.runFor(MINUTE + 5_000);
     expect(reads.all()).toEqual([]);
