@@ -153,27 +153,29 @@ export async function startDynamoDbProxy(options: {
     const id = req.url?.split('/')[3];
     if (req.method === 'POST' && !id) {
       if (!options.conflicts) return json(res, 409, { message: 'Transaction conflicts are off' }, 'application/json');
-      let items: string[];
+      let item: string;
       try {
         const input = JSON.parse(body.toString('utf8'));
         if (typeof input.TableName !== 'string' || !input.Key) throw new Error('no TableName and Key');
-        items = await itemsOf('TransactWriteItems', { TransactItems: [{ ConditionCheck: input }] }, keys);
+        [item = ''] = await itemsOf('TransactWriteItems', { TransactItems: [{ ConditionCheck: input }] }, keys);
       } catch (e) {
         return json(res, 400, { message: `Not a hold: ${(e as Error).message}` }, 'application/json');
       }
-      const flight: Flight = { kind: 'transactWrite', items, doomed: new Set(), turnedAway: 0 };
+      const flight: Flight = { kind: 'transactWrite', items: [item], doomed: new Set(), turnedAway: 0 };
       const holdId = randomUUID();
       holds.set(holdId, flight);
-      holders.set(items[0], (holders.get(items[0]) ?? new Set()).add(flight));
+      holders.set(item, (holders.get(item) ?? new Set()).add(flight));
       return json(res, 201, { id: holdId, turnedAway: 0 }, 'application/json');
     }
     const flight = id ? holds.get(id) : undefined;
     if (!flight || !id) return json(res, 404, { message: 'No such hold' }, 'application/json');
     if (req.method === 'DELETE') {
       holds.delete(id);
-      const set = holders.get(flight.items[0]);
-      set?.delete(flight);
-      if (set?.size === 0) holders.delete(flight.items[0]);
+      for (const item of flight.items) {
+        const set = holders.get(item);
+        set?.delete(flight);
+        if (set?.size === 0) holders.delete(item);
+      }
     }
     return json(res, 200, { turnedAway: flight.turnedAway }, 'application/json');
   }

@@ -1,8 +1,5 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { epochSeconds, keys, TTL_ATTRIBUTE } from '../../functions/lib/table';
-import { VOICE_TOKEN_LIMIT, VOICE_TOKEN_WINDOW_SECONDS } from '../../shared/constants';
 import type { ConversationPage } from '../../shared/contract/conversations';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { type Account, api, signUp, uniqueEmail } from '../support/api';
@@ -25,7 +22,6 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
 import { createInbox } from '../support/settings';
 import { newPhone, type SmsLine, sendText, smsLine, textIn } from '../support/sms';
-import { testTable } from '../support/table';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
 import { addNote } from '../support/team-inbox';
 import {
@@ -37,7 +33,7 @@ import {
   textFromPhone,
   twilioPost,
 } from '../support/twilio';
-import { addInboxMember, deviceRegistered, listCalls, routeChannel } from '../support/voice';
+import { addInboxMember, deviceRegistered, exhaustVoiceTokens, listCalls, routeChannel } from '../support/voice';
 
 /**
  * The accessibility tour: axe-core on every screen of the app and every state of it a person meets
@@ -581,28 +577,14 @@ describe('the accessibility tour', () => {
 
     // The agent past the calling-token limit (a limit reached by real requests): Calling unavailable.
     await colleague.context.close();
-    const window = Math.floor(epochSeconds() / VOICE_TOKEN_WINDOW_SECONDS);
-    const { client, tableName } = testTable();
-    const counter = (w: number) => keys.throttle('voice-token', agent.user.id, w);
-    // The next window is filled too, so it does not matter where in the window the tour is.
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...counter(window + 1), count: VOICE_TOKEN_LIMIT, [TTL_ATTRIBUTE]: epochSeconds() + 3600 },
-      }),
-    );
-    let status = 0;
-    while (status !== 429) {
-      status = (await api('/api/v1/voice/token', { method: 'POST', token: agent.tokens.accessToken })).status;
-      expect([200, 429]).toContain(status);
-    }
+    const tokensBack = await exhaustVoiceTokens(agent);
     try {
       const limited = await tab(agent, { viewport: PHONE, path: '/contacts' });
       const card = await seen(limited.page.getByRole('alert').filter({ hasText: 'Calling unavailable' }));
       await seen(card.getByText(/^Too many calling tokens requested\./));
       await check(limited.page, 'Calling unavailable, too many calling tokens, at 360 px');
     } finally {
-      for (const w of [window, window + 1]) await client.send(new DeleteCommand({ TableName: tableName, Key: counter(w) }));
+      await tokensBack();
     }
     noPageErrors();
   });

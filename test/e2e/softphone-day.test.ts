@@ -1,15 +1,10 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { epochSeconds, keys, TTL_ATTRIBUTE } from '../../functions/lib/table';
-import { VOICE_TOKEN_LIMIT, VOICE_TOKEN_WINDOW_SECONDS } from '../../shared/constants';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, api, signUp, stack } from '../support/api';
 import { gone, PHONE, seen, signedInTab, type Tab, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { createInbox, withChannel } from '../support/settings';
-import { stackClock } from '../support/stack-clock';
-import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 import {
   advanceCall,
@@ -20,7 +15,7 @@ import {
   type TwilioAccount,
   twilioGet,
 } from '../support/twilio';
-import { addInboxMember, identityOf, routeChannel } from '../support/voice';
+import { addInboxMember, exhaustVoiceTokens, identityOf, routeChannel } from '../support/voice';
 
 /**
  * The softphone through a working day, in Chromium with the real Voice SDK against the emulator:
@@ -141,23 +136,7 @@ describe('voice tokens', () => {
 
   it("past the limit, calling says the server's reason and when it tries again, and comes back by itself then", async () => {
     const { owner } = await company();
-    // A token limit reached by real requests. The window is fixed (5 minutes): the next one is filled
-    // too, so the test does not depend on where in the window it runs. Windows are the stack's, whose
-    // clock other tests may have moved ahead of this process's (test/support/clock-control.ts).
-    const window = Math.floor((await stackClock()).nowMs / 1000 / VOICE_TOKEN_WINDOW_SECONDS);
-    const { client, tableName } = testTable();
-    const counter = (w: number) => keys.throttle('voice-token', owner.user.id, w);
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...counter(window + 1), count: VOICE_TOKEN_LIMIT, [TTL_ATTRIBUTE]: epochSeconds() + 3600 },
-      }),
-    );
-    let status = 0;
-    while (status !== 429) {
-      status = (await api('/api/v1/voice/token', { method: 'POST', token: owner.tokens.accessToken })).status;
-      expect([200, 429]).toContain(status);
-    }
+    const tokensBack = await exhaustVoiceTokens(owner);
 
     const { page } = await signedIn(owner, ({ context }) => context.clock.install());
     const card = await seen(page.getByRole('alert').filter({ hasText: 'Calling unavailable' }));
@@ -167,7 +146,7 @@ describe('voice tokens', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     // The window passes (on the server's table and on the page's clock): the widget tries again alone.
-    for (const w of [window, window + 1]) await client.send(new DeleteCommand({ TableName: tableName, Key: counter(w) }));
+    await tokensBack();
     await page.clock.fastForward('06:00');
     await gone(card);
     await seen(page.getByRole('button', { name: 'Open dialer' }));

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
+import { keys, TTL_ATTRIBUTE } from '../../functions/lib/table';
+import { VOICE_TOKEN_LIMIT, VOICE_TOKEN_WINDOW_SECONDS } from '../../shared/constants';
 import type { Call } from '../../shared/contract/calls';
 import type { Channel } from '../../shared/contract/settings';
 import { type Account, api, signUp, stack } from './api';
 import { openSocket } from './realtime';
 import { createInbox, withChannel } from './settings';
 import { postWebhook } from './sms';
+import { stackClock } from './stack-clock';
+import { testTable } from './table';
 import { addTeamMember } from './team';
 import { numberOf } from './twilio';
 
@@ -98,5 +103,33 @@ export function inboundParams(
     Caller: from,
     To: line.channel.identifier,
     Called: line.channel.identifier,
+  };
+}
+
+/**
+ * Takes the account's user past the calling-token limit by real requests (POST /voice/token until
+ * 429). The throttle window is fixed (VOICE_TOKEN_WINDOW_SECONDS), so the next one is filled too and
+ * the caller does not depend on where in the window it runs; windows are the stack's clock's, which
+ * other tests may have moved ahead of this process's (clock-control.ts). Answers the way back: the
+ * windows emptied, as if they had passed.
+ */
+export async function exhaustVoiceTokens(account: Account): Promise<() => Promise<void>> {
+  const nowMs = stack().clock ? (await stackClock()).nowMs : Date.now();
+  const window = Math.floor(nowMs / 1000 / VOICE_TOKEN_WINDOW_SECONDS);
+  const { client, tableName } = testTable();
+  const counter = (w: number) => keys.throttle('voice-token', account.user.id, w);
+  await client.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...counter(window + 1), count: VOICE_TOKEN_LIMIT, [TTL_ATTRIBUTE]: Math.floor(nowMs / 1000) + 3600 },
+    }),
+  );
+  let status = 0;
+  while (status !== 429) {
+    status = (await api('/api/v1/voice/token', { method: 'POST', token: account.tokens.accessToken })).status;
+    expect([200, 429]).toContain(status);
+  }
+  return async () => {
+    for (const w of [window, window + 1]) await client.send(new DeleteCommand({ TableName: tableName, Key: counter(w) }));
   };
 }
