@@ -6,8 +6,8 @@
  * voice+SMS number, invites the agents through the invitation API, and gives each agent a socket
  * (ticket flow) that beats every 30 s. Then, for SOAK_SECONDS: inbound texts at 10/s from 20 phones
  * (the emulator posts the signed webhooks), agents' replies at 2/s (the emulator's carrier posts
- * their status callbacks), every agent reading the conversation list and its open thread at the web
- * app's polling rates (60 s; the thread every 2 s for 30 s after that agent's send), and 5 inbound
+ * their status callbacks), every agent reading the conversation list and its open thread as the web
+ * app does with its socket up (on arrival and on opening a conversation to answer it), and 5 inbound
  * calls a minute that ring an inbox of 5 agents, are answered by one and hung up. Reports to the
  * terminal and bench/results/soak.json: requests, errors, events lost (each new_message and
  * message_sent must reach every socket); latency percentiles of the agents' API calls, SMS → socket
@@ -30,9 +30,17 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import WebSocket from 'ws';
 import { keys } from '../functions/lib/table';
 import type { FunctionStats } from '../local/function-environments';
-import { INVITATION_MAIL_LIMIT, INVITATION_MAIL_WINDOW_SECONDS } from '../shared/constants';
+import {
+  CONVERSATION_LIST_REFRESH_MS,
+  INVITATION_MAIL_LIMIT,
+  INVITATION_MAIL_WINDOW_SECONDS,
+  THREAD_FAST_REFRESH_MS,
+  THREAD_FAST_REFRESH_WINDOW_MS,
+  THREAD_REFRESH_MS,
+} from '../shared/constants';
 import { socketPath } from '../shared/contract/realtime-events';
 import { startTestStack } from '../test/support/test-stack';
+import { pollingInterval } from '../web/src/lib/realtime/polling';
 import { benchTable, localApi, percentile } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { cpuPerSecond, mainThreadCpuSeconds, sampleCpu } from './lib/process-cpu';
@@ -53,12 +61,18 @@ const REPLIES_PER_SECOND = 2;
 const CALLS_PER_MINUTE = 5;
 /** Agents in the inbox the number rings (the owner first). */
 const CALL_TAKERS = Math.min(5, AGENTS);
-/** The intervals of docs/product.md §9. */
+/**
+ * The web app's reads (docs/product.md §9), by its own rule (pollingInterval): the agents' sockets stay
+ * up, so the list and the thread are read when an agent opens them and then only at the reconciliation
+ * interval, and a send brings no burst of thread reads.
+ */
 const HEARTBEAT_MS = 30_000;
-const LIST_POLL_MS = 60_000;
-const THREAD_POLL_MS = 60_000;
-const THREAD_POLL_AFTER_SEND_MS = 2_000;
-const FAST_THREAD_FOR_MS = 30_000;
+const LIST_POLL_MS = Number(pollingInterval('connected', CONVERSATION_LIST_REFRESH_MS));
+const THREAD_POLL_MS = Number(pollingInterval('connected', THREAD_REFRESH_MS));
+const THREAD_POLL_AFTER_SEND_MS = Number(pollingInterval('connected', THREAD_FAST_REFRESH_MS));
+const FAST_THREAD_FOR_MS = THREAD_FAST_REFRESH_WINDOW_MS;
+/** Agents open the app (reading the list and a thread) at a random moment of the load's first minute. */
+const ARRIVALS_MS = 60_000;
 /**
  * After the load: events still in flight count as late (their latency shows it), not lost, while any
  * tracked event keeps arriving; once none has for DRAIN_MS (or after MAX_DRAIN_MS), the missing ones are lost.
@@ -356,6 +370,10 @@ try {
     if (!agent || !conversationId) return;
     const body = `soak reply ${replySeq++}`;
     published.set(body, { at: performance.now(), kind: 'message_sent' });
+    // Opening another conversation to answer it reads its thread.
+    if (agent.openConversation !== conversationId) {
+      track(call('thread', `/api/v1/conversations/${conversationId}`, { token: agent.token, measured: true }));
+    }
     agent.openConversation = conversationId;
     agent.fastThreadUntil = performance.now() + FAST_THREAD_FOR_MS;
     agent.nextThreadAt = performance.now() + THREAD_POLL_AFTER_SEND_MS;
@@ -364,10 +382,10 @@ try {
     );
   });
 
-  // Each agent's web app: its first reads at a random moment of the first interval, then at the rates of docs/product.md §9.
+  // Each agent's web app: its first reads when the agent arrives, then at the rates above.
   for (const agent of agents) {
-    agent.nextListAt = loadStart + randomInt(0, LIST_POLL_MS);
-    agent.nextThreadAt = loadStart + randomInt(0, THREAD_POLL_MS);
+    agent.nextListAt = loadStart + randomInt(0, ARRIVALS_MS);
+    agent.nextThreadAt = agent.nextListAt;
     agent.fastThreadUntil = 0;
     timers.push(setTimeout(() => timers.push(setInterval(() => beat(agent), HEARTBEAT_MS)), randomInt(0, HEARTBEAT_MS)));
   }
