@@ -7,14 +7,8 @@ import { named, transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { assigneeCountChanges, companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
-import { untilCommitted } from './message-writes';
-import {
-  assigneeEntryUnchanged,
-  type ConversationRecord,
-  conversationIndexEntries,
-  hasAssigneeEntry,
-  toSharedConversation,
-} from './records';
+import { conversationChangeItem, readAgainOrThrow, untilCommitted } from './message-writes';
+import { type ConversationRecord, hasAssigneeEntry, toSharedConversation } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
 
 /**
@@ -77,37 +71,15 @@ export async function assignConversation(
 
 /** True when written; false when the conversation changed since it was read (read it again). Throws 404 for a member gone meanwhile. */
 async function writeAssignee(read: ConversationRecord, changed: ConversationRecord): Promise<boolean> {
-  const TableName = tableName();
-  const entries = conversationIndexEntries(changed);
-  const names = Object.keys(entries);
-  const entry = assigneeEntryUnchanged(read);
   const assigneeId = changed.assignee?.id;
   const result = await transact([
-    {
-      Update: {
-        TableName,
-        Key: keys.conversation(read.companyId, read.id),
-        UpdateExpression: `SET assignee = :assignee, ${names.map((_, i) => `#index${i} = :index${i}`).join(', ')}`,
-        // The entries carry the status and activity time read; the counters count from the assignee read.
-        ConditionExpression: `#status = :status AND lastMessageAt = :lastMessageAt AND ${entry.expression}`,
-        ExpressionAttributeNames: {
-          '#status': 'status',
-          ...Object.fromEntries(names.map((name, i) => [`#index${i}`, name])),
-        },
-        ExpressionAttributeValues: {
-          ':assignee': changed.assignee ?? null,
-          ':status': read.status,
-          ':lastMessageAt': read.lastMessageAt,
-          ...entry.values,
-          ...Object.fromEntries(Object.values(entries).map((value, i) => [`:index${i}`, value])),
-        },
-      },
-    },
+    // The counters count from the assignee read.
+    conversationChangeItem(read, changed, { assignee: changed.assignee ?? null }),
     ...(assigneeId
       ? [
           named('assignee', {
             ConditionCheck: {
-              TableName,
+              TableName: tableName(),
               Key: keys.user(read.companyId, assigneeId),
               // A removed member keeps their item (for history) but is no longer assignable.
               ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
@@ -119,10 +91,5 @@ async function writeAssignee(read: ConversationRecord, changed: ConversationReco
   ]);
   if (result.written) return true;
   if (result.failed('assignee')) throw userNotFound();
-  // ConditionalCheckFailed on the conversation (changed meanwhile) or TransactionConflict: read again.
-  const retryable = result.reasons.every((r) =>
-    ['None', 'ConditionalCheckFailed', 'TransactionConflict'].includes(r.Code ?? 'None'),
-  );
-  if (retryable) return false;
-  throw result.error;
+  return readAgainOrThrow(result);
 }

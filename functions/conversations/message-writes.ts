@@ -3,7 +3,7 @@ import { conflict } from '../lib/app-error';
 import { untilAnswered } from '../lib/backoff';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
-import type { TransactItem } from '../lib/transact';
+import type { TransactItem, TransactResult } from '../lib/transact';
 import { assigneeCountChanges } from './company-counters';
 import {
   assigneeEntryUnchanged,
@@ -222,4 +222,44 @@ export async function untilCommitted<T>(attempt: () => Promise<T | undefined>): 
   const result = await untilAnswered(attempt);
   if (result === undefined) throw conflict('The conversation is changing right now. Please try again.');
   return result;
+}
+
+/**
+ * A change of the conversation item other than a message (its status, its assignee): `fields` and the
+ * index entries of `changed` set in one update, on condition that the status, activity time and
+ * assignee entry are still the ones read. A parallel status change, text or assignment makes it fail,
+ * so it is never lost: the writer reads again (untilCommitted, readAgainOrThrow).
+ */
+export function conversationChangeItem(
+  read: ConversationRecord,
+  changed: ConversationRecord,
+  fields: Partial<Pick<ConversationRecord, 'status' | 'assignee'>>,
+): TransactItem {
+  const sets = Object.entries({ ...fields, ...conversationIndexEntries(changed) });
+  const assignee = assigneeEntryUnchanged(read);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.conversation(read.companyId, read.id),
+      UpdateExpression: `SET ${sets.map((_, i) => `#set${i} = :set${i}`).join(', ')}`,
+      ConditionExpression: `#status = :readStatus AND lastMessageAt = :readLastMessageAt AND ${assignee.expression}`,
+      ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(sets.map(([name], i) => [`#set${i}`, name])) },
+      ExpressionAttributeValues: {
+        ':readStatus': read.status,
+        ':readLastMessageAt': read.lastMessageAt,
+        ...assignee.values,
+        ...Object.fromEntries(sets.map(([, value], i) => [`:set${i}`, value ?? null])),
+      },
+    },
+  };
+}
+
+/**
+ * A cancelled conversation change: `false` (read again) when it lost to a parallel writer, that is when
+ * a condition on what it read failed or a transaction held its items; any other cancellation is thrown.
+ */
+export function readAgainOrThrow(result: Pick<Extract<TransactResult, { written: false }>, 'reasons' | 'error'>): false {
+  const lost = result.reasons.every((r) => ['None', 'ConditionalCheckFailed', 'TransactionConflict'].includes(r.Code ?? 'None'));
+  if (lost) return false;
+  throw result.error;
 }

@@ -1,18 +1,10 @@
 import type { Conversation, ConversationStatus } from '../../shared/contract/conversations';
-import { tableName } from '../lib/config';
-import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { assigneeCountChanges, companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
-import { untilCommitted } from './message-writes';
-import {
-  assigneeEntryUnchanged,
-  type ConversationRecord,
-  conversationIndexEntries,
-  hasAssigneeEntry,
-  toSharedConversation,
-} from './records';
+import { conversationChangeItem, readAgainOrThrow, untilCommitted } from './message-writes';
+import { type ConversationRecord, hasAssigneeEntry, toSharedConversation } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
 
 /**
@@ -47,44 +39,15 @@ export async function changeConversationStatus(
 
 /** True when written; false when the conversation changed since it was read (read it again). */
 async function writeStatus(read: ConversationRecord, changed: ConversationRecord): Promise<boolean> {
-  const TableName = tableName();
-  const entries = conversationIndexEntries(changed);
-  const names = Object.keys(entries);
   const counter = (status: ConversationStatus) => (status === 'OPEN' ? 'openConversations' : 'closedConversations');
   // The assignee's counts move with the status (and a conversation stored before assignment gets its entry).
-  const assignee = assigneeEntryUnchanged(read);
   const result = await transact([
-    {
-      Update: {
-        TableName,
-        Key: keys.conversation(read.companyId, read.id),
-        UpdateExpression: `SET #status = :new, ${names.map((_, i) => `#index${i} = :index${i}`).join(', ')}`,
-        ConditionExpression: `#status = :old AND lastMessageAt = :lastMessageAt AND ${assignee.expression}`,
-        ExpressionAttributeNames: {
-          '#status': 'status',
-          ...Object.fromEntries(names.map((name, i) => [`#index${i}`, name])),
-        },
-        ExpressionAttributeValues: {
-          ':new': changed.status,
-          ':old': read.status,
-          ':lastMessageAt': read.lastMessageAt,
-          ...assignee.values,
-          ...Object.fromEntries(Object.values(entries).map((value, i) => [`:index${i}`, value])),
-        },
-      },
-    },
+    conversationChangeItem(read, changed, { status: changed.status }),
     companyCountersItem(
       read.companyId,
       { [counter(read.status)]: -1, [counter(changed.status)]: 1 },
       assigneeCountChanges(hasAssigneeEntry(read) ? read : undefined, changed),
     ),
   ]);
-  if (result.written) return true;
-  // ConditionalCheckFailed (changed meanwhile) or TransactionConflict (a parallel transaction on
-  // the same items): both resolve by reading again.
-  const retryable = result.reasons.every((r) =>
-    ['None', 'ConditionalCheckFailed', 'TransactionConflict'].includes(r.Code ?? 'None'),
-  );
-  if (retryable) return false;
-  throw result.error;
+  return result.written || readAgainOrThrow(result);
 }
