@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Call } from '../../../../../shared/contract/calls';
 import { bytes, deferred, fail, ok, renderWithProviders, signInAs, stubObjectUrls, stubServer } from '../../../test-utils';
 import { dayBoundary } from '../api/calls-api';
-import { CallHistoryPage, formatDuration } from './call-history-page';
+import { CallHistoryPage } from './call-history-page';
 
 const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
 const CALL: Call = {
@@ -134,10 +134,6 @@ describe('CallHistoryPage', () => {
     expect(screen.getByRole('status').textContent).toContain('Loading calls...');
     answer.release(fail(500, 'Something went wrong on our side. Please try again.', 'INTERNAL_ERROR'));
     expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong on our side. Please try again.');
-  });
-
-  it('formats durations as m:ss', () => {
-    expect([0, 9, 60, 125, 3_601].map(formatDuration)).toEqual(['0:00', '0:09', '1:00', '2:05', '60:01']);
   });
 
   it('shows a voicemail as New with Play voicemail, reading the recording only when asked, then plays it in the native player', async () => {

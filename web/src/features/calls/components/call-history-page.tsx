@@ -10,6 +10,7 @@ import { Skeleton } from '../../../components/skeleton';
 import { Surface } from '../../../components/surface';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { formatDurationSeconds } from '../../../lib/format-duration';
 import { usePhoneFormat } from '../../../lib/phone-display';
 import { formatRelativeTime } from '../../../lib/relative-time';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -33,12 +34,6 @@ const STATUS_TONES: Record<CallStatus, BadgeTone> = {
   RINGING: 'primary',
   IN_PROGRESS: 'primary',
 };
-
-/** m:ss, as the call widget shows time. */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}
 
 const FIELD = 'min-h-10 rounded-lg border border-border bg-surface px-3 py-2 text-sm text-fg';
 
@@ -161,7 +156,7 @@ function CallRow({ call }: { call: Call }) {
       <Badge tone={STATUS_TONES[call.callStatus]}>{CALL_STATUS_LABELS[call.callStatus]}</Badge>
       <span className="w-14 text-right tabular-nums text-fg">
         <span className="sr-only">Duration </span>
-        {formatDuration(call.durationSeconds)}
+        {formatDurationSeconds(call.durationSeconds)}
       </span>
       <time dateTime={call.createdAt} className="w-24 text-right whitespace-nowrap text-muted">
         {formatRelativeTime(call.createdAt)}
@@ -169,7 +164,7 @@ function CallRow({ call }: { call: Call }) {
       {call.voicemail && (
         <VoicemailPlayer
           call={{ id: call.id, voicemail: call.voicemail }}
-          label={`Voicemail from ${caller}, ${formatDuration(call.voicemail.durationSeconds)}`}
+          label={`Voicemail from ${caller}, ${formatDurationSeconds(call.voicemail.durationSeconds)}`}
         />
       )}
     </li>
