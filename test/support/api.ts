@@ -49,6 +49,8 @@ export interface RequestOptions {
   token?: string;
   headers?: Record<string, string>;
   address?: string;
+  /** The gateway to ask (`http://127.0.0.1:<port>`): a test file's own (own-gateway.ts); the stack's by default. */
+  origin?: string;
 }
 
 /** A real HTTP request to the local gateway, from `address` when given. */
@@ -59,7 +61,7 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   const body = options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
   // node:http sends a DELETE's body neither chunked nor with a length unless told (a browser tells).
   if (body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(body));
-  const res = await send(new URL(path, stack().urls.api), {
+  const res = await send(new URL(path, options.origin ?? stack().urls.api), {
     method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
     headers,
     body,
@@ -122,8 +124,8 @@ export function verificationToken(mail: SentMail): string {
 }
 
 /** Spends a verification token the way the web app does: in a POST body, never in a URL (issue 21). */
-export const verifyEmail = <T = { user: User; company: Company; tokens: Tokens }>(token: string) =>
-  api<T>('/api/v1/auth/verify-email', { body: { token } });
+export const verifyEmail = <T = { user: User; company: Company; tokens: Tokens }>(token: string, origin?: string) =>
+  api<T>('/api/v1/auth/verify-email', { body: { token }, origin });
 
 export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0, 8)}@example.test`;
 
@@ -148,18 +150,22 @@ export async function signIn(account: { email: string; password: string }) {
 /** Spends a refresh token as the web app does. */
 export const refresh = (refreshToken: string) => api<{ tokens: Tokens }>('/api/v1/auth/refresh', { body: { refreshToken } });
 
-/** Registers, opens the mailed link and returns the signed-in session: the path every user takes. */
-export async function signUp(overrides: Partial<{ email: string; password: string; name: string; companyName: string }> = {}) {
+/** Registers, opens the mailed link and returns the signed-in session: the path every user takes. `origin` as for `api`. */
+export async function signUp(
+  overrides: Partial<{ email: string; password: string; name: string; companyName: string }> = {},
+  { origin }: { origin?: string } = {},
+) {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'correct horse battery';
   const registered = await api('/api/v1/auth/register', {
     body: { companyName: overrides.companyName ?? 'Acme Support', name: overrides.name ?? 'Ada Lovelace', email, password },
     address: newClientAddress(),
+    origin,
   });
   if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
   const [mail] = await mailTo(email.toLowerCase());
   if (!mail) throw new Error('no verification mail');
-  const verified = await verifyEmail<{ user: User; company: Company; tokens: Tokens }>(verificationToken(mail));
+  const verified = await verifyEmail<{ user: User; company: Company; tokens: Tokens }>(verificationToken(mail), origin);
   if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`);
   return { email: email.toLowerCase(), password, ...verified.body.data } satisfies Account;
 }

@@ -2,9 +2,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../local/gateway';
 import { quietLogger } from '../../local/log';
 import { freePort } from '../../local/ports';
-import type { Tokens } from '../../shared/contract/auth';
 import type { Channel, Provider } from '../../shared/contract/settings';
-import { mailTo, stack, uniqueEmail, verificationToken } from './api';
+import { api, type RequestOptions, signUp, stack, uniqueEmail } from './api';
 import { newTwilioAccount, numbersByKind, type TwilioAccount } from './twilio';
 
 export interface CompanyWithNumbers {
@@ -34,36 +33,12 @@ export function ownGateway(
     runScheduled: async (..._: Parameters<ReturnType<typeof createGateway>['runScheduled']>): Promise<void> => {
       throw new Error('the gateway has not started');
     },
-    /** A signed-in request to this gateway, answered as `api` answers (test/support/api.ts). */
-    request: async <T = unknown>(path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
-      const res = await fetch(`http://${gateway.host}${path}`, {
-        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-        headers: {
-          ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      const body = (await res.json()) as {
-        data: T;
-        error: { code: string; message: string; details?: Record<string, unknown> };
-      };
-      return { status: res.status, headers: res.headers, body };
-    },
+    /** A request to this gateway, as `api` makes it (test/support/api.ts). */
+    request: <T = unknown>(path: string, init: Omit<RequestOptions, 'origin'> = {}) =>
+      api<T>(path, { ...init, origin: `http://${gateway.host}` }),
     /** Registers a company at `email` through this gateway and opens the mailed link: its owner's access token. */
-    signUp: async (email = uniqueEmail('own-gateway')): Promise<string> => {
-      const registered = await gateway.request('/api/v1/auth/register', {
-        body: { companyName: `Company ${email}`, name: 'Ada Lovelace', email, password: 'correct horse battery' },
-      });
-      if (registered.status !== 201) throw new Error(`register: ${registered.status} ${registered.body.error?.message}`);
-      const [mail] = await mailTo(email);
-      if (!mail) throw new Error(`no verification mail to ${email}`);
-      const verified = await gateway.request<{ tokens: Tokens }>('/api/v1/auth/verify-email', {
-        body: { token: verificationToken(mail) },
-      });
-      if (verified.status !== 200) throw new Error(`verify-email: ${verified.status} ${verified.body.error?.message}`);
-      return verified.body.data.tokens.accessToken;
-    },
+    signUp: async (email = uniqueEmail('own-gateway')): Promise<string> =>
+      (await signUp({ email, companyName: `Company ${email}` }, { origin: `http://${gateway.host}` })).tokens.accessToken,
     /** A company signed up here that connected a fresh Twilio account and imported its voice+SMS and SMS-only numbers. */
     companyWithNumbers: async (label: string): Promise<CompanyWithNumbers> => {
       const token = await gateway.signUp(uniqueEmail(label));
