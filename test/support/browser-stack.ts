@@ -1,7 +1,7 @@
 /**
- * The browser project's local stack, in a process of its own: the stack's handlers run in the process
- * that starts it and configure themselves from process.env, so a second stack next to the integration
- * project's (vitest starts every project's global setup in one process) would overwrite its settings.
+ * The browser project's local stack, in a process of its own: its tests move the stack's clock
+ * (local/clock.ts, through clock-control.ts), which is the clock of the process it runs in, and vitest
+ * starts every project's global setup in one process, where the integration stack's clock must not move.
  *
  * Run by test/support/browser-setup.ts. Prints one line `STACK <json>` (urls, env and the address of its
  * clock control, test/support/clock-control.ts) when ready; stops the stack and exits on SIGTERM, SIGINT, or when the parent closes stdin (the parent went away).
