@@ -396,14 +396,10 @@ describe('nested stacks (the team inbox’s routes, feature-routes.ts)', () => {
   });
 });
 
-describe('README: Deploy to AWS', () => {
-  const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## Deploy to AWS'),
-    readme.indexOf('\n## ', readme.indexOf('## Deploy to AWS') + 1),
-  );
-  /** The names in the first column of the section's table rows, e.g. `| \`AppUrl\` |` or `| \`A\`, \`B\` |`. */
-  const firstColumns = [...section.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) =>
+describe('docs/deploy.md', () => {
+  const doc = fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'deploy.md'), 'utf8');
+  /** The names in the first column of the document's table rows, e.g. `| \`AppUrl\` |` or `| \`A\`, \`B\` |`. */
+  const firstColumns = [...doc.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) =>
     [...(row[1] as string).matchAll(/`([A-Za-z]+)`/g)].map((name) => name[1]),
   );
 
@@ -422,7 +418,7 @@ describe('README: Deploy to AWS', () => {
         },
       },
     ]);
-    expect(section).toContain(`--attribute-definitions ${attributes} \\\n  --global-secondary-index-updates '${create}'`);
+    expect(doc).toContain(`--attribute-definitions ${attributes} \\\n  --global-secondary-index-updates '${create}'`);
   });
 
   it('explains every parameter and every output of the template', () => {
