@@ -18,7 +18,7 @@ import { annotationsOf, synth } from './test-synth';
 
 /**
  * What an operator's first deploy, custom domain, secret rotation, web ACL and restore get from the
- * template (README: Deploy to AWS), for the parameters and context as the CDK CLI passes them (`-c`
+ * template (docs/deploy.md), for the parameters and context as the CDK CLI passes them (`-c`
  * values are strings). Run by switchboard-stack.test.ts, in its process, so that the stack it
  * synthesises there serves these tests too (test-synth.ts).
  */
@@ -147,7 +147,7 @@ describe('a failed first deploy', () => {
     expect(protection.Condition).toBe(json.Resources[table].Condition);
   });
 
-  it('adds at most one table index per release, as CloudFormation creates one per update (README: Upgrading)', () => {
+  it('adds at most one table index per release, as CloudFormation creates one per update (docs/deploy.md: Upgrading)', () => {
     // The indexes of deployed stacks before this release (the team inbox, issue 27, adds GSI3): a
     // release that adds one more lists these first.
     const deployed = ['GSI1', 'GSI2'];
