@@ -14,12 +14,13 @@ const AGAINST_STAND_INS = [
 
 /**
  * Projects (docs/testing.md): `unit` runs the product's modules alone, in seconds: no port, no
- * process, no CDK synth (test/support/unit-guard.ts refuses the first two); `stand-ins` runs the local
- * stand-ins' own tests (local/: DynamoDB Local, its proxy, the gateway, function environments; the
- * Twilio emulator's package), the CDK app's synth tests (infra/), and the product's modules that are
- * tested against a stand-in (AGAINST_STAND_INS), with one DynamoDB Local for the project, each file in
- * tables of its own (test/support/stand-ins-setup.ts); `integration` shares one local stack (DynamoDB
- * Local, the SES emulator and the gateway on free ports), handed to its files when it answers
+ * process, no CDK synth (test/support/unit-guard.ts refuses the first two), and checks the documents'
+ * citations and links (test/docs); `stand-ins` runs the local stand-ins' own tests (local/: DynamoDB
+ * Local, its proxy, the gateway, function environments; the Twilio emulator's package), the CDK app's
+ * synth tests (infra/), and the product's modules that are tested against a stand-in
+ * (AGAINST_STAND_INS), with one DynamoDB Local for the project, each file in tables of its own
+ * (test/support/stand-ins-setup.ts); `integration` shares one local stack (DynamoDB Local, the SES
+ * emulator and the gateway on free ports), handed to its files when it answers
  * (test/support/stack-handoff.ts), with the parallel writers on one conversation (test/load) among
  * them; `web` runs the SPA's component tests in jsdom; `browser` drives the web app in Debian's
  * Chromium against a stack of its own with the web app built as for CloudFront (local/web.ts), one
@@ -39,7 +40,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['functions/**/*.test.ts', 'shared/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['functions/**/*.test.ts', 'shared/**/*.test.ts', 'bench/**/*.test.ts', 'test/docs/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...AGAINST_STAND_INS],
           setupFiles: ['test/support/unit-guard.ts'],
           testTimeout: 120_000,

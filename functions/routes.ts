@@ -3,7 +3,7 @@
  * creates one function per entry from it, and the local gateway dispatches through it. Nothing else
  * lists routes. `handler` is a module below `functions/handlers/` (without extension) exporting `handler`.
  *
- * Each entry declares what its function may do, and gets exactly that (least privilege; README Security):
+ * Each entry declares what its function may do, and gets exactly that (docs/security.md: Least privilege):
  * - `table`: `'none'`, `'read'` or `'write'` (read and write) — the DynamoDB actions of TABLE_ACTIONS.
  *   `write` for any Put/Update/Delete/transaction on the handler's paths, throttle counters included
  *   (functions/lib/throttle.ts writes). The local gateway refuses undeclared operations like IAM does.
@@ -161,7 +161,8 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: admin.adminOverview, handler: 'admin/overview', table: 'read', capabilities: ['jwt'] },
   // Where Twilio reaches the platform now (the app URL), and how many numbers point elsewhere.
   { contract: admin.webhookAddress, handler: 'admin/webhook-address', table: 'read', capabilities: ['jwt', 'appUrl'] },
-  // Re-points every company's numbers at the current address, in passes that fit the request (README: Deploy to AWS).
+  // Re-points every company's numbers at the current address, in passes that fit the request
+  // (docs/deploy.md: Re-pointing the numbers).
   {
     contract: admin.repointWebhooks,
     handler: 'admin/repoint-webhooks',
@@ -170,7 +171,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
-  // Deleting a company ends its sessions and sockets now and queues the rest (README: Deleting a company).
+  // Deleting a company ends its sessions and sockets now and queues the rest (docs/product.md: Deleting a company).
   {
     contract: company.deleteCompany,
     handler: 'company/delete',
@@ -210,7 +211,8 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
-  // The team inbox (issue 27): its own handler folder, so its routes deploy in a nested stack of their own (README: Deploy).
+  // The team inbox (issue 27): its own handler folder, so its routes deploy in a nested stack of their own
+  // (docs/deploy.md: The nested stack of new features).
   { contract: conversations.unreadConversations, handler: 'team-inbox/unread', table: 'read', capabilities: ['jwt'] },
   {
     contract: conversations.markConversationRead,
@@ -354,7 +356,7 @@ export interface ScheduledJobEntry extends RouteEntry {
 }
 
 export const scheduledJobs: readonly ScheduledJobEntry[] = [
-  // Checks every active channel of every company in Twilio, hourly by default (README: Channel health).
+  // Checks every active channel of every company in Twilio, hourly by default (docs/product.md: Channel health).
   {
     handler: 'jobs/channel-health-sweep',
     schedule: 'channelHealth',
@@ -384,13 +386,14 @@ export interface AuthorizerEntry extends RouteEntry {
 
 /**
  * API Gateway's Lambda authorizer on every HTTP route and on `$connect`: admits only requests that carry
- * CloudFront's origin secret, before any route function runs (README Security). It reads that secret
- * and nothing else. The CDK stack attaches it and the local gateway runs it as API Gateway does.
+ * CloudFront's origin secret, before any route function runs (docs/security.md: Direct calls to the API
+ * endpoints). It reads that secret and nothing else. The CDK stack attaches it and the local gateway runs it
+ * as API Gateway does.
  *
  * Every request through CloudFront carries the same value, so with answers kept 5 minutes it runs
  * about once per 5 minutes, not per request. Minutes, not the hour allowed: a kept "yes" outlives the
  * value's removal by that long (a value stays accepted, as the previous one, until the rotation after
- * next anyway; README: rotating the origin secret), and a kept "no" for a value CloudFront has just
+ * next anyway; docs/deploy.md: The origin secret), and a kept "no" for a value CloudFront has just
  * started sending does not block the app for long.
  */
 export const originAuthorizer: AuthorizerEntry = {

@@ -18,7 +18,7 @@ import { annotationsOf, synth } from './test-synth';
 
 /**
  * What an operator's first deploy, custom domain, secret rotation, web ACL and restore get from the
- * template (README: Deploy to AWS), for the parameters and context as the CDK CLI passes them (`-c`
+ * template (docs/deploy.md), for the parameters and context as the CDK CLI passes them (`-c`
  * values are strings). Run by switchboard-stack.test.ts, in its process, so that the stack it
  * synthesises there serves these tests too (test-synth.ts).
  */
@@ -147,7 +147,7 @@ describe('a failed first deploy', () => {
     expect(protection.Condition).toBe(json.Resources[table].Condition);
   });
 
-  it('adds at most one table index per release, as CloudFormation creates one per update (README: Upgrading)', () => {
+  it('adds at most one table index per release, as CloudFormation creates one per update (docs/deploy.md: Upgrading)', () => {
     // The indexes of deployed stacks before this release (the team inbox, issue 27, adds GSI3): a
     // release that adds one more lists these first.
     const deployed = ['GSI1', 'GSI2'];
@@ -396,14 +396,10 @@ describe('nested stacks (the team inbox’s routes, feature-routes.ts)', () => {
   });
 });
 
-describe('README: Deploy to AWS', () => {
-  const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## Deploy to AWS'),
-    readme.indexOf('\n## ', readme.indexOf('## Deploy to AWS') + 1),
-  );
-  /** The names in the first column of the section's table rows, e.g. `| \`AppUrl\` |` or `| \`A\`, \`B\` |`. */
-  const firstColumns = [...section.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) =>
+describe('docs/deploy.md', () => {
+  const doc = fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'deploy.md'), 'utf8');
+  /** The names in the first column of the document's table rows, e.g. `| \`AppUrl\` |` or `| \`A\`, \`B\` |`. */
+  const firstColumns = [...doc.matchAll(/^\| ([^|]+) \|/gm)].flatMap((row) =>
     [...(row[1] as string).matchAll(/`([A-Za-z]+)`/g)].map((name) => name[1]),
   );
 
@@ -422,7 +418,7 @@ describe('README: Deploy to AWS', () => {
         },
       },
     ]);
-    expect(section).toContain(`--attribute-definitions ${attributes} \\\n  --global-secondary-index-updates '${create}'`);
+    expect(doc).toContain(`--attribute-definitions ${attributes} \\\n  --global-secondary-index-updates '${create}'`);
   });
 
   it('explains every parameter and every output of the template', () => {

@@ -41,7 +41,7 @@ export function paramsAndSecretsLayerArn(stack: Stack): string {
   });
   const known = knownLayerArns();
   const given = Fn.conditionNot(Fn.conditionEquals(parameter.valueAsString, ''));
-  const description = `This region needs the ExtensionLayerArn parameter: the arm64 layer ARN of the AWS Parameters and Secrets Lambda Extension here (see the README).`;
+  const description = `This region needs the ExtensionLayerArn parameter: the arm64 layer ARN of the AWS Parameters and Secrets Lambda Extension here (see docs/deploy.md: Choose the region).`;
   if (!Token.isUnresolved(stack.region)) {
     const arn = known[stack.region];
     if (arn) return arn;

@@ -3,7 +3,7 @@
  * creating anything: its conditions, `Fn::If`, parameter and pseudo-parameter `Ref`s, `Fn::Join`s
  * that become plain strings, and its rules; and, for each nested stack it creates, the nested
  * template with the parameters the parent passes it. Template tests use it to check what each choice
- * of the operator's parameters deploys (README: Deploy to AWS), without an AWS account.
+ * of the operator's parameters deploys (docs/deploy.md), without an AWS account.
  */
 import { NestedStack, type Stack } from 'aws-cdk-lib';
 import { Template as CdkTemplate } from 'aws-cdk-lib/assertions';

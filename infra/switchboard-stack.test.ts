@@ -367,7 +367,7 @@ describe('company deletion queue', () => {
   });
 });
 
-describe('channel health schedule (README: Channel health)', () => {
+describe('channel health schedule (docs/product.md: Channel health)', () => {
   it('runs the channel health check hourly by default, its interval a stack parameter, with the interval as its input', () => {
     const json = template.toJSON();
     expect(json.Parameters.ChannelHealthIntervalMinutes).toMatchObject({ Type: 'Number', Default: 60, MinValue: 5 });
@@ -422,8 +422,8 @@ describe('stack size', () => {
     // schedule's rule, the shared rest (roles, policies, log groups a feature, alarms, the authorizers,
     // the distribution…) and the nested stack's AWS::CloudFormation::Stack. It stays there: since it
     // reached 400, the routes of a new feature go into the nested stack (FEATURES_IN_NESTED_STACKS; it
-    // has 500 of its own; 32 today: the team inbox's and media's 8 routes), as the README's deploy
-    // section says, rather than this limit moving up. A new feature's log group still lands here.
+    // has 500 of its own; 32 today: the team inbox's and media's 8 routes), rather than this limit moving up
+    // (docs/deploy.md: The nested stack of new features). A new feature's log group still lands here.
     for (const [stackPath, size] of sizes) expect(size, stackPath).toBeLessThanOrEqual(400);
   });
 });
@@ -726,7 +726,7 @@ describe('web app upload', () => {
   });
 });
 
-describe('origin authorizer (README Security: direct calls to the API endpoints)', () => {
+describe('origin authorizer (docs/security.md: Direct calls to the API endpoints)', () => {
   const apiId = (protocol: 'HTTP' | 'WEBSOCKET') =>
     Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: protocol } }))[0] as string;
   const authorizersOf = (protocol: 'HTTP' | 'WEBSOCKET') =>
@@ -900,7 +900,7 @@ describe('origin verification and throttling', () => {
     expect(SESSION_ROUTE_THROTTLE.rateLimit).toBeLessThan(HTTP_THROTTLE.rateLimit);
   });
 
-  it('throttles the HTTP stage and the WebSocket stage (what the README promises)', () => {
+  it('throttles the HTTP stage and the WebSocket stage (docs/security.md: Rate limits)', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       DefaultRouteSettings: { ThrottlingRateLimit: HTTP_THROTTLE.rateLimit, ThrottlingBurstLimit: HTTP_THROTTLE.burstLimit },
@@ -1012,7 +1012,7 @@ describe("the account's API Gateway logging role", () => {
   });
 });
 
-describe('operations (README: Alarms and logs)', () => {
+describe('operations (docs/operations.md: Alarms and logs)', () => {
   const resources = template.toJSON().Resources as Record<string, Resource & { Condition?: string }>;
   const logicalIdOf = (type: string, props: Record<string, unknown> = {}) => {
     const ids = Object.keys(template.findResources(type, { Properties: props }));
@@ -1021,7 +1021,7 @@ describe('operations (README: Alarms and logs)', () => {
   };
   const topicId = logicalIdOf('AWS::SNS::Topic');
   const tableId = logicalIdOf('AWS::DynamoDB::Table');
-  // The table the stack made, or the one ExistingTableName adopts (README: restoring the table).
+  // The table the stack made, or the one ExistingTableName adopts (docs/deploy.md: Restoring the table).
   const tableNameValue = { 'Fn::If': ['CreatesTable', ref(tableId), { Ref: 'ExistingTableName' }] };
   const httpApiId = logicalIdOf('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
   const wsApiId = logicalIdOf('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET' });

@@ -42,9 +42,9 @@ import { contextFlag } from './context';
 import { cloudFrontLogging, paramsAndSecretsLayerArn } from './regions';
 
 /**
- * `npx cdk deploy -c switchboard:apiGatewayLoggingRole=true` sets the account's API Gateway logging
- * role (account-wide, once per region); `=false` says the account already has one (README). Without
- * either, synth warns, with the command that tells which applies.
+ * `npx cdk deploy -c switchboard:apiGatewayLoggingRole=true` sets the account's API Gateway logging role
+ * (account-wide, once per region); `=false` says the account already has one (docs/deploy.md: Prepare the
+ * account). Without either, synth warns, with the command that tells which applies.
  */
 export const API_GATEWAY_LOGGING_ROLE_CONTEXT = 'switchboard:apiGatewayLoggingRole';
 export const API_GATEWAY_LOGGING_ROLE_WARNING = 'switchboard:api-gateway-logging-role';
@@ -87,7 +87,7 @@ export class SwitchboardStack extends Stack {
     acknowledge(
       jwtSecret,
       'AwsSolutions-SMG4',
-      `Rotated by hand (README: rotating the signing key) with put-secret-value, no rotation Lambda needed: functions read the key through the Parameters and Secrets extension, cached ${SECRET_CACHE_TTL_SECONDS} s, and keep accepting the AWSPREVIOUS key for one access-token lifetime after the rotation, so nobody is signed out.`,
+      `Rotated by hand (docs/deploy.md: The access-token signing key) with put-secret-value, no rotation Lambda needed: functions read the key through the Parameters and Secrets extension, cached ${SECRET_CACHE_TTL_SECONDS} s, and keep accepting the AWSPREVIOUS key for one access-token lifetime after the rotation, so nobody is signed out.`,
     );
     const originSecret = new secretsmanager.Secret(this, 'OriginSecret', {
       description: 'Sent by CloudFront to the API origins; the APIs refuse requests without it',
@@ -96,12 +96,12 @@ export class SwitchboardStack extends Stack {
     acknowledge(
       originSecret,
       'AwsSolutions-SMG4',
-      'Rotated by hand (README: rotating the origin secret): CloudFront receives the value at deploy time, pinned to the version named by the OriginSecretVersion parameter, so a rotation is put-secret-value followed by a deploy with the new version id; functions accept the AWSPREVIOUS value too, so requests keep working in between.',
+      'Rotated by hand (docs/deploy.md: The origin secret): CloudFront receives the value at deploy time, pinned to the version named by the OriginSecretVersion parameter, so a rotation is put-secret-value followed by a deploy with the new version id; functions accept the AWSPREVIOUS value too, so requests keep working in between.',
     );
     acknowledge(
       this,
       'CloudFormation-Validate::W2509',
-      'OriginSecretVersion is the version id of the origin secret, not a secret: it is shown as a stack parameter on purpose, so an operator can compare it with the secret (README: rotating the origin secret).',
+      'OriginSecretVersion is the version id of the origin secret, not a secret: it is shown as a stack parameter on purpose, so an operator can compare it with the secret (docs/deploy.md: The origin secret).',
     );
     // CloudFormation resolves a dynamic reference only when the resource using it changes: naming the
     // version makes a rotation a change of the distribution. Empty: the version current at the deploy.
@@ -111,13 +111,13 @@ export class SwitchboardStack extends Stack {
       allowedPattern: '^[A-Za-z0-9-]{0,64}$',
       constraintDescription: 'must be a Secrets Manager version id (as put-secret-value prints it), or empty',
       description:
-        'Version id of the OriginSecret value CloudFront sends (README: rotating the origin secret); empty: the current version at the first deploy.',
+        'Version id of the OriginSecret value CloudFront sends (docs/deploy.md: The origin secret); empty: the current version at the first deploy.',
     });
 
     const mail = new MailConfiguration(this, 'Mail');
 
-    // Deleting a company goes on here in steps (README: Deleting a company). A message is visible again
-    // six times the worker's timeout after a failed try (Lambda's advice for SQS sources); after five
+    // Deleting a company goes on here in steps (docs/product.md: Deleting a company). A message is
+    // visible again six times the worker's timeout after a failed try (Lambda's advice for SQS sources); after five
     // tries it waits in the dead-letter queue for the operator, who can redrive it (every step is idempotent).
     const companyDeletionDeadLetters = new sqs.Queue(this, 'CompanyDeletionDeadLetters', {
       retentionPeriod: Duration.days(14),
@@ -186,14 +186,14 @@ export class SwitchboardStack extends Stack {
         .addEventSource(new lambdaEvents.SqsEventSource(queues[consumer.queue], { batchSize: 1 }));
     }
 
-    // Background checks on a schedule: each job's interval is a stack parameter (README: Channel health).
+    // Background checks on a schedule: each job's interval is a stack parameter (docs/product.md: Channel health).
     const channelHealthInterval = new CfnParameter(this, 'ChannelHealthIntervalMinutes', {
       type: 'Number',
       default: DEFAULT_HEALTH_INTERVAL_MINUTES,
       // EventBridge's rate() takes "1 minute" but "5 minutes": from 5 on, one form fits every value.
       minValue: 5,
       maxValue: 1440,
-      description: 'Minutes between two checks of every active channel in Twilio (README: Channel health).',
+      description: 'Minutes between two checks of every active channel in Twilio (docs/product.md: Channel health).',
     });
     const intervals: Record<ScheduledJobEntry['schedule'], CfnParameter> = { channelHealth: channelHealthInterval };
     for (const job of scheduledJobs) {

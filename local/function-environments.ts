@@ -8,13 +8,13 @@ import { FunctionTimeout } from './function-scope';
 import type { Logger } from './log';
 
 /**
- * Lambda's execution environments, locally (README: Local stack; docs/architecture.md §1): each
- * function runs in environments of its own — a worker thread that loads only that function's bundle,
- * with only its route's environment variables — created on first use (a cold start, timed and logged)
- * and kept warm for the next invocation. An environment takes one invocation at a time. A timeout ends
- * the environment (Lambda discards it: the next invocation starts cold), and so does a crash. Worker
- * threads, not child processes: loading the same bundle took a median of 0.86 s in a thread and 2.1 s
- * in a child process on this machine, and an answer needs no JSON.
+ * Lambda's execution environments, locally (docs/local-stack.md: Functions in execution environments of their
+ * own; docs/architecture.md §1): each function runs in environments of its own — a worker thread that loads
+ * only that function's bundle, with only its route's environment variables — created on first use (a cold
+ * start, timed and logged) and kept warm for the next invocation. An environment takes one invocation at a
+ * time. A timeout ends the environment (Lambda discards it: the next invocation starts cold), and so does a
+ * crash. Worker threads, not child processes: loading the same bundle took a median of 0.86 s in a thread and
+ * 2.1 s in a child process on this machine, and an answer needs no JSON.
  *
  * Sized for this machine, not for Lambda (environmentLimits): Lambda gives each environment CPU of its
  * own; here every environment shares the machine's cores with the gateway, DynamoDB Local and the

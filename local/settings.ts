@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 const DEMO_ACCOUNT_SID = 'ACdeadbeefdeadbeefdeadbeefdeadbeef';
 const DEMO_AUTH_TOKEN = 'feedfacefeedfacefeedfacefeedface';
 
-/** The knobs of the local stack (README: Configuration). */
+/** The knobs of the local stack (docs/local-stack.md: Configuration). */
 export function localSettings(env: NodeJS.ProcessEnv = process.env) {
   const port = (name: string, fallback: number) => {
     const value = Number(env[name] ?? fallback);
@@ -50,7 +50,7 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
     handlers: matching('SWITCHBOARD_HANDLERS', /^(local|bundled)$/, 'local', 'local or bundled') as 'local' | 'bundled',
     /**
      * A function's environments at most, and live environments in all: unset, derived from the
-     * machine's cores (local/function-environments.ts, environmentLimits; README: Local stack).
+     * machine's cores (local/function-environments.ts, environmentLimits; docs/local-stack.md: Sized for this machine).
      */
     environmentsPerFunction: count('LOCAL_FUNCTION_CONCURRENCY'),
     environmentsTotal: count('LOCAL_FUNCTION_ENVIRONMENTS'),
@@ -63,7 +63,7 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
 export type LocalSettings = ReturnType<typeof localSettings>;
 
 /**
- * `npm start`'s interval of the scheduled channel health check (README: Channel health), in minutes:
+ * `npm start`'s interval of the scheduled channel health check (docs/product.md: Channel health), in minutes:
  * CHANNEL_HEALTH_INTERVAL_MINUTES, hourly as in AWS by default; 0 turns it off. Test stacks run none.
  */
 export function channelHealthIntervalMinutes(env: NodeJS.ProcessEnv = process.env): number {

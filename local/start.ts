@@ -12,7 +12,7 @@ const log = logger('switchboard', 'gray');
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const started = Date.now();
 
-/** How the functions run, in a line of the banner (README: Configuration). */
+/** How the functions run, in a line of the banner (docs/local-stack.md: Configuration). */
 function functionsMode(settings: ReturnType<typeof localSettings>): string {
   if (settings.functions === 'in-process') return 'in this process, from the TypeScript source (LOCAL_FUNCTIONS=in-process)';
   const code =

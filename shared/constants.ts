@@ -182,7 +182,7 @@ export const MAX_RING_ALL_CLIENTS = 10;
 /** How long a ring-all rings before the caller hears that nobody is available. */
 export const RING_TIMEOUT_SECONDS = 25;
 
-/** Toll fraud (issue 21, README Security): how many outbound calls, and how long a call counts as live. */
+/** Toll fraud (issue 21, docs/security.md: Toll fraud): how many outbound calls, and how long a call counts as live. */
 export const DEFAULT_OUTBOUND_CALLS_PER_MINUTE = 30;
 export const MAX_OUTBOUND_CALLS_PER_MINUTE = 600;
 /**

@@ -7,8 +7,8 @@ import { currentWebhookBase } from '../settings/webhook-base';
 
 /**
  * The platform admin's re-point: every company's Twilio numbers moved to the current webhook base
- * after the public URL changed (issue 29, "Domain, TLS and secrets"; README: Deploy to AWS, custom
- * domain), each provider by functions/settings/repoint.ts.
+ * after the public URL changed (issue 29, "Domain, TLS and secrets"; docs/deploy.md: Re-pointing the
+ * numbers), each provider by functions/settings/repoint.ts.
  *
  * It runs in the request, in passes: a pass visits companies oldest first until the function's time
  * runs short and answers where the next one starts; the admin page sends the passes one after another

@@ -9,7 +9,7 @@ import { db } from '../lib/db';
 import { keys } from '../lib/table';
 
 /**
- * Where and how often the company's agents may call out (issue 21, README Security "Toll fraud").
+ * Where and how often the company's agents may call out (issue 21, docs/security.md: Toll fraud).
  * Until an owner or admin narrows them, every country of the dialer is allowed, 30 calls a minute.
  */
 

@@ -79,8 +79,8 @@ const TABLE_WRITE_ACTIONS = [
 /**
  * DynamoDB actions (without the `dynamodb:` prefix) per table access. No Scan: every list is a Query
  * (docs/architecture.md §4). The one exception is `sweep`, the company-deletion worker's: it pages through the whole
- * table once per deleted company to find every item that names it, whatever its key (README: Deleting
- * a company), in the background where no user waits on it.
+ * table once per deleted company to find every item that names it, whatever its key (docs/product.md:
+ * Deleting a company), in the background where no user waits on it.
  */
 export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   none: [],

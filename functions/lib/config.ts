@@ -57,7 +57,7 @@ function missing(name: string): never {
  * A secret during a rotation: `rotatedAt` is when the current value was made current, and `previous()`
  * reads the value before it (undefined where there is none). The previous value is read only when
  * asked for: a caller asks only when the current value does not match, so a secret at rest costs one
- * Secrets Manager call per cache time, not two (README Cost). Locally `NAME_PREVIOUS` and
+ * Secrets Manager call per cache time, not two (docs/operations.md: Cost). Locally `NAME_PREVIOUS` and
  * `NAME_ROTATED_AT` (ISO time) stand in for Secrets Manager's AWSPREVIOUS version and the current
  * version's creation date.
  */

@@ -47,7 +47,8 @@ export function defineSocketHandler<C extends SocketContract>(
       let holder: TicketHolder | undefined;
       if (contract.auth === 'ticket') {
         // Before the ticket is spent: a socket opened on the public execute-api URL, bypassing
-        // CloudFront, is refused as every HTTP route is (README Security; issue 21).
+        // CloudFront, is refused as every HTTP route is (issue 21; docs/security.md: Direct calls to the
+        // API endpoints).
         await verifyOrigin(event);
         const admitted = await admit(event);
         if ('statusCode' in admitted) return admitted;

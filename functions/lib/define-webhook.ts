@@ -95,7 +95,7 @@ export function defineWebhook<C extends HttpContract & { path: TwilioWebhookPath
 type SignatureRefusal = 'missing' | 'mismatch' | 'unverifiable';
 
 /**
- * One log line per refused signature (README: Alarms and logs), for an operator to tell a rotated
+ * One log line per refused signature (docs/operations.md: Logs), for an operator to tell a rotated
  * Twilio auth token (every webhook of one id refused) from probes: which webhook and route, why, and
  * the API Gateway request id of the access log line. Never the signature, the auth token or the
  * body: what was signed is Twilio's and the customer's.

@@ -20,11 +20,11 @@ export async function isOriginSecret(given: string | undefined): Promise<boolean
 }
 
 /**
- * The execute-api endpoint is public; CloudFront adds the secret origin header to what it forwards.
- * API Gateway's origin authorizer (handlers/system/origin-authorizer.ts) refuses a request without it
- * before any route function runs; the route's own check stays as defence in depth (README Security).
- * Where a secret is configured (always, in AWS and locally), a request without it did not come
- * through CloudFront and is refused. True when the request carried it.
+ * The execute-api endpoint is public; CloudFront adds the secret origin header to what it forwards. API
+ * Gateway's origin authorizer (handlers/system/origin-authorizer.ts) refuses a request without it before any
+ * route function runs; the route's own check stays as defence in depth (docs/security.md: Direct calls to the
+ * API endpoints). Where a secret is configured (always, in AWS and locally), a request without it did not
+ * come through CloudFront and is refused. True when the request carried it.
  */
 export async function verifyOrigin(event: { headers?: Record<string, string | undefined> }): Promise<boolean> {
   if (!hasSetting('ORIGIN_SECRET')) return false;

@@ -11,7 +11,7 @@ import { numbersPointedBy, pointingElsewhere, webhookUrls } from './webhook-urls
 
 /**
  * Re-pointing one provider's Twilio numbers and TwiML application at another webhook base (issue 29,
- * "Domain, TLS and secrets"; README: Deploy to AWS, custom domain). The platform admin's re-point
+ * "Domain, TLS and secrets"; docs/deploy.md: Re-pointing the numbers). The platform admin's re-point
  * (functions/admin/webhook-address.ts) runs it for every company; a company's own channel repair can
  * run it for one.
  *

@@ -9,7 +9,7 @@ import { tableDefinition } from '../../functions/lib/table';
 /**
  * The app's single table, laid out by `tableDefinition` (the same module the handlers and the local
  * table use): the stack's own, or an existing one named by the ExistingTableName parameter (a table
- * restored from point-in-time recovery, README: backup and restore), which the stack then only uses.
+ * restored from point-in-time recovery, docs/deploy.md: Backup and restore), which the stack then only uses.
  */
 export class AppTable extends Construct {
   /** The table in use. */

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 /**
  * The KMS key of customers' Twilio credentials: the stack's own, or the one named by the
  * ExistingKeyArn parameter. Stored credentials decrypt only with the key that encrypted them, so a
- * restored table (README: backup and restore) must come back with the same key.
+ * restored table (docs/deploy.md: Backup and restore) must come back with the same key.
  */
 export class CustomerSecretsKey extends Construct {
   /** The key in use. */

@@ -5,7 +5,7 @@ import { acknowledge } from './nag';
 /**
  * Handler folders (features) whose HTTP routes deploy in the nested stack `FeatureRoutes`: their
  * functions, API routes, integrations and invoke permissions, against the 500 resources CloudFormation
- * allows a stack (README: Deploy to AWS, "What the stack creates"). Only features added after the
+ * allows a stack (docs/deploy.md: The nested stack of new features). Only features added after the
  * parent stack reached its 400 are listed: moving a deployed route would have CloudFormation create its
  * route key in the nested stack before deleting it from the parent, and API Gateway refuses the
  * duplicate. They share one nested stack, since each nested stack costs the parent a resource of its

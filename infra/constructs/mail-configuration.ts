@@ -4,7 +4,10 @@ import { Construct } from 'constructs';
 
 /** The CloudWatch dimension SES puts on the mail events of this configuration set (AWS/SES Send, Bounce…). */
 export const MAIL_EVENTS_DIMENSION = 'ConfigurationSet';
-/** What SES records for every mail the app sends: the outcomes an operator is judged on (README: Alarms and logs). */
+/**
+ * What SES records for every mail the app sends: the outcomes an operator is judged on
+ * (docs/operations.md: Alarms and logs).
+ */
 export const MAIL_EVENTS = [
   ses.EmailSendingEvent.SEND,
   ses.EmailSendingEvent.DELIVERY,

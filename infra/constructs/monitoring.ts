@@ -17,7 +17,7 @@ export const WEBHOOK_FAILURES_METRIC = 'WebhookFailures';
 const PERIOD = Duration.minutes(5);
 
 /**
- * Each alarm: its construct id (the README's "Alarms and logs" explains each by this name), what it
+ * Each alarm: its construct id (each is explained by this name in docs/operations.md: The alarms), what it
  * counts and when it fires. Thresholds are per 5 minutes unless said otherwise.
  */
 export const ALARMS = {
@@ -35,7 +35,10 @@ export const ALARMS = {
   TableSystemErrors: { threshold: 1 },
   /** The WebSocket API's functions answered 4xx/5xx or failed ($connect refusals count too). */
   RealtimeIntegrationErrors: { threshold: 10 },
-  /** A background job (deleting a company) failed its tries and waits in a dead-letter queue (README: Deleting a company). */
+  /**
+   * A background job (deleting a company) failed its tries and waits in a dead-letter queue
+   * (docs/product.md: Deleting a company).
+   */
   BackgroundJobsFailed: { threshold: 1 },
   /** SES bounce rate (a fraction, over the last hour): SES reviews the account at 5 % and may pause it at 10 %. */
   MailBounceRate: { threshold: 0.04 },
@@ -67,7 +70,7 @@ export interface MonitoringProps {
 
 /**
  * Alarms that reach someone (an SNS topic, mailed to the `AlarmEmail` parameter when it is set) and a
- * dashboard of the same metrics (issue 29, "Watching it"; README: Alarms and logs).
+ * dashboard of the same metrics (issue 29, "Watching it"; docs/operations.md: Alarms and logs).
  *
  * Lambda errors and throttles are alarmed on Lambda's region-wide metrics (no FunctionName): one alarm
  * per function would be two alarms and two resources for each of the ~60 functions (the stack stays
@@ -115,7 +118,7 @@ export class Monitoring extends Construct {
     const action = new actions.SnsAction(this.topic);
     const alarm = (name: AlarmName, metric: cloudwatch.IMetric, description: string, evaluationPeriods = 1) => {
       const created = new cloudwatch.Alarm(this, name, {
-        alarmDescription: `${description} See the README, "Alarms and logs".`,
+        alarmDescription: `${description} See docs/operations.md: Alarms and logs.`,
         metric,
         threshold: ALARMS[name].threshold,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -49,8 +49,8 @@ export class RealtimeApi extends Construct {
     props: {
       /**
        * Sets the account's (per region) API Gateway logging role, replacing any the account has. Off by
-       * default: the role is a one-time prerequisite of the account (README), and WebSocket access logs
-       * need it.
+       * default: the role is a one-time prerequisite of the account (docs/deploy.md: Prepare the account),
+       * and WebSocket access logs need it.
        */
       createAccountLoggingRole: boolean;
       /** On `$connect`, the one route API Gateway lets a WebSocket authorizer guard (origin-authorizer.ts). */

@@ -75,13 +75,13 @@ export interface FunctionRoute extends RouteEntry {
 }
 
 /**
- * The functions of the route table with the app's runtime defaults (Node.js 22 on arm64, ESM bundle
- * from infra/bundling.ts, Parameters and Secrets extension), each granted exactly what its route
- * declares: its table access, capabilities and KMS operations. To stay far below CloudFormation's 500
- * resources as routes are added, functions with the same declarations share one role, and the
- * functions of one feature (the handler folder) one log group: a route adds a function, its API
- * route, integration and invoke permission, nothing more. A function may be created in a nested
- * stack of this one (`add`'s scope, README: Deploy to AWS): its role and log group stay here, shared.
+ * The functions of the route table with the app's runtime defaults (Node.js 22 on arm64, ESM bundle from
+ * infra/bundling.ts, Parameters and Secrets extension), each granted exactly what its route declares: its
+ * table access, capabilities and KMS operations. To stay far below CloudFormation's 500 resources as routes
+ * are added, functions with the same declarations share one role, and the functions of one feature (the
+ * handler folder) one log group: a route adds a function, its API route, integration and invoke permission,
+ * nothing more. A function may be created in a nested stack of this one (`add`'s scope; docs/deploy.md: The
+ * nested stack of new features): its role and log group stay here, shared.
  */
 export class SwitchboardFunctions extends Construct {
   private readonly roles = new Map<string, iam.Role>();
@@ -132,7 +132,7 @@ export class SwitchboardFunctions extends Construct {
       timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
       role,
       logGroup,
-      // One JSON object a line, with Lambda's request id on each (README: Alarms and logs).
+      // One JSON object a line, with Lambda's request id on each (docs/operations.md: Logs).
       loggingFormat: lambda.LoggingFormat.JSON,
       description: `Switchboard ${route.handler}`,
       paramsAndSecrets: this.layerIn(stack),

@@ -11,7 +11,7 @@ export const WAF_AUTH_PATH_PREFIX = '/api/v1/auth/';
  * (functions/lib/define-webhook.ts) and throttled with the stage.
  */
 export const WAF_WEBHOOK_PATH_PREFIX = '/webhooks/';
-/** The sign-in rule's default: requests per address in 5 minutes (README: Deploy to AWS). */
+/** The sign-in rule's default: requests per address in 5 minutes (docs/deploy.md: Parameters). */
 export const WAF_AUTH_RATE_LIMIT_DEFAULT = 100;
 
 /** A path as WAF should compare it: decoded and normalised, so `/api/v1/%61uth/` or `//api/...` cannot slip past. */
@@ -35,7 +35,7 @@ const pathStartsWith = (prefix: string): wafv2.CfnWebACL.StatementProperty => ({
  * WafRateLimit requests to everything but the Twilio webhooks. A CloudFront web ACL can only be
  * created in us-east-1, which a template rule checks. A stack in another region attaches a web ACL
  * made in us-east-1 instead (the WebAclArn parameter); a distribution has one web ACL, so the two
- * exclude each other (a template rule), and that ACL's own rules apply (README: Deploy to AWS).
+ * exclude each other (a template rule), and that ACL's own rules apply (docs/deploy.md: Parameters).
  */
 export class OptionalWebAcl extends Construct {
   /** The given web ACL's ARN, else the created one's where enabled, else AWS::NoValue. */

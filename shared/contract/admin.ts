@@ -37,8 +37,8 @@ export const adminOverview = httpContract({
 });
 
 /**
- * Where Twilio reaches the platform (issue 29, "Domain, TLS and secrets"; README: Deploy to AWS, custom
- * domain): the current webhook base, and how many connected companies and imported numbers still
+ * Where Twilio reaches the platform (issue 29, "Domain, TLS and secrets"; docs/deploy.md: Re-pointing the
+ * numbers): the current webhook base, and how many connected companies and imported numbers still
  * point at another one (an earlier domain), so a platform admin sees whether re-pointing is needed.
  */
 export const WebhookAddressSchema = z.object({

@@ -20,7 +20,7 @@ import { testTable } from '../support/table';
 import { type EmulatorNumber, newTwilioAccount, numberOf, numbersByKind } from '../support/twilio';
 
 /**
- * Deleting a company (issue 29, "Data lifecycle"; README: Deleting a company), through the real
+ * Deleting a company (issue 29, "Data lifecycle"; docs/product.md: Deleting a company), through the real
  * handlers, the local SQS stand-in and the worker, against DynamoDB Local and the Twilio emulator.
  */
 
@@ -234,7 +234,7 @@ describe('message retention', () => {
     expect(newer).toHaveLength(1);
     const written = Date.parse(newer[0]?.createdAt ?? '');
     expect(newer[0]?.expiresAt).toBe(Math.floor(written / 1000) + 30 * 86_400);
-    // Items written before the setting keep none (README: Message retention).
+    // Items written before the setting keep none (docs/product.md: Message retention).
     expect((await expiries(companyId)).filter((i) => i.expiresAt === undefined)).toHaveLength(older.length);
 
     expect((await setRetention(company.owner, null)).body.data.retention.messageRetentionDays).toBeNull();

@@ -12,8 +12,8 @@ function loggedFor(webhookId: string): Record<string, unknown>[] {
 }
 
 /**
- * Every refused Twilio signature leaves one log line an operator can find by webhook id (README:
- * Alarms and logs), and nothing Twilio signed or signed with is in it.
+ * Every refused Twilio signature leaves one log line an operator can find by webhook id (docs/operations.md:
+ * Logs), and nothing Twilio signed or signed with is in it.
  */
 describe('a refused webhook signature', () => {
   it('logs one JSON line with the webhook id, route and reason, without the signature, auth token or body', async () => {

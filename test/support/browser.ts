@@ -29,7 +29,7 @@ export interface Tab {
 /**
  * A fresh browser profile (own storage) with one page at the desktop size unless told otherwise. It
  * trusts the Twilio emulator's self-signed certificate (the Voice SDK's wss:// signalling and sounds),
- * as a person does once by accepting it (README).
+ * as a person does once by accepting it (docs/local-stack.md: Trusting the signalling certificate).
  */
 export async function openTab(browser: Browser, options: BrowserContextOptions = {}): Promise<Tab> {
   const context = await browser.newContext({ viewport: DESKTOP, ignoreHTTPSErrors: true, ...options });

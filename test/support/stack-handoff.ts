@@ -10,7 +10,7 @@ import type { ProvidedStack } from './test-stack';
  * awaited there holds up every project, even those that need none (unit, web). The setup starts the
  * stack and returns at once; the stack's description is written to a file when it answers (or the
  * error, if it failed), and the project's setup file (stack-ready.ts) waits for that file before its
- * test files load. docs/testing.md: the projects and their stacks.
+ * test files load (docs/testing.md: The stacks).
  */
 export function handOffStack<Stack extends { provided: ProvidedStack }>(
   project: TestProject,

@@ -70,12 +70,14 @@ export async function startTestStack(options: {
     const settings = localSettings({
       LOCAL_DATA_DIR: dataDir,
       PLATFORM_ADMIN_EMAILS: options.platformAdminEmails ?? '',
-      // Transaction conflicts are on, as in AWS, unless the run turns them off (README: Local stack).
+      // Transaction conflicts are on, as in AWS, unless the run turns them off
+      // (docs/local-stack.md: DynamoDB's transaction conflicts).
       DYNAMODB_CONFLICTS: process.env.DYNAMODB_CONFLICTS,
-      // A function's environments, and all functions' together, at most, as `npm start` reads them (README: Configuration).
+      // A function's environments, and all functions' together, at most, as `npm start` reads them
+      // (docs/local-stack.md: Configuration).
       LOCAL_FUNCTION_CONCURRENCY: process.env.LOCAL_FUNCTION_CONCURRENCY,
       LOCAL_FUNCTION_ENVIRONMENTS: process.env.LOCAL_FUNCTION_ENVIRONMENTS,
-      // In-process functions for debugging or comparison, as `npm start` reads it (README: Configuration).
+      // In-process functions for debugging or comparison, as `npm start` reads it (docs/local-stack.md: Configuration).
       LOCAL_FUNCTIONS: process.env.LOCAL_FUNCTIONS,
       // The deployed bundles instead of local ones, for the whole run or for one stack (test/bundled).
       SWITCHBOARD_HANDLERS: options.handlers ?? process.env.SWITCHBOARD_HANDLERS,

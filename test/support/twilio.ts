@@ -331,7 +331,10 @@ export async function setCallTimeScale(scale: number, accountSid?: string): Prom
   await callControl('/_emulator/settings', { callTimeScale: scale, accountSid });
 }
 
-/** The emulator's fault switch (packages/twilio-emulator/README.md, Faults): what one account's Twilio does wrong next. */
+/**
+ * The emulator's fault switch (packages/twilio-emulator/README.md: What it serves, its faults): what one
+ * account's Twilio does wrong next.
+ */
 export interface TwilioFaults {
   rest?: { status?: number; delayMs?: number; times?: number; path?: string };
   webhooks?: { drop: number };

@@ -10,7 +10,7 @@ export interface HealthSweepEvent {
   intervalMinutes?: number;
 }
 
-/** The scheduled channel health check (README: Channel health): every active channel of every company. */
+/** The scheduled channel health check (docs/product.md: Channel health): every active channel of every company. */
 export async function handler(event: HealthSweepEvent, context: Context): Promise<HealthSweepOutcome> {
   const outcome = await sweepChannelHealth({
     intervalMinutes: Number(event?.intervalMinutes) || DEFAULT_HEALTH_INTERVAL_MINUTES,

@@ -7,7 +7,7 @@ const PAGE_MARGIN_MS = 30_000;
 
 /**
  * The company-deletion worker: takes a step from the queue and goes on until its time runs short,
- * then sends the next step (README: Deleting a company). A step that throws is redelivered by SQS.
+ * then sends the next step (docs/product.md: Deleting a company). A step that throws is redelivered by SQS.
  */
 export async function handler(event: SQSEvent, context: Context): Promise<void> {
   for (const record of event.Records) {

@@ -9,11 +9,11 @@ import { logWarning } from '../../lib/log';
 import { isOriginSecret } from '../../lib/origin';
 
 /**
- * API Gateway's Lambda authorizer of both APIs: every HTTP route, and the WebSocket API's `$connect`.
- * Its identity source is CloudFront's origin-secret header, so a request without the header is
- * refused 401 by API Gateway itself, and one with a wrong value 403 here, before any route function
- * runs (README Security). The HTTP API asks with payload 2.0 and takes a simple answer; a WebSocket
- * authorizer asks with the REST-style REQUEST event and needs an IAM policy.
+ * API Gateway's Lambda authorizer of both APIs: every HTTP route, and the WebSocket API's `$connect`. Its
+ * identity source is CloudFront's origin-secret header, so a request without the header is refused 401 by API
+ * Gateway itself, and one with a wrong value 403 here, before any route function runs (docs/security.md:
+ * Direct calls to the API endpoints). The HTTP API asks with payload 2.0 and takes a simple answer; a
+ * WebSocket authorizer asks with the REST-style REQUEST event and needs an IAM policy.
  *
  * Its bundle is this file and lib/ origin, config, log and app-error: no zod, no AWS SDK, no table client
  * (origin-authorizer.test.ts).

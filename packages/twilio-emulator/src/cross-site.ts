@@ -3,8 +3,8 @@ import { isIP } from 'node:net';
 
 /**
  * What keeps a web page on another site from using the emulator through the developer's browser
- * (its README, Cross-site requests). The emulator listens on 127.0.0.1 only, but a browser on the same
- * machine reaches it for any page it shows:
+ * (packages/twilio-emulator/README.md: Cross-site requests). The emulator listens on 127.0.0.1 only, but a
+ * browser on the same machine reaches it for any page it shows:
  * - a `Host` that is not a loopback name or address is DNS rebinding (a page's own name pointed at
  *   127.0.0.1 to read the answers, auth tokens included): refused, pages and API alike;
  * - an `Origin` other than the emulator's own, or `Sec-Fetch-Site` other than same-origin (or none,

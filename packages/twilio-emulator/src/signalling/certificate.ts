@@ -6,7 +6,10 @@ import { generate } from 'selfsigned';
 export interface TlsCertificate {
   key: string;
   cert: string;
-  /** Where the certificate is kept, for the start banner and the README's one step. */
+  /**
+   * Where the certificate is kept, for the start banner and the one step a person takes
+   * (docs/local-stack.md: Trusting the signalling certificate).
+   */
   certFile: string;
 }
 

@@ -8,8 +8,9 @@ import type { VoiceSdkSignalling } from './voice-sdk-signalling';
 
 /**
  * The emulator's TLS port: the Voice SDK's signalling at `wss://localhost:{port}/signal` (the SDK's
- * `chunderw` option is `localhost:{port}`), the SDK's sounds at `/sounds/{name}.wav`, and at `/` a page
- * that tells a person the certificate is trusted (opening it once is how they trust it: README).
+ * `chunderw` option is `localhost:{port}`), the SDK's sounds at `/sounds/{name}.wav`, and at `/` a page that
+ * tells a person the certificate is trusted (opening it once is how they trust it; docs/local-stack.md:
+ * Trusting the signalling certificate).
  */
 export async function startSignallingServer(options: {
   port: number;

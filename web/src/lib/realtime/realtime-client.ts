@@ -87,7 +87,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
 
   /**
    * docs/product.md §7: a heartbeat every 30 s. The first and then one every SOCKET_CHECK_IN_MS go
-   * without `action` to a function, which records the socket as present (README Realtime). The rest
+   * without `action` to a function, which records the socket as present (docs/product.md: Realtime). The rest
    * API Gateway takes itself (no function, no table): answered (socketHeartbeat) when the server has
    * been silent for SOCKET_ANSWER_AFTER_MS, else one-way (socketQuietHeartbeat), one message instead of two.
    */
@@ -141,7 +141,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
       } catch {
         return;
       }
-      // The server is about to close this socket: come back only when it said (README Realtime).
+      // The server is about to close this socket: come back only when it said (docs/product.md: Realtime).
       if (event.type === 'error' && event.data.code === 'CLOSED_FOR_FLOODING') holdOffMs = retryAfterMs(event.data);
       options.onEvent(event);
       for (const l of listeners.get(event.type) ?? []) l(event);

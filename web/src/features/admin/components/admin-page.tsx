@@ -198,7 +198,10 @@ function CompanyRow({ company }: { company: AdminCompany }) {
   );
 }
 
-/** Deleting a company as a platform administrator, confirmed by typing its name (README: Deleting a company). */
+/**
+ * Deleting a company as a platform administrator, confirmed by typing its name
+ * (docs/product.md: Deleting a company).
+ */
 function DeleteCompanyAction({ company }: { company: AdminCompany }) {
   const deletion = useDeleteCompanyAsAdmin();
   const [open, setOpen] = useState(false);

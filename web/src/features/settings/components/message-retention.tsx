@@ -11,7 +11,7 @@ const OPTIONS = [
   ...RETENTION_DAYS.map((days) => ({ value: String(days), label: `Delete after ${days} days` })),
 ];
 
-/** How long messages and calls are kept (README: Message retention); owners and admins change it. */
+/** How long messages and calls are kept (docs/product.md: Message retention); owners and admins change it. */
 export function MessageRetention({ canChange }: { canChange: boolean }) {
   const retention = useRetention();
   const save = useSaveRetention();
