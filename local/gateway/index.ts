@@ -14,9 +14,9 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { DEFAULT_TIMEOUT_SECONDS, environmentFor } from '../functions/lib/capabilities';
-import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
-import type { SocketEvent } from '../functions/lib/define-socket-handler';
+import { DEFAULT_TIMEOUT_SECONDS, environmentFor } from '../../functions/lib/capabilities';
+import { ORIGIN_SECRET_HEADER } from '../../functions/lib/config';
+import type { SocketEvent } from '../../functions/lib/define-socket-handler';
 import {
   type AuthorizerEntry,
   answeredSocketRoutes,
@@ -33,16 +33,16 @@ import {
   type SocketRouteEntry,
   scheduledJobs,
   socketRoutes,
-} from '../functions/routes';
-import { handlerEntry } from '../infra/bundling';
-import { REALTIME_ROUTE_SELECTION } from '../shared/contract/realtime';
-import type { AnsweredSocketContract } from '../shared/contract/route';
-import { cachedFunctionBundles, type FunctionBundling } from './function-bundles';
-import { createFunctionEnvironments, FunctionThrottled, type LocalFunctionSpec } from './function-environments';
-import { FunctionTimeout, invoke } from './function-scope';
-import { lambdaContext } from './lambda-context';
-import type { Logger } from './log';
-import { functionAccessKeyId, guardFunctionsTable } from './table-guard';
+} from '../../functions/routes';
+import { handlerEntry } from '../../infra/bundling';
+import { REALTIME_ROUTE_SELECTION } from '../../shared/contract/realtime';
+import type { AnsweredSocketContract } from '../../shared/contract/route';
+import { cachedFunctionBundles, type FunctionBundling } from '../function-bundles';
+import { createFunctionEnvironments, FunctionThrottled, type LocalFunctionSpec } from '../function-environments';
+import { FunctionTimeout, invoke } from '../function-scope';
+import { lambdaContext } from '../lambda-context';
+import type { Logger } from '../log';
+import { functionAccessKeyId, guardFunctionsTable } from '../table-guard';
 
 /** API Gateway's own limit for HTTP API payloads. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -71,7 +71,7 @@ const INIT_TIMEOUT_MS = 10_000;
  */
 const INTEGRATION_TIMEOUT_MS = 30_000;
 
-const HANDLERS_DIR = join(import.meta.dirname, '..', 'functions', 'handlers');
+const HANDLERS_DIR = join(import.meta.dirname, '..', '..', 'functions', 'handlers');
 /** Where the functions' SQS client sends (SQS_ENDPOINT); a queue's URL is `${base}/local/<queue>`. */
 export const LOCAL_SQS_PATH = '/_local/sqs';
 /** SQS makes a message visible again after a failed receive; locally: this many more tries, this far apart. */

@@ -1,13 +1,13 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
-import { originAuthorizer } from '../functions/routes';
-import { handlerEntry } from '../infra/bundling';
-import { httpContract } from '../shared/contract/route';
-import { createGateway, type GatewayOptions } from './gateway';
-import { quietLogger } from './log';
-import { freePort } from './ports';
+import { ORIGIN_SECRET_HEADER } from '../../functions/lib/config';
+import { originAuthorizer } from '../../functions/routes';
+import { handlerEntry } from '../../infra/bundling';
+import { httpContract } from '../../shared/contract/route';
+import { quietLogger } from '../log';
+import { freePort } from '../ports';
+import { createGateway, type GatewayOptions } from './index';
 
 /**
  * The local gateway runs the route table's origin authorizer (functions/handlers/system/origin-authorizer.ts)

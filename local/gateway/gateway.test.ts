@@ -9,8 +9,10 @@ import {
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { Capability } from '../functions/lib/capabilities';
-import { httpContract } from '../shared/contract/route';
+import type { Capability } from '../../functions/lib/capabilities';
+import { httpContract } from '../../shared/contract/route';
+import { quietLogger } from '../log';
+import { freePort } from '../ports';
 import {
   createGateway,
   type GatewayOptions,
@@ -18,9 +20,7 @@ import {
   MAX_INVOCATION_REQUEST_BYTES,
   MAX_INVOCATION_RESPONSE_BYTES,
   requestTime,
-} from './gateway';
-import { quietLogger } from './log';
-import { freePort } from './ports';
+} from './index';
 
 const ORIGIN_SECRET = 'test-origin-secret';
 
