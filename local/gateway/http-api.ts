@@ -20,7 +20,7 @@ export const MAX_INVOCATION_REQUEST_BYTES = 6 * 1024 * 1024;
 export const MAX_INVOCATION_RESPONSE_BYTES = 6 * 1024 * 1024 + 100;
 
 /** Static segments win over parameters, as in API Gateway. */
-const byStaticFirst = (routes: readonly HttpRouteEntry[]) => [...routes].sort((a, b) => paramCount(a) - paramCount(b));
+export const byStaticFirst = (routes: readonly HttpRouteEntry[]) => [...routes].sort((a, b) => paramCount(a) - paramCount(b));
 function paramCount(route: HttpRouteEntry) {
   return (route.contract.path.match(/\{/g) ?? []).length;
 }

@@ -25,8 +25,11 @@ export function createQueues(options: {
   track: (work: Promise<void>) => void;
   closing: () => boolean;
   log: Logger;
+  /** How far apart the tries are (QUEUE_RETRY_DELAY_MS unless a test shortens it). */
+  retryDelayMs?: number;
 }) {
   const { run, log } = options;
+  const retryDelayMs = options.retryDelayMs ?? QUEUE_RETRY_DELAY_MS;
 
   function deliver(consumer: QueueConsumerEntry, messageId: string, body: string, md5: string, attempt: number) {
     log.info(`SQS ${consumer.queue} → ${consumer.handler} (try ${attempt})`);
@@ -38,7 +41,7 @@ export function createQueues(options: {
           setTimeout(() => {
             if (!options.closing()) deliver(consumer, messageId, body, md5, attempt + 1);
             resolve();
-          }, QUEUE_RETRY_DELAY_MS),
+          }, retryDelayMs),
         ),
       );
     });
