@@ -137,7 +137,7 @@ export async function startLocalStack(options: StackOptions) {
       LOCAL_SECRETS_KEY: keys.secretsKey,
       PLATFORM_ADMIN_EMAILS: options.platformAdminEmails,
       WS_CALLBACK_URL: apiUrl,
-      // The gateway stands in for SQS too (local/gateway.ts): the company-deletion queue.
+      // The gateway stands in for SQS too (local/gateway/): the company-deletion queue.
       SQS_ENDPOINT: `${apiUrl}${LOCAL_SQS_PATH}`,
       COMPANY_DELETION_QUEUE_URL: `${apiUrl}${LOCAL_SQS_PATH}/local/companyDeletion`,
       // Twilio calls the gateway directly; in AWS the base is derived from APP_URL (CloudFront).

@@ -1,13 +1,16 @@
 import { once } from 'node:events';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
-import { originAuthorizer } from '../functions/routes';
-import { handlerEntry } from '../infra/bundling';
-import { httpContract } from '../shared/contract/route';
-import { createGateway, type GatewayOptions } from './gateway';
-import { quietLogger } from './log';
-import { freePort } from './ports';
+import { ORIGIN_SECRET_HEADER } from '../../functions/lib/config';
+import type { SocketEvent } from '../../functions/lib/define-socket-handler';
+import { originAuthorizer } from '../../functions/routes';
+import { handlerEntry } from '../../infra/bundling';
+import { httpContract } from '../../shared/contract/route';
+import { quietLogger } from '../log';
+import { freePort } from '../ports';
+import { createAuthorizer } from './authorizer';
+import { createGateway, type GatewayOptions } from './index';
 
 /**
  * The local gateway runs the route table's origin authorizer (functions/handlers/system/origin-authorizer.ts)
@@ -122,5 +125,74 @@ describe('the origin authorizer on a call straight to the execute-api endpoint',
 
     expect((await gateway.get('/first', { [ORIGIN_SECRET_HEADER]: 'the-previous-secret' })).status).toBe(200);
     expect(await gateway.connect({ [ORIGIN_SECRET_HEADER]: 'the-previous-secret' })).toBe('open');
+  });
+});
+
+describe('the authorizer alone, its function stood in for', () => {
+  const entry = { ...originAuthorizer, resultTtlSeconds: 300 };
+  const http = (identity?: string) =>
+    ({
+      headers: identity === undefined ? {} : { [ORIGIN_SECRET_HEADER]: identity },
+      rawPath: '/first',
+      requestContext: { http: { method: 'GET' } },
+    }) as unknown as APIGatewayProxyEventV2;
+  const connect = (identity?: string) =>
+    ({
+      headers: identity === undefined ? { Host: 'h' } : { 'X-Switchboard-Origin': identity },
+      requestContext: { stage: 'ws' },
+    }) as unknown as SocketEvent;
+  const authorizerOf = (answer: (event: unknown) => unknown) => {
+    const events: unknown[] = [];
+    const log = { ...quietLogger, error: () => {} };
+    const authorizer = createAuthorizer(
+      entry,
+      async (_route, event) => {
+        events.push(event);
+        return answer(event);
+      },
+      log,
+    );
+    return { authorizer, events };
+  };
+
+  it('lets everything through when there is none', async () => {
+    const none = createAuthorizer(undefined, async () => ({}), quietLogger);
+    expect(await none.http(http())).toBeUndefined();
+    expect(await none.connect(connect(), '127.0.0.1')).toBeUndefined();
+  });
+
+  it('keeps an HTTP answer per identity for its TTL, the refusals as the admissions', async () => {
+    const { authorizer, events } = authorizerOf((event) => ({
+      isAuthorized: (event as { identitySource: string[] }).identitySource[0] === 'right',
+    }));
+    expect(await authorizer.http(http('right'))).toBeUndefined();
+    expect(await authorizer.http(http('right'))).toBeUndefined();
+    expect(await authorizer.http(http('wrong'))).toBe(403);
+    expect(await authorizer.http(http('wrong'))).toBe(403);
+    expect(events).toHaveLength(2);
+  });
+
+  it('answers 500 for a failing authorizer or one that answers without isAuthorized, and keeps neither', async () => {
+    let answer: unknown = { allowed: true };
+    const { authorizer, events } = authorizerOf(() => {
+      if (answer instanceof Error) throw answer;
+      return answer;
+    });
+    expect(await authorizer.http(http('x'))).toBe(500);
+    answer = new Error('down');
+    expect(await authorizer.http(http('x'))).toBe(500);
+    expect(await authorizer.connect(connect('x'), '127.0.0.1')).toBe(500);
+    expect(events).toHaveLength(3);
+  });
+
+  it('admits $connect only on a policy that allows and denies nothing, asking every time', async () => {
+    const statements = [[{ Effect: 'Allow' }], [{ Effect: 'Allow' }, { Effect: 'Deny' }], [{ Effect: 'Deny' }], []];
+    let next = 0;
+    const { authorizer, events } = authorizerOf(() => ({ policyDocument: { Statement: statements[next++] } }));
+    const verdicts = [];
+    for (const _ of statements) verdicts.push(await authorizer.connect(connect('x'), '127.0.0.1'));
+    expect(verdicts).toEqual([undefined, 403, 403, 403]);
+    expect(await authorizer.connect(connect(), '127.0.0.1')).toBe(401);
+    expect(events).toHaveLength(4);
   });
 });
