@@ -7,7 +7,7 @@ import { settingsKeys } from '../../../lib/settings-queries';
 import { isFarEndAnswer, isMicrophoneError, type SoftphoneError } from '../device/device-errors';
 import type { PhoneCall, Softphone } from '../device/softphone';
 import { type CallEvent, type CallInfo, type CallState, IDLE, transition } from './call-manager';
-import { type CallOutcome, OUTCOME_SHOWN_MS, outcomeOf, outcomeWords, useEndedCalls } from './call-outcome';
+import { type CallOutcome, createEndedCalls, OUTCOME_SHOWN_MS, outcomeOf, outcomeWords } from './call-outcome';
 
 /** Whether the widget shows at all: not until the token says a provider exists. */
 export type Availability = 'checking' | 'no_provider' | 'available' | 'unavailable';
@@ -73,7 +73,7 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
   const current = useRef<PhoneCall | null>(null);
   /** A restart asked for during a call waits for its end. */
   const startAfterCall = useRef<Start['why'] | null>(null);
-  const ended = useEndedCalls();
+  const [ended] = useState(createEndedCalls);
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
 
   /** Applies an event; answers whether it changed anything. */
