@@ -238,7 +238,7 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
     const phone = create();
     softphone = phone;
     let live = true;
-    // Only the running start's phone speaks: a stand-in may be the same object start after start.
+    // Only the running start's phone speaks, even in a delivery under way when a listener restarted it.
     const on: Softphone['on'] = (event, listener) =>
       phone.on(event, (...args) => {
         if (live) step(() => listener(...args));
