@@ -2,7 +2,7 @@ import { RefreshCw, X } from 'lucide-react';
 import { type KeyboardEvent, useId } from 'react';
 import { Button } from '../../../components/button';
 import { IconButton } from '../../../components/icon-button';
-import type { Unavailable } from '../hooks/use-softphone';
+import type { Unavailable } from '../controller/softphone-controller';
 import { PANEL } from './call-buttons';
 
 const clockTime = (at: number) => new Date(at).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });

@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck, LoaderCircle } from 'lucide-react';
 import { cn } from '../../../lib/cn';
-import type { Banner } from '../hooks/use-softphone';
+import type { Banner } from '../controller/softphone-controller';
 
 const looks = {
   initializing: { icon: LoaderCircle, className: 'border-border bg-surface text-fg', spin: true },

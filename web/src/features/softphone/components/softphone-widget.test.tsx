@@ -7,91 +7,29 @@ import { push } from '../../../test-realtime';
 import { fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { voiceTokens } from '../api/softphone-api';
 import { SoftphoneError } from '../device/device-errors';
-import { createSoftphone, type PhoneCall, type Softphone, type SoftphoneEvents } from '../device/softphone';
+import { createSoftphone } from '../device/softphone';
+import {
+  type Deliver,
+  type FakeSoftphoneOptions,
+  FakeCall as PlainCall,
+  fakeSoftphone as plainSoftphone,
+} from '../testing/fake-softphone';
 import { SoftphoneWidget } from './softphone-widget';
 
 /**
- * jsdom has no WebRTC, so these tests drive the widget with a stand-in for the device wrapper that
- * behaves as the real one does when nothing fails; test/e2e/softphone.test.ts runs the real SDK.
- * Realtime events come from `push` instead of a socket.
+ * jsdom has no WebRTC, so these tests drive the widget with a stand-in for the device wrapper
+ * (testing/fake-softphone.ts); test/e2e/softphone.test.ts runs the real SDK. Realtime events come
+ * from `push` instead of a socket.
  */
 vi.mock('../../../lib/realtime/realtime', () => import('../../../test-realtime'));
-type CallEventName = 'accept' | 'ringing' | 'disconnect' | 'cancel' | 'reject' | 'error';
-
-class FakeCall implements PhoneCall {
-  readonly listeners = new Map<CallEventName, ((error?: SoftphoneError) => void)[]>();
-  readonly digits: string[] = [];
-  readonly mutes: boolean[] = [];
-  readonly actions: string[] = [];
-  sid: string | null;
-  constructor(
-    readonly direction: PhoneCall['direction'],
-    readonly from: string | null,
-    readonly to: string | null,
-    sid: string | null = null,
-    readonly contactName: string | null = null,
-  ) {
-    this.sid = sid;
-  }
-  callSid = () => this.sid;
-  accept = () => this.actions.push('accept');
-  reject = () => this.actions.push('reject');
-  ignore = () => this.actions.push('ignore');
-  disconnect = () => this.actions.push('disconnect');
-  mute = (muted: boolean) => this.mutes.push(muted);
-  sendDigits = (digits: string) => this.digits.push(digits);
-  on(event: 'accept' | 'ringing' | 'disconnect' | 'cancel' | 'reject', listener: () => void): void;
-  on(event: 'error', listener: (error: SoftphoneError) => void): void;
-  on(event: CallEventName, listener: (error: SoftphoneError) => void) {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as (error?: SoftphoneError) => void]);
-  }
-  emit(event: CallEventName, error?: SoftphoneError) {
-    act(() => {
-      for (const l of this.listeners.get(event) ?? []) l(error);
-    });
-  }
+/** The shared stand-ins, delivering their events inside `act`. */
+const inAct: Deliver = (deliver) => {
+  act(deliver);
+};
+class FakeCall extends PlainCall {
+  override deliver = inAct;
 }
-
-function fakeSoftphone(options: { start?: () => Promise<void>; reconnect?: () => Promise<void> } = {}) {
-  const listeners = new Map<keyof SoftphoneEvents, ((...args: never[]) => void)[]>();
-  const connects: { To: string; From: string }[] = [];
-  const calls: FakeCall[] = [];
-  let registered = false;
-  const phone: Softphone & {
-    emit<K extends keyof SoftphoneEvents>(event: K, ...args: SoftphoneEvents[K]): void;
-    connects: typeof connects;
-    calls: typeof calls;
-    setRegistered(value: boolean): void;
-  } = {
-    start: options.start ?? (() => Promise.resolve()),
-    async connect(params) {
-      connects.push(params);
-      const call = new FakeCall('OUTGOING', null, params.To);
-      calls.push(call);
-      return call;
-    },
-    isRegistered: () => registered,
-    reconnect: options.reconnect ?? (() => Promise.resolve()),
-    destroy: () => {},
-    on(event, listener) {
-      listeners.set(event, [...(listeners.get(event) ?? []), listener as (...args: never[]) => void]);
-      return () => {};
-    },
-    emit(event, ...args) {
-      if (event === 'registered') registered = true;
-      if (event === 'unregistered') registered = false;
-      act(() => {
-        for (const l of listeners.get(event) ?? []) (l as (...a: typeof args) => void)(...args);
-      });
-    },
-    connects,
-    calls,
-    setRegistered: (value) => {
-      registered = value;
-    },
-  };
-  return phone;
-}
+const fakeSoftphone = (options: FakeSoftphoneOptions = {}) => plainSoftphone({ ...options, deliver: inAct });
 
 const CALLER_IDS: CallerId[] = [
   { phoneNumber: '+14155550101', inboxName: 'Support', channelId: 'ch1' },

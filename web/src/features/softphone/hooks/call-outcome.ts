@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import type { CallStatus } from '../../../../../shared/contract/calls';
 import type { CallState } from './call-manager';
 
@@ -31,16 +30,14 @@ export function outcomeOf(before: CallState, status?: CallStatus, words?: string
 }
 
 /** The final statuses of the company's calls that ended lately, by CallSid. */
-export function useEndedCalls() {
-  return useMemo(() => {
-    const statuses = new Map<string, CallStatus>();
-    return {
-      remember(callSid: string, status: CallStatus) {
-        statuses.set(callSid, status);
-        const oldest = statuses.keys().next().value;
-        if (statuses.size > REMEMBERED_ENDS && oldest) statuses.delete(oldest);
-      },
-      statusOf: (callSid: string | null) => (callSid ? statuses.get(callSid) : undefined),
-    };
-  }, []);
+export function createEndedCalls() {
+  const statuses = new Map<string, CallStatus>();
+  return {
+    remember(callSid: string, status: CallStatus) {
+      statuses.set(callSid, status);
+      const oldest = statuses.keys().next().value;
+      if (statuses.size > REMEMBERED_ENDS && oldest) statuses.delete(oldest);
+    },
+    statusOf: (callSid: string | null) => (callSid ? statuses.get(callSid) : undefined),
+  };
 }
