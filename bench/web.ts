@@ -5,7 +5,7 @@
  *    of web/dist/index.html, i.e. what the HTML alone makes the browser fetch;
  *  - all JS on the first /login visit: every .js file Chromium actually loads when it opens /login
  *    from a static server over web/dist (SPA fallback), which adds the lazily loaded route chunks.
- * The budget applies to the second figure. Writes bench/results/web.json; exits 1 over budget.
+ * Each figure has its budget (BUDGETS_KB). Writes bench/results/web.json; exits 1 over either.
  * CHROMIUM_PATH overrides the browser (default: Debian's /usr/bin/chromium).
  */
 import { spawnSync } from 'node:child_process';
@@ -18,8 +18,13 @@ import { repoRoot, resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 import { serveStatic } from './lib/static-server';
 
-/** gzip, KB = 1024 bytes, all JS of the first /login visit (issue 24: the typed client must keep zod out of it). */
-const BUDGET_KB = 110;
+/** gzip, KB = 1024 bytes. */
+const BUDGETS_KB = {
+  // Issue 45: what index.html alone makes every first visit fetch, signed in or not.
+  entryAndModulepreload: 100,
+  // Issue 24: all JS of the first /login visit (the typed client must keep zod out of it).
+  firstLoginVisit: 110,
+};
 const dist = join(repoRoot, 'web', 'dist');
 
 const started = performance.now();
@@ -87,7 +92,8 @@ const totals = {
   entryAndModulepreload: { files: htmlFiles.length, bytes: sum(htmlFiles, 'bytes'), gzipBytes: sum(htmlFiles, 'gzipBytes') },
   firstLoginVisit: { files: files.length, bytes: sum(files, 'bytes'), gzipBytes: sum(files, 'gzipBytes') },
 };
-const pass = totals.firstLoginVisit.gzipBytes <= BUDGET_KB * 1024;
+const within = (key: keyof typeof BUDGETS_KB) => totals[key].gzipBytes <= BUDGETS_KB[key] * 1024;
+const pass = within('entryAndModulepreload') && within('firstLoginVisit');
 
 printTable(
   ['file', 'loaded by', 'KB', 'gzip KB'],
@@ -106,15 +112,16 @@ printTable(
   ],
   [2, 3],
 );
-console.log(
-  `\nBudget: <= ${BUDGET_KB} KB gzip (level 9) for all JS of a first /login visit: ${kb(totals.firstLoginVisit.gzipBytes).toFixed(1)} KB, ${pass ? 'pass' : 'FAIL'}.`,
-);
+const verdict = (key: keyof typeof BUDGETS_KB, what: string) =>
+  `Budget: <= ${BUDGETS_KB[key]} KB gzip (level 9) for ${what}: ${kb(totals[key].gzipBytes).toFixed(1)} KB, ${within(key) ? 'pass' : 'FAIL'}.`;
+console.log(`\n${verdict('entryAndModulepreload', 'the entry and modulepreloads of index.html')}`);
+console.log(verdict('firstLoginVisit', 'all JS of a first /login visit'));
 
 await writeJson(join(resultsDir, 'web.json'), {
   date: new Date().toISOString(),
   node: process.version,
   browser: `Chromium ${browserVersion}`,
-  budgetKb: BUDGET_KB,
+  budgetsKb: BUDGETS_KB,
   gzipLevel: 9,
   route: '/login',
   totals: Object.fromEntries(Object.entries(totals).map(([k, t]) => [k, { ...t, kb: kb(t.bytes), gzipKb: kb(t.gzipBytes) }])),

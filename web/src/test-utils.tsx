@@ -5,7 +5,7 @@ import { MemoryRouter, parsePath, Route, Routes } from 'react-router';
 import { onTestFinished, vi } from 'vitest';
 import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE } from '../../shared/constants';
 import type { Company, Role, User } from '../../shared/contract/auth';
-import { companySettingsQuery } from './lib/phone-display';
+import { companySettingsQuery } from './lib/company-settings';
 import { session } from './lib/services';
 
 /** The signed-in person of the web tests. */

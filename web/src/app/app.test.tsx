@@ -57,6 +57,21 @@ describe('a stored session at start', () => {
     expect(sessionCalls(requests)).toEqual([]);
   });
 
+  it('shows Loading... until the signed-in shell is in (a chunk of its own, issue 45), then the navigation and the page', async () => {
+    stubServer((r) =>
+      r.url === '/api/v1/me' ? ok({ user: sampleUser, company: sampleCompany }) : fail(404, 'Not found', 'NOT_FOUND'),
+    );
+    await startApp('/dashboard', {
+      accessToken: 'a',
+      refreshToken: 'r',
+      user: JSON.stringify(sampleUser),
+      company: JSON.stringify(sampleCompany),
+    });
+    expect(screen.getByRole('status').textContent).toBe('Loading...');
+    expect(await screen.findByRole('navigation', { name: 'Main' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada Lovelace' })).toBeTruthy();
+  });
+
   it('with an expired access token is renewed by the refresh token without the person noticing', async () => {
     const requests = stubServer((r, init) => {
       if (r.url === '/api/v1/auth/refresh') {

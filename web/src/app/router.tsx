@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { AppShell } from './layouts/app-shell';
 import { AuthLayout } from './layouts/auth-layout';
 import { PublicOnly, RequireSession } from './layouts/require-session';
 import { NotFoundPage } from './not-found-page';
@@ -9,6 +8,8 @@ import { NotFoundPage } from './not-found-page';
 const page = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) =>
   lazy(() => load().then((m) => ({ default: m[name] })));
 
+// The signed-in shell too (issue 45): its socket, caches and notices are no part of a public page's first visit.
+const AppShell = page(() => import('./layouts/app-shell'), 'AppShell');
 const LoginPage = page(() => import('../features/auth/components/login-page'), 'LoginPage');
 const RegisterPage = page(() => import('../features/auth/components/register-page'), 'RegisterPage');
 const VerifyEmailPage = page(() => import('../features/auth/components/verify-email-page'), 'VerifyEmailPage');

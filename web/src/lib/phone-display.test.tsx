@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders, TEST_CALLING } from '../test-utils';
-import { companySettingsQuery, usePhoneFormat } from './phone-display';
+import { companySettingsQuery } from './company-settings';
+import { usePhoneFormat } from './phone-display';
 
 function ShownNumber({ value }: { value: string }) {
   return <p>{usePhoneFormat()(value)}</p>;

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { LoadingScreen } from '../../components/loading-screen';
 import { useSession } from '../../hooks/use-session';
 import { profileQuery } from '../../lib/profile';
 
@@ -15,7 +17,12 @@ export function RequireSession() {
   if (!session) {
     return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}${location.hash}` }} />;
   }
-  return <Outlet />;
+  // The shell is a lazy chunk (router.tsx): "Loading..." until it is in.
+  return (
+    <Suspense fallback={<LoadingScreen />}>
+      <Outlet />
+    </Suspense>
+  );
 }
 
 /**

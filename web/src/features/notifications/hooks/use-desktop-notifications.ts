@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { messagePreview } from '../../../lib/message-preview';
-import { usePhoneFormat } from '../../../lib/phone-display';
+import { useLazyPhoneFormat } from '../../../lib/phone-display-lazy';
 import { useRealtimeEvent } from '../../../lib/realtime/realtime';
-import type { Notifier, NotifierPermission } from '../device/notifier';
+import type { DesktopNotice, Notifier, NotifierPermission } from '../device/notifier';
 
 /** The first line of a text, as a notice's body. */
 const firstLine = (text: string) => text.split(/\r?\n/, 1)[0] ?? '';
@@ -17,32 +17,42 @@ const firstLine = (text: string) => text.split(/\r?\n/, 1)[0] ?? '';
 export function useDesktopNotifications(notifier: Notifier) {
   const [permission, setPermission] = useState<NotifierPermission>(() => notifier.permission());
   const navigate = useNavigate();
-  const format = usePhoneFormat();
+  const format = useLazyPhoneFormat();
   const active = () => notifier.permission() === 'granted' && notifier.isHidden();
+  // A contact's name, else the number as people read it; the phone-number library loads only for that.
+  const caller = async (name: string | undefined, number: string) => name?.trim() || format(number);
+  // Checked again once the caller is known: the tab may have come back while the library loaded.
+  const show = (notice: DesktopNotice) => {
+    if (active()) notifier.show(notice);
+  };
 
   useRealtimeEvent('new_message', ({ data }) => {
     const { message, conversation } = data;
     if (message.direction !== 'INBOUND' || message.type !== 'SMS' || !active()) return;
-    notifier.show({
-      title: conversation.contact.name.trim() || format(conversation.contact.phoneNumber),
-      body: firstLine(messagePreview(message)),
-      tag: `message-${message.id}`,
-      onClick: () => {
-        notifier.focus();
-        navigate(`/conversations/${encodeURIComponent(conversation.id)}`);
-      },
-    });
+    void caller(conversation.contact.name, conversation.contact.phoneNumber).then((title) =>
+      show({
+        title,
+        body: firstLine(messagePreview(message)),
+        tag: `message-${message.id}`,
+        onClick: () => {
+          notifier.focus();
+          navigate(`/conversations/${encodeURIComponent(conversation.id)}`);
+        },
+      }),
+    );
   });
 
   useRealtimeEvent('incoming_call', ({ data }) => {
     if (!active()) return;
-    notifier.show({
-      title: 'Incoming call',
-      body: data.contact?.name.trim() || format(data.from),
-      tag: `call-${data.callSid}`,
-      // The call panel is on every page: bringing the tab back is enough.
-      onClick: () => notifier.focus(),
-    });
+    void caller(data.contact?.name, data.from).then((body) =>
+      show({
+        title: 'Incoming call',
+        body,
+        tag: `call-${data.callSid}`,
+        // The call panel is on every page: bringing the tab back is enough.
+        onClick: () => notifier.focus(),
+      }),
+    );
   });
 
   return {

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as voice from '../../../../../shared/contract/endpoints/voice';
 import type { CompanySettings } from '../../../../../shared/contract/voice';
 import type { BodyOf } from '../../../lib/api-client';
-import { companySettingsQuery } from '../../../lib/phone-display';
+import { companySettingsQuery } from '../../../lib/company-settings';
 import { api } from '../../../lib/services';
 
 /** The company's calling settings, from the company settings every screen shares (GET /company/settings). */

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_VOICEMAIL_GREETING, MAX_VOICEMAIL_GREETING_LENGTH } from '../../../../../shared/constants';
-import { companySettingsQuery } from '../../../lib/phone-display';
+import { companySettingsQuery } from '../../../lib/company-settings';
 import { deferred, fail, ok, renderWithProviders, signInAs, stubServer, TEST_CALLING } from '../../../test-utils';
 import { CallingPage } from './calling-page';
 
