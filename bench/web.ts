@@ -20,9 +20,9 @@ import { serveStatic } from './lib/static-server';
 
 /** gzip, KB = 1024 bytes. */
 const BUDGETS_KB = {
-  // Issue 45: what index.html alone makes every first visit fetch, signed in or not.
+  // docs/architecture.md §5: what index.html alone makes every first visit fetch, signed in or not.
   entryAndModulepreload: 100,
-  // Issue 24: all JS of the first /login visit (the typed client must keep zod out of it).
+  // All JS of the first /login visit (the typed client must keep zod out of it).
   firstLoginVisit: 110,
 };
 const dist = join(repoRoot, 'web', 'dist');

@@ -57,7 +57,7 @@ describe('a stored session at start', () => {
     expect(sessionCalls(requests)).toEqual([]);
   });
 
-  it('shows Loading... until the signed-in shell is in (a chunk of its own, issue 45), then the navigation and the page', async () => {
+  it('shows Loading... until the signed-in shell is in (a chunk of its own), then the navigation and the page', async () => {
     stubServer((r) =>
       r.url === '/api/v1/me' ? ok({ user: sampleUser, company: sampleCompany }) : fail(404, 'Not found', 'NOT_FOUND'),
     );

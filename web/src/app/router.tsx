@@ -8,7 +8,7 @@ import { NotFoundPage } from './not-found-page';
 const page = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) =>
   lazy(() => load().then((m) => ({ default: m[name] })));
 
-// The signed-in shell too (issue 45): its socket, caches and notices are no part of a public page's first visit.
+// The signed-in shell too: its socket, caches and notices are no part of a public page's first visit.
 const AppShell = page(() => import('./layouts/app-shell'), 'AppShell');
 const LoginPage = page(() => import('../features/auth/components/login-page'), 'LoginPage');
 const RegisterPage = page(() => import('../features/auth/components/register-page'), 'RegisterPage');

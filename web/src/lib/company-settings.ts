@@ -4,7 +4,7 @@ import { api } from './services';
 
 /**
  * The company's settings (docs/product.md §7): read once per session, they change only with the first imported number.
- * Apart from phone-display so the shell can read the country without libphonenumber-js (issue 45).
+ * Apart from phone-display so the shell can read the country without libphonenumber-js.
  */
 export const companySettingsQuery = () =>
   queryOptions({

@@ -23,7 +23,7 @@ function BothWays({ value }: { value: string }) {
 
 const VALUES = ['+14155550101', '+442079460958', '+14165550101', '+15555550100', '911', 'anonymous'];
 
-describe('useLazyPhoneFormat (issue 45)', () => {
+describe('useLazyPhoneFormat', () => {
   it('shows every number exactly as the pages do, for the company’s country and when it changes', async () => {
     const { queryClient } = renderWithProviders(
       <div>

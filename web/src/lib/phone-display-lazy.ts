@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { companySettingsQuery } from './company-settings';
 
 /**
- * usePhoneFormat for the shell (issue 45): the same text, but libphonenumber-js and its metadata are
+ * usePhoneFormat for the shell: the same text, but libphonenumber-js and its metadata are
  * fetched on the first number to show rather than with every first visit. The pages that list numbers
  * share that chunk, so it is fetched once. Should the chunk fail to load (a deploy replaced it), the
  * number is shown as stored rather than the notice lost.

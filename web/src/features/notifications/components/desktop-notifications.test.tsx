@@ -89,7 +89,7 @@ describe('DesktopNotifications', () => {
     const { notifier, state } = fakeNotifier('granted');
     render(notifier);
     push('new_message', { conversationId: 'cv-1', message: text(), conversation: conversation as Conversation });
-    // The phone-number library loads for it (issue 45): the notice waits for it, never shows the stored form first.
+    // The phone-number library loads for it: the notice waits for it, never shows the stored form first.
     await waitFor(() => expect(state.shown).toHaveLength(1));
     expect(state.shown.map(({ title, body }) => ({ title, body }))).toEqual([
       { title: '(415) 555-0201', body: 'Is my order on its way?' },
