@@ -2,7 +2,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TOKEN_FAILURE_WINDOW_SECONDS } from '../../shared/constants';
-import { api, signUp, stack } from '../support/api';
+import { callRoute, signUp, stack } from '../support/api';
 import {
   gone,
   isFocused,
@@ -16,6 +16,7 @@ import {
   web,
   writeStorage,
 } from '../support/browser';
+import { endpoints } from '../support/endpoints';
 import { advanceStackClock, stackClock } from '../support/stack-clock';
 import { BROWSER_THROTTLE_WINDOW_SCALE } from '../support/test-stack';
 
@@ -234,7 +235,7 @@ describe('two tabs of one browser', () => {
     await reached(first, '/login');
     expect((await loggedOut).status()).toBe(200);
     await reached(second, '/login');
-    const copied = await api('/api/v1/auth/refresh', { body: { refreshToken } });
+    const copied = await callRoute(endpoints.refresh, { body: { refreshToken: String(refreshToken) } });
     expect(copied.status).toBe(401);
     expect(errors).toEqual([]);
     await context.close();
@@ -264,7 +265,7 @@ describe('two tabs of one browser', () => {
     await button.click();
     await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
     await reached(page, '/login');
-    expect((await api('/api/v1/auth/refresh', { body: { refreshToken: account.tokens.refreshToken } })).status).toBe(401);
+    expect((await callRoute(endpoints.refresh, { body: { refreshToken: account.tokens.refreshToken } })).status).toBe(401);
     expect(await storedSession(page)).toEqual(NO_SESSION);
     expect(errors).toEqual([]);
     await context.close();
