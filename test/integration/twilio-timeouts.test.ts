@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import type { ProviderRecord } from '../../functions/settings/records';
-import { type Account, signUp, stack } from '../support/api';
+import { type Account, type ApiResponse, signUp, stack } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
 import { testTable } from '../support/table';
@@ -24,20 +24,31 @@ const slowOnce = (account: TwilioAccount, path: string) =>
   setTwilioFaults(account.accountSid, { rest: { delayMs: TWILIO_DELAY_MS, times: 1, path } });
 const releaseHeld = (account: TwilioAccount) => setTwilioFaults(account.accountSid, {});
 
+/** The answer's status and envelope, which the assertions compare whole. */
+const statusAndBody = <T>({ status, body }: ApiResponse<T>) => ({ status, body });
+
 const connect = (account: Account, twilio: TwilioAccount) =>
-  gateway.callRoute(endpoints.connectTwilio, {
-    token: account.tokens.accessToken,
-    body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
-  });
+  gateway
+    .callRoute(endpoints.connectTwilio, {
+      token: account.tokens.accessToken,
+      body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
+    })
+    .then(statusAndBody);
 
 const importAll = (account: Account, providerId: string, twilio: TwilioAccount) =>
-  gateway.callRoute(endpoints.importChannels, {
-    params: { id: providerId },
-    token: account.tokens.accessToken,
-    body: {
-      numbers: twilio.numbers.map((n) => ({ sid: n.sid, phoneNumber: n.phone_number, capabilities: { voice: true, sms: true } })),
-    },
-  });
+  gateway
+    .callRoute(endpoints.importChannels, {
+      params: { id: providerId },
+      token: account.tokens.accessToken,
+      body: {
+        numbers: twilio.numbers.map((n) => ({
+          sid: n.sid,
+          phoneNumber: n.phone_number,
+          capabilities: { voice: true, sms: true },
+        })),
+      },
+    })
+    .then(statusAndBody);
 
 const numbersOf = async (twilio: TwilioAccount) =>
   (await twilioGet<{ incoming_phone_numbers: EmulatorNumber[] }>(twilio, '/IncomingPhoneNumbers.json')).incoming_phone_numbers;

@@ -279,7 +279,8 @@ export function createApiClient(options: {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-function queryString(query: RequestOptions['query']): string {
+/** A query as the client sends it: each defined value as a string, in the order given; `''` for none. */
+export function queryString(query: RequestOptions['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
