@@ -1,6 +1,7 @@
 import type { Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECONNECTING_NOTICE_DELAY_MS } from '../../shared/constants';
+import { isPathOf } from '../../shared/contract/route';
 import { callRoute } from '../support/api';
 import { gone, launchBrowser, openTab, seen, signInThroughForm, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
 import { endpoints } from '../support/endpoints';
@@ -11,8 +12,8 @@ const MINUTE = 60_000;
 
 /** The reads the issue is about: the conversation list, a thread, Call History. */
 const isPolledRead = (url: string) => /^\/api\/v1\/(conversations|calls)(\/|$)/.test(new URL(url).pathname);
-const isThreadRead = (url: string, id: string) => new URL(url).pathname === `/api/v1/conversations/${id}`;
-const isListRead = (url: string) => new URL(url).pathname === '/api/v1/conversations';
+const isThreadRead = (url: string, id: string) => isPathOf(endpoints.getConversation.path, url, { id });
+const isListRead = (url: string) => isPathOf(endpoints.listConversations.path, url);
 
 /** The page's reads from now on. */
 function readsFrom(page: Page) {

@@ -1,5 +1,6 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPathOf } from '../../shared/contract/route';
 import { type Account, callRoute, signUp, stack } from '../support/api';
 import { gone, PHONE, seen, signedInTab, type Tab, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
@@ -121,7 +122,7 @@ describe('voice tokens', () => {
       // which a busy machine's six page loads outlast. The reuse is what is tested, not the lifetime.
       await context.clock.setFixedTime(Date.now());
       context.on('request', (request) => {
-        if (request.method() === 'POST' && request.url().endsWith('/api/v1/voice/token')) requests++;
+        if (request.method() === endpoints.voiceToken.method && isPathOf(endpoints.voiceToken.path, request.url())) requests++;
       });
     });
     // The signed-in app's first page load; five more, on different pages.
