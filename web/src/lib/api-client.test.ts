@@ -15,6 +15,10 @@ import {
 } from './api-client';
 import { createSessionStore, SESSION_KEYS } from './session';
 
+// This file tests the client itself: how it writes a URL (API_BASE below a raw path, a filled and
+// encoded path, the query in order), so the URLs it expects stay typed out here; other tests name
+// endpoints (test-utils: urlOf, callLine, isCall).
+
 const user = sampleUser;
 const company = sampleCompany;
 
