@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { httpRoutes } from '../../functions/routes';
+import { endpoints as testEndpoints } from '../../test/support/endpoints';
 import * as team from './endpoints/team';
-import { allows, type Endpoint, fillPath, type HttpContract } from './route';
+import { allows, type Endpoint, fillPath, type HttpContract, isPathOf } from './route';
 import { endpointSources, endpointsDir } from './write-endpoints';
 
 const files = () => readdirSync(endpointsDir).sort();
@@ -31,6 +32,8 @@ describe('endpoints/', () => {
       });
     }
     expect(byPath.size).toBe(httpRoutes.length);
+    // The tests' index of them (test/support/endpoints.ts) holds every one.
+    expect(new Set(Object.values(testEndpoints))).toEqual(new Set(endpoints));
   });
 
   it('loads nothing, zod least: the web app imports them on every page', () => {
@@ -71,5 +74,21 @@ describe('the web app', () => {
     expect(sources.length).toBeGreaterThan(50);
     const raw = sources.filter(({ text }) => /\bapi\.(get|post|request)\s*[<(]/.test(text)).map((s) => s.file);
     expect(raw).toEqual([]);
+  });
+});
+
+describe('isPathOf', () => {
+  const path = '/api/v1/conversations/{id}/messages/{messageId}';
+  it('matches a URL of the path, with or without its query, any value of a param not given', () => {
+    expect(isPathOf(path, '/api/v1/conversations/c1/messages/m1')).toBe(true);
+    expect(isPathOf(path, 'http://127.0.0.1:3000/api/v1/conversations/c1/messages/m1?x=1')).toBe(true);
+    expect(isPathOf(path, '/api/v1/conversations/c1/messages/m1', { id: 'c1' })).toBe(true);
+    expect(isPathOf(path, fillPath(path, { id: 'a/b', messageId: 'm' }), { id: 'a/b' })).toBe(true);
+  });
+  it('refuses another path, another value, or more segments', () => {
+    expect(isPathOf(path, '/api/v1/conversations/c1/messages/m1', { id: 'c2' })).toBe(false);
+    expect(isPathOf(path, '/api/v1/conversations/c1/messages')).toBe(false);
+    expect(isPathOf(path, '/api/v1/conversations/c1/messages/m1/retry')).toBe(false);
+    expect(isPathOf('/api/v1/conversations', '/api/v1/conversations/unread')).toBe(false);
   });
 });

@@ -97,6 +97,36 @@ export interface Endpoint<C extends HttpContract> {
   readonly contract?: C;
 }
 
+type Input<S> = S extends z.ZodMiniType ? z.input<S> : never;
+
+/** An option the contract has: required unless `{}` would do; absent from the options when it has none. */
+type Part<Key extends string, T> = [T] extends [never]
+  ? { [K in Key]?: never }
+  : Record<string, never> extends T
+    ? { [K in Key]?: T }
+    : { [K in Key]: T };
+
+type Params<P extends string> = [PathParamName<P>] extends [never] ? never : PathParams<P>;
+
+/**
+ * What a call of the route takes, by its contract: the path's `{param}`s by name, the body and the
+ * query as the contract's schemas accept them (z.input). The web client and the tests' client add
+ * their own options to it.
+ */
+export type CallInput<C extends HttpContract> = Part<'params', Params<C['path']>> &
+  Part<'body', Input<C['body']>> &
+  Part<'query', Input<C['query']>>;
+
+/** A call's options argument: optional when every option is. */
+export type OptionsArg<Options> = Record<string, never> extends Options ? [options?: Options] : [options: Options];
+
+/** The contract an endpoint carries (type only). */
+export type ContractOf<E extends Endpoint<HttpContract>> = NonNullable<E['contract']>;
+/** What a route answers, by its endpoint: `AnswerOf<typeof auth.login>`. */
+export type AnswerOf<E extends Endpoint<HttpContract>> = Answer<ContractOf<E>>;
+/** The body a route takes, as its schema accepts it (z.input). */
+export type BodyOf<E extends Endpoint<HttpContract>> = Input<ContractOf<E>['body']>;
+
 /** Whether someone of this role may call the route (the server checks it again on every call). */
 export const allows = (endpoint: { auth: AuthKind; roles?: readonly Role[] }, role: Role | undefined): boolean =>
   role !== undefined && endpoint.auth === 'user' && (!endpoint.roles || endpoint.roles.includes(role));
@@ -108,4 +138,21 @@ export function fillPath<P extends string>(path: P, params: PathParams<P>): stri
     if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
     return encodeURIComponent(value);
   });
+}
+
+/**
+ * Whether a URL (absolute, or a path with or without its query) is the endpoint path's: each `{param}`
+ * any one segment, or the value given, as fillPath writes it. What tests match requests by.
+ */
+export function isPathOf<P extends string>(path: P, url: string, params: Partial<PathParams<P>> = {}): boolean {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = path
+    .split(/\{(\w+)\}/)
+    .map((part, i) => {
+      if (i % 2 === 0) return literal(part);
+      const value = (params as Record<string, string | undefined>)[part];
+      return value === undefined ? '[^/]+' : literal(encodeURIComponent(value));
+    })
+    .join('');
+  return new RegExp(`^${pattern}$`).test(new URL(url, 'http://localhost').pathname);
 }

@@ -1,8 +1,7 @@
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ConversationPage } from '../../shared/contract/conversations';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
-import { type Account, api, signUp, uniqueEmail } from '../support/api';
+import { type Account, callRoute, signUp, uniqueEmail } from '../support/api';
 import {
   COLOUR_RULES,
   DESKTOP,
@@ -19,6 +18,7 @@ import {
   web,
 } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { endpoints } from '../support/endpoints';
 import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
 import { createInbox } from '../support/settings';
 import { newPhone, type SmsLine, sendText, smsLine, textIn } from '../support/sms';
@@ -69,7 +69,7 @@ let inviteLink = '';
 let usedInviteLink = '';
 
 const conversationOf = async (owner: Account, phone: string): Promise<string> => {
-  const res = await api<ConversationPage>('/api/v1/conversations?limit=100', { token: owner.tokens.accessToken });
+  const res = await callRoute(endpoints.listConversations, { query: { limit: '100' }, token: owner.tokens.accessToken });
   const id = res.body.data.conversations.find((c) => c.contact.phoneNumber === phone)?.id;
   if (!id) throw new Error(`no conversation with ${phone}`);
   return id;
@@ -94,8 +94,11 @@ async function companyAtWork() {
   for (const [name, phoneNumber, email] of [
     ['Grace Hopper', '+12025550143', 'grace@navy.example'],
     ['Alan Turing', '+14155550188', 'alan@bletchley.example'],
-  ]) {
-    const res = await api('/api/v1/contacts', { token: owner.tokens.accessToken, body: { name, phoneNumber, email, notes: '' } });
+  ] as const) {
+    const res = await callRoute(endpoints.createContact, {
+      token: owner.tokens.accessToken,
+      body: { name, phoneNumber, email, notes: '' },
+    });
     if (res.status !== 201) throw new Error(`contact: ${JSON.stringify(res.body)}`);
   }
 
@@ -112,8 +115,8 @@ async function companyAtWork() {
     threads[key] = await conversationOf(owner, customers[key]);
   expect((await sendText(owner, threads.replied, 'Yes, it ships today.')).status).toBe(201);
   expect((await addNote(owner, threads.note, 'Tried twice, no answer. @Alan Agent can you try after 5?')).status).toBe(201);
-  const assignedTo = await api(`/api/v1/conversations/${threads.assigned}/assignee`, {
-    method: 'PATCH',
+  const assignedTo = await callRoute(endpoints.assignConversation, {
+    params: { id: threads.assigned },
     token: owner.tokens.accessToken,
     body: { userId: agent.user.id },
   });
@@ -636,8 +639,8 @@ describe('the accessibility tour', () => {
     await seen(page.getByText(`${number}: Drifted`));
     await check(page, '/dashboard, warning about a drifted number');
 
-    const disconnected = await api(`/api/v1/providers/${voicemail.provider.id}`, {
-      method: 'DELETE',
+    const disconnected = await callRoute(endpoints.disconnectProvider, {
+      params: { id: voicemail.provider.id },
       token: voicemail.account.tokens.accessToken,
     });
     expect(disconnected.status).toBe(200);

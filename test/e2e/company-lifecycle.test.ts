@@ -14,6 +14,7 @@ import {
   tabsClosedAfterEach,
   web,
 } from '../support/browser';
+import { endpoints } from '../support/endpoints';
 
 /**
  * Issue 29, "Data lifecycle", in the browser (docs/product.md: Deleting a company): the owner deletes the
@@ -96,7 +97,7 @@ describe('Settings → Company: the owner deletes the company', () => {
 
     await open.click();
     const { field, confirm } = await expectNameRequired(dialog, 'Umbrella Holdings');
-    const held = await holdRequest(page, 'DELETE', '/api/v1/company');
+    const held = await holdRequest(page, endpoints.deleteCompany.method, endpoints.deleteCompany.path);
     await confirm.click();
     const pending = await seen(dialog.getByRole('button', { name: 'Deleting...' }));
     expect(await pending.isDisabled()).toBe(true);

@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationPage } from '../../shared/contract/conversations';
-import { type Account, api, signUp, stack } from '../support/api';
+import { type Account, callRoute, signUp, stack } from '../support/api';
 import {
   gone,
   launchBrowser,
@@ -14,6 +13,7 @@ import {
   UI_TIMEOUT_MS,
   web,
 } from '../support/browser';
+import { endpoints } from '../support/endpoints';
 import { withChannel } from '../support/settings';
 import { setMessageStepMs, textFromPhone as textThroughEmulator } from '../support/twilio';
 
@@ -53,7 +53,7 @@ async function textFromPhone(phone: Page, text: string) {
 
 /** The id of the account's conversation with a phone, as the list reads it. */
 async function conversationWith(owner: Account, phone: string): Promise<string> {
-  const list = await api<ConversationPage>('/api/v1/conversations', { token: owner.tokens.accessToken });
+  const list = await callRoute(endpoints.listConversations, { token: owner.tokens.accessToken });
   const id = list.body.data.conversations.find((c) => c.contact.phoneNumber === phone)?.id;
   if (!id) throw new Error(`no conversation with ${phone}`);
   return id;

@@ -1,8 +1,8 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Conversation } from '../../shared/contract/conversations';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp } from '../support/api';
 import { DESKTOP, gone, launchBrowser, PHONE, seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
+import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { callFromPhone, hangUpCall, textFromPhone } from '../support/twilio';
 import { addInboxMember, deviceRegistered, routeChannel } from '../support/voice';
@@ -30,14 +30,14 @@ beforeAll(async () => {
   await routeChannel(owner, channel, 'INBOX', inbox.id);
   companyNumber = channel.identifier;
   for (let i = 1; i <= CONTACTS; i++) {
-    const res = await api('/api/v1/contacts', {
+    const res = await callRoute(endpoints.createContact, {
       token: owner.tokens.accessToken,
       body: { name: `Contact ${i}`, phoneNumber: `+1415555012${i}`, email: `contact${i}@example.test`, notes: '' },
     });
     if (res.status !== 201) throw new Error(`contact: ${JSON.stringify(res.body)}`);
   }
   await textFromPhone({ from: CUSTOMER, to: channel.identifier, body: 'Is my order ready?' });
-  const list = await api<{ conversations: Conversation[] }>('/api/v1/conversations', { token: owner.tokens.accessToken });
+  const list = await callRoute(endpoints.listConversations, { token: owner.tokens.accessToken });
   const conversation = list.body.data.conversations[0];
   if (!conversation) throw new Error('the text opened no conversation');
   conversationPath = `/conversations/${conversation.id}`;

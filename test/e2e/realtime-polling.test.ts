@@ -1,9 +1,10 @@
 import type { Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECONNECTING_NOTICE_DELAY_MS } from '../../shared/constants';
-import type { ConversationPage } from '../../shared/contract/conversations';
-import { api } from '../support/api';
+import { isPathOf } from '../../shared/contract/route';
+import { callRoute } from '../support/api';
 import { gone, launchBrowser, openTab, seen, signInThroughForm, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
+import { endpoints } from '../support/endpoints';
 import { newPhone, type SmsLine, smsLine, textIn } from '../support/sms';
 import { closeSocketsOf } from '../support/sockets';
 
@@ -11,8 +12,8 @@ const MINUTE = 60_000;
 
 /** The reads the issue is about: the conversation list, a thread, Call History. */
 const isPolledRead = (url: string) => /^\/api\/v1\/(conversations|calls)(\/|$)/.test(new URL(url).pathname);
-const isThreadRead = (url: string, id: string) => new URL(url).pathname === `/api/v1/conversations/${id}`;
-const isListRead = (url: string) => new URL(url).pathname === '/api/v1/conversations';
+const isThreadRead = (url: string, id: string) => isPathOf(endpoints.getConversation.path, url, { id });
+const isListRead = (url: string) => isPathOf(endpoints.listConversations.path, url);
 
 /** The page's reads from now on. */
 function readsFrom(page: Page) {
@@ -54,7 +55,7 @@ describe('no polling while the socket is connected (issue 25)', () => {
     browser = await launchBrowser();
     line = await smsLine();
     expect((await textIn(line, { from: customer, body: 'Is my order ready?' })).status).toBe(200);
-    const list = await api<ConversationPage>('/api/v1/conversations', { token: line.account.tokens.accessToken });
+    const list = await callRoute(endpoints.listConversations, { token: line.account.tokens.accessToken });
     conversationId = list.body.data.conversations[0]?.id ?? '';
 
     agent = await openTab(browser);

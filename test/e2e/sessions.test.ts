@@ -2,7 +2,8 @@ import { decodeJwt, SignJWT } from 'jose';
 import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TOKEN_FAILURE_WINDOW_SECONDS } from '../../shared/constants';
-import { api, signUp, stack } from '../support/api';
+import { isPathOf } from '../../shared/contract/route';
+import { callRoute, signUp, stack } from '../support/api';
 import {
   gone,
   isFocused,
@@ -16,6 +17,7 @@ import {
   web,
   writeStorage,
 } from '../support/browser';
+import { endpoints } from '../support/endpoints';
 import { advanceStackClock, stackClock } from '../support/stack-clock';
 import { BROWSER_THROTTLE_WINDOW_SCALE } from '../support/test-stack';
 
@@ -81,7 +83,7 @@ describe('a stored session', () => {
     let retryAfterSeconds = 0;
     page.on('response', (res) => {
       const body = res.request().postData() ?? '';
-      if (new URL(res.url()).pathname === '/api/v1/auth/refresh' && body.includes(account.tokens.refreshToken)) {
+      if (isPathOf(endpoints.refresh.path, res.url()) && body.includes(account.tokens.refreshToken)) {
         retryAfterSeconds = Number(res.headers()['retry-after'] ?? 0);
         ownRefreshes.push(res.status());
       }
@@ -91,10 +93,10 @@ describe('a stored session', () => {
     const stormTab = await openTab(browser);
     await stormTab.page.goto(web('/login'));
     const junk = () =>
-      stormTab.page.evaluate(async () => {
+      stormTab.page.evaluate(async (refreshPath) => {
         const answers = await Promise.all(
           Array.from({ length: 10 }, () =>
-            fetch('/api/v1/auth/refresh', {
+            fetch(refreshPath, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
               body: JSON.stringify({ refreshToken: 'AAAAAAAAAAAAAAAAAAAAAA' }),
@@ -102,7 +104,7 @@ describe('a stored session', () => {
           ),
         );
         return answers.map((answer) => ({ status: answer.status, retryAfter: Number(answer.headers.get('retry-after')) }));
-      });
+      }, endpoints.refresh.path);
     // The page's own refresh is held back until the storm has filled a window with time to spare, then
     // sent at once: a page load on a busy machine could otherwise outlast the window, and a refresh
     // landing in the next one before the storm has filled it again would rightly be answered 200.
@@ -192,7 +194,7 @@ describe('two tabs of one browser', () => {
     await other.close();
 
     // Pages show cached lists at once and refetch behind them: wait for the refresh itself, not the heading.
-    const isRefresh = (r: Response) => new URL(r.url()).pathname === '/api/v1/auth/refresh';
+    const isRefresh = (r: Response) => isPathOf(endpoints.refresh.path, r.url());
     const refreshed = Promise.race([first, second].map((page) => page.waitForResponse(isRefresh)));
     await Promise.all(
       [first, second].map((page) =>
@@ -209,7 +211,7 @@ describe('two tabs of one browser', () => {
 
     // Both carry on with the new tokens: each tab's next call is answered at once, with no second refresh.
     for (const page of [first, second]) {
-      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/users');
+      const answered = page.waitForResponse((r) => isPathOf(endpoints.listUsers.path, r.url()));
       await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Team' }).click();
       expect((await answered).status()).toBe(200);
       expect(pathOf(page)).toBe('/settings/team');
@@ -229,12 +231,12 @@ describe('two tabs of one browser', () => {
     await seen(second.getByLabel('Full name'));
     const { refreshToken } = await storedSession(first);
 
-    const loggedOut = first.waitForResponse((res) => new URL(res.url()).pathname === '/api/v1/auth/logout');
+    const loggedOut = first.waitForResponse((res) => isPathOf(endpoints.logout.path, res.url()));
     await first.getByRole('button', { name: 'Logout' }).click();
     await reached(first, '/login');
     expect((await loggedOut).status()).toBe(200);
     await reached(second, '/login');
-    const copied = await api('/api/v1/auth/refresh', { body: { refreshToken } });
+    const copied = await callRoute(endpoints.refresh, { body: { refreshToken: String(refreshToken) } });
     expect(copied.status).toBe(401);
     expect(errors).toEqual([]);
     await context.close();
@@ -264,7 +266,7 @@ describe('two tabs of one browser', () => {
     await button.click();
     await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
     await reached(page, '/login');
-    expect((await api('/api/v1/auth/refresh', { body: { refreshToken: account.tokens.refreshToken } })).status).toBe(401);
+    expect((await callRoute(endpoints.refresh, { body: { refreshToken: account.tokens.refreshToken } })).status).toBe(401);
     expect(await storedSession(page)).toEqual(NO_SESSION);
     expect(errors).toEqual([]);
     await context.close();

@@ -1,7 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, api, signUp, stack } from '../support/api';
+import { type Account, callRoute, signUp, stack } from '../support/api';
 import { gone, launchBrowser, PHONE, reached, seen, signedInTab, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
+import { endpoints } from '../support/endpoints';
 import { newTwilioAccount } from '../support/twilio';
 
 /**
@@ -369,7 +370,7 @@ describe('importing a number already pointed at another application', () => {
   it('at 360 px its row, with where its calls and texts go now, fits the dialog', async () => {
     const owner = await signUp({ name: 'Grace Hopper', companyName: 'Legacy Telecom', password: PASSWORD });
     const twilio = await newTwilioAccount();
-    const connected = await api('/api/v1/providers/twilio', {
+    const connected = await callRoute(endpoints.connectTwilio, {
       token: owner.tokens.accessToken,
       body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
     });

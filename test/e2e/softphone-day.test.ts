@@ -1,9 +1,10 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Channel, Provider } from '../../shared/contract/settings';
-import { type Account, api, signUp, stack } from '../support/api';
+import { isPathOf } from '../../shared/contract/route';
+import { type Account, callRoute, signUp, stack } from '../support/api';
 import { gone, PHONE, seen, signedInTab, type Tab, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
 import {
@@ -121,7 +122,7 @@ describe('voice tokens', () => {
       // which a busy machine's six page loads outlast. The reuse is what is tested, not the lifetime.
       await context.clock.setFixedTime(Date.now());
       context.on('request', (request) => {
-        if (request.method() === 'POST' && request.url().endsWith('/api/v1/voice/token')) requests++;
+        if (request.method() === endpoints.voiceToken.method && isPathOf(endpoints.voiceToken.path, request.url())) requests++;
       });
     });
     // The signed-in app's first page load; five more, on different pages.
@@ -190,10 +191,11 @@ describe('Twilio disconnected and connected again', () => {
 
 /** The number the disconnect deactivated, imported under the new connection (its routing is kept). */
 async function importNumberAgain(owner: Account, twilio: TwilioAccount) {
-  const providers = await api<{ providers: Provider[] }>('/api/v1/providers', { token: owner.tokens.accessToken });
+  const providers = await callRoute(endpoints.listProviders, { token: owner.tokens.accessToken });
   const provider = providers.body.data.providers[0];
   const { full } = numbersByKind(twilio);
-  const imported = await api<{ channels: Channel[] }>(`/api/v1/providers/${provider?.id}/import-channels`, {
+  const imported = await callRoute(endpoints.importChannels, {
+    params: { id: String(provider?.id) },
     token: owner.tokens.accessToken,
     body: { numbers: [{ sid: full.sid, phoneNumber: full.phone_number, capabilities: { voice: true, sms: true } }] },
   });

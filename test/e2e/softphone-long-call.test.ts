@@ -2,9 +2,11 @@ import { decodeJwt } from 'jose';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
+import { isPathOf } from '../../shared/contract/route';
 import { type Account, signUp, stack } from '../support/api';
 import { seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { advanceStackClock, stackClock } from '../support/stack-clock';
 import { BROWSER_SIGNALLING_HEARTBEAT_MS, BROWSER_VOICE_TOKEN_TTL_SECONDS } from '../support/test-stack';
@@ -217,7 +219,7 @@ describe('a call that lasts', () => {
     // The tokens the page fetched after the first, with when each came.
     const renewals: { token: string; atMs: number }[] = [];
     page.on('response', async (res) => {
-      if (new URL(res.url()).pathname === '/api/v1/voice/token' && res.status() === 200)
+      if (isPathOf(endpoints.voiceToken.path, res.url()) && res.status() === 200)
         renewals.push({ token: ((await res.json()) as { data: { token: string } }).data.token, atMs: Date.now() });
     });
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('switchboard.user.voiceToken') ?? 'null'));

@@ -1,10 +1,12 @@
 import { type Browser, type BrowserContextOptions, chromium, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
+import { isPathOf } from '../../shared/contract/route';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { type Account, signUp } from '../support/api';
 import { gone, PHONE, seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
 import { answerCall, callFromPhone, type EmulatorCall, emulatorCall, type TwilioAccount, twilioGet } from '../support/twilio';
@@ -122,7 +124,7 @@ describe('the floating call widget', () => {
     const tab = await signedInTab(browser, noProvider, {
       beforeLoad: ({ page }) => {
         page.on('request', (request) => scripts.push(request.url()));
-        token = page.waitForResponse((res) => res.url().endsWith('/api/v1/voice/token'));
+        token = page.waitForResponse((res) => isPathOf(endpoints.voiceToken.path, res.url()));
       },
     });
     tabs.push(tab);

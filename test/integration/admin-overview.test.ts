@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminCompany, AdminOverview } from '../../shared/contract/admin';
-import type { User } from '../../shared/contract/auth';
-import type { ConversationPage } from '../../shared/contract/conversations';
-import { type Account, api, mailTo, newClientAddress, signUp, uniqueEmail } from '../support/api';
+import type { AdminCompany } from '../../shared/contract/admin';
+import { type Account, callRoute, mailTo, newClientAddress, signUp, uniqueEmail } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { PLATFORM_ADMIN_NAMED, PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
 import { withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
@@ -17,9 +16,7 @@ const platformAdmin = () => {
 };
 
 async function overview(account: Account, cursor?: string) {
-  const res = await api<AdminOverview>(`/api/v1/admin/overview${cursor ? `?cursor=${cursor}` : ''}`, {
-    token: account.tokens.accessToken,
-  });
+  const res = await callRoute(endpoints.adminOverview, { query: { cursor }, token: account.tokens.accessToken });
   expect(res.status).toBe(200);
   return res.body.data;
 }
@@ -41,25 +38,25 @@ describe('admin overview', () => {
     const owner = await signUp();
     const agent = await addTeamMember(owner);
     for (const account of [owner, agent]) {
-      const res = await api('/api/v1/admin/overview', { token: account.tokens.accessToken });
+      const res = await callRoute(endpoints.adminOverview, { token: account.tokens.accessToken });
       expect(res.status).toBe(403);
       expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Access denied. Admin privileges required.' });
     }
-    expect((await api('/api/v1/admin/overview')).status).toBe(401);
+    expect((await callRoute(endpoints.adminOverview)).status).toBe(401);
   });
 
   it('follows the operator’s list at every request, not the access token of an earlier moment', async () => {
     // Signed in before the operator named the address: the token still says no.
     const named = await signUp({ email: PLATFORM_ADMIN_NAMED, companyName: 'Newly Named Ops' });
     const before = await withClaims(named.tokens.accessToken, { adm: false });
-    expect((await api('/api/v1/admin/overview', { token: before })).status).toBe(200);
-    const me = await api<{ user: User }>('/api/v1/me', { token: before });
+    expect((await callRoute(endpoints.adminOverview, { token: before })).status).toBe(200);
+    const me = await callRoute(endpoints.me, { token: before });
     expect(me.body.data.user.isPlatformAdmin).toBe(true);
 
     // Signed in while the address was on the list, which the operator has since taken it off.
     const former = await signUp();
     const stale = await withClaims(former.tokens.accessToken, { adm: true });
-    const refused = await api('/api/v1/admin/overview', { token: stale });
+    const refused = await callRoute(endpoints.adminOverview, { token: stale });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Access denied. Admin privileges required.' });
   });
@@ -71,7 +68,7 @@ describe('admin overview', () => {
     const verified = await signUp({ companyName: 'Verified Co', name: 'Vera Owner' });
     const colleague = await addTeamMember(verified);
     const pendingEmail = uniqueEmail('pending');
-    const registered = await api<{ company: { id: string } }>('/api/v1/auth/register', {
+    const registered = await callRoute(endpoints.register, {
       body: { companyName: 'Pending Co', name: 'Pat Pending', email: pendingEmail, password: 'long enough pw' },
       address: newClientAddress(),
     });
@@ -110,9 +107,10 @@ describe('admin overview', () => {
     const phone = '+12025550188';
     await textFromPhone({ from: phone, to: channel.identifier, body: 'Hello' });
     await textFromPhone({ from: phone, to: channel.identifier, body: 'Anyone there?' });
-    const list = await api<ConversationPage>('/api/v1/conversations', { token: owner.tokens.accessToken });
+    const list = await callRoute(endpoints.listConversations, { token: owner.tokens.accessToken });
     const conversationId = list.body.data.conversations[0]?.id;
-    const sent = await api(`/api/v1/conversations/${conversationId}/messages`, {
+    const sent = await callRoute(endpoints.sendMessage, {
+      params: { id: String(conversationId) },
       token: owner.tokens.accessToken,
       body: { body: 'Yes, how can we help?' },
     });
@@ -135,7 +133,8 @@ describe('admin overview', () => {
     const times = companies.map((c) => c.createdAt);
     expect(times).toEqual([...times].sort().reverse());
 
-    const bad = await api(`/api/v1/admin/overview?cursor=${Buffer.from('COMPANY#x').toString('base64url')}`, {
+    const bad = await callRoute(endpoints.adminOverview, {
+      query: { cursor: Buffer.from('COMPANY#x').toString('base64url') },
       token: ops.tokens.accessToken,
     });
     expect(bad.status).toBe(400);

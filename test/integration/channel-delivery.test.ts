@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelHealth } from '../../shared/contract/channel-health';
-import { api } from '../support/api';
+import { callRoute } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { conversationWith, newPhone, type SmsLine, sendText, smsLine, socketsClosedAfterEach } from '../support/sms';
 
 const listen = socketsClosedAfterEach();
 
 const healthOf = async (line: SmsLine) => {
-  const res = await api<{ health: ChannelHealth }>(`/api/v1/channels/${line.channel.id}/health`, {
+  const res = await callRoute(endpoints.getChannelHealth, {
+    params: { id: line.channel.id },
     token: line.account.tokens.accessToken,
   });
   expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Channel } from '../../shared/contract/settings';
+import { endpoints } from '../support/endpoints';
 import { type CompanyWithNumbers, ownGateway } from '../support/own-gateway';
 import { tableOfOwn } from '../support/table';
 import { twilioPost } from '../support/twilio';
@@ -21,7 +22,7 @@ const companyWithNumbers = () => gateway.companyWithNumbers('health');
 
 /** The company's channels' health as the channel list carries it, by number. */
 async function healthByNumber(company: Company): Promise<Record<string, Channel['health']>> {
-  const res = await gateway.request<{ channels: Channel[] }>('/api/v1/channels', { token: company.token });
+  const res = await gateway.callRoute(endpoints.listChannels, { token: company.token });
   return Object.fromEntries(res.body.data.channels.map((c) => [c.identifier, c.health]));
 }
 

@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { ChannelHealth, HealthChange } from '../../shared/contract/channel-health';
 import type { Channel } from '../../shared/contract/settings';
-import { type Account, api, stack } from '../support/api';
+import { type Account, callRoute, stack } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { newPhone, type SmsLine, smsLine, socketsClosedAfterEach } from '../support/sms';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
@@ -17,15 +17,14 @@ import { numberOf, numbersByKind, setTwilioFaults, type TwilioAccount, textFromP
 const listen = socketsClosedAfterEach();
 
 const healthOf = (account: Account, channelId: string, refresh = false) =>
-  api<{ health: ChannelHealth }>(`/api/v1/channels/${channelId}/health${refresh ? '?refresh=true' : ''}`, {
+  callRoute(endpoints.getChannelHealth, {
+    params: { id: channelId },
+    query: refresh ? { refresh: 'true' } : {},
     token: account.tokens.accessToken,
   });
 
 const repair = (account: Account, channelId: string) =>
-  api<{ health: ChannelHealth; changes: HealthChange[] }>(`/api/v1/channels/${channelId}/repair`, {
-    method: 'POST',
-    token: account.tokens.accessToken,
-  });
+  callRoute(endpoints.repairChannel, { params: { id: channelId }, token: account.tokens.accessToken });
 
 /** The line's number in the emulator account. */
 function numberSid(line: SmsLine): string {
@@ -67,7 +66,7 @@ async function repairsRecorded(line: SmsLine): Promise<Record<string, unknown>[]
 }
 
 async function channelInList(account: Account, channelId: string): Promise<Channel | undefined> {
-  const res = await api<{ channels: Channel[] }>('/api/v1/channels', { token: account.tokens.accessToken });
+  const res = await callRoute(endpoints.listChannels, { token: account.tokens.accessToken });
   return res.body.data.channels.find((c) => c.id === channelId);
 }
 

@@ -1,18 +1,18 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { User } from '../../shared/contract/auth';
-import type { CompanyDeletion, Retention } from '../../shared/contract/company';
 import {
   type Account,
-  api,
+  callRoute,
   mailTo,
   newClientAddress,
   type SentMail,
   signUp,
+  unchecked,
   verificationToken,
   verifyEmail,
 } from '../support/api';
 import { companyWithEverything } from '../support/company-fixture';
+import { endpoints } from '../support/endpoints';
 import { PLATFORM_ADMIN_DELETION } from '../support/global-setup';
 import { textIn } from '../support/sms';
 import { openSocket } from '../support/socket';
@@ -45,23 +45,19 @@ async function tableItem(key: { PK: string; SK: string }) {
 const urlsOf = (n: EmulatorNumber) => [n.voice_url, n.voice_method, n.sms_url, n.sms_method, n.status_callback];
 
 const deleteOwn = (account: Pick<Account, 'tokens'>, confirm: unknown) =>
-  api<{ deletion: CompanyDeletion }>('/api/v1/company', {
-    method: 'DELETE',
-    token: account.tokens.accessToken,
-    body: { confirm },
-  });
+  callRoute(endpoints.deleteCompany, { token: account.tokens.accessToken, body: unchecked({ confirm }) });
 
 const deleteAsAdmin = (admin: Pick<Account, 'tokens'>, companyId: string, confirm: unknown) =>
-  api<{ deletion: CompanyDeletion }>(`/api/v1/admin/companies/${encodeURIComponent(companyId)}`, {
-    method: 'DELETE',
+  callRoute(endpoints.adminDeleteCompany, {
+    params: { id: companyId },
     token: admin.tokens.accessToken,
-    body: { confirm },
+    body: unchecked({ confirm }),
   });
 
-const me = (account: Pick<Account, 'tokens'>) => api<{ user: User }>('/api/v1/me', { token: account.tokens.accessToken });
+const me = (account: Pick<Account, 'tokens'>) => callRoute(endpoints.me, { token: account.tokens.accessToken });
 
 const login = (account: Pick<Account, 'email' | 'password'>) =>
-  api('/api/v1/auth/login', { body: { email: account.email, password: account.password }, address: newClientAddress() });
+  callRoute(endpoints.login, { body: { email: account.email, password: account.password }, address: newClientAddress() });
 
 /** A company with one of everything, its Twilio number's URLs from before the import, and an open socket. */
 async function doomedCompany(name: string) {
@@ -91,13 +87,13 @@ async function expectGone(company: Awaited<ReturnType<typeof doomedCompany>>) {
   expect(await tableItem({ PK: `EMAIL#${company.owner.email}`, SK: 'EMAIL' })).toBeUndefined();
   expect(await tableItem({ PK: `WEBHOOK#${company.webhookId}`, SK: 'WEBHOOK' })).toBeUndefined();
   // Their addresses are free: the owner signs up again, with a new company.
-  const registered = await api('/api/v1/auth/register', {
+  const registered = await callRoute(endpoints.register, {
     body: { companyName: 'Second Life', name: 'Ada Again', email: company.owner.email, password: 'another horse battery' },
     address: newClientAddress(),
   });
   expect(registered.status).toBe(201);
   const latest = (await mailTo(company.owner.email)).at(-1);
-  const again = await verifyEmail<{ company: { id: string; name: string } }>(verificationToken(latest as SentMail));
+  const again = await verifyEmail(verificationToken(latest as SentMail));
   expect(again.status).toBe(200);
   expect(again.body.data.company.name).toBe('Second Life');
   expect(again.body.data.company.id).not.toBe(companyId);
@@ -114,7 +110,9 @@ describe('the owner deleting the company', () => {
     expect(wrong.body.error?.message).toMatch(/not the company’s name: nothing was deleted/);
     expect(wrong.body.error?.details).toEqual({ fields: { confirm: 'Type Careful Corp to confirm' } });
     expect((await deleteOwn(company.owner, '')).status).toBe(400);
-    expect((await api('/api/v1/company', { method: 'DELETE', token: company.owner.tokens.accessToken })).status).toBe(400);
+    expect(
+      (await callRoute(endpoints.deleteCompany, { token: company.owner.tokens.accessToken, body: unchecked(undefined) })).status,
+    ).toBe(400);
 
     expect(await itemsNaming(companyId)).toHaveLength(before.length);
     expect((await me(company.owner)).status).toBe(200);
@@ -124,8 +122,8 @@ describe('the owner deleting the company', () => {
 
   it('is for the owner only: an admin or an agent gets 403', async () => {
     const company = await doomedCompany('Owners Only');
-    const admin = await api(`/api/v1/users/${company.agent.user.id}`, {
-      method: 'PATCH',
+    const admin = await callRoute(endpoints.updateUserRole, {
+      params: { id: company.agent.user.id },
       token: company.owner.tokens.accessToken,
       body: { role: 'ADMIN' },
     });
@@ -195,14 +193,9 @@ describe('a platform administrator deleting a company', () => {
 });
 
 describe('message retention', () => {
-  const retentionOf = (account: Account) =>
-    api<{ retention: Retention }>('/api/v1/company/retention', { token: account.tokens.accessToken });
+  const retentionOf = (account: Account) => callRoute(endpoints.getRetention, { token: account.tokens.accessToken });
   const setRetention = (account: Account, messageRetentionDays: unknown) =>
-    api<{ retention: Retention }>('/api/v1/company/retention', {
-      method: 'PUT',
-      token: account.tokens.accessToken,
-      body: { messageRetentionDays },
-    });
+    callRoute(endpoints.updateRetention, { token: account.tokens.accessToken, body: unchecked({ messageRetentionDays }) });
 
   /** The TTL attribute of every message and call item of the company, in write order. */
   async function expiries(companyId: string) {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../shared/contract/contacts';
-import type { ConversationDetail, ConversationPage } from '../../shared/contract/conversations';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { withChannel } from '../support/settings';
 import { textFromPhone } from '../support/twilio';
 
 const create = (account: Account, body: unknown) =>
-  api<{ contact: Contact }>('/api/v1/contacts', { token: account.tokens.accessToken, body });
+  callRoute(endpoints.createContact, { token: account.tokens.accessToken, body: unchecked(body) });
 
 async function created(account: Account, body: Record<string, unknown>): Promise<Contact> {
   const res = await create(account, body);
@@ -15,8 +15,7 @@ async function created(account: Account, body: Record<string, unknown>): Promise
 }
 
 async function search(account: Account, text?: string): Promise<Contact[]> {
-  const query = text === undefined ? '' : `?search=${encodeURIComponent(text)}`;
-  const res = await api<{ contacts: Contact[] }>(`/api/v1/contacts${query}`, { token: account.tokens.accessToken });
+  const res = await callRoute(endpoints.listContacts, { query: { search: text }, token: account.tokens.accessToken });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.contacts;
 }
@@ -117,7 +116,7 @@ describe('contacts', () => {
     ];
     for (const [text, expected] of cases) expect(names(await search(owner, text)), text).toEqual(expected);
 
-    const res = await api(`/api/v1/contacts?search=${'x'.repeat(101)}`, { token: owner.tokens.accessToken });
+    const res = await callRoute(endpoints.listContacts, { query: { search: 'x'.repeat(101) }, token: owner.tokens.accessToken });
     expect(res.status).toBe(400);
   });
 
@@ -125,7 +124,7 @@ describe('contacts', () => {
     const owner = await signUp();
     const contact = await created(owner, { name: 'Old Name', phoneNumber: '+14155550105', email: 'old@example.test' });
     const put = (body: unknown) =>
-      api<{ contact: Contact }>(`/api/v1/contacts/${contact.id}`, { method: 'PUT', token: owner.tokens.accessToken, body });
+      callRoute(endpoints.updateContact, { params: { id: contact.id }, token: owner.tokens.accessToken, body: unchecked(body) });
 
     const refused = await put({ name: 'X', phoneNumber: '+14155550106' });
     expect(refused.status).toBe(400);
@@ -157,7 +156,7 @@ describe('contacts', () => {
     await textFromPhone({ from: phone, to: channel.identifier, body: 'Again' });
 
     const [listed] = await search(owner, 'texter');
-    const list = await api<ConversationPage>('/api/v1/conversations', { token: owner.tokens.accessToken });
+    const list = await callRoute(endpoints.listConversations, { token: owner.tokens.accessToken });
     const conversation = list.body.data.conversations[0];
     expect(listed).toMatchObject({
       id: contact.id,
@@ -166,10 +165,11 @@ describe('contacts', () => {
       lastConversationId: conversation?.id,
     });
 
-    const deleted = await api(`/api/v1/contacts/${contact.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    const deleted = await callRoute(endpoints.deleteContact, { params: { id: contact.id }, token: owner.tokens.accessToken });
     expect(deleted.status).toBe(200);
     expect(await search(owner)).toEqual([]);
-    const after = await api<{ conversation: ConversationDetail }>(`/api/v1/conversations/${conversation?.id}`, {
+    const after = await callRoute(endpoints.getConversation, {
+      params: { id: String(conversation?.id) },
       token: owner.tokens.accessToken,
     });
     expect(after.status).toBe(200);
@@ -188,14 +188,16 @@ describe('contacts', () => {
     const contact = await created(owner, { name: 'Mine', phoneNumber: '+14155550107' });
     const stranger = await signUp();
     const token = stranger.tokens.accessToken;
-    const put = await api(`/api/v1/contacts/${contact.id}`, { method: 'PUT', token, body: { name: 'Stolen' } });
+    const put = await callRoute(endpoints.updateContact, { params: { id: contact.id }, token, body: { name: 'Stolen' } });
     expect(put.status).toBe(404);
     expect(put.body.error.message).toBe('Contact not found');
-    const del = await api(`/api/v1/contacts/${contact.id}`, { method: 'DELETE', token });
+    const del = await callRoute(endpoints.deleteContact, { params: { id: contact.id }, token });
     expect(del.status).toBe(404);
     expect(await search(stranger, 'mine')).toEqual([]);
     expect(await search(stranger)).toEqual([]);
     expect(await search(owner)).toMatchObject([{ id: contact.id, name: 'Mine' }]);
-    expect((await api('/api/v1/contacts/nope', { method: 'DELETE', token: owner.tokens.accessToken })).status).toBe(404);
+    expect((await callRoute(endpoints.deleteContact, { params: { id: 'nope' }, token: owner.tokens.accessToken })).status).toBe(
+      404,
+    );
   });
 });

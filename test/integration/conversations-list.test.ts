@@ -4,8 +4,9 @@ import type { ConversationRecord } from '../../functions/conversations/records';
 import { keys } from '../../functions/lib/table';
 import type { ConversationPage } from '../../shared/contract/conversations';
 import type { Channel } from '../../shared/contract/settings';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp, unchecked } from '../support/api';
 import { type ConversationSeed, seedConversations, seedInboundMessage } from '../support/conversations';
+import { endpoints } from '../support/endpoints';
 import { withChannel } from '../support/settings';
 import { testTable } from '../support/table';
 
@@ -16,9 +17,7 @@ import { testTable } from '../support/table';
 
 type Query = Record<string, string | number>;
 const list = (account: Account, query: Query = {}) =>
-  api<ConversationPage>(`/api/v1/conversations?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, {
-    token: account.tokens.accessToken,
-  });
+  callRoute(endpoints.listConversations, { query: unchecked(query), token: account.tokens.accessToken });
 
 async function listed(account: Account, query: Query = {}): Promise<ConversationPage> {
   const res = await list(account, query);
@@ -286,6 +285,6 @@ describe('bad queries answer 400 with a message', () => {
   });
 
   it('needs a signed-in user', async () => {
-    expect((await api('/api/v1/conversations')).status).toBe(401);
+    expect((await callRoute(endpoints.listConversations)).status).toBe(401);
   });
 });

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationRecord } from '../../functions/conversations/records';
-import type { Conversation, ConversationPage } from '../../shared/contract/conversations';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp, unchecked } from '../support/api';
 import { seedConversations } from '../support/conversations';
+import { endpoints } from '../support/endpoints';
 import { openSocket } from '../support/realtime';
 import { withChannel } from '../support/settings';
 import { testTable } from '../support/table';
@@ -24,16 +24,15 @@ beforeEach(async () => {
 });
 
 const patch = (who: Account, id: string, body: unknown) =>
-  api<{ conversation: Conversation }>(`/api/v1/conversations/${encodeURIComponent(id)}/status`, {
-    method: 'PATCH',
-    token: who.tokens.accessToken,
-    body,
-  });
+  callRoute(endpoints.updateConversationStatus, { params: { id }, token: who.tokens.accessToken, body: unchecked(body) });
 
 /** What the list shows for each filter: the ids and the totals. */
 async function lists(who: Account = account) {
   const read = async (status: string) => {
-    const res = await api<ConversationPage>(`/api/v1/conversations?status=${status}`, { token: who.tokens.accessToken });
+    const res = await callRoute(endpoints.listConversations, {
+      query: { status: unchecked(status) },
+      token: who.tokens.accessToken,
+    });
     return { ids: res.body.data.conversations.map((c) => c.id), total: res.body.data.total };
   };
   const [OPEN, CLOSED, BOTH] = await Promise.all([read('OPEN'), read('CLOSED'), read('BOTH')]);
@@ -148,7 +147,7 @@ describe('changing the status of a conversation', () => {
   });
 
   it('needs a signed-in user', async () => {
-    const res = await api(`/api/v1/conversations/${open.id}/status`, { method: 'PATCH', body: { status: 'CLOSED' } });
+    const res = await callRoute(endpoints.updateConversationStatus, { params: { id: open.id }, body: { status: 'CLOSED' } });
     expect(res.status).toBe(401);
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Channel, Inbox, InboxDetail, RoutingStrategy, TeamUser } from '../../shared/contract/settings';
-import { api, signUp } from '../support/api';
+import { callRoute, signUp, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 
 describe('inboxes', () => {
   it('are created with a required name and an optional description, and listed with their counts', async () => {
     const account = await signUp();
     const token = account.tokens.accessToken;
-    const missing = await api('/api/v1/inboxes', { token, body: { name: '   ' } });
+    const missing = await callRoute(endpoints.createInbox, { token, body: { name: '   ' } });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toBe('Inbox name is required');
 
@@ -17,7 +17,7 @@ describe('inboxes', () => {
     const bare = await createInbox(account, 'Sales');
     expect(bare.description).toBeNull();
 
-    const list = await api<{ inboxes: Inbox[] }>('/api/v1/inboxes', { token });
+    const list = await callRoute(endpoints.listInboxes, { token });
     expect(list.body.data.inboxes.map((i) => i.name)).toEqual(['Billing', 'Sales']);
   });
 
@@ -25,7 +25,7 @@ describe('inboxes', () => {
     const account = await signUp();
     const token = account.tokens.accessToken;
     const support = await createInbox(account, 'Customer Support');
-    const again = await api('/api/v1/inboxes', { token, body: { name: '  customer   SUPPORT ' } });
+    const again = await callRoute(endpoints.createInbox, { token, body: { name: '  customer   SUPPORT ' } });
     expect(again.status).toBe(409);
     expect(again.body.error).toEqual({
       code: 'CONFLICT',
@@ -35,9 +35,9 @@ describe('inboxes', () => {
     // Another company may use the same name.
     expect((await createInbox(await signUp(), 'Customer Support')).name).toBe('Customer Support');
 
-    expect((await api(`/api/v1/inboxes/${support.id}`, { token, method: 'DELETE' })).status).toBe(200);
+    expect((await callRoute(endpoints.deleteInbox, { params: { id: support.id }, token })).status).toBe(200);
     expect((await createInbox(account, 'Customer Support')).name).toBe('Customer Support');
-    const list = await api<{ inboxes: Inbox[] }>('/api/v1/inboxes', { token });
+    const list = await callRoute(endpoints.listInboxes, { token });
     expect(list.body.data.inboxes.map((i) => i.name)).toEqual(['Customer Support']);
   });
 
@@ -45,7 +45,7 @@ describe('inboxes', () => {
     const account = await signUp({ name: 'Mary Member' });
     const token = account.tokens.accessToken;
     const inbox = await createInbox(account);
-    const users = await api<{ users: TeamUser[] }>('/api/v1/users', { token });
+    const users = await callRoute(endpoints.listUsers, { token });
     expect(users.body.data.users).toEqual([
       {
         id: account.user.id,
@@ -57,25 +57,37 @@ describe('inboxes', () => {
       },
     ]);
 
-    const added = await api(`/api/v1/inboxes/${inbox.id}/members`, { token, body: { userId: account.user.id } });
+    const added = await callRoute(endpoints.addInboxMember, {
+      params: { id: inbox.id },
+      token,
+      body: { userId: account.user.id },
+    });
     expect(added.status).toBe(201);
-    const twice = await api(`/api/v1/inboxes/${inbox.id}/members`, { token, body: { userId: account.user.id } });
+    const twice = await callRoute(endpoints.addInboxMember, {
+      params: { id: inbox.id },
+      token,
+      body: { userId: account.user.id },
+    });
     expect(twice.status).toBe(409);
-    const nobody = await api(`/api/v1/inboxes/${inbox.id}/members`, { token, body: { userId: 'no-such-user' } });
+    const nobody = await callRoute(endpoints.addInboxMember, {
+      params: { id: inbox.id },
+      token,
+      body: { userId: 'no-such-user' },
+    });
     expect(nobody.status).toBe(404);
     expect(nobody.body.error.message).toBe('User not found');
 
-    const detail = await api<{ inbox: InboxDetail }>(`/api/v1/inboxes/${inbox.id}`, { token });
+    const detail = await callRoute(endpoints.getInbox, { params: { id: inbox.id }, token });
     expect(detail.body.data.inbox.memberCount).toBe(1);
     expect(detail.body.data.inbox.members).toEqual([
       { id: expect.any(String), userId: account.user.id, user: { name: 'Mary Member', email: account.email } },
     ]);
 
-    const removed = await api(`/api/v1/inboxes/${inbox.id}/members/${account.user.id}`, { method: 'DELETE', token });
+    const removed = await callRoute(endpoints.removeInboxMember, { params: { id: inbox.id, userId: account.user.id }, token });
     expect(removed.status).toBe(200);
-    const after = await api<{ inbox: InboxDetail }>(`/api/v1/inboxes/${inbox.id}`, { token });
+    const after = await callRoute(endpoints.getInbox, { params: { id: inbox.id }, token });
     expect(after.body.data.inbox).toMatchObject({ memberCount: 0, members: [] });
-    const again = await api(`/api/v1/inboxes/${inbox.id}/members/${account.user.id}`, { method: 'DELETE', token });
+    const again = await callRoute(endpoints.removeInboxMember, { params: { id: inbox.id, userId: account.user.id }, token });
     expect(again.status).toBe(404);
   });
 
@@ -83,18 +95,20 @@ describe('inboxes', () => {
     const account = await signUp();
     const token = account.tokens.accessToken;
     const inbox = await createInbox(account);
-    const empty = await api<{ strategies: RoutingStrategy[] }>(`/api/v1/inboxes/${inbox.id}/routing`, { token });
+    const empty = await callRoute(endpoints.getInboxRouting, { params: { id: inbox.id }, token });
     expect(empty.body.data.strategies).toEqual([]);
-    const saved = await api(`/api/v1/inboxes/${inbox.id}/routing`, {
+    const saved = await callRoute(endpoints.saveInboxRouting, {
+      params: { id: inbox.id },
       token,
       body: { channelType: 'PHONE', strategyType: 'RING_ALL', config: {} },
     });
     expect(saved.status).toBe(200);
-    const read = await api<{ strategies: RoutingStrategy[] }>(`/api/v1/inboxes/${inbox.id}/routing`, { token });
+    const read = await callRoute(endpoints.getInboxRouting, { params: { id: inbox.id }, token });
     expect(read.body.data.strategies).toEqual([{ channelType: 'PHONE', strategyType: 'RING_ALL', config: {} }]);
-    const voicemail = await api(`/api/v1/inboxes/${inbox.id}/routing`, {
+    const voicemail = await callRoute(endpoints.saveInboxRouting, {
+      params: { id: inbox.id },
       token,
-      body: { channelType: 'PHONE', strategyType: 'VOICEMAIL', config: {} },
+      body: { channelType: 'PHONE', strategyType: unchecked('VOICEMAIL'), config: {} },
     });
     expect(voicemail.status).toBe(400);
     expect(voicemail.body.error.message).toBe('Only Ring All Users is available; Send to Voicemail is coming soon');
@@ -105,7 +119,11 @@ describe('inboxes', () => {
     const token = account.tokens.accessToken;
     const inbox = await createInbox(account);
     const save = (config: unknown) =>
-      api(`/api/v1/inboxes/${inbox.id}/routing`, { token, body: { channelType: 'PHONE', strategyType: 'RING_ALL', config } });
+      callRoute(endpoints.saveInboxRouting, {
+        params: { id: inbox.id },
+        token,
+        body: { channelType: 'PHONE', strategyType: 'RING_ALL', config: unchecked(config) },
+      });
     expect((await save({ greeting: 'Hello', retries: 2, record: true })).status).toBe(200);
     let nested: unknown = 'bottom';
     for (let i = 0; i < 40; i++) nested = { a: nested };
@@ -114,7 +132,7 @@ describe('inboxes', () => {
       expect(res.status, JSON.stringify(config)).toBe(400);
       expect(res.body.error.message).toMatch(/^config /);
     }
-    const read = await api<{ strategies: RoutingStrategy[] }>(`/api/v1/inboxes/${inbox.id}/routing`, { token });
+    const read = await callRoute(endpoints.getInboxRouting, { params: { id: inbox.id }, token });
     expect(read.body.data.strategies).toEqual([
       { channelType: 'PHONE', strategyType: 'RING_ALL', config: { greeting: 'Hello', retries: 2, record: true } },
     ]);
@@ -128,7 +146,7 @@ describe('channel routing', () => {
     const { channel } = await withChannel(account);
     const inbox = await createInbox(account, 'Front desk');
     const route = (body: unknown) =>
-      api<{ channel: Channel }>(`/api/v1/channels/${channel.id}/routing`, { method: 'PATCH', token, body });
+      callRoute(endpoints.updateChannelRouting, { params: { id: channel.id }, token, body: unchecked(body) });
 
     const toInbox = await route({ routingType: 'INBOX', routingTargetId: inbox.id });
     expect(toInbox.status).toBe(200);
@@ -137,12 +155,12 @@ describe('channel routing', () => {
       routingTargetId: inbox.id,
       routingTarget: { name: 'Front desk' },
     });
-    const inboxes = await api<{ inboxes: Inbox[] }>('/api/v1/inboxes', { token });
+    const inboxes = await callRoute(endpoints.listInboxes, { token });
     expect(inboxes.body.data.inboxes[0]?.channelCount).toBe(1);
 
     const toUser = await route({ routingType: 'USER', routingTargetId: account.user.id });
     expect(toUser.body.data.channel).toMatchObject({ routingType: 'USER', routingTarget: { name: 'Rita Router' } });
-    const listed = await api<{ channels: Channel[] }>('/api/v1/channels', { token });
+    const listed = await callRoute(endpoints.listChannels, { token });
     expect(listed.body.data.channels[0]).toMatchObject({
       routingType: 'USER',
       routingTargetId: account.user.id,
@@ -157,7 +175,8 @@ describe('channel routing', () => {
     const account = await signUp();
     const token = account.tokens.accessToken;
     const { channel } = await withChannel(account);
-    const route = (body: unknown) => api(`/api/v1/channels/${channel.id}/routing`, { method: 'PATCH', token, body });
+    const route = (body: unknown) =>
+      callRoute(endpoints.updateChannelRouting, { params: { id: channel.id }, token, body: unchecked(body) });
 
     const noTarget = await route({ routingType: 'INBOX', routingTargetId: null });
     expect(noTarget.status).toBe(400);
@@ -172,7 +191,7 @@ describe('channel routing', () => {
     expect(odd.status).toBe(400);
     expect(odd.body.error.message).toBe('Routing type must be UNASSIGNED, INBOX or USER');
 
-    const listed = await api<{ channels: Channel[] }>('/api/v1/channels', { token });
+    const listed = await callRoute(endpoints.listChannels, { token });
     expect(listed.body.data.channels[0]).toMatchObject({ routingType: 'UNASSIGNED', routingTargetId: null });
   });
 
@@ -181,19 +200,23 @@ describe('channel routing', () => {
     const token = account.tokens.accessToken;
     const { channel } = await withChannel(account);
     const inbox = await createInbox(account, 'Temporary');
-    await api(`/api/v1/inboxes/${inbox.id}/members`, { token, body: { userId: account.user.id } });
-    await api(`/api/v1/inboxes/${inbox.id}/routing`, { token, body: { channelType: 'PHONE', strategyType: 'RING_ALL' } });
-    await api(`/api/v1/channels/${channel.id}/routing`, {
-      method: 'PATCH',
+    await callRoute(endpoints.addInboxMember, { params: { id: inbox.id }, token, body: { userId: account.user.id } });
+    await callRoute(endpoints.saveInboxRouting, {
+      params: { id: inbox.id },
+      token,
+      body: { channelType: 'PHONE', strategyType: 'RING_ALL' },
+    });
+    await callRoute(endpoints.updateChannelRouting, {
+      params: { id: channel.id },
       token,
       body: { routingType: 'INBOX', routingTargetId: inbox.id },
     });
 
-    const deleted = await api(`/api/v1/inboxes/${inbox.id}`, { method: 'DELETE', token });
+    const deleted = await callRoute(endpoints.deleteInbox, { params: { id: inbox.id }, token });
     expect(deleted.status).toBe(200);
-    expect((await api(`/api/v1/inboxes/${inbox.id}`, { token })).status).toBe(404);
-    const listed = await api<{ channels: Channel[] }>('/api/v1/channels', { token });
+    expect((await callRoute(endpoints.getInbox, { params: { id: inbox.id }, token })).status).toBe(404);
+    const listed = await callRoute(endpoints.listChannels, { token });
     expect(listed.body.data.channels[0]).toMatchObject({ routingType: 'UNASSIGNED', routingTargetId: null, routingTarget: null });
-    expect((await api<{ inboxes: Inbox[] }>('/api/v1/inboxes', { token })).body.data.inboxes).toEqual([]);
+    expect((await callRoute(endpoints.listInboxes, { token })).body.data.inboxes).toEqual([]);
   });
 });

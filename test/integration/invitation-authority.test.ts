@@ -1,10 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
-import type { Company, Tokens, User } from '../../shared/contract/auth';
-import type { TeamUser } from '../../shared/contract/settings';
-import type { Invitation } from '../../shared/contract/team';
-import { type Account, api, mailTo, signUp, uniqueEmail } from '../support/api';
+import { type Account, callRoute, mailTo, signUp, uniqueEmail } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { testTable } from '../support/table';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
 
@@ -13,8 +11,6 @@ import { addTeamMember, invite, latestInvitationToken } from '../support/team';
  * or takes away ADMIN.
  */
 
-type Session = { user: User; company: Company; tokens: Tokens };
-
 let owner: Account;
 
 beforeAll(async () => {
@@ -22,15 +18,13 @@ beforeAll(async () => {
 });
 
 const accept = (token: string) =>
-  api<Session>('/api/v1/invitations/accept', { body: { token, name: 'Late Joiner', password: 'a good password' } });
+  callRoute(endpoints.acceptInvitation, { body: { token, name: 'Late Joiner', password: 'a good password' } });
 
 const pendingEmails = async () =>
-  (
-    await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: owner.tokens.accessToken })
-  ).body.data.invitations.map((i) => i.email);
+  (await callRoute(endpoints.listInvitations, { token: owner.tokens.accessToken })).body.data.invitations.map((i) => i.email);
 
 const teamEmails = async () =>
-  (await api<{ users: TeamUser[] }>('/api/v1/users', { token: owner.tokens.accessToken })).body.data.users.map((u) => u.email);
+  (await callRoute(endpoints.listUsers, { token: owner.tokens.accessToken })).body.data.users.map((u) => u.email);
 
 const withdrawn = 'This invitation link is invalid or has been withdrawn. Ask for a new invitation.';
 
@@ -43,7 +37,7 @@ describe('an invitation dies with its sender’s right to send it', () => {
     await invite(owner, ownersOwn, 'AGENT');
     const token = await latestInvitationToken(theirs);
 
-    const removed = await api(`/api/v1/users/${admin.user.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    const removed = await callRoute(endpoints.removeUser, { params: { id: admin.user.id }, token: owner.tokens.accessToken });
     expect(removed.status).toBe(200);
 
     expect(await pendingEmails()).not.toContain(theirs);
@@ -59,8 +53,8 @@ describe('an invitation dies with its sender’s right to send it', () => {
     const admin = await addTeamMember(owner, { role: 'ADMIN' });
     const email = uniqueEmail('by-demoted-admin');
     await invite(admin, email, 'AGENT');
-    const demoted = await api(`/api/v1/users/${admin.user.id}`, {
-      method: 'PATCH',
+    const demoted = await callRoute(endpoints.updateUserRole, {
+      params: { id: admin.user.id },
       token: owner.tokens.accessToken,
       body: { role: 'AGENT' },
     });
@@ -115,7 +109,7 @@ describe('only the OWNER grants or takes away ADMIN', () => {
   it('refuses an ADMIN inviting an admin, and sends nothing', async () => {
     const admin = await addTeamMember(owner, { role: 'ADMIN' });
     const email = uniqueEmail('would-be-admin');
-    const res = await api('/api/v1/invitations', { token: admin.tokens.accessToken, body: { email, role: 'ADMIN' } });
+    const res = await callRoute(endpoints.createInvitation, { token: admin.tokens.accessToken, body: { email, role: 'ADMIN' } });
     expect(res.status).toBe(403);
     expect(res.body.error).toEqual({ code: 'FORBIDDEN', message: 'Only the owner can invite an admin.' });
     expect(await mailTo(email)).toEqual([]);
@@ -127,17 +121,19 @@ describe('only the OWNER grants or takes away ADMIN', () => {
     const otherAdmin = await addTeamMember(owner, { role: 'ADMIN' });
     const agent = await addTeamMember(owner, { role: 'AGENT' });
 
-    const res = await api(`/api/v1/users/${otherAdmin.user.id}`, { method: 'DELETE', token: admin.tokens.accessToken });
+    const res = await callRoute(endpoints.removeUser, { params: { id: otherAdmin.user.id }, token: admin.tokens.accessToken });
     expect(res.status).toBe(403);
     expect(res.body.error).toEqual({ code: 'FORBIDDEN', message: 'Only the owner can remove an admin.' });
     expect(await teamEmails()).toContain(otherAdmin.email);
-    expect((await api('/api/v1/auth/login', { body: { email: otherAdmin.email, password: otherAdmin.password } })).status).toBe(
+    expect((await callRoute(endpoints.login, { body: { email: otherAdmin.email, password: otherAdmin.password } })).status).toBe(
       200,
     );
 
     // ADMINs keep managing AGENTs: the agent goes, but comes back as an agent only.
-    expect((await api(`/api/v1/users/${agent.user.id}`, { method: 'DELETE', token: admin.tokens.accessToken })).status).toBe(200);
-    const reinvite = await api('/api/v1/invitations', {
+    expect(
+      (await callRoute(endpoints.removeUser, { params: { id: agent.user.id }, token: admin.tokens.accessToken })).status,
+    ).toBe(200);
+    const reinvite = await callRoute(endpoints.createInvitation, {
       token: admin.tokens.accessToken,
       body: { email: agent.email, role: 'ADMIN' },
     });

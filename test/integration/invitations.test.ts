@@ -2,14 +2,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
-import type { Company, Tokens, User } from '../../shared/contract/auth';
-import type { TeamUser } from '../../shared/contract/settings';
-import type { Invitation, InvitationPreview } from '../../shared/contract/team';
-import { type Account, api, mailTo, newClientAddress, signUp, stack, uniqueEmail } from '../support/api';
+import { type Account, api, callRoute, mailTo, newClientAddress, signUp, stack, unchecked, uniqueEmail } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { testTable } from '../support/table';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
-
-type Session = { user: User; company: Company; tokens: Tokens };
 
 let owner: Account;
 
@@ -18,17 +14,17 @@ beforeAll(async () => {
 });
 
 const accept = (token: string, overrides: Partial<{ name: string; password: string }> = {}) =>
-  api<Session>('/api/v1/invitations/accept', {
+  callRoute(endpoints.acceptInvitation, {
     body: { token, name: overrides.name ?? 'New Colleague', password: overrides.password ?? 'a good password' },
   });
 
 // A POST, so the token travels in the body, never in a URL that CloudFront or a browser keeps (issue 21).
-const preview = (token: string) => api<{ invitation: InvitationPreview }>('/api/v1/invitations/preview', { body: { token } });
+const preview = (token: string) => callRoute(endpoints.previewInvitation, { body: { token } });
 
 describe('inviting a colleague', () => {
   it('mails a link that shows who invites to which company, and signs the colleague in with the invited role', async () => {
     const email = uniqueEmail('agent');
-    const created = await api<{ invitation: Invitation }>('/api/v1/invitations', {
+    const created = await callRoute(endpoints.createInvitation, {
       token: owner.tokens.accessToken,
       body: { email: email.toUpperCase(), role: 'AGENT' },
     });
@@ -75,14 +71,14 @@ describe('inviting a colleague', () => {
 
     // Both see each other on the Team page; the invitation is no longer pending.
     for (const account of [owner.tokens.accessToken, joined.body.data.tokens.accessToken]) {
-      const team = await api<{ users: TeamUser[] }>('/api/v1/users', { token: account });
+      const team = await callRoute(endpoints.listUsers, { token: account });
       expect(team.body.data.users.map((u) => u.email)).toEqual(expect.arrayContaining([owner.email, email]));
     }
-    const pending = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: owner.tokens.accessToken });
+    const pending = await callRoute(endpoints.listInvitations, { token: owner.tokens.accessToken });
     expect(pending.body.data.invitations.map((i) => i.email)).not.toContain(email);
 
     // The new password signs in; the link does not work twice.
-    const login = await api('/api/v1/auth/login', { body: { email, password: 'a good password' } });
+    const login = await callRoute(endpoints.login, { body: { email, password: 'a good password' } });
     expect(login.status).toBe(200);
     const again = await accept(token);
     expect(again.status).toBe(400);
@@ -98,12 +94,15 @@ describe('inviting a colleague', () => {
 
     const agent = await addTeamMember(owner, { role: 'AGENT' });
     const email = uniqueEmail('by-agent');
-    const refused = await api('/api/v1/invitations', { token: agent.tokens.accessToken, body: { email, role: 'AGENT' } });
+    const refused = await callRoute(endpoints.createInvitation, {
+      token: agent.tokens.accessToken,
+      body: { email, role: 'AGENT' },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Only the owner and admins can do this.' });
     expect(await mailTo(email)).toEqual([]);
     // Reading the pending invitations stays open to every member.
-    expect((await api('/api/v1/invitations', { token: agent.tokens.accessToken })).status).toBe(200);
+    expect((await callRoute(endpoints.listInvitations, { token: agent.tokens.accessToken })).status).toBe(200);
   });
 
   it('answers an address that already has an account like any other; the link tells its holder to sign in', async () => {
@@ -111,7 +110,7 @@ describe('inviting a colleague', () => {
     const fresh = uniqueEmail('fresh');
     const answers = [];
     for (const email of [elsewhere.email, fresh]) {
-      const res = await api<{ invitation: Invitation }>('/api/v1/invitations', {
+      const res = await callRoute(endpoints.createInvitation, {
         token: owner.tokens.accessToken,
         body: { email, role: 'AGENT' },
       });
@@ -128,13 +127,13 @@ describe('inviting a colleague', () => {
       expect(res.body.error).toEqual({ code: 'EMAIL_TAKEN', message: taken });
     }
     // The account and its company are untouched.
-    const login = await api<Session>('/api/v1/auth/login', { body: { email: elsewhere.email, password: elsewhere.password } });
+    const login = await callRoute(endpoints.login, { body: { email: elsewhere.email, password: elsewhere.password } });
     expect(login.body.data.company.id).toBe(elsewhere.company.id);
   });
 
   it('lets an address a stranger registered but never verified be invited: accepting replaces that account', async () => {
     const email = uniqueEmail('squatted');
-    const squat = await api('/api/v1/auth/register', {
+    const squat = await callRoute(endpoints.register, {
       body: { companyName: 'Squatter Co', name: 'Stranger', email, password: 'stranger password' },
       address: newClientAddress(),
     });
@@ -143,14 +142,14 @@ describe('inviting a colleague', () => {
     const joined = await accept(await latestInvitationToken(email), { password: 'the real password' });
     expect(joined.status).toBe(201);
     expect(joined.body.data.company.id).toBe(owner.company.id);
-    expect((await api('/api/v1/auth/login', { body: { email, password: 'stranger password' } })).status).toBe(401);
-    expect((await api('/api/v1/auth/login', { body: { email, password: 'the real password' } })).status).toBe(200);
+    expect((await callRoute(endpoints.login, { body: { email, password: 'stranger password' } })).status).toBe(401);
+    expect((await callRoute(endpoints.login, { body: { email, password: 'the real password' } })).status).toBe(200);
   });
 
   it('validates the address and the role', async () => {
-    const bad = await api('/api/v1/invitations', {
+    const bad = await callRoute(endpoints.createInvitation, {
       token: owner.tokens.accessToken,
-      body: { email: 'not-an-address', role: 'OWNER' },
+      body: { email: 'not-an-address', role: unchecked('OWNER') },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details?.fields).toEqual({
@@ -159,7 +158,7 @@ describe('inviting a colleague', () => {
     });
     // What a form left at "Choose a role..." would send: no role, or an empty one.
     for (const body of [{ email: uniqueEmail('norole') }, { email: uniqueEmail('norole'), role: '' }]) {
-      const refused = await api('/api/v1/invitations', { token: owner.tokens.accessToken, body });
+      const refused = await callRoute(endpoints.createInvitation, { token: owner.tokens.accessToken, body: unchecked(body) });
       expect(refused.status).toBe(400);
       expect(refused.body.error.details?.fields).toEqual({ role: 'Choose a role: Admin or Agent' });
     }
@@ -173,7 +172,7 @@ describe('inviting a colleague', () => {
     const newToken = await latestInvitationToken(email);
     expect(newToken).not.toBe(oldToken);
 
-    const pending = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: owner.tokens.accessToken });
+    const pending = await callRoute(endpoints.listInvitations, { token: owner.tokens.accessToken });
     const mine = pending.body.data.invitations.filter((i) => i.email === email);
     expect(mine.map((i) => i.id)).toEqual([second.id]);
     expect(first.id).not.toBe(second.id);
@@ -190,8 +189,8 @@ describe('inviting a colleague', () => {
     const email = uniqueEmail('resend');
     const invitation = await invite(owner, email);
     const oldToken = await latestInvitationToken(email);
-    const resent = await api<{ invitation: Invitation }>(`/api/v1/invitations/${invitation.id}/resend`, {
-      method: 'POST',
+    const resent = await callRoute(endpoints.resendInvitation, {
+      params: { id: invitation.id },
       token: owner.tokens.accessToken,
     });
     expect(resent.status).toBe(200);
@@ -205,13 +204,16 @@ describe('inviting a colleague', () => {
     const email = uniqueEmail('revoked');
     const invitation = await invite(owner, email);
     const token = await latestInvitationToken(email);
-    const revoked = await api(`/api/v1/invitations/${invitation.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    const revoked = await callRoute(endpoints.revokeInvitation, {
+      params: { id: invitation.id },
+      token: owner.tokens.accessToken,
+    });
     expect(revoked.status).toBe(200);
     const res = await accept(token);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_TOKEN');
-    expect((await api('/api/v1/auth/login', { body: { email, password: 'a good password' } })).status).toBe(401);
-    const again = await api(`/api/v1/invitations/${invitation.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    expect((await callRoute(endpoints.login, { body: { email, password: 'a good password' } })).status).toBe(401);
+    const again = await callRoute(endpoints.revokeInvitation, { params: { id: invitation.id }, token: owner.tokens.accessToken });
     expect(again.status).toBe(404);
   });
 
@@ -243,10 +245,10 @@ describe('inviting a colleague', () => {
       details: { expired: true },
     });
     expect((await accept(token)).body.error.details).toEqual({ expired: true });
-    const listed = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: owner.tokens.accessToken });
+    const listed = await callRoute(endpoints.listInvitations, { token: owner.tokens.accessToken });
     expect(listed.body.data.invitations.find((i) => i.id === invitation.id)?.expired).toBe(true);
 
-    await api(`/api/v1/invitations/${invitation.id}/resend`, { method: 'POST', token: owner.tokens.accessToken });
+    await callRoute(endpoints.resendInvitation, { params: { id: invitation.id }, token: owner.tokens.accessToken });
     expect((await accept(await latestInvitationToken(email))).status).toBe(201);
   });
 
@@ -256,7 +258,7 @@ describe('inviting a colleague', () => {
     const token = await latestInvitationToken(email);
     const results = await Promise.all([accept(token, { name: 'First' }), accept(token, { name: 'Second' })]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 400]);
-    const team = await api<{ users: TeamUser[] }>('/api/v1/users', { token: owner.tokens.accessToken });
+    const team = await callRoute(endpoints.listUsers, { token: owner.tokens.accessToken });
     expect(team.body.data.users.filter((u) => u.email === email)).toHaveLength(1);
   });
 
@@ -264,7 +266,8 @@ describe('inviting a colleague', () => {
     const email = uniqueEmail('get-preview');
     await invite(owner, email);
     const token = await latestInvitationToken(email);
-    const res = await api(`/api/v1/invitations/accept?token=${token}`);
+    // The route's path asked with GET and the token in the query: a request no endpoint makes.
+    const res = await api(`${endpoints.acceptInvitation.path}?token=${token}`);
     expect(res.status).toBe(405);
     expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
     expect(res.body.error.message).toMatch(/^Method GET is not allowed for \/api\/v1\/invitations\/accept; use .*POST/);
@@ -286,7 +289,7 @@ describe('inviting a colleague', () => {
     const busy = await signUp({ companyName: 'Busy Co' });
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) {
-      const res = await api('/api/v1/invitations', {
+      const res = await callRoute(endpoints.createInvitation, {
         token: busy.tokens.accessToken,
         body: { email: uniqueEmail('bulk'), role: 'AGENT' },
       });
@@ -296,8 +299,12 @@ describe('inviting a colleague', () => {
     expect(statuses[30]).toBe(429);
     // Another company is not affected.
     expect(
-      (await api('/api/v1/invitations', { token: owner.tokens.accessToken, body: { email: uniqueEmail(), role: 'AGENT' } }))
-        .status,
+      (
+        await callRoute(endpoints.createInvitation, {
+          token: owner.tokens.accessToken,
+          body: { email: uniqueEmail(), role: 'AGENT' },
+        })
+      ).status,
     ).toBe(201);
   });
 
@@ -306,14 +313,17 @@ describe('inviting a colleague', () => {
     const email = uniqueEmail('guarded');
     const invitation = await invite(owner, email);
     const token = await latestInvitationToken(email);
-    const revoke = await api(`/api/v1/invitations/${invitation.id}`, { method: 'DELETE', token: stranger.tokens.accessToken });
-    const resend = await api(`/api/v1/invitations/${invitation.id}/resend`, {
-      method: 'POST',
+    const revoke = await callRoute(endpoints.revokeInvitation, {
+      params: { id: invitation.id },
+      token: stranger.tokens.accessToken,
+    });
+    const resend = await callRoute(endpoints.resendInvitation, {
+      params: { id: invitation.id },
       token: stranger.tokens.accessToken,
     });
     expect([revoke.status, resend.status]).toEqual([404, 404]);
     expect(await mailTo(email)).toHaveLength(1);
-    const theirs = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: stranger.tokens.accessToken });
+    const theirs = await callRoute(endpoints.listInvitations, { token: stranger.tokens.accessToken });
     expect(theirs.body.data.invitations).toEqual([]);
     expect((await preview(token)).status).toBe(200);
   });

@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
-import type { TeamUser } from '../../shared/contract/settings';
-import { type Account, api, signUp, stack } from '../support/api';
+import { type Account, callRoute, signUp, stack } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { openSocket } from '../support/realtime';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
@@ -44,7 +44,7 @@ async function setLastActive(account: Pick<Account, 'company' | 'user'>, at: Dat
 }
 
 async function lastActiveOnTeamPage(viewer: Account, userId: string) {
-  const res = await api<{ users: TeamUser[] }>('/api/v1/users', { token: viewer.tokens.accessToken });
+  const res = await callRoute(endpoints.listUsers, { token: viewer.tokens.accessToken });
   expect(res.status).toBe(200);
   return res.body.data.users.find((u) => u.id === userId)?.lastActiveAt;
 }
@@ -118,9 +118,9 @@ describe('Last Active', () => {
 
     // Removed from the team (or a user id the company does not have): nothing is written or created.
     const removed = await addTeamMember(account, { name: 'Gone Soon' });
-    expect((await api(`/api/v1/users/${removed.user.id}`, { method: 'DELETE', token: account.tokens.accessToken })).status).toBe(
-      200,
-    );
+    expect(
+      (await callRoute(endpoints.removeUser, { params: { id: removed.user.id }, token: account.tokens.accessToken })).status,
+    ).toBe(200);
     expect(await markActive(companyId, removed.user.id, { now: at(10 * MINUTE) })).toBe(false);
     expect(await markActive(companyId, 'no-such-user', { now: at(10 * MINUTE) })).toBe(false);
     expect(await storedLastActive({ company: account.company, user: { ...account.user, id: 'no-such-user' } })).toBeNull();

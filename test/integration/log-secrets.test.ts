@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
-import type { Tokens } from '../../shared/contract/auth';
-import { api, newClientAddress, stack } from '../support/api';
+import { callRoute, newClientAddress, stack } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { sendText, smsLine } from '../support/sms';
 import { testTable } from '../support/table';
 import { callFromPhone, emulatorMessages, newTwilioAccount, textFromPhone } from '../support/twilio';
@@ -29,29 +29,24 @@ describe('no secret in the logs', () => {
     const address = newClientAddress();
     const wrongPassword = `${account.password} typo`;
     secrets['wrong password'] = wrongPassword;
-    expect((await api('/api/v1/auth/login', { body: { email: account.email, password: wrongPassword }, address })).status).toBe(
+    expect((await callRoute(endpoints.login, { body: { email: account.email, password: wrongPassword }, address })).status).toBe(
       401,
     );
-    const login = await api<{ tokens: Tokens }>('/api/v1/auth/login', {
-      body: { email: account.email, password: account.password },
-      address,
-    });
+    const login = await callRoute(endpoints.login, { body: { email: account.email, password: account.password }, address });
     expect(login.status).toBe(200);
     secrets['access token (login)'] = login.body.data.tokens.accessToken;
     secrets['refresh token (login)'] = login.body.data.tokens.refreshToken;
-    const refreshed = await api<{ tokens: Tokens }>('/api/v1/auth/refresh', {
-      body: { refreshToken: login.body.data.tokens.refreshToken },
-    });
+    const refreshed = await callRoute(endpoints.refresh, { body: { refreshToken: login.body.data.tokens.refreshToken } });
     expect(refreshed.status).toBe(200);
     secrets['access token (refresh)'] = refreshed.body.data.tokens.accessToken;
     secrets['refresh token (refresh)'] = refreshed.body.data.tokens.refreshToken;
     // A spent refresh token used again, which ends the session: the path that handles a stolen one.
-    await api('/api/v1/auth/refresh', { body: { refreshToken: account.tokens.refreshToken } });
+    await callRoute(endpoints.refresh, { body: { refreshToken: account.tokens.refreshToken } });
 
     const other = await newTwilioAccount();
     const wrongToken = other.authToken.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
     secrets['wrong auth token'] = wrongToken;
-    const refused = await api('/api/v1/providers/twilio', {
+    const refused = await callRoute(endpoints.connectTwilio, {
       token: account.tokens.accessToken,
       body: { accountSid: other.accountSid, authToken: wrongToken },
     });
@@ -73,7 +68,7 @@ describe('no secret in the logs', () => {
     const phone = '+12025550123';
     const inbound = await textFromPhone({ from: phone, to: channel.identifier, body: 'Hello there' });
     expect(inbound.webhook?.status).toBe(200);
-    const list = await api<{ conversations: { id: string }[] }>('/api/v1/conversations', { token: account.tokens.accessToken });
+    const list = await callRoute(endpoints.listConversations, { token: account.tokens.accessToken });
     const conversationId = list.body.data.conversations[0]?.id ?? '';
     expect((await sendText(account, conversationId, 'On it')).status).toBe(201);
     await expect

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Channel, Provider, ProviderNumber } from '../../shared/contract/settings';
-import { api, signUp } from '../support/api';
+import { callRoute, signUp, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { openSocket } from '../support/realtime';
 import { addTeamMember } from '../support/team';
 import {
@@ -16,7 +16,7 @@ import {
 type Account = Awaited<ReturnType<typeof signUp>>;
 
 async function connect(account: Account, twilio: Pick<TwilioAccount, 'accountSid' | 'authToken'>) {
-  const res = await api<{ provider: Provider }>('/api/v1/providers/twilio', {
+  const res = await callRoute(endpoints.connectTwilio, {
     token: account.tokens.accessToken,
     body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
   });
@@ -29,22 +29,20 @@ function importNumbers(
   providerId: string,
   numbers: { sid: string; phoneNumber: string; voice: boolean; sms: boolean }[],
 ) {
-  return api<{ channels: Channel[]; importedCount: number; skipped: { phoneNumber: string; reason: string }[] }>(
-    `/api/v1/providers/${providerId}/import-channels`,
-    {
-      token: account.tokens.accessToken,
-      body: {
-        numbers: numbers.map((n) => ({ sid: n.sid, phoneNumber: n.phoneNumber, capabilities: { voice: n.voice, sms: n.sms } })),
-      },
+  return callRoute(endpoints.importChannels, {
+    params: { id: providerId },
+    token: account.tokens.accessToken,
+    body: {
+      numbers: numbers.map((n) => ({ sid: n.sid, phoneNumber: n.phoneNumber, capabilities: { voice: n.voice, sms: n.sms } })),
     },
-  );
+  });
 }
 
 const channelsOf = async (account: Account) =>
-  (await api<{ channels: Channel[] }>('/api/v1/channels', { token: account.tokens.accessToken })).body.data.channels;
+  (await callRoute(endpoints.listChannels, { token: account.tokens.accessToken })).body.data.channels;
 
 const providersOf = async (account: Account) =>
-  (await api<{ providers: Provider[] }>('/api/v1/providers', { token: account.tokens.accessToken })).body.data.providers;
+  (await callRoute(endpoints.listProviders, { token: account.tokens.accessToken })).body.data.providers;
 
 async function legacyNumber(twilio: TwilioAccount): Promise<EmulatorNumber> {
   const list = await twilioGet<{ incoming_phone_numbers: EmulatorNumber[] }>(twilio, '/IncomingPhoneNumbers.json');
@@ -57,7 +55,7 @@ describe('connecting Twilio', () => {
   it('refuses wrong credentials with the server message and stores nothing', async () => {
     const account = await signUp();
     const twilio = await newTwilioAccount();
-    const wrong = await api('/api/v1/providers/twilio', {
+    const wrong = await callRoute(endpoints.connectTwilio, {
       token: account.tokens.accessToken,
       body: { accountSid: twilio.accountSid, authToken: 'f'.repeat(32) },
     });
@@ -73,7 +71,10 @@ describe('connecting Twilio', () => {
 
   it('validates the Account SID and requires both fields', async () => {
     const account = await signUp();
-    const res = await api('/api/v1/providers/twilio', { token: account.tokens.accessToken, body: { accountSid: 'AB123' } });
+    const res = await callRoute(endpoints.connectTwilio, {
+      token: account.tokens.accessToken,
+      body: unchecked({ accountSid: 'AB123' }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details?.fields).toEqual({
       accountSid: 'Account SID starts with AC followed by 32 letters and digits',
@@ -96,7 +97,7 @@ describe('connecting Twilio', () => {
     expect(apps.applications[0]?.voice_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/twilio\/[\w-]{20,}\/voice\/outbound$/);
     expect(apps.applications[0]?.voice_method).toBe('POST');
 
-    const again = await api('/api/v1/providers/twilio', {
+    const again = await callRoute(endpoints.connectTwilio, {
       token: account.tokens.accessToken,
       body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
     });
@@ -112,7 +113,8 @@ describe('importing numbers as channels', () => {
     const { full, voiceOnly } = numbersByKind(twilio);
     const provider = await connect(account, twilio);
 
-    const available = await api<{ numbers: ProviderNumber[] }>(`/api/v1/providers/${provider.id}/available-numbers`, {
+    const available = await callRoute(endpoints.availableNumbers, {
+      params: { id: provider.id },
       token: account.tokens.accessToken,
     });
     expect(available.status).toBe(200);
@@ -158,9 +160,7 @@ describe('importing numbers as channels', () => {
     );
     expect((await providersOf(account))[0]?.channelCount).toBe(2);
 
-    const after = await api<{ numbers: ProviderNumber[] }>(`/api/v1/providers/${provider.id}/available-numbers`, {
-      token: account.tokens.accessToken,
-    });
+    const after = await callRoute(endpoints.availableNumbers, { params: { id: provider.id }, token: account.tokens.accessToken });
     expect(
       after.body.data.numbers
         .filter((n) => n.imported)
@@ -194,9 +194,7 @@ describe('importing numbers as channels', () => {
     const listed = async () =>
       new Map(
         (
-          await api<{ numbers: ProviderNumber[] }>(`/api/v1/providers/${provider.id}/available-numbers`, {
-            token: account.tokens.accessToken,
-          })
+          await callRoute(endpoints.availableNumbers, { params: { id: provider.id }, token: account.tokens.accessToken })
         ).body.data.numbers.map((n) => [n.sid, [n.voiceUrl, n.smsUrl, n.voiceApplication, n.smsApplication]]),
       );
     const before = await listed();
@@ -221,7 +219,10 @@ describe('importing numbers as channels', () => {
     expect(taken.sms_url).toMatch(/\/webhooks\/twilio\/[\w-]+\/sms$/);
     expect((await listed()).get(full.sid)).toEqual([null, null, null, null]);
 
-    const disconnected = await api(`/api/v1/providers/${provider.id}`, { method: 'DELETE', token: account.tokens.accessToken });
+    const disconnected = await callRoute(endpoints.disconnectProvider, {
+      params: { id: provider.id },
+      token: account.tokens.accessToken,
+    });
     expect(disconnected.status).toBe(200);
     const restored = await numberOf(twilio, full.sid);
     expect([restored.voice_application_sid, restored.sms_url]).toEqual([app.sid, crmSms]);
@@ -281,7 +282,8 @@ describe('importing numbers as channels', () => {
 
     const second = await signUp({ companyName: 'Second Co' });
     const secondProvider = await connect(second, twilio);
-    const offered = await api<{ numbers: ProviderNumber[] }>(`/api/v1/providers/${secondProvider.id}/available-numbers`, {
+    const offered = await callRoute(endpoints.availableNumbers, {
+      params: { id: secondProvider.id },
       token: second.tokens.accessToken,
     });
     const marks = new Map(offered.body.data.numbers.map((n) => [n.sid, [n.imported, n.inUseElsewhere]]));
@@ -315,8 +317,8 @@ describe('disconnecting', () => {
     ]);
     expect((await numberOf(twilio, legacy.sid)).voice_url).toMatch(/\/webhooks\/twilio\//);
 
-    const disconnected = await api<{ provider: Provider }>(`/api/v1/providers/${provider.id}`, {
-      method: 'DELETE',
+    const disconnected = await callRoute(endpoints.disconnectProvider, {
+      params: { id: provider.id },
       token: account.tokens.accessToken,
     });
     expect(disconnected.status).toBe(200);
@@ -340,9 +342,7 @@ describe('disconnecting', () => {
     expect(inactive.map((c) => c.status)).toEqual(['INACTIVE', 'INACTIVE']);
 
     const again = await connect(account, twilio);
-    const numbers = await api<{ numbers: ProviderNumber[] }>(`/api/v1/providers/${again.id}/available-numbers`, {
-      token: account.tokens.accessToken,
-    });
+    const numbers = await callRoute(endpoints.availableNumbers, { params: { id: again.id }, token: account.tokens.accessToken });
     expect(numbers.body.data.numbers.every((n) => !n.imported)).toBe(true);
     // The numbers imported before are marked: importing reactivates their channels.
     expect(
@@ -362,7 +362,10 @@ describe('disconnecting', () => {
     expect(legacyChannel?.id).toBe(inactive.find((c) => c.identifier === legacy.phone_number)?.id);
     expect((await numberOf(twilio, legacy.sid)).sms_url).toBe(legacy.sms_url);
 
-    const answered = await api(`/api/v1/providers/${provider.id}`, { method: 'DELETE', token: account.tokens.accessToken });
+    const answered = await callRoute(endpoints.disconnectProvider, {
+      params: { id: provider.id },
+      token: account.tokens.accessToken,
+    });
     expect(answered.status).toBe(404);
   });
 });
@@ -383,9 +386,9 @@ describe('the company hears of it', () => {
       expect(Date.parse(data.changedAt)).toBeGreaterThanOrEqual(before - 1000);
     }
     // A token asked for after the event is signed with the new key.
-    expect((await api('/api/v1/voice/token', { method: 'POST', token: agent.tokens.accessToken })).status).toBe(200);
+    expect((await callRoute(endpoints.voiceToken, { token: agent.tokens.accessToken })).status).toBe(200);
 
-    await api(`/api/v1/providers/${provider.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    await callRoute(endpoints.disconnectProvider, { params: { id: provider.id }, token: owner.tokens.accessToken });
     for (const tab of [ownerTab, agentTab]) {
       expect((await tab.next('provider_changed')).data).toMatchObject({ providerId: provider.id, connected: false });
     }

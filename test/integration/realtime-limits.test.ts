@@ -8,7 +8,8 @@ import {
   SOCKET_FRAMES_PER_SECOND,
 } from '../../shared/constants';
 import type { ServerEvent } from '../../shared/contract/realtime-events';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
 import { openSocketAt, type Socket, socketUrl, ticketFor } from '../support/realtime';
 
@@ -122,7 +123,7 @@ describe('sockets per user', () => {
     expect(open).toHaveLength(MAX_SOCKETS_PER_USER);
     expect(results.filter((r) => typeof r === 'string')).toEqual(['handshake 429', 'handshake 429']);
 
-    const refused = await api('/api/v1/realtime/ticket', { method: 'POST', token: owner.tokens.accessToken });
+    const refused = await callRoute(endpoints.realtimeTicket, { token: owner.tokens.accessToken });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toEqual({
       code: 'TOO_MANY_CONNECTIONS',
@@ -135,7 +136,7 @@ describe('sockets per user', () => {
     let ticket = '';
     await expect
       .poll(async () => {
-        const res = await api<{ ticket: string }>('/api/v1/realtime/ticket', { method: 'POST', token: owner.tokens.accessToken });
+        const res = await callRoute(endpoints.realtimeTicket, { token: owner.tokens.accessToken });
         ticket = res.body.data?.ticket ?? '';
         return res.status;
       })
@@ -157,8 +158,7 @@ describe('tickets', () => {
 
   it(`are throttled per user: ${REALTIME_TICKET_LIMIT} in five minutes`, async () => {
     const [owner, other] = await Promise.all([signUp(), signUp()]);
-    const ask = (account: Account) =>
-      gateway.request('/api/v1/realtime/ticket', { method: 'POST', token: account.tokens.accessToken });
+    const ask = (account: Account) => gateway.callRoute(endpoints.realtimeTicket, { token: account.tokens.accessToken });
     vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
     const statuses = [];
     for (let n = 0; n < REALTIME_TICKET_LIMIT; n++) statuses.push((await ask(owner)).status);

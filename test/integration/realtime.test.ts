@@ -6,7 +6,8 @@ import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { epochSeconds, keys } from '../../functions/lib/table';
 import { PRESENCE_LAPSE_SECONDS } from '../../shared/constants';
 import { socketQuietHeartbeat } from '../../shared/contract/realtime-events';
-import { type Account, api, signUp, stack } from '../support/api';
+import { type Account, callRoute, signUp, stack } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { openSocket, openSocketAt, socketUrl, ticketFor } from '../support/realtime';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
@@ -49,7 +50,7 @@ describe('socket tickets', () => {
   it('are issued only to a signed-in user, single use, for 30 seconds, for the own company only', async () => {
     const owner = await signUp();
     const other = await signUp({ companyName: 'Other Co' });
-    expect((await api('/api/v1/realtime/ticket', { method: 'POST' })).status).toBe(401);
+    expect((await callRoute(endpoints.realtimeTicket)).status).toBe(401);
 
     const url = (companyId: string, ticket?: string) => socketUrl(companyId, ticket ? { ticket } : {});
     expect(await refusal(url(owner.company.id))).toBe('handshake 401');
@@ -89,7 +90,7 @@ describe('socket tickets', () => {
   it('are refused for a session that has been signed out everywhere (revoked)', async () => {
     const owner = await signUp();
     await revokeSession(owner);
-    const res = await api('/api/v1/realtime/ticket', { method: 'POST', token: owner.tokens.accessToken });
+    const res = await callRoute(endpoints.realtimeTicket, { token: owner.tokens.accessToken });
     expect(res.status).toBe(401);
   });
 });
@@ -244,9 +245,7 @@ describe('sessions', () => {
   it('disconnectUser closes the sockets of one session, or of every session of the user', async () => {
     const owner = await signUp();
     const laptop = await openSocket(owner);
-    const phoneLogin = await api<{ tokens: Account['tokens'] }>('/api/v1/auth/login', {
-      body: { email: owner.email, password: owner.password },
-    });
+    const phoneLogin = await callRoute(endpoints.login, { body: { email: owner.email, password: owner.password } });
     const phone = await openSocket({ ...owner, tokens: phoneLogin.body.data.tokens });
 
     const laptopSession = decodeJwt(owner.tokens.accessToken).sid as string;

@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Company, Tokens, User } from '../../shared/contract/auth';
-import { api, mailTo, newClientAddress, signUp, uniqueEmail, verificationToken, verifyEmail } from '../support/api';
+import { callRoute, mailTo, newClientAddress, signUp, uniqueEmail, verificationToken, verifyEmail } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { PLATFORM_ADMIN_UNCLAIMED } from '../support/global-setup';
 
-type Registered = { user: User; company: Company; emailSent: boolean };
-
 const register = (email: string, password: string, more: { name?: string; address?: string } = {}) =>
-  api<Registered>('/api/v1/auth/register', {
+  callRoute(endpoints.register, {
     body: { companyName: 'Acme Support', name: more.name ?? 'Ada Lovelace', email, password },
     address: more.address ?? newClientAddress(),
   });
 
 const login = (email: string, password: string) =>
-  api<{ tokens: Tokens }>('/api/v1/auth/login', { body: { email, password }, address: newClientAddress() });
+  callRoute(endpoints.login, { body: { email, password }, address: newClientAddress() });
 
 async function latestLink(email: string): Promise<string> {
   const mail = (await mailTo(email)).at(-1);
@@ -31,7 +29,7 @@ describe('registering an address someone else registered first (pre-account hija
     const victimLink = await latestLink(victim);
 
     expect((await verifyEmail(attackerLink)).status).toBe(400);
-    const verified = await verifyEmail<{ user: User }>(victimLink);
+    const verified = await verifyEmail(victimLink);
     expect(verified.status).toBe(200);
     expect(verified.body.data.user.name).toBe('Ada Lovelace');
 
@@ -45,7 +43,7 @@ describe('registering an address someone else registered first (pre-account hija
     expect(stranger.body.data.user.isPlatformAdmin).toBe(false);
     // The administrator registers for real; their own link makes them one, the stranger's password is void.
     expect((await register(PLATFORM_ADMIN_UNCLAIMED, 'the operator’s password')).status).toBe(201);
-    const verified = await verifyEmail<{ user: User }>(await latestLink(PLATFORM_ADMIN_UNCLAIMED));
+    const verified = await verifyEmail(await latestLink(PLATFORM_ADMIN_UNCLAIMED));
     expect(verified.body.data.user.isPlatformAdmin).toBe(true);
     expect((await login(PLATFORM_ADMIN_UNCLAIMED, 'attacker chose this')).status).toBe(401);
   });

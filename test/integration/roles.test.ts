@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Channel, Inbox, InboxDetail, Provider, RoutingStrategy } from '../../shared/contract/settings';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
 import { newTwilioAccount } from '../support/twilio';
@@ -9,11 +9,11 @@ import { newTwilioAccount } from '../support/twilio';
 async function settingsOf(account: Account, inboxId: string) {
   const token = account.tokens.accessToken;
   const [providers, channels, inboxes, inbox, routing] = await Promise.all([
-    api<{ providers: Provider[] }>('/api/v1/providers', { token }),
-    api<{ channels: Channel[] }>('/api/v1/channels', { token }),
-    api<{ inboxes: Inbox[] }>('/api/v1/inboxes', { token }),
-    api<{ inbox: InboxDetail }>(`/api/v1/inboxes/${inboxId}`, { token }),
-    api<{ strategies: RoutingStrategy[] }>(`/api/v1/inboxes/${inboxId}/routing`, { token }),
+    callRoute(endpoints.listProviders, { token }),
+    callRoute(endpoints.listChannels, { token }),
+    callRoute(endpoints.listInboxes, { token }),
+    callRoute(endpoints.getInbox, { params: { id: inboxId }, token }),
+    callRoute(endpoints.getInboxRouting, { params: { id: inboxId }, token }),
   ]);
   for (const r of [providers, channels, inboxes, inbox, routing]) expect(r.status).toBe(200);
   return [providers, channels, inboxes, inbox, routing].map((r) => r.body.data);
@@ -33,22 +33,27 @@ describe('roles', () => {
     const twilio = await newTwilioAccount();
     const token = agent.tokens.accessToken;
     const attempts = [
-      api('/api/v1/providers/twilio', { token, body: { accountSid: twilio.accountSid, authToken: twilio.authToken } }),
-      api(`/api/v1/providers/${provider.id}`, { token, method: 'DELETE' }),
-      api(`/api/v1/providers/${provider.id}/import-channels`, {
+      callRoute(endpoints.connectTwilio, { token, body: { accountSid: twilio.accountSid, authToken: twilio.authToken } }),
+      callRoute(endpoints.disconnectProvider, { params: { id: provider.id }, token }),
+      callRoute(endpoints.importChannels, {
+        params: { id: provider.id },
         token,
         body: { numbers: [{ sid: 'PN0', phoneNumber: '+14155550199', capabilities: { voice: true, sms: true } }] },
       }),
-      api(`/api/v1/channels/${channel.id}/routing`, {
+      callRoute(endpoints.updateChannelRouting, {
+        params: { id: channel.id },
         token,
-        method: 'PATCH',
         body: { routingType: 'INBOX', routingTargetId: inbox.id },
       }),
-      api('/api/v1/inboxes', { token, body: { name: 'Agent’s own inbox' } }),
-      api(`/api/v1/inboxes/${inbox.id}`, { token, method: 'DELETE' }),
-      api(`/api/v1/inboxes/${inbox.id}/routing`, { token, body: { channelType: 'PHONE', strategyType: 'RING_ALL', config: {} } }),
-      api(`/api/v1/inboxes/${inbox.id}/members`, { token, body: { userId: agent.user.id } }),
-      api(`/api/v1/inboxes/${inbox.id}/members/${owner.user.id}`, { token, method: 'DELETE' }),
+      callRoute(endpoints.createInbox, { token, body: { name: 'Agent’s own inbox' } }),
+      callRoute(endpoints.deleteInbox, { params: { id: inbox.id }, token }),
+      callRoute(endpoints.saveInboxRouting, {
+        params: { id: inbox.id },
+        token,
+        body: { channelType: 'PHONE', strategyType: 'RING_ALL', config: {} },
+      }),
+      callRoute(endpoints.addInboxMember, { params: { id: inbox.id }, token, body: { userId: agent.user.id } }),
+      callRoute(endpoints.removeInboxMember, { params: { id: inbox.id, userId: owner.user.id }, token }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(403);
@@ -61,12 +66,13 @@ describe('roles', () => {
     const owner = await signUp();
     const admin = await addTeamMember(owner, { role: 'ADMIN', name: 'Adam Admin' });
     const inbox = await createInbox(admin, 'Escalations');
-    const added = await api(`/api/v1/inboxes/${inbox.id}/members`, {
+    const added = await callRoute(endpoints.addInboxMember, {
+      params: { id: inbox.id },
       token: admin.tokens.accessToken,
       body: { userId: owner.user.id },
     });
     expect(added.status).toBe(201);
-    const seen = await api<{ inboxes: Inbox[] }>('/api/v1/inboxes', { token: owner.tokens.accessToken });
+    const seen = await callRoute(endpoints.listInboxes, { token: owner.tokens.accessToken });
     expect(seen.body.data.inboxes).toMatchObject([{ name: 'Escalations', memberCount: 1 }]);
   });
 });

@@ -1,6 +1,7 @@
 import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { api, callRoute } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { inboundParams, newPhone, type SmsLine, smsLine } from '../support/sms';
 
 /** What every answer of the API carries, whatever its route, status or type. */
@@ -23,10 +24,10 @@ describe('security headers on API answers, through the gateway', () => {
 
   it('a signed-in JSON answer, a public one and error envelopes carry them', async () => {
     const answers = [
-      await api('/api/v1/conversations', { token: line.account.tokens.accessToken }),
-      await api('/api/v1/health'),
-      await api('/api/v1/conversations'),
-      await api('/api/v1/auth/login', { rawBody: '{"email": ', headers: { 'content-type': 'application/json' } }),
+      await callRoute(endpoints.listConversations, { token: line.account.tokens.accessToken }),
+      await callRoute(endpoints.health),
+      await callRoute(endpoints.listConversations),
+      await callRoute(endpoints.login, { rawBody: '{"email": ', headers: { 'content-type': 'application/json' } }),
     ];
     expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 400]);
     for (const answer of answers) {
@@ -36,8 +37,10 @@ describe('security headers on API answers, through the gateway', () => {
   });
 
   it("the $default route's 404 and 405 carry them", async () => {
+    // A path no route has: typed by hand, since no endpoint names it.
     const unknown = await api('/api/v1/no-such-thing');
-    const wrongMethod = await api('/api/v1/health', { method: 'DELETE' });
+    // A route's path with a method it does not take.
+    const wrongMethod = await api(endpoints.health.path, { method: 'DELETE' });
     expect([unknown.status, wrongMethod.status]).toEqual([404, 405]);
     expect(securityHeaders(unknown.headers)).toEqual(EXPECTED);
     expect(securityHeaders(wrongMethod.headers)).toEqual(EXPECTED);

@@ -3,8 +3,8 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import { SESSION_TOKEN_FAILURE_LIMIT } from '../../shared/constants';
-import type { Tokens } from '../../shared/contract/auth';
-import { type Account, api, newClientAddress, refresh, signIn, signUp } from '../support/api';
+import { type Account, callRoute, newClientAddress, refresh, signIn, signUp } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { withChannel } from '../support/settings';
 import { testTable } from '../support/table';
 import { spentLongAgo } from '../support/tokens';
@@ -17,10 +17,10 @@ import { spentLongAgo } from '../support/tokens';
 /** What a holder of `accessToken` gets from routes of every kind: the statuses, in this order. */
 async function statuses(accessToken: string) {
   const answers = await Promise.all([
-    api('/api/v1/me', { token: accessToken }),
-    api('/api/v1/contacts', { token: accessToken }),
-    api('/api/v1/voice/token', { method: 'POST', token: accessToken }),
-    api('/api/v1/realtime/ticket', { method: 'POST', token: accessToken }),
+    callRoute(endpoints.me, { token: accessToken }),
+    callRoute(endpoints.listContacts, { token: accessToken }),
+    callRoute(endpoints.voiceToken, { token: accessToken }),
+    callRoute(endpoints.realtimeTicket, { token: accessToken }),
   ]);
   return answers.map((res) => res.status);
 }
@@ -41,9 +41,9 @@ describe('an access token whose sign-in session ended', () => {
     const [session, otherDevice] = [(await signIn(account)).tokens, (await signIn(account)).tokens];
     expect(await statuses(session.accessToken)).toEqual(STILL_SIGNED_IN);
 
-    expect((await api('/api/v1/auth/logout', { body: { refreshToken: session.refreshToken } })).status).toBe(200);
+    expect((await callRoute(endpoints.logout, { body: { refreshToken: session.refreshToken } })).status).toBe(200);
     expect(await statuses(session.accessToken)).toEqual(SIGNED_OUT);
-    const me = await api('/api/v1/me', { token: session.accessToken });
+    const me = await callRoute(endpoints.me, { token: session.accessToken });
     expect(me.body.error).toEqual({ code: 'SESSION_ENDED', message: 'Your session has ended. Please sign in again.' });
 
     expect(await statuses(otherDevice.accessToken)).toEqual(STILL_SIGNED_IN);
@@ -52,7 +52,7 @@ describe('an access token whose sign-in session ended', () => {
   it('is refused everywhere, for every session of the user, right after signing out everywhere', async () => {
     const account = await owner();
     const sessions = [(await signIn(account)).tokens, (await signIn(account)).tokens, account.tokens];
-    const res = await api('/api/v1/auth/logout-all', { method: 'POST', token: sessions[0]?.accessToken });
+    const res = await callRoute(endpoints.logoutAll, { token: sessions[0]?.accessToken });
     expect(res.status).toBe(200);
     for (const session of sessions) expect(await statuses(session.accessToken)).toEqual(SIGNED_OUT);
   });
@@ -83,13 +83,13 @@ describe('an access token whose sign-in session ended', () => {
         ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
       }),
     );
-    expect((await api('/api/v1/me', { token: session.accessToken })).status).toBe(401);
+    expect((await callRoute(endpoints.me, { token: session.accessToken })).status).toBe(401);
   });
 });
 
 describe('refresh and sign-out under a flood of junk refresh tokens', () => {
   const junkRefresh = (address: string) =>
-    api('/api/v1/auth/refresh', { body: { refreshToken: 'AAAAAAAAAAAAAAAAAAAAAA' }, address });
+    callRoute(endpoints.refresh, { body: { refreshToken: 'AAAAAAAAAAAAAAAAAAAAAA' }, address });
 
   it('stop the flooding address with 429 and when to come back; live sessions elsewhere refresh and sign out as usual', async () => {
     const account = await signUp();
@@ -109,23 +109,20 @@ describe('refresh and sign-out under a flood of junk refresh tokens', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(throttled.body.error.details).toEqual({ retryAfterSeconds: retryAfter });
-    const junkLogout = await api('/api/v1/auth/logout', { body: { refreshToken: 'AAAAAAAAAAAAAAAAAAAAAA' }, address: flood });
+    const junkLogout = await callRoute(endpoints.logout, { body: { refreshToken: 'AAAAAAAAAAAAAAAAAAAAAA' }, address: flood });
     expect(junkLogout.status).toBe(429);
 
     // Everyone else: the flood used up nobody's limit but its own address's.
     const elsewhere = newClientAddress();
-    const refreshed = await api<{ tokens: Tokens }>('/api/v1/auth/refresh', {
-      body: { refreshToken: session.refreshToken },
-      address: elsewhere,
-    });
+    const refreshed = await callRoute(endpoints.refresh, { body: { refreshToken: session.refreshToken }, address: elsewhere });
     expect(refreshed.status).toBe(200);
-    expect((await api('/api/v1/me', { token: refreshed.body.data.tokens.accessToken })).status).toBe(200);
-    const out = await api('/api/v1/auth/logout', {
+    expect((await callRoute(endpoints.me, { token: refreshed.body.data.tokens.accessToken })).status).toBe(200);
+    const out = await callRoute(endpoints.logout, {
       body: { refreshToken: refreshed.body.data.tokens.refreshToken },
       address: elsewhere,
     });
     expect(out.status).toBe(200);
-    expect((await api('/api/v1/me', { token: refreshed.body.data.tokens.accessToken })).status).toBe(401);
+    expect((await callRoute(endpoints.me, { token: refreshed.body.data.tokens.accessToken })).status).toBe(401);
   });
 
   it('count only tokens that fail: an address refreshing live sessions far past the limit is never throttled', async () => {
@@ -133,10 +130,7 @@ describe('refresh and sign-out under a flood of junk refresh tokens', () => {
     let tokens = (await signIn(account)).tokens;
     const office = newClientAddress();
     for (let i = 0; i <= SESSION_TOKEN_FAILURE_LIMIT + 5; i++) {
-      const res = await api<{ tokens: Tokens }>('/api/v1/auth/refresh', {
-        body: { refreshToken: tokens.refreshToken },
-        address: office,
-      });
+      const res = await callRoute(endpoints.refresh, { body: { refreshToken: tokens.refreshToken }, address: office });
       expect(res.status).toBe(200);
       tokens = res.body.data.tokens;
     }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
 import type { User } from '../../shared/contract/auth';
-import { api, refresh, signIn, signUp, stack } from '../support/api';
+import { callRoute, refresh, signIn, signUp, stack, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { openSocket } from '../support/socket';
 import { testTable } from '../support/table';
 import { spentLongAgo } from '../support/tokens';
@@ -17,7 +18,7 @@ describe('refresh tokens', () => {
     expect(second.status).toBe(200);
     const third = await refresh(second.body.data.tokens.refreshToken);
     expect(third.status).toBe(200);
-    const me = await api<{ user: User }>('/api/v1/me', { token: third.body.data.tokens.accessToken });
+    const me = await callRoute(endpoints.me, { token: third.body.data.tokens.accessToken });
     expect(me.status).toBe(200);
     expect(Date.parse(me.body.data.user.lastActiveAt ?? '')).toBeGreaterThanOrEqual(Date.parse(first.user.lastActiveAt ?? ''));
   });
@@ -34,7 +35,7 @@ describe('refresh tokens', () => {
     // The session goes on from the one successor.
     const next = await refresh(tabB.body.data.tokens.refreshToken);
     expect(next.status).toBe(200);
-    expect((await api('/api/v1/me', { token: next.body.data.tokens.accessToken })).status).toBe(200);
+    expect((await callRoute(endpoints.me, { token: next.body.data.tokens.accessToken })).status).toBe(200);
   });
 
   it('revoke the whole family when a spent token is presented again after the grace period', async () => {
@@ -77,14 +78,14 @@ describe('refresh tokens', () => {
 
   it('refuse unknown and missing tokens', async () => {
     expect((await refresh('AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(401);
-    const missing = await api('/api/v1/auth/refresh', { body: {} });
+    const missing = await callRoute(endpoints.refresh, { body: unchecked({}) });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toBe('Refresh token is required');
   });
 });
 
 describe('signing out', () => {
-  const logout = (refreshToken: string) => api('/api/v1/auth/logout', { body: { refreshToken } });
+  const logout = (refreshToken: string) => callRoute(endpoints.logout, { body: { refreshToken } });
 
   it('ends the session on the server: a copied refresh token stops working and the session’s socket closes', async () => {
     const account = await signUp();
@@ -114,7 +115,7 @@ describe('signing out', () => {
     const sockets = await Promise.all(sessions.map((s) => openSocket(s.tokens.accessToken)));
     const bystanderSocket = await openSocket(bystander.tokens.accessToken);
 
-    const res = await api('/api/v1/auth/logout-all', { method: 'POST', token: sessions[0]?.tokens.accessToken });
+    const res = await callRoute(endpoints.logoutAll, { token: sessions[0]?.tokens.accessToken });
     expect(res.status).toBe(200);
     expect(await Promise.all(sockets.map((s) => s.closed))).toEqual([1000, 1000]);
     for (const s of [...sessions, account]) expect((await refresh(s.tokens.refreshToken)).status).toBe(401);
@@ -122,7 +123,7 @@ describe('signing out', () => {
     expect((await refresh(bystander.tokens.refreshToken)).status).toBe(200);
     expect(bystanderSocket.ws.readyState).toBe(bystanderSocket.ws.OPEN);
     bystanderSocket.ws.close();
-    expect((await api('/api/v1/auth/logout-all', { method: 'POST' })).status).toBe(401);
+    expect((await callRoute(endpoints.logoutAll)).status).toBe(401);
   });
 
   it('happens to the session whose refresh token is reused: its socket closes too', async () => {
@@ -141,7 +142,7 @@ describe('access tokens', () => {
   const claims = (user: User) => ({ cid: user.companyId, adm: false });
 
   it('are required by /me', async () => {
-    const res = await api('/api/v1/me');
+    const res = await callRoute(endpoints.me);
     expect(res.status).toBe(401);
     expect(res.body.error).toEqual({ code: 'UNAUTHORIZED', message: 'Authentication required' });
   });
@@ -156,7 +157,7 @@ describe('access tokens', () => {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(secret());
-    const res = await api('/api/v1/me', { token: expired });
+    const res = await callRoute(endpoints.me, { token: expired });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('TOKEN_EXPIRED');
   });
@@ -181,7 +182,7 @@ describe('access tokens', () => {
       `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: user.id, ...claims(user), iss: 'switchboard', aud: 'switchboard-app' })).toString('base64url')}.`,
     ];
     for (const token of forged) {
-      const res = await api('/api/v1/me', { token });
+      const res = await callRoute(endpoints.me, { token });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHORIZED');
     }

@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { describe, expect, it } from 'vitest';
-import { type ConversationPage, THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
-import type { Provider } from '../../shared/contract/settings';
-import { api, signUp, stack } from '../support/api';
+import { THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
+import { callRoute, signUp, stack, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import type { Socket } from '../support/realtime';
 import {
   EMPTY_TWIML,
@@ -290,7 +290,8 @@ describe('a text to a number that is not an active SMS channel', () => {
     const line = await smsLine();
     const { voiceOnly, smsOnly } = numbersByKind(line.twilio);
     await expectIgnored(line, line.smsUrl, smsOnly.phone_number);
-    const imported = await api<{ importedCount: number }>(`/api/v1/providers/${line.provider.id}/import-channels`, {
+    const imported = await callRoute(endpoints.importChannels, {
+      params: { id: line.provider.id },
       token: line.account.tokens.accessToken,
       body: { numbers: [{ sid: voiceOnly.sid, phoneNumber: voiceOnly.phone_number, capabilities: { voice: true, sms: false } }] },
     });
@@ -301,7 +302,7 @@ describe('a text to a number that is not an active SMS channel', () => {
   it('is answered with empty TwiML and not stored once the provider that imported it was disconnected', async () => {
     const line = await smsLine();
     const token = line.account.tokens.accessToken;
-    expect((await api(`/api/v1/providers/${line.provider.id}`, { method: 'DELETE', token })).status).toBe(200);
+    expect((await callRoute(endpoints.disconnectProvider, { params: { id: line.provider.id }, token })).status).toBe(200);
     // The old webhook id is gone with its provider.
     const old = await postWebhook(line.smsUrl, inboundParams(line, { from: newPhone(), body: 'old' }), {
       authToken: line.twilio.authToken,
@@ -309,12 +310,13 @@ describe('a text to a number that is not an active SMS channel', () => {
     expect(old.status).toBe(404);
 
     // Connected again: a new webhook id, and the old channel stays inactive until imported again.
-    const again = await api<{ provider: Provider }>('/api/v1/providers/twilio', {
+    const again = await callRoute(endpoints.connectTwilio, {
       token,
       body: { accountSid: line.twilio.accountSid, authToken: line.twilio.authToken },
     });
     const { smsOnly } = numbersByKind(line.twilio);
-    await api(`/api/v1/providers/${again.body.data.provider.id}/import-channels`, {
+    await callRoute(endpoints.importChannels, {
+      params: { id: again.body.data.provider.id },
       token,
       body: { numbers: [{ sid: smsOnly.sid, phoneNumber: smsOnly.phone_number, capabilities: { voice: false, sms: true } }] },
     });
@@ -358,8 +360,8 @@ describe('a closed conversation', () => {
     const phone = newPhone();
     await textIn(line, { from: phone, body: 'thanks, all sorted' });
     const { conversationId } = await conversationFrom(socket, phone);
-    const closed = await api(`/api/v1/conversations/${conversationId}/status`, {
-      method: 'PATCH',
+    const closed = await callRoute(endpoints.updateConversationStatus, {
+      params: { id: conversationId },
       token: line.account.tokens.accessToken,
       body: { status: 'CLOSED' },
     });
@@ -374,8 +376,12 @@ describe('a closed conversation', () => {
     expect(read.body.data.conversation).toMatchObject({ status: 'OPEN', messageCount: 2 });
     // The company's counters moved with it: the list's totals.
     const list = async (status: string) =>
-      (await api<ConversationPage>(`/api/v1/conversations?status=${status}`, { token: line.account.tokens.accessToken })).body
-        .data;
+      (
+        await callRoute(endpoints.listConversations, {
+          query: { status: unchecked(status) },
+          token: line.account.tokens.accessToken,
+        })
+      ).body.data;
     expect(await list('OPEN')).toMatchObject({ total: 1, conversations: [{ id: conversationId, status: 'OPEN' }] });
     expect(await list('CLOSED')).toMatchObject({ total: 0, conversations: [] });
   });

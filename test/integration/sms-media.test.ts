@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationPage } from '../../shared/contract/conversations';
-import { api, signUp, stack } from '../support/api';
+import { fillPath } from '../../shared/contract/route';
+import { api, callRoute, signUp, stack } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { newPhone, readConversation, smsLine } from '../support/sms';
 import { emulatorMessages, type TwilioAccount, textFromPhone, twilioMediaContent } from '../support/twilio';
 
@@ -20,7 +21,7 @@ async function twilioCopies(twilio: TwilioAccount) {
 }
 
 async function latestConversation(token: string) {
-  const page = await api<ConversationPage>('/api/v1/conversations', { token });
+  const page = await callRoute(endpoints.listConversations, { token });
   const conversation = page.body.data.conversations[0];
   if (!conversation) throw new Error('no conversation');
   return conversation;
@@ -42,7 +43,8 @@ describe('inbound MMS', () => {
     expect(conversation.lastMessage).toEqual({ direction: 'INBOUND', body: 'The dent, and the receipt', mediaCount: 2 });
     const [message] = (await readConversation(line.account, conversation.id)).body.data.conversation.messages;
     if (!message) throw new Error('no message');
-    const path = (index: number) => `/api/v1/conversations/${conversation.id}/messages/${message.id}/media/${index}`;
+    const params = (index: number) => ({ id: conversation.id, messageId: message.id, index: String(index) });
+    const path = (index: number) => fillPath(endpoints.messageMedia.path, params(index));
     expect(message.body).toBe('The dent, and the receipt');
     expect(message.media).toEqual([
       { contentType: 'image/png', url: path(0) },
@@ -59,23 +61,30 @@ describe('inbound MMS', () => {
       expect(served.bytes.equals(copies[index]?.bytes ?? Buffer.alloc(0)), `media ${index}: the emulator's bytes`).toBe(true);
     }
     // Real pictures: PNG's signature, JPEG's start of image.
-    expect((await api(path(0), { token })).bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-    expect((await api(path(1), { token })).bytes.subarray(0, 2).toString('hex')).toBe('ffd8');
+    expect((await callRoute(endpoints.messageMedia, { params: params(0), token })).bytes.subarray(0, 8).toString('hex')).toBe(
+      '89504e470d0a1a0a',
+    );
+    expect((await callRoute(endpoints.messageMedia, { params: params(1), token })).bytes.subarray(0, 2).toString('hex')).toBe(
+      'ffd8',
+    );
 
     // Beyond the message's media, or not an index: not found, as an envelope.
     for (const bad of ['2', '-1', 'x', '00000000000']) {
-      const missing = await api(`/api/v1/conversations/${conversation.id}/messages/${message.id}/media/${bad}`, { token });
+      const missing = await callRoute(endpoints.messageMedia, {
+        params: { id: conversation.id, messageId: message.id, index: bad },
+        token,
+      });
       expect(missing.status, bad).toBe(404);
       expect(missing.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
     }
 
     // Another company: the same path is not found; nothing of the picture leaves.
     const other = await signUp();
-    const refused = await api(path(0), { token: other.tokens.accessToken });
+    const refused = await callRoute(endpoints.messageMedia, { params: params(0), token: other.tokens.accessToken });
     expect(refused.status).toBe(404);
     expect(refused.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
     // Signed out: refused before anything is read.
-    expect((await api(path(0))).status).toBe(401);
+    expect((await callRoute(endpoints.messageMedia, { params: params(0) })).status).toBe(401);
   });
 
   it('keeps a message of pictures only: an empty body, its media, and a preview that counts them', async () => {
@@ -100,7 +109,8 @@ describe('inbound MMS', () => {
     expect(conversation.lastMessage).toEqual({ direction: 'INBOUND', body: 'Just words' });
     const [message] = (await readConversation(line.account, conversation.id)).body.data.conversation.messages;
     expect(message?.media).toEqual([]);
-    const none = await api(`/api/v1/conversations/${conversation.id}/messages/${message?.id}/media/0`, {
+    const none = await callRoute(endpoints.messageMedia, {
+      params: { id: conversation.id, messageId: String(message?.id), index: '0' },
       token: line.account.tokens.accessToken,
     });
     expect(none.status).toBe(404);

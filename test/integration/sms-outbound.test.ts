@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/contract/conversations';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { MAX_MESSAGE_LENGTH } from '../../shared/sms-segments';
-import { api } from '../support/api';
+import { callRoute, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
 import {
   conversationWith,
@@ -156,7 +157,8 @@ describe('sending a text', () => {
     const conversationId = await conversationWith(line, socket, newPhone());
     await setTwilioFaults(line.twilio.accountSid, { rest: { delayMs: 30_000 } });
     try {
-      const sent = await shortRoutes.request<{ message: Message }>(`/api/v1/conversations/${conversationId}/messages`, {
+      const sent = await shortRoutes.callRoute(endpoints.sendMessage, {
+        params: { id: conversationId },
         token: line.account.tokens.accessToken,
         body: { body: 'Still there?' },
       });
@@ -186,9 +188,10 @@ describe('what may be sent', () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Message content must not be empty' });
     }
-    const missing = await api(`/api/v1/conversations/${conversationId}/messages`, {
+    const missing = await callRoute(endpoints.sendMessage, {
+      params: { id: conversationId },
       token: line.account.tokens.accessToken,
-      body: {},
+      body: unchecked({}),
     });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toBe('Message content must not be empty');
@@ -213,7 +216,7 @@ describe('what may be sent', () => {
     const token = line.account.tokens.accessToken;
     const thread = async () => (await readConversation(line.account, conversationId)).body.data.conversation;
     expect((await thread()).sendingBlockedBy).toBeNull();
-    expect((await api(`/api/v1/providers/${line.provider.id}`, { method: 'DELETE', token })).status).toBe(200);
+    expect((await callRoute(endpoints.disconnectProvider, { params: { id: line.provider.id }, token })).status).toBe(200);
     expect((await thread()).sendingBlockedBy).toBe('CHANNEL_INACTIVE');
     const res = await sendText(line.account, conversationId, 'Anyone?');
     expect(res.status).toBe(409);

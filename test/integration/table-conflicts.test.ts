@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { keys } from '../../functions/lib/table';
-import type { Invitation } from '../../shared/contract/team';
-import { api, signUp, uniqueEmail } from '../support/api';
+import { callRoute, signUp, uniqueEmail } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { holdItem } from '../support/table';
 
 /**
@@ -19,10 +19,7 @@ describe('parallel writes on one item', () => {
     // Each checks, in its transaction, that the owner may still invite: all ten hold the owner's item.
     const answering = Promise.all(
       emails.map((email) =>
-        api<{ invitation: Invitation }>('/api/v1/invitations', {
-          token: owner.tokens.accessToken,
-          body: { email, role: 'AGENT' },
-        }),
+        callRoute(endpoints.createInvitation, { token: owner.tokens.accessToken, body: { email, role: 'AGENT' } }),
       ),
     );
     await vi.waitFor(async () => expect(await hold.turnedAway()).toBeGreaterThan(0), { timeout: 30_000, interval: 20 });
@@ -32,7 +29,7 @@ describe('parallel writes on one item', () => {
     expect(answers.map((a) => [a.status, a.body])).toEqual(
       emails.map((email) => [201, expect.objectContaining({ data: { invitation: expect.objectContaining({ email }) } })]),
     );
-    const listed = await api<{ invitations: Invitation[] }>('/api/v1/invitations', { token: owner.tokens.accessToken });
+    const listed = await callRoute(endpoints.listInvitations, { token: owner.tokens.accessToken });
     expect(listed.body.data.invitations.map((i) => i.email).sort()).toEqual([...emails].sort());
   });
 });

@@ -4,8 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { assigneeCounter, type ConversationRecord } from '../../functions/conversations/records';
 import { keys } from '../../functions/lib/table';
 import type { Conversation, ConversationPage, ConversationStatus } from '../../shared/contract/conversations';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp, unchecked } from '../support/api';
 import { seedConversations } from '../support/conversations';
+import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { conversationWith, newPhone, readConversation, type SmsLine, smsLine, socketsClosedAfterEach } from '../support/sms';
 import { testTable } from '../support/table';
@@ -21,17 +22,15 @@ import { routeChannel } from '../support/voice';
 const listen = socketsClosedAfterEach();
 
 const assign = (who: Account, conversationId: string, body: unknown) =>
-  api<{ conversation: Conversation }>(`/api/v1/conversations/${encodeURIComponent(conversationId)}/assignee`, {
-    method: 'PATCH',
+  callRoute(endpoints.assignConversation, {
+    params: { id: conversationId },
     token: who.tokens.accessToken,
-    body,
+    body: unchecked(body),
   });
 
 type Query = Record<string, string | number>;
 const list = (who: Account, query: Query) =>
-  api<ConversationPage>(`/api/v1/conversations?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, {
-    token: who.tokens.accessToken,
-  });
+  callRoute(endpoints.listConversations, { query: unchecked(query), token: who.tokens.accessToken });
 
 async function listed(who: Account, query: Query): Promise<ConversationPage> {
   const res = await list(who, query);
@@ -144,7 +143,7 @@ describe('a company texting through its number', () => {
 
     const stranger = await signUp({ companyName: 'Stranger Co' });
     const leaver = await addTeamMember(owner, { name: 'Leaving Soon' });
-    const removed = await api(`/api/v1/users/${leaver.user.id}`, { method: 'DELETE', token: owner.tokens.accessToken });
+    const removed = await callRoute(endpoints.removeUser, { params: { id: leaver.user.id }, token: owner.tokens.accessToken });
     expect(removed.status).toBe(200);
     for (const userId of [stranger.user.id, leaver.user.id, 'no-such-user', randomUUID()]) {
       const res = await assign(owner, conversationId, { userId });
@@ -183,7 +182,7 @@ describe('a company texting through its number', () => {
   });
 
   it('needs a signed-in user', async () => {
-    const res = await api(`/api/v1/conversations/${randomUUID()}/assignee`, { method: 'PATCH', body: { userId: null } });
+    const res = await callRoute(endpoints.assignConversation, { params: { id: randomUUID() }, body: { userId: null } });
     expect(res.status).toBe(401);
   });
 });
@@ -232,8 +231,8 @@ describe('the assignee filter of the list', () => {
       [6, 'OPEN'],
       [10, 'CLOSED'],
     ] as const) {
-      const res = await api(`/api/v1/conversations/${at(i).id}/status`, {
-        method: 'PATCH',
+      const res = await callRoute(endpoints.updateConversationStatus, {
+        params: { id: at(i).id },
         token: me.tokens.accessToken,
         body: { status },
       });
@@ -331,8 +330,8 @@ describe('the assignee filter of the list', () => {
       assign(colleague, target.id, { userId: colleague.user.id }),
       assign(me, target.id, { userId: null }),
       assign(colleague, target.id, { userId: me.user.id }),
-      api(`/api/v1/conversations/${target.id}/status`, {
-        method: 'PATCH',
+      callRoute(endpoints.updateConversationStatus, {
+        params: { id: target.id },
         token: me.tokens.accessToken,
         body: { status: 'CLOSED' },
       }),
@@ -394,8 +393,8 @@ describe('conversations stored before assignment', () => {
     expect(ids(all)).toEqual([idle.id, assigning.id, closing.id]);
     expect(all.conversations.map((c) => c.assignee)).toEqual([null, null, null]);
 
-    const closed = await api(`/api/v1/conversations/${closing.id}/status`, {
-      method: 'PATCH',
+    const closed = await callRoute(endpoints.updateConversationStatus, {
+      params: { id: closing.id },
       token: me.tokens.accessToken,
       body: { status: 'CLOSED' },
     });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UNREAD_WINDOW } from '../../shared/constants';
-import { api, signUp } from '../support/api';
+import { callRoute, signUp, unchecked } from '../support/api';
 import { seedConversations } from '../support/conversations';
+import { endpoints } from '../support/endpoints';
 import { openSocket, type Socket } from '../support/realtime';
 import { conversationWith, newPhone, type SmsLine, smsLine, socketsClosedAfterEach, textIn } from '../support/sms';
 import { testTable } from '../support/table';
@@ -81,8 +82,8 @@ describe('unread per member', () => {
     const line = await smsLine();
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone(), 'Close me');
-    const closed = await api<{ conversation: { unreadCount: number } }>(`/api/v1/conversations/${conversationId}/status`, {
-      method: 'PATCH',
+    const closed = await callRoute(endpoints.updateConversationStatus, {
+      params: { id: conversationId },
       token: line.account.tokens.accessToken,
       body: { status: 'CLOSED' },
     });
@@ -120,8 +121,8 @@ describe('the unread summary and filter', () => {
     await markRead(ada, second);
     expect(await unreadSummary(ada)).toEqual({ count: 2, complete: true });
     // Closed conversations are not waiting for anyone.
-    const closing = await api(`/api/v1/conversations/${first}/status`, {
-      method: 'PATCH',
+    const closing = await callRoute(endpoints.updateConversationStatus, {
+      params: { id: first },
       token: ada.tokens.accessToken,
       body: { status: 'CLOSED' },
     });
@@ -146,8 +147,8 @@ describe('the unread summary and filter', () => {
     expect((await listPage(ada, { unread: 'false', status: 'OPEN' })).total).toBe(2);
 
     // Alongside the assignee filter: the window is the assignee's conversations.
-    const assigned = await api(`/api/v1/conversations/${third}/assignee`, {
-      method: 'PATCH',
+    const assigned = await callRoute(endpoints.assignConversation, {
+      params: { id: third },
       token: ada.tokens.accessToken,
       body: { userId: ada.user.id },
     });
@@ -158,7 +159,10 @@ describe('the unread summary and filter', () => {
     expect([unassigned.conversations.map((c) => c.id), unassigned.total]).toEqual([[first], 1]);
     expect(unassigned.pagination.nextCursor).toBeNull();
 
-    const bad = await api(`/api/v1/conversations?unread=maybe`, { token: ada.tokens.accessToken });
+    const bad = await callRoute(endpoints.listConversations, {
+      query: { unread: unchecked('maybe') },
+      token: ada.tokens.accessToken,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_FAILED');
   });

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Channel, Inbox, InboxDetail, Provider, TeamUser } from '../../shared/contract/settings';
-import { type Account, api, signUp } from '../support/api';
+import type { Endpoint, HttpContract } from '../../shared/contract/route';
+import type { Channel, Inbox, Provider } from '../../shared/contract/settings';
+import { type Account, callRoute, signUp, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 
 /**
@@ -19,9 +21,13 @@ beforeAll(async () => {
   [owner, stranger] = await Promise.all([signUp({ companyName: 'Owner Co' }), signUp({ companyName: 'Stranger Co' })]);
   ({ provider, channel } = await withChannel(owner));
   inbox = await createInbox(owner, 'Private');
-  await api(`/api/v1/inboxes/${inbox.id}/members`, { token: owner.tokens.accessToken, body: { userId: owner.user.id } });
-  await api(`/api/v1/channels/${channel.id}/routing`, {
-    method: 'PATCH',
+  await callRoute(endpoints.addInboxMember, {
+    params: { id: inbox.id },
+    token: owner.tokens.accessToken,
+    body: { userId: owner.user.id },
+  });
+  await callRoute(endpoints.updateChannelRouting, {
+    params: { id: channel.id },
     token: owner.tokens.accessToken,
     body: { routingType: 'INBOX', routingTargetId: inbox.id },
   });
@@ -30,63 +36,63 @@ beforeAll(async () => {
 });
 
 describe("another company's user", () => {
-  const cases: [string, () => { path: string; method: string; body?: unknown }][] = [
-    ['disconnects the provider', () => ({ method: 'DELETE', path: `/api/v1/providers/${provider.id}` })],
-    ['lists its available numbers', () => ({ method: 'GET', path: `/api/v1/providers/${provider.id}/available-numbers` })],
+  const cases: [string, () => { endpoint: Endpoint<HttpContract>; params: Record<string, string>; body?: unknown }][] = [
+    ['disconnects the provider', () => ({ endpoint: endpoints.disconnectProvider, params: { id: provider.id } })],
+    ['lists its available numbers', () => ({ endpoint: endpoints.availableNumbers, params: { id: provider.id } })],
     [
       'imports through it',
       () => ({
-        method: 'POST',
-        path: `/api/v1/providers/${provider.id}/import-channels`,
+        endpoint: endpoints.importChannels,
+        params: { id: provider.id },
         body: { numbers: [{ sid: 'PN1', phoneNumber: '+15550000001', capabilities: { voice: true, sms: true } }] },
       }),
     ],
     [
       'routes the channel',
-      () => ({ method: 'PATCH', path: `/api/v1/channels/${channel.id}/routing`, body: { routingType: 'UNASSIGNED' } }),
+      () => ({ endpoint: endpoints.updateChannelRouting, params: { id: channel.id }, body: { routingType: 'UNASSIGNED' } }),
     ],
-    ['reads the inbox', () => ({ method: 'GET', path: `/api/v1/inboxes/${inbox.id}` })],
-    ['deletes the inbox', () => ({ method: 'DELETE', path: `/api/v1/inboxes/${inbox.id}` })],
-    ['reads its routing', () => ({ method: 'GET', path: `/api/v1/inboxes/${inbox.id}/routing` })],
+    ['reads the inbox', () => ({ endpoint: endpoints.getInbox, params: { id: inbox.id } })],
+    ['deletes the inbox', () => ({ endpoint: endpoints.deleteInbox, params: { id: inbox.id } })],
+    ['reads its routing', () => ({ endpoint: endpoints.getInboxRouting, params: { id: inbox.id } })],
     [
       'saves its routing',
       () => ({
-        method: 'POST',
-        path: `/api/v1/inboxes/${inbox.id}/routing`,
+        endpoint: endpoints.saveInboxRouting,
+        params: { id: inbox.id },
         body: { channelType: 'PHONE', strategyType: 'RING_ALL' },
       }),
     ],
     [
       'adds itself as a member',
-      () => ({ method: 'POST', path: `/api/v1/inboxes/${inbox.id}/members`, body: { userId: stranger.user.id } }),
+      () => ({ endpoint: endpoints.addInboxMember, params: { id: inbox.id }, body: { userId: stranger.user.id } }),
     ],
-    ['removes a member', () => ({ method: 'DELETE', path: `/api/v1/inboxes/${inbox.id}/members/${owner.user.id}` })],
+    ['removes a member', () => ({ endpoint: endpoints.removeInboxMember, params: { id: inbox.id, userId: owner.user.id } })],
     [
       'routes its own channel to the inbox',
       () => ({
-        method: 'PATCH',
-        path: `/api/v1/channels/${strangerChannel.id}/routing`,
+        endpoint: endpoints.updateChannelRouting,
+        params: { id: strangerChannel.id },
         body: { routingType: 'INBOX', routingTargetId: inbox.id },
       }),
     ],
     [
       'routes its own channel to the user',
       () => ({
-        method: 'PATCH',
-        path: `/api/v1/channels/${strangerChannel.id}/routing`,
+        endpoint: endpoints.updateChannelRouting,
+        params: { id: strangerChannel.id },
         body: { routingType: 'USER', routingTargetId: owner.user.id },
       }),
     ],
     [
       'adds the user to its own inbox',
-      () => ({ method: 'POST', path: `/api/v1/inboxes/${strangerInbox.id}/members`, body: { userId: owner.user.id } }),
+      () => ({ endpoint: endpoints.addInboxMember, params: { id: strangerInbox.id }, body: { userId: owner.user.id } }),
     ],
   ];
 
   for (const [what, request] of cases) {
     it(`gets 404 when it ${what}`, async () => {
-      const { path, method, body } = request();
-      const res = await api(path, { method, body, token: stranger.tokens.accessToken });
+      const { endpoint, params, body } = request();
+      const res = await callRoute(endpoint, unchecked({ params, body, token: stranger.tokens.accessToken }));
       expect(res.status).toBe(404);
       expect(res.body.success).toBe(false);
       expect(res.body.error.code).toBe('NOT_FOUND');
@@ -96,10 +102,10 @@ describe("another company's user", () => {
   it('sees none of the owner’s providers, channels, inboxes or users in its lists', async () => {
     const token = stranger.tokens.accessToken;
     const [providers, channels, inboxes, users] = await Promise.all([
-      api<{ providers: Provider[] }>('/api/v1/providers', { token }),
-      api<{ channels: Channel[] }>('/api/v1/channels', { token }),
-      api<{ inboxes: Inbox[] }>('/api/v1/inboxes', { token }),
-      api<{ users: TeamUser[] }>('/api/v1/users', { token }),
+      callRoute(endpoints.listProviders, { token }),
+      callRoute(endpoints.listChannels, { token }),
+      callRoute(endpoints.listInboxes, { token }),
+      callRoute(endpoints.listUsers, { token }),
     ]);
     expect(providers.body.data.providers.map((p) => p.id)).not.toContain(provider.id);
     expect(channels.body.data.channels.map((c) => c.id)).toEqual([strangerChannel.id]);
@@ -109,12 +115,12 @@ describe("another company's user", () => {
 
   it('changed nothing of the owner’s', async () => {
     const token = owner.tokens.accessToken;
-    const providers = await api<{ providers: Provider[] }>('/api/v1/providers', { token });
+    const providers = await callRoute(endpoints.listProviders, { token });
     expect(providers.body.data.providers).toEqual([{ ...provider, channelCount: 1 }]);
-    const detail = await api<{ inbox: InboxDetail }>(`/api/v1/inboxes/${inbox.id}`, { token });
+    const detail = await callRoute(endpoints.getInbox, { params: { id: inbox.id }, token });
     expect(detail.body.data.inbox).toMatchObject({ name: 'Private', memberCount: 1, channelCount: 1 });
     expect(detail.body.data.inbox.members.map((m) => m.userId)).toEqual([owner.user.id]);
-    const channels = await api<{ channels: Channel[] }>('/api/v1/channels', { token });
+    const channels = await callRoute(endpoints.listChannels, { token });
     expect(channels.body.data.channels[0]).toMatchObject({
       id: channel.id,
       status: 'ACTIVE',

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpRoutes } from '../../functions/routes';
-import { api, stack } from '../support/api';
+import { api, callRoute, stack } from '../support/api';
 import { type CompanyFixture, companyItems, companyWithEverything, fillPath, pathIdKeys } from '../support/company-fixture';
 import { hashText, seededRandom, validValue } from '../support/contract-fuzz';
+import { endpoints } from '../support/endpoints';
 import { postWebhook } from '../support/sms';
 
 /**
@@ -116,9 +117,9 @@ describe("company B's lists", () => {
   }
 
   it("B's own lists are not empty: the probe reads real data", async () => {
-    const contacts = await api<{ contacts: { id: string }[] }>('/api/v1/contacts', { token: b.owner.tokens.accessToken });
+    const contacts = await callRoute(endpoints.listContacts, { token: b.owner.tokens.accessToken });
     expect(contacts.body.data.contacts.map((c) => c.id)).toContain(b.contact.id);
-    const calls = await api<{ calls: unknown[] }>('/api/v1/calls', { token: b.owner.tokens.accessToken });
+    const calls = await callRoute(endpoints.listCalls, { token: b.owner.tokens.accessToken });
     expect(calls.body.data.calls).toHaveLength(1);
   });
 });

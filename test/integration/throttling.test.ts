@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { api, newClientAddress, signUp, uniqueEmail } from '../support/api';
+import { callRoute, newClientAddress, signUp, uniqueEmail } from '../support/api';
+import { endpoints } from '../support/endpoints';
 
 const login = (email: string, password: string, address: string) =>
-  api('/api/v1/auth/login', { body: { email, password }, address });
+  callRoute(endpoints.login, { body: { email, password }, address });
 
 describe('sign-in', () => {
   it('answers a wrong password and an unknown address alike', async () => {

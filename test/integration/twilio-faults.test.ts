@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../shared/contract/conversations';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import {
   conversationWith,
   newPhone,
@@ -29,10 +29,7 @@ afterEach(() => setTwilioFaults(line.twilio.accountSid, {}));
 const twilioDown = (times: number) => setTwilioFaults(line.twilio.accountSid, { rest: { status: 503, times } });
 const token = () => line.account.tokens.accessToken;
 const retry = (account: Account, conversationId: string, messageId: string) =>
-  api<{ message: Message }>(`/api/v1/conversations/${conversationId}/messages/${messageId}/retry`, {
-    method: 'POST',
-    token: account.tokens.accessToken,
-  });
+  callRoute(endpoints.retryMessage, { params: { id: conversationId, messageId }, token: account.tokens.accessToken });
 
 const unavailable = (action: string) => ({
   success: false,
@@ -44,38 +41,39 @@ const unavailable = (action: string) => ({
 
 describe('Twilio answering 503', () => {
   it('answers each provider route 502 with Twilio’s reason, and changes nothing', async () => {
-    const providerPath = `/api/v1/providers/${line.provider.id}`;
+    const ofProvider = { id: line.provider.id };
     const [number] = line.twilio.numbers;
-    const channelsBefore = (await api('/api/v1/channels', { token: token() })).body;
+    const channelsBefore = (await callRoute(endpoints.listChannels, { token: token() })).body;
     const other = await newTwilioAccount();
 
     await twilioDown(3);
-    const available = await api(`${providerPath}/available-numbers`, { token: token() });
+    const available = await callRoute(endpoints.availableNumbers, { params: ofProvider, token: token() });
     expect({ status: available.status, body: available.body }).toEqual({
       status: 502,
       body: unavailable('list the phone numbers'),
     });
-    const imported = await api(`${providerPath}/import-channels`, {
+    const imported = await callRoute(endpoints.importChannels, {
+      params: ofProvider,
       token: token(),
-      body: { numbers: [{ sid: number?.sid, phoneNumber: number?.phone_number, capabilities: { voice: true, sms: true } }] },
+      body: unchecked({
+        numbers: [{ sid: number?.sid, phoneNumber: number?.phone_number, capabilities: { voice: true, sms: true } }],
+      }),
     });
     expect({ status: imported.status, body: imported.body }).toEqual({
       status: 502,
       body: unavailable('list the phone numbers'),
     });
-    const connected = await api('/api/v1/providers/twilio', {
+    const connected = await callRoute(endpoints.connectTwilio, {
       token: stranger.tokens.accessToken,
       body: { accountSid: line.twilio.accountSid, authToken: line.twilio.authToken },
     });
     expect({ status: connected.status, body: connected.body }).toEqual({ status: 502, body: unavailable('check the account') });
 
-    expect((await api('/api/v1/channels', { token: token() })).body).toEqual(channelsBefore);
-    expect(
-      (await api<{ providers: unknown[] }>('/api/v1/providers', { token: stranger.tokens.accessToken })).body.data.providers,
-    ).toEqual([]);
+    expect((await callRoute(endpoints.listChannels, { token: token() })).body).toEqual(channelsBefore);
+    expect((await callRoute(endpoints.listProviders, { token: stranger.tokens.accessToken })).body.data.providers).toEqual([]);
     // The fault was this account's alone: another account's Twilio answers meanwhile.
     await setTwilioFaults(line.twilio.accountSid, { rest: { status: 503 } });
-    const elsewhere = await api('/api/v1/providers/twilio', {
+    const elsewhere = await callRoute(endpoints.connectTwilio, {
       token: stranger.tokens.accessToken,
       body: { accountSid: other.accountSid, authToken: other.authToken },
     });

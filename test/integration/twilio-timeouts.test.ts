@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import type { ProviderRecord } from '../../functions/settings/records';
-import type { Channel, Provider } from '../../shared/contract/settings';
-import { type Account, signUp, stack } from '../support/api';
+import { type Account, type ApiResponse, signUp, stack } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
 import { testTable } from '../support/table';
 import { type EmulatorNumber, newTwilioAccount, setTwilioFaults, type TwilioAccount, twilioGet } from '../support/twilio';
@@ -19,30 +19,36 @@ const TWILIO_DELAY_MS = 3_000;
 
 const gateway = ownGateway({ timeoutMs: (route) => (route.timeoutSeconds ? TWILIO_ROUTE_TIMEOUT_MS : 10_000) });
 
-async function call<T>(account: Account, method: string, path: string, body?: unknown) {
-  const res = await fetch(`http://${gateway.host}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${account.tokens.accessToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as { success: boolean; data: T; message?: string } };
-}
-
 /** Holds the next request of this Twilio account to a path (a create, one number's update); {} lets it through. */
 const slowOnce = (account: TwilioAccount, path: string) =>
   setTwilioFaults(account.accountSid, { rest: { delayMs: TWILIO_DELAY_MS, times: 1, path } });
 const releaseHeld = (account: TwilioAccount) => setTwilioFaults(account.accountSid, {});
 
+/** The answer's status and envelope, which the assertions compare whole. */
+const statusAndBody = <T>({ status, body }: ApiResponse<T>) => ({ status, body });
+
 const connect = (account: Account, twilio: TwilioAccount) =>
-  call<{ provider: Provider }>(account, 'POST', '/api/v1/providers/twilio', {
-    accountSid: twilio.accountSid,
-    authToken: twilio.authToken,
-  });
+  gateway
+    .callRoute(endpoints.connectTwilio, {
+      token: account.tokens.accessToken,
+      body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
+    })
+    .then(statusAndBody);
 
 const importAll = (account: Account, providerId: string, twilio: TwilioAccount) =>
-  call<{ channels: Channel[] }>(account, 'POST', `/api/v1/providers/${providerId}/import-channels`, {
-    numbers: twilio.numbers.map((n) => ({ sid: n.sid, phoneNumber: n.phone_number, capabilities: { voice: true, sms: true } })),
-  });
+  gateway
+    .callRoute(endpoints.importChannels, {
+      params: { id: providerId },
+      token: account.tokens.accessToken,
+      body: {
+        numbers: twilio.numbers.map((n) => ({
+          sid: n.sid,
+          phoneNumber: n.phone_number,
+          capabilities: { voice: true, sms: true },
+        })),
+      },
+    })
+    .then(statusAndBody);
 
 const numbersOf = async (twilio: TwilioAccount) =>
   (await twilioGet<{ incoming_phone_numbers: EmulatorNumber[] }>(twilio, '/IncomingPhoneNumbers.json')).incoming_phone_numbers;
@@ -77,7 +83,9 @@ describe('a Twilio slower than the function timeout', () => {
       new GetCommand({ TableName: tableName, Key: keys.provider(account.company.id, lateProviderId) }),
     );
     expect(hidden.Item).toMatchObject({ status: 'CONNECTING', accountSid: twilio.accountSid });
-    expect((await call<{ providers: Provider[] }>(account, 'GET', '/api/v1/providers')).body.data.providers).toEqual([]);
+    expect((await gateway.callRoute(endpoints.listProviders, { token: account.tokens.accessToken })).body.data.providers).toEqual(
+      [],
+    );
 
     const again = await connect(account, twilio);
     expect(again.status).toBe(201);
@@ -86,7 +94,7 @@ describe('a Twilio slower than the function timeout', () => {
     const name = `Switchboard ${again.body.data.provider.id}`;
     expect(apiKeys.keys.map((k) => k.friendly_name)).toEqual([name]);
     expect(apps.applications.map((a) => a.friendly_name)).toEqual([name]);
-    const providers = await call<{ providers: Provider[] }>(account, 'GET', '/api/v1/providers');
+    const providers = await gateway.callRoute(endpoints.listProviders, { token: account.tokens.accessToken });
     expect(providers.body.data.providers.map((p) => p.id)).toEqual([again.body.data.provider.id]);
     const gone = await client.send(
       new GetCommand({ TableName: tableName, Key: keys.provider(account.company.id, lateProviderId) }),
@@ -106,14 +114,14 @@ describe('a Twilio slower than the function timeout', () => {
     await releaseHeld(twilio);
     // Every channel written has its number pointing at it; the slow number has none yet, though
     // Twilio acted on its update late: its URLs from before are recorded for the next import or a disconnect.
-    const channels = (await call<{ channels: Channel[] }>(account, 'GET', '/api/v1/channels')).body.data.channels;
+    const channels = (await gateway.callRoute(endpoints.listChannels, { token: account.tokens.accessToken })).body.data.channels;
     expect(channels.map((c) => c.identifier)).not.toContain(slow.phone_number);
     expect(urlsOf(await numbersOf(twilio))).not.toEqual(before);
 
     const again = await importAll(account, provider.id, twilio);
     expect(again.status).toBe(200);
     expect(
-      (await call<{ channels: Channel[] }>(account, 'GET', '/api/v1/channels')).body.data.channels
+      (await gateway.callRoute(endpoints.listChannels, { token: account.tokens.accessToken })).body.data.channels
         .map((c) => c.identifier)
         .sort(),
     ).toEqual(twilio.numbers.map((n) => n.phone_number).sort());
@@ -128,7 +136,10 @@ describe('a Twilio slower than the function timeout', () => {
       if (n.sms_url) expect(n.sms_url.startsWith(`${stored.webhookBaseUrl}/${stored.webhookId}/`)).toBe(true);
     }
 
-    expect((await call(account, 'DELETE', `/api/v1/providers/${provider.id}`)).status).toBe(200);
+    expect(
+      (await gateway.callRoute(endpoints.disconnectProvider, { params: { id: provider.id }, token: account.tokens.accessToken }))
+        .status,
+    ).toBe(200);
     expect(urlsOf(await numbersOf(twilio))).toEqual(before);
   });
 
@@ -143,7 +154,10 @@ describe('a Twilio slower than the function timeout', () => {
     expect((await importAll(account, provider.id, twilio)).status).toBe(504);
     await releaseHeld(twilio);
 
-    expect((await call(account, 'DELETE', `/api/v1/providers/${provider.id}`)).status).toBe(200);
+    expect(
+      (await gateway.callRoute(endpoints.disconnectProvider, { params: { id: provider.id }, token: account.tokens.accessToken }))
+        .status,
+    ).toBe(200);
     expect(urlsOf(await numbersOf(twilio))).toEqual(before);
   });
 });

@@ -2,7 +2,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import { DEFAULT_VOICEMAIL_GREETING } from '../../shared/constants';
-import { api } from '../support/api';
+import { callRoute } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { newPhone } from '../support/sms';
 import { testTable } from '../support/table';
 import { advanceCall, answerCall, callFromPhone, emulatorCall, hangUpCall } from '../support/twilio';
@@ -97,12 +98,12 @@ describe('inbound calls', () => {
     expect((await listCalls(line.owner)).body.data.calls).toMatchObject([{ callStatus: 'NO_ANSWER', durationSeconds: 0 }]);
     await hangUpCall(call.sid);
 
-    await api(`/api/v1/inboxes/${line.inbox.id}/members/${line.owner.user.id}`, {
-      method: 'DELETE',
+    await callRoute(endpoints.removeInboxMember, {
+      params: { id: line.inbox.id, userId: line.owner.user.id },
       token: line.owner.tokens.accessToken,
     });
-    await api(`/api/v1/channels/${line.channel.id}/routing`, {
-      method: 'PATCH',
+    await callRoute(endpoints.updateChannelRouting, {
+      params: { id: line.channel.id },
       token: line.owner.tokens.accessToken,
       body: { routingType: 'INBOX', routingTargetId: line.inbox.id },
     });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CallerId } from '../../shared/contract/voice';
-import { type Account, api, signUp } from '../support/api';
+import { type Account, callRoute, signUp } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
@@ -11,14 +11,14 @@ describe('company settings', () => {
   it('default to US without numbers, then take the country of the first imported number', async () => {
     const owner = await signUp();
     const token = owner.tokens.accessToken;
-    const before = await api<{ settings: { default_country_code: { code: string } } }>('/api/v1/company/settings', { token });
+    const before = await callRoute(endpoints.companySettings, { token });
     expect(before.status).toBe(200);
     expect(before.body.data.settings.default_country_code).toEqual({ code: 'US' });
     const { channel } = await withChannel(owner);
     expect(channel.identifier).toMatch(/^\+1/);
-    const after = await api<{ settings: { default_country_code: { code: string } } }>('/api/v1/company/settings', { token });
+    const after = await callRoute(endpoints.companySettings, { token });
     expect(after.body.data.settings.default_country_code.code).toBe('US');
-    expect((await api('/api/v1/company/settings')).status).toBe(401);
+    expect((await callRoute(endpoints.companySettings)).status).toBe(401);
   });
 });
 
@@ -28,7 +28,7 @@ describe('caller IDs', () => {
     const agent = await addTeamMember(owner);
     const { channel } = await withChannel(owner);
     const callerIds = async (who = owner) =>
-      (await api<{ callerIds: CallerId[] }>('/api/v1/voice/caller-ids', { token: who.tokens.accessToken })).body.data.callerIds;
+      (await callRoute(endpoints.listCallerIds, { token: who.tokens.accessToken })).body.data.callerIds;
 
     expect(await callerIds()).toEqual([]);
     const inbox = await createInbox(owner, 'Support');
@@ -71,7 +71,7 @@ describe('voice token', () => {
 
   it('answers PROVIDER_NOT_FOUND without a provider', async () => {
     const owner = await signUp();
-    const res = await api('/api/v1/voice/token', { method: 'POST', token: owner.tokens.accessToken });
+    const res = await callRoute(endpoints.voiceToken, { token: owner.tokens.accessToken });
     expect(res.status).toBe(404);
     expect(res.body.success).toBe(false);
     expect(res.body.error.code).toBe('PROVIDER_NOT_FOUND');
@@ -90,8 +90,7 @@ describe('voice token limit', () => {
     const owner = await signUp();
     await withChannel(owner);
     const colleague = await addTeamMember(owner);
-    const ask = (account: Account) =>
-      gateway.request('/api/v1/voice/token', { method: 'POST', token: account.tokens.accessToken });
+    const ask = (account: Account) => gateway.callRoute(endpoints.voiceToken, { token: account.tokens.accessToken });
     vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {

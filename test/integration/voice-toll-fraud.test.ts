@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
-import type { CallingSettings } from '../../shared/contract/voice';
-import { type Account, api } from '../support/api';
+import { type Account, callRoute, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { newPhone } from '../support/sms';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
@@ -18,11 +18,7 @@ async function dial(line: Line, to: string, agent: Account = line.owner) {
 }
 
 async function saveCalling(account: Account, body: unknown) {
-  return api<{ calling: CallingSettings }>('/api/v1/company/settings/calling', {
-    method: 'PUT',
-    token: account.tokens.accessToken,
-    body,
-  });
+  return callRoute(endpoints.updateCallingSettings, { token: account.tokens.accessToken, body: unchecked(body) });
 }
 
 async function callOf(account: Account, sid: string): Promise<Call | undefined> {
@@ -149,8 +145,7 @@ describe('calling settings', () => {
   it('default to the dialer’s countries and 30 calls a minute, and are the company’s own', async () => {
     const line = await voiceLine();
     const read = async (who: Account) =>
-      (await api<{ settings: { calling: CallingSettings } }>('/api/v1/company/settings', { token: who.tokens.accessToken })).body
-        .data.settings.calling;
+      (await callRoute(endpoints.companySettings, { token: who.tokens.accessToken })).body.data.settings.calling;
     const defaults = await read(line.owner);
     expect(defaults.outboundCallsPerMinute).toBe(30);
     expect(defaults.allowedCountries).toHaveLength(50);
@@ -182,9 +177,7 @@ describe('calling settings', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(message);
     }
-    const res = await api<{ settings: { calling: CallingSettings } }>('/api/v1/company/settings', {
-      token: line.owner.tokens.accessToken,
-    });
+    const res = await callRoute(endpoints.companySettings, { token: line.owner.tokens.accessToken });
     expect(res.body.data.settings.calling).toEqual({
       allowedCountries: ['US'],
       outboundCallsPerMinute: 5,
@@ -202,9 +195,7 @@ describe('calling settings', () => {
     const rate = await saveCalling(admin, { allowedCountries: ['US'], outboundCallsPerMinute: 300 });
     expect(rate.status).toBe(403);
     expect(rate.body.error.message).toMatch(/Only the owner/);
-    const after = await api<{ settings: { calling: CallingSettings } }>('/api/v1/company/settings', {
-      token: admin.tokens.accessToken,
-    });
+    const after = await callRoute(endpoints.companySettings, { token: admin.tokens.accessToken });
     expect(after.body.data.settings.calling).toEqual({
       allowedCountries: ['US', 'MX'],
       outboundCallsPerMinute: 30,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VOICEMAIL_GREETING, MAX_VOICEMAIL_GREETING_LENGTH, VOICEMAIL_MAX_SECONDS } from '../../shared/constants';
 import type { Call } from '../../shared/contract/calls';
-import type { CallingSettings, CompanySettings } from '../../shared/contract/voice';
-import { type Account, api, signUp } from '../support/api';
+import { fillPath } from '../../shared/contract/route';
+import { type Account, callRoute, signUp, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { openSocket } from '../support/realtime';
 import { newPhone } from '../support/sms';
 import { addTeamMember } from '../support/team';
@@ -41,10 +42,9 @@ async function leaveMessage(line: Pick<Line, 'owner'>, callSid: string, seconds:
 }
 
 async function saveCalling(account: Account, changes: Record<string, unknown>) {
-  const current = await api<{ settings: CompanySettings }>('/api/v1/company/settings', { token: account.tokens.accessToken });
+  const current = await callRoute(endpoints.companySettings, { token: account.tokens.accessToken });
   const { allowedCountries, outboundCallsPerMinute } = current.body.data.settings.calling;
-  return api<{ calling: CallingSettings }>('/api/v1/company/settings/calling', {
-    method: 'PUT',
+  return callRoute(endpoints.updateCallingSettings, {
     token: account.tokens.accessToken,
     body: { allowedCountries, outboundCallsPerMinute, ...changes },
   });
@@ -67,7 +67,7 @@ describe('voicemail', () => {
     expect(twiml).toContain('recordingStatusCallbackEvent="completed"');
 
     const withVoicemail = await leaveMessage(line, call.sid, 7);
-    const url = `/api/v1/calls/${withVoicemail.id}/voicemail`;
+    const url = fillPath(endpoints.voicemailAudio.path, { id: withVoicemail.id });
     expect(withVoicemail).toMatchObject({
       direction: 'INBOUND',
       callStatus: 'NO_ANSWER',
@@ -100,7 +100,10 @@ describe('voicemail', () => {
     expect(line.sockets[0]?.log.filter((e) => e.type === 'voicemail_received')).toHaveLength(1);
 
     // The audio: Twilio's WAV, fetched with the company's credentials.
-    const audio = await api(url, { token: line.owner.tokens.accessToken });
+    const audio = await callRoute(endpoints.voicemailAudio, {
+      params: { id: withVoicemail.id },
+      token: line.owner.tokens.accessToken,
+    });
     expect(audio.status).toBe(200);
     expect(audio.headers.get('content-type')).toBe('audio/wav');
     expect(audio.headers.get('cache-control')).toMatch(/^private/);
@@ -110,13 +113,19 @@ describe('voicemail', () => {
     expect(audio.bytes.equals(original.bytes)).toBe(true);
     expect((await callWith(line.owner, call.sid)).voicemail).toMatchObject({ listened: true });
     // Played again (by the agent): still there, still listened.
-    const again = await api(url, { token: line.agents[1]?.tokens.accessToken });
+    const again = await callRoute(endpoints.voicemailAudio, {
+      params: { id: withVoicemail.id },
+      token: line.agents[1]?.tokens.accessToken,
+    });
     expect(again.status).toBe(200);
     expect((await callWith(line.owner, call.sid)).voicemail).toMatchObject({ listened: true });
 
     // Another company: not found.
     const other = await signUp();
-    const refused = await api(url, { token: other.tokens.accessToken });
+    const refused = await callRoute(endpoints.voicemailAudio, {
+      params: { id: withVoicemail.id },
+      token: other.tokens.accessToken,
+    });
     expect(refused.status).toBe(404);
     expect(refused.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
     await closeAll(line);
@@ -141,13 +150,16 @@ describe('voicemail', () => {
     expect(await ids({ voicemail: 'true', status: 'COMPLETED' })).toEqual([]);
     expect((await ids({ voicemail: 'false' })).sort()).toEqual([withVoicemail.id, answered.id].sort());
     expect((await ids({})).sort()).toEqual([withVoicemail.id, answered.id].sort());
-    const bad = await listCalls(line.owner, { voicemail: 'maybe' });
+    const bad = await listCalls(line.owner, { voicemail: unchecked('maybe') });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('voicemail must be true or false');
 
-    const none = await api(`/api/v1/calls/${answered.id}/voicemail`, { token: line.owner.tokens.accessToken });
+    const none = await callRoute(endpoints.voicemailAudio, { params: { id: answered.id }, token: line.owner.tokens.accessToken });
     expect(none.status).toBe(404);
-    expect((await api('/api/v1/calls/no-such-call/voicemail', { token: line.owner.tokens.accessToken })).status).toBe(404);
+    expect(
+      (await callRoute(endpoints.voicemailAudio, { params: { id: 'no-such-call' }, token: line.owner.tokens.accessToken }))
+        .status,
+    ).toBe(404);
     await closeAll(line);
   });
 
@@ -157,8 +169,8 @@ describe('voicemail', () => {
     const admin = await addTeamMember(line.owner, { role: 'ADMIN', name: 'Ada Admin' });
     const agent = await addTeamMember(line.owner, { name: 'Alan Agent' });
     const [adminSocket, agentSocket] = await Promise.all([openSocket(admin), openSocket(agent)]);
-    await api(`/api/v1/channels/${line.channel.id}/routing`, {
-      method: 'PATCH',
+    await callRoute(endpoints.updateChannelRouting, {
+      params: { id: line.channel.id },
       token: line.owner.tokens.accessToken,
       body: { routingType: 'UNASSIGNED', routingTargetId: null },
     });
@@ -183,8 +195,8 @@ describe('the voicemail greeting (calling settings)', () => {
   it('is stored trimmed, blank means the default, left out it stays; too long or not text is refused', async () => {
     const owner = await signUp();
     const greeting = async () =>
-      (await api<{ settings: CompanySettings }>('/api/v1/company/settings', { token: owner.tokens.accessToken })).body.data
-        .settings.calling.voicemailGreeting;
+      (await callRoute(endpoints.companySettings, { token: owner.tokens.accessToken })).body.data.settings.calling
+        .voicemailGreeting;
     expect(await greeting()).toBeNull();
     expect((await saveCalling(owner, { voicemailGreeting: '  Hello, leave a message.  ' })).status).toBe(200);
     expect(await greeting()).toBe('Hello, leave a message.');

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RepointResult, WebhookAddress } from '../../shared/contract/admin';
-import type { ConversationPage } from '../../shared/contract/conversations';
+import type { RepointResult } from '../../shared/contract/admin';
+import { endpoints } from '../support/endpoints';
 import { type CompanyWithNumbers, ownGateway } from '../support/own-gateway';
 import { inboundParams, newPhone, postWebhook } from '../support/sms';
 import { tableOfOwn } from '../support/table';
@@ -37,8 +37,7 @@ const baseOf = (gateway: { host: string }) => `http://${gateway.host}/webhooks/t
 type Company = CompanyWithNumbers;
 const companyWithNumbers = () => oldAddress.companyWithNumbers('repoint');
 
-const addressSeenBy = async (token: string, gateway = newAddress) =>
-  gateway.request<{ webhookAddress: WebhookAddress }>('/api/v1/admin/webhooks', { token });
+const addressSeenBy = async (token: string, gateway = newAddress) => gateway.callRoute(endpoints.webhookAddress, { token });
 
 /** Every pass of a re-point, as the admin page sends them, added up; `passes` counts them. */
 async function repoint(token: string, gateway = newAddress): Promise<RepointResult & { passes: number }> {
@@ -51,10 +50,7 @@ async function repoint(token: string, gateway = newAddress): Promise<RepointResu
   let cursor: string | undefined;
   do {
     total.passes += 1;
-    const res = await gateway.request<{ repoint: RepointResult }>('/api/v1/admin/webhooks/repoint', {
-      token,
-      body: cursor === undefined ? {} : { cursor },
-    });
+    const res = await gateway.callRoute(endpoints.repointWebhooks, { token, body: cursor === undefined ? {} : { cursor } });
     expect(res.status).toBe(200);
     const pass = res.body.data.repoint;
     total.webhookBase = pass.webhookBase;
@@ -93,15 +89,15 @@ describe('re-pointing the Twilio numbers after the public URL changed', () => {
   it('is for platform admins only', async () => {
     const owner = first.token;
     expect((await addressSeenBy(owner)).status).toBe(403);
-    const refused = await newAddress.request('/api/v1/admin/webhooks/repoint', { token: owner, body: {} });
+    const refused = await newAddress.callRoute(endpoints.repointWebhooks, { token: owner, body: {} });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN' });
-    expect((await newAddress.request('/api/v1/admin/webhooks/repoint', { body: {} })).status).toBe(401);
+    expect((await newAddress.callRoute(endpoints.repointWebhooks, { body: {} })).status).toBe(401);
     expect(await urlsOf(first, 'full')).toMatchObject({ sms: expect.stringContaining(baseOf(oldAddress)) });
   });
 
   it('refuses a cursor it did not give', async () => {
-    const res = await newAddress.request('/api/v1/admin/webhooks/repoint', { token: admin, body: { cursor: 'not-ours' } });
+    const res = await newAddress.callRoute(endpoints.repointWebhooks, { token: admin, body: { cursor: 'not-ours' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', message: 'cursor is invalid' });
   });
@@ -135,7 +131,7 @@ describe('re-pointing the Twilio numbers after the public URL changed', () => {
     expect(text.webhook).toMatchObject({ status: 200, url: expect.stringMatching(new RegExp(`^${newBase}/`)) });
     await expect
       .poll(async () => {
-        const list = await newAddress.request<ConversationPage>('/api/v1/conversations?status=OPEN', { token: first.token });
+        const list = await newAddress.callRoute(endpoints.listConversations, { query: { status: 'OPEN' }, token: first.token });
         return list.body.data.conversations.find((c) => c.contact.phoneNumber === phone)?.lastMessage?.body;
       })
       .toBe('Found you at the new address');
@@ -189,10 +185,7 @@ describe('re-pointing the Twilio numbers after the public URL changed', () => {
     const before = await addressSeenBy(admin, shortPassAddress);
     expect(before.body.data.webhookAddress).toEqual({ webhookBase: newest, pointingElsewhere: { companies: 5, numbers: 10 } });
 
-    const opening = await shortPassAddress.request<{ repoint: RepointResult }>('/api/v1/admin/webhooks/repoint', {
-      token: admin,
-      body: {},
-    });
+    const opening = await shortPassAddress.callRoute(endpoints.repointWebhooks, { token: admin, body: {} });
     expect(opening.status).toBe(200);
     expect(opening.body.data.repoint.nextCursor).toEqual(expect.any(String));
     expect(opening.body.data.repoint.repointed.companies).toBeLessThan(5);

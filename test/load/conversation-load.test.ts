@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Contact } from '../../shared/contract/contacts';
-import type { ConversationPage, Message } from '../../shared/contract/conversations';
-import { api } from '../support/api';
+import type { Message } from '../../shared/contract/conversations';
+import { callRoute } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { EMPTY_TWIML, newPhone, sendText, smsLine, socketsClosedAfterEach, textIn, wholeThread } from '../support/sms';
 import { companyCounts } from '../support/table';
 
@@ -61,9 +61,12 @@ describe('one conversation under load', () => {
     });
 
     // One conversation, one contact, counted once.
-    const list = await api<ConversationPage>('/api/v1/conversations?status=BOTH', { token: line.account.tokens.accessToken });
+    const list = await callRoute(endpoints.listConversations, {
+      query: { status: 'BOTH' },
+      token: line.account.tokens.accessToken,
+    });
     expect(list.body.data.conversations.map((c) => c.id)).toEqual([conversationId]);
-    const contacts = await api<{ contacts: Contact[] }>('/api/v1/contacts', { token: line.account.tokens.accessToken });
+    const contacts = await callRoute(endpoints.listContacts, { token: line.account.tokens.accessToken });
     expect(contacts.body.data.contacts).toEqual([expect.objectContaining({ phoneNumber: phone, conversationCount: 1 })]);
 
     // The company's counters: the company item and its shards, summed as the admin overview sums them.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationPage } from '../../shared/contract/conversations';
-import { api } from '../support/api';
+import { callRoute } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { EMPTY_TWIML, newPhone, smsLine, textIn, wholeThread } from '../support/sms';
 import { companyCounts, tableStats } from '../support/table';
 
@@ -40,7 +40,8 @@ describe('a busy company at its peak', () => {
     expect(answered.every((a) => a.text === EMPTY_TWIML)).toBe(true);
 
     // One conversation per phone, each with its ten texts once.
-    const list = await api<ConversationPage>(`/api/v1/conversations?status=BOTH&limit=${PHONES + 10}`, {
+    const list = await callRoute(endpoints.listConversations, {
+      query: { status: 'BOTH', limit: PHONES + 10 },
       token: line.account.tokens.accessToken,
     });
     expect(list.body.data.pagination.total).toBe(PHONES);

@@ -1,6 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import type { Company, Tokens, User } from '../../shared/contract/auth';
+import {
+  type Answer,
+  type CallInput,
+  type Endpoint,
+  fillPath,
+  type HttpContract,
+  type OptionsArg,
+} from '../../shared/contract/route';
+import { endpoints } from './endpoints';
 import type { ProvidedStack } from './test-stack';
 
 let provided: ProvidedStack | undefined;
@@ -76,6 +85,55 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   };
 }
 
+/**
+ * A call's options: the route's `params`, `body` and `query` as its contract types them (CallInput, as
+ * the web client takes them), or instead of the body a `rawBody`; and what `api` takes besides (token,
+ * address, origin, headers).
+ * The method is the endpoint's.
+ */
+export type CallOptions<C extends HttpContract> = (
+  | CallInput<C>
+  /** Bytes sent as they are (malformed JSON, another content type) instead of the body. */
+  | (Omit<CallInput<C>, 'body'> & { body?: never; rawBody: string })
+) &
+  Omit<RequestOptions, 'method' | 'body' | 'rawBody'>;
+
+/**
+ * Calls a route by its endpoint (`callRoute(endpoints.sendMessage, { params: { id }, body: { body: 'hi' }, token })`,
+ * shared/contract/endpoints/): its method, its
+ * path with the `{param}`s filled (fillPath, each URL-encoded) and the query encoded, as `api` sends a
+ * request; the answer's `data` typed as the route's Answer. Not `call`: the tests' phone calls have that name. A body or query the contract does not take
+ * goes through `unchecked(...)`; a malformed or unknown path through `api`.
+ */
+export function callRoute<C extends HttpContract>(
+  endpoint: Endpoint<C>,
+  ...[options]: OptionsArg<CallOptions<C>>
+): Promise<ApiResponse<Answer<C>>> {
+  const { params, query, ...rest } = (options ?? {}) as Omit<RequestOptions, 'method'> & {
+    params?: Record<string, string>;
+    query?: Record<string, unknown>;
+  };
+  return api<Answer<C>>(`${fillPath<string>(endpoint.path, params ?? {})}${queryString(query)}`, {
+    ...rest,
+    method: endpoint.method,
+  });
+}
+
+/** A query as the web client encodes one: each defined value as a string, in the order given. */
+function queryString(query: Record<string, unknown> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * A body, query or param value sent as it is, unchecked by the contract's types: what a test of a
+ * route's validation sends (`callRoute(endpoints.login, { body: unchecked({ email: 3 }) })`), or a
+ * helper that passes on whatever its test gives it.
+ */
+export const unchecked = (value: unknown): never => value as never;
+
 /** node:http rather than fetch: only it can choose the local address a request leaves from. */
 function send(
   url: URL,
@@ -124,8 +182,7 @@ export function verificationToken(mail: SentMail): string {
 }
 
 /** Spends a verification token the way the web app does: in a POST body, never in a URL (issue 21). */
-export const verifyEmail = <T = { user: User; company: Company; tokens: Tokens }>(token: string, origin?: string) =>
-  api<T>('/api/v1/auth/verify-email', { body: { token }, origin });
+export const verifyEmail = (token: string, origin?: string) => callRoute(endpoints.verifyEmail, { body: { token }, origin });
 
 export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0, 8)}@example.test`;
 
@@ -139,7 +196,7 @@ export interface Account {
 
 /** Signs in again from a new address: another session (device) of the same user. */
 export async function signIn(account: { email: string; password: string }) {
-  const res = await api<{ user: User; company: Company; tokens: Tokens }>('/api/v1/auth/login', {
+  const res = await callRoute(endpoints.login, {
     body: { email: account.email, password: account.password },
     address: newClientAddress(),
   });
@@ -148,7 +205,7 @@ export async function signIn(account: { email: string; password: string }) {
 }
 
 /** Spends a refresh token as the web app does. */
-export const refresh = (refreshToken: string) => api<{ tokens: Tokens }>('/api/v1/auth/refresh', { body: { refreshToken } });
+export const refresh = (refreshToken: string) => callRoute(endpoints.refresh, { body: { refreshToken } });
 
 /** Registers, opens the mailed link and returns the signed-in session: the path every user takes. `origin` as for `api`. */
 export async function signUp(
@@ -157,7 +214,7 @@ export async function signUp(
 ) {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'correct horse battery';
-  const registered = await api('/api/v1/auth/register', {
+  const registered = await callRoute(endpoints.register, {
     body: { companyName: overrides.companyName ?? 'Acme Support', name: overrides.name ?? 'Ada Lovelace', email, password },
     address: newClientAddress(),
     origin,
@@ -165,7 +222,7 @@ export async function signUp(
   if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
   const [mail] = await mailTo(email.toLowerCase());
   if (!mail) throw new Error('no verification mail');
-  const verified = await verifyEmail<{ user: User; company: Company; tokens: Tokens }>(verificationToken(mail), origin);
+  const verified = await verifyEmail(verificationToken(mail), origin);
   if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`);
   return { email: email.toLowerCase(), password, ...verified.body.data } satisfies Account;
 }

@@ -5,8 +5,9 @@ import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } fr
 import { afterEach, expect } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { epochSeconds, keys } from '../../functions/lib/table';
-import { api, mailTo, newClientAddress, signIn, stack, uniqueEmail } from './api';
+import { callRoute, mailTo, newClientAddress, signIn, stack, uniqueEmail } from './api';
 import { launchChromium } from './browser-launch';
+import { endpoints } from './endpoints';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 360, height: 740 } as const;
@@ -155,7 +156,7 @@ export async function signedInTab(
 /** Registers through the API only (no verification): an account that cannot sign in yet. */
 export async function registerUnverified(password: string, overrides: { email?: string; name?: string } = {}) {
   const email = overrides.email ?? uniqueEmail('unverified');
-  const res = await api('/api/v1/auth/register', {
+  const res = await callRoute(endpoints.register, {
     body: { companyName: 'Initech Help', name: overrides.name ?? 'Peter Gibbons', email, password },
     address: newClientAddress(),
   });

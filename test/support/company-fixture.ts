@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
 import type { Contact } from '../../shared/contract/contacts';
-import type { ConversationPage } from '../../shared/contract/conversations';
 import type { Invitation } from '../../shared/contract/team';
-import { type Account, api, signUp, uniqueEmail } from './api';
+import { type Account, callRoute, signUp, uniqueEmail } from './api';
+import { endpoints } from './endpoints';
 import { createInbox } from './settings';
 import { newPhone, readConversation, type SmsLine, sendText, smsLine, textIn } from './sms';
 import { testTable } from './table';
@@ -54,7 +54,7 @@ export async function companyWithEverything(
   await addInboxMember(owner, inbox.id, agent.user.id);
   await routeChannel(owner, line.channel, 'INBOX', inbox.id);
 
-  const created = await api<{ contact: Contact }>('/api/v1/contacts', {
+  const created = await callRoute(endpoints.createContact, {
     token,
     body: { name: `${companyName} customer`, phoneNumber: newPhone(), email: uniqueEmail('customer'), notes: 'VIP' },
   });
@@ -63,7 +63,7 @@ export async function companyWithEverything(
 
   const inbound = await textIn(line, { from: contact.phoneNumber, body: 'Hello, is anyone there?' });
   if (inbound.status !== 200) throw new Error(`inbound text: ${inbound.status} ${inbound.text}`);
-  const conversations = await api<ConversationPage>('/api/v1/conversations', { token });
+  const conversations = await callRoute(endpoints.listConversations, { token });
   const conversationId = conversations.body.data.conversations[0]?.id;
   if (!conversationId) throw new Error('the inbound text made no conversation');
   const reply = await sendText(owner, conversationId, 'Yes, how can we help?');

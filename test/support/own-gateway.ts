@@ -2,8 +2,10 @@ import { afterAll, beforeAll } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../local/gateway';
 import { quietLogger } from '../../local/log';
 import { freePort } from '../../local/ports';
-import type { Channel, Provider } from '../../shared/contract/settings';
-import { api, type RequestOptions, signUp, stack, uniqueEmail } from './api';
+import type { Endpoint, HttpContract, OptionsArg } from '../../shared/contract/route';
+import type { Provider } from '../../shared/contract/settings';
+import { api, type CallOptions, callRoute, type RequestOptions, signUp, stack, uniqueEmail } from './api';
+import { endpoints } from './endpoints';
 import { newTwilioAccount, numbersByKind, type TwilioAccount } from './twilio';
 
 export interface CompanyWithNumbers {
@@ -36,6 +38,9 @@ export function ownGateway(
     /** A request to this gateway, as `api` makes it (test/support/api.ts). */
     request: <T = unknown>(path: string, init: Omit<RequestOptions, 'origin'> = {}) =>
       api<T>(path, { ...init, origin: `http://${gateway.host}` }),
+    /** A call of a route by its endpoint to this gateway, as `callRoute` makes it (test/support/api.ts). */
+    callRoute: <C extends HttpContract>(endpoint: Endpoint<C>, ...[options]: OptionsArg<CallOptions<C>>) =>
+      callRoute(endpoint, ...([{ ...options, origin: `http://${gateway.host}` }] as OptionsArg<CallOptions<C>>)),
     /** Registers a company at `email` through this gateway and opens the mailed link: its owner's access token. */
     signUp: async (email = uniqueEmail('own-gateway')): Promise<string> =>
       (await signUp({ email, companyName: `Company ${email}` }, { origin: `http://${gateway.host}` })).tokens.accessToken,
@@ -44,13 +49,14 @@ export function ownGateway(
       const token = await gateway.signUp(uniqueEmail(label));
       const twilio = await newTwilioAccount();
       const numbers = numbersByKind(twilio);
-      const connected = await gateway.request<{ provider: Provider }>('/api/v1/providers/twilio', {
+      const connected = await gateway.callRoute(endpoints.connectTwilio, {
         token,
         body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
       });
       if (connected.status !== 201) throw new Error(`connect Twilio: ${connected.status} ${connected.body.error?.message}`);
       const { provider } = connected.body.data;
-      const imported = await gateway.request<{ channels: Channel[] }>(`/api/v1/providers/${provider.id}/import-channels`, {
+      const imported = await gateway.callRoute(endpoints.importChannels, {
+        params: { id: provider.id },
         token,
         body: {
           numbers: [numbers.full, numbers.smsOnly].map((n) => ({

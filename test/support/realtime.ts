@@ -1,12 +1,13 @@
 import WebSocket from 'ws';
 import { type ServerEvent, type ServerEventType, socketHeartbeat } from '../../shared/contract/realtime-events';
-import { type Account, api, stack } from './api';
+import { type Account, callRoute, stack } from './api';
+import { endpoints } from './endpoints';
 
 /** How long a socket waits for an expected event before the test fails, saying what did arrive. */
 const EVENT_TIMEOUT_MS = 15_000;
 
 export async function ticketFor(account: Account): Promise<string> {
-  const res = await api<{ ticket: string }>('/api/v1/realtime/ticket', { method: 'POST', token: account.tokens.accessToken });
+  const res = await callRoute(endpoints.realtimeTicket, { token: account.tokens.accessToken });
   if (res.status !== 201) throw new Error(`ticket failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.ticket;
 }

@@ -1,5 +1,6 @@
 import type { Channel, Inbox, Provider } from '../../shared/contract/settings';
-import { type Account, api } from './api';
+import { type Account, callRoute } from './api';
+import { endpoints } from './endpoints';
 import { newTwilioAccount, numbersByKind, type TwilioAccount } from './twilio';
 
 /** A company with a connected Twilio account (a fresh one unless given) and its voice+SMS number imported as a channel. */
@@ -9,12 +10,13 @@ export async function withChannel(
 ): Promise<{ provider: Provider; channel: Channel; twilio: TwilioAccount }> {
   const twilio = existing ?? (await newTwilioAccount());
   const { full } = numbersByKind(twilio);
-  const connected = await api<{ provider: Provider }>('/api/v1/providers/twilio', {
+  const connected = await callRoute(endpoints.connectTwilio, {
     token: account.tokens.accessToken,
     body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
   });
   const provider = connected.body.data.provider;
-  const imported = await api<{ channels: Channel[] }>(`/api/v1/providers/${provider.id}/import-channels`, {
+  const imported = await callRoute(endpoints.importChannels, {
+    params: { id: provider.id },
     token: account.tokens.accessToken,
     body: { numbers: [{ sid: full.sid, phoneNumber: full.phone_number, capabilities: { voice: true, sms: true } }] },
   });
@@ -24,7 +26,7 @@ export async function withChannel(
 }
 
 export async function createInbox(account: Account, name = 'Support', description?: string): Promise<Inbox> {
-  const res = await api<{ inbox: Inbox }>('/api/v1/inboxes', { token: account.tokens.accessToken, body: { name, description } });
+  const res = await callRoute(endpoints.createInbox, { token: account.tokens.accessToken, body: { name, description } });
   if (res.status !== 201) throw new Error(`create inbox: ${JSON.stringify(res.body)}`);
   return res.body.data.inbox;
 }

@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { afterEach, expect } from 'vitest';
-import type { ConversationDetail, Message } from '../../shared/contract/conversations';
+import type { Message } from '../../shared/contract/conversations';
 import type { Channel, Provider } from '../../shared/contract/settings';
-import { type Account, type ApiResponse, api, signUp } from './api';
+import { type Account, type ApiResponse, callRoute, signUp, unchecked } from './api';
+import { endpoints } from './endpoints';
 import { openSocket, type Socket } from './realtime';
 import { withChannel } from './settings';
 import { inboundParams, newMessageSid, statusParams } from './sms-webhook';
@@ -93,16 +94,18 @@ export async function conversationWith(line: SmsLine, socket: Socket, phone: str
 }
 
 export async function readConversation(account: Account, conversationId: string, before?: string) {
-  const query = before === undefined ? '' : `?before=${encodeURIComponent(before)}`;
-  return api<{ conversation: ConversationDetail }>(`/api/v1/conversations/${conversationId}${query}`, {
+  return callRoute(endpoints.getConversation, {
+    params: { id: conversationId },
+    query: { before },
     token: account.tokens.accessToken,
   });
 }
 
 export function sendText(account: Account, conversationId: string, body: unknown): Promise<ApiResponse<{ message: Message }>> {
-  return api<{ message: Message }>(`/api/v1/conversations/${conversationId}/messages`, {
+  return callRoute(endpoints.sendMessage, {
+    params: { id: conversationId },
     token: account.tokens.accessToken,
-    body: { body },
+    body: { body: unchecked(body) },
   });
 }
 

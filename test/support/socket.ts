@@ -1,9 +1,10 @@
 import WebSocket from 'ws';
-import { api, stack } from './api';
+import { callRoute, stack } from './api';
+import { endpoints } from './endpoints';
 
 /** A realtime socket of a signed-in user (opened with a ticket, as the app does), and a promise of its close. */
 export async function openSocket(accessToken: string): Promise<{ ws: WebSocket; closed: Promise<number> }> {
-  const res = await api<{ ticket: string }>('/api/v1/realtime/ticket', { method: 'POST', token: accessToken });
+  const res = await callRoute(endpoints.realtimeTicket, { token: accessToken });
   if (res.status !== 201) throw new Error(`ticket failed: ${res.status} ${JSON.stringify(res.body)}`);
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${stack().urls.websocket}?ticket=${encodeURIComponent(res.body.data.ticket)}`);

@@ -1,30 +1,32 @@
-import type { Conversation, ConversationPage, Message } from '../../shared/contract/conversations';
-import { type Account, api } from './api';
+import type { ConversationPage } from '../../shared/contract/conversations';
+import type { ContractOf } from '../../shared/contract/route';
+import { type Account, type CallOptions, callRoute, unchecked } from './api';
+import { endpoints } from './endpoints';
 import { readConversation } from './sms';
 
 /** The team inbox's routes (issue 27) as a member's browser calls them. */
 
 export const markRead = (who: Account, conversationId: string) =>
-  api<{ conversation: Conversation }>(`/api/v1/conversations/${encodeURIComponent(conversationId)}/read`, {
-    method: 'POST',
-    token: who.tokens.accessToken,
-  });
+  callRoute(endpoints.markConversationRead, { params: { id: conversationId }, token: who.tokens.accessToken });
 
 export const addNote = (who: Account, conversationId: string, body: unknown) =>
-  api<{ message: Message }>(`/api/v1/conversations/${encodeURIComponent(conversationId)}/notes`, {
+  callRoute(endpoints.addNote, {
+    params: { id: conversationId },
     token: who.tokens.accessToken,
-    body: { body },
+    body: { body: unchecked(body) },
   });
 
 export async function unreadSummary(who: Account): Promise<{ count: number; complete: boolean }> {
-  const res = await api<{ count: number; complete: boolean }>('/api/v1/conversations/unread', { token: who.tokens.accessToken });
+  const res = await callRoute(endpoints.unreadConversations, { token: who.tokens.accessToken });
   if (res.status !== 200) throw new Error(`unread: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
 
-export async function listPage(who: Account, query: Record<string, string | number> = {}): Promise<ConversationPage> {
-  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-  const res = await api<ConversationPage>(`/api/v1/conversations?${search}`, { token: who.tokens.accessToken });
+export async function listPage(
+  who: Account,
+  query: CallOptions<ContractOf<typeof endpoints.listConversations>>['query'] = {},
+): Promise<ConversationPage> {
+  const res = await callRoute(endpoints.listConversations, { query, token: who.tokens.accessToken });
   if (res.status !== 200) throw new Error(`list: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }

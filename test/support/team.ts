@@ -1,6 +1,6 @@
-import type { Company, Tokens, User } from '../../shared/contract/auth';
 import type { InvitableRole, Invitation } from '../../shared/contract/team';
-import { type Account, api, mailTo, type SentMail, uniqueEmail } from './api';
+import { type Account, callRoute, mailTo, type SentMail, uniqueEmail } from './api';
+import { endpoints } from './endpoints';
 
 export function invitationToken(mail: SentMail): string {
   const match = /accept-invite[?#]token=([\w-]+)/.exec(mail.text);
@@ -17,10 +17,7 @@ export async function latestInvitationToken(email: string): Promise<string> {
 }
 
 export async function invite(by: Account, email: string, role: InvitableRole = 'AGENT'): Promise<Invitation> {
-  const res = await api<{ invitation: Invitation }>('/api/v1/invitations', {
-    token: by.tokens.accessToken,
-    body: { email, role },
-  });
+  const res = await callRoute(endpoints.createInvitation, { token: by.tokens.accessToken, body: { email, role } });
   if (res.status !== 201) throw new Error(`invite failed: ${JSON.stringify(res.body)}`);
   return res.body.data.invitation;
 }
@@ -36,7 +33,7 @@ export async function addTeamMember(
   const email = options.email ?? uniqueEmail('colleague');
   const password = 'colleague password 1';
   await invite(owner, email, options.role ?? 'AGENT');
-  const accepted = await api<{ user: User; company: Company; tokens: Tokens }>('/api/v1/invitations/accept', {
+  const accepted = await callRoute(endpoints.acceptInvitation, {
     body: { token: await latestInvitationToken(email), name: options.name ?? 'Grace Hopper', password },
   });
   if (accepted.status !== 201) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);

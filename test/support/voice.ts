@@ -3,9 +3,10 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { keys, TTL_ATTRIBUTE } from '../../functions/lib/table';
 import { VOICE_TOKEN_LIMIT, VOICE_TOKEN_WINDOW_SECONDS } from '../../shared/constants';
-import type { Call } from '../../shared/contract/calls';
+import type { ContractOf } from '../../shared/contract/route';
 import type { Channel } from '../../shared/contract/settings';
-import { type Account, api, signUp, stack } from './api';
+import { type Account, type CallOptions, callRoute, signUp, stack } from './api';
+import { endpoints } from './endpoints';
 import { openSocket } from './realtime';
 import { createInbox, withChannel } from './settings';
 import { postWebhook } from './sms';
@@ -21,8 +22,8 @@ export async function routeChannel(
   routingType: 'UNASSIGNED' | 'INBOX' | 'USER',
   routingTargetId: string | null = null,
 ): Promise<void> {
-  const res = await api(`/api/v1/channels/${channel.id}/routing`, {
-    method: 'PATCH',
+  const res = await callRoute(endpoints.updateChannelRouting, {
+    params: { id: channel.id },
     token: account.tokens.accessToken,
     body: { routingType, routingTargetId },
   });
@@ -30,7 +31,11 @@ export async function routeChannel(
 }
 
 export async function addInboxMember(account: Account, inboxId: string, userId: string): Promise<void> {
-  const res = await api(`/api/v1/inboxes/${inboxId}/members`, { token: account.tokens.accessToken, body: { userId } });
+  const res = await callRoute(endpoints.addInboxMember, {
+    params: { id: inboxId },
+    token: account.tokens.accessToken,
+    body: { userId },
+  });
   if (res.status !== 201 && res.status !== 200) throw new Error(`add member: ${JSON.stringify(res.body)}`);
 }
 
@@ -48,7 +53,7 @@ export async function deviceRegistered(account: Account): Promise<void> {
 }
 
 export async function voiceToken(account: Account): Promise<string> {
-  const res = await api<{ token: string }>('/api/v1/voice/token', { method: 'POST', token: account.tokens.accessToken });
+  const res = await callRoute(endpoints.voiceToken, { token: account.tokens.accessToken });
   if (res.status !== 200) throw new Error(`voice token: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.token;
 }
@@ -70,9 +75,8 @@ export async function voiceLine(options: { members?: number; routing?: 'INBOX' |
   return { owner, agents, sockets, provider, channel, twilio, inbox };
 }
 
-export async function listCalls(account: Account, query: Record<string, string> = {}) {
-  const search = new URLSearchParams(query).toString();
-  return api<{ calls: Call[] }>(`/api/v1/calls${search ? `?${search}` : ''}`, { token: account.tokens.accessToken });
+export async function listCalls(account: Account, query: CallOptions<ContractOf<typeof endpoints.listCalls>>['query'] = {}) {
+  return callRoute(endpoints.listCalls, { query, token: account.tokens.accessToken });
 }
 
 export const newCallSid = () => `CA${randomBytes(16).toString('hex')}`;
@@ -126,7 +130,7 @@ export async function exhaustVoiceTokens(account: Account): Promise<() => Promis
   );
   let status = 0;
   while (status !== 429) {
-    status = (await api('/api/v1/voice/token', { method: 'POST', token: account.tokens.accessToken })).status;
+    status = (await callRoute(endpoints.voiceToken, { token: account.tokens.accessToken })).status;
     expect([200, 429]).toContain(status);
   }
   return async () => {

@@ -5,6 +5,15 @@ import { MemoryRouter, parsePath, Route, Routes } from 'react-router';
 import { onTestFinished, vi } from 'vitest';
 import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE } from '../../shared/constants';
 import type { Company, Role, User } from '../../shared/contract/auth';
+import {
+  type Endpoint,
+  fillPath,
+  type HttpContract,
+  isPathOf,
+  type PathParamName,
+  type PathParams,
+} from '../../shared/contract/route';
+import { queryString } from './lib/api-client';
 import { companySettingsQuery } from './lib/company-settings';
 import { session } from './lib/services';
 
@@ -27,6 +36,36 @@ export function signInAs(role: Role) {
   session.signIn({ user: { ...sampleUser, role }, company: sampleCompany, tokens: { accessToken: 'a', refreshToken: 'r' } });
   return () => session.clear();
 }
+
+/** Every route's endpoint by name (test/support/endpoints.ts): what the stub servers match requests by. */
+export { endpoints } from '../../test/support/endpoints';
+
+/** What locates a call of a route besides its path: its `{param}`s (none for a path without any) and its query. */
+type UrlArgs<P extends string> = [PathParamName<P>] extends [never]
+  ? [params?: Record<string, never>, query?: Record<string, unknown>]
+  : [params: PathParams<P>, query?: Record<string, unknown>];
+
+/**
+ * The URL the app's client asks a route at: the endpoint's path with its `{param}`s filled (fillPath)
+ * and the query, in the order given, as the client encodes it.
+ */
+export function urlOf<P extends string>(endpoint: { path: P }, ...[params, query]: UrlArgs<P>): string {
+  return `${fillPath<string>(endpoint.path, params ?? {})}${queryString(query)}`;
+}
+
+/** A call as tests list them: the endpoint's method and its URL (urlOf), `POST /api/v1/auth/refresh`. */
+export const callLine = <P extends string>(endpoint: { method: string; path: P }, ...args: UrlArgs<P>) =>
+  `${endpoint.method} ${urlOf(endpoint, ...args)}`;
+
+/**
+ * Whether a request the stub server saw is a call of the route: the endpoint's method, and its path
+ * whatever the query, with the `params` given (any value of those not given).
+ */
+export const isCall = <C extends HttpContract>(
+  request: Pick<Recorded, 'url' | 'method'>,
+  endpoint: Endpoint<C>,
+  params: Partial<PathParams<C['path']>> = {},
+) => request.method === endpoint.method && isPathOf(endpoint.path, request.url, params);
 
 /** One request the app's API client sent, as the stub server saw it. */
 export interface Recorded {

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fail, ok, type Recorded, sampleCompany, sampleUser, stubServer } from '../test-utils';
+import { callLine, endpoints, fail, ok, type Recorded, sampleCompany, sampleUser, stubServer, urlOf } from '../test-utils';
 
 /**
  * The whole app (router, session store, API client, query cache) as it starts in a tab, for what a
@@ -74,13 +74,13 @@ describe('a stored session at start', () => {
 
   it('with an expired access token is renewed by the refresh token without the person noticing', async () => {
     const requests = stubServer((r, init) => {
-      if (r.url === '/api/v1/auth/refresh') {
+      if (r.url === urlOf(endpoints.refresh)) {
         return (r.body as { refreshToken: string }).refreshToken === 'r1'
           ? ok({ tokens: { accessToken: 'a2', refreshToken: 'r2' } })
           : expired();
       }
       if (bearer(init) !== 'Bearer a2') return expired();
-      if (r.url === '/api/v1/me') return ok({ user: sampleUser, company: sampleCompany });
+      if (r.url === urlOf(endpoints.me)) return ok({ user: sampleUser, company: sampleCompany });
       return fail(404, 'Not found', 'NOT_FOUND');
     });
     await startApp('/dashboard', {
@@ -90,9 +90,9 @@ describe('a stored session at start', () => {
       company: JSON.stringify(sampleCompany),
     });
     expect(await screen.findByRole('heading', { name: 'Welcome, Ada Lovelace' })).toBeTruthy();
-    await waitFor(() => expect(sessionCalls(requests)).toContain('GET /api/v1/me'));
+    await waitFor(() => expect(sessionCalls(requests)).toContain(callLine(endpoints.me)));
     await waitFor(() =>
-      expect(sessionCalls(requests)).toEqual(['GET /api/v1/me', 'POST /api/v1/auth/refresh', 'GET /api/v1/me']),
+      expect(sessionCalls(requests)).toEqual([callLine(endpoints.me), callLine(endpoints.refresh), callLine(endpoints.me)]),
     );
     // The refresh token rotates with the access token.
     expect(stored()).toMatchObject({ accessToken: 'a2', refreshToken: 'r2' });
@@ -114,17 +114,17 @@ describe('a stored session at start', () => {
     expect(screen.getByText('Your session has ended. Please sign in again.')).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Sign in · Switchboard'));
     expect(stored()).toEqual(NO_SESSION);
-    expect(sessionCalls(requests).filter((c) => c === 'POST /api/v1/auth/refresh')).toHaveLength(1);
+    expect(sessionCalls(requests).filter((c) => c === callLine(endpoints.refresh))).toHaveLength(1);
   });
 });
 
 describe('a signed-in page opened without a session', () => {
   it('sends the visitor to /login, and back to that page after signing in', async () => {
     stubServer((r) => {
-      if (r.url === '/api/v1/auth/login') {
+      if (r.url === urlOf(endpoints.login)) {
         return ok({ user: sampleUser, company: sampleCompany, tokens: { accessToken: 'a1', refreshToken: 'r1' } });
       }
-      if (r.url === '/api/v1/me') return ok({ user: sampleUser, company: sampleCompany });
+      if (r.url === urlOf(endpoints.me)) return ok({ user: sampleUser, company: sampleCompany });
       return fail(404, 'Not found', 'NOT_FOUND');
     });
     const events = userEvent.setup();

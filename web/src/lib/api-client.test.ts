@@ -15,6 +15,10 @@ import {
 } from './api-client';
 import { createSessionStore, SESSION_KEYS } from './session';
 
+// This file tests the client itself: how it writes a URL (API_BASE below a raw path, a filled and
+// encoded path, the query in order), so the URLs it expects stay typed out here; other tests name
+// endpoints (test-utils: urlOf, callLine, isCall).
+
 const user = sampleUser;
 const company = sampleCompany;
 
@@ -79,7 +83,7 @@ function setup(handler: (request: Recorded) => Response | Promise<Response>, ses
 
 /** Answers protected calls by token: the old token gets 401, the new one succeeds; refresh rotates. */
 function rotatingServer(request: Recorded) {
-  if (request.url === '/api/v1/auth/refresh') return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+  if (request.url === auth.refresh.path) return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
   if (request.headers.Authorization === 'Bearer new') return ok({ path: request.url });
   return unauthorized();
 }
@@ -278,13 +282,13 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
   it('shares ONE refresh between parallel 401s', async () => {
     const refreshAnswer = deferred<Response>();
     const { api, requests, onSignedOut } = setup((request) => {
-      if (request.url === '/api/v1/auth/refresh') return refreshAnswer.promise;
+      if (request.url === auth.refresh.path) return refreshAnswer.promise;
       return rotatingServer(request);
     });
     const results = Promise.all([api.get('/contacts'), api.get('/calls'), api.get('/channels')]);
     // All three 401s have arrived while the refresh is still in flight.
     await settle();
-    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(1);
+    expect(requests.filter((r) => r.url === auth.refresh.path)).toHaveLength(1);
 
     refreshAnswer.resolve(ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } }));
     await expect(results).resolves.toEqual([
@@ -292,7 +296,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
       { path: '/api/v1/calls' },
       { path: '/api/v1/channels' },
     ]);
-    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(1);
+    expect(requests.filter((r) => r.url === auth.refresh.path)).toHaveLength(1);
     expect(requests.filter((r) => r.headers.Authorization === 'Bearer new').map((r) => r.url)).toEqual(
       expect.arrayContaining(['/api/v1/contacts', '/api/v1/calls', '/api/v1/channels']),
     );
@@ -312,7 +316,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
     await expect(api.get('/contacts')).resolves.toEqual({ path: '/api/v1/contacts' });
     slow.resolve(unauthorized());
     await expect(calls).resolves.toEqual({ path: '/api/v1/calls' });
-    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(1);
+    expect(requests.filter((r) => r.url === auth.refresh.path)).toHaveLength(1);
     expect(onSignedOut).not.toHaveBeenCalled();
   });
 
@@ -320,7 +324,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
     let refreshes = 0;
     let valid = 'none';
     const { api, requests } = setup((request) => {
-      if (request.url === '/api/v1/auth/refresh') {
+      if (request.url === auth.refresh.path) {
         refreshes += 1;
         valid = `new${refreshes}`;
         return ok({ tokens: { accessToken: valid, refreshToken: `r${refreshes + 1}` } });
@@ -330,7 +334,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
     await api.get('/contacts');
     valid = 'revoked';
     await api.get('/contacts');
-    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh').map((r) => r.body)).toEqual([
+    expect(requests.filter((r) => r.url === auth.refresh.path).map((r) => r.body)).toEqual([
       { refreshToken: 'r1' },
       { refreshToken: 'r2' },
     ]);
@@ -350,7 +354,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
 
   it('with a failed refresh: the session is cleared, onSignedOut runs once and the original 401 is rethrown', async () => {
     const { api, requests, session, onSignedOut } = setup((request) =>
-      request.url === '/api/v1/auth/refresh' ? fail(401, 'INVALID_TOKEN', 'Refresh token invalid') : unauthorized(),
+      request.url === auth.refresh.path ? fail(401, 'INVALID_TOKEN', 'Refresh token invalid') : unauthorized(),
     );
     const error = await api.get('/contacts').catch((e: unknown) => e);
 
@@ -364,7 +368,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
   it('parallel 401s with a failed refresh share ONE refresh attempt and all end signed out with their 401', async () => {
     const refreshAnswer = deferred<Response>();
     const { api, requests, session, onSignedOut } = setup((request) =>
-      request.url === '/api/v1/auth/refresh' ? refreshAnswer.promise : unauthorized(),
+      request.url === auth.refresh.path ? refreshAnswer.promise : unauthorized(),
     );
     const results = Promise.allSettled([api.get('/contacts'), api.get('/calls')]);
     await settle();
@@ -373,7 +377,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
     const settled = await results;
     expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     for (const r of settled) expect(r.status === 'rejected' && r.reason).toMatchObject({ status: 401, code: 'TOKEN_EXPIRED' });
-    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(1);
+    expect(requests.filter((r) => r.url === auth.refresh.path)).toHaveLength(1);
     expect(requests).toHaveLength(3);
     expect(session.get()).toBeNull();
     expect(window.localStorage.getItem('accessToken')).toBeNull();
@@ -390,7 +394,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
       },
     ];
     const { api, requests, session, onSignedOut, waits } = setup((request) => {
-      if (request.url !== '/api/v1/auth/refresh') return rotatingServer(request);
+      if (request.url !== auth.refresh.path) return rotatingServer(request);
       const next = failures.shift();
       return next ? next() : rotatingServer(request);
     });
@@ -402,7 +406,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
       'GET /api/v1/contacts Bearer new',
     ]);
     // Every try presented the same, kept refresh token.
-    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh').map((r) => r.body)).toEqual(
+    expect(requests.filter((r) => r.url === auth.refresh.path).map((r) => r.body)).toEqual(
       Array.from({ length: 5 }, () => ({ refreshToken: 'r1' })),
     );
     expect(waits).toHaveLength(4);
@@ -413,13 +417,13 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
 
   it('under a 429 storm: the call fails with the 429 after its tries, and the tab stays signed in with its refresh token', async () => {
     const { api, requests, session, onSignedOut, waits } = setup((request) =>
-      request.url === '/api/v1/auth/refresh'
+      request.url === auth.refresh.path
         ? fail(429, 'TOO_MANY_REQUESTS', 'Too many attempts. Please try again in 1 minute.', { retryAfterSeconds: 42 })
         : unauthorized(),
     );
     await expect(api.get('/contacts')).rejects.toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS' });
 
-    expect(requests.filter((r) => r.url === '/api/v1/auth/refresh')).toHaveLength(REFRESH_ATTEMPTS);
+    expect(requests.filter((r) => r.url === auth.refresh.path)).toHaveLength(REFRESH_ATTEMPTS);
     // The throttle said when to come back: each wait is that long.
     expect(waits).toEqual(Array.from({ length: REFRESH_ATTEMPTS - 1 }, () => 42_000));
     expect(onSignedOut).not.toHaveBeenCalled();
@@ -434,7 +438,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
 
   it('a second 401 after the retry signs out and rethrows the original error, with no second refresh', async () => {
     const { api, requests, session, onSignedOut } = setup((request) =>
-      request.url === '/api/v1/auth/refresh' ? ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } }) : unauthorized(),
+      request.url === auth.refresh.path ? ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } }) : unauthorized(),
     );
     await expect(api.get('/contacts')).rejects.toMatchObject({ status: 401, message: 'Access token expired' });
 
@@ -450,7 +454,7 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
 
   it('a non-401 failure of the retry is rethrown without signing out', async () => {
     const { api, session, onSignedOut } = setup((request) => {
-      if (request.url === '/api/v1/auth/refresh') return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+      if (request.url === auth.refresh.path) return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
       return request.headers.Authorization === 'Bearer new' ? fail(404, 'NOT_FOUND', 'Contact not found') : unauthorized();
     });
     await expect(api.get('/contacts/x')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
@@ -482,7 +486,7 @@ describe('createApiClient: renewing an access token about to expire', () => {
   const tokenExpiringAt = (name: string, exp: number) =>
     `e30.${btoa(JSON.stringify({ sub: name, exp: Math.floor(exp / 1000) })).replace(/=+$/, '')}.sig`;
   const server = (expiring: string) => (request: Recorded) => {
-    if (request.url === '/api/v1/auth/refresh') return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+    if (request.url === auth.refresh.path) return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
     if (request.headers.Authorization === 'Bearer new') return ok({ path: request.url });
     return request.headers.Authorization === `Bearer ${expiring}` ? ok({ path: request.url }) : unauthorized();
   };
@@ -531,7 +535,7 @@ describe('createApiClient: binary routes (issue 28)', () => {
 
   it('refreshes after a 401 and retries, as JSON calls do', async () => {
     const { api, requests } = setup((request) => {
-      if (request.url === '/api/v1/auth/refresh') return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
+      if (request.url === auth.refresh.path) return ok({ tokens: { accessToken: 'new', refreshToken: 'r2' } });
       return request.headers.Authorization === 'Bearer new' ? bytes() : unauthorized();
     });
     const blob = await api.blob(calls.voicemailAudio, { params: { id: 'call-1' } });
@@ -626,7 +630,7 @@ describe('createApiClient: tabs sharing one session', () => {
     signedIn();
     let refreshes = 0;
     const server = fakeServer((request) => {
-      if (request.url === '/api/v1/auth/refresh') {
+      if (request.url === auth.refresh.path) {
         refreshes += 1;
         // The spent token presented again would count as reuse.
         if ((request.body as { refreshToken: string }).refreshToken !== 'r1') return fail(401, 'REFRESH_TOKEN_REUSED', 'Reused');

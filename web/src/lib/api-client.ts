@@ -1,12 +1,13 @@
-import type * as z from 'zod/mini';
 import { refresh } from '../../../shared/contract/endpoints/auth';
 import {
   type Answer,
+  type AnswerOf,
+  type BodyOf,
+  type CallInput,
   type Endpoint,
   fillPath,
   type HttpContract,
-  type PathParamName,
-  type PathParams,
+  type OptionsArg,
 } from '../../../shared/contract/route';
 import type { ErrorBody, ErrorCode } from '../../../shared/envelope';
 import type { SessionStore } from './session';
@@ -42,34 +43,13 @@ interface Sending extends RequestOptions {
   binary?: boolean;
 }
 
-type Input<S> = S extends z.ZodMiniType ? z.input<S> : never;
+/** What a call of the route takes: its contract's params, body and query (CallInput), and an abort signal. */
+export type CallOptions<C extends HttpContract> = CallInput<C> & { signal?: AbortSignal };
 
-/** An option the contract has: required unless `{}` would do; absent from the options when it has none. */
-type Part<Key extends string, T> = [T] extends [never]
-  ? { [K in Key]?: never }
-  : Record<string, never> extends T
-    ? { [K in Key]?: T }
-    : { [K in Key]: T };
-
-/**
- * What a call of the route takes: the path's `{param}`s by name, the body and the query as the
- * contract's schemas accept them (z.input), and an abort signal.
- */
-export type CallOptions<C extends HttpContract> = Part<'params', Params<C['path']>> &
-  Part<'body', Input<C['body']>> &
-  Part<'query', Input<C['query']>> & { signal?: AbortSignal };
-
-type Params<P extends string> = [PathParamName<P>] extends [never] ? never : PathParams<P>;
-
-type ContractOf<E extends Endpoint<HttpContract>> = NonNullable<E['contract']>;
-/** What a route answers, by its endpoint: `AnswerOf<typeof auth.login>`. */
-export type AnswerOf<E extends Endpoint<HttpContract>> = Answer<ContractOf<E>>;
-/** The body a route takes, as its schema accepts it (z.input). */
-export type BodyOf<E extends Endpoint<HttpContract>> = Input<ContractOf<E>['body']>;
+export type { AnswerOf, BodyOf };
 
 /** The options argument, optional when every option is. */
-type CallArgs<C extends HttpContract> =
-  Record<string, never> extends CallOptions<C> ? [options?: CallOptions<C>] : [options: CallOptions<C>];
+type CallArgs<C extends HttpContract> = OptionsArg<CallOptions<C>>;
 
 export interface ApiResult<T> {
   data: T;
@@ -299,7 +279,8 @@ export function createApiClient(options: {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-function queryString(query: RequestOptions['query']): string {
+/** A query as the client sends it: each defined value as a string, in the order given; `''` for none. */
+export function queryString(query: RequestOptions['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));

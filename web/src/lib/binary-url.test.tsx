@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { stubObjectUrls } from '../test-utils';
+import { endpoints, stubObjectUrls, urlOf } from '../test-utils';
 import { useBinaryUrl } from './binary-url';
 
 function wrapper() {
@@ -14,10 +14,13 @@ describe('useBinaryUrl (issue 28)', () => {
   it('loads only once enabled, gives an object URL, and revokes it on unmount', async () => {
     const urls = stubObjectUrls();
     const load = vi.fn(async () => new Blob(['RIFF'], { type: 'audio/wav' }));
-    const { result, rerender, unmount } = renderHook(({ on }) => useBinaryUrl('/api/v1/calls/c1/voicemail', load, on), {
-      wrapper: wrapper(),
-      initialProps: { on: false },
-    });
+    const { result, rerender, unmount } = renderHook(
+      ({ on }) => useBinaryUrl(urlOf(endpoints.voicemailAudio, { id: 'c1' }), load, on),
+      {
+        wrapper: wrapper(),
+        initialProps: { on: false },
+      },
+    );
     expect(result.current.url).toBeUndefined();
     expect(result.current.isLoading).toBe(false);
     expect(load).not.toHaveBeenCalled();

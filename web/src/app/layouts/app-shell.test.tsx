@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversationKeys } from '../../lib/conversation-cache';
 import { session } from '../../lib/services';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { ok, renderWithProviders, sampleCompany, sampleUser, signInAs, stubServer } from '../../test-utils';
+import { endpoints, ok, renderWithProviders, sampleCompany, sampleUser, signInAs, stubServer, urlOf } from '../../test-utils';
 import { AppShell } from './app-shell';
 
 // The shell without a socket or a phone: the nav and the title are the subject here.
@@ -29,7 +29,7 @@ beforeEach(() => signInAs('AGENT'));
 describe('AppShell unread count (issue 27)', () => {
   it("shows the number of conversations with unread messages on Conversations and at the start of the tab's title", async () => {
     const requests = stubServer((r) =>
-      r.url.startsWith('/api/v1/conversations/unread') ? ok({ count: 3, complete: true }) : ok({}),
+      r.url.startsWith(urlOf(endpoints.unreadConversations)) ? ok({ count: 3, complete: true }) : ok({}),
     );
     const { queryClient } = renderWithProviders(
       <Routes>
@@ -41,7 +41,7 @@ describe('AppShell unread count (issue 27)', () => {
     const nav = screen.getByRole('navigation', { name: 'Main' });
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Conversations 3 unread' })).toBeTruthy());
     await waitFor(() => expect(document.title).toBe('(3) Contacts · Switchboard'));
-    expect(requests.filter((r) => r.url === '/api/v1/conversations/unread')).toHaveLength(1);
+    expect(requests.filter((r) => r.url === urlOf(endpoints.unreadConversations))).toHaveLength(1);
 
     // Events keep it up to date; past the badge's maximum it says 99+.
     act(() => queryClient.setQueryData(conversationKeys.unread, { count: 120, complete: true }));

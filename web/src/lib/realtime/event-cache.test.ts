@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Call } from '../../../../shared/contract/calls';
 import type { ChannelHealth } from '../../../../shared/contract/channel-health';
 import type { Channel, TeamUser } from '../../../../shared/contract/settings';
+import { endpoints, urlOf } from '../../test-utils';
 import { callKeys } from '../call-keys';
 import { settingsKeys } from '../settings-queries';
 import { applyEvent, realtimeKeys, refreshAfterReconnect } from './event-cache';
@@ -93,7 +94,7 @@ describe('realtime events in the query cache', () => {
       answeredBy: null,
       voicemail: {
         durationSeconds: 42,
-        url: '/api/v1/calls/call-9/voicemail',
+        url: urlOf(endpoints.voicemailAudio, { id: 'call-9' }),
         createdAt: '2026-01-01T10:01:00.000Z',
         listened: false,
       },

@@ -3,7 +3,18 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminCompany, AdminOverview } from '../../../../../shared/contract/admin';
 import { session } from '../../../lib/services';
-import { deferred, fail, ok, renderWithProviders, sampleCompany, sampleUser, signInAs, stubServer } from '../../../test-utils';
+import {
+  deferred,
+  endpoints,
+  fail,
+  ok,
+  renderWithProviders,
+  sampleCompany,
+  sampleUser,
+  signInAs,
+  stubServer,
+  urlOf,
+} from '../../../test-utils';
 import { AdminPage } from './admin-page';
 
 const ACME: AdminCompany = {
@@ -48,15 +59,15 @@ const signInAsPlatformAdmin = () => signInWith(true);
  */
 const server = (isPlatformAdmin: boolean, overviewAnswer: (url: string) => Response | Promise<Response>) =>
   stubServer((r) => {
-    if (r.url === '/api/v1/me') return ok({ user: { ...sampleUser, isPlatformAdmin }, company: sampleCompany });
-    if (r.url === '/api/v1/admin/webhooks' && isPlatformAdmin)
+    if (r.url === urlOf(endpoints.me)) return ok({ user: { ...sampleUser, isPlatformAdmin }, company: sampleCompany });
+    if (r.url === urlOf(endpoints.webhookAddress) && isPlatformAdmin)
       return ok({
         webhookAddress: { webhookBase: 'https://app.example/webhooks/twilio', pointingElsewhere: { companies: 0, numbers: 0 } },
       });
     return overviewAnswer(r.url);
   });
 const overviewUrls = (requests: { url: string }[]) =>
-  requests.map((r) => r.url).filter((url) => url.startsWith('/api/v1/admin/overview'));
+  requests.map((r) => r.url).filter((url) => url.startsWith(urlOf(endpoints.adminOverview)));
 
 afterEach(() => session.clear());
 
@@ -80,7 +91,10 @@ describe('AdminPage', () => {
     expect(globex.textContent).toContain('Not verified');
     expect(within(globex).getByText('Not configured')).toBeTruthy();
     expect(within(globex).getByText('No activity')).toBeTruthy();
-    expect(overviewUrls(requests)).toEqual(['/api/v1/admin/overview', '/api/v1/admin/overview?cursor=next']);
+    expect(overviewUrls(requests)).toEqual([
+      urlOf(endpoints.adminOverview),
+      urlOf(endpoints.adminOverview, {}, { cursor: 'next' }),
+    ]);
     expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
   });
 
@@ -90,7 +104,7 @@ describe('AdminPage', () => {
     renderWithProviders(<AdminPage />);
     expect(await screen.findByRole('heading', { name: 'Access denied. Admin privileges required.' })).toBeTruthy();
     expect(screen.getByText('Only platform administrators can access this page.')).toBeTruthy();
-    expect(requests.map((r) => r.url)).toEqual(['/api/v1/me']);
+    expect(requests.map((r) => r.url)).toEqual([urlOf(endpoints.me)]);
   });
 
   it('reads the user again: one the operator named since sign-in sees the overview, and the stored user says so', async () => {
@@ -108,7 +122,7 @@ describe('AdminPage', () => {
     expect(await screen.findByRole('heading', { name: 'Access denied. Admin privileges required.' })).toBeTruthy();
     await waitFor(() => expect(session.get()?.user.isPlatformAdmin).toBe(false));
     expect(screen.queryByText('Acme Support')).toBeNull();
-    expect(requests.map((r) => r.url)).toContain('/api/v1/me');
+    expect(requests.map((r) => r.url)).toContain(urlOf(endpoints.me));
   });
 
   it('shows the 403 text when the server refuses, and the fallback for other failures', async () => {
@@ -127,7 +141,7 @@ describe('AdminPage', () => {
     let deleted = false;
     const deletion = deferred();
     const requests = server(true, (url) => {
-      if (url !== '/api/v1/admin/companies/c-2') {
+      if (url !== urlOf(endpoints.adminDeleteCompany, { id: 'c-2' })) {
         return ok(
           deleted
             ? overview([ACME], null, { totalCompanies: 1, totalUsers: 2, verifiedUsers: 2 })
@@ -153,7 +167,7 @@ describe('AdminPage', () => {
     await waitFor(() => expect(screen.queryByText('Globex')).toBeNull());
     await waitFor(() => expect([total('Companies'), total('Users')]).toEqual(['1', '2']));
     const sent = requests.find((r) => r.method === 'DELETE');
-    expect(sent).toMatchObject({ url: '/api/v1/admin/companies/c-2', body: { confirm: 'Globex' } });
+    expect(sent).toMatchObject({ url: urlOf(endpoints.adminDeleteCompany, { id: 'c-2' }), body: { confirm: 'Globex' } });
     expect(session.get()).not.toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { RepointResult, WebhookAddress } from '../../../../../shared/contract/admin';
-import { deferred, fail, ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { deferred, endpoints, fail, ok, renderWithProviders, stubServer, urlOf } from '../../../test-utils';
 import { WebhookAddressPanel } from './webhook-address-panel';
 
 const BASE = 'https://support.example.com/webhooks/twilio';
@@ -18,7 +18,7 @@ describe('WebhookAddressPanel', () => {
     let repointed = false;
     const secondPass = deferred();
     const requests = stubServer((r) => {
-      if (r.url === '/api/v1/admin/webhooks') return ok(repointed ? address(1, 1) : address(2, 5));
+      if (r.url === urlOf(endpoints.webhookAddress)) return ok(repointed ? address(1, 1) : address(2, 5));
       if (!(r.body as { cursor?: string }).cursor) return ok(pass(1, 3, 'next'));
       repointed = true;
       return secondPass.promise;
@@ -62,7 +62,7 @@ describe('WebhookAddressPanel', () => {
 
   it('sends nothing when cancelled, says when every number points here, and keeps the dialog open on a failure', async () => {
     const requests = stubServer((r) => {
-      if (r.url === '/api/v1/admin/webhooks') return ok(address(0, 0));
+      if (r.url === urlOf(endpoints.webhookAddress)) return ok(address(0, 0));
       return fail(502, 'Twilio could not be reached.', 'PROVIDER_UNAVAILABLE');
     });
     const events = userEvent.setup();

@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as auth from '../../../../../shared/contract/endpoints/auth';
 import { api, onSignedOut, session } from '../../../lib/services';
-import { sampleCompany, sampleUser } from '../../../test-utils';
+import { endpoints, sampleCompany, sampleUser, urlOf } from '../../../test-utils';
 import { LoginPage } from './login-page';
 
 const user = sampleUser;
@@ -153,7 +153,7 @@ describe('LoginPage', () => {
     expect((button as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
     expect(requests).toEqual([
-      { url: '/api/v1/auth/login', method: 'POST', body: { email: 'ada@example.com', password: 'secret-password' } },
+      { url: urlOf(endpoints.login), method: 'POST', body: { email: 'ada@example.com', password: 'secret-password' } },
     ]);
 
     answer(json(200, { success: true, data: { user, company, tokens: { accessToken: 'a1', refreshToken: 'r1' } } }));
@@ -167,7 +167,7 @@ describe('LoginPage', () => {
     // A stale session with a refresh token is present, so a wrongly triggered refresh would be possible.
     session.signIn({ user, company, tokens: { accessToken: 'stale', refreshToken: 'stale-refresh' } });
     const requests = stubServer((request) =>
-      request.url === '/api/v1/auth/refresh'
+      request.url === urlOf(endpoints.refresh)
         ? json(200, { success: true, data: { tokens: { accessToken: 'a2', refreshToken: 'r2' } } })
         : json(401, { success: false, error: { code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' } }),
     );
@@ -181,7 +181,7 @@ describe('LoginPage', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('Invalid email or password');
     expect(screen.queryByText('Email not verified')).toBeNull();
-    expect(requests.map((r) => r.url)).toEqual(['/api/v1/auth/login']);
+    expect(requests.map((r) => r.url)).toEqual([urlOf(endpoints.login)]);
     expect(session.get()?.accessToken).toBe('stale');
     expect(window.localStorage.getItem('refreshToken')).toBe('stale-refresh');
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();

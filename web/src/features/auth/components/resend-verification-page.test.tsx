@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { fail, json, renderWithProviders, stubServer } from '../../../test-utils';
+import { endpoints, fail, json, renderWithProviders, stubServer, urlOf } from '../../../test-utils';
 import { ResendVerificationPage } from './resend-verification-page';
 
 const renderAt = (state?: { email: string }) =>
@@ -19,7 +19,7 @@ describe('ResendVerificationPage', () => {
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe(SENT);
     expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe('/login');
-    expect(requests).toEqual([{ url: '/api/v1/auth/resend-verification', method: 'POST', body: { email: 'ada@example.com' } }]);
+    expect(requests).toEqual([{ url: urlOf(endpoints.resendVerification), method: 'POST', body: { email: 'ada@example.com' } }]);
   });
 
   it('asks for the e-mail before sending, and shows the server’s refusal', async () => {

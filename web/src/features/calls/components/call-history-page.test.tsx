@@ -2,7 +2,18 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Call } from '../../../../../shared/contract/calls';
-import { bytes, deferred, fail, ok, renderWithProviders, signInAs, stubObjectUrls, stubServer } from '../../../test-utils';
+import {
+  bytes,
+  deferred,
+  endpoints,
+  fail,
+  ok,
+  renderWithProviders,
+  signInAs,
+  stubObjectUrls,
+  stubServer,
+  urlOf,
+} from '../../../test-utils';
 import { dayBoundary } from '../api/calls-api';
 import { CallHistoryPage } from './call-history-page';
 
@@ -37,7 +48,7 @@ const VOICEMAIL: Call = {
   contact: { id: null, name: '', phoneNumber: '+14155550191' },
   durationSeconds: 0,
   createdAt: at(2),
-  voicemail: { durationSeconds: 42, url: '/api/v1/calls/call-3/voicemail', createdAt: at(1), listened: false },
+  voicemail: { durationSeconds: 42, url: urlOf(endpoints.voicemailAudio, { id: 'call-3' }), createdAt: at(1), listened: false },
 };
 
 const page = (path = '/calls') => renderWithProviders(<CallHistoryPage />, { path, route: '/calls' });
@@ -140,7 +151,7 @@ describe('CallHistoryPage', () => {
     const urls = stubObjectUrls();
     let listened = false;
     const requests = stubServer((r) => {
-      if (r.url === '/api/v1/calls/call-3/voicemail') {
+      if (r.url === urlOf(endpoints.voicemailAudio, { id: 'call-3' })) {
         listened = true;
         return bytes('audio/wav', [0x52, 0x49, 0x46, 0x46]);
       }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelHealth } from '../../../../../shared/contract/channel-health';
 import type { Channel } from '../../../../../shared/contract/settings';
-import { deferred, fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { deferred, endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
 import { ChannelsPage } from './channels-page';
 
 const CHANNEL: Channel = {
@@ -72,7 +72,9 @@ beforeEach(() => signInAs('AGENT'));
 
 describe('Channel health details', () => {
   it('lists every problem (field, expected, actual, the service) and the delivery summary with each error in words', async () => {
-    stubServer((r) => (r.url === '/api/v1/channels/ch-1/health' ? ok({ health: HEALTH }) : ok({ channels: [CHANNEL] })));
+    stubServer((r) =>
+      r.url === urlOf(endpoints.getChannelHealth, { id: 'ch-1' }) ? ok({ health: HEALTH }) : ok({ channels: [CHANNEL] }),
+    );
     const dialog = within(await openDetails());
     expect(dialog.getByText('(415) 555-0101')).toBeTruthy();
     expect(dialog.getByText('Drifted')).toBeTruthy();
@@ -118,7 +120,7 @@ describe('Channel health details', () => {
   it('says so when there is no problem and no delivery error, and shows a loading state first', async () => {
     const answer = deferred();
     stubServer((r) =>
-      r.url === '/api/v1/channels/ch-1/health'
+      r.url === urlOf(endpoints.getChannelHealth, { id: 'ch-1' })
         ? answer.promise
         : ok({ channels: [{ ...CHANNEL, health: { status: 'HEALTHY', checkedAt: null } }] }),
     );
@@ -140,7 +142,9 @@ describe('Channel health details', () => {
 
   it('a details view that cannot load says why, and closes with Escape, focus back on its button', async () => {
     stubServer((r) =>
-      r.url === '/api/v1/channels/ch-1/health' ? fail(404, 'Channel not found', 'NOT_FOUND') : ok({ channels: [CHANNEL] }),
+      r.url === urlOf(endpoints.getChannelHealth, { id: 'ch-1' })
+        ? fail(404, 'Channel not found', 'NOT_FOUND')
+        : ok({ channels: [CHANNEL] }),
     );
     const events = userEvent.setup();
     const dialog = within(await openDetails());

@@ -5,7 +5,18 @@ import type { ChannelHealth, ChannelHealthStatus, HealthProblem } from '../../..
 import type { Channel } from '../../../../../shared/contract/settings';
 import { formatDate } from '../../../lib/format-date';
 import { settingsKeys } from '../../../lib/settings-queries';
-import { deferred, fail, json, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import {
+  deferred,
+  endpoints,
+  fail,
+  json,
+  ok,
+  type Recorded,
+  renderWithProviders,
+  signInAs,
+  stubServer,
+  urlOf,
+} from '../../../test-utils';
 import { ChannelsPage } from './channels-page';
 
 const CHECKED_AT = new Date(Date.now() - 5 * 60_000).toISOString();
@@ -40,8 +51,8 @@ const health = (status: ChannelHealthStatus, problems: HealthProblem[] = []): Ch
   delivery: DELIVERY,
 });
 
-const HEALTH_URL = '/api/v1/channels/ch-1/health';
-const REPAIR_URL = '/api/v1/channels/ch-1/repair';
+const HEALTH_URL = urlOf(endpoints.getChannelHealth, { id: 'ch-1' });
+const REPAIR_URL = urlOf(endpoints.repairChannel, { id: 'ch-1' });
 
 function server(
   channels: Channel[],
@@ -52,7 +63,7 @@ function server(
   } = {},
 ) {
   return stubServer((request: Recorded) => {
-    if (request.url === '/api/v1/channels') return ok({ channels });
+    if (request.url === urlOf(endpoints.listChannels)) return ok({ channels });
     if (request.url === HEALTH_URL) return ok({ health: routes.health ?? health('HEALTHY') });
     if (request.url === `${HEALTH_URL}?refresh=true`) return routes.refresh?.() ?? ok({ health: health('HEALTHY') });
     if (request.url === REPAIR_URL && request.method === 'POST') return routes.repair?.() ?? json(404, {});

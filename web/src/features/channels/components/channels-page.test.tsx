@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Channel } from '../../../../../shared/contract/settings';
-import { json, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { endpoints, json, ok, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
 import { ChannelsPage } from './channels-page';
 
 const base: Channel = {
@@ -90,7 +90,7 @@ describe('ChannelsPage', () => {
   });
 
   it('the edit button opens Configure Routing for that channel, showing the number as people read it', async () => {
-    stubServer((r) => (r.url === '/api/v1/channels' ? ok({ channels: CHANNELS }) : ok({ inboxes: [], users: [] })));
+    stubServer((r) => (r.url === urlOf(endpoints.listChannels) ? ok({ channels: CHANNELS }) : ok({ inboxes: [], users: [] })));
     const events = userEvent.setup();
     renderWithProviders(<ChannelsPage />);
     await events.click(await screen.findByRole('button', { name: 'Configure routing for (415) 555-0101' }));

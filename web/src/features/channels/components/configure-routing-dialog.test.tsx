@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Channel, Inbox, TeamUser } from '../../../../../shared/contract/settings';
-import { deferred, fail, json, ok, type Recorded, renderWithProviders, stubServer } from '../../../test-utils';
+import { deferred, endpoints, fail, json, ok, type Recorded, renderWithProviders, stubServer, urlOf } from '../../../test-utils';
 import { ConfigureRoutingDialog, routingChange } from './configure-routing-dialog';
 import { routingText } from './routing-text';
 
@@ -29,14 +29,14 @@ const USERS: TeamUser[] = [
   { id: 'u-2', name: 'Grace Hopper', email: 'grace@example.com', role: 'AGENT', avatarUrl: null, lastActiveAt: null },
 ];
 
-const ROUTING_URL = '/api/v1/channels/ch-1/routing';
+const ROUTING_URL = urlOf(endpoints.updateChannelRouting, { id: 'ch-1' });
 
 function server(options: { inboxes?: Inbox[]; users?: TeamUser[]; patch?: (r: Recorded) => Response | Promise<Response> } = {}) {
   return stubServer((request) => {
-    if (request.url === '/api/v1/inboxes') return ok({ inboxes: options.inboxes ?? INBOXES });
-    if (request.url === '/api/v1/users') return ok({ users: options.users ?? USERS });
+    if (request.url === urlOf(endpoints.listInboxes)) return ok({ inboxes: options.inboxes ?? INBOXES });
+    if (request.url === urlOf(endpoints.listUsers)) return ok({ users: options.users ?? USERS });
     if (request.url === ROUTING_URL) return options.patch?.(request) ?? ok({ channel: CHANNEL });
-    if (request.url === '/api/v1/channels') return ok({ channels: [CHANNEL] });
+    if (request.url === urlOf(endpoints.listChannels)) return ok({ channels: [CHANNEL] });
     return json(404, {});
   });
 }
@@ -67,7 +67,7 @@ describe('ConfigureRoutingDialog', () => {
 
   it('save is blocked while the inboxes and users load', async () => {
     const users = deferred();
-    stubServer((request) => (request.url === '/api/v1/users' ? users.promise : ok({ inboxes: INBOXES })));
+    stubServer((request) => (request.url === urlOf(endpoints.listUsers) ? users.promise : ok({ inboxes: INBOXES })));
     renderDialog();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(save().disabled).toBe(true);

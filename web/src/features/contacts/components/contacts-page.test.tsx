@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '../../../../../shared/contract/contacts';
-import { fail, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { endpoints, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
 import { ContactsPage, SEARCH_DEBOUNCE_MS } from './contacts-page';
 
 const ADA: Contact = {
@@ -94,7 +94,11 @@ describe('ContactsPage', () => {
     await events.click(within(dialog).getByRole('button', { name: 'Create Contact' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('A contact with this phone number already exists.');
     expect(writes(requests)).toEqual([
-      { url: '/api/v1/contacts', method: 'POST', body: { name: 'Grace', phoneNumber: '202 555 0143', email: '', notes: '' } },
+      {
+        url: urlOf(endpoints.createContact),
+        method: 'POST',
+        body: { name: 'Grace', phoneNumber: '202 555 0143', email: '', notes: '' },
+      },
     ]);
     answer = ok({ contact: { ...ADA, id: 'k-3', name: 'Grace' } }, 201);
     await events.click(within(dialog).getByRole('button', { name: 'Create Contact' }));
@@ -144,7 +148,11 @@ describe('ContactsPage', () => {
     await events.click(within(dialog).getByRole('button', { name: 'Save Contact' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(writes(requests)).toEqual([
-      { url: '/api/v1/contacts/k-1', method: 'PUT', body: { name: 'Ada King', email: 'ada@example.com', notes: '' } },
+      {
+        url: urlOf(endpoints.updateContact, { id: 'k-1' }),
+        method: 'PUT',
+        body: { name: 'Ada King', email: 'ada@example.com', notes: '' },
+      },
     ]);
   });
 
@@ -157,7 +165,7 @@ describe('ContactsPage', () => {
     expect(dialog.textContent).toContain('Are you sure you want to delete +44 20 7946 0958?');
     await events.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    expect(writes(requests)).toEqual([{ url: '/api/v1/contacts/k-2', method: 'DELETE', body: undefined }]);
+    expect(writes(requests)).toEqual([{ url: urlOf(endpoints.deleteContact, { id: 'k-2' }), method: 'DELETE', body: undefined }]);
   });
 
   it('says when the contacts cannot be loaded', async () => {

@@ -2,7 +2,7 @@ import { act } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionState } from '../../../lib/realtime/realtime-client';
-import { ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { endpoints, ok, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
 import { useConversationList, useThread } from './conversations-api';
 
 // The socket's health as the hooks read it, set by the test.
@@ -38,8 +38,9 @@ function Screen() {
 describe('the list and the thread poll only while the socket is down (issue 25)', () => {
   let requests: ReturnType<typeof stubServer>;
   const reads = () => ({
-    list: requests.filter((r) => new URL(r.url, 'http://app').pathname === '/api/v1/conversations').length,
-    thread: requests.filter((r) => new URL(r.url, 'http://app').pathname === '/api/v1/conversations/cv-1').length,
+    list: requests.filter((r) => new URL(r.url, 'http://app').pathname === urlOf(endpoints.listConversations)).length,
+    thread: requests.filter((r) => new URL(r.url, 'http://app').pathname === urlOf(endpoints.getConversation, { id: 'cv-1' }))
+      .length,
   });
   const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 

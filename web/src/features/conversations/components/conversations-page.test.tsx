@@ -9,8 +9,11 @@ import { conversationKeys } from '../../../lib/conversation-cache';
 import { applyEvent } from '../../../lib/realtime/event-cache';
 import {
   bytes,
+  callLine,
   deferred,
+  endpoints,
   fail,
+  isCall,
   ok,
   type Recorded,
   renderWithProviders,
@@ -18,6 +21,7 @@ import {
   signInAs,
   stubObjectUrls,
   stubServer,
+  urlOf,
 } from '../../../test-utils';
 import { ConversationsPage } from './conversations-page';
 
@@ -92,9 +96,9 @@ function conversationServer(
     const answer = options.other?.(r);
     if (answer) return answer;
     const url = new URL(r.url, 'http://app');
-    if (url.pathname === '/api/v1/channels') return ok({ channels: state.channels ?? [SMS_CHANNEL] });
-    if (url.pathname === '/api/v1/users') return ok({ users: state.users ?? [] });
-    if (url.pathname === '/api/v1/conversations') {
+    if (url.pathname === urlOf(endpoints.listChannels)) return ok({ channels: state.channels ?? [SMS_CHANNEL] });
+    if (url.pathname === urlOf(endpoints.listUsers)) return ok({ users: state.users ?? [] });
+    if (url.pathname === urlOf(endpoints.listConversations)) {
       const status = url.searchParams.get('status') ?? 'BOTH';
       const assignee = url.searchParams.get('assignee');
       const limit = Number(url.searchParams.get('limit'));
@@ -221,9 +225,9 @@ describe('ConversationsPage list', () => {
     await waitFor(() => expect(screen.getByText('Showing 3 of 3 conversations')).toBeTruthy());
     expect(requests.map((r) => r.url)).toEqual(
       expect.arrayContaining([
-        '/api/v1/conversations?status=OPEN&limit=20',
-        '/api/v1/conversations?status=CLOSED&limit=20',
-        '/api/v1/conversations?status=BOTH&limit=20',
+        urlOf(endpoints.listConversations, {}, { status: 'OPEN', limit: '20' }),
+        urlOf(endpoints.listConversations, {}, { status: 'CLOSED', limit: '20' }),
+        urlOf(endpoints.listConversations, {}, { status: 'BOTH', limit: '20' }),
       ]),
     );
   });
@@ -250,7 +254,9 @@ describe('ConversationsPage list', () => {
     await waitFor(() => expect(items()).toHaveLength(25));
     expect(screen.getByText('Showing 25 of 25 open conversations')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
-    expect(requests.some((r) => r.url === '/api/v1/conversations?status=OPEN&limit=20&cursor=20')).toBe(true);
+    expect(
+      requests.some((r) => r.url === urlOf(endpoints.listConversations, {}, { status: 'OPEN', limit: '20', cursor: '20' })),
+    ).toBe(true);
   });
 
   it('says when a filter holds nothing, and points to Settings when no number can text', async () => {
@@ -298,7 +304,9 @@ describe('ConversationsPage list', () => {
 
   it('a list that cannot load says so', async () => {
     stubServer((r) =>
-      r.url.startsWith('/api/v1/conversations') ? fail(500, 'The database is asleep', 'INTERNAL') : ok({ channels: [] }),
+      r.url.startsWith(urlOf(endpoints.listConversations))
+        ? fail(500, 'The database is asleep', 'INTERNAL')
+        : ok({ channels: [] }),
     );
     renderPage();
     expect((await screen.findByRole('alert')).textContent).toBe('The database is asleep');
@@ -525,7 +533,7 @@ describe('ConversationsPage thread', () => {
     await events.click(threadRegion().getByRole('button', { name: 'Load earlier messages' }));
     await waitFor(() => expect(bodies()).toEqual(['Line 1', 'Line 2', 'Line 3', 'Line 4', 'Line 5']));
     expect(threadRegion().queryByRole('button', { name: 'Load earlier messages' })).toBeNull();
-    expect(requests.some((r) => r.url === '/api/v1/conversations/cv-1?before=2')).toBe(true);
+    expect(requests.some((r) => r.url === urlOf(endpoints.getConversation, { id: 'cv-1' }, { before: '2' }))).toBe(true);
   });
 
   it('an unknown conversation says it was not found', async () => {
@@ -713,7 +721,7 @@ describe('ConversationsPage status and deselection (docs/product.md §4)', () =>
     expect(thread()).toBeNull();
     await waitFor(() => expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy());
     expect(requests.find((r) => r.method === 'PATCH')).toMatchObject({
-      url: '/api/v1/conversations/cv-1/status',
+      url: urlOf(endpoints.updateConversationStatus, { id: 'cv-1' }),
       body: { status: 'CLOSED' },
     });
   });
@@ -863,14 +871,15 @@ describe('ConversationsPage realtime', () => {
     await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
     // All of it without asking the server again, but to mark read the text that arrived in the open thread (issue 27).
     expect(requests.slice(fetched).map((r) => `${r.method} ${new URL(r.url, 'http://app').pathname}`)).toEqual([
-      'POST /api/v1/conversations/cv-5/read',
+      callLine(endpoints.markConversationRead, { id: 'cv-5' }),
     ]);
   });
 });
 
 describe('ConversationsPage reads older than the socket (issue 22)', () => {
-  const isList = (r: Recorded) => r.method === 'GET' && r.url.startsWith('/api/v1/conversations?');
-  const isThread = (id: string) => (r: Recorded) => r.method === 'GET' && r.url.startsWith(`/api/v1/conversations/${id}`);
+  const isList = (r: Recorded) => isCall(r, endpoints.listConversations) && r.url.includes('?');
+  const isThread = (id: string) => (r: Recorded) =>
+    r.method === 'GET' && r.url.startsWith(urlOf(endpoints.getConversation, { id }));
   const listAnswer = (conversations: Conversation[]) =>
     ok({
       conversations,
@@ -1100,10 +1109,10 @@ describe('ConversationsPage team inbox (issue 27)', () => {
     await waitFor(() => expect(items()).toHaveLength(3));
     expect(requests.map((r) => r.url)).toEqual(
       expect.arrayContaining([
-        '/api/v1/conversations?status=OPEN&limit=20&assignee=me',
-        '/api/v1/conversations?status=OPEN&limit=20&assignee=unassigned',
-        '/api/v1/conversations?status=CLOSED&limit=20&assignee=unassigned',
-        '/api/v1/conversations?status=OPEN&limit=20',
+        urlOf(endpoints.listConversations, {}, { status: 'OPEN', limit: '20', assignee: 'me' }),
+        urlOf(endpoints.listConversations, {}, { status: 'OPEN', limit: '20', assignee: 'unassigned' }),
+        urlOf(endpoints.listConversations, {}, { status: 'CLOSED', limit: '20', assignee: 'unassigned' }),
+        urlOf(endpoints.listConversations, {}, { status: 'OPEN', limit: '20' }),
       ]),
     );
   });
@@ -1225,11 +1234,11 @@ describe('ConversationsPage team inbox (issue 27)', () => {
     const card = await waitFor(() => threadRegion().getByRole('listitem', { name: 'Internal note by You' }));
     expect(card.textContent).toContain('Internal note');
     expect(within(card).getByText('@Grace Hopper').tagName).toBe('MARK');
-    expect(requests.filter((r) => path(r) === 'POST /api/v1/conversations/cv-1/notes').map((r) => r.body)).toEqual([
+    expect(requests.filter((r) => path(r) === callLine(endpoints.addNote, { id: 'cv-1' })).map((r) => r.body)).toEqual([
       { body: 'Courier is late, @Grace Hopper can you call them?' },
     ]);
     // Nothing went to the contact; the reply's draft is still there.
-    expect(requests.some((r) => path(r) === 'POST /api/v1/conversations/cv-1/messages')).toBe(false);
+    expect(requests.some((r) => path(r) === callLine(endpoints.sendMessage, { id: 'cv-1' }))).toBe(false);
     await waitFor(() =>
       expect((threadRegion().getByRole('textbox', { name: 'Internal note' }) as HTMLTextAreaElement).value).toBe(''),
     );
@@ -1263,8 +1272,8 @@ describe('ConversationsPage team inbox (issue 27)', () => {
 
 describe('ConversationsPage pictures (issue 28)', () => {
   const PICTURES: Message['media'] = [
-    { contentType: 'image/png', url: '/api/v1/conversations/cv-1/messages/m-pics/media/0' },
-    { contentType: 'application/pdf', url: '/api/v1/conversations/cv-1/messages/m-pics/media/1' },
+    { contentType: 'image/png', url: urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-pics', index: '0' }) },
+    { contentType: 'application/pdf', url: urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-pics', index: '1' }) },
   ];
   const mediaRequests = (requests: Recorded[]) => requests.filter((r) => r.url.includes('/media/')).map((r) => r.url);
 
@@ -1279,7 +1288,7 @@ describe('ConversationsPage pictures (issue 28)', () => {
     expect(picture.getAttribute('src')).toBe('blob:test/1');
     expect(urls.made[0]?.type).toBe('image/png');
     // Read through the API client (bearer token), once; the PDF waits until someone asks for it.
-    expect(mediaRequests(requests)).toEqual(['/api/v1/conversations/cv-1/messages/m-pics/media/0']);
+    expect(mediaRequests(requests)).toEqual([urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-pics', index: '0' })]);
     expect(threadRegion().getByRole('button', { name: 'Download PDF file' })).toBeTruthy();
     // Pictures only: no empty text bubble beside them.
     const bubble = picture.closest('li[class*="flex items-start"]') as HTMLElement;
@@ -1379,7 +1388,7 @@ describe('ConversationsPage pictures (issue 28)', () => {
     renderPage('/conversations/cv-1');
     await user.click(await (await waitFor(threadRegion)).findByRole('button', { name: 'Download PDF file' }));
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
-    expect(mediaRequests(requests)).toEqual(['/api/v1/conversations/cv-1/messages/m-pics/media/0']);
+    expect(mediaRequests(requests)).toEqual([urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-pics', index: '0' })]);
     expect(urls.made[0]?.type).toBe('application/pdf');
   });
 

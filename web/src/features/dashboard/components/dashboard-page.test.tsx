@@ -4,7 +4,18 @@ import type { Call } from '../../../../../shared/contract/calls';
 import type { Channel } from '../../../../../shared/contract/settings';
 import { applyEvent } from '../../../lib/realtime/event-cache';
 import { session } from '../../../lib/services';
-import { deferred, json, ok, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
+import {
+  deferred,
+  endpoints,
+  isCall,
+  json,
+  ok,
+  renderWithProviders,
+  sampleCompany,
+  sampleUser,
+  stubServer,
+  urlOf,
+} from '../../../test-utils';
 import { DashboardPage } from './dashboard-page';
 
 const channel = (id: string, status: Channel['status'], health: Channel['health']['status'] = 'HEALTHY') => ({
@@ -29,8 +40,8 @@ describe('DashboardPage counters', () => {
   it('show SPEC values while loading, then the open conversations, the ACTIVE channels and the users', async () => {
     const channels = deferred();
     const requests = stubServer((r) => {
-      if (r.url === '/api/v1/channels') return channels.promise;
-      if (r.url.startsWith('/api/v1/conversations'))
+      if (r.url === urlOf(endpoints.listChannels)) return channels.promise;
+      if (r.url.startsWith(urlOf(endpoints.listConversations)))
         return ok({ conversations: [], total: 7, pagination: { total: 7, limit: 1, offset: 0, nextCursor: 'x' } });
       return ok({ users: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }] });
     });
@@ -41,7 +52,7 @@ describe('DashboardPage counters', () => {
     await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members3'));
     await waitFor(() => expect(counter('Active Conversations').textContent).toBe('Active Conversations7'));
     // The total comes from a page of one: the count, not the list.
-    expect(requests.map((r) => r.url)).toContain('/api/v1/conversations?status=OPEN&limit=1');
+    expect(requests.map((r) => r.url)).toContain(urlOf(endpoints.listConversations, {}, { status: 'OPEN', limit: '1' }));
 
     channels.release(ok({ channels: [channel('a', 'ACTIVE'), channel('b', 'INACTIVE'), channel('c', 'ACTIVE')] }));
     await waitFor(() => expect(counter('Connected Channels').textContent).toBe('Connected Channels2'));
@@ -59,25 +70,30 @@ describe('DashboardPage counters', () => {
 describe('DashboardPage, new voicemails (issue 28)', () => {
   const voicemail = (id: string, listened: boolean) => ({
     id,
-    voicemail: { durationSeconds: 5, url: `/api/v1/calls/${id}/voicemail`, createdAt: '2026-01-01T10:00:00.000Z', listened },
+    voicemail: {
+      durationSeconds: 5,
+      url: urlOf(endpoints.voicemailAudio, { id }),
+      createdAt: '2026-01-01T10:00:00.000Z',
+      listened,
+    },
   });
 
   it('counts the voicemails nobody has played, from the Voicemail filter, and leads to it in Call History', async () => {
     const requests = stubServer((r) =>
-      r.url.startsWith('/api/v1/calls')
+      r.url.startsWith(urlOf(endpoints.listCalls))
         ? ok({ calls: [voicemail('a', false), voicemail('b', true), voicemail('c', false)] })
         : ok({ users: [], channels: [], conversations: [], total: 0 }),
     );
     renderWithProviders(<DashboardPage />);
     await waitFor(() => expect(screen.getByText('New Voicemails').nextElementSibling?.textContent).toBe('2'));
-    const asked = requests.find((r) => r.url.startsWith('/api/v1/calls?'))?.url ?? '';
+    const asked = requests.find((r) => isCall(r, endpoints.listCalls) && r.url.includes('?'))?.url ?? '';
     expect(Object.fromEntries(new URL(asked, 'http://x').searchParams)).toEqual({ voicemail: 'true', limit: '100' });
     expect(screen.getByRole('link', { name: 'Listen in Call History' }).getAttribute('href')).toBe('/calls?voicemail=true');
   });
 
   it('is read again when a voicemail arrives', async () => {
     let calls = [voicemail('a', false)];
-    stubServer((r) => (r.url.startsWith('/api/v1/calls') ? ok({ calls }) : ok({ users: [], channels: [], total: 0 })));
+    stubServer((r) => (r.url.startsWith(urlOf(endpoints.listCalls)) ? ok({ calls }) : ok({ users: [], channels: [], total: 0 })));
     const { queryClient } = renderWithProviders(<DashboardPage />);
     const figure = () => screen.getByText('New Voicemails').nextElementSibling?.textContent;
     await waitFor(() => expect(figure()).toBe('1'));
@@ -93,9 +109,9 @@ describe('DashboardPage, Getting Started', () => {
 
   it('ticks the steps that are done, from real data, and leaves the others numbered', async () => {
     stubServer((r) => {
-      if (r.url === '/api/v1/providers') return ok({ providers: [{ id: 'p1' }] });
-      if (r.url === '/api/v1/inboxes') return ok({ inboxes: [] });
-      if (r.url === '/api/v1/users') return ok({ users: [{ id: 'u1' }, { id: 'u2' }] });
+      if (r.url === urlOf(endpoints.listProviders)) return ok({ providers: [{ id: 'p1' }] });
+      if (r.url === urlOf(endpoints.listInboxes)) return ok({ inboxes: [] });
+      if (r.url === urlOf(endpoints.listUsers)) return ok({ users: [{ id: 'u1' }, { id: 'u2' }] });
       return ok({ channels: [], total: 0 });
     });
     renderWithProviders(<DashboardPage />);
@@ -108,7 +124,9 @@ describe('DashboardPage, Getting Started', () => {
 
   it('a lone user with nothing set up has no step done, and the tab is named after the page', async () => {
     stubServer((r) =>
-      r.url === '/api/v1/users' ? ok({ users: [{ id: 'u1' }] }) : ok({ providers: [], inboxes: [], channels: [], total: 0 }),
+      r.url === urlOf(endpoints.listUsers)
+        ? ok({ users: [{ id: 'u1' }] })
+        : ok({ providers: [], inboxes: [], channels: [], total: 0 }),
     );
     renderWithProviders(<DashboardPage />);
     await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members1'));
@@ -120,7 +138,7 @@ describe('DashboardPage, Getting Started', () => {
 describe('DashboardPage, channel health', () => {
   const serve = (channels: unknown[]) =>
     stubServer((r) =>
-      r.url === '/api/v1/channels' ? ok({ channels }) : ok({ users: [], providers: [], inboxes: [], total: 0 }),
+      r.url === urlOf(endpoints.listChannels) ? ok({ channels }) : ok({ users: [], providers: [], inboxes: [], total: 0 }),
     );
 
   it('warns, by number and in words, when a number in use is not healthy, and leads to Channels', async () => {

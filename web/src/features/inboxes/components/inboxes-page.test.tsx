@@ -2,7 +2,18 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Channel, Inbox, InboxDetail, TeamUser } from '../../../../../shared/contract/settings';
-import { fail, json, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import {
+  callLine,
+  endpoints,
+  fail,
+  json,
+  ok,
+  type Recorded,
+  renderWithProviders,
+  signInAs,
+  stubServer,
+  urlOf,
+} from '../../../test-utils';
 import { InboxesPage } from './inboxes-page';
 
 const SUPPORT: Inbox = {
@@ -75,7 +86,7 @@ describe('InboxesPage', () => {
     await events.click(within(dialog).getByRole('button', { name: 'Create Inbox' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Inbox name must be at most 100 characters');
     expect(posts(requests)).toEqual([
-      { url: '/api/v1/inboxes', method: 'POST', body: { name: 'Support', description: 'Questions' } },
+      { url: urlOf(endpoints.createInbox), method: 'POST', body: { name: 'Support', description: 'Questions' } },
     ]);
     expect(name.value).toBe('  Support ');
 
@@ -102,8 +113,8 @@ describe('InboxesPage', () => {
     await events.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(posts(requests).map((r) => `${r.method} ${r.url}`)).toEqual([
-      'DELETE /api/v1/inboxes/ib-1',
-      'DELETE /api/v1/inboxes/ib-1',
+      callLine(endpoints.deleteInbox, { id: 'ib-1' }),
+      callLine(endpoints.deleteInbox, { id: 'ib-1' }),
     ]);
   });
 
@@ -123,7 +134,7 @@ describe('InboxesPage', () => {
       health: { status: 'HEALTHY', checkedAt: SUPPORT.createdAt },
     });
     stubServer((r) =>
-      r.url === '/api/v1/channels'
+      r.url === urlOf(endpoints.listChannels)
         ? ok({
             channels: [
               routed('c1', '+14155550101', 'Main line', 'ib-1'),
@@ -203,7 +214,7 @@ describe('InboxesPage', () => {
     await events.click(within(dialog).getByRole('button', { name: 'Save Routing' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(posts(requests).at(-1)).toEqual({
-      url: '/api/v1/inboxes/ib-1/routing',
+      url: urlOf(endpoints.saveInboxRouting, { id: 'ib-1' }),
       method: 'POST',
       body: { channelType: 'PHONE', strategyType: 'RING_ALL', config: {} },
     });
@@ -214,10 +225,11 @@ describe('Manage Members', () => {
   function server(options: { members: string[]; failAdd?: boolean; failDetail?: boolean; failRemove?: boolean }) {
     const state = { members: [...options.members] };
     const requests = stubServer((r) => {
-      if (r.url === '/api/v1/inboxes') return ok({ inboxes: [{ ...SUPPORT, memberCount: state.members.length }] });
-      if (r.url === '/api/v1/users') return ok({ users: USERS });
-      if (r.url === '/api/v1/inboxes/ib-1') return options.failDetail ? json(500, {}) : ok({ inbox: detail(state.members) });
-      if (r.url === '/api/v1/inboxes/ib-1/members' && r.method === 'POST') {
+      if (r.url === urlOf(endpoints.listInboxes)) return ok({ inboxes: [{ ...SUPPORT, memberCount: state.members.length }] });
+      if (r.url === urlOf(endpoints.listUsers)) return ok({ users: USERS });
+      if (r.url === urlOf(endpoints.getInbox, { id: 'ib-1' }))
+        return options.failDetail ? json(500, {}) : ok({ inbox: detail(state.members) });
+      if (r.url === urlOf(endpoints.addInboxMember, { id: 'ib-1' }) && r.method === 'POST') {
         if (options.failAdd) return json(500, {});
         const { userId } = r.body as { userId: string };
         state.members.push(userId);
@@ -251,7 +263,7 @@ describe('Manage Members', () => {
     expect(await within(dialog).findByText('Current Members (2)')).toBeTruthy();
     expect(await within(dialog).findByText('All users are already members of this inbox.')).toBeTruthy();
     expect(requests.find((r) => r.method === 'POST')).toEqual({
-      url: '/api/v1/inboxes/ib-1/members',
+      url: urlOf(endpoints.addInboxMember, { id: 'ib-1' }),
       method: 'POST',
       body: { userId: 'u-2' },
     });
@@ -268,7 +280,9 @@ describe('Manage Members', () => {
     await events.click(within(confirm).getByRole('button', { name: 'Remove' }));
     expect(await within(dialog).findByText('No members yet. Add users to this inbox.')).toBeTruthy();
     expect(await within(dialog).findByText('Add Members (2 available)')).toBeTruthy();
-    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual(['/api/v1/inboxes/ib-1/members/u-2']);
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
+      urlOf(endpoints.removeInboxMember, { id: 'ib-1', userId: 'u-2' }),
+    ]);
   });
 
   it('a failed add shows Failed to add member', async () => {

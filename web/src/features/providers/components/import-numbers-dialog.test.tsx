@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { ProviderNumber } from '../../../../../shared/contract/settings';
-import { deferred, fail, ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { deferred, endpoints, fail, ok, renderWithProviders, stubServer, urlOf } from '../../../test-utils';
 import { ImportNumbersDialog } from './import-numbers-dialog';
 
 /** A number whose calls and texts go nowhere yet (or to Switchboard already). */
@@ -51,8 +51,8 @@ const NUMBERS: ProviderNumber[] = [
   },
 ];
 
-const NUMBERS_URL = '/api/v1/providers/prov-1/available-numbers';
-const IMPORT_URL = '/api/v1/providers/prov-1/import-channels';
+const NUMBERS_URL = urlOf(endpoints.availableNumbers, { id: 'prov-1' });
+const IMPORT_URL = urlOf(endpoints.importChannels, { id: 'prov-1' });
 
 function renderDialog() {
   const onOpenChange = vi.fn();

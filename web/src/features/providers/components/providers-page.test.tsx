@@ -2,7 +2,18 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Provider } from '../../../../../shared/contract/settings';
-import { deferred, fail, json, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import {
+  deferred,
+  endpoints,
+  fail,
+  json,
+  ok,
+  type Recorded,
+  renderWithProviders,
+  signInAs,
+  stubServer,
+  urlOf,
+} from '../../../test-utils';
 import { ProvidersPage } from './providers-page';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
@@ -91,7 +102,7 @@ describe('ProvidersPage, not connected', () => {
       'Twilio rejected these credentials. Check the Account SID and Auth Token.',
     );
     expect(requests.at(-1)).toEqual({
-      url: '/api/v1/providers/twilio',
+      url: urlOf(endpoints.connectTwilio),
       method: 'POST',
       body: { accountSid: SID, authToken: 'wrong' },
     });
@@ -183,8 +194,8 @@ describe('ProvidersPage, connected', () => {
     await events.click(within(confirm).getByRole('button', { name: 'Disconnect' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
-      '/api/v1/providers/prov-1',
-      '/api/v1/providers/prov-1',
+      urlOf(endpoints.disconnectProvider, { id: 'prov-1' }),
+      urlOf(endpoints.disconnectProvider, { id: 'prov-1' }),
     ]);
   });
 

@@ -3,7 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_VOICEMAIL_GREETING, MAX_VOICEMAIL_GREETING_LENGTH } from '../../../../../shared/constants';
 import { companySettingsQuery } from '../../../lib/company-settings';
-import { deferred, fail, ok, renderWithProviders, signInAs, stubServer, TEST_CALLING } from '../../../test-utils';
+import {
+  deferred,
+  endpoints,
+  fail,
+  ok,
+  renderWithProviders,
+  signInAs,
+  stubServer,
+  TEST_CALLING,
+  urlOf,
+} from '../../../test-utils';
 import { CallingPage } from './calling-page';
 
 let signOut = () => {};
@@ -29,7 +39,7 @@ describe('CallingPage', () => {
     expect(screen.getByRole('button', { name: 'Saving…' }).hasAttribute('disabled')).toBe(true);
     expect(requests).toEqual([
       {
-        url: '/api/v1/company/settings/calling',
+        url: urlOf(endpoints.updateCallingSettings),
         method: 'PUT',
         body: { allowedCountries: ['US', 'MX'], outboundCallsPerMinute: 12 },
       },

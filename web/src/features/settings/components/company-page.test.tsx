@@ -3,7 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { session } from '../../../lib/services';
 import { companyDeletedNotice } from '../../../lib/session-notice';
-import { deferred, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import {
+  deferred,
+  endpoints,
+  fail,
+  ok,
+  type Recorded,
+  renderWithProviders,
+  signInAs,
+  stubServer,
+  urlOf,
+} from '../../../test-utils';
 import { CompanyPage } from './company-page';
 
 afterEach(() => window.sessionStorage.clear());
@@ -11,7 +21,7 @@ afterEach(() => window.sessionStorage.clear());
 /** The server: the retention setting (kept), and `answer` for everything else. */
 const server = (answer: (r: Recorded) => Response | Promise<Response>) =>
   stubServer((r) =>
-    r.url === '/api/v1/company/retention' && r.method === 'GET' ? ok({ retention: { messageRetentionDays: null } }) : answer(r),
+    r.url === urlOf(endpoints.getRetention) && r.method === 'GET' ? ok({ retention: { messageRetentionDays: null } }) : answer(r),
   );
 const deletions = (requests: Recorded[]) => requests.filter((r) => r.method === 'DELETE');
 
@@ -71,8 +81,8 @@ describe('CompanyPage: Delete company', () => {
     await waitFor(() => expect(session.get()).toBeNull());
     expect(companyDeletedNotice()).toBe(true);
     expect(deletions(requests).map((r) => [r.method, r.url, r.body])).toEqual([
-      ['DELETE', '/api/v1/company', { confirm: 'Analytical Engines' }],
-      ['DELETE', '/api/v1/company', { confirm: 'Analytical Engines' }],
+      ['DELETE', urlOf(endpoints.deleteCompany), { confirm: 'Analytical Engines' }],
+      ['DELETE', urlOf(endpoints.deleteCompany), { confirm: 'Analytical Engines' }],
     ]);
   });
 });
@@ -90,7 +100,7 @@ describe('CompanyPage: Message retention', () => {
     expect((await screen.findByRole('status')).textContent).toBe('Message retention saved.');
     expect(screen.queryByText('Only the owner and admins can change these settings.')).toBeNull();
     expect(requests.filter((r) => r.method === 'PUT')).toEqual([
-      { method: 'PUT', url: '/api/v1/company/retention', body: { messageRetentionDays: 90 } },
+      { method: 'PUT', url: urlOf(endpoints.updateRetention), body: { messageRetentionDays: 90 } },
     ]);
     unmount();
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '../../../lib/services';
-import { fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { callLine, endpoints, fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
 import { ProfilePage } from './profile-page';
 
 beforeEach(() => signInAs('AGENT'));
@@ -38,6 +38,6 @@ describe('ProfilePage: Sign out everywhere', () => {
     answer = ok({});
     await events.click(within(confirm).getByRole('button', { name: 'Sign out everywhere' }));
     await waitFor(() => expect(session.get()).toBeNull());
-    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/v1/auth/logout-all', 'POST /api/v1/auth/logout-all']);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([callLine(endpoints.logoutAll), callLine(endpoints.logoutAll)]);
   });
 });

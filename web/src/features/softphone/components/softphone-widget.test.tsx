@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallerId } from '../../../../../shared/contract/voice';
 import { ApiError } from '../../../lib/api-client';
 import { push } from '../../../test-realtime';
-import { fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
 import { voiceTokens } from '../api/softphone-api';
 import { SoftphoneError } from '../device/device-errors';
 import { createSoftphone } from '../device/softphone';
@@ -71,7 +71,7 @@ describe('the floating call widget', () => {
     const requests = serve();
     const loadSdk = vi.fn();
     renderWithProviders(<SoftphoneWidget createSoftphone={() => createSoftphone({ tokens: voiceTokens, loadSdk })} />);
-    await waitFor(() => expect(requests.map((r) => r.url)).toContain('/api/v1/voice/token'));
+    await waitFor(() => expect(requests.map((r) => r.url)).toContain(urlOf(endpoints.voiceToken)));
     await advance(100);
     expect(screen.queryByRole('button', { name: 'Open dialer' })).toBeNull();
     expect(screen.queryByRole('status', { name: 'Phone status' })).toBeNull();

@@ -5,7 +5,20 @@ import type { Role } from '../../../../../shared/contract/auth';
 import type { TeamUser } from '../../../../../shared/contract/settings';
 import type { Invitation } from '../../../../../shared/contract/team';
 import { session } from '../../../lib/services';
-import { fail, json, ok, type Recorded, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
+import {
+  callLine,
+  endpoints,
+  fail,
+  isCall,
+  json,
+  ok,
+  type Recorded,
+  renderWithProviders,
+  sampleCompany,
+  sampleUser,
+  stubServer,
+  urlOf,
+} from '../../../test-utils';
 import { roleTone } from './role-badge';
 import { TeamPage } from './team-page';
 
@@ -42,10 +55,10 @@ afterEach(() => session.clear());
 function teamServer(other: (r: Recorded) => Response = () => ok({})) {
   let invitations: Invitation[] = [INVITATION];
   const requests = stubServer((r) => {
-    if (r.method === 'GET' && r.url === '/api/v1/users') return ok({ users: USERS });
-    if (r.method === 'GET' && r.url === '/api/v1/invitations') return ok({ invitations });
+    if (r.method === 'GET' && r.url === urlOf(endpoints.listUsers)) return ok({ users: USERS });
+    if (r.method === 'GET' && r.url === urlOf(endpoints.listInvitations)) return ok({ invitations });
     const answer = other(r);
-    if (answer.ok && r.method === 'DELETE' && r.url.startsWith('/api/v1/invitations/')) invitations = [];
+    if (answer.ok && isCall(r, endpoints.revokeInvitation)) invitations = [];
     return answer;
   });
   return requests;
@@ -136,7 +149,7 @@ describe('TeamPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByText('Invitation sent to sam@example.com.')).toBeTruthy();
     expect(changes(requests).at(-1)).toEqual({
-      url: '/api/v1/invitations',
+      url: urlOf(endpoints.createInvitation),
       method: 'POST',
       body: { email: 'sam@example.com', role: 'AGENT' },
     });
@@ -159,8 +172,8 @@ describe('TeamPage', () => {
     await events.click(within(confirm).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(screen.queryByRole('region', { name: /Pending Invitations/ })).toBeNull());
     expect(changes(requests).map((r) => `${r.method} ${r.url}`)).toEqual([
-      'POST /api/v1/invitations/inv-1/resend',
-      'DELETE /api/v1/invitations/inv-1',
+      callLine(endpoints.resendInvitation, { id: 'inv-1' }),
+      callLine(endpoints.revokeInvitation, { id: 'inv-1' }),
     ]);
   });
 
@@ -187,15 +200,15 @@ describe('TeamPage', () => {
     await events.click(within(confirm).getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText('Grace Hopper was removed from the team.')).toBeTruthy();
     expect(changes(requests)).toEqual([
-      { url: '/api/v1/users/u2', method: 'PATCH', body: { role: 'ADMIN' } },
-      { url: '/api/v1/users/u2', method: 'DELETE', body: undefined },
+      { url: urlOf(endpoints.updateUserRole, { id: 'u2' }), method: 'PATCH', body: { role: 'ADMIN' } },
+      { url: urlOf(endpoints.removeUser, { id: 'u2' }), method: 'DELETE', body: undefined },
     ]);
   });
 
   it('an admin invites agents only and removes agents only: only the owner grants or takes away admin', async () => {
     signInAs('ADMIN', 'u9');
     const alanTuring = { ...USERS[1], id: 'u3', name: 'Alan Turing', email: 'alan@example.com', role: 'ADMIN' } as TeamUser;
-    stubServer((r) => (r.url === '/api/v1/users' ? ok({ users: [...USERS, alanTuring] }) : ok({ invitations: [] })));
+    stubServer((r) => (r.url === urlOf(endpoints.listUsers) ? ok({ users: [...USERS, alanTuring] }) : ok({ invitations: [] })));
     const events = userEvent.setup();
     renderWithProviders(<TeamPage />);
     const grace = await screen.findByRole('row', { name: /Grace Hopper/ });
@@ -231,7 +244,7 @@ describe('TeamPage', () => {
   it("the owner's disabled Edit on their own row says why; roles read as words and old dates as dates", async () => {
     signInAs('OWNER');
     stubServer((r) =>
-      r.url === '/api/v1/users'
+      r.url === urlOf(endpoints.listUsers)
         ? ok({ users: [USERS[0], { ...USERS[1], role: 'ADMIN', lastActiveAt: '2026-11-12T12:00:00.000Z' }] })
         : ok({ invitations: [INVITATION] }),
     );
