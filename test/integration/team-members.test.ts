@@ -4,6 +4,7 @@ import { endpoints } from '../support/endpoints';
 import { openSocket } from '../support/realtime';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
+import { addInboxMember, routeChannel } from '../support/voice';
 
 let owner: Account;
 
@@ -19,21 +20,9 @@ describe('removing a user', () => {
     const agent = await addTeamMember(owner, { name: 'Leaving Agent' });
     const { channel } = await withChannel(owner);
     const inbox = await createInbox(owner, 'Front desk');
-    await callRoute(endpoints.addInboxMember, {
-      params: { id: inbox.id },
-      token: owner.tokens.accessToken,
-      body: { userId: agent.user.id },
-    });
-    await callRoute(endpoints.addInboxMember, {
-      params: { id: inbox.id },
-      token: owner.tokens.accessToken,
-      body: { userId: owner.user.id },
-    });
-    await callRoute(endpoints.updateChannelRouting, {
-      params: { id: channel.id },
-      token: owner.tokens.accessToken,
-      body: { routingType: 'USER', routingTargetId: agent.user.id },
-    });
+    await addInboxMember(owner, inbox.id, agent.user.id);
+    await addInboxMember(owner, inbox.id, owner.user.id);
+    await routeChannel(owner, channel, 'USER', agent.user.id);
     const socket = await openSocket(agent);
 
     const removed = await callRoute(endpoints.removeUser, { params: { id: agent.user.id }, token: owner.tokens.accessToken });

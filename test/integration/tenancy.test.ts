@@ -4,6 +4,7 @@ import type { Channel, Inbox, Provider } from '../../shared/contract/settings';
 import { type Account, callRoute, signUp, unchecked } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
+import { addInboxMember, routeChannel } from '../support/voice';
 
 /**
  * Tenancy is sacred: every route that reads or writes by id answers another company's user with 404,
@@ -21,16 +22,8 @@ beforeAll(async () => {
   [owner, stranger] = await Promise.all([signUp({ companyName: 'Owner Co' }), signUp({ companyName: 'Stranger Co' })]);
   ({ provider, channel } = await withChannel(owner));
   inbox = await createInbox(owner, 'Private');
-  await callRoute(endpoints.addInboxMember, {
-    params: { id: inbox.id },
-    token: owner.tokens.accessToken,
-    body: { userId: owner.user.id },
-  });
-  await callRoute(endpoints.updateChannelRouting, {
-    params: { id: channel.id },
-    token: owner.tokens.accessToken,
-    body: { routingType: 'INBOX', routingTargetId: inbox.id },
-  });
+  await addInboxMember(owner, inbox.id, owner.user.id);
+  await routeChannel(owner, channel, 'INBOX', inbox.id);
   strangerInbox = await createInbox(stranger, 'Theirs');
   ({ channel: strangerChannel } = await withChannel(stranger));
 });

@@ -59,7 +59,7 @@ describe('a stored session at start', () => {
 
   it('shows Loading... until the signed-in shell is in (a chunk of its own), then the navigation and the page', async () => {
     stubServer((r) =>
-      r.url === '/api/v1/me' ? ok({ user: sampleUser, company: sampleCompany }) : fail(404, 'Not found', 'NOT_FOUND'),
+      r.url === urlOf(endpoints.me) ? ok({ user: sampleUser, company: sampleCompany }) : fail(404, 'Not found', 'NOT_FOUND'),
     );
     await startApp('/dashboard', {
       accessToken: 'a',
