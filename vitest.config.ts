@@ -13,6 +13,12 @@ const AGAINST_STAND_INS = [
 ];
 
 /**
+ * The import aliases (`@shared/*`, `@/*` for web/src, …) are tsconfig.json's `paths`, declared there once;
+ * the global setups and each project resolve them (an inline project does not inherit the root's `resolve`).
+ */
+const resolve = { tsconfigPaths: true };
+
+/**
  * Projects (docs/testing.md): `unit` runs the product's modules alone, in seconds: no port, no
  * process, no CDK synth (test/support/unit-guard.ts refuses the first two), and checks the documents'
  * citations and links (test/docs); `stand-ins` runs the local stand-ins' own tests (local/: DynamoDB
@@ -30,6 +36,7 @@ const AGAINST_STAND_INS = [
  * the machine as much as of the product) is a benchmark: `npm run bench` runs it, `npm test` does not.
  */
 export default defineConfig({
+  resolve,
   test: {
     // Node 20 here, Node 22 in Lambda: the SDK's upgrade notice is noise in test output.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
@@ -38,6 +45,7 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     projects: [
       {
+        resolve,
         test: {
           name: 'unit',
           include: ['functions/**/*.test.ts', 'shared/**/*.test.ts', 'bench/**/*.test.ts', 'test/docs/**/*.test.ts'],
@@ -47,6 +55,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'stand-ins',
           include: [
@@ -63,6 +72,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/load/**/*.test.ts'],
@@ -75,6 +85,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],
@@ -85,6 +96,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'browser',
           include: ['test/e2e/**/*.test.ts'],
@@ -100,6 +112,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'bundled',
           include: ['test/bundled/**/*.test.ts'],
@@ -112,6 +125,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'peak',
           include: ['test/peak/**/*.test.ts'],

@@ -13,6 +13,8 @@ const signallingHost = process.env.VITE_TWILIO_SIGNALLING_HOST;
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), tailwindcss(), contentSecurityPolicyDevPlugin(`ws://localhost:${webPort}`, signallingHost)],
+  // The import aliases (@shared/*, @/* for web/src, …) are tsconfig.json's `paths`, declared there once.
+  resolve: { tsconfigPaths: true },
   server: {
     host: '127.0.0.1',
     port: webPort,

@@ -1,4 +1,4 @@
-import { adminDeleteCompany } from '../../../shared/contract/company';
+import { adminDeleteCompany } from '@shared/contract/company';
 import { startCompanyDeletion } from '../../company/deletion';
 import { defineHandler } from '../../lib/define-handler';
 

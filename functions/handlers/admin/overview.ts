@@ -1,4 +1,4 @@
-import { adminOverview as contract } from '../../../shared/contract/admin';
+import { adminOverview as contract } from '@shared/contract/admin';
 import { adminOverview } from '../../admin/overview';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { repointWebhooks as contract } from '../../../shared/contract/admin';
+import { repointWebhooks as contract } from '@shared/contract/admin';
 import { repointWebhooks } from '../../admin/repoint-webhooks';
 import { defineHandler } from '../../lib/define-handler';
 

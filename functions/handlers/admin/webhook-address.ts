@@ -1,4 +1,4 @@
-import { webhookAddress as contract } from '../../../shared/contract/admin';
+import { webhookAddress as contract } from '@shared/contract/admin';
 import { webhookAddress } from '../../admin/webhook-address';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { login } from '../../../shared/contract/auth';
+import { login } from '@shared/contract/auth';
 import { findUserByEmail, getCompany, toCompany, toUser, touchLastActive } from '../../auth/accounts';
 import { loginDelayMessage, loginDelayMs, loginFailuresPerAccount, loginFailuresPerAddress } from '../../auth/limits';
 import { burnPasswordCheck, verifyPassword } from '../../auth/passwords';

@@ -1,4 +1,4 @@
-import { logoutAll } from '../../../shared/contract/auth';
+import { logoutAll } from '@shared/contract/auth';
 import { endAllSessions } from '../../auth/sessions';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { logout } from '../../../shared/contract/auth';
+import { logout } from '@shared/contract/auth';
 import { sessionTokenFailuresPerAddress } from '../../auth/limits';
 import { endSession } from '../../auth/sessions';
 import { defineHandler } from '../../lib/define-handler';

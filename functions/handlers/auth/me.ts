@@ -1,4 +1,4 @@
-import { me } from '../../../shared/contract/auth';
+import { me } from '@shared/contract/auth';
 import { getActiveUser, getCompany, toCompany, toUser } from '../../auth/accounts';
 import { unauthorized } from '../../lib/app-error';
 import { defineHandler } from '../../lib/define-handler';

@@ -1,4 +1,4 @@
-import { refresh } from '../../../shared/contract/auth';
+import { refresh } from '@shared/contract/auth';
 import { getActiveUser, touchLastActive } from '../../auth/accounts';
 import { sessionTokenFailuresPerAddress } from '../../auth/limits';
 import { rotateRefreshToken } from '../../auth/sessions';

@@ -1,4 +1,4 @@
-import { register } from '../../../shared/contract/auth';
+import { register } from '@shared/contract/auth';
 import { registrationsPerAddress, registrationsPerEmail } from '../../auth/limits';
 import { newId } from '../../auth/opaque-tokens';
 import { registerAccount } from '../../auth/registration';

@@ -1,4 +1,4 @@
-import { resendVerification } from '../../../shared/contract/auth';
+import { resendVerification } from '@shared/contract/auth';
 import { findUserByEmail } from '../../auth/accounts';
 import { resendsPerAccount, resendsPerAddress } from '../../auth/limits';
 import { newVerification, replaceVerification, sendVerificationMail } from '../../auth/verification';

@@ -1,4 +1,4 @@
-import { verifyEmail } from '../../../shared/contract/auth';
+import { verifyEmail } from '@shared/contract/auth';
 import { getCompany, getUser, toCompany, toUser, touchLastActive } from '../../auth/accounts';
 import { startSession } from '../../auth/sessions';
 import { consumeVerification } from '../../auth/verification';

@@ -1,4 +1,4 @@
-import { listCalls } from '../../../shared/contract/calls';
+import { listCalls } from '@shared/contract/calls';
 import { defineHandler } from '../../lib/define-handler';
 import { listCalls as callsOf } from '../../voice/call-list';
 

@@ -1,4 +1,4 @@
-import { getChannelHealth } from '../../../shared/contract/channel-health';
+import { getChannelHealth } from '@shared/contract/channel-health';
 import { channelHealth } from '../../channels/health-requests';
 import { defineHandler } from '../../lib/define-handler';
 

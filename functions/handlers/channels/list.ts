@@ -1,4 +1,4 @@
-import { listChannels } from '../../../shared/contract/settings';
+import { listChannels } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { listChannels as list } from '../../settings/channels';
 

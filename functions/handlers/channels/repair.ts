@@ -1,4 +1,4 @@
-import { repairChannel } from '../../../shared/contract/channel-health';
+import { repairChannel } from '@shared/contract/channel-health';
 import { repairCompanyChannel } from '../../channels/health-requests';
 import { defineHandler } from '../../lib/define-handler';
 

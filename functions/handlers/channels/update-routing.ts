@@ -1,4 +1,4 @@
-import { updateChannelRouting } from '../../../shared/contract/settings';
+import { updateChannelRouting } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { updateRouting } from '../../settings/channels';
 

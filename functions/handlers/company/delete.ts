@@ -1,4 +1,4 @@
-import { deleteCompany } from '../../../shared/contract/company';
+import { deleteCompany } from '@shared/contract/company';
 import { startCompanyDeletion } from '../../company/deletion';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { getRetention } from '../../../shared/contract/company';
+import { getRetention } from '@shared/contract/company';
 import { getRetention as retentionOf } from '../../company/retention';
 import { defineHandler } from '../../lib/define-handler';
 

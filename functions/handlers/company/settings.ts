@@ -1,4 +1,4 @@
-import { companySettings } from '../../../shared/contract/voice';
+import { companySettings } from '@shared/contract/voice';
 import { companySettings as settingsOf } from '../../company/settings';
 import { defineHandler } from '../../lib/define-handler';
 

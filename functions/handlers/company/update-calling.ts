@@ -1,4 +1,4 @@
-import { updateCallingSettings } from '../../../shared/contract/voice';
+import { updateCallingSettings } from '@shared/contract/voice';
 import { saveCallingSettings } from '../../company/calling-settings';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { updateRetention } from '../../../shared/contract/company';
+import { updateRetention } from '@shared/contract/company';
 import { setRetention } from '../../company/retention';
 import { defineHandler } from '../../lib/define-handler';
 

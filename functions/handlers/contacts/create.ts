@@ -1,4 +1,4 @@
-import { createContact as contract } from '../../../shared/contract/contacts';
+import { createContact as contract } from '@shared/contract/contacts';
 import { createContact } from '../../contacts/contact-book';
 import { defineHandler } from '../../lib/define-handler';
 

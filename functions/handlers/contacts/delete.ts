@@ -1,4 +1,4 @@
-import { deleteContact as contract } from '../../../shared/contract/contacts';
+import { deleteContact as contract } from '@shared/contract/contacts';
 import { deleteContact } from '../../contacts/contact-book';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { listContacts as contract } from '../../../shared/contract/contacts';
+import { listContacts as contract } from '@shared/contract/contacts';
 import { listContacts } from '../../contacts/contact-book';
 import { defineHandler } from '../../lib/define-handler';
 

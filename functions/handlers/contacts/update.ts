@@ -1,4 +1,4 @@
-import { updateContact as contract } from '../../../shared/contract/contacts';
+import { updateContact as contract } from '@shared/contract/contacts';
 import { updateContact } from '../../contacts/contact-book';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { getConversation } from '../../../shared/contract/conversations';
+import { getConversation } from '@shared/contract/conversations';
 import { readThread } from '../../conversations/thread';
 import { defineHandler } from '../../lib/define-handler';
 

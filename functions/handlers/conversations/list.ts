@@ -1,4 +1,4 @@
-import { listConversations } from '../../../shared/contract/conversations';
+import { listConversations } from '@shared/contract/conversations';
 import { listConversationPage } from '../../conversations/list';
 import { listUnreadPage } from '../../conversations/unread-window';
 import { defineHandler } from '../../lib/define-handler';

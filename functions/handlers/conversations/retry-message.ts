@@ -1,4 +1,4 @@
-import { retryMessage } from '../../../shared/contract/conversations';
+import { retryMessage } from '@shared/contract/conversations';
 import { retrySms } from '../../conversations/outbound-sms';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { sendMessage } from '../../../shared/contract/conversations';
+import { sendMessage } from '@shared/contract/conversations';
 import { sendSms } from '../../conversations/outbound-sms';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { updateConversationStatus } from '../../../shared/contract/conversations';
+import { updateConversationStatus } from '@shared/contract/conversations';
 import { changeConversationStatus } from '../../conversations/status';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { addInboxMember } from '../../../shared/contract/settings';
+import { addInboxMember } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { addMember } from '../../settings/inboxes';
 

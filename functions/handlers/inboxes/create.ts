@@ -1,4 +1,4 @@
-import { createInbox } from '../../../shared/contract/settings';
+import { createInbox } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { createInbox as create } from '../../settings/inboxes';
 

@@ -1,4 +1,4 @@
-import { deleteInbox } from '../../../shared/contract/settings';
+import { deleteInbox } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { deleteInbox as remove } from '../../settings/inboxes';
 

@@ -1,4 +1,4 @@
-import { getInboxRouting } from '../../../shared/contract/settings';
+import { getInboxRouting } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { getRoutingStrategies } from '../../settings/inboxes';
 

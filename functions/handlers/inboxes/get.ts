@@ -1,4 +1,4 @@
-import { getInbox } from '../../../shared/contract/settings';
+import { getInbox } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { getInbox as get } from '../../settings/inboxes';
 

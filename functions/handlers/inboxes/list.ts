@@ -1,4 +1,4 @@
-import { listInboxes } from '../../../shared/contract/settings';
+import { listInboxes } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { listInboxes as list } from '../../settings/inboxes';
 

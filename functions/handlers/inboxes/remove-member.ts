@@ -1,4 +1,4 @@
-import { removeInboxMember } from '../../../shared/contract/settings';
+import { removeInboxMember } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { removeMember } from '../../settings/inboxes';
 

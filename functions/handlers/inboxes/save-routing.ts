@@ -1,4 +1,4 @@
-import { saveInboxRouting } from '../../../shared/contract/settings';
+import { saveInboxRouting } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { saveRoutingStrategy } from '../../settings/inboxes';
 

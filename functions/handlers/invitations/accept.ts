@@ -1,4 +1,4 @@
-import { acceptInvitation } from '../../../shared/contract/team';
+import { acceptInvitation } from '@shared/contract/team';
 import { toCompany, toUser, touchLastActive } from '../../auth/accounts';
 import { hashPassword } from '../../auth/passwords';
 import { startSession } from '../../auth/sessions';

@@ -1,4 +1,4 @@
-import { createInvitation } from '../../../shared/contract/team';
+import { createInvitation } from '@shared/contract/team';
 import { getActiveUser, getCompany } from '../../auth/accounts';
 import { defineHandler } from '../../lib/define-handler';
 import { consume } from '../../lib/throttle';

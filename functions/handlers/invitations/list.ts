@@ -1,4 +1,4 @@
-import { listInvitations } from '../../../shared/contract/team';
+import { listInvitations } from '@shared/contract/team';
 import { defineHandler } from '../../lib/define-handler';
 import { listInvitations as list, toInvitation } from '../../team/invitations';
 

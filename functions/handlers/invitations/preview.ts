@@ -1,4 +1,4 @@
-import { previewInvitation } from '../../../shared/contract/team';
+import { previewInvitation } from '@shared/contract/team';
 import { defineHandler } from '../../lib/define-handler';
 import { openPreview, toPreview } from '../../team/invitations';
 

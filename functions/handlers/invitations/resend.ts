@@ -1,4 +1,4 @@
-import { resendInvitation } from '../../../shared/contract/team';
+import { resendInvitation } from '@shared/contract/team';
 import { getCompany } from '../../auth/accounts';
 import { defineHandler } from '../../lib/define-handler';
 import { consume } from '../../lib/throttle';

@@ -1,4 +1,4 @@
-import { revokeInvitation } from '../../../shared/contract/team';
+import { revokeInvitation } from '@shared/contract/team';
 import { defineHandler } from '../../lib/define-handler';
 import { revokeInvitation as revoke, toInvitation } from '../../team/invitations';
 

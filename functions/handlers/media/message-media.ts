@@ -1,4 +1,4 @@
-import { messageMedia } from '../../../shared/contract/conversations';
+import { messageMedia } from '@shared/contract/conversations';
 import { messageMediaContent } from '../../conversations/message-media';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { recordingStatusWebhook } from '../../../shared/contract/voice';
+import { recordingStatusWebhook } from '@shared/contract/voice';
 import { defineWebhook } from '../../lib/define-webhook';
 import { recordVoicemailOf } from '../../voice/voicemail';
 

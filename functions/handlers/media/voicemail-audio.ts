@@ -1,4 +1,4 @@
-import { voicemailAudio } from '../../../shared/contract/calls';
+import { voicemailAudio } from '@shared/contract/calls';
 import { defineHandler } from '../../lib/define-handler';
 import { voicemailRecording } from '../../voice/voicemail-audio';
 

@@ -1,4 +1,4 @@
-import { voicemailRecordedWebhook } from '../../../shared/contract/voice';
+import { voicemailRecordedWebhook } from '@shared/contract/voice';
 import { defineWebhook } from '../../lib/define-webhook';
 import { hangUp } from '../../voice/twiml';
 

@@ -1,4 +1,4 @@
-import { availableNumbers } from '../../../shared/contract/settings';
+import { availableNumbers } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { availableNumbers as list } from '../../settings/available-numbers';
 

@@ -1,4 +1,4 @@
-import { connectTwilio } from '../../../shared/contract/settings';
+import { connectTwilio } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { connectTwilio as connect } from '../../settings/connect-twilio';
 

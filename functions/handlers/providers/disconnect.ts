@@ -1,4 +1,4 @@
-import { disconnectProvider } from '../../../shared/contract/settings';
+import { disconnectProvider } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { disconnectProvider as disconnect } from '../../settings/disconnect-provider';
 

@@ -1,4 +1,4 @@
-import { importChannels } from '../../../shared/contract/settings';
+import { importChannels } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { importChannels as importNumbers } from '../../settings/number-import';
 

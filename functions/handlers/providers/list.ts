@@ -1,4 +1,4 @@
-import { listProviders } from '../../../shared/contract/settings';
+import { listProviders } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { listProviders as list } from '../../settings/providers';
 

@@ -1,4 +1,4 @@
-import { socketConnect } from '../../../shared/contract/realtime';
+import { socketConnect } from '@shared/contract/realtime';
 import { defineSocketHandler } from '../../lib/define-socket-handler';
 import { saveConnection } from '../../realtime/connections';
 import { announceArrival } from '../../realtime/presence';

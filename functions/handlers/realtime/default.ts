@@ -1,4 +1,4 @@
-import { socketDefault } from '../../../shared/contract/realtime';
+import { socketDefault } from '@shared/contract/realtime';
 import { defineSocketHandler } from '../../lib/define-socket-handler';
 import { handleClientMessage } from '../../realtime/messages';
 

@@ -1,4 +1,4 @@
-import { socketDisconnect } from '../../../shared/contract/realtime';
+import { socketDisconnect } from '@shared/contract/realtime';
 import { markActive } from '../../auth/accounts';
 import { defineSocketHandler } from '../../lib/define-socket-handler';
 import { removeConnection } from '../../realtime/connections';

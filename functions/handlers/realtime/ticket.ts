@@ -1,4 +1,4 @@
-import { realtimeTicket } from '../../../shared/contract/realtime';
+import { realtimeTicket } from '@shared/contract/realtime';
 import { defineHandler } from '../../lib/define-handler';
 import { issueTicket } from '../../realtime/tickets';
 

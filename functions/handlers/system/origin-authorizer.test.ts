@@ -1,8 +1,8 @@
+import { esbuildOptions, handlerEntry } from '@infra/bundling';
+import { startSecretsExtension } from '@test/support/secrets-extension';
 import type { APIGatewayRequestAuthorizerEvent, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { esbuildOptions, handlerEntry } from '../../../infra/bundling';
-import { startSecretsExtension } from '../../../test/support/secrets-extension';
 import { ORIGIN_SECRET_HEADER } from '../../lib/config';
 import { originAuthorizer } from '../../routes';
 import { handler } from './origin-authorizer';

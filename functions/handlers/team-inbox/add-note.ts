@@ -1,4 +1,4 @@
-import { addNote as addNoteContract } from '../../../shared/contract/conversations';
+import { addNote as addNoteContract } from '@shared/contract/conversations';
 import { addNote } from '../../conversations/notes';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { assignConversation as assignConversationContract } from '../../../shared/contract/conversations';
+import { assignConversation as assignConversationContract } from '@shared/contract/conversations';
 import { assignConversation } from '../../conversations/assignment';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { markConversationRead } from '../../../shared/contract/conversations';
+import { markConversationRead } from '@shared/contract/conversations';
 import { markRead } from '../../conversations/read-markers';
 import { defineHandler } from '../../lib/define-handler';
 

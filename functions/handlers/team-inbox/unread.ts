@@ -1,4 +1,4 @@
-import { unreadConversations } from '../../../shared/contract/conversations';
+import { unreadConversations } from '@shared/contract/conversations';
 import { countUnread } from '../../conversations/unread-window';
 import { defineHandler } from '../../lib/define-handler';
 

@@ -1,4 +1,4 @@
-import { listUsers } from '../../../shared/contract/settings';
+import { listUsers } from '@shared/contract/settings';
 import { defineHandler } from '../../lib/define-handler';
 import { toTeamUser } from '../../settings/records';
 import { listCompanyUsers } from '../../settings/users';

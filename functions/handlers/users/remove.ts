@@ -1,4 +1,4 @@
-import { removeUser } from '../../../shared/contract/team';
+import { removeUser } from '@shared/contract/team';
 import { defineHandler } from '../../lib/define-handler';
 import { removeUser as remove } from '../../team/members';
 

@@ -1,4 +1,4 @@
-import { updateUserRole } from '../../../shared/contract/team';
+import { updateUserRole } from '@shared/contract/team';
 import { defineHandler } from '../../lib/define-handler';
 import { changeRole } from '../../team/members';
 

@@ -1,4 +1,4 @@
-import { listCallerIds } from '../../../shared/contract/voice';
+import { listCallerIds } from '@shared/contract/voice';
 import { defineHandler } from '../../lib/define-handler';
 import { listCallerIds as callerIdsOf } from '../../voice/caller-ids';
 

@@ -1,4 +1,4 @@
-import { voiceToken } from '../../../shared/contract/voice';
+import { voiceToken } from '@shared/contract/voice';
 import { defineHandler } from '../../lib/define-handler';
 import { issueVoiceToken } from '../../voice/voice-token';
 

@@ -1,4 +1,4 @@
-import { callStatusWebhook } from '../../../shared/contract/voice';
+import { callStatusWebhook } from '@shared/contract/voice';
 import { defineWebhook } from '../../lib/define-webhook';
 import { recordCallStatus } from '../../voice/call-status';
 

@@ -1,4 +1,4 @@
-import { dialResultWebhook } from '../../../shared/contract/voice';
+import { dialResultWebhook } from '@shared/contract/voice';
 import { defineWebhook } from '../../lib/define-webhook';
 import { recordDialResult } from '../../voice/call-status';
 

@@ -1,4 +1,4 @@
-import { inboundCallWebhook } from '../../../shared/contract/voice';
+import { inboundCallWebhook } from '@shared/contract/voice';
 import { defineWebhook } from '../../lib/define-webhook';
 import { receiveCall } from '../../voice/inbound-call';
 

@@ -1,4 +1,4 @@
-import { inboundSmsWebhook } from '../../../shared/contract/conversations';
+import { inboundSmsWebhook } from '@shared/contract/conversations';
 import { mediaOfWebhook, receiveSms } from '../../conversations/inbound-sms';
 import { defineWebhook } from '../../lib/define-webhook';
 

@@ -1,4 +1,4 @@
-import { outboundCallWebhook } from '../../../shared/contract/voice';
+import { outboundCallWebhook } from '@shared/contract/voice';
 import { defineWebhook } from '../../lib/define-webhook';
 import { placeCall } from '../../voice/outbound-call';
 

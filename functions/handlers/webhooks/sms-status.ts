@@ -1,4 +1,4 @@
-import { smsStatusWebhook } from '../../../shared/contract/conversations';
+import { smsStatusWebhook } from '@shared/contract/conversations';
 import { recordDeliveryStatus } from '../../conversations/delivery-status';
 import { defineWebhook } from '../../lib/define-webhook';
 

@@ -1,4 +1,4 @@
-import { MANAGERS } from '../../../shared/contract/route';
+import { MANAGERS } from '@shared/contract/route';
 import { useSession } from './use-session';
 
 /** Whether the signed-in user may change the company's settings (the server checks it again). */

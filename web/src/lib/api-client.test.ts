@@ -1,8 +1,8 @@
+import * as auth from '@shared/contract/endpoints/auth';
+import * as calls from '@shared/contract/endpoints/calls';
+import * as contacts from '@shared/contract/endpoints/contacts';
+import * as conversations from '@shared/contract/endpoints/conversations';
 import { describe, expect, it, vi } from 'vitest';
-import * as auth from '../../../shared/contract/endpoints/auth';
-import * as calls from '../../../shared/contract/endpoints/calls';
-import * as contacts from '../../../shared/contract/endpoints/contacts';
-import * as conversations from '../../../shared/contract/endpoints/conversations';
 import { sampleCompany, sampleUser } from '../test-utils';
 import {
   ApiError,

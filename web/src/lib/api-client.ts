@@ -1,4 +1,4 @@
-import { refresh } from '../../../shared/contract/endpoints/auth';
+import { refresh } from '@shared/contract/endpoints/auth';
 import {
   type Answer,
   type AnswerOf,
@@ -8,8 +8,8 @@ import {
   fillPath,
   type HttpContract,
   type OptionsArg,
-} from '../../../shared/contract/route';
-import type { ErrorBody, ErrorCode } from '../../../shared/envelope';
+} from '@shared/contract/route';
+import type { ErrorBody, ErrorCode } from '@shared/envelope';
 import type { SessionStore } from './session';
 
 export const API_BASE = '/api/v1';

@@ -1,5 +1,5 @@
-import type { ChannelHealthStatus } from '../../../shared/contract/channel-health';
-import type { Channel } from '../../../shared/contract/settings';
+import type { ChannelHealthStatus } from '@shared/contract/channel-health';
+import type { Channel } from '@shared/contract/settings';
 
 /**
  * A channel's health in words (issue 26), read by the Channels page and the Dashboard's warning: the

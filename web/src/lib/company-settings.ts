@@ -1,5 +1,5 @@
+import * as voice from '@shared/contract/endpoints/voice';
 import { queryOptions } from '@tanstack/react-query';
-import * as voice from '../../../shared/contract/endpoints/voice';
 import { api } from './services';
 
 /**

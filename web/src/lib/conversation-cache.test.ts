@@ -1,6 +1,6 @@
+import type { Conversation, ConversationPage, Message, MessageStatus } from '@shared/contract/conversations';
 import { InfiniteQueryObserver, infiniteQueryOptions, QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Conversation, ConversationPage, Message, MessageStatus } from '../../../shared/contract/conversations';
 import {
   type ConversationListData,
   conversationKeys,

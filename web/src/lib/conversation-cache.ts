@@ -1,13 +1,13 @@
-import { type InfiniteData, type QueryClient, replaceEqualDeep } from '@tanstack/react-query';
-import type { CONVERSATION_STATUS_FILTERS } from '../../../shared/constants';
+import type { CONVERSATION_STATUS_FILTERS } from '@shared/constants';
 import type {
   Conversation,
   ConversationDetail,
   ConversationPage,
   ConversationStatus,
   Message,
-} from '../../../shared/contract/conversations';
-import { STATUS_RANK } from '../../../shared/message-status';
+} from '@shared/contract/conversations';
+import { STATUS_RANK } from '@shared/message-status';
+import { type InfiniteData, type QueryClient, replaceEqualDeep } from '@tanstack/react-query';
 
 export type ConversationFilter = (typeof CONVERSATION_STATUS_FILTERS)[number];
 /**

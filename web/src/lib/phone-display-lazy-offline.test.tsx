@@ -5,7 +5,7 @@ import { renderWithProviders } from '../test-utils';
 import { useLazyPhoneFormat } from './phone-display-lazy';
 
 // The library's chunk cannot be fetched (offline, or a deploy replaced it).
-vi.mock('../../../shared/phone-numbers', () => {
+vi.mock('@shared/phone-numbers', () => {
   throw new Error('Failed to fetch dynamically imported module');
 });
 

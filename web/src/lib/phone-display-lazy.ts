@@ -12,7 +12,7 @@ export function useLazyPhoneFormat(): (value: string) => Promise<string> {
   const code = useQuery(companySettingsQuery()).data?.default_country_code.code;
   return useCallback(
     (value: string) =>
-      import('../../../shared/phone-numbers').then(
+      import('@shared/phone-numbers').then(
         ({ formatPhoneNumber, toCountryCode }) => formatPhoneNumber(value, toCountryCode(code)),
         () => value,
       ),

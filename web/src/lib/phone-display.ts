@@ -1,6 +1,6 @@
+import { formatPhoneNumber, toCountryCode } from '@shared/phone-numbers';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { formatPhoneNumber, toCountryCode } from '../../../shared/phone-numbers';
 import { companySettingsQuery } from './company-settings';
 
 /** docs/product.md §7: the company's default country, or US while it loads or when it cannot be read. */

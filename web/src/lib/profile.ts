@@ -1,5 +1,5 @@
+import * as auth from '@shared/contract/endpoints/auth';
 import { queryOptions } from '@tanstack/react-query';
-import * as auth from '../../../shared/contract/endpoints/auth';
 import { api, session } from './services';
 
 /**

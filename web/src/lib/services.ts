@@ -1,5 +1,5 @@
+import { QUERY_RETRY_COUNT } from '@shared/constants';
 import { QueryClient } from '@tanstack/react-query';
-import { QUERY_RETRY_COUNT } from '../../../shared/constants';
 import { createApiClient } from './api-client';
 import { createSessionStore } from './session';
 import { markSessionEnded } from './session-notice';

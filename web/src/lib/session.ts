@@ -1,4 +1,4 @@
-import type { Company, Tokens, User } from '../../../shared/contract/auth';
+import type { Company, Tokens, User } from '@shared/contract/auth';
 
 /** docs/product.md §3: the session lives in browser storage under these four keys. */
 export const SESSION_KEYS = ['accessToken', 'refreshToken', 'user', 'company'] as const;

@@ -1,6 +1,6 @@
+import * as settings from '@shared/contract/endpoints/settings';
 import { queryOptions, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import * as settings from '../../../shared/contract/endpoints/settings';
 import { api } from './services';
 
 /**

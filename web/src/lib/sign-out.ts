@@ -1,5 +1,5 @@
+import * as auth from '@shared/contract/endpoints/auth';
 import { useMutation } from '@tanstack/react-query';
-import * as auth from '../../../shared/contract/endpoints/auth';
 import { ApiError, REFRESH_ATTEMPTS, refreshDelayMs } from './api-client';
 import { api, queryClient, session } from './services';
 

@@ -1,6 +1,6 @@
+import { UNREAD_BADGE_MAX } from '@shared/constants';
 import { renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { UNREAD_BADGE_MAX } from '../../../shared/constants';
 import { unreadBadge } from './unread-summary';
 import { useDocumentTitle, useDocumentTitlePrefix } from './use-document-title';
 

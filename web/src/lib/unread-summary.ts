@@ -1,7 +1,7 @@
+import { CONVERSATION_LIST_REFRESH_MS, UNREAD_BADGE_MAX } from '@shared/constants';
+import type { Conversation } from '@shared/contract/conversations';
+import * as conversations from '@shared/contract/endpoints/conversations';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { CONVERSATION_LIST_REFRESH_MS, UNREAD_BADGE_MAX } from '../../../shared/constants';
-import type { Conversation } from '../../../shared/contract/conversations';
-import * as conversations from '../../../shared/contract/endpoints/conversations';
 import { conversationKeys } from './conversation-cache';
 import { pollingInterval } from './realtime/polling';
 import type { ConnectionState } from './realtime/realtime-client';

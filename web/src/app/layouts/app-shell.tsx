@@ -1,7 +1,7 @@
+import { DEFAULT_COMPANY_NAME } from '@shared/constants';
 import { History, LayoutDashboard, LogOut, Menu, MessagesSquare, Settings, Shield, UsersRound, X } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { DEFAULT_COMPANY_NAME } from '../../../../shared/constants';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';

@@ -1,6 +1,6 @@
+import { RECONNECTING_NOTICE_DELAY_MS } from '@shared/constants';
 import { WifiOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { RECONNECTING_NOTICE_DELAY_MS } from '../../../../shared/constants';
 import { useRealtimeState } from '../../lib/realtime/realtime';
 
 /**

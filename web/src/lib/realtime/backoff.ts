@@ -1,4 +1,4 @@
-import { SOCKET_RECONNECT } from '../../../../shared/constants';
+import { SOCKET_RECONNECT } from '@shared/constants';
 
 export interface Backoff {
   initialMs: number;

@@ -1,8 +1,8 @@
+import type { Call } from '@shared/contract/calls';
+import type { ChannelHealth } from '@shared/contract/channel-health';
+import type { Channel, TeamUser } from '@shared/contract/settings';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { Call } from '../../../../shared/contract/calls';
-import type { ChannelHealth } from '../../../../shared/contract/channel-health';
-import type { Channel, TeamUser } from '../../../../shared/contract/settings';
 import { endpoints, urlOf } from '../../test-utils';
 import { callKeys } from '../call-keys';
 import { settingsKeys } from '../settings-queries';

@@ -1,8 +1,8 @@
+import type { ChannelHealth } from '@shared/contract/channel-health';
+import type { Conversation, SharedConversation } from '@shared/contract/conversations';
+import type { OnlineUser, ServerEvent } from '@shared/contract/realtime-events';
+import type { Channel, TeamUser } from '@shared/contract/settings';
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChannelHealth } from '../../../../shared/contract/channel-health';
-import type { Conversation, SharedConversation } from '../../../../shared/contract/conversations';
-import type { OnlineUser, ServerEvent } from '../../../../shared/contract/realtime-events';
-import type { Channel, TeamUser } from '../../../../shared/contract/settings';
 import { callKeys } from '../call-keys';
 import {
   type ConversationChange,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import type { ServerEvent } from '@shared/contract/realtime-events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type WebSocket as ServerSocket, WebSocket, WebSocketServer } from 'ws';
-import type { ServerEvent } from '../../../../shared/contract/realtime-events';
 import { createRealtimeClient, type RealtimeClient } from './realtime-client';
 
 /** A real WebSocket server standing in for the gateway: it records who connected and what they sent. */

@@ -1,5 +1,5 @@
-import { SOCKET_ANSWER_AFTER_MS, SOCKET_CHECK_IN_MS, SOCKET_HEARTBEAT_MS } from '../../../../shared/constants';
-import type { ClientMessage } from '../../../../shared/contract/realtime';
+import { SOCKET_ANSWER_AFTER_MS, SOCKET_CHECK_IN_MS, SOCKET_HEARTBEAT_MS } from '@shared/constants';
+import type { ClientMessage } from '@shared/contract/realtime';
 import {
   MAX_CLIENT_MESSAGE_BYTES,
   type ServerEvent,
@@ -7,7 +7,7 @@ import {
   socketHeartbeat,
   socketPath,
   socketQuietHeartbeat,
-} from '../../../../shared/contract/realtime-events';
+} from '@shared/contract/realtime-events';
 import { type Backoff, reconnectDelay } from './backoff';
 
 export type ConnectionState = 'connected' | 'disconnected';

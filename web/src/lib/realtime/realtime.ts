@@ -1,7 +1,7 @@
+import { realtimeTicket } from '@shared/contract/endpoints/realtime';
+import type { OnlineUser, ServerEvent, ServerEventType } from '@shared/contract/realtime-events';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { realtimeTicket } from '../../../../shared/contract/endpoints/realtime';
-import type { OnlineUser, ServerEvent, ServerEventType } from '../../../../shared/contract/realtime-events';
 import { api, queryClient } from '../services';
 import { applyEvent, realtimeKeys, refreshAfterReconnect } from './event-cache';
 import { createRealtimeClient, type SocketIdentity } from './realtime-client';

@@ -1,8 +1,8 @@
+import * as admin from '@shared/contract/endpoints/admin';
+import * as company from '@shared/contract/endpoints/company';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as admin from '../../../../../shared/contract/endpoints/admin';
-import * as company from '../../../../../shared/contract/endpoints/company';
-import type { AnswerOf } from '../../../lib/api-client';
-import { api } from '../../../lib/services';
+import type { AnswerOf } from '@/lib/api-client';
+import { api } from '@/lib/services';
 
 export const fetchAdminOverview = (cursor: string | null) =>
   api.call(admin.adminOverview, { query: { cursor: cursor ?? undefined } });

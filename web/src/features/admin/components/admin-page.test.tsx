@@ -1,8 +1,8 @@
+import type { AdminCompany, AdminOverview } from '@shared/contract/admin';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AdminCompany, AdminOverview } from '../../../../../shared/contract/admin';
-import { session } from '../../../lib/services';
+import { session } from '@/lib/services';
 import {
   deferred,
   endpoints,
@@ -14,7 +14,7 @@ import {
   signInAs,
   stubServer,
   urlOf,
-} from '../../../test-utils';
+} from '@/test-utils';
 import { AdminPage } from './admin-page';
 
 const ACME: AdminCompany = {

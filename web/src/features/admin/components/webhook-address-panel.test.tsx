@@ -1,8 +1,8 @@
+import type { RepointResult, WebhookAddress } from '@shared/contract/admin';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { RepointResult, WebhookAddress } from '../../../../../shared/contract/admin';
-import { deferred, endpoints, fail, ok, renderWithProviders, stubServer, urlOf } from '../../../test-utils';
+import { deferred, endpoints, fail, ok, renderWithProviders, stubServer, urlOf } from '@/test-utils';
 import { WebhookAddressPanel } from './webhook-address-panel';
 
 const BASE = 'https://support.example.com/webhooks/twilio';

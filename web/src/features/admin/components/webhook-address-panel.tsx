@@ -1,13 +1,13 @@
+import type { RepointFailure } from '@shared/contract/admin';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import type { RepointFailure } from '../../../../../shared/contract/admin';
-import { Alert } from '../../../components/alert';
-import { Badge } from '../../../components/badge';
-import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { Skeleton } from '../../../components/skeleton';
-import { Surface } from '../../../components/surface';
-import { errorMessage } from '../../../lib/api-client';
+import { Alert } from '@/components/alert';
+import { Badge } from '@/components/badge';
+import { Button } from '@/components/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Skeleton } from '@/components/skeleton';
+import { Surface } from '@/components/surface';
+import { errorMessage } from '@/lib/api-client';
 import { type RepointProgress, useRepointWebhooks, useWebhookAddress } from '../api/admin-api';
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

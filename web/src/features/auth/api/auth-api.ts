@@ -1,8 +1,8 @@
+import * as auth from '@shared/contract/endpoints/auth';
+import * as team from '@shared/contract/endpoints/team';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import * as auth from '../../../../../shared/contract/endpoints/auth';
-import * as team from '../../../../../shared/contract/endpoints/team';
-import type { BodyOf } from '../../../lib/api-client';
-import { api, session } from '../../../lib/services';
+import type { BodyOf } from '@/lib/api-client';
+import { api, session } from '@/lib/services';
 
 export type Registration = BodyOf<typeof auth.register>;
 

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { json, ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { json, ok, renderWithProviders, stubServer } from '@/test-utils';
 import { AcceptInvitePage } from './accept-invite-page';
 
 /** What the address bar shows. */

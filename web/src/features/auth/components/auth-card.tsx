@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Card } from '../../../components/card';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { Card } from '@/components/card';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 export function AuthCard({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   useDocumentTitle(title);

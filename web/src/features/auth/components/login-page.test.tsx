@@ -1,11 +1,11 @@
+import * as auth from '@shared/contract/endpoints/auth';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as auth from '../../../../../shared/contract/endpoints/auth';
-import { api, onSignedOut, session } from '../../../lib/services';
-import { endpoints, sampleCompany, sampleUser, urlOf } from '../../../test-utils';
+import { api, onSignedOut, session } from '@/lib/services';
+import { endpoints, sampleCompany, sampleUser, urlOf } from '@/test-utils';
 import { LoginPage } from './login-page';
 
 const user = sampleUser;

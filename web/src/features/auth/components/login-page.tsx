@@ -1,11 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { TextField } from '../../../components/text-field';
-import { errorMessage } from '../../../lib/api-client';
-import { type FieldErrors, focusFirstInvalid } from '../../../lib/form';
-import { clearSessionEndedNotice, companyDeletedNotice, sessionEndedNotice } from '../../../lib/session-notice';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { TextField } from '@/components/text-field';
+import { errorMessage } from '@/lib/api-client';
+import { type FieldErrors, focusFirstInvalid } from '@/lib/form';
+import { clearSessionEndedNotice, companyDeletedNotice, sessionEndedNotice } from '@/lib/session-notice';
 import { useLogin } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { ok, renderWithProviders, stubServer } from '@/test-utils';
 import { RegisterPage } from './register-page';
 
 /** The message a field is described by (its error, next to it). */

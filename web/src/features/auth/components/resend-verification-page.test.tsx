@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { endpoints, fail, json, renderWithProviders, stubServer, urlOf } from '../../../test-utils';
+import { endpoints, fail, json, renderWithProviders, stubServer, urlOf } from '@/test-utils';
 import { ResendVerificationPage } from './resend-verification-page';
 
 const renderAt = (state?: { email: string }) =>

@@ -1,10 +1,10 @@
 import { MailCheck } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { TextField } from '../../../components/text-field';
-import { errorMessage } from '../../../lib/api-client';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { TextField } from '@/components/text-field';
+import { errorMessage } from '@/lib/api-client';
 import { useResendVerification } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';

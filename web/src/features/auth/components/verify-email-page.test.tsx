@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { session } from '../../../lib/services';
-import { json, renderWithProviders, sampleCompany, sampleUser, stubServer } from '../../../test-utils';
+import { session } from '@/lib/services';
+import { json, renderWithProviders, sampleCompany, sampleUser, stubServer } from '@/test-utils';
 import { VerifyEmailPage } from './verify-email-page';
 
 /** What the address bar shows. */

@@ -1,10 +1,10 @@
+import { VERIFY_REDIRECT_MS } from '@shared/constants';
 import { CircleCheck, CircleX } from 'lucide-react';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { VERIFY_REDIRECT_MS } from '../../../../../shared/constants';
-import { Spinner } from '../../../components/spinner';
-import { useSession } from '../../../hooks/use-session';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { Spinner } from '@/components/spinner';
+import { useSession } from '@/hooks/use-session';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { useVerifyEmail } from '../api/auth-api';
 import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard } from './auth-card';

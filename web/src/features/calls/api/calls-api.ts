@@ -1,13 +1,13 @@
+import { CALL_HISTORY_REFRESH_MS, CALLS_LIST_LIMIT } from '@shared/constants';
+import type { CallStatus } from '@shared/contract/calls';
+import * as calls from '@shared/contract/endpoints/calls';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { CALL_HISTORY_REFRESH_MS, CALLS_LIST_LIMIT } from '../../../../../shared/constants';
-import type { CallStatus } from '../../../../../shared/contract/calls';
-import * as calls from '../../../../../shared/contract/endpoints/calls';
-import { useBinaryUrl } from '../../../lib/binary-url';
-import { callKeys } from '../../../lib/call-keys';
-import { pollingInterval } from '../../../lib/realtime/polling';
-import { useRealtimeState } from '../../../lib/realtime/realtime';
-import { api } from '../../../lib/services';
+import { useBinaryUrl } from '@/lib/binary-url';
+import { callKeys } from '@/lib/call-keys';
+import { pollingInterval } from '@/lib/realtime/polling';
+import { useRealtimeState } from '@/lib/realtime/realtime';
+import { api } from '@/lib/services';
 
 /**
  * The page's filters as the address keeps them: a status, days (YYYY-MM-DD) in the reader's time zone,

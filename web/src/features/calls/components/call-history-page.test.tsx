@@ -1,7 +1,7 @@
+import type { Call } from '@shared/contract/calls';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Call } from '../../../../../shared/contract/calls';
 import {
   bytes,
   deferred,
@@ -13,7 +13,7 @@ import {
   stubObjectUrls,
   stubServer,
   urlOf,
-} from '../../../test-utils';
+} from '@/test-utils';
 import { dayBoundary } from '../api/calls-api';
 import { CallHistoryPage } from './call-history-page';
 

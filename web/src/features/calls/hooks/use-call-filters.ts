@@ -1,6 +1,6 @@
+import { CALL_STATUSES, type CallStatus } from '@shared/contract/calls';
 import { useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { CALL_STATUSES, type CallStatus } from '../../../../../shared/contract/calls';
 import type { CallFilters } from '../api/calls-api';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,9 +1,9 @@
+import type { ChannelHealth } from '@shared/contract/channel-health';
+import * as health from '@shared/contract/endpoints/channel-health';
+import type { Channel } from '@shared/contract/settings';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChannelHealth } from '../../../../../shared/contract/channel-health';
-import * as health from '../../../../../shared/contract/endpoints/channel-health';
-import type { Channel } from '../../../../../shared/contract/settings';
-import { api } from '../../../lib/services';
-import { settingsKeys } from '../../../lib/settings-queries';
+import { api } from '@/lib/services';
+import { settingsKeys } from '@/lib/settings-queries';
 
 /** `refresh`: Twilio is asked now; otherwise the server answers its last check. */
 export const fetchChannelHealth = (channelId: string, refresh = false) =>

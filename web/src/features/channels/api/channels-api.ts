@@ -1,9 +1,9 @@
+import * as settings from '@shared/contract/endpoints/settings';
+import type { Channel } from '@shared/contract/settings';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as settings from '../../../../../shared/contract/endpoints/settings';
-import type { Channel } from '../../../../../shared/contract/settings';
-import type { BodyOf } from '../../../lib/api-client';
-import { api } from '../../../lib/services';
-import { channelsQuery, inboxesQuery, settingsKeys, usersQuery } from '../../../lib/settings-queries';
+import type { BodyOf } from '@/lib/api-client';
+import { api } from '@/lib/services';
+import { channelsQuery, inboxesQuery, settingsKeys, usersQuery } from '@/lib/settings-queries';
 
 export type RoutingType = Channel['routingType'];
 

@@ -1,7 +1,7 @@
+import type { ChannelHealthStatus } from '@shared/contract/channel-health';
 import { CircleCheck, CircleHelp, CircleX, CloudOff, KeyRound, TriangleAlert } from 'lucide-react';
-import type { ChannelHealthStatus } from '../../../../../shared/contract/channel-health';
-import { Badge } from '../../../components/badge';
-import { HEALTH_WORDS } from '../../../lib/channel-health';
+import { Badge } from '@/components/badge';
+import { HEALTH_WORDS } from '@/lib/channel-health';
 
 const ICONS = {
   HEALTHY: CircleCheck,

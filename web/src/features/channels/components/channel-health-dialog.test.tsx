@@ -1,9 +1,9 @@
+import type { ChannelHealth } from '@shared/contract/channel-health';
+import type { Channel } from '@shared/contract/settings';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelHealth } from '../../../../../shared/contract/channel-health';
-import type { Channel } from '../../../../../shared/contract/settings';
-import { deferred, endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
+import { deferred, endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { ChannelsPage } from './channels-page';
 
 const CHANNEL: Channel = {

@@ -1,10 +1,10 @@
+import type { ChannelHealth, ChannelHealthStatus, HealthProblem } from '@shared/contract/channel-health';
+import type { Channel } from '@shared/contract/settings';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelHealth, ChannelHealthStatus, HealthProblem } from '../../../../../shared/contract/channel-health';
-import type { Channel } from '../../../../../shared/contract/settings';
-import { formatDate } from '../../../lib/format-date';
-import { settingsKeys } from '../../../lib/settings-queries';
+import { formatDate } from '@/lib/format-date';
+import { settingsKeys } from '@/lib/settings-queries';
 import {
   deferred,
   endpoints,
@@ -16,7 +16,7 @@ import {
   signInAs,
   stubServer,
   urlOf,
-} from '../../../test-utils';
+} from '@/test-utils';
 import { ChannelsPage } from './channels-page';
 
 const CHECKED_AT = new Date(Date.now() - 5 * 60_000).toISOString();

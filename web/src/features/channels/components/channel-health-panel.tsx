@@ -1,9 +1,9 @@
+import type { ChannelHealth, HealthChange } from '@shared/contract/channel-health';
+import type { Channel } from '@shared/contract/settings';
 import { useState } from 'react';
-import type { ChannelHealth, HealthChange } from '../../../../../shared/contract/channel-health';
-import type { Channel } from '../../../../../shared/contract/settings';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { HEALTH_WORDS } from '../../../lib/channel-health';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { HEALTH_WORDS } from '@/lib/channel-health';
 import { useChannelHealth, useCheckChannelHealth, useRepairChannel } from '../api/channel-health-api';
 import { ChannelHealthBadge } from './channel-health-badge';
 import { ChannelHealthDialog } from './channel-health-dialog';

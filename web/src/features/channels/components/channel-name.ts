@@ -1,4 +1,4 @@
-import type { Channel } from '../../../../../shared/contract/settings';
+import type { Channel } from '@shared/contract/settings';
 
 /** The provider's name for a number, unless it only repeats the number (Twilio's default name). */
 export function friendlyNameOf(channel: Pick<Channel, 'identifier' | 'friendlyName'>): string | null {

@@ -1,8 +1,8 @@
+import type { Channel } from '@shared/contract/settings';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Channel } from '../../../../../shared/contract/settings';
-import { endpoints, json, ok, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
+import { endpoints, json, ok, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { ChannelsPage } from './channels-page';
 
 const base: Channel = {

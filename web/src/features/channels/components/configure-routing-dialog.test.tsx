@@ -1,8 +1,8 @@
+import type { Channel, Inbox, TeamUser } from '@shared/contract/settings';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Channel, Inbox, TeamUser } from '../../../../../shared/contract/settings';
-import { deferred, endpoints, fail, json, ok, type Recorded, renderWithProviders, stubServer, urlOf } from '../../../test-utils';
+import { deferred, endpoints, fail, json, ok, type Recorded, renderWithProviders, stubServer, urlOf } from '@/test-utils';
 import { ConfigureRoutingDialog, routingChange } from './configure-routing-dialog';
 import { routingText } from './routing-text';
 

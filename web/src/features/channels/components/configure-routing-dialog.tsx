@@ -1,16 +1,16 @@
+import type { Channel } from '@shared/contract/settings';
 import { CircleSlash, Inbox, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Channel } from '../../../../../shared/contract/settings';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
-import { RadioCard } from '../../../components/radio-card';
-import { SelectField } from '../../../components/select-field';
-import { Spinner } from '../../../components/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { usePhoneFormat } from '../../../lib/phone-display';
-import { useLogFailure } from '../../../lib/settings-queries';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
+import { RadioCard } from '@/components/radio-card';
+import { SelectField } from '@/components/select-field';
+import { Spinner } from '@/components/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { usePhoneFormat } from '@/lib/phone-display';
+import { useLogFailure } from '@/lib/settings-queries';
 import { type RoutingChange, type RoutingType, useRoutingTargets, useUpdateRouting } from '../api/channels-api';
 import { friendlyNameOf } from './channel-name';
 

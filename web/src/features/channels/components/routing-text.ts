@@ -1,4 +1,4 @@
-import type { Channel } from '../../../../../shared/contract/settings';
+import type { Channel } from '@shared/contract/settings';
 
 export interface RoutingText {
   text: string;

@@ -1,8 +1,8 @@
+import { CONTACTS_LIST_LIMIT } from '@shared/constants';
+import * as contacts from '@shared/contract/endpoints/contacts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CONTACTS_LIST_LIMIT } from '../../../../../shared/constants';
-import * as contacts from '../../../../../shared/contract/endpoints/contacts';
-import type { BodyOf } from '../../../lib/api-client';
-import { api } from '../../../lib/services';
+import type { BodyOf } from '@/lib/api-client';
+import { api } from '@/lib/services';
 
 export type NewContact = BodyOf<typeof contacts.createContact>;
 

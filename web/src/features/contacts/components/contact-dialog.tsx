@@ -1,4 +1,3 @@
-import { useRef, useState } from 'react';
 import {
   CONTACT_NAME_MAX,
   CONTACT_NOTES_MAX,
@@ -6,16 +5,17 @@ import {
   createContact,
   INVALID_PHONE_NUMBER,
   updateContact,
-} from '../../../../../shared/contract/contacts';
-import { checkPhoneNumber } from '../../../../../shared/phone-numbers';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
-import { TextAreaField } from '../../../components/text-area-field';
-import { TextField } from '../../../components/text-field';
-import { errorMessage } from '../../../lib/api-client';
-import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '../../../lib/form';
-import { useCompanyCountry, usePhoneFormat } from '../../../lib/phone-display';
+} from '@shared/contract/contacts';
+import { checkPhoneNumber } from '@shared/phone-numbers';
+import { useRef, useState } from 'react';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
+import { TextAreaField } from '@/components/text-area-field';
+import { TextField } from '@/components/text-field';
+import { errorMessage } from '@/lib/api-client';
+import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '@/lib/form';
+import { useCompanyCountry, usePhoneFormat } from '@/lib/phone-display';
 import { useCreateContact, useUpdateContact } from '../api/contacts-api';
 
 const FIELDS = ['name', 'phoneNumber', 'email', 'notes'] as const;

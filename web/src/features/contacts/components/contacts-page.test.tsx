@@ -1,8 +1,8 @@
+import type { Contact } from '@shared/contract/contacts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Contact } from '../../../../../shared/contract/contacts';
-import { endpoints, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
+import { endpoints, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { ContactsPage, SEARCH_DEBOUNCE_MS } from './contacts-page';
 
 const ADA: Contact = {

@@ -1,13 +1,13 @@
 import { act } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectionState } from '../../../lib/realtime/realtime-client';
-import { endpoints, ok, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
+import type { ConnectionState } from '@/lib/realtime/realtime-client';
+import { endpoints, ok, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { useConversationList, useThread } from './conversations-api';
 
 // The socket's health as the hooks read it, set by the test.
 const socket = vi.hoisted(() => ({ state: 'connected' as ConnectionState, listeners: new Set<() => void>() }));
-vi.mock('../../../lib/realtime/realtime', async () => {
+vi.mock('@/lib/realtime/realtime', async () => {
   const { useSyncExternalStore } = await import('react');
   return {
     useRealtimeState: () =>

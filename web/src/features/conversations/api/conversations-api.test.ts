@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECONCILIATION_MS } from '../../../lib/realtime/polling';
+import { RECONCILIATION_MS } from '@/lib/realtime/polling';
 import { threadRefreshInterval } from './conversations-api';
 
 describe('thread refresh (docs/product.md §4/§9)', () => {

@@ -1,4 +1,13 @@
 import {
+  CONVERSATION_LIST_REFRESH_MS,
+  CONVERSATION_PAGE_SIZE,
+  THREAD_FAST_REFRESH_MS,
+  THREAD_FAST_REFRESH_WINDOW_MS,
+  THREAD_REFRESH_MS,
+} from '@shared/constants';
+import type { ConversationStatus } from '@shared/contract/conversations';
+import * as conversations from '@shared/contract/endpoints/conversations';
+import {
   infiniteQueryOptions,
   type QueryClient,
   useInfiniteQuery,
@@ -6,17 +15,8 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import {
-  CONVERSATION_LIST_REFRESH_MS,
-  CONVERSATION_PAGE_SIZE,
-  THREAD_FAST_REFRESH_MS,
-  THREAD_FAST_REFRESH_WINDOW_MS,
-  THREAD_REFRESH_MS,
-} from '../../../../../shared/constants';
-import type { ConversationStatus } from '../../../../../shared/contract/conversations';
-import * as conversations from '../../../../../shared/contract/endpoints/conversations';
-import { useSession } from '../../../hooks/use-session';
-import { ApiError } from '../../../lib/api-client';
+import { useSession } from '@/hooks/use-session';
+import { ApiError } from '@/lib/api-client';
 import {
   type AssigneeScope,
   type ConversationFilter,
@@ -26,13 +26,13 @@ import {
   keepFresherThread,
   storeConversation,
   storeMessage,
-} from '../../../lib/conversation-cache';
-import { pollingInterval } from '../../../lib/realtime/polling';
-import { useRealtimeState } from '../../../lib/realtime/realtime';
-import type { ConnectionState } from '../../../lib/realtime/realtime-client';
-import { api } from '../../../lib/services';
-import { usersQuery } from '../../../lib/settings-queries';
-import { adjustUnreadSummary } from '../../../lib/unread-summary';
+} from '@/lib/conversation-cache';
+import { pollingInterval } from '@/lib/realtime/polling';
+import { useRealtimeState } from '@/lib/realtime/realtime';
+import type { ConnectionState } from '@/lib/realtime/realtime-client';
+import { api } from '@/lib/services';
+import { usersQuery } from '@/lib/settings-queries';
+import { adjustUnreadSummary } from '@/lib/unread-summary';
 
 /** The list's Mine / Unassigned / All (issue 27); the address and the API say `me` and `unassigned`. */
 export type AssigneeFilter = 'me' | 'unassigned' | 'all';

@@ -1,8 +1,8 @@
+import type { MemberRef } from '@shared/contract/conversations';
 import { ChevronDown } from 'lucide-react';
 import { useId } from 'react';
-import type { MemberRef } from '../../../../../shared/contract/conversations';
-import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
+import { errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
 import { useAssignableMembers, useAssignConversation } from '../api/conversations-api';
 
 const UNASSIGNED = '';

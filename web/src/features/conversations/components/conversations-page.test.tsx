@@ -1,12 +1,12 @@
+import { MAX_NOTE_LENGTH } from '@shared/constants';
+import type { Conversation, ConversationDetail, Message, SendingBlock } from '@shared/contract/conversations';
+import type { Channel, TeamUser } from '@shared/contract/settings';
+import { findMentions } from '@shared/mentions';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_NOTE_LENGTH } from '../../../../../shared/constants';
-import type { Conversation, ConversationDetail, Message, SendingBlock } from '../../../../../shared/contract/conversations';
-import type { Channel, TeamUser } from '../../../../../shared/contract/settings';
-import { findMentions } from '../../../../../shared/mentions';
-import { conversationKeys } from '../../../lib/conversation-cache';
-import { applyEvent } from '../../../lib/realtime/event-cache';
+import { conversationKeys } from '@/lib/conversation-cache';
+import { applyEvent } from '@/lib/realtime/event-cache';
 import {
   bytes,
   callLine,
@@ -22,7 +22,7 @@ import {
   stubObjectUrls,
   stubServer,
   urlOf,
-} from '../../../test-utils';
+} from '@/test-utils';
 import { ConversationsPage } from './conversations-page';
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();

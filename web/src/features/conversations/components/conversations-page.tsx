@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { MessagesSquare } from 'lucide-react';
-import { EmptyState } from '../../../components/empty-state';
-import { PageHeader } from '../../../components/page-header';
-import { Surface } from '../../../components/surface';
-import { cn } from '../../../lib/cn';
-import { channelsQuery } from '../../../lib/settings-queries';
+import { EmptyState } from '@/components/empty-state';
+import { PageHeader } from '@/components/page-header';
+import { Surface } from '@/components/surface';
+import { cn } from '@/lib/cn';
+import { channelsQuery } from '@/lib/settings-queries';
 import { useConversationSelection } from '../hooks/use-conversation-selection';
 import { ConversationList } from './conversation-list';
 import { ConversationThread } from './conversation-thread';

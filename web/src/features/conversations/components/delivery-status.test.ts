@@ -1,5 +1,5 @@
+import type { Message } from '@shared/contract/conversations';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../../../shared/contract/conversations';
 import { deliveryStatus, failureReason } from './delivery-status';
 
 const sms = (over: Partial<Message['smsMessage']> = {}): Message['smsMessage'] => ({

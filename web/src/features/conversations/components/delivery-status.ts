@@ -1,4 +1,4 @@
-import type { Message } from '../../../../../shared/contract/conversations';
+import type { Message } from '@shared/contract/conversations';
 
 export type DeliveryStatus = 'Sending' | 'Sent' | 'Delivered' | 'Failed';
 

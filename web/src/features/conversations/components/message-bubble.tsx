@@ -1,12 +1,12 @@
+import type { Message } from '@shared/contract/conversations';
+import { canRetry } from '@shared/message-status';
 import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useRef, useState } from 'react';
-import type { Message } from '../../../../../shared/contract/conversations';
-import { canRetry } from '../../../../../shared/message-status';
-import { useSession } from '../../../hooks/use-session';
-import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
-import { formatRelativeTime } from '../../../lib/relative-time';
+import { useSession } from '@/hooks/use-session';
+import { errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { formatRelativeTime } from '@/lib/relative-time';
 import { useRetryMessage } from '../api/conversations-api';
 import { type DeliveryStatus, deliveryStatus, failureReason } from './delivery-status';
 import { MessageDetailsDialog } from './message-details-dialog';

@@ -1,12 +1,12 @@
+import { MAX_NOTE_LENGTH } from '@shared/constants';
+import { MAX_MESSAGE_LENGTH, smsSegments } from '@shared/sms-segments';
 import { Ban, SendHorizontal, StickyNote } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { MAX_NOTE_LENGTH } from '../../../../../shared/constants';
-import { MAX_MESSAGE_LENGTH, smsSegments } from '../../../../../shared/sms-segments';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
-import { plural } from '../../../lib/plural';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { plural } from '@/lib/plural';
 import { useAddNote, useSendMessage } from '../api/conversations-api';
 import { useChosenFromList } from '../hooks/use-conversation-selection';
 

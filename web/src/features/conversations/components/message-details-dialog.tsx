@@ -1,6 +1,6 @@
-import type { Message } from '../../../../../shared/contract/conversations';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter } from '../../../components/dialog';
+import type { Message } from '@shared/contract/conversations';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter } from '@/components/dialog';
 import { deliveryStatus, failureReason } from './delivery-status';
 import { directionText } from './sender';
 

@@ -1,14 +1,14 @@
+import type { MessageMedia as Media, Message } from '@shared/contract/conversations';
+import * as conversations from '@shared/contract/endpoints/conversations';
 import { Download, ImageOff, RotateCw } from 'lucide-react';
 import { useRef, useState } from 'react';
-import type { MessageMedia as Media, Message } from '../../../../../shared/contract/conversations';
-import * as conversations from '../../../../../shared/contract/endpoints/conversations';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter } from '../../../components/dialog';
-import { Skeleton } from '../../../components/skeleton';
-import { useInView } from '../../../hooks/use-in-view';
-import { errorMessage } from '../../../lib/api-client';
-import { useBinaryUrl } from '../../../lib/binary-url';
-import { api } from '../../../lib/services';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter } from '@/components/dialog';
+import { Skeleton } from '@/components/skeleton';
+import { useInView } from '@/hooks/use-in-view';
+import { errorMessage } from '@/lib/api-client';
+import { useBinaryUrl } from '@/lib/binary-url';
+import { api } from '@/lib/services';
 
 const isPicture = (media: Media) => media.contentType.toLowerCase().startsWith('image/');
 

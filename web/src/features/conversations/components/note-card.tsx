@@ -1,7 +1,7 @@
+import type { MemberRef, Message } from '@shared/contract/conversations';
+import { mentionSpans } from '@shared/mentions';
 import { StickyNote } from 'lucide-react';
-import type { MemberRef, Message } from '../../../../../shared/contract/conversations';
-import { mentionSpans } from '../../../../../shared/mentions';
-import { formatRelativeTime } from '../../../lib/relative-time';
+import { formatRelativeTime } from '@/lib/relative-time';
 
 /** The note's text in pieces, the `@Name` mentions of `members` (shared/mentions.ts's rule) marked. */
 export function mentionPieces(body: string, members: readonly MemberRef[]): { text: string; mention: boolean }[] {

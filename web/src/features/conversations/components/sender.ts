@@ -1,4 +1,4 @@
-import type { Message } from '../../../../../shared/contract/conversations';
+import type { Message } from '@shared/contract/conversations';
 
 /**
  * Who sent an outbound text, as the viewer reads it: 'You' for their own, a colleague's name for

@@ -1,6 +1,6 @@
+import type { Message } from '@shared/contract/conversations';
 import { useEffect, useRef, useState } from 'react';
-import type { Message } from '../../../../../shared/contract/conversations';
-import { messagePreview } from '../../../lib/message-preview';
+import { messagePreview } from '@/lib/message-preview';
 
 /**
  * What a screen reader hears when a text arrives in the open thread (the list of messages is not a

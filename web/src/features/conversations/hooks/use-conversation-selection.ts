@@ -1,7 +1,7 @@
+import { CONVERSATION_STATUS_FILTERS } from '@shared/constants';
 import { useCallback } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { CONVERSATION_STATUS_FILTERS } from '../../../../../shared/constants';
-import type { ConversationFilter } from '../../../lib/conversation-cache';
+import type { ConversationFilter } from '@/lib/conversation-cache';
 import type { AssigneeFilter } from '../api/conversations-api';
 
 const DEFAULT_FILTER: ConversationFilter = 'OPEN';

@@ -1,7 +1,7 @@
+import type { Message } from '@shared/contract/conversations';
 import { useEffect, useRef } from 'react';
-import type { Message } from '../../../../../shared/contract/conversations';
-import { useDocumentVisible } from '../../../hooks/use-document-visible';
-import { showThread } from '../../../lib/thread-on-screen';
+import { useDocumentVisible } from '@/hooks/use-document-visible';
+import { showThread } from '@/lib/thread-on-screen';
 import { useMarkRead } from '../api/conversations-api';
 
 /** What counts as unread for the viewer: a text from the contact, or a colleague's note mentioning them. */

@@ -1,12 +1,12 @@
+import { CALLS_LIST_LIMIT } from '@shared/constants';
+import * as calls from '@shared/contract/endpoints/calls';
+import * as conversations from '@shared/contract/endpoints/conversations';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CALLS_LIST_LIMIT } from '../../../../../shared/constants';
-import * as calls from '../../../../../shared/contract/endpoints/calls';
-import * as conversations from '../../../../../shared/contract/endpoints/conversations';
-import { callKeys } from '../../../lib/call-keys';
-import { needsAttention } from '../../../lib/channel-health';
-import { conversationKeys } from '../../../lib/conversation-cache';
-import { api } from '../../../lib/services';
-import { channelsQuery } from '../../../lib/settings-queries';
+import { callKeys } from '@/lib/call-keys';
+import { needsAttention } from '@/lib/channel-health';
+import { conversationKeys } from '@/lib/conversation-cache';
+import { api } from '@/lib/services';
+import { channelsQuery } from '@/lib/settings-queries';
 
 /** The company's open conversations: the list's total (a counter on the server), for a page of one. */
 export const fetchOpenConversationCount = () =>

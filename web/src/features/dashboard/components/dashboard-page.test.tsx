@@ -1,9 +1,9 @@
+import type { Call } from '@shared/contract/calls';
+import type { Channel } from '@shared/contract/settings';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Call } from '../../../../../shared/contract/calls';
-import type { Channel } from '../../../../../shared/contract/settings';
-import { applyEvent } from '../../../lib/realtime/event-cache';
-import { session } from '../../../lib/services';
+import { applyEvent } from '@/lib/realtime/event-cache';
+import { session } from '@/lib/services';
 import {
   deferred,
   endpoints,
@@ -15,7 +15,7 @@ import {
   sampleUser,
   stubServer,
   urlOf,
-} from '../../../test-utils';
+} from '@/test-utils';
 import { DashboardPage } from './dashboard-page';
 
 const channel = (id: string, status: Channel['status'], health: Channel['health']['status'] = 'HEALTHY') => ({

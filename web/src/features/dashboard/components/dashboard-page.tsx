@@ -1,3 +1,4 @@
+import { DEFAULT_COMPANY_NAME } from '@shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import {
   ArrowRight,
@@ -12,15 +13,14 @@ import {
   Voicemail,
 } from 'lucide-react';
 import { Link } from 'react-router';
-import { DEFAULT_COMPANY_NAME } from '../../../../../shared/constants';
-import { Card } from '../../../components/card';
-import { useSession } from '../../../hooks/use-session';
-import { HEALTH_WORDS } from '../../../lib/channel-health';
-import { cn } from '../../../lib/cn';
-import { usePhoneFormat } from '../../../lib/phone-display';
-import { plural } from '../../../lib/plural';
-import { channelsQuery, inboxesQuery, providersQuery, usersQuery } from '../../../lib/settings-queries';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { Card } from '@/components/card';
+import { useSession } from '@/hooks/use-session';
+import { HEALTH_WORDS } from '@/lib/channel-health';
+import { cn } from '@/lib/cn';
+import { usePhoneFormat } from '@/lib/phone-display';
+import { plural } from '@/lib/plural';
+import { channelsQuery, inboxesQuery, providersQuery, usersQuery } from '@/lib/settings-queries';
+import { useDocumentTitle } from '@/lib/use-document-title';
 import { useChannelsNeedingAttention, useNewVoicemailCount, useOpenConversationCount } from '../api/dashboard-api';
 
 /**

@@ -1,8 +1,8 @@
+import * as settings from '@shared/contract/endpoints/settings';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as settings from '../../../../../shared/contract/endpoints/settings';
-import type { BodyOf } from '../../../lib/api-client';
-import { api } from '../../../lib/services';
-import { inboxesQuery, settingsKeys, usersQuery } from '../../../lib/settings-queries';
+import type { BodyOf } from '@/lib/api-client';
+import { api } from '@/lib/services';
+import { inboxesQuery, settingsKeys, usersQuery } from '@/lib/settings-queries';
 
 export type NewInbox = BodyOf<typeof settings.createInbox>;
 

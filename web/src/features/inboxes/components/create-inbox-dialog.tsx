@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
-import { TextAreaField } from '../../../components/text-area-field';
-import { TextField } from '../../../components/text-field';
-import { errorMessage } from '../../../lib/api-client';
-import { type FieldErrors, serverFieldErrors } from '../../../lib/form';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
+import { TextAreaField } from '@/components/text-area-field';
+import { TextField } from '@/components/text-field';
+import { errorMessage } from '@/lib/api-client';
+import { type FieldErrors, serverFieldErrors } from '@/lib/form';
 import { useCreateInbox } from '../api/inboxes-api';
 
 const FIELDS = ['name', 'description'] as const;

@@ -1,13 +1,13 @@
+import type { Inbox } from '@shared/contract/settings';
 import { BellRing, Voicemail } from 'lucide-react';
-import type { Inbox } from '../../../../../shared/contract/settings';
-import { Alert } from '../../../components/alert';
-import { Badge } from '../../../components/badge';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
-import { RadioCard } from '../../../components/radio-card';
-import { Spinner } from '../../../components/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { useLogFailure } from '../../../lib/settings-queries';
+import { Alert } from '@/components/alert';
+import { Badge } from '@/components/badge';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
+import { RadioCard } from '@/components/radio-card';
+import { Spinner } from '@/components/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { useLogFailure } from '@/lib/settings-queries';
 import { useInboxRouting, useSaveInboxRouting } from '../api/inboxes-api';
 
 /** docs/product.md §2 Inboxes, call routing dialog: Ring All Users, or Send to Voicemail (disabled, Coming Soon). */

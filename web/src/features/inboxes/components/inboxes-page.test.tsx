@@ -1,7 +1,7 @@
+import type { Channel, Inbox, InboxDetail, TeamUser } from '@shared/contract/settings';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Channel, Inbox, InboxDetail, TeamUser } from '../../../../../shared/contract/settings';
 import {
   callLine,
   endpoints,
@@ -13,7 +13,7 @@ import {
   signInAs,
   stubServer,
   urlOf,
-} from '../../../test-utils';
+} from '@/test-utils';
 import { InboxesPage } from './inboxes-page';
 
 const SUPPORT: Inbox = {

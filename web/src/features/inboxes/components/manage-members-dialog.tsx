@@ -1,15 +1,15 @@
+import type { Inbox, InboxMember } from '@shared/contract/settings';
 import { Plus, UserMinus } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import type { Inbox, InboxMember } from '../../../../../shared/contract/settings';
-import { Alert } from '../../../components/alert';
-import { Avatar } from '../../../components/avatar';
-import { Button } from '../../../components/button';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { Dialog, DialogBody, DialogClose, DialogFooter } from '../../../components/dialog';
-import { IconButton } from '../../../components/icon-button';
-import { Spinner } from '../../../components/spinner';
-import { useCanManage } from '../../../hooks/use-can-manage';
-import { errorMessage } from '../../../lib/api-client';
+import { Alert } from '@/components/alert';
+import { Avatar } from '@/components/avatar';
+import { Button } from '@/components/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Dialog, DialogBody, DialogClose, DialogFooter } from '@/components/dialog';
+import { IconButton } from '@/components/icon-button';
+import { Spinner } from '@/components/spinner';
+import { useCanManage } from '@/hooks/use-can-manage';
+import { errorMessage } from '@/lib/api-client';
 import { useAddMember, useInbox, useRemoveMember, useUsers } from '../api/inboxes-api';
 
 /** docs/product.md §2 Manage Members dialog. */

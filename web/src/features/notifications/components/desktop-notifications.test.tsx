@@ -1,15 +1,15 @@
+import type { Conversation, Message } from '@shared/contract/conversations';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Conversation, Message } from '../../../../../shared/contract/conversations';
-import { push } from '../../../test-realtime';
-import { renderWithProviders, signInAs } from '../../../test-utils';
+import { push } from '@/test-realtime';
+import { renderWithProviders, signInAs } from '@/test-utils';
 import type { DesktopNotice, Notifier, NotifierPermission } from '../device/notifier';
 import { DesktopNotifications } from './desktop-notifications';
 
 /** Realtime events come from `push` instead of a socket (as in the softphone's tests). */
-vi.mock('../../../lib/realtime/realtime', () => import('../../../test-realtime'));
+vi.mock('@/lib/realtime/realtime', () => import('@/test-realtime'));
 
 /** A stand-in for the browser: its permission, whether the tab is hidden, what it showed and focused. */
 function fakeNotifier(permission: NotifierPermission, answer: NotifierPermission = 'granted') {
@@ -138,7 +138,7 @@ describe('DesktopNotifications', () => {
     push('incoming_call', { callSid: 'CA1', from: '+14155550201', to: '+14155550101', contact: null });
     state.hidden = false;
     // Once the library is in, the notice's turn has come and gone.
-    await act(() => import('../../../../../shared/phone-numbers'));
+    await act(() => import('@shared/phone-numbers'));
     expect(state.shown).toEqual([]);
   });
 

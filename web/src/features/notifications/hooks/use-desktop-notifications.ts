@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { messagePreview } from '../../../lib/message-preview';
-import { useLazyPhoneFormat } from '../../../lib/phone-display-lazy';
-import { useRealtimeEvent } from '../../../lib/realtime/realtime';
+import { messagePreview } from '@/lib/message-preview';
+import { useLazyPhoneFormat } from '@/lib/phone-display-lazy';
+import { useRealtimeEvent } from '@/lib/realtime/realtime';
 import type { DesktopNotice, Notifier, NotifierPermission } from '../device/notifier';
 
 /** The first line of a text, as a notice's body. */

@@ -1,9 +1,9 @@
+import * as settings from '@shared/contract/endpoints/settings';
+import type { Provider } from '@shared/contract/settings';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as settings from '../../../../../shared/contract/endpoints/settings';
-import type { Provider } from '../../../../../shared/contract/settings';
-import type { AnswerOf, BodyOf } from '../../../lib/api-client';
-import { api } from '../../../lib/services';
-import { providersQuery, settingsKeys } from '../../../lib/settings-queries';
+import type { AnswerOf, BodyOf } from '@/lib/api-client';
+import { api } from '@/lib/services';
+import { providersQuery, settingsKeys } from '@/lib/settings-queries';
 
 export type TwilioCredentials = BodyOf<typeof settings.connectTwilio>;
 

@@ -1,11 +1,11 @@
+import { TWILIO_ACCOUNT_SID, TWILIO_ACCOUNT_SID_FORMAT } from '@shared/constants';
 import { useRef, useState } from 'react';
-import { TWILIO_ACCOUNT_SID, TWILIO_ACCOUNT_SID_FORMAT } from '../../../../../shared/constants';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
-import { TextField } from '../../../components/text-field';
-import { errorMessage } from '../../../lib/api-client';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '../../../lib/form';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
+import { TextField } from '@/components/text-field';
+import { errorMessage } from '@/lib/api-client';
+import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '@/lib/form';
 import { useConnectTwilio } from '../api/providers-api';
 
 const FIELDS = ['accountSid', 'authToken'] as const;

@@ -1,4 +1,4 @@
-import type { NumberApplication, ProviderNumber } from '../../../../../shared/contract/settings';
+import type { NumberApplication, ProviderNumber } from '@shared/contract/settings';
 
 export interface CurrentUse {
   capability: 'voice' | 'sms';

@@ -1,8 +1,8 @@
+import type { ProviderNumber } from '@shared/contract/settings';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { ProviderNumber } from '../../../../../shared/contract/settings';
-import { deferred, endpoints, fail, ok, renderWithProviders, stubServer, urlOf } from '../../../test-utils';
+import { deferred, endpoints, fail, ok, renderWithProviders, stubServer, urlOf } from '@/test-utils';
 import { ImportNumbersDialog } from './import-numbers-dialog';
 
 /** A number whose calls and texts go nowhere yet (or to Switchboard already). */

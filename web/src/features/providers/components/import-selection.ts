@@ -1,4 +1,4 @@
-import type { ProviderNumber } from '../../../../../shared/contract/settings';
+import type { ProviderNumber } from '@shared/contract/settings';
 import type { ImportNumber } from '../api/providers-api';
 
 /** Chosen numbers by sid, with the capabilities to point at the platform. */

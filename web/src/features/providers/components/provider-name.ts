@@ -1,4 +1,4 @@
-import type { Provider } from '../../../../../shared/contract/settings';
+import type { Provider } from '@shared/contract/settings';
 
 const NAMES: Record<Provider['type'], string> = { TWILIO: 'Twilio' };
 

@@ -1,7 +1,7 @@
+import type { Provider } from '@shared/contract/settings';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Provider } from '../../../../../shared/contract/settings';
 import {
   deferred,
   endpoints,
@@ -13,7 +13,7 @@ import {
   signInAs,
   stubServer,
   urlOf,
-} from '../../../test-utils';
+} from '@/test-utils';
 import { ProvidersPage } from './providers-page';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';

@@ -1,9 +1,9 @@
+import * as voice from '@shared/contract/endpoints/voice';
+import type { CompanySettings } from '@shared/contract/voice';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as voice from '../../../../../shared/contract/endpoints/voice';
-import type { CompanySettings } from '../../../../../shared/contract/voice';
-import type { BodyOf } from '../../../lib/api-client';
-import { companySettingsQuery } from '../../../lib/company-settings';
-import { api } from '../../../lib/services';
+import type { BodyOf } from '@/lib/api-client';
+import { companySettingsQuery } from '@/lib/company-settings';
+import { api } from '@/lib/services';
 
 /** The company's calling settings, from the company settings every screen shares (GET /company/settings). */
 export function useCallingSettings() {

@@ -1,8 +1,8 @@
+import type { Retention } from '@shared/contract/company';
+import * as company from '@shared/contract/endpoints/company';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Retention } from '../../../../../shared/contract/company';
-import * as company from '../../../../../shared/contract/endpoints/company';
-import { api, queryClient, session } from '../../../lib/services';
-import { markCompanyDeleted } from '../../../lib/session-notice';
+import { api, queryClient, session } from '@/lib/services';
+import { markCompanyDeleted } from '@/lib/session-notice';
 
 /** DELETE /company (owner only): the server ends every session of the company, this one included. */
 export const deleteCompany = (confirm: string) => api.call(company.deleteCompany, { body: { confirm } }).then((d) => d.deletion);

@@ -1,19 +1,9 @@
+import { DEFAULT_VOICEMAIL_GREETING, MAX_VOICEMAIL_GREETING_LENGTH } from '@shared/constants';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_VOICEMAIL_GREETING, MAX_VOICEMAIL_GREETING_LENGTH } from '../../../../../shared/constants';
-import { companySettingsQuery } from '../../../lib/company-settings';
-import {
-  deferred,
-  endpoints,
-  fail,
-  ok,
-  renderWithProviders,
-  signInAs,
-  stubServer,
-  TEST_CALLING,
-  urlOf,
-} from '../../../test-utils';
+import { companySettingsQuery } from '@/lib/company-settings';
+import { deferred, endpoints, fail, ok, renderWithProviders, signInAs, stubServer, TEST_CALLING, urlOf } from '@/test-utils';
 import { CallingPage } from './calling-page';
 
 let signOut = () => {};

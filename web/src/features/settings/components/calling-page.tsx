@@ -1,24 +1,24 @@
-import { Lock, ShieldAlert } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
 import {
   COUNTRIES,
   DEFAULT_VOICEMAIL_GREETING,
   MAX_OUTBOUND_CALLS_PER_MINUTE,
   MAX_VOICEMAIL_GREETING_LENGTH,
-} from '../../../../../shared/constants';
-import type { CallingSettings } from '../../../../../shared/contract/voice';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { Card } from '../../../components/card';
-import { ManagersOnlyNote } from '../../../components/managers-only-note';
-import { PageHeader } from '../../../components/page-header';
-import { Skeleton } from '../../../components/skeleton';
-import { TextAreaField } from '../../../components/text-area-field';
-import { TextField } from '../../../components/text-field';
-import { useCanManage } from '../../../hooks/use-can-manage';
-import { useSession } from '../../../hooks/use-session';
-import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
+} from '@shared/constants';
+import type { CallingSettings } from '@shared/contract/voice';
+import { Lock, ShieldAlert } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { Card } from '@/components/card';
+import { ManagersOnlyNote } from '@/components/managers-only-note';
+import { PageHeader } from '@/components/page-header';
+import { Skeleton } from '@/components/skeleton';
+import { TextAreaField } from '@/components/text-area-field';
+import { TextField } from '@/components/text-field';
+import { useCanManage } from '@/hooks/use-can-manage';
+import { useSession } from '@/hooks/use-session';
+import { errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
 import { useCallingSettings, useSaveCallingSettings } from '../api/calling-api';
 
 /**

@@ -1,19 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { session } from '../../../lib/services';
-import { companyDeletedNotice } from '../../../lib/session-notice';
-import {
-  deferred,
-  endpoints,
-  fail,
-  ok,
-  type Recorded,
-  renderWithProviders,
-  signInAs,
-  stubServer,
-  urlOf,
-} from '../../../test-utils';
+import { session } from '@/lib/services';
+import { companyDeletedNotice } from '@/lib/session-notice';
+import { deferred, endpoints, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { CompanyPage } from './company-page';
 
 afterEach(() => window.sessionStorage.clear());

@@ -1,7 +1,7 @@
-import { DEFAULT_COMPANY_NAME } from '../../../../../shared/constants';
-import { Card } from '../../../components/card';
-import { PageHeader } from '../../../components/page-header';
-import { useSession } from '../../../hooks/use-session';
+import { DEFAULT_COMPANY_NAME } from '@shared/constants';
+import { Card } from '@/components/card';
+import { PageHeader } from '@/components/page-header';
+import { useSession } from '@/hooks/use-session';
 import { DeleteCompany } from './delete-company';
 import { MessageRetention } from './message-retention';
 import { ReadOnlyField } from './read-only-field';

@@ -1,11 +1,11 @@
+import { confirmsCompanyName } from '@shared/contract/company';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { confirmsCompanyName } from '../../../../../shared/contract/company';
-import { Button } from '../../../components/button';
-import { Card } from '../../../components/card';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { TextField } from '../../../components/text-field';
-import { errorMessage } from '../../../lib/api-client';
+import { Button } from '@/components/button';
+import { Card } from '@/components/card';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { TextField } from '@/components/text-field';
+import { errorMessage } from '@/lib/api-client';
 import { useDeleteCompany } from '../api/company-api';
 
 /**

@@ -1,9 +1,9 @@
-import { RETENTION_DAYS, type Retention } from '../../../../../shared/contract/company';
-import { Alert } from '../../../components/alert';
-import { Card } from '../../../components/card';
-import { ManagersOnlyNote } from '../../../components/managers-only-note';
-import { SelectField } from '../../../components/select-field';
-import { errorMessage } from '../../../lib/api-client';
+import { RETENTION_DAYS, type Retention } from '@shared/contract/company';
+import { Alert } from '@/components/alert';
+import { Card } from '@/components/card';
+import { ManagersOnlyNote } from '@/components/managers-only-note';
+import { SelectField } from '@/components/select-field';
+import { errorMessage } from '@/lib/api-client';
 import { useRetention, useSaveRetention } from '../api/company-api';
 
 const OPTIONS = [

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { session } from '../../../lib/services';
-import { callLine, endpoints, fail, ok, renderWithProviders, signInAs, stubServer } from '../../../test-utils';
+import { session } from '@/lib/services';
+import { callLine, endpoints, fail, ok, renderWithProviders, signInAs, stubServer } from '@/test-utils';
 import { ProfilePage } from './profile-page';
 
 beforeEach(() => signInAs('AGENT'));

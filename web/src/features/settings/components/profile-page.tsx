@@ -1,13 +1,13 @@
 import { LogOut } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../components/button';
-import { Card } from '../../../components/card';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { PageHeader } from '../../../components/page-header';
-import { useSession } from '../../../hooks/use-session';
-import { errorMessage } from '../../../lib/api-client';
-import { roleLabel } from '../../../lib/roles';
-import { useSignOutEverywhere } from '../../../lib/sign-out';
+import { Button } from '@/components/button';
+import { Card } from '@/components/card';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { PageHeader } from '@/components/page-header';
+import { useSession } from '@/hooks/use-session';
+import { errorMessage } from '@/lib/api-client';
+import { roleLabel } from '@/lib/roles';
+import { useSignOutEverywhere } from '@/lib/sign-out';
 import { ReadOnlyField } from './read-only-field';
 
 export function ProfilePage() {

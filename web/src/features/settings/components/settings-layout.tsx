@@ -1,8 +1,8 @@
 import { Building2, Inbox, Phone, PhoneOutgoing, Plug, UserRound, UsersRound } from 'lucide-react';
 import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
-import { LoadingScreen } from '../../../components/loading-screen';
-import { cn } from '../../../lib/cn';
+import { LoadingScreen } from '@/components/loading-screen';
+import { cn } from '@/lib/cn';
 
 const MENU = [
   { to: 'providers', label: 'Providers', icon: Plug },

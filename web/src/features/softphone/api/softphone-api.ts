@@ -1,6 +1,6 @@
+import * as voice from '@shared/contract/endpoints/voice';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import * as voice from '../../../../../shared/contract/endpoints/voice';
-import { api, session } from '../../../lib/services';
+import { api, session } from '@/lib/services';
 import { createVoiceTokens } from '../device/voice-tokens';
 
 /** POST /voice/token (docs/product.md §7): at initialisation and again before the token expires. */

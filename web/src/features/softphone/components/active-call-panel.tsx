@@ -1,6 +1,6 @@
 import { Grid3x3, Mic, MicOff, Pause, PhoneOff } from 'lucide-react';
 import { useId, useState } from 'react';
-import { usePhoneFormat } from '../../../lib/phone-display';
+import { usePhoneFormat } from '@/lib/phone-display';
 import type { CallInfo } from '../hooks/call-manager';
 import { CallButton, PANEL } from './call-buttons';
 import { CallTimer } from './call-timer';

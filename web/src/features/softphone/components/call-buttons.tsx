@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cn } from '../../../lib/cn';
+import { cn } from '@/lib/cn';
 
 const tones = {
   // primary-fg is white in the light theme and near-black in the dark one: readable on both greens and reds.

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatDurationSeconds } from '../../../lib/format-duration';
+import { formatDurationSeconds } from '@/lib/format-duration';
 
 /** Time since `since` (epoch ms), ticking every second. */
 export function CallTimer({ since, label }: { since: number; label: string }) {

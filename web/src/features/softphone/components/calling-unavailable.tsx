@@ -1,7 +1,7 @@
 import { RefreshCw, X } from 'lucide-react';
 import { type KeyboardEvent, useId } from 'react';
-import { Button } from '../../../components/button';
-import { IconButton } from '../../../components/icon-button';
+import { Button } from '@/components/button';
+import { IconButton } from '@/components/icon-button';
 import type { Unavailable } from '../controller/softphone-controller';
 import { PANEL } from './call-buttons';
 

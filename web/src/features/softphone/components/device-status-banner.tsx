@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, LoaderCircle } from 'lucide-react';
-import { cn } from '../../../lib/cn';
+import { cn } from '@/lib/cn';
 import type { Banner } from '../controller/softphone-controller';
 
 const looks = {

@@ -1,6 +1,6 @@
 import { Phone, PhoneOff } from 'lucide-react';
 import { useEffect, useId, useRef } from 'react';
-import { usePhoneFormat } from '../../../lib/phone-display';
+import { usePhoneFormat } from '@/lib/phone-display';
 import type { CallInfo } from '../hooks/call-manager';
 import { CallButton, PANEL } from './call-buttons';
 import { CallTimer } from './call-timer';

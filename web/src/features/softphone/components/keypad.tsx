@@ -1,4 +1,4 @@
-import { cn } from '../../../lib/cn';
+import { cn } from '@/lib/cn';
 
 /** The dial pad (docs/product.md §2): 1-9, *, 0 with sublabel +, # and the letters of each digit. */
 const KEYS: readonly (readonly [digit: string, sublabel: string])[] = [

@@ -1,10 +1,10 @@
+import type { CallerId } from '@shared/contract/voice';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CallerId } from '../../../../../shared/contract/voice';
-import { ApiError } from '../../../lib/api-client';
-import { push } from '../../../test-realtime';
-import { endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '../../../test-utils';
+import { ApiError } from '@/lib/api-client';
+import { push } from '@/test-realtime';
+import { endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { voiceTokens } from '../api/softphone-api';
 import { SoftphoneError } from '../device/device-errors';
 import { createSoftphone } from '../device/softphone';
@@ -21,7 +21,7 @@ import { SoftphoneWidget } from './softphone-widget';
  * (testing/fake-softphone.ts); test/e2e/softphone.test.ts runs the real SDK. Realtime events come
  * from `push` instead of a socket.
  */
-vi.mock('../../../lib/realtime/realtime', () => import('../../../test-realtime'));
+vi.mock('@/lib/realtime/realtime', () => import('@/test-realtime'));
 /** The shared stand-ins, delivering their events inside `act`. */
 const inAct: Deliver = (deliver) => {
   act(deliver);

@@ -1,9 +1,9 @@
 import { Phone, PhoneOff, X } from 'lucide-react';
 import { useCallback, useId, useRef, useState } from 'react';
-import { IconButton } from '../../../components/icon-button';
-import { cn } from '../../../lib/cn';
-import { useFloatingDock } from '../../../lib/floating-dock';
-import { usePhoneFormat } from '../../../lib/phone-display';
+import { IconButton } from '@/components/icon-button';
+import { cn } from '@/lib/cn';
+import { useFloatingDock } from '@/lib/floating-dock';
+import { usePhoneFormat } from '@/lib/phone-display';
 import { voiceTokens } from '../api/softphone-api';
 import { createSoftphone, type Softphone } from '../device/softphone';
 import type { VoiceTokens } from '../device/voice-tokens';

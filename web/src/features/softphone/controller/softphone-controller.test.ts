@@ -1,6 +1,6 @@
+import { READY_BANNER_HIDE_MS } from '@shared/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { READY_BANNER_HIDE_MS } from '../../../../../shared/constants';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { SoftphoneError } from '../device/device-errors';
 import { OUTCOME_SHOWN_MS } from '../hooks/call-outcome';
 import { FakeCall, type FakeSoftphone, fakeSoftphone } from '../testing/fake-softphone';

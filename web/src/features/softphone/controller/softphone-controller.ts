@@ -1,6 +1,6 @@
-import { READY_BANNER_HIDE_MS } from '../../../../../shared/constants';
-import type { CallStatus } from '../../../../../shared/contract/calls';
-import { ApiError } from '../../../lib/api-client';
+import { READY_BANNER_HIDE_MS } from '@shared/constants';
+import type { CallStatus } from '@shared/contract/calls';
+import { ApiError } from '@/lib/api-client';
 import { isFarEndAnswer, isMicrophoneError, type SoftphoneError } from '../device/device-errors';
 import type { PhoneCall, Softphone } from '../device/softphone';
 import { type CallEvent, type CallInfo, type CallState, IDLE, transition } from '../hooks/call-manager';

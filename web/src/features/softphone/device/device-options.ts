@@ -1,5 +1,5 @@
+import { TOKEN_EXPIRY_WARNING_MS } from '@shared/constants';
 import type { Device } from '@twilio/voice-sdk';
-import { TOKEN_EXPIRY_WARNING_MS } from '../../../../../shared/constants';
 
 /** Every sound the SDK plays (Device.SoundName), by name. */
 const SOUND_NAMES = [

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Locks } from '../../../lib/api-client';
+import type { Locks } from '@/lib/api-client';
 import { createVoiceTokens, VOICE_TOKEN_KEY } from './voice-tokens';
 
 const NOW = Date.parse('2030-01-01T10:00:00Z');

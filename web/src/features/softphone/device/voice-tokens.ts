@@ -1,5 +1,5 @@
-import type { Locks } from '../../../lib/api-client';
-import { USER_CACHE_PREFIX } from '../../../lib/session';
+import type { Locks } from '@/lib/api-client';
+import { USER_CACHE_PREFIX } from '@/lib/session';
 
 /** Where the signed-in user's voice token is kept, shared by the tabs; sign-out removes it with the session. */
 export const VOICE_TOKEN_KEY = `${USER_CACHE_PREFIX}voiceToken`;

@@ -1,4 +1,4 @@
-import type { CallStatus } from '../../../../../shared/contract/calls';
+import type { CallStatus } from '@shared/contract/calls';
 import type { CallState } from './call-manager';
 
 /** How long the widget says how the last call ended. */

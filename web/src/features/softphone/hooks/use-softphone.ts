@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useRealtimeEvent } from '../../../lib/realtime/realtime';
-import { settingsKeys } from '../../../lib/settings-queries';
+import { useRealtimeEvent } from '@/lib/realtime/realtime';
+import { settingsKeys } from '@/lib/settings-queries';
 import { createSoftphoneController } from '../controller/softphone-controller';
 import type { Softphone } from '../device/softphone';
 

@@ -1,9 +1,9 @@
+import * as team from '@shared/contract/endpoints/team';
+import type { InvitableRole } from '@shared/contract/team';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as team from '../../../../../shared/contract/endpoints/team';
-import type { InvitableRole } from '../../../../../shared/contract/team';
-import type { BodyOf } from '../../../lib/api-client';
-import { api } from '../../../lib/services';
-import { settingsKeys, usersQuery } from '../../../lib/settings-queries';
+import type { BodyOf } from '@/lib/api-client';
+import { api } from '@/lib/services';
+import { settingsKeys, usersQuery } from '@/lib/settings-queries';
 
 export type NewInvitation = BodyOf<typeof team.createInvitation>;
 

@@ -1,11 +1,11 @@
+import type { TeamUser } from '@shared/contract/settings';
+import type { InvitableRole } from '@shared/contract/team';
 import { useState } from 'react';
-import type { TeamUser } from '../../../../../shared/contract/settings';
-import type { InvitableRole } from '../../../../../shared/contract/team';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
-import { SelectField } from '../../../components/select-field';
-import { errorMessage } from '../../../lib/api-client';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
+import { SelectField } from '@/components/select-field';
+import { errorMessage } from '@/lib/api-client';
 import { useChangeRole } from '../api/team-api';
 import { ROLE_OPTIONS } from './role-options';
 

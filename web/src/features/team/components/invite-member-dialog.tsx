@@ -1,13 +1,13 @@
+import { createInvitation, GRANTABLE_ROLES, type InvitableRole, type Invitation } from '@shared/contract/team';
 import { useRef, useState } from 'react';
-import { createInvitation, GRANTABLE_ROLES, type InvitableRole, type Invitation } from '../../../../../shared/contract/team';
-import { Alert } from '../../../components/alert';
-import { Button } from '../../../components/button';
-import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '../../../components/dialog';
-import { SelectField } from '../../../components/select-field';
-import { TextField } from '../../../components/text-field';
-import { useSession } from '../../../hooks/use-session';
-import { errorMessage } from '../../../lib/api-client';
-import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '../../../lib/form';
+import { Alert } from '@/components/alert';
+import { Button } from '@/components/button';
+import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
+import { SelectField } from '@/components/select-field';
+import { TextField } from '@/components/text-field';
+import { useSession } from '@/hooks/use-session';
+import { errorMessage } from '@/lib/api-client';
+import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '@/lib/form';
 import { useInvite } from '../api/team-api';
 import { ROLE_OPTIONS } from './role-options';
 

@@ -1,13 +1,13 @@
+import type { Invitation } from '@shared/contract/team';
 import { MailPlus, RotateCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import type { Invitation } from '../../../../../shared/contract/team';
-import { Alert } from '../../../components/alert';
-import { Badge } from '../../../components/badge';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { IconButton } from '../../../components/icon-button';
-import { Surface } from '../../../components/surface';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/format-date';
+import { Alert } from '@/components/alert';
+import { Badge } from '@/components/badge';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { IconButton } from '@/components/icon-button';
+import { Surface } from '@/components/surface';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format-date';
 import { useInvitations, useResendInvitation, useRevokeInvitation } from '../api/team-api';
 import { RoleBadge } from './role-badge';
 

@@ -1,5 +1,5 @@
-import { Badge, type BadgeTone } from '../../../components/badge';
-import { roleLabel } from '../../../lib/roles';
+import { Badge, type BadgeTone } from '@/components/badge';
+import { roleLabel } from '@/lib/roles';
 
 /** docs/product.md §6: OWNER purple, ADMIN blue, AGENT green, any other role grey. */
 const TONES: Record<string, BadgeTone> = { OWNER: 'purple', ADMIN: 'blue', AGENT: 'green' };

@@ -1,5 +1,5 @@
-import type { SelectOption } from '../../../components/select-field';
-import { roleLabel } from '../../../lib/roles';
+import type { SelectOption } from '@/components/select-field';
+import { roleLabel } from '@/lib/roles';
 
 /** The roles an invitation or a role change can give: there is one owner, the person who signed up. */
 export const ROLE_OPTIONS: SelectOption[] = [

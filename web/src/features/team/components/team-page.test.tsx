@@ -1,10 +1,10 @@
+import type { Role } from '@shared/contract/auth';
+import type { TeamUser } from '@shared/contract/settings';
+import type { Invitation } from '@shared/contract/team';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Role } from '../../../../../shared/contract/auth';
-import type { TeamUser } from '../../../../../shared/contract/settings';
-import type { Invitation } from '../../../../../shared/contract/team';
-import { session } from '../../../lib/services';
+import { session } from '@/lib/services';
 import {
   callLine,
   endpoints,
@@ -18,7 +18,7 @@ import {
   sampleUser,
   stubServer,
   urlOf,
-} from '../../../test-utils';
+} from '@/test-utils';
 import { roleTone } from './role-badge';
 import { TeamPage } from './team-page';
 

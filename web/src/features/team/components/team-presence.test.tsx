@@ -1,8 +1,8 @@
+import type { TeamUser } from '@shared/contract/settings';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TeamUser } from '../../../../../shared/contract/settings';
-import { realtimeKeys } from '../../../lib/realtime/event-cache';
-import { ok, renderWithProviders, stubServer } from '../../../test-utils';
+import { realtimeKeys } from '@/lib/realtime/event-cache';
+import { ok, renderWithProviders, stubServer } from '@/test-utils';
 import { TeamPage } from './team-page';
 
 const USERS: TeamUser[] = [
