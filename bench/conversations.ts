@@ -3,7 +3,7 @@
  * the company's size. Starts a local stack (DynamoDB Local and the gateway, in-memory), signs up two
  * companies, stores 10 conversations in one and 10,000 in the other (BatchWrite, the items the
  * product stores), then asks each for its first page (`GET /api/v1/conversations`, the default: both
- * statuses, 20 a page; and pages of 10, the same work in both; and the assignee filters of issue 27,
+ * statuses, 20 a page; and pages of 10, the same work in both; and the team inbox's assignee filters,
  * a third of the conversations each the caller's, a colleague's and nobody's, where "both statuses"
  * reads two index partitions side by side) through the gateway, alternating between the two, and
  * compares the median latencies. Writes bench/results/conversations.json; exits 1 when a ratio is over
@@ -78,7 +78,7 @@ try {
   }[] = [
     { name: 'GET /api/v1/conversations', path: '/api/v1/conversations', limit: 20, matches: () => anyone },
     { name: '… ?limit=10 (equal pages)', path: '/api/v1/conversations?limit=10', limit: 10, matches: () => anyone },
-    // Issue 27: both statuses of one assignee merge two partitions; one status is one Query.
+    // Both statuses of one assignee merge two partitions; one status is one Query.
     { name: '… ?assignee=me', path: '/api/v1/conversations?assignee=me', limit: 20, matches: mine },
     {
       name: '… ?assignee=me&limit=3 (equal pages)',

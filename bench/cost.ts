@@ -1,5 +1,5 @@
 /**
- * `npm run cost`: what one active company-month costs in AWS (issue 25), measured, not guessed. Starts
+ * `npm run cost`: what one active company-month costs in AWS, measured, not guessed. Starts
  * a local stack (the web app as built for CloudFront) and, in headless Chromium, three agents' tabs
  * of the real web app. Each agent signs in through the form and opens the Conversations page with a
  * thread open; then, on time compression, an hour passes: the pages' clocks are Playwright's fake
@@ -57,7 +57,7 @@ import { localApi } from './lib/local-api';
 import { resultsDir } from './lib/paths';
 import { printTable, round, writeJson } from './lib/report';
 
-/** Issue 25's goal for one active company-month. */
+/** The goal for one active company-month (docs/operations.md: Cost). */
 const GOAL_USD = 0.3;
 /**
  * How far the clocks move per step: at most the web app's shortest refetch interval (2 s after a send
@@ -520,7 +520,7 @@ try {
   }
   const callsEnd = await snapshot();
 
-  // --- The scheduled health check (issue 26), as its EventBridge rule runs it: the stack's clock a
+  // --- The scheduled health check, as its EventBridge rule runs it: the stack's clock a
   // check interval on between runs (the sweep skips a number checked within half of it); the tabs'
   // clocks stay, so they add nothing meanwhile ---
   const checksStart = await snapshot();

@@ -11,7 +11,7 @@
  * calls a minute that ring an inbox of 5 agents, are answered by one and hung up. Reports to the
  * terminal and bench/results/soak.json: requests, errors, events lost (each new_message and
  * message_sent must reach every socket); latency percentiles of the agents' API calls, SMS → socket
- * delivery (issue 31's goal: p95 ≤ 100 ms), the inbound-text webhook and the status callbacks as
+ * delivery (its goal: p95 ≤ 100 ms), the inbound-text webhook and the status callbacks as
  * the Twilio emulator makes them (bench/lib/request-timing.ts), and the soak's POST of each inbound
  * text to the emulator; the CPU seconds per second of the load that each of the stack's processes
  * got, and their total (bench/lib/process-cpu.ts: DynamoDB Local's and the SES emulator's from
@@ -55,7 +55,7 @@ const positive = (name: string, fallback: number): number => {
 const SECONDS = positive('SOAK_SECONDS', 60);
 const AGENTS = positive('SOAK_AGENTS', 50);
 const PHONES = 20;
-/** A busy company's peak is 10–30 texts a second (issue 22); `SOAK_TEXTS_PER_SECOND` sets it. */
+/** A busy company's peak is 10–30 texts a second; `SOAK_TEXTS_PER_SECOND` sets it. */
 const INBOUND_PER_SECOND = positive('SOAK_TEXTS_PER_SECOND', 10);
 const REPLIES_PER_SECOND = 2;
 const CALLS_PER_MINUTE = 5;
@@ -80,7 +80,7 @@ const ARRIVALS_MS = 60_000;
 const DRAIN_MS = 15_000;
 const MAX_DRAIN_MS = 180_000;
 const PASSWORD = 'soak password 1';
-/** Issue 31's goal under the soak's load. */
+/** SMS → socket delivery's p95 goal (ms) under the soak's load. */
 const SMS_TO_SOCKET_P95_GOAL_MS = 100;
 /** Functions in the printed table (the JSON has every one that ran). */
 const BUSIEST_FUNCTIONS = 10;
@@ -206,7 +206,7 @@ try {
   const verified = await call<{ user: { id: string; companyId: string }; tokens: { accessToken: string } }>(
     'verify',
     '/api/v1/auth/verify-email',
-    // The link carries its token in the fragment; the web app posts it (issue 21).
+    // The link carries its token in the fragment; the web app posts it.
     { body: { token: await mailedToken(ownerEmail, /verify-email[?#]token=([\w-]+)/) } },
   );
   const company = verified.user.companyId;

@@ -211,7 +211,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
-  // The team inbox (issue 27): its own handler folder, so its routes deploy in a nested stack of their own
+  // The team inbox: its own handler folder, so its routes deploy in a nested stack of their own
   // (docs/deploy.md: The nested stack of new features).
   { contract: conversations.unreadConversations, handler: 'team-inbox/unread', table: 'read', capabilities: ['jwt'] },
   {
@@ -277,7 +277,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     capabilities: ['customerSecrets'],
     kms: ['decrypt'],
   },
-  // Pictures in texts and voicemail (issue 28): the bytes are fetched from Twilio with the company's credentials.
+  // Pictures in texts and voicemail: the bytes are fetched from Twilio with the company's credentials.
   {
     contract: conversations.messageMedia,
     handler: 'media/message-media',

@@ -29,7 +29,7 @@ export const handlerEntry = (handler: string) => `functions/handlers/${handler}.
  * Import paths one handler's bundle resolves elsewhere. The outbound-call webhook reads number types
  * (toll fraud, functions/voice/destination-policy.ts), which only libphonenumber's `max` metadata
  * knows; its other phone parsing (shared/phone-numbers.ts, `min`) is given the same `max` set, a
- * superset with the same API, so the bundle carries one metadata set, not both (issue 21: 403 KB
+ * superset with the same API, so the bundle carries one metadata set, not both (403 KB
  * with both, over bench/handlers.ts's 350 KB budget; 322 KB with `max` alone).
  */
 const HANDLER_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {

@@ -148,7 +148,7 @@ describe('a failed first deploy', () => {
   });
 
   it('adds at most one table index per release, as CloudFormation creates one per update (docs/deploy.md: Upgrading)', () => {
-    // The indexes of deployed stacks before this release (the team inbox, issue 27, adds GSI3): a
+    // The indexes of deployed stacks before this release (the team inbox adds GSI3): a
     // release that adds one more lists these first.
     const deployed = ['GSI1', 'GSI2'];
     const indexes = (

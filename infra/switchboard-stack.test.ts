@@ -417,7 +417,7 @@ describe('stack size', () => {
     const routes =
       httpRoutes.length + socketRoutes.length + answeredSocketRoutes.length + queueConsumers.length + scheduledJobs.length + 1;
     expect(routeBound / routes).toBeLessThanOrEqual(4);
-    // The parent: 400 today (issue 28), 71 functions of its own (the origin authorizer's and the channel
+    // The parent: 400 today, 71 functions of its own (the origin authorizer's and the channel
     // health schedule's too), 67 API routes with their integrations and invoke permissions, the
     // schedule's rule, the shared rest (roles, policies, log groups a feature, alarms, the authorizers,
     // the distribution…) and the nested stack's AWS::CloudFormation::Stack. It stays there: since it
@@ -890,7 +890,7 @@ describe('origin verification and throttling', () => {
       ThrottlingRateLimit: throttle.rateLimit,
       ThrottlingBurstLimit: throttle.burstLimit,
     });
-    // Issue 21: a flood of junk refreshes no longer uses up the limit every signed-in tab refreshes through.
+    // A flood of junk refreshes no longer uses up the limit every signed-in tab refreshes through.
     const sessionRoutes = ['POST /api/v1/auth/refresh', 'POST /api/v1/auth/logout'];
     for (const [route, value] of Object.entries(settings)) {
       expect(value, route).toEqual(limit(sessionRoutes.includes(route) ? SESSION_ROUTE_THROTTLE : AUTH_ROUTE_THROTTLE));

@@ -12,8 +12,7 @@ import { deniedTableAction, functionOfRequest } from './table-guard';
  * so overlapping transactions never meet there (measured: 1,000 TransactWriteItems, 50 at a time on
  * one item with plain PutItems racing them, all succeeded); here every request is "in flight" from
  * the moment it arrives until its answer is sent, and the documented conflict rules apply between
- * requests in flight at the same moment (DynamoDB developer guide, "Transaction conflict handling";
- * issue 22):
+ * requests in flight at the same moment (DynamoDB developer guide, "Transaction conflict handling"):
  *
  * - a TransactWriteItems touching an item another in-flight TransactWriteItems touches is cancelled
  *   (`TransactionCanceledException`, `TransactionConflict` at that item's index, `None` elsewhere);

@@ -27,7 +27,7 @@ describe('ensureTable', () => {
   });
 
   it("adds the indexes an earlier checkout's table lacks, and they list the items it already holds", async () => {
-    // The table as `npm start` created it before GSI2 (and GSI3, issue 27) existed.
+    // The table as `npm start` created it before GSI2 (and GSI3) existed.
     const oldCheckout = ownTable('old-checkout');
     await dynamo.client.send(
       new CreateTableCommand({

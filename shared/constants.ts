@@ -20,7 +20,7 @@ export const PRESENCE_REFRESH_MS = 30_000;
 export const TOKEN_EXPIRY_WARNING_MS = 10_000;
 export const RINGTONE_WAIT_MAX_MS = 2_000;
 /**
- * The first design said 1 s × 1.5 up to 10 s; issue 7 chose doubling up to 30 s, with full jitter, so that every
+ * The first design said 1 s × 1.5 up to 10 s; the design chose doubling up to 30 s, with full jitter, so that every
  * tab of a company does not reconnect in step after an outage or a deploy.
  */
 export const SOCKET_RECONNECT = { initialMs: 1_000, factor: 2, maxMs: 30_000 } as const;
@@ -47,7 +47,7 @@ export const RESEND_VERIFICATION_LIMIT = 3;
 export const RESEND_VERIFICATION_WINDOW_SECONDS = 15 * 60;
 /**
  * Refreshes and sign-outs from one address whose refresh token turned out unknown, spent or revoked
- * (issue 21, "Sessions"): past the limit that address waits for the next minute. One that works is
+ * (docs/security.md: Sessions): past the limit that address waits for the next minute. One that works is
  * taken back, so the people behind one office address never use the budget up by using the app.
  */
 export const SESSION_TOKEN_FAILURE_LIMIT = 30;
@@ -62,7 +62,7 @@ export const INVITATION_MAIL_WINDOW_SECONDS = 60 * 60;
 export const REALTIME_TICKET_TTL_SECONDS = 30;
 /**
  * Heartbeats keep the socket open (API Gateway answers them itself); one every SOCKET_CHECK_IN_MS instead
- * reaches a function and records the socket as present (issue 25: a beat does not write the table).
+ * reaches a function and records the socket as present (a beat does not write the table).
  */
 export const SOCKET_CHECK_IN_MS = 5 * 60_000;
 /**
@@ -80,7 +80,7 @@ export const SOCKET_ANSWER_AFTER_MS = 45_000;
 export const PRESENCE_LAPSE_SECONDS = (2 * SOCKET_CHECK_IN_MS + 60_000) / 1000;
 export const MAX_ROOMS_PER_CONNECTION = 50;
 /**
- * Client frames per socket (issue 21): a token bucket of SOCKET_FRAME_BURST refilled at
+ * Client frames per socket: a token bucket of SOCKET_FRAME_BURST refilled at
  * SOCKET_FRAMES_PER_SECOND. A frame over it is answered `RATE_LIMITED`; a socket refused more than
  * SOCKET_FLOOD_ALLOWANCE frames (that allowance refilling at one a second) keeps flooding and is closed.
  */
@@ -169,7 +169,7 @@ function flagOf(code: string): string {
 }
 
 /**
- * Voice (issue 9). A voice token lives as long as an access token (issue 21, "Sessions"): a token
+ * Voice. A voice token lives as long as an access token: a token
  * copied out of a tab that signed out stops working within 15 minutes. The softphone renews it 10 s
  * before it ends (TOKEN_EXPIRY_WARNING_MS), calls included.
  */
@@ -182,7 +182,7 @@ export const MAX_RING_ALL_CLIENTS = 10;
 /** How long a ring-all rings before the caller hears that nobody is available. */
 export const RING_TIMEOUT_SECONDS = 25;
 
-/** Toll fraud (issue 21, docs/security.md: Toll fraud): how many outbound calls, and how long a call counts as live. */
+/** Toll fraud (docs/security.md: Toll fraud): how many outbound calls, and how long a call counts as live. */
 export const DEFAULT_OUTBOUND_CALLS_PER_MINUTE = 30;
 export const MAX_OUTBOUND_CALLS_PER_MINUTE = 600;
 /**
@@ -197,11 +197,11 @@ export const OUTBOUND_CALL_STALE_SECONDS = 4 * 60 * 60;
 export const TWILIO_ACCOUNT_SID = /^AC[0-9a-fA-F]{32}$/;
 export const TWILIO_ACCOUNT_SID_FORMAT = 'Account SID starts with AC followed by 32 letters and digits';
 
-/** A channel's delivery summary covers its outbound texts of this many days, today included (issue 26). */
+/** A channel's delivery summary covers its outbound texts of this many days, today included. */
 export const DELIVERY_SUMMARY_DAYS = 7;
 
 /**
- * The team inbox (issue 27). Unread counts come from a last-read marker per user and conversation
+ * The team inbox. Unread counts come from a last-read marker per user and conversation
  * compared with the conversation's inbound counter, so nothing is written per message per agent; the
  * nav's count and the `unread=true` filter look at this many of the most recently active open
  * conversations (a bounded read), and the nav shows more than 99 as "99+".
@@ -214,7 +214,7 @@ export const MAX_NOTE_LENGTH = 4_000;
 export const ASSIGNEE_FILTERS = ['me', 'unassigned'] as const;
 
 /**
- * Pictures in texts and voicemail (issue 28). Twilio takes up to 10 media items a message. A function's
+ * Pictures in texts and voicemail. Twilio takes up to 10 media items a message. A function's
  * answer is at most 6 MB (Lambda's response limit) and bytes travel base64-encoded (4 bytes for 3), so
  * media larger than this cannot be answered through the API and get a clear error instead.
  */

@@ -1,5 +1,5 @@
 /**
- * `@Name` mentions in an internal note (issue 27), one rule for the API (which resolves and stores
+ * `@Name` mentions in an internal note, one rule for the API (which resolves and stores
  * them) and the web app (which highlights them while typing). A mention is `@` followed by a member's
  * whole name, case-insensitive, at the start of the note or after whitespace or an opening bracket,
  * and not followed by a letter or digit; the longest name wins, so "@Ada Lovelace" is Ada Lovelace

@@ -72,7 +72,7 @@ export const meteredUnits = (bytes: number, incrementBytes: number) => Math.max(
 /** Lambda's GB-seconds for `ms` of billed duration at `memoryMib`. */
 export const gbSeconds = (ms: number, memoryMib: number) => (ms / 1000) * (memoryMib / 1024);
 
-/** One active company-month (issue 25): agents with one tab each, their working hours, and the month's traffic. */
+/** One active company-month: agents with one tab each, their working hours, and the month's traffic. */
 export interface CompanyMonth {
   agents: number;
   hoursPerDay: number;
@@ -115,7 +115,7 @@ export interface MeasuredParts {
   textOut: Usage;
   /** What one inbound call answered in the browser adds. */
   call: Usage;
-  /** One scheduled health check of one number (issue 26: the channel-health sweep). */
+  /** One scheduled health check of one number (the channel-health sweep). */
   healthCheck: Usage;
 }
 

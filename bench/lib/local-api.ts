@@ -31,7 +31,7 @@ export function localApi(urls: { api: string; mail: string }) {
       body: { companyName: `Bench ${label}`, name: 'Bench User', email, password: 'bench password 1' },
     });
     const verified = await call<{ user: { id: string; companyId: string }; tokens: Tokens }>('/api/v1/auth/verify-email', {
-      // The link carries its token in the fragment, and the web app posts it (issue 21).
+      // The link carries its token in the fragment, and the web app posts it.
       body: { token: await mailedToken(email, /verify-email[?#]token=([\w-]+)/) },
     });
     return { companyId: verified.user.companyId, userId: verified.user.id, accessToken: verified.tokens.accessToken };

@@ -7,7 +7,7 @@ import { currentWebhookBase } from '../settings/webhook-base';
 
 /**
  * The platform admin's re-point: every company's Twilio numbers moved to the current webhook base
- * after the public URL changed (issue 29, "Domain, TLS and secrets"; docs/deploy.md: Re-pointing the
+ * after the public URL changed (docs/deploy.md: Re-pointing the
  * numbers), each provider by functions/settings/repoint.ts.
  *
  * It runs in the request, in passes: a pass visits companies oldest first until the function's time

@@ -5,7 +5,7 @@ import { currentWebhookBase } from '../settings/webhook-base';
 import { pointingElsewhere } from '../settings/webhook-urls';
 
 /**
- * The platform admin's view of where Twilio reaches the platform (issue 29; docs/deploy.md:
+ * The platform admin's view of where Twilio reaches the platform (docs/deploy.md:
  * Re-pointing the numbers): the current webhook base and what is recorded on another one. Reads only the
  * table: what each number was pointed at is recorded on it (functions/settings/repoint.ts).
  */

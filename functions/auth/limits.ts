@@ -67,7 +67,7 @@ export const resendsPerAddress: Limit = { ...resendsPerAccount, bucket: 'RESEND_
 /**
  * Refresh and sign-out attempts from one address, counted before the token is looked up and taken
  * back when it was a live session's: junk tokens from one address stop there, in the handler, rather
- * than in a route throttle every user shares (issue 21, "Sessions").
+ * than in a route throttle every user shares (docs/security.md: Sessions).
  */
 export const sessionTokenFailuresPerAddress: Limit = {
   bucket: 'SESSION_TOKEN_ADDRESS',

@@ -10,8 +10,8 @@ import type { Principal } from './access-tokens';
 const sessionEnded = () => unauthorized('Your session has ended. Please sign in again.', 'SESSION_ENDED');
 
 /**
- * The sign-in session an access token was issued for, read on every authenticated request (issue 21,
- * "Sessions"): once it is revoked (sign-out, sign-out everywhere, a reused refresh token) or past its
+ * The sign-in session an access token was issued for, read on every authenticated request
+ * (docs/security.md: Sessions): once it is revoked (sign-out, sign-out everywhere, a reused refresh token) or past its
  * 30 days, the token is refused at once rather than for the rest of its 15 minutes. One strongly
  * consistent GetItem, so a revocation that has returned is seen by the very next request. Returns
  * when the session ends (epoch seconds).

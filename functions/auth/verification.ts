@@ -61,7 +61,7 @@ const appUrl = async () => (await setting('APP_URL')).replace(/\/$/, '');
  * a stranger wrote may appear in a mail from us (it could read as our instructions).
  */
 export async function sendVerificationMail(email: string, token: string): Promise<void> {
-  // The token in the fragment: browsers never send it, so no CloudFront log holds it (issue 21).
+  // The token in the fragment: browsers never send it, so no CloudFront log holds it.
   const link = `${await appUrl()}/verify-email#token=${encodeURIComponent(token)}`;
   const hours = VERIFICATION_TOKEN_TTL_SECONDS / 3600;
   await sendMail({

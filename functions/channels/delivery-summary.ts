@@ -8,7 +8,7 @@ import { epochSeconds, keys } from '../lib/table';
 import { messageErrorAdvice } from '../twilio/message-errors';
 
 /**
- * A channel's delivery summary (issue 26): counters per channel and day (keys.channelDelivery), added
+ * A channel's delivery summary: counters per channel and day (keys.channelDelivery), added
  * to when a text is handed to Twilio and when its status callback settles it, so the summary is one
  * query of at most DELIVERY_SUMMARY_DAYS small items, never a scan of messages. A text counts in the
  * day it was written (its createdAt), by its latest outcome: a failure that a later delivery settles

@@ -7,7 +7,7 @@ import type { ChannelRecord, ProviderRecord } from '../settings/records';
 import { channelHealthOf, checkChannel, isCheckable, repairChannel } from './health';
 
 /**
- * What GET /channels/{id}/health and POST /channels/{id}/repair do (issue 26). Every one of them that
+ * What GET /channels/{id}/health and POST /channels/{id}/repair do. Every one of them that
  * asks Twilio counts against the company's window, so neither can be used to burst its account.
  */
 export const healthChecksPerCompany: Limit = {

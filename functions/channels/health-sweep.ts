@@ -6,7 +6,7 @@ import { clientFor } from '../settings/twilio-account';
 import { type AccountService, accountServices, checkChannel, isCheckable } from './health';
 
 /**
- * The scheduled check of every active channel of every company (issue 26; docs/product.md: Channel health):
+ * The scheduled check of every active channel of every company (docs/product.md: Channel health):
  * run by EventBridge in AWS and by a timer in `npm start`. Twilio accounts are asked side by side, but
  * each account one request at a time with a gap between its channels, so no account is ever burst;
  * its Messaging Services are read once per run. A channel checked within the last half interval

@@ -28,7 +28,7 @@ import {
 import { deliverySummary } from './delivery-summary';
 
 /**
- * Channel health (issue 26): whether Twilio still sends a number's calls and texts to this
+ * Channel health: whether Twilio still sends a number's calls and texts to this
  * deployment, and putting it right. A check reads the number (IncomingPhoneNumbers/{sid}) and the
  * account's Messaging Services and compares them with what import set (webhook-urls.ts
  * importedSettings, the one rule); a repair sends back what differs. The last check is kept on the

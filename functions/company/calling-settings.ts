@@ -9,7 +9,7 @@ import { db } from '../lib/db';
 import { keys } from '../lib/table';
 
 /**
- * Where and how often the company's agents may call out (issue 21, docs/security.md: Toll fraud).
+ * Where and how often the company's agents may call out (docs/security.md: Toll fraud).
  * Until an owner or admin narrows them, every country of the dialer is allowed, 30 calls a minute.
  */
 
@@ -38,7 +38,7 @@ export async function callingSettings(companyId: string): Promise<CallingSetting
   };
 }
 
-/** A greeting as stored (issue 28): trimmed; blank means the default, stored as null. */
+/** A greeting as stored: trimmed; blank means the default, stored as null. */
 const greetingOf = (text: string | null) => text?.trim() || null;
 
 /** What a caller hears before leaving a voicemail: the company's greeting, else the default. */
@@ -48,7 +48,7 @@ export async function voicemailGreeting(companyId: string): Promise<string> {
 
 /**
  * Stores new settings: the countries in the dialer's order, once each. The outbound rate is the
- * owner's to change (issue 21); an admin saves it unchanged, and a rate the owner changed meanwhile
+ * owner's to change; an admin saves it unchanged, and a rate the owner changed meanwhile
  * is not overwritten by an admin's stale form (409).
  */
 export async function saveCallingSettings(

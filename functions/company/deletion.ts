@@ -18,7 +18,7 @@ export type StoredCompany = CompanyRecord & { status?: 'DELETING'; deletionReque
 const companyNotFound = () => notFound('Company not found');
 
 /**
- * Starts deleting a company (issue 29, "Data lifecycle"; docs/product.md: Deleting a company). What makes it
+ * Starts deleting a company (docs/product.md: Deleting a company). What makes it
  * gone for everyone happens here, before the answer: the company leaves the admin list, its users'
  * sessions end (their access tokens are refused at the next request, functions/auth/live-session.ts),
  * their addresses are freed (so nobody signs in, and they may sign up again), its webhook ids and

@@ -5,7 +5,7 @@ import { db } from '../lib/db';
 import { keys } from '../lib/table';
 
 /**
- * The company's message retention (issue 29; docs/product.md: Message retention), kept on the company item.
+ * The company's message retention (docs/product.md: Message retention), kept on the company item.
  * Messages and calls written while it is set carry the table's TTL attribute (`expiresAt`), and
  * DynamoDB deletes them some time after it passes. Items written before keep none, so changing the
  * setting never rewrites history: it applies to what is written from then on.

@@ -12,7 +12,7 @@ import { type ConversationRecord, hasAssigneeEntry, toSharedConversation } from 
 import { conversationNotFound, findConversationRecord } from './thread';
 
 /**
- * Assignment (issue 27): who owns a conversation. A text to a USER-routed number starts it assigned
+ * Assignment: who owns a conversation. A text to a USER-routed number starts it assigned
  * to that member (inbound-sms.ts); afterwards any member may assign it to any active member of the
  * company, or unassign it (PATCH /api/v1/conversations/{id}/assignee).
  */

@@ -17,7 +17,7 @@ import {
  * The company's counters live in shards (keys.companyCounters), not on the company item: every
  * message's transaction adds to them, and at a busy company's peak (10–30 texts a second) one item
  * written by every message is in most of those transactions at once, so they cancel each other
- * (TransactionConflict; issue 22). Spread over 8 shards, two messages of different conversations meet
+ * (TransactionConflict). Spread over 8 shards, two messages of different conversations meet
  * on one in an eighth of the cases, and the only item a conversation's messages all contend for is
  * the conversation itself. Exact, since each change stays in the transaction of what it counts; read
  * by summing the shards — one query, which also takes the totals kept on the company item itself

@@ -41,7 +41,7 @@ export interface InboundSms {
   to: string;
   body: string;
   segments?: number;
-  /** An MMS's pictures and other files (issue 28), in Twilio's order; a message may be media only. */
+  /** An MMS's pictures and other files, in Twilio's order; a message may be media only. */
   media?: MessageMediaRecord[];
 }
 
@@ -124,7 +124,7 @@ export async function receiveSms(provider: Pick<ProviderRecord, 'id' | 'companyI
 }
 
 /**
- * Who a new conversation starts assigned to (issue 27): the member a USER-routed number rings; nobody
+ * Who a new conversation starts assigned to: the member a USER-routed number rings; nobody
  * for an INBOX-routed (the inbox's members share it) or UNASSIGNED number, nor when that member is no
  * longer active. Not checked again in the transaction: a member removed at the very moment of a first
  * text leaves a conversation assigned to them, which anyone can reassign, as after any removal.

@@ -11,7 +11,7 @@ import type { ConversationRecord } from './records';
 /**
  * The conversation list (GET /api/v1/conversations): newest activity first, totals from the company's
  * counters. A status alone is one Query on its index (GSI1 per status, GSI2 for both); with an
- * assignee (issue 27) one Query on that assignee's partition of GSI3 per status, and for both
+ * assignee one Query on that assignee's partition of GSI3 per status, and for both
  * statuses the OPEN and CLOSED partitions read side by side and merged by sort key. A page costs the
  * same whatever the company's size when it is asked for by cursor; `offset` (kept for API callers)
  * reads and drops the conversations before it.

@@ -2,7 +2,7 @@ import { notFound } from '../lib/app-error';
 import { contentFromTwilio } from '../settings/twilio-content';
 import { findMessageRecord } from './thread';
 
-/** Pictures of texts (issue 28): the bytes of what an MMS announced, served back from Twilio. */
+/** Pictures of texts: the bytes of what an MMS announced, served back from Twilio. */
 
 /** A day: a media item never changes, and only the signed-in browser that fetched it keeps it. */
 const MEDIA_CACHE_SECONDS = 86_400;

@@ -15,7 +15,7 @@ import { type MessageRecord, toMessage } from './records';
 import { conversationNotFound, getConversationRecord } from './thread';
 
 /**
- * Internal notes (issue 27): stored in the thread like a message (so they read in order with the texts
+ * Internal notes: stored in the thread like a message (so they read in order with the texts
  * and go with the company's retention), never sent to Twilio. A note is the team's, not the
  * customer's: it leaves the conversation's summary, activity time and message count alone, so the
  * list stays ordered by the customers' activity and no counter of texts moves.

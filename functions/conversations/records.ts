@@ -41,15 +41,15 @@ export interface ConversationRecord {
   contactPhone: string;
   channelId: string;
   channelIdentifier: string;
-  /** `mediaCount` (issue 28) only when the message had media. */
+  /** `mediaCount` only when the message had media. */
   lastMessage: { direction: 'INBOUND' | 'OUTBOUND'; body: string; mediaCount?: number } | null;
   lastMessageAt: string;
   messageCount: number;
   optedOut: boolean;
   createdAt: string;
-  /** Who owns it (issue 27); absent on conversations stored before assignment: unassigned. */
+  /** Who owns it; absent on conversations stored before assignment: unassigned. */
   assignee?: { id: string; name: string } | null;
-  /** Inbound texts so far and the latest one's time (issue 27): unread counts compare them with a member's marker. Absent before. */
+  /** Inbound texts so far and the latest one's time: unread counts compare them with a member's marker. Absent before. */
   inboundCount?: number;
   lastInboundAt?: string;
   // Index entries (keys.conversationByStatus / conversationByActivity / conversationByAssignee) live on this item too.
@@ -59,7 +59,7 @@ export interface MessageRecord {
   id: string;
   companyId: string;
   conversationId: string;
-  /** NOTE for an internal note (issue 27); absent on texts. */
+  /** NOTE for an internal note; absent on texts. */
   type?: 'SMS' | 'NOTE';
   /** A note's resolved mentions; absent on texts. */
   mentions?: { id: string; name: string }[];
@@ -81,7 +81,7 @@ export interface MessageRecord {
   channelId?: string;
   /** The table's TTL when the company keeps messages for a while only (functions/company/retention.ts). */
   expiresAt?: number;
-  /** An inbound MMS's media in Twilio's order (issue 28); absent on a text without any. */
+  /** An inbound MMS's media in Twilio's order; absent on a text without any. */
   media?: MessageMediaRecord[];
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unreadCount } from './unread';
 
-/** The unread rule of one member and one conversation (issue 27), without a table. */
+/** The unread rule of one member and one conversation, without a table. */
 
 const joinedAt = '2026-01-01T09:00:00.000Z';
 

@@ -7,7 +7,7 @@ import { keys } from '../lib/table';
 import type { ConversationRecord } from './records';
 
 /**
- * Unread per member (issue 27), without a write per text per member: the conversation counts its
+ * Unread per member, without a write per text per member: the conversation counts its
  * inbound texts (`inboundCount`, `lastInboundAt`, kept by the transaction that stores each text), and
  * a member's marker (keys.conversationRead) holds the count they had read and the notes mentioning
  * them since. The marker is written when they read the conversation or are mentioned, never per text.

@@ -3,7 +3,7 @@ import { timeLeftMs } from './deadline';
 
 /**
  * The one back-off rule for contention on the table (transaction conflicts, BatchGet's unprocessed
- * keys; issue 22): exponential from 50 ms with full jitter, each pause capped at 1 s ("Exponential
+ * keys): exponential from 50 ms with full jitter, each pause capped at 1 s ("Exponential
  * Backoff And Jitter", AWS Architecture Blog — full jitter spreads writers that met on one item
  * instead of sending them back together).
  */

@@ -42,7 +42,7 @@ const errorName = (error: unknown) => (error as ServiceError | undefined)?.name;
 /**
  * Transaction conflicts, which the SDK's retry strategy does not retry (a 400 it does not classify as
  * throttling or transient), met on the table client's stack so that every send gets the same
- * handling (issue 22; DynamoDB developer guide, "Transaction conflict handling"):
+ * handling (DynamoDB developer guide, "Transaction conflict handling"):
  *
  * - a PutItem/UpdateItem/DeleteItem/BatchWriteItem answered `TransactionConflictException` was not
  *   applied and is sent again;

@@ -36,7 +36,7 @@ export interface Reply<T> {
   status?: number;
 }
 
-/** What a handler of a `binary` contract returns (issue 28): the bytes themselves, answered with their type. */
+/** What a handler of a `binary` contract returns: the bytes themselves, answered with their type. */
 export interface BinaryReply {
   binary: Buffer;
   contentType: string;
@@ -189,7 +189,7 @@ async function authenticate(contract: HttpContract, event: APIGatewayProxyEventV
   const principal = await verifyAccessToken(match[1]);
   // The stored user, not the token's claims: a removal, a role change or the operator naming (or no
   // longer naming) a platform administrator applies to the very next request, as /me reports it.
-  // And the stored session: a token of a session that ended is refused at once (issue 21). The two
+  // And the stored session: a token of a session that ended is refused at once. The two
   // reads go in parallel, so the session check adds one GetItem but next to no latency.
   const [user, sessionExpiresAt] = await Promise.all([
     getActiveUser(principal.companyId, principal.userId),

@@ -47,7 +47,7 @@ export function defineSocketHandler<C extends SocketContract>(
       let holder: TicketHolder | undefined;
       if (contract.auth === 'ticket') {
         // Before the ticket is spent: a socket opened on the public execute-api URL, bypassing
-        // CloudFront, is refused as every HTTP route is (issue 21; docs/security.md: Direct calls to the
+        // CloudFront, is refused as every HTTP route is (docs/security.md: Direct calls to the
         // API endpoints).
         await verifyOrigin(event);
         const admitted = await admit(event);

@@ -10,7 +10,7 @@ export const GSI1 = { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1S
 export const GSI2 = { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' } as const;
 
 /**
- * A third (issue 27): conversations of a company by assignee (a member's id, or NONE) and status,
+ * A third: conversations of a company by assignee (a member's id, or NONE) and status,
  * newest activity first. "Any status" reads the OPEN and CLOSED partitions side by side and merges them.
  */
 export const GSI3 = { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' } as const;
@@ -70,7 +70,7 @@ export const keys = {
   webhook: (webhookId: string) => ({ PK: `WEBHOOK#${webhookId}`, SK: 'WEBHOOK' }),
   channel: (companyId: string, channelId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CHANNEL#${channelId}` }),
   channelsOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'CHANNEL#' }),
-  /** What one channel repair changed in Twilio, and who asked (issue 26): an audit entry, oldest first. */
+  /** What one channel repair changed in Twilio, and who asked: an audit entry, oldest first. */
   channelRepair: (companyId: string, channelId: string, at: string, id: string) => ({
     PK: `COMPANY#${companyId}`,
     SK: `CHANNELREPAIR#${channelId}#${at}#${id}`,
@@ -179,7 +179,7 @@ export const keys = {
     GSI3SK: `${lastMessageAt}#${conversationId}`,
   }),
   /**
-   * A member's last-read marker of a conversation (issue 27): the conversation's inbound count when
+   * A member's last-read marker of a conversation: the conversation's inbound count when
    * they last read it and the mentions of them since. Written when they read it or are mentioned, never per text.
    */
   conversationRead: (companyId: string, conversationId: string, userId: string) => ({
@@ -228,18 +228,18 @@ export const keys = {
     GSI1SK: `${createdAt}#${callId}`,
   }),
   /**
-   * Index entry (GSI2) written on a call item only once it has a voicemail (issue 28): Call History's
+   * Index entry (GSI2) written on a call item only once it has a voicemail: Call History's
    * "Voicemail" filter is one Query of this sparse partition, newest first.
    */
   callWithVoicemail: (companyId: string, createdAt: string, callId: string) => ({
     GSI2PK: `COMPANY#${companyId}#CALLS#VOICEMAIL`,
     GSI2SK: `${createdAt}#${callId}`,
   }),
-  /** A call's voicemail by the call's id (issue 28) → its CallSid: the audio route's way to the call. */
+  /** A call's voicemail by the call's id → its CallSid: the audio route's way to the call. */
   voicemail: (companyId: string, callId: string) => ({ PK: `COMPANY#${companyId}`, SK: `VOICEMAIL#${callId}` }),
   /** A call by its Twilio CallSid → company and call: status callbacks and answers from the socket find it. */
   callSid: (callSid: string) => ({ PK: `CALLSID#${callSid}`, SK: 'CALLSID' }),
-  /** Toll fraud (issue 21): the company's calling settings — allowed countries, outbound calls a minute. */
+  /** Toll fraud: the company's calling settings — allowed countries, outbound calls a minute. */
   callingSettings: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SK: 'SETTINGS#CALLING' }),
   /** The one outbound call a user has live: its CallSid and start, claimed by a conditional write. */
   liveCall: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SK: `LIVECALL#${userId}` }),

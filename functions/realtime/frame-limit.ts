@@ -7,7 +7,7 @@ import { epochSeconds, keys } from '../lib/table';
 import type { NewConnection } from './connections';
 
 /**
- * The per-socket limit on client frames (issue 21): a token bucket of SOCKET_FRAME_BURST refilled at
+ * The per-socket limit on client frames: a token bucket of SOCKET_FRAME_BURST refilled at
  * SOCKET_FRAMES_PER_SECOND, kept on the socket's owner item (the one `$default` finds by connection id).
  * It is stored as GCRA does, as one time instead of a count and a refill time: `frameTat`, when the
  * bucket would be full again. A frame passes while that time is at most burst − 1 intervals ahead of

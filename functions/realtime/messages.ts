@@ -107,7 +107,7 @@ export async function handleClientMessage(connectionId: string, raw: string): Pr
  */
 async function heartbeat(connection: NewConnection): Promise<void> {
   const now = Date.now();
-  // Side by side where the order does not matter (issue 25: a check-in's time is most of the socket's
+  // Side by side where the order does not matter (a check-in's time is most of the socket's
   // Lambda bill); the sweep below must follow this socket's last-seen, or it could sweep the socket itself.
   const [open, beat] = await Promise.all([sessionIsOpen(connection), recordHeartbeat(connection, now)]);
   if (!open) {

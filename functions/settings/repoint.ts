@@ -10,8 +10,8 @@ import { clientFor } from './twilio-account';
 import { numbersPointedBy, pointingElsewhere, webhookUrls } from './webhook-urls';
 
 /**
- * Re-pointing one provider's Twilio numbers and TwiML application at another webhook base (issue 29,
- * "Domain, TLS and secrets"; docs/deploy.md: Re-pointing the numbers). The platform admin's re-point
+ * Re-pointing one provider's Twilio numbers and TwiML application at another webhook base
+ * (docs/deploy.md: Re-pointing the numbers). The platform admin's re-point
  * (functions/admin/webhook-address.ts) runs it for every company; a company's own channel repair can
  * run it for one.
  *

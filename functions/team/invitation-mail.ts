@@ -20,7 +20,7 @@ export async function sendInvitationMail(input: {
   role: keyof typeof ROLE_WORDS;
   token: string;
 }): Promise<void> {
-  // The token in the fragment: browsers never send it, so no CloudFront log holds it (issue 21).
+  // The token in the fragment: browsers never send it, so no CloudFront log holds it.
   const link = `${(await setting('APP_URL')).replace(/\/$/, '')}/accept-invite#token=${encodeURIComponent(input.token)}`;
   const inviter = mailText(input.inviterName);
   const company = mailText(input.companyName);

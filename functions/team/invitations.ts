@@ -106,14 +106,14 @@ function inviterMayGrant(companyId: string, inviterId: string, role: InvitableRo
   };
 }
 
-/** Only the OWNER grants ADMIN (issue 21); the route lets only the OWNER and ADMINs invite at all. */
+/** Only the OWNER grants ADMIN; the route lets only the OWNER and ADMINs invite at all. */
 export function checkMayInvite(inviterRole: Role, role: InvitableRole): void {
   if (!canGrant(inviterRole, role)) throw forbidden('Only the owner can invite an admin.');
 }
 
 /**
  * A new pending invitation. Any address may be invited, including one that has an account: the
- * answer is the same, so inviting tells no company who has an account (issue 21); the link's holder
+ * answer is the same, so inviting tells no company who has an account; the link's holder
  * hears it when opening the link. An unverified account gives way when the invitation is accepted.
  * Inviting an address again replaces its pending invitation, so only the newest link works.
  */
@@ -260,7 +260,7 @@ export async function openInvitation(
     getCompany(link.companyId),
   ]);
   if (!invitation || !company || invitation.tokenHash !== tokenHash) throw invalidLink();
-  // An invitation dies with its sender's right to send it (issue 21): removed or demoted since, it is
+  // An invitation dies with its sender's right to send it: removed or demoted since, it is
   // withdrawn, whether or not the removal got round to deleting it.
   const inviter = await getActiveUser(invitation.companyId, invitation.invitedById);
   if (!inviter || !canGrant(inviter.role, invitation.role)) throw invalidLink();
@@ -276,7 +276,7 @@ const addressTaken = () => conflict('This email address already has a Switchboar
 
 /**
  * What the accept page shows. An address that has an account is told so here, to whoever holds the
- * mailed link (so the address's owner), rather than to the company that invited it (issue 21).
+ * mailed link (so the address's owner), rather than to the company that invited it.
  */
 export async function openPreview(token: string): Promise<{ invitation: InvitationRecord; company: CompanyRecord }> {
   const opened = await openInvitation(token);
@@ -382,7 +382,7 @@ const WITHDRAW_IN_WRITE = 40;
 /**
  * The pending invitations of an inviter who may no longer grant their role (removed: nothing;
  * demoted: what the new role cannot give), and the transaction items that withdraw the first of them
- * in the same write as the removal or the role change (issue 21). The items delete the invitation and
+ * in the same write as the removal or the role change. The items delete the invitation and
  * its link without conditions, so they never cancel that write; the address pointers go in the sweep.
  */
 export async function withdrawalOf(

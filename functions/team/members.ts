@@ -44,7 +44,7 @@ const changedMeanwhile = () => conflict('This member was changed at the same mom
  * Removes a user from the company. The user item stays (marked removed) so past messages and calls
  * keep their name; the e-mail is freed, so the person cannot sign in and may be invited again. Once
  * marked, refreshes, requests and new inbox or routing assignments refuse the user; their pending
- * invitations are withdrawn in the same write (issue 21); then the user leaves every inbox, channels
+ * invitations are withdrawn in the same write; then the user leaves every inbox, channels
  * routed to them fall back to UNASSIGNED, and every session of theirs ends (refresh tokens revoked,
  * sockets closed).
  */
@@ -122,7 +122,7 @@ function ignoreNotFound(error: unknown) {
   if ((error as { status?: number }).status !== 404) throw error;
 }
 
-/** A demotion withdraws, in the same write, the pending invitations the new role cannot give (issue 21). */
+/** A demotion withdraws, in the same write, the pending invitations the new role cannot give. */
 export async function changeRole(actor: Principal, userId: string, role: InvitableRole): Promise<void> {
   await manageableUser(actor, userId, 'change the role of');
   const TableName = tableName();

@@ -1,6 +1,6 @@
 /**
  * What Twilio's messaging error codes mean, in words an agent can act on, and what to do about each:
- * the one table behind the message Details and a channel's delivery summary (issue 26). Codes not
+ * the one table behind the message Details and a channel's delivery summary. Codes not
  * listed keep Twilio's own message, or none. https://www.twilio.com/docs/api/errors
  */
 const MESSAGE_ERRORS: Readonly<Record<number, { message: string; advice: string }>> = {

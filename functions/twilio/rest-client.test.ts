@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TwilioApiError, TwilioContentTooLarge, twilioApiPath, twilioClient } from './rest-client';
 
 /**
- * The client's content fetch (issue 28) against a real HTTP server standing in for Twilio's host: the
+ * The client's content fetch against a real HTTP server standing in for Twilio's host: the
  * bytes and their type, a refusal past the limit — from Content-Length, or while reading a body sent
  * without one — and only paths of Twilio's API followed.
  */

@@ -46,7 +46,7 @@ export async function answerCall(
 }
 
 /**
- * Tells Twilio to stop the ring-all: the caller may leave a voicemail (issue 28), then the call ends
+ * Tells Twilio to stop the ring-all: the caller may leave a voicemail, then the call ends
  * (recorded NO_ANSWER by its callbacks).
  */
 async function stopRinging(companyId: string, callSid: string): Promise<void> {

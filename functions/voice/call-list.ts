@@ -29,7 +29,7 @@ export interface CallListQuery {
   dateFrom?: string;
   dateTo?: string;
   limit: number;
-  /** 'true': only calls with a voicemail (issue 28). */
+  /** 'true': only calls with a voicemail. */
   voicemail?: 'true' | 'false';
 }
 

@@ -62,7 +62,7 @@ export interface CallRecord {
   answeredBy: { id: string; name: string } | null;
   /** Set when the call was decided at once: nobody to ring (NO_ANSWER), an outbound call refused (FAILED). */
   outcome: 'NO_ANSWER' | 'FAILED' | null;
-  /** Why an outbound call was refused (FAILED), as the caller heard it; absent on records from before issue 21. */
+  /** Why an outbound call was refused (FAILED), as the caller heard it; absent on records from before toll-fraud checks. */
   failureReason?: string | null;
   /** The furthest Twilio status of the call itself, and its CallDuration once ended. */
   twilioStatus: string;
@@ -77,9 +77,9 @@ export interface CallRecord {
   endedAt: string | null;
   /** Optimistic concurrency: each write expects the version it read. */
   version: number;
-  /** How the channel routed the call when it came in (issue 28): who hears of its voicemail. Absent before. */
+  /** How the channel routed the call when it came in: who hears of its voicemail. Absent before. */
   routing?: { type: 'USER' | 'INBOX' | 'UNASSIGNED'; targetId: string | null };
-  /** The caller's message when nobody answered (issue 28), from Twilio's recording status callback. */
+  /** The caller's message when nobody answered, from Twilio's recording status callback. */
   voicemail?: VoicemailRecord | null;
 }
 

@@ -2,7 +2,7 @@ import { type PhoneNumberType, parsePhoneNumberFromString } from 'libphonenumber
 import { COUNTRIES } from '../../shared/constants';
 
 /**
- * Which numbers an agent may call out to (issue 21, docs/security.md: Toll fraud). Only the voice
+ * Which numbers an agent may call out to (docs/security.md: Toll fraud). Only the voice
  * webhook loads this module: libphonenumber's `max` metadata is the one that knows number types, and
  * twice the size of the `min` set every other bundle carries (infra/bundling.ts gives the outbound
  * webhook `max` alone).

@@ -30,7 +30,7 @@ const refusal = (reason: string | null | undefined) => sayAndHangUp(reason ? `${
  * An agent's browser calls out (the TwiML application's Voice URL). The call is refused — the caller
  * hears why, and it is recorded FAILED with the reason — when the caller ID is not one of the agent's
  * own (a user must not call as another inbox's or company's number), the number dialled is not a
- * valid number (read for the company's default country), or toll fraud is feared (issue 21, docs/security.md:
+ * valid number (read for the company's default country), or toll fraud is feared (docs/security.md:
  * Toll fraud): a costly or satellite number, a country the company does not call, a second live call
  * of the agent's, or more calls this minute than the company allows. Otherwise the number rings with
  * that caller ID. Recorded once per CallSid, with the agent as the one who placed it.

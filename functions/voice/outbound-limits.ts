@@ -8,7 +8,7 @@ import type { CallRecord } from './call-records';
 import { findCall } from './call-writes';
 
 /**
- * How many outbound calls (issue 21, docs/security.md: Toll fraud): one live call per user, and a
+ * How many outbound calls (docs/security.md: Toll fraud): one live call per user, and a
  * company-wide number a minute. Both are decided by conditional writes, so calls placed at the same
  * moment cannot all slip past a check they each read before the others wrote.
  */

@@ -72,7 +72,7 @@ export function dialNumber(to: string, callerId: string, statusCallback: string)
 }
 
 /**
- * Voicemail (issue 28): the company's greeting, a beep, then up to VOICEMAIL_MAX_SECONDS of the
+ * Voicemail: the company's greeting, a beep, then up to VOICEMAIL_MAX_SECONDS of the
  * caller. `action` hears the end of the recording; `recordingStatusCallback` gets the recording once
  * Twilio has it. A silent caller makes no recording and Twilio goes on to the next verb: the end.
  * https://www.twilio.com/docs/voice/twiml/record

@@ -11,7 +11,7 @@ import { answeredLeg, type CallRecord, toCall, type VoicemailRecord } from './ca
 import { changeCall, findCall } from './call-writes';
 
 /**
- * Voicemail (issue 28): a caller nobody answered hears the company's greeting and is recorded; Twilio's
+ * Voicemail: a caller nobody answered hears the company's greeting and is recorded; Twilio's
  * recording status callback puts the recording on the call, and the inbox hears `voicemail_received`.
  */
 

@@ -70,7 +70,7 @@ export interface MonitoringProps {
 
 /**
  * Alarms that reach someone (an SNS topic, mailed to the `AlarmEmail` parameter when it is set) and a
- * dashboard of the same metrics (issue 29, "Watching it"; docs/operations.md: Alarms and logs).
+ * dashboard of the same metrics (docs/operations.md: Alarms and logs).
  *
  * Lambda errors and throttles are alarmed on Lambda's region-wide metrics (no FunctionName): one alarm
  * per function would be two alarms and two resources for each of the ~60 functions (the stack stays

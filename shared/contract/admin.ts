@@ -37,7 +37,7 @@ export const adminOverview = httpContract({
 });
 
 /**
- * Where Twilio reaches the platform (issue 29, "Domain, TLS and secrets"; docs/deploy.md: Re-pointing the
+ * Where Twilio reaches the platform (docs/deploy.md: Re-pointing the
  * numbers): the current webhook base, and how many connected companies and imported numbers still
  * point at another one (an earlier domain), so a platform admin sees whether re-pointing is needed.
  */

@@ -41,7 +41,7 @@ export const register = httpContract({
 
 /**
  * A POST with the token in the body (the first design had a GET with it in the query): a token in a URL ends up
- * in CloudFront's access logs and browser history (issue 21). A GET now answers 405.
+ * in CloudFront's access logs and browser history. A GET now answers 405.
  */
 export const verifyEmail = httpContract({
   method: 'POST',

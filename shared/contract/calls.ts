@@ -10,7 +10,7 @@ export const CALL_STATUSES = ['COMPLETED', 'FAILED', 'NO_ANSWER', 'BUSY', 'RINGI
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
 /**
- * A message a caller left when nobody answered (issue 28): `url` is Switchboard's route
+ * A message a caller left when nobody answered: `url` is Switchboard's route
  * (`voicemailAudio`); `listened` turns true the first time anyone in the company plays it.
  */
 export const VoicemailSchema = z.object({
@@ -34,7 +34,7 @@ export const CallSchema = z.object({
   providerCallId: z.string(),
   /** The agent who took an inbound call or placed an outbound one. */
   answeredBy: z.nullable(z.object({ id: z.string(), name: z.string() })),
-  /** Why an outbound call was refused (FAILED before it rang: issue 21), as the caller heard it. */
+  /** Why an outbound call was refused (FAILED before it rang: docs/security.md: Toll fraud), as the caller heard it. */
   failureReason: z.optional(z.string()),
   /** The caller's voicemail (a NO_ANSWER inbound call); null when none was left. */
   voicemail: z.nullable(VoicemailSchema),
@@ -61,7 +61,7 @@ export const listCalls = httpContract({
 });
 
 /**
- * A voicemail's recording (issue 28), streamed from Twilio with the company's credentials (audio/wav
+ * A voicemail's recording, streamed from Twilio with the company's credentials (audio/wav
  * or audio/mpeg); another company's call, or a call without one: 404. Marks it listened.
  */
 export const voicemailAudio = httpContract({

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { httpContract, MANAGERS } from './route';
 
 /**
- * Channel health (issue 26): whether Twilio still delivers a channel's calls and texts to this
+ * Channel health: whether Twilio still delivers a channel's calls and texts to this
  * deployment, what changed when it does not, and its outbound texts' delivery over the last days.
  */
 

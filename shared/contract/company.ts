@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { httpContract, MANAGERS } from './route';
 
 /**
- * The company's own lifecycle (issue 29, "Data lifecycle"): deleting it with all its data, and how long
+ * The company's own lifecycle: deleting it with all its data, and how long
  * its messages and calls are kept.
  */
 

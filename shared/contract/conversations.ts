@@ -34,7 +34,7 @@ export const SmsDetailsSchema = z.object({
 export type SmsDetails = z.infer<typeof SmsDetailsSchema>;
 
 /**
- * SMS: a text to or from the contact. NOTE: an internal note of the team (issue 27), never sent to
+ * SMS: a text to or from the contact. NOTE: an internal note of the team, never sent to
  * Twilio: direction OUTBOUND and status SENT (so readers that predate notes never take it for the
  * customer's), `sentBy` its author, `smsMessage` empty (no SIDs, 0 segments).
  */
@@ -46,7 +46,7 @@ export const MemberRefSchema = z.object({ id: z.string(), name: z.string() });
 export type MemberRef = z.infer<typeof MemberRefSchema>;
 
 /**
- * A picture (or other file) of an inbound MMS (issue 28): `url` is Switchboard's own route
+ * A picture (or other file) of an inbound MMS: `url` is Switchboard's own route
  * (`messageMedia`), which fetches it from Twilio with the company's credentials.
  */
 export const MessageMediaSchema = z.object({ contentType: z.string(), url: z.string() });
@@ -76,7 +76,7 @@ export const ConversationSchema = z.object({
   /** name is '' when nobody named the contact (the list shows the number); id null once the contact was deleted. */
   contact: z.object({ id: z.nullable(z.string()), name: z.string(), phoneNumber: z.string() }),
   channel: z.object({ id: z.string(), identifier: z.string() }),
-  /** `mediaCount` (issue 28): the list says "Photo" for a message of pictures only; absent means 0. */
+  /** `mediaCount`: the list says "Photo" for a message of pictures only; absent means 0. */
   lastMessage: z.nullable(
     z.object({ direction: z.enum(MESSAGE_DIRECTIONS), body: z.string(), mediaCount: z.optional(z.number()) }),
   ),
@@ -85,7 +85,7 @@ export const ConversationSchema = z.object({
   /** The contact texted STOP to this channel (or Twilio answered 21610): sending is refused until START. */
   optedOut: z.boolean(),
   createdAt: z.string(),
-  /** Who owns it (issue 27): null when unassigned. */
+  /** Who owns it: null when unassigned. */
   assignee: z.nullable(MemberRefSchema),
   /**
    * For the user asking: the inbound texts since they last read it, plus notes mentioning them since.
@@ -148,7 +148,7 @@ export const listConversations = httpContract({
         .check(z.int('offset must be a whole number'), z.minimum(0, 'offset must be at least 0')),
     ),
     cursor: z.optional(cursor),
-    /** `me`, `unassigned` or a member's id (issue 27); any member's list, same paging, totals and cost per page. */
+    /** `me`, `unassigned` or a member's id; any member's list, same paging, totals and cost per page. */
     assignee: z.optional(
       z.string().check(z.minLength(1, 'assignee must be me, unassigned or a user id'), z.maxLength(100, 'assignee is too long')),
     ),
@@ -210,7 +210,7 @@ export const updateConversationStatus = httpContract({
   response: z.object({ conversation: ConversationSchema }),
 });
 
-/** Marks the conversation read for the caller (issue 27): its unread count becomes 0; nobody else's changes. */
+/** Marks the conversation read for the caller: its unread count becomes 0; nobody else's changes. */
 export const markConversationRead = httpContract({
   method: 'POST',
   path: '/api/v1/conversations/{id}/read',
@@ -250,7 +250,7 @@ export const addNote = httpContract({
 });
 
 /**
- * The nav's count (issue 27): open conversations with unread texts (or mentions) for the caller, among
+ * The nav's count: open conversations with unread texts (or mentions) for the caller, among
  * the UNREAD_WINDOW most recently active; `complete` is false when older open conversations were not looked at.
  */
 export const unreadConversations = httpContract({
@@ -261,7 +261,7 @@ export const unreadConversations = httpContract({
 });
 
 /**
- * One media item of a message (issue 28), `index` from 0: the bytes with their content type, fetched
+ * One media item of a message, `index` from 0: the bytes with their content type, fetched
  * from Twilio with the company's credentials; cacheable privately. Another company's: 404; larger than
  * MAX_MEDIA_ANSWER_BYTES: 413 with a message.
  */
@@ -282,7 +282,7 @@ const twilioPhone = (name: string) =>
   z.string({ error: `${name} is required` }).check(z.minLength(1, `${name} is required`), z.maxLength(64, `${name} is too long`));
 
 /**
- * An inbound MMS's media (issue 28): `NumMedia`, then `MediaUrl{n}` and `MediaContentType{n}` for each
+ * An inbound MMS's media: `NumMedia`, then `MediaUrl{n}` and `MediaContentType{n}` for each
  * item from 0, at most MAX_MESSAGE_MEDIA. https://www.twilio.com/docs/messaging/guides/webhook-request#media-related-parameters
  */
 type MediaIndex = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;

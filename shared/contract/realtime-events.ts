@@ -11,7 +11,7 @@ import type { AnsweredSocketContract } from './route';
 export const socketPath = (companyId: string) => `/ws/company/${encodeURIComponent(companyId)}`;
 
 /**
- * The heartbeats API Gateway answers itself (issue 25): a message whose `action` is `heartbeat` takes
+ * The heartbeats API Gateway answers itself: a message whose `action` is `heartbeat` takes
  * this route, a MOCK integration that answers `heartbeat_ack` from a mapping template, so it invokes no
  * function and reads and writes nothing (it only keeps CloudFront and API Gateway from closing a quiet
  * socket). A heartbeat without `action` reaches `$default`: the socket's check-in (its first beat, then
@@ -25,7 +25,7 @@ export const socketHeartbeat = {
 } as const satisfies AnsweredSocketContract;
 
 /**
- * A heartbeat nobody answers (issue 25): a one-way MOCK route, so the beat costs one WebSocket message,
+ * A heartbeat nobody answers: a one-way MOCK route, so the beat costs one WebSocket message,
  * not two. The tab sends it while the server has sent something recently (SOCKET_ANSWER_AFTER_MS):
  * the socket is then known to be alive and CloudFront's origin timeout far away.
  */
@@ -100,18 +100,18 @@ export interface ServerEvents {
   conversation_status_updated: { conversationId: string; status: ConversationStatus; conversation: SharedConversation };
   /** A CLOSED conversation that an inbound message opened again (new_message follows). */
   conversation_reopened: { conversationId: string; conversation: SharedConversation };
-  /** To the company (issue 27): the conversation was assigned (or unassigned: assignee null) by `assignedBy`. */
+  /** To the company: the conversation was assigned (or unassigned: assignee null) by `assignedBy`. */
   conversation_assigned: {
     conversationId: string;
     assignee: MemberRef | null;
     assignedBy: MemberRef;
     conversation: SharedConversation;
   };
-  /** To the company (issue 27): an internal note was added to the thread (message.type NOTE, its mentions resolved). */
+  /** To the company: an internal note was added to the thread (message.type NOTE, its mentions resolved). */
   note_added: { conversationId: string; message: Message };
-  /** To the reader's own sockets only (issue 27): they read the conversation in some tab; its unread count is 0. */
+  /** To the reader's own sockets only: they read the conversation in some tab; its unread count is 0. */
   conversation_read: { conversationId: string };
-  /** To the members of the inbox the call rang (the company's managers for UNASSIGNED routing; issue 28): a caller left a voicemail. */
+  /** To the members of the inbox the call rang (the company's managers for UNASSIGNED routing): a caller left a voicemail. */
   voicemail_received: { callId: string; call: Call };
   /** To the company: a channel's health status changed (a check found drift, or a repair put it right). */
   channel_health_changed: { channelId: string; health: ChannelHealthBrief };

@@ -27,7 +27,7 @@ export interface HttpContract {
   response?: z.ZodMiniType;
   /**
    * The route answers bytes with their content type (a picture, a recording), not an envelope; its
-   * errors are still envelopes (issue 28). The web app reads it with its bearer token and shows a blob.
+   * errors are still envelopes. The web app reads it with its bearer token and shows a blob.
    */
   binary?: true;
 }

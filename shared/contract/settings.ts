@@ -68,7 +68,7 @@ export const ChannelSchema = z.object({
   routingTarget: z.nullable(z.object({ name: z.string() })),
   providerId: z.nullable(z.string()),
   createdAt: z.string(),
-  /** The last health check's outcome (issue 26; GET /channels/{id}/health has the details). */
+  /** The last health check's outcome (GET /channels/{id}/health has the details). */
   health: ChannelHealthBriefSchema,
 });
 export type Channel = z.infer<typeof ChannelSchema>;

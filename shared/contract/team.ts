@@ -10,14 +10,14 @@ export const INVITABLE_ROLES = ['ADMIN', 'AGENT'] as const;
 export type InvitableRole = (typeof INVITABLE_ROLES)[number];
 
 /**
- * The roles each role may grant by invitation (issue 21): only the OWNER grants ADMIN, ADMINs bring in
+ * The roles each role may grant by invitation: only the OWNER grants ADMIN, ADMINs bring in
  * AGENTs, AGENTs invite nobody. Accepting checks it again against the inviter as they are then.
  */
 export const GRANTABLE_ROLES: Record<Role, readonly InvitableRole[]> = { OWNER: INVITABLE_ROLES, ADMIN: ['AGENT'], AGENT: [] };
 
 export const canGrant = (granter: Role, role: InvitableRole): boolean => GRANTABLE_ROLES[granter].includes(role);
 
-/** Only the OWNER takes ADMIN away: an ADMIN removes AGENTs only (issue 21). */
+/** Only the OWNER takes ADMIN away: an ADMIN removes AGENTs only. */
 export const canRemove = (remover: Role, member: string): boolean =>
   remover === 'OWNER' ? member !== 'OWNER' : remover === 'ADMIN' && member === 'AGENT';
 
@@ -78,7 +78,7 @@ export const resendInvitation = httpContract({
 });
 
 /**
- * A POST with the token in the body, so no CloudFront log or browser history holds it (issue 21); the
+ * A POST with the token in the body, so no CloudFront log or browser history holds it; the
  * earlier GET /api/v1/invitations/accept?token= is gone and answers 405.
  */
 export const previewInvitation = httpContract({

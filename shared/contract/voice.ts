@@ -5,13 +5,13 @@ import { httpContract, MANAGERS } from './route';
 /** Company settings and calling (docs/product.md §3 Company, Caller ID, Voice token; §7.4). */
 
 /**
- * Where and how often the company's agents may call out (issue 21, toll fraud): countries of the
+ * Where and how often the company's agents may call out (toll fraud): countries of the
  * dialer's list (all of them until narrowed), in the dialer's order; outbound calls a minute, company-wide.
  */
 export const CallingSettingsSchema = z.object({
   allowedCountries: z.array(z.string()),
   outboundCallsPerMinute: z.number(),
-  /** What a caller hears before leaving a voicemail (issue 28); null: DEFAULT_VOICEMAIL_GREETING. */
+  /** What a caller hears before leaving a voicemail; null: DEFAULT_VOICEMAIL_GREETING. */
   voicemailGreeting: z.nullable(z.string()),
 });
 export type CallingSettings = z.infer<typeof CallingSettingsSchema>;
@@ -106,7 +106,7 @@ export const voiceToken = httpContract({
  */
 const callSid = (name: string) =>
   z.string({ error: `${name} is required` }).check(z.regex(/^CA[0-9a-f]{32}$/i, `${name} is not a Twilio call SID`));
-/** A recording's SID (RE…); the contract branch checked it as a call's (issue 28). */
+/** A recording's SID (RE…); the contract branch checked it as a call's. */
 const recordingSid = (name: string) =>
   z.string({ error: `${name} is required` }).check(z.regex(/^RE[0-9a-f]{32}$/i, `${name} is not a Twilio recording SID`));
 const party = (name: string) =>
@@ -168,7 +168,7 @@ export const outboundCallWebhook = httpContract({
 });
 
 /**
- * The end of a voicemail's `<Record>` (its action, issue 28): the caller has finished; the call hangs
+ * The end of a voicemail's `<Record>` (its action): the caller has finished; the call hangs
  * up. The recording itself arrives by `recordingStatusWebhook`.
  */
 export const voicemailRecordedWebhook = httpContract({
@@ -183,7 +183,7 @@ export const voicemailRecordedWebhook = httpContract({
 });
 
 /**
- * Twilio's recordingStatusCallback for a voicemail (issue 28): `completed` with the recording's URL
+ * Twilio's recordingStatusCallback for a voicemail: `completed` with the recording's URL
  * and length (idempotent: Twilio may send it again), or `absent` / `failed`.
  * https://www.twilio.com/docs/voice/twiml/record#recordingstatuscallback
  */

@@ -7,8 +7,8 @@ import { answerCall, hangUpCall, type TwilioAccount, twilioGet } from '../suppor
 import { identityOf, routeChannel } from '../support/voice';
 
 /**
- * Issue 9's promise in the browser: a call placed from the phone simulator to an imported number
- * shows up in Call History with the right status. The softphone (issue 10) is not there yet, so the
+ * Calls in the browser: a call placed from the phone simulator to an imported number
+ * shows up in Call History with the right status. The softphone is not there yet, so the
  * agent's browser answers through the emulator's control, as the Voice SDK client would.
  */
 const CALLER = '+14155550123';
@@ -50,7 +50,7 @@ describe('Call History', () => {
     const account = await signUp({ name: 'Ada Lovelace' });
     const { channel, twilio } = await withChannel(account);
     const phone = await callFromPhoneSimulator(channel.identifier);
-    // Unassigned: the caller is offered voicemail (issue 28), and hangs up without leaving one.
+    // Unassigned: the caller is offered voicemail, and hangs up without leaving one.
     await expect
       .poll(async () => (await callsTo(twilio, channel.identifier))[0]?.status, { timeout: 30_000 })
       .toBe('in-progress');

@@ -6,7 +6,7 @@ import { smsLine } from '../support/sms';
 import { numberOf, twilioPost } from '../support/twilio';
 
 /**
- * Channel health (issue 26) as a person sees it: a number someone re-pointed in Twilio's console is
+ * Channel health as a person sees it: a number someone re-pointed in Twilio's console is
  * flagged on the Channels page with the foreign URL named, the Dashboard warns about it, and Repair
  * puts it back, on a phone-sized screen.
  */

@@ -17,7 +17,7 @@ import {
 import { endpoints } from '../support/endpoints';
 
 /**
- * Issue 29, "Data lifecycle", in the browser (docs/product.md: Deleting a company): the owner deletes the
+ * The company's lifecycle in the browser (docs/product.md: Deleting a company): the owner deletes the
  * company from Settings → Company and is signed out for good, with the address free again. The
  * request whose pending state is checked is held until it has been seen, so no assertion races the
  * stack, however loaded the machine. A platform administrator's deletion and message retention are

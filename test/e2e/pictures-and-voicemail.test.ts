@@ -9,7 +9,7 @@ import { callFromPhone, hangUpCall, speakOnCall } from '../support/twilio';
 import { listCalls } from '../support/voice';
 
 /**
- * Issue 28 in the browser: a customer's picture, texted through the Twilio emulator, shows in the
+ * Pictures in texts and voicemail in the browser: a customer's picture, texted through the Twilio emulator, shows in the
  * thread (read with the agent's token, not a plain `<img src>`); a caller nobody answered leaves a
  * voicemail, which plays in Call History from the native player.
  */

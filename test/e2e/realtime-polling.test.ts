@@ -41,7 +41,7 @@ async function nextLiveSocket(page: Page): Promise<WebSocket> {
   return ws;
 }
 
-describe('no polling while the socket is connected (issue 25)', () => {
+describe('no polling while the socket is connected', () => {
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let line: SmsLine;
   let agent: Tab;

@@ -50,7 +50,7 @@ describe('a new company signs up in the browser', () => {
     const requested = requestedUrls(page);
     await page.goto(link);
     await seen(page.getByRole('heading', { name: 'Email verified' }));
-    // Issue 21: the token left the address bar at once, and no request carried it in its URL.
+    // The token left the address bar at once, and no request carried it in its URL.
     expect(page.url()).toBe(web('/verify-email'));
     expect(requested.filter((url) => url.includes(linkToken(link)))).toEqual([]);
     await reached(page, '/dashboard');

@@ -8,7 +8,7 @@ import { addTeamMember } from '../support/team';
 import { listPage, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
 
 /**
- * The team inbox (issue 27) as an agent sees it: what they have not read in bold with its count, in the
+ * The team inbox as an agent sees it: what they have not read in bold with its count, in the
  * nav and the tab title; opening it marks it read; an internal note in the thread, shown apart from the
  * texts; a desktop notification for a text that arrives while the tab is in the background; and
  * assigning a conversation from the thread.

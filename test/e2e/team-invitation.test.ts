@@ -70,7 +70,7 @@ describe('team invitations', () => {
       const requested = requestedUrls(joinTab.page);
       await joinTab.page.goto(link);
       await seen(joinTab.page.getByRole('heading', { name: 'Join Analytical Engines' }));
-      // Issue 21: the token left the address bar at once, and no request carried it in its URL.
+      // The token left the address bar at once, and no request carried it in its URL.
       expect(joinTab.page.url()).toBe(web('/accept-invite'));
       await seen(joinTab.page.getByText('invited you to join Analytical Engines on Switchboard as an admin'));
       expect(await joinTab.page.getByLabel('Email').inputValue()).toBe(colleague);

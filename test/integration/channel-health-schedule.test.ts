@@ -6,7 +6,7 @@ import { tableOfOwn } from '../support/table';
 import { twilioPost } from '../support/twilio';
 
 /**
- * The scheduled channel health check (issue 26; docs/product.md: Channel health): the function EventBridge runs
+ * The scheduled channel health check (docs/product.md: Channel health): the function EventBridge runs
  * in AWS, run here once through a gateway of this file's own. It visits every company of the table,
  * so this file has a table of its own, as webhook-repoint.test.ts has.
  */

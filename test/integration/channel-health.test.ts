@@ -9,7 +9,7 @@ import { addTeamMember } from '../support/team';
 import { numberOf, numbersByKind, setTwilioFaults, type TwilioAccount, textFromPhone, twilioPost } from '../support/twilio';
 
 /**
- * Channel health (issue 26): a number re-pointed in Twilio's console, or put into a Messaging Service
+ * Channel health: a number re-pointed in Twilio's console, or put into a Messaging Service
  * that sends its texts elsewhere, is found on a check with what changed, and Repair puts it right.
  * Everything goes through the API and the Twilio emulator's REST API, as the customer's console would.
  */

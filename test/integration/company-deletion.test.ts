@@ -20,7 +20,7 @@ import { testTable } from '../support/table';
 import { type EmulatorNumber, newTwilioAccount, numberOf, numbersByKind } from '../support/twilio';
 
 /**
- * Deleting a company (issue 29, "Data lifecycle"; docs/product.md: Deleting a company), through the real
+ * Deleting a company (docs/product.md: Deleting a company), through the real
  * handlers, the local SQS stand-in and the worker, against DynamoDB Local and the Twilio emulator.
  */
 

@@ -7,7 +7,7 @@ import { testTable } from '../support/table';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
 
 /**
- * Issue 21: an invitation is worth only what its sender may still grant, and only the OWNER grants
+ * An invitation is worth only what its sender may still grant, and only the OWNER grants
  * or takes away ADMIN.
  */
 

@@ -18,7 +18,7 @@ const accept = (token: string, overrides: Partial<{ name: string; password: stri
     body: { token, name: overrides.name ?? 'New Colleague', password: overrides.password ?? 'a good password' },
   });
 
-// A POST, so the token travels in the body, never in a URL that CloudFront or a browser keeps (issue 21).
+// A POST, so the token travels in the body, never in a URL that CloudFront or a browser keeps.
 const preview = (token: string) => callRoute(endpoints.previewInvitation, { body: { token } });
 
 describe('inviting a colleague', () => {

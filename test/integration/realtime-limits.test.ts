@@ -14,7 +14,7 @@ import { ownGateway } from '../support/own-gateway';
 import { openSocketAt, type Socket, socketUrl, ticketFor } from '../support/realtime';
 
 /**
- * Issue 21: a socket's frames, a user's sockets and tickets are limited. Issue 23: `$connect`, like every
+ * A socket's frames, a user's sockets and tickets are limited. `$connect`, like every
  * HTTP route, is behind the origin authorizer.
  */
 

@@ -162,7 +162,7 @@ describe('presence', () => {
   });
 });
 
-describe('heartbeats (issue 25)', () => {
+describe('heartbeats', () => {
   const owner = () => signUp();
   async function entries(account: Account) {
     const [connection] = await connections(account.company.id);

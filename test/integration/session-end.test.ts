@@ -10,7 +10,7 @@ import { testTable } from '../support/table';
 import { spentLongAgo } from '../support/tokens';
 
 /**
- * Issue 21, "Sessions": an access token is only as good as the sign-in session it was issued for.
+ * Sessions (docs/security.md: Sessions): an access token is only as good as the sign-in session it was issued for.
  * Once that session ends (sign-out, sign-out everywhere, a reused refresh token), every route refuses
  * the earlier access token at once, not when it expires 15 minutes later.
  */

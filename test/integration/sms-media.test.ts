@@ -6,7 +6,7 @@ import { newPhone, readConversation, smsLine } from '../support/sms';
 import { emulatorMessages, type TwilioAccount, textFromPhone, twilioMediaContent } from '../support/twilio';
 
 /**
- * Pictures in texts (issue 28): a phone sends an MMS through the emulator, which posts Twilio's signed
+ * Pictures in texts: a phone sends an MMS through the emulator, which posts Twilio's signed
  * webhook with NumMedia/MediaUrlN/MediaContentTypeN; the thread shows each item by Switchboard's own
  * route, which fetches the bytes from Twilio with the company's credentials.
  */

@@ -14,7 +14,7 @@ import { addTeamMember } from '../support/team';
 import { routeChannel } from '../support/voice';
 
 /**
- * Assignment (issue 27): PATCH /api/v1/conversations/{id}/assignee by any member to any active member
+ * Assignment: PATCH /api/v1/conversations/{id}/assignee by any member to any active member
  * (or nobody), the event to the company, the automatic assignee of a USER-routed number, and the
  * list's `assignee` filter (me, unassigned, a member's id) with the status filter, paging and totals.
  */
@@ -367,7 +367,7 @@ describe('conversations stored before assignment', () => {
       { at: new Date(start + 60_000) },
       { at: new Date(start + 120_000) },
     ])) as [ConversationRecord, ConversationRecord, ConversationRecord];
-    // As stored before issue 27: no assignee, no assignee entry, not counted under anyone.
+    // As stored before the team inbox: no assignee, no assignee entry, not counted under anyone.
     const { client, tableName } = testTable();
     for (const conversation of [closing, assigning, idle]) {
       await client.send(

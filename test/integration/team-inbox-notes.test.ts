@@ -16,7 +16,7 @@ import { addNote, markRead, unreadOf, unreadSummary } from '../support/team-inbo
 import { emulatorMessages } from '../support/twilio';
 
 /**
- * Internal notes (issue 27): in the thread in order with the texts, never sent to Twilio, never moving
+ * Internal notes: in the thread in order with the texts, never sent to Twilio, never moving
  * the conversation's place in the list; `@Name` mentions make it unread for the members mentioned.
  */
 

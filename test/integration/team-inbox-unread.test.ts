@@ -10,7 +10,7 @@ import { addTeamMember } from '../support/team';
 import { listPage, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
 
 /**
- * Unread per member (issue 27): each member's count of a conversation comes from their own read
+ * Unread per member: each member's count of a conversation comes from their own read
  * marker against the conversation's inbound counter; reading it changes nobody else's.
  */
 

@@ -83,7 +83,7 @@ describe('removing a user', () => {
       token: agent.tokens.accessToken,
     });
     expect(byAgent.status).toBe(403);
-    // Issue 21: only the owner takes ADMIN away.
+    // Only the owner takes ADMIN away.
     const adminByAdmin = await callRoute(endpoints.removeUser, {
       params: { id: otherAdmin.user.id },
       token: admin.tokens.accessToken,

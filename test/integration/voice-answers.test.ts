@@ -50,7 +50,7 @@ describe('accept_call and reject_call', () => {
     // One agent declined: the other still rings.
     expect((await emulatorCall(call.sid)).legs.filter((l) => l.status === 'ringing')).toHaveLength(2);
     second.send({ type: 'reject_call', data: { callSid: call.sid } });
-    // Redirected to voicemail (issue 28): the legs stop ringing and the caller hears the greeting.
+    // Redirected to voicemail: the legs stop ringing and the caller hears the greeting.
     await expect.poll(async () => (await emulatorCall(call.sid)).said).toEqual([DEFAULT_VOICEMAIL_GREETING]);
     expect((await emulatorCall(call.sid)).legs.every((l) => l.status === 'canceled')).toBe(true);
     await hangUpCall(call.sid);

@@ -62,7 +62,7 @@ describe('inbound calls', () => {
     await Promise.all(line.sockets.map((s) => s.close()));
   });
 
-  it('nobody answering is a NO_ANSWER, and the caller is offered voicemail (issue 28)', async () => {
+  it('nobody answering is a NO_ANSWER, and the caller is offered voicemail', async () => {
     const line = await voiceLine({ members: 2 });
     const call = await callFromPhone({ from: newPhone(), to: line.channel.identifier });
     const ended = await advanceCall(call.sid);
@@ -150,7 +150,7 @@ describe('inbound calls', () => {
     const calls = (await listCalls(line.owner)).body.data.calls;
     expect(calls).toHaveLength(2);
     expect(calls[0]?.contact.id).toBe(calls[1]?.contact.id);
-    // The contacts API is issue 11's: the contact's counters are read where they are kept.
+    // The contacts API is tested elsewhere: the contact's counters are read where they are kept.
     const { client, tableName } = testTable();
     const { Item } = await client.send(
       new GetCommand({ TableName: tableName, Key: keys.contact(line.owner.company.id, calls[0]?.contact.id ?? '') }),

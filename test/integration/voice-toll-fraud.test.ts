@@ -9,7 +9,7 @@ import { addTeamMember } from '../support/team';
 import { callFromClient, hangUpCall } from '../support/twilio';
 import { listCalls, voiceLine, voiceToken } from '../support/voice';
 
-/** Issue 21, toll fraud: what an agent's browser (or a stolen session) may dial, how often, and how many at once. */
+/** Toll fraud (docs/security.md: Toll fraud): what an agent's browser (or a stolen session) may dial, how often, and how many at once. */
 
 type Line = Awaited<ReturnType<typeof voiceLine>>;
 

@@ -20,7 +20,7 @@ import {
 import { identityOf, listCalls, signedLine } from '../support/voice';
 
 /**
- * Voicemail (issue 28): a call nobody answers is recorded by Twilio's `<Record>` after the company's
+ * Voicemail: a call nobody answers is recorded by Twilio's `<Record>` after the company's
  * greeting; the signed recording status callback keeps it on the call once, the inbox hears of it,
  * and Call History plays it through Switchboard's own route with the company's credentials.
  */

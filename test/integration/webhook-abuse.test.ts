@@ -157,7 +157,7 @@ const cases: Record<string, WebhookCase> = {
   },
   '/voice/outbound': {
     request: async (line) => {
-      // One live outbound call per user (issue 21): the owner's earlier call has ended, and each request
+      // One live outbound call per user: the owner's earlier call has ended, and each request
       // finds the live-call and rate items already there, so every one changes the same shape.
       const previous = placedOutbound.get(line);
       if (previous) await endCall(line, previous);
@@ -169,7 +169,7 @@ const cases: Record<string, WebhookCase> = {
     foreign: async (line, other) => ({ params: outboundParams(line, await ringingCall(other)) }),
     reportsOnStoredSid: false,
   },
-  // The end of a voicemail's <Record> (issue 28): the call hangs up; nothing is stored.
+  // The end of a voicemail's <Record>: the call hangs up; nothing is stored.
   '/voice/voicemail': {
     request: async (line) => ({
       params: { CallSid: await unansweredCall(line), RecordingSid: newRecordingSid(), RecordingDuration: '4' },
@@ -180,7 +180,7 @@ const cases: Record<string, WebhookCase> = {
     reportsOnStoredSid: true,
     storesNothing: true,
   },
-  // Twilio's recording status callback (issue 28): the voicemail is kept on the call, once.
+  // Twilio's recording status callback: the voicemail is kept on the call, once.
   '/voice/recording': {
     request: async (line) => ({ params: recordingParams(line, await unansweredCall(line)) }),
     foreign: async (line, other) => ({ params: recordingParams(line, await unansweredCall(other)) }),

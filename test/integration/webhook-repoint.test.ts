@@ -7,8 +7,8 @@ import { tableOfOwn } from '../support/table';
 import { numberOf, setTwilioFaults, textFromPhone, twilioGet, twilioPost } from '../support/twilio';
 
 /**
- * Re-pointing every company's Twilio numbers after the public URL changed (issue 29, "Domain, TLS and
- * secrets"; docs/deploy.md: Re-pointing the numbers). The re-point visits every company of the table, so
+ * Re-pointing every company's Twilio numbers after the public URL changed
+ * (docs/deploy.md: Re-pointing the numbers). The re-point visits every company of the table, so
  * this file has a table of its own, and two gateways in front of it: the platform at its old address,
  * where the companies import their numbers, and at its new one (another WEBHOOK_BASE_URL), where the
  * admin re-points them. The Twilio emulator then calls the new address.

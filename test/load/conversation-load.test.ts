@@ -16,7 +16,7 @@ const listen = socketsClosedAfterEach();
 /**
  * Texts of one phone at once. DynamoDB takes one transaction at a time on an item, so every text of a
  * conversation waits its turn on the conversation's item (conflicts simulated, local/dynamodb-proxy.ts):
- * 20 at once, as many as issue 22's parallel replies; how fast a company's texts go in is the peak
+ * 20 at once, as many as test/load/parallel-replies.test.ts's parallel replies; how fast a company's texts go in is the peak
  * benchmark's (test/peak), not a test's.
  */
 const INBOUND = 20;

@@ -7,7 +7,7 @@ import { emulatorMessages } from '../support/twilio';
 /**
  * Parallel replies into one conversation, with DynamoDB's transaction conflicts simulated
  * (local/dynamodb-proxy.ts, on unless DYNAMODB_CONFLICTS=off): every one accepted, stored once and
- * handed to Twilio once, however often its transaction was cancelled by another (issue 22). Whether
+ * handed to Twilio once, however often its transaction was cancelled by another. Whether
  * the replies' own transactions overlap depends on the machine's load, so another writer holds the
  * conversation until one has been turned away.
  */

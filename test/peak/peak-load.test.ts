@@ -7,7 +7,7 @@ import { companyCounts, tableStats } from '../support/table';
 /**
  * A busy company's peak, with DynamoDB's transaction conflicts simulated (local/dynamodb-proxy.ts, on
  * unless DYNAMODB_CONFLICTS=off): Twilio does not retry an inbound text's webhook, so every one must
- * be answered 2xx once its text is stored, whatever it raced (issue 22). A rate is a goal of the
+ * be answered 2xx once its text is stored, whatever it raced. A rate is a goal of the
  * machine as much as of the product, so this is a benchmark (`npm run bench`, project `peak`, alone
  * on a stack of its own), not part of `npm test`.
  */

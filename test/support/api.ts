@@ -34,7 +34,7 @@ export interface ApiResponse<T = unknown> {
     message?: string;
     error: { message: string; code: string; details?: Record<string, unknown> };
   };
-  /** The answer's bytes as they came (a binary route's picture or recording; issue 28). */
+  /** The answer's bytes as they came (a binary route's picture or recording). */
   bytes: Buffer;
 }
 
@@ -181,7 +181,7 @@ export function verificationToken(mail: SentMail): string {
   return match[1];
 }
 
-/** Spends a verification token the way the web app does: in a POST body, never in a URL (issue 21). */
+/** Spends a verification token the way the web app does: in a POST body, never in a URL. */
 export const verifyEmail = (token: string, origin?: string) => callRoute(endpoints.verifyEmail, { body: { token }, origin });
 
 export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0, 8)}@example.test`;

@@ -177,7 +177,7 @@ export async function mailedVerificationLink(email: string, count = 1): Promise<
 export const linkToken = (link: string): string => new URLSearchParams(new URL(link).hash.slice(1)).get('token') ?? '';
 
 /**
- * Every URL a page asks for, to show a link's token never travels in one (issue 21): what CloudFront
+ * Every URL a page asks for, to show a link's token never travels in one: what CloudFront
  * would log. A request's URL never includes the fragment.
  */
 export function requestedUrls(page: Page): string[] {

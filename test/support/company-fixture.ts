@@ -69,7 +69,7 @@ export async function companyWithEverything(
   const reply = await sendText(owner, conversationId, 'Yes, how can we help?');
   if (reply.status !== 201) throw new Error(`reply: ${JSON.stringify(reply.body)}`);
 
-  // Nobody answers (issue 28): the ring times out and the caller leaves a short voicemail, then hangs up.
+  // Nobody answers: the ring times out and the caller leaves a short voicemail, then hangs up.
   const call = await callFromPhone({ from: contact.phoneNumber, to: line.channel.identifier });
   if (!['completed', 'no-answer', 'busy', 'failed', 'canceled'].includes(call.status)) await advanceCall(call.sid);
   await speakOnCall(call.sid, 2);
@@ -114,9 +114,9 @@ export async function companyWithEverything(
       'contacts/{id}': contact.id,
       'conversations/{id}': conversationId,
       'messages/{messageId}': reply.body.data.message.id,
-      // A message's media item (issue 28): the index within the message.
+      // A message's media item: the index within the message.
       'media/{index}': '0',
-      // The call, with its voicemail (issue 28).
+      // The call, with its voicemail.
       'calls/{id}': finishedCall.id,
       'twilio/{webhookId}': webhookId,
       'companies/{id}': owner.company.id,

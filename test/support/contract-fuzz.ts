@@ -436,7 +436,7 @@ export function judge(
   if (request.expect && !request.expect.includes(status)) return `answered ${status}, expected ${request.expect.join('/')}`;
   if (status < 200 || (status >= 300 && status < 400)) return `answered ${status}`;
   if (contract.auth === 'twilio' && status < 300) return `accepted a webhook that Twilio did not sign (${status})`;
-  // A binary route (issue 28) answers bytes of a named type when it succeeds; its failures are envelopes.
+  // A binary route answers bytes of a named type when it succeeds; its failures are envelopes.
   if (contract.binary && status < 300) {
     if (!answer.contentType || answer.contentType.startsWith('application/json'))
       return `answered ${answer.contentType || 'no content type'}, not bytes`;

@@ -33,7 +33,7 @@ export interface ConversationSeed {
   at: Date;
   contactName?: string;
   body?: string;
-  /** Its assignee (issue 27); unassigned when absent. */
+  /** Its assignee; unassigned when absent. */
   assignee?: { id: string; name: string } | null;
 }
 

@@ -4,7 +4,7 @@ import { type Account, type CallOptions, callRoute, unchecked } from './api';
 import { endpoints } from './endpoints';
 import { readConversation } from './sms';
 
-/** The team inbox's routes (issue 27) as a member's browser calls them. */
+/** The team inbox's routes as a member's browser calls them. */
 
 export const markRead = (who: Account, conversationId: string) =>
   callRoute(endpoints.markConversationRead, { params: { id: conversationId }, token: who.tokens.accessToken });

@@ -109,7 +109,7 @@ export async function textFromPhone(text: {
   from: string;
   to: string;
   body?: string;
-  /** An MMS's pictures (issue 28): the emulator makes each a Media resource with content of that type. */
+  /** An MMS's pictures: the emulator makes each a Media resource with content of that type. */
   media?: { contentType: string }[];
   deliveries?: number;
   parallel?: number;
@@ -156,7 +156,7 @@ export interface EmulatorMessage {
   callbacks: EmulatorWebhookAttempt[];
   /** Webhook deliveries (inbound). */
   webhooks: EmulatorWebhookAttempt[];
-  /** An MMS's Media resources (issue 28); `uri` is the resource's path (`.json`), its content without it. */
+  /** An MMS's Media resources; `uri` is the resource's path (`.json`), its content without it. */
   media: { sid: string; content_type: string; uri: string }[];
 }
 
@@ -265,7 +265,7 @@ export const answerCall = (sid: string, by?: string) => callControl<EmulatorCall
 export const hangUpCall = (sid: string, by?: string) => callControl<EmulatorCall>(`/_emulator/calls/${sid}/hangup`, { by });
 
 /**
- * The caller speaks into the `<Record>` under way for `seconds` of the call's time (issue 28), without
+ * The caller speaks into the `<Record>` under way for `seconds` of the call's time, without
  * waiting for them; the recording ends at hangup, `advanceCall` or its maxLength.
  */
 export const speakOnCall = (sid: string, seconds: number) =>

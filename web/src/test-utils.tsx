@@ -82,7 +82,7 @@ export const ok = (data: unknown, status = 200) => json(status, { success: true,
 export const fail = (status: number, message: string, code = 'VALIDATION_FAILED') =>
   json(status, { success: false, error: { code, message } });
 
-/** A binary route's answer (issue 28): bytes with their content type, as the media and voicemail routes send them. */
+/** A binary route's answer: bytes with their content type, as the media and voicemail routes send them. */
 export const bytes = (contentType: string, content: number[] = [0x89, 0x50, 0x4e, 0x47]) =>
   new Response(new Uint8Array(content), { status: 200, headers: { 'Content-Type': contentType } });
 

@@ -527,7 +527,7 @@ function rawRequest(
   });
 }
 
-describe('Twilio emulator against cross-site requests (issue 21)', () => {
+describe('Twilio emulator against cross-site requests', () => {
   let emulator: TwilioEmulator;
   const { request } = client(() => emulator);
   beforeAll(async () => {

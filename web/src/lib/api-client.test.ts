@@ -518,7 +518,7 @@ describe('createApiClient: renewing an access token about to expire', () => {
   });
 });
 
-describe('createApiClient: binary routes (issue 28)', () => {
+describe('createApiClient: binary routes', () => {
   const bytes = (status = 200) =>
     new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), { status, headers: { 'Content-Type': 'image/png' } });
 

@@ -36,7 +36,7 @@ export interface RequestOptions {
 
 /**
  * How a request is sent: `refresh: false` for a route whose 401 means "wrong credentials" (docs/product.md §8);
- * `binary` for a route that answers bytes (issue 28): its success is the body as a Blob, its error an envelope.
+ * `binary` for a route that answers bytes: its success is the body as a Blob, its error an envelope.
  */
 interface Sending extends RequestOptions {
   refresh: boolean;
@@ -86,7 +86,7 @@ export function refreshDelayMs(attempt: number, error: unknown, random: () => nu
  * How near its expiry, either side by this tab's clock, an access token is renewed before a call
  * instead of after the call's 401. The voice token is renewed 10 s before it ends and lives as long as
  * an access token got just before it: without this, each renewal met a 401 first and cost a second
- * request (issue 25). Beyond the margin on the far side the tab's clock is off (or the tab slept): the
+ * request. Beyond the margin on the far side the tab's clock is off (or the tab slept): the
  * 401 decides, so a wrong clock never makes a tab refresh before every call.
  */
 export const ACCESS_TOKEN_RENEWAL_MARGIN_MS = 30_000;
@@ -154,7 +154,7 @@ export function createApiClient(options: {
    * One refresh at a time: parallel 401s wait for the same new tokens, and across tabs the lock holder
    * refreshes while the others wait and then take its result from storage.
    *
-   * Only a 401 means the session is over (issue 21, "Sessions"). A 429, a 5xx or a network failure says
+   * Only a 401 means the session is over. A 429, a 5xx or a network failure says
    * nothing about the session: the refresh token is kept and the refresh tried again with back-off
    * (refreshDelayMs); if it still cannot get through, the caller gets that failure and stays signed in.
    */

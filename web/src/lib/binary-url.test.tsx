@@ -10,7 +10,7 @@ function wrapper() {
   return ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
-describe('useBinaryUrl (issue 28)', () => {
+describe('useBinaryUrl', () => {
   it('loads only once enabled, gives an object URL, and revokes it on unmount', async () => {
     const urls = stubObjectUrls();
     const load = vi.fn(async () => new Blob(['RIFF'], { type: 'audio/wav' }));

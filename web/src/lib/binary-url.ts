@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 export const binaryKey = (url: string) => ['binary', url] as const;
 
 /**
- * A binary route's bytes (issue 28) as an object URL for `<img src>` or `<audio src>`, which cannot send
+ * A binary route's bytes as an object URL for `<img src>` or `<audio src>`, which cannot send
  * the bearer token themselves: `load` reads them with the API client (`api.blob`). Fetched only once
  * `enabled` (the bubble is in view, the person pressed Play); the Blob is cached per URL (the `url` the
  * API gives the media or voicemail: their bytes never change); each user of it has its own object URL,

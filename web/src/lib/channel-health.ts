@@ -2,7 +2,7 @@ import type { ChannelHealthStatus } from '@shared/contract/channel-health';
 import type { Channel } from '@shared/contract/settings';
 
 /**
- * A channel's health in words (issue 26), read by the Channels page and the Dashboard's warning: the
+ * A channel's health in words, read by the Channels page and the Dashboard's warning: the
  * badge's label, its tone, and what to say when a check found no problem to quote.
  */
 export const HEALTH_WORDS: Record<

@@ -126,7 +126,7 @@ const listRead = (cache: QueryClient, filter: 'OPEN' | 'CLOSED' | 'BOTH', pages:
 const listed = (cache: QueryClient, filter: 'OPEN' | 'CLOSED' | 'BOTH') =>
   cache.getQueryData<ConversationListData>(conversationKeys.list(filter))?.pages.map((p) => p.conversations);
 
-describe('a read meets the cache (issue 22)', () => {
+describe('a read meets the cache', () => {
   afterEach(() => vi.useRealTimers());
 
   it('the socket’s status outweighs a read at the same activity for INDEX_SETTLE_MS; after that the read is believed', async () => {
@@ -206,7 +206,7 @@ const sms = (id: string, status: MessageStatus, providerMessageId: string | null
   smsMessage: { providerStatus: status.toLowerCase(), providerMessageId, segments: 1, errorCode: null, errorMessage: null },
 });
 
-describe('a thread read meets the cache (issue 22)', () => {
+describe('a thread read meets the cache', () => {
   const threadRead = (cache: QueryClient, messages: () => Message[]) =>
     infiniteQueryOptions({
       queryKey: conversationKeys.thread('a'),
@@ -230,7 +230,7 @@ describe('a thread read meets the cache (issue 22)', () => {
   });
 });
 
-describe('unread counts and assignment in the query cache (issue 27)', () => {
+describe('unread counts and assignment in the query cache', () => {
   const shared = (c: Conversation): Omit<Conversation, 'unreadCount'> => {
     const { unreadCount: _, ...rest } = c;
     return rest;

@@ -11,7 +11,7 @@ import { type InfiniteData, type QueryClient, replaceEqualDeep } from '@tanstack
 
 export type ConversationFilter = (typeof CONVERSATION_STATUS_FILTERS)[number];
 /**
- * Whose conversations a list holds (issue 27): everyone's (`all`), nobody's (`unassigned`) or one
+ * Whose conversations a list holds: everyone's (`all`), nobody's (`unassigned`) or one
  * member's, by id (Mine is the viewer's id), so the cache can tell where an assigned conversation belongs.
  */
 export type AssigneeScope = 'all' | 'unassigned' | (string & {});
@@ -165,7 +165,7 @@ function withMessage(thread: ThreadData, message: Message): ThreadData {
 const byTime = (a: Message, b: Message) => a.createdAt.localeCompare(b.createdAt);
 
 /*
- * Reads never overwrite fresher news (issue 22). The list reads an index (GSI1/GSI2), which DynamoDB
+ * Reads never overwrite fresher news. The list reads an index (GSI1/GSI2), which DynamoDB
  * updates a moment after the conversation (eventually consistent), and a thread read can leave before
  * a change whose event arrives before its answer: either may bring an older state than the socket or
  * a mutation's answer already put here. Fetched data meets the cache in each query's

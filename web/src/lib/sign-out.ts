@@ -18,7 +18,7 @@ export function signOut() {
 
 /**
  * Throttled (429), the server busy (5xx) or offline: the session would stay live on the server, so the
- * call is tried again with the refresh's back-off (issue 21, "Sessions"). Any other answer is final.
+ * call is tried again with the refresh's back-off. Any other answer is final.
  */
 async function endOnServer(refreshToken: string) {
   for (let attempt = 1; attempt <= REFRESH_ATTEMPTS; attempt++) {

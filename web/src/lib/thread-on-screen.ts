@@ -1,5 +1,5 @@
 /**
- * Which conversation's thread is on screen (issue 27), so an event for it does not count as unread
+ * Which conversation's thread is on screen, so an event for it does not count as unread
  * while the person is reading it: the thread marks it read instead (features/conversations).
  */
 let shown: string | null = null;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { unreadBadge } from './unread-summary';
 import { useDocumentTitle, useDocumentTitlePrefix } from './use-document-title';
 
-describe('the unread count in the nav and the tab title (issue 27)', () => {
+describe('the unread count in the nav and the tab title', () => {
   it('shows the count, nothing for none, and 99+ above the badge maximum or at it when the server did not look at all', () => {
     expect(unreadBadge(undefined)).toBeNull();
     expect(unreadBadge({ count: 0, complete: true })).toBeNull();

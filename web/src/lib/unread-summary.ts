@@ -7,7 +7,7 @@ import { pollingInterval } from './realtime/polling';
 import type { ConnectionState } from './realtime/realtime-client';
 import { api } from './services';
 
-/** The nav's count (issue 27): open conversations with unread messages for the signed-in person. */
+/** The nav's count: open conversations with unread messages for the signed-in person. */
 export interface UnreadSummary {
   count: number;
   /** False when the server looked at only the UNREAD_WINDOW most recently active open conversations. */

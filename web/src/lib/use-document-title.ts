@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 
 export const APP_NAME = 'Switchboard';
 
-/** The page's own title and the shell's prefix (the unread count, issue 27): the tab shows both. */
+/** The page's own title and the shell's prefix (the unread count): the tab shows both. */
 let pageTitle = '';
 let prefix = '';
 const write = () => {

@@ -26,7 +26,7 @@ function Page() {
 
 beforeEach(() => signInAs('AGENT'));
 
-describe('AppShell unread count (issue 27)', () => {
+describe('AppShell unread count', () => {
   it("shows the number of conversations with unread messages on Conversations and at the start of the tab's title", async () => {
     const requests = stubServer((r) =>
       r.url.startsWith(urlOf(endpoints.unreadConversations)) ? ok({ count: 3, complete: true }) : ok({}),

@@ -35,7 +35,7 @@ export function AppShell() {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   useRealtimeConnection(session && { userId: session.user.id, companyId: session.company.id });
-  // Issue 27: the conversations with unread messages, in the nav and at the start of every tab title.
+  // The conversations with unread messages, in the nav and at the start of every tab title.
   const unread = unreadBadge(useUnreadSummary(Boolean(session)).data);
   useDocumentTitlePrefix(unread ? `(${unread}) ` : '');
 

@@ -77,7 +77,7 @@ describe('realtime events in the query cache', () => {
     expect(stale()).toBe(true);
   });
 
-  it("mark Call History and the Dashboard's voicemail count stale when a caller leaves a voicemail (issue 28)", () => {
+  it("mark Call History and the Dashboard's voicemail count stale when a caller leaves a voicemail", () => {
     const cache = new QueryClient();
     const voicemails = callKeys.list({ status: '', from: '', to: '', voicemail: 'true' });
     cache.setQueryData(voicemails, []);

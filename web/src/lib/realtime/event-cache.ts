@@ -113,7 +113,7 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent, viewerI
       return;
     // Call History shows the call with its final status (the event is sent once the call's record is).
     case 'call_ended':
-    // A caller left a voicemail (issue 28): Call History lists it, the Dashboard counts it.
+    // A caller left a voicemail: Call History lists it, the Dashboard counts it.
     case 'voicemail_received':
       void queryClient.invalidateQueries({ queryKey: callKeys.all });
       return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pollingInterval, RECONCILIATION_MS } from './polling';
 
-describe('polling while the socket is down, not while it is up (issue 25)', () => {
+describe('polling while the socket is down, not while it is up', () => {
   it('polls at the screen’s own interval while the socket is disconnected', () => {
     expect(pollingInterval('disconnected', 60_000)).toBe(60_000);
     expect(pollingInterval('disconnected', 2_000)).toBe(2_000);

@@ -2,7 +2,7 @@ import type { ConnectionState } from './realtime-client';
 
 /**
  * While the socket is connected its events keep every screen fresh, so the refetch intervals of
- * docs/product.md §9 are only the fallback (issue 25, docs/product.md: Realtime): a connected tab reads just this
+ * docs/product.md §9 are only the fallback (docs/product.md: Realtime): a connected tab reads just this
  * often, to heal a push that was lost on the way (a failed delivery the server only logs). Thirty
  * minutes is two reads an hour per screen, against sixty; a lost event is rare, and every reconnect
  * refreshes the caches at once anyway.

@@ -18,7 +18,7 @@ const numbersOf = (numbers: number, companies: number) =>
 
 /**
  * Where Twilio reaches the platform, and re-pointing every company's numbers there after the public
- * URL changed (issue 29; docs/deploy.md: Re-pointing the numbers). The re-point goes on pass after pass
+ * URL changed (docs/deploy.md: Re-pointing the numbers). The re-point goes on pass after pass
  * while the dialog stays open, its totals shown as they come.
  */
 export function WebhookAddressPanel() {

@@ -10,7 +10,7 @@ export const login = (credentials: BodyOf<typeof auth.login>) => api.call(auth.l
 
 export const register = (registration: Registration) => api.callWithMessage(auth.register, { body: registration });
 
-/** The token goes in the body, never in a URL that a log or the browser history keeps (issue 21). */
+/** The token goes in the body, never in a URL that a log or the browser history keeps. */
 export const verifyEmail = (token: string) => api.callWithMessage(auth.verifyEmail, { body: { token } });
 
 export const resendVerification = (email: string) => api.callWithMessage(auth.resendVerification, { body: { email } });

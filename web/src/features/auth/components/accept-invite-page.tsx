@@ -35,7 +35,7 @@ export function AcceptInvitePage() {
     );
   }
   if (preview.isError) {
-    // Accepted already, or the address has an account (issue 21: said here, to the link's holder): sign in.
+    // Accepted already, or the address has an account (said here, to the link's holder): sign in.
     const signIn =
       preview.error instanceof ApiError && (preview.error.details?.used === true || preview.error.code === 'EMAIL_TAKEN');
     return <DeadLink message={errorMessage(preview.error, 'This invitation link cannot be opened.')} signIn={signIn} />;

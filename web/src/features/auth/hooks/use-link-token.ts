@@ -9,7 +9,7 @@ function tokenIn(search: string, hash: string): string | null {
 /**
  * The token a mailed link carries, read once, and then taken out of the address bar at once (a
  * replace, so history keeps no copy): the token is a key to an account or a team, and an address bar
- * gets shared, bookmarked and sent as Referer (issue 21). Mails carry it in the fragment, which
+ * gets shared, bookmarked and sent as Referer. Mails carry it in the fragment, which
  * browsers never send, so no server or CloudFront log holds it either.
  */
 export function useLinkToken(): string | null {

@@ -11,7 +11,7 @@ import { api } from '@/lib/services';
 
 /**
  * The page's filters as the address keeps them: a status, days (YYYY-MM-DD) in the reader's time zone,
- * and 'true' for calls with a voicemail only (issue 28).
+ * and 'true' for calls with a voicemail only.
  */
 export interface CallFilters {
   status: CallStatus | '';
@@ -55,7 +55,7 @@ export function useCalls(filters: CallFilters, options: { enabled?: boolean } = 
 }
 
 /**
- * A voicemail's recording (issue 28) as an object URL, fetched once the person asks to play it: the
+ * A voicemail's recording as an object URL, fetched once the person asks to play it: the
  * server marks it listened when it answers, so the lists (and the Dashboard's count) are read again.
  */
 export function useVoicemailAudio(call: { id: string; voicemail: { url: string } }, enabled: boolean) {

@@ -68,7 +68,7 @@ export function CallHistoryPage() {
             ))}
           </select>
         </div>
-        {/* Issue 28: calls where the caller left a voicemail (`voicemail=true` in the address, as the API takes it). */}
+        {/* Calls where the caller left a voicemail (`voicemail=true` in the address, as the API takes it). */}
         <label className={cn(FIELD, 'flex cursor-pointer items-center gap-2 font-medium')}>
           <input
             type="checkbox"
@@ -172,7 +172,7 @@ function CallRow({ call }: { call: Call }) {
 }
 
 /**
- * A voicemail (issue 28): "New" until someone in the company has played it, and Play voicemail, which
+ * A voicemail: "New" until someone in the company has played it, and Play voicemail, which
  * fetches the recording then and there: fetching it is what marks it listened on the server, so it is
  * not loaded merely because the list was shown. Then the browser's own player (keyboard-usable), given
  * focus in the button's place, plays it.

@@ -17,7 +17,7 @@ const SMALL = 'min-h-9 px-3 py-1.5';
 const isNewer = (a: string | null | undefined, b: string | null) => !!a && (!b || Date.parse(a) > Date.parse(b));
 
 /**
- * A phone channel's health on the Channels page (issue 26): the badge, the first problem's sentence
+ * A phone channel's health on the Channels page: the badge, the first problem's sentence
  * when it is not healthy, Check now, Repair for owners and admins, and the details.
  */
 export function ChannelHealthPanel({

@@ -35,7 +35,7 @@ function Screen() {
   return null;
 }
 
-describe('the list and the thread poll only while the socket is down (issue 25)', () => {
+describe('the list and the thread poll only while the socket is down', () => {
   let requests: ReturnType<typeof stubServer>;
   const reads = () => ({
     list: requests.filter((r) => new URL(r.url, 'http://app').pathname === urlOf(endpoints.listConversations)).length,

@@ -34,7 +34,7 @@ import { api } from '@/lib/services';
 import { usersQuery } from '@/lib/settings-queries';
 import { adjustUnreadSummary } from '@/lib/unread-summary';
 
-/** The list's Mine / Unassigned / All (issue 27); the address and the API say `me` and `unassigned`. */
+/** The list's Mine / Unassigned / All; the address and the API say `me` and `unassigned`. */
 export type AssigneeFilter = 'me' | 'unassigned' | 'all';
 
 export const fetchConversations = (status: ConversationFilter, assignee: AssigneeFilter, cursor: string | null) =>
@@ -173,7 +173,7 @@ export function useAssignConversation(conversationId: string) {
   });
 }
 
-/** An internal note (issue 27): stored in the thread at once; the socket's note_added repeats it harmlessly. */
+/** An internal note: stored in the thread at once; the socket's note_added repeats it harmlessly. */
 export function useAddNote(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -8,7 +8,7 @@ import { useAssignableMembers, useAssignConversation } from '../api/conversation
 const UNASSIGNED = '';
 
 /**
- * The thread header's owner (issue 27): a native select (the platform's keyboard and screen-reader
+ * The thread header's owner: a native select (the platform's keyboard and screen-reader
  * picker) of the company's members and Unassigned. While the change is on its way it shows the choice
  * and is disabled; a refusal says why and the select goes back to the owner as it is.
  */

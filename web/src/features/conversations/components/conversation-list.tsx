@@ -84,7 +84,7 @@ export function ConversationList({
   hasSmsChannel,
 }: {
   filter: ConversationFilter;
-  /** Mine / Unassigned / All (issue 27). */
+  /** Mine / Unassigned / All. */
   assignee?: AssigneeFilter;
   selectedId: string | null;
   hrefOf: (id: string) => string;

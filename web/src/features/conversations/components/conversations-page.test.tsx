@@ -869,14 +869,14 @@ describe('ConversationsPage realtime', () => {
       }),
     );
     await waitFor(() => expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy());
-    // All of it without asking the server again, but to mark read the text that arrived in the open thread (issue 27).
+    // All of it without asking the server again, but to mark read the text that arrived in the open thread.
     expect(requests.slice(fetched).map((r) => `${r.method} ${new URL(r.url, 'http://app').pathname}`)).toEqual([
       callLine(endpoints.markConversationRead, { id: 'cv-5' }),
     ]);
   });
 });
 
-describe('ConversationsPage reads older than the socket (issue 22)', () => {
+describe('ConversationsPage reads older than the socket', () => {
   const isList = (r: Recorded) => isCall(r, endpoints.listConversations) && r.url.includes('?');
   const isThread = (id: string) => (r: Recorded) =>
     r.method === 'GET' && r.url.startsWith(urlOf(endpoints.getConversation, { id }));
@@ -1038,7 +1038,7 @@ describe('ConversationsPage reads older than the socket (issue 22)', () => {
   });
 });
 
-describe('ConversationsPage team inbox (issue 27)', () => {
+describe('ConversationsPage team inbox', () => {
   const grace: TeamUser = {
     id: 'u2',
     name: 'Grace Hopper',
@@ -1270,7 +1270,7 @@ describe('ConversationsPage team inbox (issue 27)', () => {
   });
 });
 
-describe('ConversationsPage pictures (issue 28)', () => {
+describe('ConversationsPage pictures', () => {
   const PICTURES: Message['media'] = [
     { contentType: 'image/png', url: urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-pics', index: '0' }) },
     { contentType: 'application/pdf', url: urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-pics', index: '1' }) },

@@ -20,7 +20,7 @@ const NEAR_LIMIT = 200;
 const LIMIT_TEXT = MAX_MESSAGE_LENGTH.toLocaleString('en-US');
 const NOTE_LIMIT_TEXT = MAX_NOTE_LENGTH.toLocaleString('en-US');
 
-/** Reply texts the contact; Note writes to the team only (issue 27). */
+/** Reply texts the contact; Note writes to the team only. */
 type ComposeMode = 'reply' | 'note';
 const MODES: { value: ComposeMode; label: string }[] = [
   { value: 'reply', label: 'Reply' },
@@ -28,7 +28,7 @@ const MODES: { value: ComposeMode; label: string }[] = [
 ];
 
 /**
- * Issue 27: a Reply / Note switch (two radios: arrow keys move between them). Each mode keeps its own
+ * A Reply / Note switch (two radios: arrow keys move between them). Each mode keeps its own
  * draft, so switching loses nothing and a note never goes out as a text; Note mode is amber, says it is
  * internal, allows MAX_NOTE_LENGTH and is not held back by what blocks texts.
  * docs/product.md §2/§5 composer: a blank or whitespace-only text is not sent; Enter sends, Shift+Enter starts a

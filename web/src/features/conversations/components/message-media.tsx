@@ -19,7 +19,7 @@ export function fileKind(contentType: string): string {
 }
 
 /**
- * An inbound MMS's media (issue 28), in Twilio's order: pictures in the bubble, anything else as a
+ * An inbound MMS's media, in Twilio's order: pictures in the bubble, anything else as a
  * download. `from` is the contact's number as the app writes numbers, for the pictures' alt text.
  */
 export function MessageMediaList({ message, from }: { message: Message; from: string }) {

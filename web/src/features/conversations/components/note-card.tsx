@@ -17,7 +17,7 @@ export function mentionPieces(body: string, members: readonly MemberRef[]): { te
 }
 
 /**
- * An internal note (issue 27): the team's, never sent to the contact, so not a chat bubble: a
+ * An internal note: the team's, never sent to the contact, so not a chat bubble: a
  * full-width amber card labelled "Internal note", its author and time, mentions highlighted.
  */
 export function NoteCard({ note, viewerId }: { note: Message; viewerId: string | undefined }) {

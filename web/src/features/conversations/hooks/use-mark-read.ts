@@ -11,7 +11,7 @@ const counts = (message: Message, viewerId: string | undefined) =>
     : message.direction === 'INBOUND';
 
 /**
- * Issue 27: while the thread is on screen and the tab visible, the conversation is marked read: once
+ * While the thread is on screen and the tab visible, the conversation is marked read: once
  * when it opens (or the tab comes back) with unread messages, and once per arrival of a new one while
  * reading (events then leave its count at 0: lib/realtime/event-cache). One request per arrival, never
  * a loop: a failed one is not repeated until something new arrives.

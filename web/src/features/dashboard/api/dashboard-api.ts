@@ -19,13 +19,13 @@ export function useOpenConversationCount() {
   return useQuery(openConversationCountQuery());
 }
 
-/** The numbers in use whose last health check found them not healthy (issue 26), from the shared channels list. */
+/** The numbers in use whose last health check found them not healthy, from the shared channels list. */
 export function useChannelsNeedingAttention() {
   return useQuery({ ...channelsQuery(), select: (list) => list.filter(needsAttention) });
 }
 
 /**
- * New voicemails (issue 28): the calls with one nobody has played yet, from Call History's Voicemail
+ * New voicemails: the calls with one nobody has played yet, from Call History's Voicemail
  * filter. Under Call History's key, so a voicemail arriving or played updates the count as well.
  */
 export function useNewVoicemailCount() {

@@ -67,7 +67,7 @@ describe('DashboardPage counters', () => {
   });
 });
 
-describe('DashboardPage, new voicemails (issue 28)', () => {
+describe('DashboardPage, new voicemails', () => {
   const voicemail = (id: string, listened: boolean) => ({
     id,
     voicemail: {

@@ -165,7 +165,7 @@ export function DashboardPage() {
 }
 
 /**
- * Issue 26: a number Twilio no longer sends to us loses calls and texts without anyone noticing; the
+ * A number Twilio no longer sends to us loses calls and texts without anyone noticing; the
  * Dashboard says so, by number, and leads to the Channels page where it is repaired.
  */
 function ChannelHealthWarning() {

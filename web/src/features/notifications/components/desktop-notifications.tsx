@@ -10,7 +10,7 @@ const STATE_TEXT = {
 } as const;
 
 /**
- * The shell's opt-in for desktop notifications (issue 27): a button while the browser has not been
+ * The shell's opt-in for desktop notifications: a button while the browser has not been
  * asked (asking only on that click, never on load), then what the browser allows. `notifier` is for
  * the component tests.
  */

@@ -1,5 +1,5 @@
 /**
- * Desktop notifications (issue 27) behind a small interface, so component tests inject a stand-in
+ * Desktop notifications behind a small interface, so component tests inject a stand-in
  * (as the softphone's device wrapper is); `browserNotifier` is the real one over the Notification API.
  */
 export type NotifierPermission = 'default' | 'granted' | 'denied' | 'unsupported';

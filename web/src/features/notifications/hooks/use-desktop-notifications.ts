@@ -9,7 +9,7 @@ import type { DesktopNotice, Notifier, NotifierPermission } from '../device/noti
 const firstLine = (text: string) => text.split(/\r?\n/, 1)[0] ?? '';
 
 /**
- * Issue 27: once the person allowed them, a new inbound text and an incoming call show a desktop
+ * Once the person allowed them, a new inbound text and an incoming call show a desktop
  * notice while the tab is hidden; clicking it brings the tab back (on the conversation, for a text).
  * Never while the tab is visible, and never for the person's own actions (only inbound texts and calls
  * ringing them are told).

@@ -10,7 +10,7 @@ export function useCallingSettings() {
   return useQuery({ ...companySettingsQuery(), select: (settings) => settings.calling });
 }
 
-/** PUT /company/settings/calling (issue 21): owners and admins; the rate is the owner's. */
+/** PUT /company/settings/calling: owners and admins; the rate is the owner's. */
 export const saveCallingSettings = (calling: BodyOf<typeof voice.updateCallingSettings>) =>
   api.call(voice.updateCallingSettings, { body: calling }).then((d) => d.calling);
 

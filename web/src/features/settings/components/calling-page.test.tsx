@@ -89,7 +89,7 @@ describe('CallingPage', () => {
     expect(requests).toEqual([]);
   });
 
-  it('saves the voicemail greeting a manager wrote, and blank as the default (issue 28)', async () => {
+  it('saves the voicemail greeting a manager wrote, and blank as the default', async () => {
     signOut = signInAs('ADMIN');
     const requests = stubServer(({ body }) =>
       ok({ calling: { allowedCountries: ['US'], outboundCallsPerMinute: 30, ...(body as object) } }),

@@ -22,7 +22,7 @@ import { cn } from '@/lib/cn';
 import { useCallingSettings, useSaveCallingSettings } from '../api/calling-api';
 
 /**
- * Settings → Calling (issue 21, toll fraud): the countries agents may call and the company's outbound
+ * Settings → Calling (toll fraud): the countries agents may call and the company's outbound
  * calls a minute. Owners and admins choose the countries; only the owner changes the rate; agents
  * read them.
  */

@@ -9,7 +9,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useDeleteCompany } from '../api/company-api';
 
 /**
- * The owner's danger zone (issue 29, docs/product.md: Deleting a company): deleting the company and all its
+ * The owner's danger zone (docs/product.md: Deleting a company): deleting the company and all its
  * data, confirmed by typing its name. The button stays disabled until the name matches.
  */
 export function DeleteCompany({ companyName }: { companyName: string }) {

@@ -37,7 +37,7 @@ export function InviteMemberDialog({
 
 function InviteForm({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
   const invite = useInvite();
-  // Only the owner grants ADMIN (issue 21): an admin is offered the roles they may give, and told why.
+  // Only the owner grants ADMIN: an admin is offered the roles they may give, and told why.
   const granter = useSession()?.user.role ?? 'AGENT';
   const options = ROLE_OPTIONS.filter((o) => GRANTABLE_ROLES[granter].includes(o.value as InvitableRole));
   // No role is chosen for them: what a new member may manage is decided, never left to a default.
