@@ -1,26 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { filesUnder, ROOT } from './repository-files';
 
 /**
  * Every citation of a document names a section that exists, and every link between the documents
  * resolves (docs/architecture.md: Citing the documents). Files only: no port, no process.
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const THIS_FILE = 'test/docs/citations.test.ts';
-/** Directories of what is installed or built, never written by hand (.gitignore). */
-const NOT_SOURCES = new Set(['node_modules', 'cdk.out', 'dist', 'coverage', 'test-results', '.git', '.local', '.build']);
-
-function filesUnder(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = dir ? `${dir}/${entry.name}` : entry.name;
-    if (entry.isDirectory() && !NOT_SOURCES.has(entry.name)) filesUnder(path, out);
-    else if (entry.isFile()) out.push(path);
-  }
-  return out;
-}
 
 /** A heading as GitHub renders it: links as their text, no code or emphasis marks. */
 const rendered = (heading: string) =>
