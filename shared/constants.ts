@@ -20,7 +20,7 @@ export const PRESENCE_REFRESH_MS = 30_000;
 export const TOKEN_EXPIRY_WARNING_MS = 10_000;
 export const RINGTONE_WAIT_MAX_MS = 2_000;
 /**
- * The first design said 1 s × 1.5 up to 10 s; the design chose doubling up to 30 s, with full jitter, so that every
+ * The first design said 1 s × 1.5 up to 10 s; a later design chose doubling up to 30 s, with full jitter, so that every
  * tab of a company does not reconnect in step after an outage or a deploy.
  */
 export const SOCKET_RECONNECT = { initialMs: 1_000, factor: 2, maxMs: 30_000 } as const;
