@@ -1,5 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** The product's modules whose tests run against a stand-in: DynamoDB Local, an HTTP server, esbuild. */
 const AGAINST_STAND_INS = [
@@ -17,6 +18,68 @@ const AGAINST_STAND_INS = [
  * the global setups and each project resolve them (an inline project does not inherit the root's `resolve`).
  */
 const resolve = { tsconfigPaths: true };
+
+/**
+ * Files share their worker's modules (`isolate: false`): importing React and jsdom, the AWS SDK or the
+ * CDK once a worker rather than once a file saves about a third of the suite's CPU (docs/testing.md:
+ * The run). A file that replaces a module (`vi.mock`) would leave the replacement to the files after it,
+ * so such files run isolated, in `<project>:own-modules`. A file that imports the product's modules after
+ * setting the environment their module-scope clients read calls `vi.resetModules()` first.
+ */
+const REPLACES_MODULES = /\bvi\.(mock|doMock)\(/;
+const TEST_FILE = /\.test\.tsx?$/;
+const testFilesReplacingModules = ['functions', 'shared', 'bench', 'test', 'local', 'packages', 'infra', 'web'].flatMap(
+  (folder) =>
+    readdirSync(folder, { recursive: true, encoding: 'utf8' })
+      .map((file) => `${folder}/${file.replaceAll('\\', '/')}`)
+      .filter((file) => TEST_FILE.test(file) && !file.includes('node_modules/'))
+      .filter((file) => REPLACES_MODULES.test(readFileSync(file, 'utf8'))),
+);
+
+/** Whether a path matches an include glob here; they use only `**`, `*` and `{a,b}`. */
+const matchesGlob = (file: string, glob: string) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^$()|[\]\\]/g, '\\$&')
+      .replace(/\{([^}]*)\}/g, (_, options: string) => `(${options.split(',').join('|')})`)
+      .replace(/\*\*\//g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replaceAll('\u0000', '(.*/)?')}$`,
+  ).test(file);
+
+type NamedProject = TestProjectInlineConfiguration & { test: { name: string } };
+const replacingModulesIn = (project: NamedProject) =>
+  testFilesReplacingModules.filter(
+    (file) =>
+      (project.test.include ?? []).some((glob) => matchesGlob(file, glob)) &&
+      // Unit's exclusions beyond the defaults are files by name (AGAINST_STAND_INS).
+      !(project.test.exclude ?? []).includes(file),
+  );
+
+/** A project without a stack: its files share modules, and those that replace one run isolated beside it. */
+function sharingModules(project: NamedProject): TestProjectInlineConfiguration[] {
+  const own = replacingModulesIn(project);
+  const shared = {
+    ...project,
+    test: { ...project.test, isolate: false, exclude: [...(project.test.exclude ?? configDefaults.exclude), ...own] },
+  };
+  if (own.length === 0) return [shared];
+  return [
+    shared,
+    {
+      ...project,
+      test: { ...project.test, name: `${project.test.name}:own-modules`, include: own, exclude: configDefaults.exclude },
+    },
+  ];
+}
+
+/** A project with a stack of its own: a second, isolated project would start a second stack, so none of its files may replace a module. */
+function sharingModulesWithStack(project: NamedProject): TestProjectInlineConfiguration {
+  const own = replacingModulesIn(project);
+  if (own.length > 0)
+    throw new Error(`${own.join(', ')}: vi.mock in the ${project.test.name} project, whose files share their modules`);
+  return { ...project, test: { ...project.test, isolate: false } };
+}
 
 /**
  * Projects (docs/testing.md): `unit` runs the product's modules alone, in seconds: no port, no
@@ -44,7 +107,7 @@ export default defineConfig({
     // One file per core: vitest's default leaves one core idle, and test files wait on stacks as much as they compute.
     maxWorkers: availableParallelism(),
     projects: [
-      {
+      ...sharingModules({
         resolve,
         test: {
           name: 'unit',
@@ -53,8 +116,8 @@ export default defineConfig({
           setupFiles: ['test/support/unit-guard.ts'],
           testTimeout: 120_000,
         },
-      },
-      {
+      }),
+      sharingModulesWithStack({
         resolve,
         test: {
           name: 'stand-ins',
@@ -70,8 +133,8 @@ export default defineConfig({
           // A bound, not a goal: hooks start stand-ins (gateways, function environments, the emulator), several times slower on a busy machine.
           hookTimeout: 60_000,
         },
-      },
-      {
+      }),
+      sharingModulesWithStack({
         resolve,
         test: {
           name: 'integration',
@@ -83,8 +146,8 @@ export default defineConfig({
           // expect.poll waits for what the stack does; vitest's 1 s default fails on a busy machine.
           expect: { poll: { timeout: 15_000 } },
         },
-      },
-      {
+      }),
+      ...sharingModules({
         resolve,
         test: {
           name: 'web',
@@ -94,7 +157,7 @@ export default defineConfig({
           // A bound, not a goal: vitest's 5 s default is shorter than findBy's wait on a busy machine.
           testTimeout: 30_000,
         },
-      },
+      }),
       {
         resolve,
         test: {

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureTable } from '../../local/dynamodb';
 import { dynamoDbLocal, ownTable } from '../../test/support/dynamodb-local';
 import { BACKOFF } from './backoff';
-import { withDeadline } from './deadline';
 
 const TABLE = ownTable('batch-get');
 const dynamo = dynamoDbLocal();
 let lib: typeof import('./batch-get');
 let db: DynamoDBDocumentClient;
+/** The deadline as batch-get's own copy of lib/deadline reads it (imported after vi.resetModules). */
+let withDeadline: typeof import('./deadline')['withDeadline'];
 
 beforeAll(async () => {
   await ensureTable(dynamo.client, TABLE);
@@ -19,8 +20,11 @@ beforeAll(async () => {
   vi.stubEnv('AWS_REGION', 'us-east-1');
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'local');
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'local');
+  // Files share modules (vitest.config.ts): a client another file created read another table.
+  vi.resetModules();
   lib = await import('./batch-get');
   db = (await import('./db')).db;
+  ({ withDeadline } = await import('./deadline'));
 });
 
 afterAll(() => {

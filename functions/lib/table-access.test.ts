@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureTable } from '../../local/dynamodb';
 import { dynamoDbLocal, ownTable } from '../../test/support/dynamodb-local';
 import { keyIds, keys } from './table';
@@ -24,6 +24,8 @@ beforeAll(async () => {
   process.env.AWS_REGION ??= 'us-east-1';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  // Files share modules (vitest.config.ts): a client another file created read another table.
+  vi.resetModules();
   query = await import('./query');
   transact = await import('./transact');
   const { db } = await import('./db');
