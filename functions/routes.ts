@@ -10,6 +10,8 @@
  * - `capabilities`: what it uses beyond the table (functions/lib/capabilities.ts), `[]` for none.
  * - `kms`: with `customerSecrets` only, the key operations it needs: `['decrypt']` to use stored Twilio
  *   credentials (webhooks, sending, voice tokens), `['encrypt', ...]` only to store new ones.
+ * - `stack` (HTTP routes): the nested stack the route deploys in, whatever its handler's folder; a new
+ *   route names one (docs/architecture.md: Stack sizes).
  * routes.test.ts and infra/switchboard-stack.test.ts check the declarations and the grants.
  */
 import * as admin from '../shared/contract/admin';
