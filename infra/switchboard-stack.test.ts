@@ -398,7 +398,8 @@ describe('channel health schedule (docs/product.md: Channel health)', () => {
 
 describe('stack size', () => {
   const stacks = templatesOf(withoutWeb.stack);
-  const sizeOf = (stackPath: string) => Object.keys((stacks[stackPath] as Template).toJSON().Resources).length;
+  // `npx cdk synth` adds an AWS::CDK::Metadata resource to each template, which the tests' synth has not.
+  const sizeOf = (stackPath: string) => Object.keys((stacks[stackPath] as Template).toJSON().Resources).length + 1;
 
   it('holds every template, the parent’s and each nested stack’s, at 300 resources, with CloudFormation’s 500 as the margin', () => {
     expect(MAX_TEMPLATE_RESOURCES).toBe(300);
@@ -441,7 +442,7 @@ describe('stack size', () => {
     // The main stack takes no new route (a new entry names its `stack`): its 63 are those deployed there first.
     expect(httpRoutes.filter((route) => !route.stack)).toHaveLength(63);
     // HttpFunctions takes no new route: it holds the functions of the routes deployed in the parent.
-    expect(sizeOf(`Switchboard/${HTTP_FUNCTIONS_STACK}`)).toBe(2 * (httpRoutes.filter((r) => !r.stack).length + 1));
+    expect(sizeOf(`Switchboard/${HTTP_FUNCTIONS_STACK}`)).toBe(2 * (httpRoutes.filter((r) => !r.stack).length + 1) + 1);
   });
 });
 
