@@ -10,6 +10,8 @@
  * - `capabilities`: what it uses beyond the table (functions/lib/capabilities.ts), `[]` for none.
  * - `kms`: with `customerSecrets` only, the key operations it needs: `['decrypt']` to use stored Twilio
  *   credentials (webhooks, sending, voice tokens), `['encrypt', ...]` only to store new ones.
+ * - `stack` (HTTP routes): the nested stack the route deploys in, whatever its handler's folder; a new
+ *   route names one (docs/architecture.md: Stack sizes).
  * routes.test.ts and infra/switchboard-stack.test.ts check the declarations and the grants.
  */
 import * as admin from '../shared/contract/admin';
@@ -44,10 +46,31 @@ export interface RouteEntry {
    * memory a hash needs, and the CPU Lambda gives with it (infra: PASSWORD_HASHING_MEMORY_MIB).
    */
   hashesPasswords?: true;
+  /**
+   * The feature whose log group the function writes to, when it is not the handler's folder: routes
+   * whose handlers moved to their feature's folder keep the log group they were deployed with, logs and
+   * all (docs/deploy.md: The nested stack of new features).
+   */
+  logGroup?: 'team-inbox' | 'media';
 }
+
+/**
+ * The nested stacks an HTTP route can deploy in whole, named as in the CDK app (infra/switchboard-stack.ts);
+ * each holds at most 300 resources (docs/architecture.md: Stack sizes).
+ */
+export const NESTED_STACKS = ['FeatureRoutes'] as const;
+export type NestedStackName = (typeof NESTED_STACKS)[number];
 
 export interface HttpRouteEntry extends RouteEntry {
   contract: HttpContract;
+  /**
+   * Where the route deploys: its function, API route, integration and invoke permission in this nested
+   * stack. Absent: the API route and integration stay in the parent stack, where they were first deployed,
+   * and only the function with its invoke permission is in the nested stack `HttpFunctions`. A deployed
+   * route never changes stack: API Gateway refuses the duplicate route key CloudFormation would create
+   * first (docs/deploy.md: The nested stack of new features). A new route names one.
+   */
+  stack?: NestedStackName;
 }
 
 export interface SocketRouteEntry extends RouteEntry {
@@ -211,17 +234,40 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
-  // The team inbox: its own handler folder, so its routes deploy in a nested stack of their own
+  // The team inbox: added after the parent stack was full, so deployed in a nested stack
   // (docs/deploy.md: The nested stack of new features).
-  { contract: conversations.unreadConversations, handler: 'team-inbox/unread', table: 'read', capabilities: ['jwt'] },
+  {
+    contract: conversations.unreadConversations,
+    handler: 'conversations/unread',
+    table: 'read',
+    capabilities: ['jwt'],
+    stack: 'FeatureRoutes',
+    logGroup: 'team-inbox',
+  },
   {
     contract: conversations.markConversationRead,
-    handler: 'team-inbox/mark-read',
+    handler: 'conversations/mark-read',
     table: 'write',
     capabilities: ['jwt', 'publish'],
+    stack: 'FeatureRoutes',
+    logGroup: 'team-inbox',
   },
-  { contract: conversations.assignConversation, handler: 'team-inbox/assign', table: 'write', capabilities: ['jwt', 'publish'] },
-  { contract: conversations.addNote, handler: 'team-inbox/add-note', table: 'write', capabilities: ['jwt', 'publish'] },
+  {
+    contract: conversations.assignConversation,
+    handler: 'conversations/assign',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+    stack: 'FeatureRoutes',
+    logGroup: 'team-inbox',
+  },
+  {
+    contract: conversations.addNote,
+    handler: 'conversations/add-note',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+    stack: 'FeatureRoutes',
+    logGroup: 'team-inbox',
+  },
   // Webhooks decrypt the provider's auth token to check Twilio's signature; they never call Twilio.
   {
     contract: conversations.inboundSmsWebhook,
@@ -280,33 +326,41 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   // Pictures in texts and voicemail: the bytes are fetched from Twilio with the company's credentials.
   {
     contract: conversations.messageMedia,
-    handler: 'media/message-media',
+    handler: 'conversations/message-media',
     table: 'read',
     capabilities: ['jwt', 'twilio', 'customerSecrets'],
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+    stack: 'FeatureRoutes',
+    logGroup: 'media',
   },
   {
     contract: calls.voicemailAudio,
-    handler: 'media/voicemail-audio',
+    handler: 'calls/voicemail-audio',
     table: 'write',
     capabilities: ['jwt', 'twilio', 'customerSecrets'],
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+    stack: 'FeatureRoutes',
+    logGroup: 'media',
   },
   {
     contract: voice.voicemailRecordedWebhook,
-    handler: 'media/voicemail-recorded',
+    handler: 'webhooks/voicemail-recorded',
     table: 'read',
     capabilities: ['customerSecrets'],
     kms: ['decrypt'],
+    stack: 'FeatureRoutes',
+    logGroup: 'media',
   },
   {
     contract: voice.recordingStatusWebhook,
-    handler: 'media/recording-status',
+    handler: 'webhooks/recording-status',
     table: 'write',
     capabilities: ['customerSecrets', 'publish'],
     kms: ['decrypt'],
+    stack: 'FeatureRoutes',
+    logGroup: 'media',
   },
 ];
 

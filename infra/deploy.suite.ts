@@ -4,8 +4,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
-import { httpRoutes } from '../functions/routes';
-import { FEATURES_IN_NESTED_STACKS, featureOf } from './constructs/feature-routes';
+import { fallbackRoute, httpRoutes } from '../functions/routes';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { nestedTemplatesOf, type Resolved, resolveTemplate } from './resolve-template';
 import {
@@ -25,7 +24,7 @@ import { annotationsOf, synth } from './test-synth';
 
 const plain = synth();
 const json = plain.template.toJSON();
-// The team inbox's routes (feature-routes.ts): resolved with what the parent passes them.
+// The nested stacks of HTTP routes (route-stacks.ts): resolved with what the parent passes them.
 const nested = nestedTemplatesOf(plain.stack);
 const MAIL_FROM = { MailFrom: 'no-reply@example.com' };
 const deployWith = (values: Record<string, string> = {}, pseudo: Record<string, string> = {}) =>
@@ -339,13 +338,14 @@ describe('adopting a restored table and its key', () => {
   });
 });
 
-describe('nested stacks (the team inbox’s routes, feature-routes.ts)', () => {
+describe('nested stacks (the HTTP routes’ functions, route-stacks.ts)', () => {
   const handlerOf = (fn: Resolved['resources'][string]) =>
     (fn.Properties.Tags as { Key: string; Value: string }[]).find((tag) => tag.Key === HANDLER_TAG)?.Value as string;
-  const nestedStackId = Object.keys(nested)[0] as string;
+  const nestedStackIds = Object.keys(nested);
+  const nestedStackId = nestedStackIds[0] as string;
   const inNested = (resolved: Resolved) =>
     Object.entries(resolved.resources)
-      .filter(([id]) => id.startsWith(`${nestedStackId}/`))
+      .filter(([id]) => nestedStackIds.some((nestedId) => id.startsWith(`${nestedId}/`)))
       .map(([, resource]) => resource);
 
   it.each([
@@ -355,32 +355,34 @@ describe('nested stacks (the team inbox’s routes, feature-routes.ts)', () => {
       { ExistingTableName: 'restored', ExistingKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/k-1' },
     ],
   ])('give their functions the very settings of the parent’s: %s', (_, values) => {
-    expect(Object.keys(nested)).toHaveLength(1);
+    expect(nestedStackIds).toHaveLength(2);
     const resolved = deployWith(values, { 'AWS::Region': 'us-east-1' });
     const nestedFunctions = ourFunctions({
       ...resolved,
       resources: Object.fromEntries(inNested(resolved).map((r, i) => [i, r])),
     });
+    // Every HTTP route's function (the parent keeps the socket routes', the jobs' and the authorizer).
     expect(nestedFunctions.map(handlerOf).sort()).toEqual(
-      httpRoutes
-        .map((route) => route.handler)
-        .filter((handler) => FEATURES_IN_NESTED_STACKS.includes(featureOf(handler)))
-        .sort(),
+      [...httpRoutes.map((route) => route.handler), fallbackRoute.handler].sort(),
     );
     const parentFunctions = ourFunctions(resolved).filter((fn) => !nestedFunctions.includes(fn));
+    expect(parentFunctions.length).toBeGreaterThan(0);
     const variablesOf = (fn: Resolved['resources'][string]) =>
       (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    // Every variable with one value over every function, wherever it is: the table in use, the secrets, the stage…
+    const valuesOf = new Map<string, unknown[]>();
+    for (const fn of [...parentFunctions, ...nestedFunctions]) {
+      for (const [name, value] of Object.entries(variablesOf(fn))) valuesOf.set(name, [...(valuesOf.get(name) ?? []), value]);
+    }
+    for (const [name, found] of valuesOf) {
+      for (const value of found) expect(value, name).toEqual(found[0]);
+    }
     for (const fn of nestedFunctions) {
-      // Every variable and the layer as a parent function has them: the table in use, the secrets, the stage…
-      for (const [name, value] of Object.entries(variablesOf(fn))) {
-        const parentValues = parentFunctions.map((p) => variablesOf(p)[name]).filter((v) => v !== undefined);
-        expect(parentValues.length, `${handlerOf(fn)} ${name}`).toBeGreaterThan(0);
-        for (const parentValue of parentValues) expect(value, `${handlerOf(fn)} ${name}`).toEqual(parentValue);
-      }
       expect(fn.Properties.Layers).toEqual((parentFunctions[0] as Resolved['resources'][string]).Properties.Layers);
     }
     const table = 'ExistingTableName' in values ? 'restored' : { Ref: logicalIdOf('AWS::DynamoDB::Table') };
-    for (const fn of nestedFunctions) expect(variablesOf(fn).TABLE_NAME).toEqual(table);
+    expect(valuesOf.get('TABLE_NAME')?.[0]).toEqual(table);
+    expect(valuesOf.get('MAIL_FROM')?.[0]).toBe(MAIL_FROM.MailFrom);
   });
 
   it('are checked like the parent: a parameter it does not pass is dangling, a nested stack without its template an error', () => {

@@ -21,6 +21,7 @@ import {
   fallbackRoute,
   httpRoutes,
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  NESTED_STACKS,
   originAuthorizer,
   queueConsumers,
   scheduledJobs,
@@ -28,11 +29,11 @@ import {
 } from '../functions/routes';
 import { SOCKET_HEARTBEAT_MS } from '../shared/constants';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
-import { FEATURES_IN_NESTED_STACKS, featureOf } from './constructs/feature-routes';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
 import { ALARMS, type AlarmName, METRICS_NAMESPACE, TABLE_OPERATIONS, WEBHOOK_FAILURES_METRIC } from './constructs/monitoring';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
+import { HTTP_FUNCTIONS_STACK, MAX_TEMPLATE_RESOURCES } from './constructs/route-stacks';
 import { FUNCTION_MEMORY_MIB, HANDLER_TAG, PASSWORD_HASHING_MEMORY_MIB } from './constructs/switchboard-function';
 import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PREFIX } from './constructs/web-acl';
 import { WS_PATH_REWRITE } from './constructs/web-hosting';
@@ -56,7 +57,7 @@ type TemplateJson = {
 };
 
 /**
- * The stack as one template: its resources and its nested stacks' (feature-routes.ts), each nested
+ * The stack as one template: its resources and its nested stacks' (route-stacks.ts), each nested
  * parameter put back as the expression the parent passes, so a nested function's role, table and
  * secrets read as a parent function's do. Which stack holds what: the `stack size` and nested stack tests.
  */
@@ -397,13 +398,19 @@ describe('channel health schedule (docs/product.md: Channel health)', () => {
 
 describe('stack size', () => {
   const stacks = templatesOf(withoutWeb.stack);
+  // `npx cdk synth` adds an AWS::CDK::Metadata resource to each template, which the tests' synth has not.
+  const sizeOf = (stackPath: string) => Object.keys((stacks[stackPath] as Template).toJSON().Resources).length + 1;
 
-  it('holds every template, the parent’s and each nested stack’s, at 400 resources, with CloudFormation’s 500 as the margin', () => {
-    const sizes = Object.entries(stacks).map(([stackPath, t]) => [stackPath, Object.keys(t.toJSON().Resources).length] as const);
-    // The parent and the nested stack of the features of FEATURES_IN_NESTED_STACKS.
-    expect(sizes.map(([stackPath]) => stackPath).sort()).toEqual(['Switchboard', 'Switchboard/FeatureRoutes']);
-    // A route adds its function, API route, integration and invoke permission (in its feature's nested
-    // stack or here); roles and log groups are shared, and stay here.
+  it('holds every template, the parent’s and each nested stack’s, at 300 resources, with CloudFormation’s 500 as the margin', () => {
+    expect(MAX_TEMPLATE_RESOURCES).toBe(300);
+    // The parent, the functions of its HTTP routes, and the nested stack routes name in their entry.
+    expect(Object.keys(stacks).sort()).toEqual([
+      'Switchboard',
+      'Switchboard/FeatureRoutes',
+      `Switchboard/${HTTP_FUNCTIONS_STACK}`,
+    ]);
+    // A route adds its function, API route, integration and invoke permission; roles and log groups are
+    // shared, and stay in the parent.
     const perRoute = [
       'AWS::Lambda::Function',
       'AWS::ApiGatewayV2::Route',
@@ -417,18 +424,29 @@ describe('stack size', () => {
     const routes =
       httpRoutes.length + socketRoutes.length + answeredSocketRoutes.length + queueConsumers.length + scheduledJobs.length + 1;
     expect(routeBound / routes).toBeLessThanOrEqual(4);
-    // The parent: 400 today, 71 functions of its own (the origin authorizer's and the channel
-    // health schedule's too), 67 API routes with their integrations and invoke permissions, the
-    // schedule's rule, the shared rest (roles, policies, log groups a feature, alarms, the authorizers,
-    // the distribution…) and the nested stack's AWS::CloudFormation::Stack. It stays there: since it
-    // reached 400, the routes of a new feature go into the nested stack (FEATURES_IN_NESTED_STACKS; it
-    // has 500 of its own; 32 today: the team inbox's and media's 8 routes), rather than this limit moving up
-    // (docs/deploy.md: The nested stack of new features). A new feature's log group still lands here.
-    for (const [stackPath, size] of sizes) expect(size, stackPath).toBeLessThanOrEqual(400);
+    for (const stackPath of Object.keys(stacks)) expect(sizeOf(stackPath), stackPath).toBeLessThanOrEqual(MAX_TEMPLATE_RESOURCES);
+    // CloudFormation's other limits a template: 200 parameters, 200 outputs.
+    for (const [stackPath, t] of Object.entries(stacks)) {
+      const { Parameters = {}, Outputs = {} } = t.toJSON() as { Parameters?: object; Outputs?: object };
+      expect(Object.keys(Parameters).length, stackPath).toBeLessThanOrEqual(200);
+      expect(Object.keys(Outputs).length, stackPath).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it('leaves the features filed the room stated in docs/architecture.md: Stack sizes', () => {
+    // FeatureRoutes takes every new HTTP route (about 50 filed: 45 routes and a few webhooks), 4 resources each.
+    expect(Math.floor((MAX_TEMPLATE_RESOURCES - sizeOf('Switchboard/FeatureRoutes')) / 4)).toBeGreaterThanOrEqual(60);
+    // The parent takes what is shared: a new role (and its policy) for a new set of declarations, a
+    // queue consumer's or a schedule's function, a new handler folder's log group.
+    expect(MAX_TEMPLATE_RESOURCES - sizeOf('Switchboard')).toBeGreaterThanOrEqual(25);
+    // The main stack takes no new route (a new entry names its `stack`): its 63 are those deployed there first.
+    expect(httpRoutes.filter((route) => !route.stack)).toHaveLength(63);
+    // HttpFunctions takes no new route: it holds the functions of the routes deployed in the parent.
+    expect(sizeOf(`Switchboard/${HTTP_FUNCTIONS_STACK}`)).toBe(2 * (httpRoutes.filter((r) => !r.stack).length + 1) + 1);
   });
 });
 
-describe('nested stacks of features (feature-routes.ts)', () => {
+describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
   const stacks = templatesOf(withoutWeb.stack);
   const parent = stacks.Switchboard as Template;
   const routeKey = (route: (typeof httpRoutes)[number]) => `${route.contract.method} ${route.contract.path}`;
@@ -442,21 +460,90 @@ describe('nested stacks of features (feature-routes.ts)', () => {
     };
   };
   const nestedStacks = withoutWeb.stack.node.findAll().filter((c): c is NestedStack => NestedStack.isNestedStack(c));
+  const nestedStackNamed = (name: string) => nestedStacks.find((n) => n.node.id === name) as NestedStack;
+  const httpApiId = Object.keys(
+    parent.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }),
+  )[0] as string;
+  const tableId = Object.keys(parent.findResources('AWS::DynamoDB::Table'))[0] as string;
 
-  it('hold the HTTP routes of the team inbox and of media, each with the authorizer, its integration and invoke permission', () => {
-    expect(FEATURES_IN_NESTED_STACKS).toEqual(['team-inbox', 'media']);
-    const featureRoutes = httpRoutes.filter((route) => FEATURES_IN_NESTED_STACKS.includes(featureOf(route.handler)));
-    expect(featureRoutes).toHaveLength(8);
-    const nestedStack = nestedStacks.find((n) => n.node.id === 'FeatureRoutes') as NestedStack;
-    expect(nestedStack).toBeDefined();
+  /** The function's role (with the grants of the route's entry), table and log group: the parent's. */
+  const expectParentsGrants = (fn: Resource, route: (typeof httpRoutes)[number], inParent: (value: unknown) => unknown) => {
+    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(inParent(variables.TABLE_NAME)).toEqual({ 'Fn::If': ['CreatesTable', ref(tableId), ref('ExistingTableName')] });
+    const role = inParent(fn.Properties.Role) as { 'Fn::GetAtt': [string, string] };
+    expect(parent.toJSON().Resources[role['Fn::GetAtt'][0]].Type).toBe('AWS::IAM::Role');
+    const statements = Object.values(parent.findResources('AWS::IAM::Policy') as Record<string, Resource>)
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(JSON.stringify(ref(role['Fn::GetAtt'][0]))))
+      .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement);
+    expect(
+      statements
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action) => action.startsWith('dynamodb:'))
+        .sort(),
+      route.handler,
+    ).toEqual(TABLE_ACTIONS[route.table].map((action) => `dynamodb:${action}`).sort());
+    const logGroup = inParent((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) as { Ref: string };
+    expect(parent.toJSON().Resources[logGroup.Ref].Type).toBe('AWS::Logs::LogGroup');
+    return logGroup.Ref;
+  };
+
+  /** API Gateway may invoke the function for this route of the parent's API only; the permission is beside it. */
+  const expectInvokePermission = (
+    nested: Template,
+    functionId: string,
+    route: (typeof httpRoutes)[number],
+    inParent: (value: unknown) => unknown,
+  ) => {
+    const permissions = Object.values(
+      nested.findResources('AWS::Lambda::Permission', { Properties: { FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] } } }),
+    ) as Resource[];
+    expect(permissions, route.handler).toHaveLength(1);
+    const permission = permissions[0] as Resource;
+    expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
+    const [, parts] = (permission.Properties.SourceArn as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+    expect(parts.map(inParent)).toContainEqual(ref(httpApiId));
+    expect(JSON.stringify(permission.Properties.SourceArn)).toContain(`/*/*${route.contract.path}`);
+  };
+
+  it('are placed by the route table: an entry’s `stack` names the nested stack its route deploys in, whatever its handler’s folder', () => {
+    expect(NESTED_STACKS).toEqual(['FeatureRoutes']);
+    const placed = httpRoutes.filter((route) => route.stack === 'FeatureRoutes');
+    // The team inbox’s and media’s routes, their handlers in their features' folders.
+    expect(placed.map((route) => route.handler).sort()).toEqual(
+      [
+        'calls/voicemail-audio',
+        'conversations/add-note',
+        'conversations/assign',
+        'conversations/mark-read',
+        'conversations/message-media',
+        'conversations/unread',
+        'webhooks/recording-status',
+        'webhooks/voicemail-recorded',
+      ].sort(),
+    );
+    // Folders hold routes of both stacks: the folder decides nothing.
+    const folderOf = (route: (typeof httpRoutes)[number]) => route.handler.split('/')[0];
+    for (const folder of new Set(placed.map(folderOf))) {
+      expect(
+        httpRoutes.some((route) => folderOf(route) === folder && !route.stack),
+        folder,
+      ).toBe(true);
+    }
+    const nested = stacks[nestedStackNamed('FeatureRoutes').node.path] as Template;
+    const nestedKeys = Object.values(nested.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>).map(
+      (route) => route.Properties.RouteKey,
+    );
+    expect(nestedKeys.sort()).toEqual(placed.map(routeKey).sort());
+  });
+
+  it('hold the whole routes that name FeatureRoutes, each with the authorizer, its integration and invoke permission', () => {
+    const featureRoutes = httpRoutes.filter((route) => route.stack === 'FeatureRoutes');
+    const nestedStack = nestedStackNamed('FeatureRoutes');
     const nested = stacks[nestedStack.node.path] as Template;
     const inParent = parentRefOf(nestedStack);
-    const httpApiId = Object.keys(parent.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }))[0];
     const authorizerId = Object.keys(
-      parent.findResources('AWS::ApiGatewayV2::Authorizer', { Properties: { ApiId: ref(httpApiId as string) } }),
+      parent.findResources('AWS::ApiGatewayV2::Authorizer', { Properties: { ApiId: ref(httpApiId) } }),
     )[0];
-    const nestedRoutes = Object.values(nested.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>);
-    expect(nestedRoutes.map((route) => route.Properties.RouteKey).sort()).toEqual(featureRoutes.map(routeKey).sort());
     const nestedJson = nested.toJSON().Resources as Record<string, Resource & { Type: string }>;
     const functions = nested.findResources('AWS::Lambda::Function') as Record<string, Resource>;
     for (const route of featureRoutes) {
@@ -464,7 +551,7 @@ describe('nested stacks of features (feature-routes.ts)', () => {
         nested.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey(route) } }),
       )[0] as [string, Resource];
       // On the parent's HTTP API, behind the parent's authorizer.
-      expect(inParent(apiRoute.Properties.ApiId)).toEqual(ref(httpApiId as string));
+      expect(inParent(apiRoute.Properties.ApiId)).toEqual(ref(httpApiId));
       expect(apiRoute.Properties.AuthorizationType).toBe('CUSTOM');
       expect(inParent(apiRoute.Properties.AuthorizerId)).toEqual(ref(authorizerId as string));
       // Its Lambda proxy integration, in the nested stack, runs the route's function there.
@@ -476,33 +563,10 @@ describe('nested stacks of features (feature-routes.ts)', () => {
       const [functionId] = (integration.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
       const fn = functions[functionId] as Resource;
       expect(fn.Properties.Tags).toContainEqual({ Key: HANDLER_TAG, Value: route.handler });
-      // API Gateway may invoke it for this route of the parent's API only.
-      const permissions = Object.values(
-        nested.findResources('AWS::Lambda::Permission', { Properties: { FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] } } }),
-      ) as Resource[];
-      expect(permissions).toHaveLength(1);
-      expect((permissions[0] as Resource).Properties.Principal).toBe('apigateway.amazonaws.com');
-      const sourceArn = JSON.stringify((permissions[0] as Resource).Properties.SourceArn);
-      expect(sourceArn).toContain(JSON.stringify((apiRoute.Properties.ApiId as object) ?? null));
-      expect(sourceArn).toContain(`/*/*${route.contract.path}`);
-      // The parent's table, role (with the grants of the route's entry) and log group.
-      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      const tableId = Object.keys(parent.findResources('AWS::DynamoDB::Table'))[0] as string;
-      expect(inParent(variables.TABLE_NAME)).toEqual({ 'Fn::If': ['CreatesTable', ref(tableId), ref('ExistingTableName')] });
-      const role = inParent(fn.Properties.Role) as { 'Fn::GetAtt': [string, string] };
-      expect(parent.toJSON().Resources[role['Fn::GetAtt'][0]].Type).toBe('AWS::IAM::Role');
-      const statements = Object.values(parent.findResources('AWS::IAM::Policy') as Record<string, Resource>)
-        .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(JSON.stringify(ref(role['Fn::GetAtt'][0]))))
-        .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement);
-      expect(
-        statements
-          .flatMap((statement) => [statement.Action].flat())
-          .filter((action) => action.startsWith('dynamodb:'))
-          .sort(),
-        route.handler,
-      ).toEqual(TABLE_ACTIONS[route.table].map((action) => `dynamodb:${action}`).sort());
-      const logGroup = inParent((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) as { Ref: string };
-      expect(parent.toJSON().Resources[logGroup.Ref].Type).toBe('AWS::Logs::LogGroup');
+      expectInvokePermission(nested, functionId, route, inParent);
+      // The log group it was first deployed with (TeamInboxLogs, MediaLogs), not its folder's.
+      const logGroup = expectParentsGrants(fn, route, inParent);
+      expect(logGroup, route.handler).toMatch(new RegExp(`^Functions${route.logGroup === 'media' ? 'Media' : 'TeamInbox'}Logs`));
     }
     // None of them in the parent, and nothing else in the nested stack.
     const parentKeys = Object.values(parent.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>).map(
@@ -514,13 +578,40 @@ describe('nested stacks of features (feature-routes.ts)', () => {
     );
   });
 
-  it('leave the routes of every other feature in the parent, where they were deployed', () => {
-    const parentKeys = Object.values(parent.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>).map(
-      (route) => route.Properties.RouteKey,
-    );
-    const others = httpRoutes.filter((route) => !FEATURES_IN_NESTED_STACKS.includes(featureOf(route.handler)));
+  it('leave the API routes and integrations of every other route in the parent, where they were deployed, their functions in HttpFunctions', () => {
+    const others = httpRoutes.filter((route) => !route.stack);
     expect(others.length).toBeGreaterThan(60);
-    for (const route of others) expect(parentKeys, route.handler).toContain(routeKey(route));
+    const nestedStack = nestedStackNamed(HTTP_FUNCTIONS_STACK);
+    const nested = stacks[nestedStack.node.path] as Template;
+    const inParent = parentRefOf(nestedStack);
+    const nestedStackId = withoutWeb.stack.resolve((nestedStack.nestedStackResource as { logicalId: string }).logicalId);
+    const outputs = (nested.toJSON().Outputs ?? {}) as Record<string, { Value: unknown }>;
+    const functions = nested.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    const parentJson = parent.toJSON().Resources as Record<string, Resource & { Type: string }>;
+    for (const route of others) {
+      const found = Object.values(
+        parent.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey(route) } }),
+      ) as Resource[];
+      expect(found, route.handler).toHaveLength(1);
+      const apiRoute = found[0] as Resource;
+      const integrationId = (apiRoute.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] })['Fn::Join'][1][1]
+        .Ref;
+      const integration = parentJson[integrationId] as Resource & { Type: string };
+      expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
+      // The integration runs the function HttpFunctions puts out.
+      const [stackId, output] = (integration.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
+      expect(stackId).toBe(nestedStackId);
+      const exported = outputs[output.replace(/^Outputs\./, '')] as { Value: { 'Fn::GetAtt': [string, string] } };
+      const [functionId] = exported.Value['Fn::GetAtt'];
+      const fn = functions[functionId] as Resource;
+      expect(fn.Properties.Tags).toContainEqual({ Key: HANDLER_TAG, Value: route.handler });
+      expectInvokePermission(nested, functionId, route, inParent);
+      expectParentsGrants(fn, route, inParent);
+    }
+    // No route there: only functions and their permissions.
+    expect(
+      [...new Set(Object.values(nested.toJSON().Resources as Record<string, { Type: string }>).map((r) => r.Type))].sort(),
+    ).toEqual(['AWS::Lambda::Function', 'AWS::Lambda::Permission']);
   });
 
   it('are validated by CloudFormation Validate as the parent is, with acknowledgements of their own', () => {

@@ -15,6 +15,7 @@ import {
   fallbackRoute,
   httpRoutes,
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  type NestedStackName,
   originAuthorizer,
   type QueueConsumerEntry,
   queueConsumers,
@@ -27,13 +28,13 @@ import { health } from '../shared/contract/system';
 import { AppTable } from './constructs/app-table';
 import { CustomDomain } from './constructs/custom-domain';
 import { CustomerSecretsKey } from './constructs/customer-secrets-key';
-import { FEATURES_IN_NESTED_STACKS, FeatureRoutes, featureOf } from './constructs/feature-routes';
 import { HttpApi } from './constructs/http-api';
 import { MailConfiguration } from './constructs/mail-configuration';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledge } from './constructs/nag';
 import { lambdaAuthorizers } from './constructs/origin-authorizer';
 import { RealtimeApi } from './constructs/realtime-api';
+import { HTTP_FUNCTIONS_STACK, RouteStack } from './constructs/route-stacks';
 import { SwitchboardFunctions } from './constructs/switchboard-function';
 import { validateEveryTemplate } from './constructs/template-validation';
 import { OptionalWebAcl } from './constructs/web-acl';
@@ -62,7 +63,7 @@ export interface SwitchboardStackProps extends StackProps {
 export class SwitchboardStack extends Stack {
   constructor(scope: Construct, id: string, props: SwitchboardStackProps = {}) {
     super(scope, id, props);
-    // The nested stacks' templates too (feature-routes.ts), which CDK's own validation does not see.
+    // The nested stacks' templates too (route-stacks.ts), which CDK's own validation does not see.
     validateEveryTemplate(this);
 
     const mailFrom = new CfnParameter(this, 'MailFrom', {
@@ -211,23 +212,33 @@ export class SwitchboardStack extends Stack {
       });
     }
 
-    // The features of FEATURES_IN_NESTED_STACKS: their routes and functions in one nested stack.
-    let featureRoutes: FeatureRoutes | undefined;
-    const nestedStackOf = (handler: string) => {
-      if (!FEATURES_IN_NESTED_STACKS.includes(featureOf(handler))) return undefined;
-      featureRoutes ??= new FeatureRoutes(this, FEATURES_IN_NESTED_STACKS);
-      return featureRoutes;
+    // Where each HTTP route deploys is its entry's `stack`. Without one, its API route and integration
+    // stay here, where they were deployed first, and its function and invoke permission are in
+    // HttpFunctions, so this template stays under MAX_TEMPLATE_RESOURCES (docs/architecture.md: Stack sizes).
+    const routeStacks = new Map<string, RouteStack>();
+    const routeStack = (id: NestedStackName | typeof HTTP_FUNCTIONS_STACK) => {
+      const known = routeStacks.get(id) ?? new RouteStack(this, id);
+      routeStacks.set(id, known);
+      return known;
     };
     const http = new HttpApi(this, 'Http', {
       routes: httpRoutes.map((route) => {
-        const stack = nestedStackOf(route.handler);
+        const stack = route.stack === undefined ? undefined : routeStack(route.stack);
         return {
           contract: route.contract,
-          function: functions.add(functionId(route.handler), { ...route, kind: 'http' }, stack?.functions),
+          function: functions.add(
+            functionId(route.handler),
+            { ...route, kind: 'http' },
+            (stack ?? routeStack(HTTP_FUNCTIONS_STACK)).functions,
+          ),
           scope: stack?.routes,
         };
       }),
-      fallback: functions.add(functionId(fallbackRoute.handler), { ...fallbackRoute, kind: 'http' }),
+      fallback: functions.add(
+        functionId(fallbackRoute.handler),
+        { ...fallbackRoute, kind: 'http' },
+        routeStack(HTTP_FUNCTIONS_STACK).functions,
+      ),
       authorizer: authorizers.http,
     });
 

@@ -2,6 +2,7 @@ import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -53,10 +54,37 @@ export interface HttpApiRoute {
   readonly contract: Pick<HttpContract, 'method' | 'path' | 'auth'>;
   readonly function: lambda.IFunction;
   /**
-   * Where the API route, its integration and invoke permission go: a nested stack of a feature's own
-   * (feature-routes.ts); this construct when absent. The API, stage and authorizer stay here.
+   * Where the API route and its integration go: a nested stack (route-stacks.ts); this construct when
+   * absent. The API, stage and authorizer stay here; the invoke permission is beside the function.
    */
   readonly scope?: Construct;
+}
+
+/**
+ * A Lambda proxy integration whose invoke permission is created beside the function, in its stack,
+ * rather than beside the API route: a function in a nested stack takes its permission along, and the
+ * parent keeps only the route and integration (docs/architecture.md: Stack sizes).
+ */
+class LambdaIntegration extends HttpLambdaIntegration {
+  constructor(
+    private readonly name: string,
+    private readonly fn: lambda.IFunction,
+  ) {
+    super(name, fn);
+  }
+
+  protected override completeBind(options: apigwv2.HttpRouteIntegrationBindOptions): void {
+    const { route } = options;
+    // For this route of the API only, as HttpLambdaIntegration grants it.
+    this.fn.addPermission(`${this.name}-Permission`, {
+      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: Stack.of(this.fn).formatArn({
+        service: 'execute-api',
+        resource: route.httpApi.apiId,
+        resourceName: `*/*${route.path ?? ''}`,
+      }),
+    });
+  }
 }
 
 export const isAuthRoute = (contract: HttpApiRoute['contract']) =>
@@ -105,7 +133,7 @@ export class HttpApi extends Construct {
         route: new apigwv2.HttpRoute(route.scope ?? this, name, {
           httpApi: this.api,
           routeKey: apigwv2.HttpRouteKey.with(path, apigwv2.HttpMethod[method]),
-          integration: new HttpLambdaIntegration(`${name} Integration`, route.function),
+          integration: new LambdaIntegration(`${name} Integration`, route.function),
           authorizer: props.authorizer,
         }),
         contract: route.contract,
@@ -114,7 +142,7 @@ export class HttpApi extends Construct {
     new apigwv2.HttpRoute(this, 'Fallback', {
       httpApi: this.api,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('FallbackIntegration', props.fallback),
+      integration: new LambdaIntegration('FallbackIntegration', props.fallback),
       authorizer: props.authorizer,
     });
 

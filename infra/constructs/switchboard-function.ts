@@ -79,7 +79,7 @@ export interface FunctionRoute extends RouteEntry {
  * infra/bundling.ts, Parameters and Secrets extension), each granted exactly what its route declares: its
  * table access, capabilities and KMS operations. To stay far below CloudFormation's 500 resources as routes
  * are added, functions with the same declarations share one role, and the functions of one feature (the
- * handler folder) one log group: a route adds a function, its API route, integration and invoke permission,
+ * handler folder, or the entry's `logGroup`) one log group: a route adds a function, its API route, integration and invoke permission,
  * nothing more. A function may be created in a nested stack of this one (`add`'s scope; docs/deploy.md: The
  * nested stack of new features): its role and log group stay here, shared.
  */
@@ -112,7 +112,7 @@ export class SwitchboardFunctions extends Construct {
   add(constructId: string, route: FunctionRoute, scope: Construct = this): nodejs.NodejsFunction {
     const { settings } = this;
     const stack = Stack.of(scope);
-    const logGroup = this.logGroupFor(route.handler.split('/')[0] as string);
+    const logGroup = this.logGroupFor(route.logGroup ?? (route.handler.split('/')[0] as string));
     const role = this.roleFor(route);
     logGroup.grantWrite(role);
     const environment = Object.fromEntries(
