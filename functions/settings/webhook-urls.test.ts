@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inboundSmsWebhook, smsStatusWebhook } from '../../shared/contract/conversations';
-import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
+import { matchPath, TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import { callStatusWebhook } from '../../shared/contract/voice';
-import { httpRoutes, matchPath } from '../routes';
+import { httpRoutes } from '../routes';
 import { currentWebhookBase } from './webhook-base';
 import { signedWebhookUrl, webhookUrls } from './webhook-urls';
 
