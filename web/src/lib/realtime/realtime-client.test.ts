@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type WebSocket as ServerSocket, WebSocket, WebSocketServer } from 'ws';
-import type { ServerEvent } from '../../../../shared/contract/realtime-events';
+import { type ServerEvent, socketPath } from '../../../../shared/contract/realtime-events';
 import { createRealtimeClient, type RealtimeClient } from './realtime-client';
 
 /** A real WebSocket server standing in for the gateway: it records who connected and what they sent. */
@@ -67,7 +67,7 @@ describe('the realtime client', () => {
     client.start(identity);
     await server.until(() => server.connections[0]?.messages.length === 1);
     const first = server.connections[0];
-    expect(first?.url).toBe('/ws/company/c1?ticket=ticket-1&userId=u1');
+    expect(first?.url).toBe(`${socketPath('c1')}?ticket=ticket-1&userId=u1`);
     expect(first?.messages[0]).toEqual({ type: 'heartbeat', data: { userId: 'u1', timestamp: expect.any(String) } });
     expect(client.state()).toBe('connected');
 
