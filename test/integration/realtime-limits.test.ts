@@ -179,7 +179,9 @@ describe('$connect through the public execute-api endpoint (no CloudFront origin
   it('is refused by API Gateway like every HTTP route (401; 403 for a guessed secret), the ticket left unspent', async () => {
     const owner = await signUp();
     const me = (headers: Record<string, string> = {}) =>
-      fetch(`http://${direct.host}/api/v1/me`, { headers: { authorization: `Bearer ${owner.tokens.accessToken}`, ...headers } });
+      fetch(`http://${direct.host}${endpoints.me.path}`, {
+        headers: { authorization: `Bearer ${owner.tokens.accessToken}`, ...headers },
+      });
     const missing = await me();
     expect({ status: missing.status, body: await missing.json() }).toEqual({ status: 401, body: { message: 'Unauthorized' } });
     const guessed = await me({ [ORIGIN_SECRET_HEADER]: 'a-guess' });
