@@ -7,7 +7,7 @@ import {
   SOCKET_FRAME_BURST,
   SOCKET_FRAMES_PER_SECOND,
 } from '../../shared/constants';
-import type { ServerEvent } from '../../shared/contract/realtime-events';
+import { type ServerEvent, socketPath } from '../../shared/contract/realtime-events';
 import { type Account, callRoute, signUp } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
@@ -62,7 +62,7 @@ describe('client frames', () => {
   const openFrozen = async (owner: Account) => {
     const ticket = await ticketFor(owner);
     const query = new URLSearchParams({ ticket, userId: owner.user.id, companyId: owner.company.id });
-    const socket = await openSocketAt(`ws://${gateway.host}/ws/company/${owner.company.id}?${query}`, owner.user.id);
+    const socket = await openSocketAt(`ws://${gateway.host}${socketPath(owner.company.id)}?${query}`, owner.user.id);
     vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
     return socket;
   };
@@ -189,7 +189,7 @@ describe('$connect through the public execute-api endpoint (no CloudFront origin
 
     const ticket = await ticketFor(owner);
     const query = new URLSearchParams({ ticket, userId: owner.user.id, companyId: owner.company.id });
-    expect(await attempt(`ws://${direct.host}/ws/company/${owner.company.id}?${query}`)).toBe('handshake 401');
+    expect(await attempt(`ws://${direct.host}${socketPath(owner.company.id)}?${query}`)).toBe('handshake 401');
     // Through CloudFront (the stack's gateway) the same ticket still opens the socket.
     const socket = await attempt(socketUrl(owner.company.id, Object.fromEntries(query)));
     expect(socket).not.toBeTypeOf('string');

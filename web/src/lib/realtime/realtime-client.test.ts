@@ -56,7 +56,7 @@ describe('the realtime client', () => {
       onEvent: (e) => seen.push(e),
       onReconnect: () => reconnects++,
       backoff: { initialMs: 5, factor: 2, maxMs: 20 },
-      url: (who, ticket) => `${server.base}/ws/company/${who.companyId}?ticket=${ticket}&userId=${who.userId}`,
+      url: (who, ticket) => `${server.base}${socketPath(who.companyId)}?ticket=${ticket}&userId=${who.userId}`,
     });
     stopClient = client.stop;
     const states: string[] = [];
@@ -187,7 +187,7 @@ describe('the realtime client', () => {
       onEvent: () => {},
       onReconnect: () => {},
       backoff: { initialMs: 5, factor: 1, maxMs: 5 },
-      url: (who, ticket) => `${server.base}/ws/company/${who.companyId}?ticket=${ticket}`,
+      url: (who, ticket) => `${server.base}${socketPath(who.companyId)}?ticket=${ticket}`,
     });
     stopClient = client.stop;
     client.start(identity);
