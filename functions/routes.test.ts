@@ -14,9 +14,7 @@ import {
 import {
   fallbackRoute,
   httpRoutes,
-  isWellEncodedPath,
   MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
-  matchPath,
   originAuthorizer,
   queueConsumers,
   type RouteEntry,
@@ -213,22 +211,5 @@ describe('password hashing', () => {
       'auth/login',
       'invitations/accept',
     ]);
-  });
-});
-
-describe('matchPath', () => {
-  it('matches literal segments and captures parameters', () => {
-    expect(matchPath('/api/v1/contacts/{id}', '/api/v1/contacts/abc%20d')).toEqual({ id: 'abc d' });
-    expect(matchPath('/api/v1/contacts', '/api/v1/contacts')).toEqual({});
-    expect(matchPath('/api/v1/contacts/{id}', '/api/v1/contacts/')).toBeUndefined();
-    expect(matchPath('/api/v1/contacts/{id}', '/api/v1/contacts/a/b')).toBeUndefined();
-    expect(matchPath('/api/v1/contacts', '/api/v1/calls')).toBeUndefined();
-  });
-
-  it('matches nothing, and throws nothing, for a parameter that is not valid URL encoding', () => {
-    expect(matchPath('/api/v1/inboxes/{id}', '/api/v1/inboxes/%')).toBeUndefined();
-    expect(matchPath('/api/v1/inboxes/{id}', '/api/v1/inboxes/%E0%A4%A')).toBeUndefined();
-    expect(isWellEncodedPath('/api/v1/inboxes/%E0%A4%A')).toBe(false);
-    expect(isWellEncodedPath('/api/v1/inboxes/a%20b')).toBe(true);
   });
 });

@@ -28,6 +28,10 @@ import {
   socketRoutes,
 } from '../functions/routes';
 import { SOCKET_HEARTBEAT_MS } from '../shared/constants';
+import * as authEndpoints from '../shared/contract/endpoints/auth';
+import { listContacts } from '../shared/contract/endpoints/contacts';
+import { socketPath } from '../shared/contract/realtime-events';
+import { TWILIO_WEBHOOKS } from '../shared/contract/route';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
@@ -744,7 +748,7 @@ describe('CloudFront', () => {
       cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
     );
     for (const route of httpRoutes.filter((r) => r.contract.auth === 'twilio'))
-      expect(route.contract.path).toMatch(/^\/webhooks\/twilio\//);
+      expect(route.contract.path.startsWith(`${TWILIO_WEBHOOKS}/`), route.contract.path).toBe(true);
   });
 
   it('serves the SPA with a Content-Security-Policy: own scripts (inline ones by hash), the app origin and Twilio voice', () => {
@@ -772,11 +776,12 @@ describe('CloudFront', () => {
       querystring: Record<string, { value: string }>;
     };
     const request = (uri: string, querystring: Record<string, { value: string }>) => ({ request: { uri, querystring } });
-    expect(rewrite(request('/ws/company/c-1', { ticket: { value: 't' }, companyId: { value: 'other' } }))).toEqual({
+    expect(rewrite(request(socketPath('c-1'), { ticket: { value: 't' }, companyId: { value: 'other' } }))).toEqual({
       uri: '/ws',
       querystring: { ticket: { value: 't' }, companyId: { value: 'c-1' } },
     });
     expect(rewrite(request('/ws', { ticket: { value: 't' } }))).toEqual({ uri: '/ws', querystring: { ticket: { value: 't' } } });
+    // A deeper path is no company's socket path: it passes unchanged.
     expect(rewrite(request('/ws/company/a/b', {})).uri).toBe('/ws/company/a/b');
     const realtimeBehavior = (config.CacheBehaviors as { PathPattern: string; FunctionAssociations?: unknown[] }[]).find(
       (b) => b.PathPattern === '/ws/*',
@@ -797,7 +802,7 @@ describe('outputs', () => {
     for (const name of ['AppUrl', 'HealthUrl', 'TwilioWebhookBaseUrl', 'HttpApiUrl', 'WebSocketUrl', 'TableName']) {
       template.hasOutput(name, {});
     }
-    expect(JSON.stringify(template.findOutputs('TwilioWebhookBaseUrl'))).toContain('/webhooks/twilio');
+    expect(JSON.stringify(template.findOutputs('TwilioWebhookBaseUrl'))).toContain(TWILIO_WEBHOOKS);
   });
 });
 
@@ -973,20 +978,21 @@ describe('origin verification and throttling', () => {
     const stage = Object.values(
       template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }),
     )[0] as Resource;
-    const authRoutes = httpRoutes.filter((r) => r.contract.auth === 'public' && r.contract.path.startsWith('/api/v1/auth/'));
+    const routeKey = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
+    const authRoutes = Object.values(authEndpoints).filter((endpoint) => endpoint.auth === 'public');
     expect(authRoutes.length).toBeGreaterThan(3);
     const settings = stage.Properties.RouteSettings as Record<string, unknown>;
-    expect(Object.keys(settings).sort()).toEqual(authRoutes.map((r) => `${r.contract.method} ${r.contract.path}`).sort());
+    expect(Object.keys(settings).sort()).toEqual(authRoutes.map(routeKey).sort());
     const limit = (throttle: { rateLimit: number; burstLimit: number }) => ({
       ThrottlingRateLimit: throttle.rateLimit,
       ThrottlingBurstLimit: throttle.burstLimit,
     });
     // A flood of junk refreshes no longer uses up the limit every signed-in tab refreshes through.
-    const sessionRoutes = ['POST /api/v1/auth/refresh', 'POST /api/v1/auth/logout'];
+    const sessionRoutes = [authEndpoints.refresh, authEndpoints.logout].map(routeKey);
     for (const [route, value] of Object.entries(settings)) {
       expect(value, route).toEqual(limit(sessionRoutes.includes(route) ? SESSION_ROUTE_THROTTLE : AUTH_ROUTE_THROTTLE));
     }
-    expect(settings['POST /api/v1/auth/login']).toEqual(limit(AUTH_ROUTE_THROTTLE));
+    expect(settings[routeKey(authEndpoints.login)]).toEqual(limit(AUTH_ROUTE_THROTTLE));
     expect(AUTH_ROUTE_THROTTLE.rateLimit).toBeLessThan(SESSION_ROUTE_THROTTLE.rateLimit);
     expect(SESSION_ROUTE_THROTTLE.rateLimit).toBeLessThan(HTTP_THROTTLE.rateLimit);
   });
@@ -1069,8 +1075,9 @@ describe('origin verification and throttling', () => {
         expect(limitsFor(route.contract.path), route.contract.path).toEqual(['WafAuthRateLimit', 'WafRateLimit']);
       }
       // An encoded or doubled path reaches the same route; WAF decodes and normalises before comparing.
-      expect(limitsFor('/api/v1/%61uth/login')).toEqual(['WafAuthRateLimit', 'WafRateLimit']);
-      expect(limitsFor('//api/v1/auth/login')).toEqual(['WafAuthRateLimit', 'WafRateLimit']);
+      const { path: login } = authEndpoints.login;
+      expect(limitsFor(login.replace('/auth/', '/%61uth/'))).toEqual(['WafAuthRateLimit', 'WafRateLimit']);
+      expect(limitsFor(`/${login}`)).toEqual(['WafAuthRateLimit', 'WafRateLimit']);
     });
 
     it('leave every Twilio webhook out of the per-address rules, and count every other route in the generic one', () => {
@@ -1084,7 +1091,7 @@ describe('origin verification and throttling', () => {
         }
       }
       expect(limitsFor('/')).toEqual(['WafRateLimit']);
-      expect(limitsFor('/api/v1/contacts')).toEqual(['WafRateLimit']);
+      expect(limitsFor(listContacts.path)).toEqual(['WafRateLimit']);
     });
 
     it('compare decoded, normalised paths', () => {

@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { previewInvitation as previewEndpoint } from '../../shared/contract/endpoints/team';
 import { handler as previewInvitation } from '../handlers/invitations/preview';
 import { UnprocessedKeysError } from './batch-get';
 import { db, TABLE_CLIENT_RETRY } from './db';
@@ -63,10 +64,10 @@ describe('a route when the table stays throttled', () => {
       const res = await previewInvitation(
         {
           version: '2.0',
-          rawPath: '/api/v1/invitations/preview',
+          rawPath: previewEndpoint.path,
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ token: 'some-token' }),
-          requestContext: { http: { method: 'POST', path: '/api/v1/invitations/preview', sourceIp: '192.0.2.1' } },
+          requestContext: { http: { method: previewEndpoint.method, path: previewEndpoint.path, sourceIp: '192.0.2.1' } },
         } as unknown as APIGatewayProxyEventV2,
         { awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as Context,
       );

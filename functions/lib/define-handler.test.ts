@@ -6,9 +6,10 @@ import { AppError, tooManyRequests } from './app-error';
 import { ORIGIN_SECRET_HEADER } from './config';
 import { defineHandler } from './define-handler';
 
+/** The tests' own contracts, outside the API's paths: no route of the product's has them. */
 const contract = httpContract({
   method: 'POST',
-  path: '/api/v1/test',
+  path: '/test',
   auth: 'public',
   body: z.object({ name: z.string() }),
 });
@@ -16,13 +17,13 @@ const contract = httpContract({
 function event(body?: string, headers: Record<string, string> = {}, isBase64Encoded = false): APIGatewayProxyEventV2 {
   return {
     version: '2.0',
-    routeKey: 'POST /api/v1/test',
-    rawPath: '/api/v1/test',
+    routeKey: `${contract.method} ${contract.path}`,
+    rawPath: contract.path,
     rawQueryString: '',
     headers: { 'content-type': 'application/json', ...headers },
     body,
     isBase64Encoded,
-    requestContext: { http: { method: 'POST', path: '/api/v1/test', sourceIp: '192.0.2.1' } },
+    requestContext: { http: { method: contract.method, path: contract.path, sourceIp: '192.0.2.1' } },
   } as unknown as APIGatewayProxyEventV2;
 }
 const context = { awsRequestId: 'req-1' } as Context;
@@ -47,7 +48,7 @@ describe('defineHandler', () => {
     expect(line).toMatchObject({
       level: 'error',
       requestId: 'req-1',
-      route: 'POST /api/v1/test',
+      route: `${contract.method} ${contract.path}`,
       error: { message: 'secret database detail' },
     });
   });
@@ -102,7 +103,7 @@ describe('defineHandler', () => {
   it('types params by the path and data by the response (tsc checks each @ts-expect-error is an error)', async () => {
     const parts = httpContract({
       method: 'GET',
-      path: '/api/v1/things/{id}/parts/{partId}',
+      path: '/things/{id}/parts/{partId}',
       auth: 'public',
       response: z.object({ part: z.string(), count: z.number() }),
     });
@@ -156,7 +157,7 @@ describe('defineHandler', () => {
 });
 
 describe('defineHandler of a binary contract', () => {
-  const picture = httpContract({ method: 'GET', path: '/api/v1/picture/{index}', auth: 'public', binary: true });
+  const picture = httpContract({ method: 'GET', path: '/picture/{index}', auth: 'public', binary: true });
   const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
 
   it('answers the bytes base64-encoded as payload 2.0 carries them, with their type and Cache-Control', async () => {

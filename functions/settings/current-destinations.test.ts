@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import type { TwilioIncomingNumber } from '../twilio/rest-client';
 import { currentDestinations, shownUrl } from './current-destinations';
+import { webhookUrls } from './webhook-urls';
 
 const number = (fields: Partial<TwilioIncomingNumber>): TwilioIncomingNumber => ({
   sid: 'PN1',
@@ -15,7 +17,7 @@ const number = (fields: Partial<TwilioIncomingNumber>): TwilioIncomingNumber => 
   status_callback_method: 'POST',
   ...fields,
 });
-const provider = { webhookId: 'wh-1', webhookBaseUrl: 'https://app.example.com/webhooks/twilio', twimlAppSid: 'APours' };
+const provider = { webhookId: 'wh-1', webhookBaseUrl: `https://app.example.com${TWILIO_WEBHOOKS}`, twimlAppSid: 'APours' };
 
 describe('shownUrl', () => {
   it('keeps scheme, host and path, never credentials, query or fragment', () => {
@@ -53,8 +55,9 @@ describe('currentDestinations', () => {
     expect(
       currentDestinations(
         number({
-          voice_url: 'https://app.example.com/webhooks/twilio/wh-1/voice',
-          sms_url: 'https://old-domain.example.com/webhooks/twilio/wh-1/sms',
+          voice_url: webhookUrls(provider.webhookBaseUrl, provider.webhookId).voice,
+          // Its webhook id on another address still names it.
+          sms_url: webhookUrls(`https://old-domain.example.com${TWILIO_WEBHOOKS}`, provider.webhookId).sms,
           voice_application_sid: 'APours',
           sms_application_sid: null,
         }),

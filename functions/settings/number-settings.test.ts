@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import type { TwilioIncomingNumber } from '../twilio/rest-client';
 import { changedSettings, importedSettings } from './number-settings';
 import { webhookUrls } from './webhook-urls';
 
-const urls = webhookUrls('https://app.example.com/webhooks/twilio', 'hook1');
+const urls = webhookUrls(`https://app.example.com${TWILIO_WEBHOOKS}`, 'hook1');
 
 const number = (overrides: Partial<TwilioIncomingNumber> = {}): TwilioIncomingNumber => ({
   sid: 'PN1',

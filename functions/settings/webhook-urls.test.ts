@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inboundSmsWebhook, smsStatusWebhook } from '../../shared/contract/conversations';
-import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
+import { matchPath, TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import { callStatusWebhook } from '../../shared/contract/voice';
-import { httpRoutes, matchPath } from '../routes';
+import { httpRoutes } from '../routes';
 import { currentWebhookBase } from './webhook-base';
 import { signedWebhookUrl, webhookUrls } from './webhook-urls';
 
@@ -12,6 +12,7 @@ describe('webhook URLs', () => {
   it('are checked against the base recorded at import, not the app’s current address', async () => {
     vi.stubEnv('WEBHOOK_BASE_URL', '');
     vi.stubEnv('APP_URL', 'https://support.example.com/');
+    // Written out: the URLs Twilio is given are what this checks.
     expect(await currentWebhookBase()).toBe('https://support.example.com/webhooks/twilio');
     const provider = { webhookBaseUrl: 'https://d111.cloudfront.net/webhooks/twilio', webhookId: 'hook1' };
     expect(signedWebhookUrl(provider, inboundSmsWebhook)).toBe('https://d111.cloudfront.net/webhooks/twilio/hook1/sms');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketPath } from '../../shared/contract/realtime-events';
 import { companyFromPath } from './cloudfront';
 import {
   type ConnectEvent,
@@ -47,7 +48,7 @@ describe('the gateway as CloudFront in front of the API', () => {
   });
 
   it("hands a socket's company path to $connect as the companyId query parameter", async () => {
-    const { ws } = await openSocket(`${gw.ws}/company/c%201?ticket=t`);
+    const { ws } = await openSocket(new URL(`${socketPath('c 1')}?ticket=t`, gw.ws).href);
     ws.close();
     expect((connecting.events.at(-1) as ConnectEvent).queryStringParameters).toEqual({ ticket: 't', companyId: 'c 1' });
   });
@@ -57,9 +58,10 @@ describe('companyFromPath, as the viewer-request function rewrites the socket pa
   const query = (url: string) => Object.fromEntries(companyFromPath(new URL(url, 'http://localhost')));
 
   it('takes the company from /ws/company/{id}, over a companyId the client sent', () => {
-    expect(query('/ws/company/c-1/?ticket=t&companyId=other')).toEqual({ ticket: 't', companyId: 'c-1' });
+    expect(query(`${socketPath('c-1')}/?ticket=t&companyId=other`)).toEqual({ ticket: 't', companyId: 'c-1' });
   });
 
+  // Written out: neither is a company's socket path.
   it('leaves plain /ws and deeper paths as they are', () => {
     expect(query('/ws?companyId=c-2')).toEqual({ companyId: 'c-2' });
     expect(query('/ws/company/a/b')).toEqual({});

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { addInboxMember } from '../../shared/contract/endpoints/settings';
+import { fillPath } from '../../shared/contract/route';
 import {
   connectAuthorizerEvent,
   httpAuthorizerEvent,
@@ -21,24 +23,25 @@ const request = (method: string, headers: Record<string, string>) =>
   }) as unknown as IncomingMessage;
 
 describe('HTTP API payload 2.0 events', () => {
-  const url = new URL('http://localhost/api/v1/inboxes/in%20one/members?b=1&b=2');
-  const route = { method: 'POST', path: '/api/v1/inboxes/{inboxId}/members' };
+  const route = addInboxMember;
+  const rawPath = fillPath(route.path, { id: 'in one' });
+  const url = new URL(`http://localhost${rawPath}?b=1&b=2`);
 
   it('name the route, the raw and the decoded path, the parameters, cookies and the caller', () => {
     const event = httpEvent(request('post', { cookie: 'a=1; b=2', 'user-agent': 'ua' }), url, Buffer.alloc(0), route, undefined);
     expect(event).toMatchObject({
       version: '2.0',
-      routeKey: 'POST /api/v1/inboxes/{inboxId}/members',
-      rawPath: '/api/v1/inboxes/in%20one/members',
+      routeKey: `${route.method} ${route.path}`,
+      rawPath,
       rawQueryString: 'b=1&b=2',
       cookies: ['a=1', 'b=2'],
       queryStringParameters: { b: '1,2' },
-      pathParameters: { inboxId: 'in one' },
+      pathParameters: { id: 'in one' },
       isBase64Encoded: false,
       requestContext: {
         http: {
-          method: 'POST',
-          path: '/api/v1/inboxes/in one/members',
+          method: route.method,
+          path: route.path.replace('{id}', 'in one'),
           sourceIp: '10.0.0.7',
           userAgent: 'ua',
           protocol: 'HTTP/1.1',

@@ -7,7 +7,7 @@ import type {
   SQSEvent,
 } from 'aws-lambda';
 import type { SocketEvent } from '../../functions/lib/define-socket-handler';
-import { isWellEncodedPath, matchPath } from '../../functions/routes';
+import { isWellEncodedPath, matchPath } from '../../shared/contract/route';
 import { asFromCloudFront } from './cloudfront';
 import { headerValue, sourceIp } from './http-io';
 

@@ -54,12 +54,15 @@ describe('the HTTP API', () => {
     });
   });
 
-  describe('paths', () => {
-    it.each(['/api/v1/inboxes/%', '/api/v1/inboxes/%E0%A4%A', '/%'])('answers %s with a 4xx envelope', async (path) => {
-      const res = await get(`${gw.url}${path}`);
-      expect(res.status).toBe(400);
-      expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 'BAD_REQUEST' } });
-    });
+  describe('malformed paths', () => {
+    it.each(['/api/v1/inboxes/%', '/api/v1/inboxes/%E0%A4%A', '/%'])(
+      'answers %s, not valid URL encoding, with a 4xx envelope',
+      async (path) => {
+        const res = await get(`${gw.url}${path}`);
+        expect(res.status).toBe(400);
+        expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 'BAD_REQUEST' } });
+      },
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { type HttpRouteEntry, isWellEncodedPath, matchPath, type RouteEntry } from '../../functions/routes';
+import type { HttpRouteEntry, RouteEntry } from '../../functions/routes';
+import { isWellEncodedPath, matchPath } from '../../shared/contract/route';
 import { FunctionThrottled } from '../function-environments';
 import { FunctionTimeout } from '../function-scope';
 import type { Logger } from '../log';

@@ -4,8 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { httpRoutes } from '../../functions/routes';
 import { endpoints as testEndpoints } from '../../test/support/endpoints';
-import * as team from './endpoints/team';
-import { allows, type Endpoint, fillPath, type HttpContract, isPathOf } from './route';
+import type { Endpoint, HttpContract } from './route';
 import { endpointSources, endpointsDir } from './write-endpoints';
 
 const files = () => readdirSync(endpointsDir).sort();
@@ -42,28 +41,6 @@ describe('endpoints/', () => {
   });
 });
 
-describe('allows', () => {
-  it("answers by the route's roles: every signed-in role when it names none", () => {
-    expect(['OWNER', 'ADMIN', 'AGENT'].map((r) => allows(team.updateUserRole, r as 'OWNER'))).toEqual([true, false, false]);
-    expect(['OWNER', 'ADMIN', 'AGENT'].map((r) => allows(team.createInvitation, r as 'OWNER'))).toEqual([true, true, false]);
-    expect(['OWNER', 'ADMIN', 'AGENT'].map((r) => allows(team.listInvitations, r as 'OWNER'))).toEqual([true, true, true]);
-    expect(allows(team.listInvitations, undefined)).toBe(false);
-  });
-});
-
-describe('fillPath', () => {
-  it('fills each {param}, URL-encoded', () => {
-    expect(fillPath('/api/v1/conversations/{id}/messages/{messageId}/retry', { id: 'a/b c', messageId: 'm?1' })).toBe(
-      '/api/v1/conversations/a%2Fb%20c/messages/m%3F1/retry',
-    );
-    expect(fillPath('/api/v1/contacts', {})).toBe('/api/v1/contacts');
-  });
-
-  it('refuses a path whose parameter has no value', () => {
-    expect(() => fillPath('/api/v1/contacts/{id}', {} as { id: string })).toThrow('no value for {id}');
-  });
-});
-
 describe('the web app', () => {
   const webSrc = join(import.meta.dirname, '../../web/src');
   const sources = (readdirSync(webSrc, { recursive: true }) as string[])
@@ -74,21 +51,5 @@ describe('the web app', () => {
     expect(sources.length).toBeGreaterThan(50);
     const raw = sources.filter(({ text }) => /\bapi\.(get|post|request)\s*[<(]/.test(text)).map((s) => s.file);
     expect(raw).toEqual([]);
-  });
-});
-
-describe('isPathOf', () => {
-  const path = '/api/v1/conversations/{id}/messages/{messageId}';
-  it('matches a URL of the path, with or without its query, any value of a param not given', () => {
-    expect(isPathOf(path, '/api/v1/conversations/c1/messages/m1')).toBe(true);
-    expect(isPathOf(path, 'http://127.0.0.1:3000/api/v1/conversations/c1/messages/m1?x=1')).toBe(true);
-    expect(isPathOf(path, '/api/v1/conversations/c1/messages/m1', { id: 'c1' })).toBe(true);
-    expect(isPathOf(path, fillPath(path, { id: 'a/b', messageId: 'm' }), { id: 'a/b' })).toBe(true);
-  });
-  it('refuses another path, another value, or more segments', () => {
-    expect(isPathOf(path, '/api/v1/conversations/c1/messages/m1', { id: 'c2' })).toBe(false);
-    expect(isPathOf(path, '/api/v1/conversations/c1/messages')).toBe(false);
-    expect(isPathOf(path, '/api/v1/conversations/c1/messages/m1/retry')).toBe(false);
-    expect(isPathOf('/api/v1/conversations', '/api/v1/conversations/unread')).toBe(false);
   });
 });

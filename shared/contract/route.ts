@@ -140,19 +140,58 @@ export function fillPath<P extends string>(path: P, params: PathParams<P>): stri
   });
 }
 
+/** What matchPath finds in a path: its `{param}`s by name (any names for a path known only as a string). */
+export type MatchedParams<P extends string> = string extends P ? Record<string, string> : PathParams<P>;
+
 /**
- * Whether a URL (absolute, or a path with or without its query) is the endpoint path's: each `{param}`
- * any one segment, or the value given, as fillPath writes it. What tests match requests by.
+ * The path's `{param}`s in a concrete, still URL-encoded path (no query) that is the path's, each decoded:
+ * `{ id: 'a b' }` for `/x/{id}` and `/x/a%20b`; undefined for any other path. A `{param}` is one
+ * non-empty segment; one that is not valid URL encoding (`%`, a cut UTF-8 sequence) matches nothing, so
+ * such a path gets the not-found handler's 4xx, never a URIError. What the route table dispatches by
+ * (the local gateway, the not-found handler) and tests match requests by (isPathOf).
+ */
+export function matchPath<P extends string>(path: P, concrete: string): MatchedParams<P> | undefined {
+  const expected = path.split('/');
+  const actual = concrete.split('/');
+  if (expected.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < expected.length; i++) {
+    const segment = expected[i] as string;
+    const value = actual[i] as string;
+    if (segment.startsWith('{') && segment.endsWith('}')) {
+      const decoded = value === '' ? undefined : decodeSegment(value);
+      if (decoded === undefined) return undefined;
+      params[segment.slice(1, -1)] = decoded;
+    } else if (segment !== value) {
+      return undefined;
+    }
+  }
+  return params as MatchedParams<P>;
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether every segment of a path is valid URL encoding. */
+export function isWellEncodedPath(path: string): boolean {
+  return path.split('/').every((segment) => decodeSegment(segment) !== undefined);
+}
+
+/**
+ * Whether a URL (absolute, or a path with or without its query) is the endpoint path's (matchPath),
+ * each `{param}` given here having the value given. What tests match requests by.
  */
 export function isPathOf<P extends string>(path: P, url: string, params: Partial<PathParams<P>> = {}): boolean {
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = path
-    .split(/\{(\w+)\}/)
-    .map((part, i) => {
-      if (i % 2 === 0) return literal(part);
-      const value = (params as Record<string, string | undefined>)[part];
-      return value === undefined ? '[^/]+' : literal(encodeURIComponent(value));
-    })
-    .join('');
-  return new RegExp(`^${pattern}$`).test(new URL(url, 'http://localhost').pathname);
+  const found: Record<string, string> | undefined = matchPath(path, new URL(url, 'http://localhost').pathname);
+  return (
+    found !== undefined &&
+    Object.entries(params as Record<string, string | undefined>).every(
+      ([name, value]) => value === undefined || found[name] === value,
+    )
+  );
 }

@@ -79,7 +79,7 @@ async function signedIn(options: BrowserContextOptions & { tokenFails?: boolean;
     ...context,
     beforeLoad: async ({ page, context }) => {
       // A network that loses the voice token request: calling cannot start.
-      if (tokenFails) await page.route('**/api/v1/voice/token', (route) => route.abort('internetdisconnected'));
+      if (tokenFails) await page.route(`**${endpoints.voiceToken.path}`, (route) => route.abort('internetdisconnected'));
       // Signalling that never answers: the device stays 'Connecting…', and its banner stays on screen to be measured.
       if (signallingSilent) await context.routeWebSocket(/\/signal/, () => {});
     },

@@ -1,6 +1,7 @@
 import type { Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECONNECTING_NOTICE_DELAY_MS } from '../../shared/constants';
+import { socketPath } from '../../shared/contract/realtime-events';
 import { isPathOf } from '../../shared/contract/route';
 import { callRoute } from '../support/api';
 import { gone, launchBrowser, openTab, seen, signInThroughForm, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
@@ -28,10 +29,10 @@ function readsFrom(page: Page) {
 }
 
 /** Resolves once the next realtime socket the page opens is live: the server's presence snapshot reached it. */
-async function nextLiveSocket(page: Page): Promise<WebSocket> {
+async function nextLiveSocket(page: Page, companyId: string): Promise<WebSocket> {
   // Not the softphone's signalling socket to the Twilio emulator.
   const ws = await page.waitForEvent('websocket', {
-    predicate: (s) => s.url().includes('/ws/company/'),
+    predicate: (s) => s.url().includes(socketPath(companyId)),
     timeout: UI_TIMEOUT_MS * 2,
   });
   await ws.waitForEvent('framereceived', {
@@ -61,10 +62,10 @@ describe('no polling while the socket is connected', () => {
     agent = await openTab(browser);
     // The page's timers run on a clock the test moves: a minute passes without waiting for it.
     await agent.page.clock.install();
-    const signedIn = nextLiveSocket(agent.page);
+    const signedIn = nextLiveSocket(agent.page, line.account.company.id);
     await signInThroughForm(agent.page, line.account.email, line.account.password);
     await signedIn;
-    const live = nextLiveSocket(agent.page);
+    const live = nextLiveSocket(agent.page, line.account.company.id);
     reads = readsFrom(agent.page);
     await agent.page.goto(web(`/conversations/${conversationId}`));
     await live;
@@ -94,7 +95,7 @@ describe('no polling while the socket is connected', () => {
 
   it('with the socket cut, the list and the thread are polled every minute again; back, polling stops', async () => {
     // No ticket can be had: the socket stays down.
-    await agent.page.route('**/api/v1/realtime/ticket', (route) => route.abort('internetdisconnected'));
+    await agent.page.route(`**${endpoints.realtimeTicket.path}`, (route) => route.abort('internetdisconnected'));
     await expect.poll(() => closeSocketsOf(line.account), { timeout: UI_TIMEOUT_MS }).toBe(1);
     // The page has seen it close (the server's count does not say so): only then do its intervals
     // change, and a minute run before that would pass under the old ones.
@@ -109,8 +110,8 @@ describe('no polling while the socket is connected', () => {
       .toBeGreaterThan(0);
 
     // Back: the reconnect reads the list and the thread again (what events it missed); then quiet again.
-    const live = nextLiveSocket(agent.page);
-    await agent.page.unroute('**/api/v1/realtime/ticket');
+    const live = nextLiveSocket(agent.page, line.account.company.id);
+    await agent.page.unroute(`**${endpoints.realtimeTicket.path}`);
     reads.reset();
     await agent.page.clock.runFor(31_000);
     await live;

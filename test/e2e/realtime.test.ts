@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketPath } from '../../shared/contract/realtime-events';
 import { type Account, signUp } from '../support/api';
 import { gone, launchBrowser, seen, signedInTab, type Tab, UI_TIMEOUT_MS } from '../support/browser';
+import { endpoints } from '../support/endpoints';
 import { closeSocketsOf, socketCount } from '../support/sockets';
 import { addTeamMember } from '../support/team';
 
@@ -67,7 +69,7 @@ describe('presence and the live socket', () => {
     await seen(onlineMark(ada.page, 'Ada Lovelace'));
     await expect.poll(() => closeSocketsOf(owner), { timeout: UI_TIMEOUT_MS }).toBe(1);
     // The next attempt waits at least half a second (back-off): its socket opens after this.
-    const reconnected = ada.page.waitForEvent('websocket', (ws) => ws.url().includes('/ws/company/'));
+    const reconnected = ada.page.waitForEvent('websocket', (ws) => ws.url().includes(socketPath(owner.company.id)));
     await reconnected;
     // Events reach the new socket: a colleague coming online shows up.
     const grace = await signedIn(colleague, '/dashboard');
@@ -89,14 +91,14 @@ describe('presence and the live socket', () => {
     await seen(onlineMark(ada.page, 'Ada Lovelace'));
 
     // No ticket can be had (the network is down for it): the socket stays down, past the notice's delay.
-    await ada.page.route('**/api/v1/realtime/ticket', (route) => route.abort('internetdisconnected'));
+    await ada.page.route(`**${endpoints.realtimeTicket.path}`, (route) => route.abort('internetdisconnected'));
     await expect.poll(() => closeSocketsOf(owner), { timeout: UI_TIMEOUT_MS }).toBe(1);
     const notice = ada.page.getByRole('status').filter({ hasText: 'Reconnecting…' });
     await runPageClockUntil(ada.page, () => notice.isVisible());
     expect(await notice.isVisible()).toBe(true);
 
     // Back: the next attempt, whenever its back-off ends, gets through.
-    await ada.page.unroute('**/api/v1/realtime/ticket');
+    await ada.page.unroute(`**${endpoints.realtimeTicket.path}`);
     await runPageClockUntil(ada.page, async () => (await ada.page.getByText('Reconnecting…').count()) === 0);
     await gone(ada.page.getByText('Reconnecting…'));
     await expect.poll(() => socketCount(owner), { timeout: UI_TIMEOUT_MS }).toBe(1);

@@ -35,6 +35,9 @@ const REFRESH_WINDOW_SECONDS = Math.round(SESSION_TOKEN_FAILURE_WINDOW_SECONDS *
 /** The 429 storm is used only with this much of its throttle window left, for the page's own refresh to land in it. */
 const STORM_TIME_LEFT_SECONDS = Math.ceil(REFRESH_WINDOW_SECONDS * 0.6);
 
+/** A route of no `{param}`s as recordApi writes it, before the status: `METHOD /path`. */
+const routeLine = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
+
 /** API responses the page received, as `METHOD /path STATUS`, in order. */
 function recordApi(page: import('playwright-core').Page): string[] {
   const seenResponses: string[] = [];
@@ -112,7 +115,7 @@ describe('a stored session', () => {
     const stormReady = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route('**/api/v1/auth/refresh', async (route) => {
+    await page.route(`**${endpoints.refresh.path}`, async (route) => {
       await stormReady;
       await route.continue();
     });
@@ -150,8 +153,8 @@ describe('a stored session', () => {
     const pastWindowMs = (retryAfterSeconds + 1) * 1000;
     await advanceStackClock(pastWindowMs);
     await page.clock.runFor(pastWindowMs);
-    await expect.poll(() => calls.includes('POST /api/v1/auth/refresh 200')).toBe(true);
-    await expect.poll(() => calls.includes('GET /api/v1/me 200')).toBe(true);
+    await expect.poll(() => calls.includes(`${routeLine(endpoints.refresh)} 200`)).toBe(true);
+    await expect.poll(() => calls.includes(`${routeLine(endpoints.me)} 200`)).toBe(true);
     const renewed = await storedSession(page);
     expect(renewed.refreshToken).not.toBe(account.tokens.refreshToken);
     expect(decodeJwt(renewed.accessToken ?? '').sub).toBe(account.user.id);
@@ -216,8 +219,8 @@ describe('two tabs of one browser', () => {
       expect((await answered).status()).toBe(200);
       expect(pathOf(page)).toBe('/settings/team');
     }
-    const refreshes = calls.flat().filter((c) => c.startsWith('POST /api/v1/auth/refresh'));
-    expect(refreshes).toEqual(['POST /api/v1/auth/refresh 200']);
+    const refreshes = calls.flat().filter((c) => c.startsWith(`${routeLine(endpoints.refresh)} `));
+    expect(refreshes).toEqual([`${routeLine(endpoints.refresh)} 200`]);
     expect(errors).toEqual([]);
     await context.close();
   });

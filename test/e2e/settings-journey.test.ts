@@ -1,5 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import { type Account, callRoute, signUp, stack } from '../support/api';
 import { gone, launchBrowser, PHONE, reached, seen, signedInTab, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
 import { endpoints } from '../support/endpoints';
@@ -149,10 +150,10 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
 
     // The emulator's numbers now point at the platform exactly where asked.
     const byNumber = new Map((await emulatorNumbers(demo.accountSid)).map((n) => [n.phone_number, n]));
-    expect(byNumber.get(E164[MAIN_LINE])?.voice_url).toContain('/webhooks/twilio/');
-    expect(byNumber.get(E164[MAIN_LINE])?.sms_url).not.toContain('/webhooks/twilio/');
-    expect(byNumber.get(E164[VOICE_LINE])?.voice_url).toContain('/webhooks/twilio/');
-    expect(byNumber.get(E164[SMS_LINE])?.sms_url).not.toContain('/webhooks/twilio/');
+    expect(byNumber.get(E164[MAIN_LINE])?.voice_url).toContain(`${TWILIO_WEBHOOKS}/`);
+    expect(byNumber.get(E164[MAIN_LINE])?.sms_url).not.toContain(`${TWILIO_WEBHOOKS}/`);
+    expect(byNumber.get(E164[VOICE_LINE])?.voice_url).toContain(`${TWILIO_WEBHOOKS}/`);
+    expect(byNumber.get(E164[SMS_LINE])?.sms_url).not.toContain(`${TWILIO_WEBHOOKS}/`);
 
     // Imported numbers cannot be chosen again.
     await page.getByRole('button', { name: 'Import numbers' }).click();
@@ -354,7 +355,8 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     await seen(page.getByText('Twilio disconnected.'));
 
     const byNumber = new Map((await emulatorNumbers(demo.accountSid)).map((n) => [n.phone_number, n]));
-    for (const n of [MAIN_LINE, VOICE_LINE] as const) expect(byNumber.get(E164[n])?.voice_url).not.toContain('/webhooks/twilio/');
+    for (const n of [MAIN_LINE, VOICE_LINE] as const)
+      expect(byNumber.get(E164[n])?.voice_url).not.toContain(`${TWILIO_WEBHOOKS}/`);
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Channels' }).click();
     await reached(page, '/settings/channels');

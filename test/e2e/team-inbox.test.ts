@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketPath } from '../../shared/contract/realtime-events';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import type { Account } from '../support/api';
 import { launchBrowser, PHONE, reached, seen, signedInTab, tabsClosedAfterEach, UI_TIMEOUT_MS, web } from '../support/browser';
@@ -43,7 +44,9 @@ async function liveTab(account: Account, options: Parameters<typeof signedInTab>
   const tab = await signedInTab(browser, account, {
     ...options,
     beforeLoad: async (t) => {
-      live = t.page.waitForEvent('websocket', (ws) => ws.url().includes('/ws')).then((ws) => ws.waitForEvent('framereceived'));
+      live = t.page
+        .waitForEvent('websocket', (ws) => ws.url().includes(socketPath(account.company.id)))
+        .then((ws) => ws.waitForEvent('framereceived'));
       await options.beforeLoad?.(t);
     },
   });

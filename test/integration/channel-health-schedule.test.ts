@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import type { Channel } from '../../shared/contract/settings';
 import { endpoints } from '../support/endpoints';
 import { type CompanyWithNumbers, ownGateway } from '../support/own-gateway';
@@ -14,7 +15,7 @@ import { twilioPost } from '../support/twilio';
 const TABLE_NAME = tableOfOwn('health');
 
 const gateway = ownGateway({
-  environment: (origin) => ({ TABLE_NAME, WEBHOOK_BASE_URL: `${origin}/webhooks/twilio` }),
+  environment: (origin) => ({ TABLE_NAME, WEBHOOK_BASE_URL: `${origin}${TWILIO_WEBHOOKS}` }),
 });
 
 type Company = CompanyWithNumbers;

@@ -81,7 +81,7 @@ describe('no secret in the logs', () => {
     const lastWebhook = call.callbacks.at(-1) ?? call.twiml.at(-1);
     const logged = () => readFileSync(inject('productLog'), 'utf8');
     await expect.poll(logged).toContain(`[gateway] POST ${new URL(lastWebhook?.url ?? '').pathname} 200`);
-    expect(logged()).toContain('[gateway] POST /api/v1/auth/refresh 200');
+    expect(logged()).toContain(`[gateway] ${endpoints.refresh.method} ${endpoints.refresh.path} 200`);
     const log = logged();
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(7);

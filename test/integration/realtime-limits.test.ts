@@ -7,7 +7,7 @@ import {
   SOCKET_FRAME_BURST,
   SOCKET_FRAMES_PER_SECOND,
 } from '../../shared/constants';
-import type { ServerEvent } from '../../shared/contract/realtime-events';
+import { type ServerEvent, socketPath } from '../../shared/contract/realtime-events';
 import { type Account, callRoute, signUp } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
@@ -62,7 +62,7 @@ describe('client frames', () => {
   const openFrozen = async (owner: Account) => {
     const ticket = await ticketFor(owner);
     const query = new URLSearchParams({ ticket, userId: owner.user.id, companyId: owner.company.id });
-    const socket = await openSocketAt(`ws://${gateway.host}/ws/company/${owner.company.id}?${query}`, owner.user.id);
+    const socket = await openSocketAt(`ws://${gateway.host}${socketPath(owner.company.id)}?${query}`, owner.user.id);
     vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
     return socket;
   };
@@ -179,7 +179,9 @@ describe('$connect through the public execute-api endpoint (no CloudFront origin
   it('is refused by API Gateway like every HTTP route (401; 403 for a guessed secret), the ticket left unspent', async () => {
     const owner = await signUp();
     const me = (headers: Record<string, string> = {}) =>
-      fetch(`http://${direct.host}/api/v1/me`, { headers: { authorization: `Bearer ${owner.tokens.accessToken}`, ...headers } });
+      fetch(`http://${direct.host}${endpoints.me.path}`, {
+        headers: { authorization: `Bearer ${owner.tokens.accessToken}`, ...headers },
+      });
     const missing = await me();
     expect({ status: missing.status, body: await missing.json() }).toEqual({ status: 401, body: { message: 'Unauthorized' } });
     const guessed = await me({ [ORIGIN_SECRET_HEADER]: 'a-guess' });
@@ -187,7 +189,7 @@ describe('$connect through the public execute-api endpoint (no CloudFront origin
 
     const ticket = await ticketFor(owner);
     const query = new URLSearchParams({ ticket, userId: owner.user.id, companyId: owner.company.id });
-    expect(await attempt(`ws://${direct.host}/ws/company/${owner.company.id}?${query}`)).toBe('handshake 401');
+    expect(await attempt(`ws://${direct.host}${socketPath(owner.company.id)}?${query}`)).toBe('handshake 401');
     // Through CloudFront (the stack's gateway) the same ticket still opens the socket.
     const socket = await attempt(socketUrl(owner.company.id, Object.fromEntries(query)));
     expect(socket).not.toBeTypeOf('string');

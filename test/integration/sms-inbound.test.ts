@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { describe, expect, it } from 'vitest';
 import { THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
+import { fillPath, TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import { callRoute, signUp, stack, unchecked } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import type { Socket } from '../support/realtime';
@@ -16,6 +17,7 @@ import {
   smsLine,
   socketsClosedAfterEach,
   textIn,
+  webhookIdOf,
 } from '../support/sms';
 import { testTable } from '../support/table';
 import { numberOf, numbersByKind, textFromPhone } from '../support/twilio';
@@ -194,9 +196,9 @@ describe('the webhook’s signature', () => {
     const socket = await listen(line);
     // As in AWS: Twilio calls CloudFront's address, and the function sees API Gateway's. The provider
     // is recorded as connected while the platform's public address was this one.
-    const publicBase = 'https://switchboard.example.test/webhooks/twilio';
+    const publicBase = `https://switchboard.example.test${TWILIO_WEBHOOKS}`;
     const path = new URL(line.smsUrl).pathname;
-    const webhookId = path.split('/')[3];
+    const webhookId = webhookIdOf(line);
     const { client, tableName } = testTable();
     for (const Key of [
       { PK: `COMPANY#${line.account.company.id}`, SK: `PROVIDER#${line.provider.id}` },
@@ -236,7 +238,7 @@ describe('the webhook’s signature', () => {
     await client.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: { PK: `WEBHOOK#${new URL(line.smsUrl).pathname.split('/')[3]}`, SK: 'WEBHOOK' },
+        Key: { PK: `WEBHOOK#${webhookIdOf(line)}`, SK: 'WEBHOOK' },
         UpdateExpression: 'REMOVE authTokenEncrypted, webhookBaseUrl',
       }),
     );
@@ -251,7 +253,7 @@ describe('the webhook’s signature', () => {
 
   it('answers 404 for a webhook id nobody has', async () => {
     const line = await smsLine();
-    const unknown = line.smsUrl.replace(/\/webhooks\/twilio\/[^/]+\//, '/webhooks/twilio/no-such-webhook/');
+    const unknown = new URL(fillPath(endpoints.inboundSmsWebhook.path, { webhookId: 'no-such-webhook' }), line.smsUrl).href;
     const answer = await postWebhook(unknown, inboundParams(line, { from: newPhone(), body: 'hi' }), {
       authToken: line.twilio.authToken,
     });

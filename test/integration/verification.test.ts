@@ -40,7 +40,7 @@ describe('e-mail verification', () => {
     expect(inUrl.status).toBe(405);
     expect(inUrl.body.error).toEqual({
       code: 'METHOD_NOT_ALLOWED',
-      message: 'Method GET is not allowed for /api/v1/auth/verify-email; use POST',
+      message: `Method GET is not allowed for ${endpoints.verifyEmail.path}; use ${endpoints.verifyEmail.method}`,
     });
     expect(inUrl.body.data).toBeUndefined();
     expect((await verifyEmail(token)).status).toBe(200);

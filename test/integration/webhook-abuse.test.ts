@@ -5,6 +5,7 @@ import { sumCounts } from '../../functions/conversations/records';
 import { forEachLimited } from '../../functions/lib/concurrency';
 import { httpRoutes } from '../../functions/routes';
 import type { Message } from '../../shared/contract/conversations';
+import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import {
   newMessageSid,
   newPhone,
@@ -244,7 +245,7 @@ function outboundParams(line: Line, sid: string): Params {
   };
 }
 
-const WEBHOOK_PREFIX = '/webhooks/twilio/{webhookId}';
+const WEBHOOK_PREFIX = `${TWILIO_WEBHOOKS}/{webhookId}`;
 const webhooks = httpRoutes.filter((r) => r.contract.auth === 'twilio').map((r) => r.contract.path.slice(WEBHOOK_PREFIX.length));
 
 /**

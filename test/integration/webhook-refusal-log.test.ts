@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { describe, expect, inject, it } from 'vitest';
-import { inboundParams, newPhone, postWebhook, smsLine } from '../support/sms';
+import { endpoints } from '../support/endpoints';
+import { inboundParams, newPhone, postWebhook, smsLine, webhookIdOf } from '../support/sms';
 
 /** The product's log lines (test/support/captured-log.ts) that are JSON objects with this webhook id. */
 function loggedFor(webhookId: string): Record<string, unknown>[] {
@@ -18,8 +19,7 @@ function loggedFor(webhookId: string): Record<string, unknown>[] {
 describe('a refused webhook signature', () => {
   it('logs one JSON line with the webhook id, route and reason, without the signature, auth token or body', async () => {
     const line = await smsLine();
-    const webhookId = new URL(line.smsUrl).pathname.split('/')[3] ?? '';
-    expect(webhookId).not.toBe('');
+    const webhookId = webhookIdOf(line);
     const phone = newPhone();
     const statusUrl = `${line.smsUrl}/status`;
 
@@ -40,10 +40,12 @@ describe('a refused webhook signature', () => {
     await expect.poll(() => loggedFor(webhookId).length).toBe(3);
     const logged = loggedFor(webhookId);
     const common = { level: 'warn', event: 'webhook_signature_refused', webhookId, companyId: line.account.company.id };
+    const route = ({ method, path }: { method: string; path: string }) => `${method} ${path}`;
+    const { inboundSmsWebhook, smsStatusWebhook } = endpoints;
     expect(logged).toEqual([
-      expect.objectContaining({ ...common, reason: 'mismatch', route: 'POST /webhooks/twilio/{webhookId}/sms' }),
-      expect.objectContaining({ ...common, reason: 'missing', route: 'POST /webhooks/twilio/{webhookId}/sms/status' }),
-      expect.objectContaining({ ...common, reason: 'mismatch', route: 'POST /webhooks/twilio/{webhookId}/sms' }),
+      expect.objectContaining({ ...common, reason: 'mismatch', route: route(inboundSmsWebhook) }),
+      expect.objectContaining({ ...common, reason: 'missing', route: route(smsStatusWebhook) }),
+      expect.objectContaining({ ...common, reason: 'mismatch', route: route(inboundSmsWebhook) }),
     ]);
     // The API Gateway request id, to find the access log line (and there the Lambda request id).
     for (const entry of logged) expect(entry.apiRequestId).toEqual(expect.any(String));
@@ -64,7 +66,7 @@ describe('a refused webhook signature', () => {
 
   it('logs nothing for a webhook Twilio signed', async () => {
     const line = await smsLine();
-    const webhookId = new URL(line.smsUrl).pathname.split('/')[3] ?? '';
+    const webhookId = webhookIdOf(line);
     const answer = await postWebhook(line.smsUrl, inboundParams(line, { from: newPhone(), body: 'genuine' }), {
       authToken: line.twilio.authToken,
     });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RepointResult } from '../../shared/contract/admin';
+import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import { endpoints } from '../support/endpoints';
 import { type CompanyWithNumbers, ownGateway } from '../support/own-gateway';
 import { inboundParams, newPhone, postWebhook } from '../support/sms';
@@ -19,7 +20,7 @@ const ADMIN = 'repoint-admin@platform.test';
 const environment = (origin: string) => ({
   TABLE_NAME,
   PLATFORM_ADMIN_EMAILS: ADMIN,
-  WEBHOOK_BASE_URL: `${origin}/webhooks/twilio`,
+  WEBHOOK_BASE_URL: `${origin}${TWILIO_WEBHOOKS}`,
 });
 
 const oldAddress = ownGateway({ environment });
@@ -32,7 +33,7 @@ const shortPassAddress = ownGateway({
   environment,
   timeoutMs: (route) => Math.min((route.timeoutSeconds ?? 10) * 1000, 6_000),
 });
-const baseOf = (gateway: { host: string }) => `http://${gateway.host}/webhooks/twilio`;
+const baseOf = (gateway: { host: string }) => `http://${gateway.host}${TWILIO_WEBHOOKS}`;
 
 type Company = CompanyWithNumbers;
 const companyWithNumbers = () => oldAddress.companyWithNumbers('repoint');

@@ -5,7 +5,7 @@ import type { Invitation } from '../../shared/contract/team';
 import { type Account, callRoute, signUp, uniqueEmail } from './api';
 import { endpoints } from './endpoints';
 import { createInbox } from './settings';
-import { newPhone, readConversation, type SmsLine, sendText, smsLine, textIn } from './sms';
+import { newPhone, readConversation, type SmsLine, sendText, smsLine, textIn, webhookIdOf } from './sms';
 import { testTable } from './table';
 import { addTeamMember, invite } from './team';
 import { advanceCall, callFromPhone, hangUpCall, speakOnCall, type TwilioAccount } from './twilio';
@@ -93,8 +93,7 @@ export async function companyWithEverything(
     { timeout: 15_000, interval: 50 },
   );
 
-  const webhookId = /\/webhooks\/twilio\/([^/]+)\/sms$/.exec(line.smsUrl)?.[1];
-  if (!webhookId) throw new Error(`no webhook id in ${line.smsUrl}`);
+  const webhookId = webhookIdOf(line);
   return {
     owner,
     agent,

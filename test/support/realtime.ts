@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { type ServerEvent, type ServerEventType, socketHeartbeat } from '../../shared/contract/realtime-events';
+import { type ServerEvent, type ServerEventType, socketHeartbeat, socketPath } from '../../shared/contract/realtime-events';
 import { type Account, callRoute, stack } from './api';
 import { endpoints } from './endpoints';
 
@@ -15,7 +15,7 @@ export async function ticketFor(account: Account): Promise<string> {
 /** The socket URL the web app opens (docs/product.md §7), on the gateway. */
 export function socketUrl(companyId: string, query: Record<string, string>): string {
   const base = stack().urls.websocket.replace(/\/ws$/, '');
-  return `${base}/ws/company/${encodeURIComponent(companyId)}?${new URLSearchParams(query)}`;
+  return `${base}${socketPath(companyId)}?${new URLSearchParams(query)}`;
 }
 
 export interface Socket {

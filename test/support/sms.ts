@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { twilioSignature } from '@switchboard/twilio-emulator/signature';
 import { afterEach, expect } from 'vitest';
 import type { Message } from '../../shared/contract/conversations';
+import { matchPath } from '../../shared/contract/route';
 import type { Channel, Provider } from '../../shared/contract/settings';
 import { type Account, type ApiResponse, callRoute, signUp, unchecked } from './api';
 import { endpoints } from './endpoints';
@@ -36,6 +37,13 @@ export interface SmsLine {
   twilio: TwilioAccount;
   /** The number's SmsUrl, as the import set it in Twilio. */
   smsUrl: string;
+}
+
+/** The provider's webhook id in a line's SmsUrl, read by the inbound SMS webhook's path. */
+export function webhookIdOf(line: Pick<SmsLine, 'smsUrl'>): string {
+  const webhookId = matchPath(endpoints.inboundSmsWebhook.path, new URL(line.smsUrl).pathname)?.webhookId;
+  if (!webhookId) throw new Error(`${line.smsUrl} is no inbound SMS webhook's URL`);
+  return webhookId;
 }
 
 export async function smsLine(options: { account?: Account; twilio?: TwilioAccount } = {}): Promise<SmsLine> {

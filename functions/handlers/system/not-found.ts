@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { isWellEncodedPath, matchPath } from '@shared/contract/route';
 import { AppError } from '../../lib/app-error';
 import { errorResponse } from '../../lib/define-handler';
-import { httpRoutes, isWellEncodedPath, matchPath } from '../../routes';
+import { httpRoutes } from '../../routes';
 
 /**
  * API Gateway's `$default` route: an envelope for every path or method the route table lacks. It

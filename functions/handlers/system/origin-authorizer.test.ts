@@ -1,4 +1,5 @@
 import { esbuildOptions, handlerEntry } from '@infra/bundling';
+import { me } from '@shared/contract/endpoints/auth';
 import { startSecretsExtension } from '@test/support/secrets-extension';
 import type { APIGatewayRequestAuthorizerEvent, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
@@ -12,14 +13,14 @@ function httpEvent(headers: Record<string, string>): APIGatewayRequestAuthorizer
   return {
     version: '2.0',
     type: 'REQUEST',
-    routeArn: 'arn:aws:execute-api:eu-west-1:123456789012:api/$default/GET/api/v1/me',
+    routeArn: `arn:aws:execute-api:eu-west-1:123456789012:api/$default/${me.method}${me.path}`,
     identitySource: Object.values(headers),
-    routeKey: 'GET /api/v1/me',
-    rawPath: '/api/v1/me',
+    routeKey: `${me.method} ${me.path}`,
+    rawPath: me.path,
     rawQueryString: '',
     cookies: [],
     headers,
-    requestContext: { http: { method: 'GET', path: '/api/v1/me', sourceIp: '192.0.2.1' } },
+    requestContext: { http: { method: me.method, path: me.path, sourceIp: '192.0.2.1' } },
   } as unknown as APIGatewayRequestAuthorizerEventV2;
 }
 
@@ -57,7 +58,7 @@ describe('the origin authorizer', () => {
     // The operator finds the refusals, never the value that was sent.
     expect(warned).toHaveBeenCalledTimes(5);
     const line = String(warned.mock.calls[0]?.[0]);
-    expect(JSON.parse(line)).toMatchObject({ level: 'warn', route: 'GET /api/v1/me', sourceIp: '192.0.2.1' });
+    expect(JSON.parse(line)).toMatchObject({ level: 'warn', route: `${me.method} ${me.path}`, sourceIp: '192.0.2.1' });
     expect(line).not.toContain('a-guess');
   });
 

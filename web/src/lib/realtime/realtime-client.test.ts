@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { ServerEvent } from '@shared/contract/realtime-events';
+import { type ServerEvent, socketPath } from '@shared/contract/realtime-events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type WebSocket as ServerSocket, WebSocket, WebSocketServer } from 'ws';
 import { createRealtimeClient, type RealtimeClient } from './realtime-client';
@@ -56,7 +56,7 @@ describe('the realtime client', () => {
       onEvent: (e) => seen.push(e),
       onReconnect: () => reconnects++,
       backoff: { initialMs: 5, factor: 2, maxMs: 20 },
-      url: (who, ticket) => `${server.base}/ws/company/${who.companyId}?ticket=${ticket}&userId=${who.userId}`,
+      url: (who, ticket) => `${server.base}${socketPath(who.companyId)}?ticket=${ticket}&userId=${who.userId}`,
     });
     stopClient = client.stop;
     const states: string[] = [];
@@ -67,7 +67,7 @@ describe('the realtime client', () => {
     client.start(identity);
     await server.until(() => server.connections[0]?.messages.length === 1);
     const first = server.connections[0];
-    expect(first?.url).toBe('/ws/company/c1?ticket=ticket-1&userId=u1');
+    expect(first?.url).toBe(`${socketPath('c1')}?ticket=ticket-1&userId=u1`);
     expect(first?.messages[0]).toEqual({ type: 'heartbeat', data: { userId: 'u1', timestamp: expect.any(String) } });
     expect(client.state()).toBe('connected');
 
@@ -187,7 +187,7 @@ describe('the realtime client', () => {
       onEvent: () => {},
       onReconnect: () => {},
       backoff: { initialMs: 5, factor: 1, maxMs: 5 },
-      url: (who, ticket) => `${server.base}/ws/company/${who.companyId}?ticket=${ticket}`,
+      url: (who, ticket) => `${server.base}${socketPath(who.companyId)}?ticket=${ticket}`,
     });
     stopClient = client.stop;
     client.start(identity);
