@@ -1,5 +1,5 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { isWellEncodedPath, matchPath } from '@shared/contract/route';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AppError } from '../../lib/app-error';
 import { errorResponse } from '../../lib/define-handler';
 import { httpRoutes } from '../../routes';
