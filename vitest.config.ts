@@ -158,7 +158,7 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       }),
-      {
+      sharingModulesWithStack({
         resolve,
         test: {
           name: 'browser',
@@ -173,7 +173,7 @@ export default defineConfig({
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
-      },
+      }),
       {
         resolve,
         test: {
