@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TableAccess } from '../functions/lib/capabilities';
 import { httpContract } from '../shared/contract/route';
 import { dynamoDbLocal, ownTable } from '../test/support/dynamodb-local';
@@ -54,6 +54,9 @@ describe.each<Mode>(['in-process', 'environments'])('functions %s', (mode) => {
   let base: string;
 
   beforeAll(async () => {
+    // In-process, the fixtures' table client is created on first use, in this gateway's environment:
+    // not one another file of this worker created (vitest.config.ts: files share modules).
+    vi.resetModules();
     const table = (access: TableAccess, ...operations: (keyof typeof handlers)[]) =>
       operations.map((operation) => route(access, operation, mode));
     gateway = createGateway({

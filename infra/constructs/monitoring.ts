@@ -73,8 +73,8 @@ export interface MonitoringProps {
  * dashboard of the same metrics (docs/operations.md: Alarms and logs).
  *
  * Lambda errors and throttles are alarmed on Lambda's region-wide metrics (no FunctionName): one alarm
- * per function would be two alarms and two resources for each of the ~60 functions (the stack stays
- * far below CloudFormation's 500 resources, see switchboard-function.ts), and metric math takes at most
+ * per function would be two alarms and two resources for each of the ~80 functions (each template stays
+ * at 300 resources: docs/architecture.md: Stack sizes), and metric math takes at most
  * 10 metrics per alarm. Throttling is a region-wide limit anyway (the account's concurrency), and the
  * dashboard breaks errors down per function of this stack.
  */
