@@ -268,6 +268,23 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     stack: 'FeatureRoutes',
     logGroup: 'team-inbox',
   },
+  // Starting a conversation (docs/product.md: New conversation): the first text goes out as a reply does.
+  {
+    contract: conversations.startConversation,
+    handler: 'conversations/start',
+    table: 'write',
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: conversations.listSendingNumbers,
+    handler: 'conversations/sending-numbers',
+    table: 'read',
+    capabilities: ['jwt'],
+    stack: 'FeatureRoutes',
+  },
   // Webhooks decrypt the provider's auth token to check Twilio's signature; they never call Twilio.
   {
     contract: conversations.inboundSmsWebhook,

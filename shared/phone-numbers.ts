@@ -12,7 +12,7 @@ import {
   parsePhoneNumberFromString,
   validatePhoneNumberLength,
 } from 'libphonenumber-js/min';
-import { DEFAULT_COUNTRY_CODE } from './constants';
+import { COUNTRIES, DEFAULT_COUNTRY_CODE } from './constants';
 
 export type { CountryCode };
 
@@ -78,6 +78,20 @@ export function checkPhoneNumber(input: string, country: CountryCode = DEFAULT_C
   if (!number) return { ok: false, problem: 'UNPARSEABLE' };
   if (!number.valid) return { ok: false, problem: 'INVALID_FOR_COUNTRY' };
   return { ok: true, number };
+}
+
+/**
+ * What is wrong with a typed number, as the dialer and New message say it (docs/product.md §5), or null
+ * when it is a valid number of `country` (or another country's, typed with its +code).
+ */
+export function phoneNumberProblem(input: string, country: CountryCode = DEFAULT_COUNTRY): string | null {
+  const check = checkPhoneNumber(input, country);
+  if (check.ok) return null;
+  if (check.problem === 'EMPTY') return 'Please enter a phone number';
+  if (check.problem === 'INVALID_FOR_COUNTRY') {
+    return `Invalid phone number for ${COUNTRIES.find((c) => c.code === country)?.name ?? country}`;
+  }
+  return 'Please enter a valid phone number';
 }
 
 /** The E.164 form of a valid number ('+14155550101'), or null. */

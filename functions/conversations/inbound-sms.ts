@@ -162,7 +162,7 @@ async function smsChannel(
 }
 
 /** The sender's contact and its conversation on the channel; `stale…` when an index item outlived what it named. */
-interface Sender {
+export interface Sender {
   contact?: ContactRecord;
   staleContactId?: string;
   conversation?: ConversationRecord;
@@ -171,9 +171,15 @@ interface Sender {
 
 /**
  * Reads the sender's contact and conversation: number → (contact, link) → conversation, consistently,
- * so a retry sees what a parallel text just wrote. `contactId` when already read (null: none).
+ * so a retry sees what a parallel text just wrote. `contactId` when already read (null: none). A
+ * conversation an agent starts reads the same (start-conversation.ts).
  */
-async function readSender(companyId: string, channelId: string, phone: string, contactId?: string | null): Promise<Sender> {
+export async function readSender(
+  companyId: string,
+  channelId: string,
+  phone: string,
+  contactId?: string | null,
+): Promise<Sender> {
   const id = contactId === undefined ? await contactIdForPhone(companyId, phone) : contactId;
   if (!id) return {};
   const TableName = tableName();

@@ -13,8 +13,11 @@ export type SendingRoute =
   | { block: null; channel: ChannelRecord; provider: ProviderRecord }
   | { block: SendingBlock; channel?: undefined; provider?: undefined };
 
+/** What the route depends on: a conversation's channel, or the channel a new conversation starts on. */
+type RouteOf = Pick<ConversationRecord, 'companyId' | 'channelId' | 'channelIdentifier'>;
+
 /** The channel and provider a text of the conversation leaves through, or why it cannot leave now. */
-export async function sendingRoute(conversation: ConversationRecord): Promise<SendingRoute> {
+export async function sendingRoute(conversation: RouteOf): Promise<SendingRoute> {
   const TableName = tableName();
   const { companyId } = conversation;
   const { Item } = await db.send(new GetCommand({ TableName, Key: keys.channel(companyId, conversation.channelId) }));
@@ -30,7 +33,7 @@ export async function sendingRoute(conversation: ConversationRecord): Promise<Se
 }
 
 /** As sendingRoute, refusing (409) with what the thread says when the text cannot leave. */
-export async function requireSendingRoute(conversation: ConversationRecord) {
+export async function requireSendingRoute(conversation: RouteOf) {
   const route = await sendingRoute(conversation);
   if (route.block === null) return route;
   // Only on a refusal: the phone-number metadata stays out of the sending path's cold start.

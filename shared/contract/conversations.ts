@@ -335,3 +335,42 @@ export const smsStatusWebhook = httpContract({
     NumSegments: z.optional(numSegments),
   }),
 });
+
+// —— Starting a conversation (docs/product.md: New conversation) ——
+
+/** A number the member may start a text from: its channel, and the inbox it is routed to (null: routed to the member, or to nobody). */
+export const SendingNumberSchema = z.object({
+  channelId: z.string(),
+  phoneNumber: z.string(),
+  inboxName: z.nullable(z.string()),
+});
+export type SendingNumber = z.infer<typeof SendingNumberSchema>;
+
+/** The numbers the caller may start a conversation from, in number order. */
+export const listSendingNumbers = httpContract({
+  method: 'GET',
+  path: '/api/v1/conversations/sending-numbers',
+  auth: 'user',
+  response: z.object({ sendingNumbers: z.array(SendingNumberSchema) }),
+});
+
+/**
+ * Texts a number first: `to` as people type it, read for the company's country. 201 with a new
+ * conversation; 200 with the open one (a closed one is reopened) of that contact and number.
+ */
+export const startConversation = httpContract({
+  method: 'POST',
+  path: '/api/v1/conversations',
+  auth: 'user',
+  body: z.object({
+    to: z.string({ error: 'Please enter a phone number' }).check(
+      z.refine((to) => to.trim().length > 0, 'Please enter a phone number'),
+      z.maxLength(40, 'The phone number is too long'),
+    ),
+    channelId: z
+      .string({ error: 'Choose a number to send from' })
+      .check(z.minLength(1, 'Choose a number to send from'), z.maxLength(100, 'channelId is too long')),
+    body: messageBody,
+  }),
+  response: z.object({ conversation: ConversationSchema }),
+});

@@ -33,6 +33,12 @@ export const listConversations: Endpoint<typeof contracts.listConversations> = {
   auth: 'user',
 };
 
+export const listSendingNumbers: Endpoint<typeof contracts.listSendingNumbers> = {
+  method: 'GET',
+  path: '/api/v1/conversations/sending-numbers',
+  auth: 'user',
+};
+
 export const markConversationRead: Endpoint<typeof contracts.markConversationRead> = {
   method: 'POST',
   path: '/api/v1/conversations/{id}/read',
@@ -61,6 +67,12 @@ export const smsStatusWebhook: Endpoint<typeof contracts.smsStatusWebhook> = {
   method: 'POST',
   path: '/webhooks/twilio/{webhookId}/sms/status',
   auth: 'twilio',
+};
+
+export const startConversation: Endpoint<typeof contracts.startConversation> = {
+  method: 'POST',
+  path: '/api/v1/conversations',
+  auth: 'user',
 };
 
 export const unreadConversations: Endpoint<typeof contracts.unreadConversations> = {

@@ -1,5 +1,5 @@
 import { COUNTRIES } from '@shared/constants';
-import { type CountryCode, checkPhoneNumber, formatAsTyped } from '@shared/phone-numbers';
+import { type CountryCode, checkPhoneNumber, formatAsTyped, phoneNumberProblem } from '@shared/phone-numbers';
 import { Phone } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Alert } from '@/components/alert';
@@ -15,17 +15,6 @@ export const NO_CALLER_IDS = 'No phone numbers available. You must be assigned t
 
 /** The digits (and a leading +) of what was typed: formatting characters come from AsYouType alone. */
 const digitsOf = (text: string) => text.replace(/(?!^\+)[^\d]/g, '');
-
-/** docs/product.md §5: what is wrong with the number, or null. */
-function numberProblem(number: string, country: CountryCode): string | null {
-  const check = checkPhoneNumber(number, country);
-  if (check.ok) return null;
-  if (check.problem === 'EMPTY') return 'Please enter a phone number';
-  if (check.problem === 'INVALID_FOR_COUNTRY') {
-    return `Invalid phone number for ${COUNTRIES.find((c) => c.code === country)?.name ?? country}`;
-  }
-  return 'Please enter a valid phone number';
-}
 
 /**
  * docs/product.md §2 dialer: country (default the company's), the number formatted as typed for it, the caller
@@ -55,7 +44,7 @@ export function Dialer(props: {
   // One number to call from: it is the choice.
   const onlyCallerId = callerIds.data?.length === 1 ? callerIds.data[0]?.phoneNumber : undefined;
   const callerId = chosenCallerId || onlyCallerId || '';
-  const numberError = numberTouched ? numberProblem(number, country) : null;
+  const numberError = numberTouched ? phoneNumberProblem(number, country) : null;
   const callerIdError = callerIds.data?.length && !callerId && number.trim() ? 'Please select a caller ID' : null;
 
   useEffect(() => numberRef.current?.focus(), []);
@@ -72,7 +61,7 @@ export function Dialer(props: {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setNumberTouched(true);
-    const problem = numberProblem(number, country);
+    const problem = phoneNumberProblem(number, country);
     if (problem) {
       numberRef.current?.focus();
       return;
