@@ -10,6 +10,7 @@ import { checkPhoneNumber } from '@shared/phone-numbers';
 import { useRef, useState } from 'react';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
+import { ContactActions } from '@/components/contact-actions';
 import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
 import { TextAreaField } from '@/components/text-area-field';
 import { TextField } from '@/components/text-field';
@@ -99,12 +100,15 @@ function ContactForm({ contact, onDone }: { contact?: Contact; onDone: () => voi
           error={errors.name}
         />
         {contact ? (
-          <TextField
-            label="Phone Number"
-            readOnly
-            value={formatPhone(contact.phoneNumber)}
-            hint="Phone number cannot be changed"
-          />
+          <>
+            <TextField
+              label="Phone Number"
+              readOnly
+              value={formatPhone(contact.phoneNumber)}
+              hint="Phone number cannot be changed"
+            />
+            <ContactActions phoneNumber={contact.phoneNumber} who={contact.name || formatPhone(contact.phoneNumber)} />
+          </>
         ) : (
           <TextField
             ref={(el) => {

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ContactActions } from '@/components/contact-actions';
 import { EmptyState } from '@/components/empty-state';
 import { IconButton } from '@/components/icon-button';
 import { PageHeader } from '@/components/page-header';
@@ -140,7 +141,8 @@ export function ContactsPage() {
                         {formatRelativeTime(contact.lastContactAt)}
                       </td>
                       <td className={CELL}>
-                        <div className="flex justify-end gap-1 max-sm:justify-start">
+                        <div className="flex items-center justify-end gap-1 max-sm:justify-start">
+                          <ContactActions phoneNumber={contact.phoneNumber} who={label} className="mr-1" />
                           <IconButton icon={Pencil} label={`Edit ${label}`} onClick={() => setEditing({ contact, open: true })} />
                           <IconButton
                             icon={Trash2}

@@ -6,17 +6,20 @@ import {
   THREAD_REFRESH_MS,
 } from '@shared/constants';
 import type { ConversationStatus } from '@shared/contract/conversations';
+import * as contactEndpoints from '@shared/contract/endpoints/contacts';
 import * as conversations from '@shared/contract/endpoints/conversations';
 import {
   infiniteQueryOptions,
+  keepPreviousData,
   type QueryClient,
+  queryOptions,
   useInfiniteQuery,
   useMutation,
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
 import { useSession } from '@/hooks/use-session';
-import { ApiError } from '@/lib/api-client';
+import { ApiError, type BodyOf } from '@/lib/api-client';
 import {
   type AssigneeScope,
   type ConversationFilter,
@@ -194,6 +197,47 @@ export function useMarkRead(conversationId: string) {
         before && before.lastMessageAt > answer.lastMessageAt ? { ...before, unreadCount: answer.unreadCount } : answer;
       storeConversation(queryClient, conversation, 'unknown');
       adjustUnreadSummary(queryClient, before, conversation);
+    },
+  });
+}
+
+// —— Starting a conversation (docs/product.md: New conversation) ——
+
+export const fetchSendingNumbers = () => api.call(conversations.listSendingNumbers).then((d) => d.sendingNumbers);
+
+export const startConversation = (body: BodyOf<typeof conversations.startConversation>) =>
+  api.call(conversations.startConversation, { body }).then((d) => d.conversation);
+
+/** Contacts whose name, e-mail or number matches what is typed in To, for picking one by name. */
+export const fetchContactMatches = (search: string) =>
+  api.call(contactEndpoints.listContacts, { query: { search, limit: CONTACT_MATCHES } }).then((d) => d.contacts);
+
+const CONTACT_MATCHES = 5;
+
+export const sendingNumbersQuery = () =>
+  queryOptions({ queryKey: [...conversationKeys.all, 'sending-numbers'] as const, queryFn: fetchSendingNumbers });
+
+export const useSendingNumbers = () => useQuery(sendingNumbersQuery());
+
+export function useContactMatches(search: string) {
+  return useQuery({
+    queryKey: ['contacts', 'matches', search] as const,
+    queryFn: () => fetchContactMatches(search),
+    enabled: search.length > 0,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Starts (or continues) the contact's conversation; the list learns it from the socket, or reads again without it. */
+export function useStartConversation() {
+  const queryClient = useQueryClient();
+  const socket = useRealtimeState();
+  return useMutation({
+    mutationFn: startConversation,
+    onSuccess: (conversation) => {
+      storeConversation(queryClient, conversation, conversation.messageCount === 1 ? 'created' : 'unknown');
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.thread(conversation.id) });
+      if (socket !== 'connected') return queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
     },
   });
 }

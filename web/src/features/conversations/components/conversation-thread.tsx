@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
+import { ContactActions } from '@/components/contact-actions';
 import { EmptyState } from '@/components/empty-state';
 import { Skeleton } from '@/components/skeleton';
 import { useSession } from '@/hooks/use-session';
@@ -114,6 +115,7 @@ export function ConversationThread({
           </p>
         </div>
         <div className="flex flex-wrap items-end gap-2">
+          <ContactActions phoneNumber={conversation.contact.phoneNumber} who={name} />
           <AssigneePicker conversationId={conversationId} assignee={conversation.assignee} />
           {(['OPEN', 'CLOSED'] as const).map((status) => (
             <Button

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { MessagesSquare } from 'lucide-react';
+import { MessagesSquare, SquarePen } from 'lucide-react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Button } from '@/components/button';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { Surface } from '@/components/surface';
@@ -8,6 +10,7 @@ import { channelsQuery } from '@/lib/settings-queries';
 import { useConversationSelection } from '../hooks/use-conversation-selection';
 import { ConversationList } from './conversation-list';
 import { ConversationThread } from './conversation-thread';
+import { NewMessageDialog } from './new-message-dialog';
 
 /**
  * docs/product.md §2 Conversations: the list on the left, the selected thread on the right. On a narrow screen
@@ -19,10 +22,29 @@ export function ConversationsPage() {
     ...channelsQuery(),
     select: (list) => list.some((c) => c.type === 'PHONE' && c.status === 'ACTIVE' && c.capabilities.sms),
   });
+  // New message is open while the address says `new=1` (lib/contact-actions: a contact's Text action links here).
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const composing = params.get('new') === '1';
+  const openNewMessage = () => navigate(`${href(selectedId)}${href(selectedId).includes('?') ? '&' : '?'}new=1`);
 
   return (
     <>
-      <PageHeader title="Conversations" />
+      <PageHeader
+        title="Conversations"
+        actions={
+          <Button onClick={openNewMessage}>
+            <SquarePen aria-hidden="true" className="size-4" />
+            New message
+          </Button>
+        }
+      />
+      <NewMessageDialog
+        open={composing}
+        onOpenChange={(open) => (open ? openNewMessage() : navigate(href(selectedId), { replace: true }))}
+        initialTo={params.get('to') ?? undefined}
+        onStarted={(id) => navigate(href(id), { replace: true })}
+      />
       {/* The screen less the shell's header and padding, and less the call widget's corner (lib/floating-dock). */}
       <Surface
         className={cn(

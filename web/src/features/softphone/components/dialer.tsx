@@ -25,11 +25,14 @@ export function Dialer(props: {
   /** Places the call; resolves to an error message, or null once the call is under way. */
   onDial: (to: string, from: string) => Promise<string | null>;
   onClose: () => void;
+  /** A number to call (E.164), from a contact's Call action: filled in, the agent presses Call. */
+  initialNumber?: string;
 }) {
   const companyCountry = useCompanyCountry();
+  const format = usePhoneFormat();
   const [chosenCountry, setChosenCountry] = useState<CountryCode | null>(null);
   const country = chosenCountry ?? (COUNTRIES.some((c) => c.code === companyCountry) ? companyCountry : 'US');
-  const [number, setNumber] = useState('');
+  const [number, setNumber] = useState(() => (props.initialNumber ? format(props.initialNumber) : ''));
   // Errors show once the agent has typed and left the field, or pressed Call.
   const [numberEdited, setNumberEdited] = useState(false);
   const [numberTouched, setNumberTouched] = useState(false);
@@ -37,7 +40,6 @@ export function Dialer(props: {
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const callerIds = useCallerIds();
-  const format = usePhoneFormat();
   const numberRef = useRef<HTMLInputElement>(null);
   const titleId = useId();
 

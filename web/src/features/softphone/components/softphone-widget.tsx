@@ -2,6 +2,7 @@ import { Phone, PhoneOff, X } from 'lucide-react';
 import { useCallback, useId, useRef, useState } from 'react';
 import { IconButton } from '@/components/icon-button';
 import { cn } from '@/lib/cn';
+import { useCallRequests } from '@/lib/contact-actions';
 import { useFloatingDock } from '@/lib/floating-dock';
 import { usePhoneFormat } from '@/lib/phone-display';
 import { voiceTokens } from '../api/softphone-api';
@@ -46,6 +47,8 @@ export function SoftphoneWidget({
 }) {
   const phone = useSoftphone(create, tokens);
   const [dialerOpen, setDialerOpen] = useState(false);
+  // A contact's Call action: the dialer opens again with its number (lib/contact-actions).
+  const [requested, setRequested] = useState<{ number: string; at: number } | null>(null);
   const [cardOpen, setCardOpen] = useState(true);
   const callButton = useRef<HTMLButtonElement>(null);
   const dialerId = useId();
@@ -70,16 +73,28 @@ export function SoftphoneWidget({
   };
   const closeDialer = useCallback(() => {
     setDialerOpen(false);
+    setRequested(null);
     callButton.current?.focus();
   }, []);
   const dial = useCallback(
     async (to: string, from: string) => {
       const error = await phone.dial(to, from);
-      if (!error) setDialerOpen(false);
+      if (!error) {
+        setDialerOpen(false);
+        setRequested(null);
+      }
       return error;
     },
     [phone.dial],
   );
+
+  const takeRequest = useCallback((number: string) => {
+    setRequested((previous) => ({ number, at: (previous?.at ?? 0) + 1 }));
+    setDialerOpen(true);
+  }, []);
+  // Only while a call can be placed from here: otherwise Call is not offered.
+  const canPlace = availability === 'available';
+  useCallRequests(canPlace ? takeRequest : null);
 
   if (availability === 'checking' || availability === 'no_provider') return null;
 
@@ -142,7 +157,13 @@ export function SoftphoneWidget({
               <>
                 {dialerOpen && (
                   <div className="absolute right-0 bottom-full mb-3">
-                    <Dialer id={dialerId} onDial={dial} onClose={closeDialer} />
+                    <Dialer
+                      key={requested?.at ?? 0}
+                      id={dialerId}
+                      onDial={dial}
+                      onClose={closeDialer}
+                      initialNumber={requested?.number}
+                    />
                   </div>
                 )}
                 <button
