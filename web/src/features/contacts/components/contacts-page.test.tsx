@@ -1,7 +1,9 @@
 import type { Contact } from '@shared/contract/contacts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useCallback, useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useCallRequests } from '@/lib/contact-actions';
 import { endpoints, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { ContactsPage, SEARCH_DEBOUNCE_MS } from './contacts-page';
 
@@ -46,7 +48,43 @@ describe('ContactsPage', () => {
     ).toBe('/conversations/conv-9');
     const unnamed = screen.getByText('Unknown').closest('tr') as HTMLElement;
     expect(within(unnamed).getByText('+44 20 7946 0958')).toBeTruthy();
-    expect(within(unnamed).queryByRole('link')).toBeNull();
+    expect(within(unnamed).queryByRole('link', { name: /Open the conversation/ })).toBeNull();
+  });
+
+  it('Text opens New message with the contact’s number; Call is offered only while the call widget can place calls', async () => {
+    stubServer(() => ok({ contacts: [ADA] }));
+    const dialled: string[] = [];
+    function CallWidget() {
+      useCallRequests(useCallback((n: string) => void dialled.push(n), []));
+      return null;
+    }
+    // Stands in for the call widget once calling is set up: it takes Call's requests.
+    function Calling() {
+      const [ready, setReady] = useState(false);
+      return ready ? (
+        <CallWidget />
+      ) : (
+        <button type="button" onClick={() => setReady(true)}>
+          Calling ready
+        </button>
+      );
+    }
+    renderWithProviders(
+      <>
+        <Calling />
+        <ContactsPage />
+      </>,
+    );
+    const ada = (await screen.findByText('Ada Lovelace')).closest('tr') as HTMLElement;
+    expect(within(ada).getByRole('link', { name: 'Text Ada Lovelace' }).getAttribute('href')).toBe(
+      '/conversations?new=1&to=%2B14155550101',
+    );
+    expect(within(ada).queryByRole('button', { name: 'Call Ada Lovelace' })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Calling ready' }));
+    const row = screen.getByText('Ada Lovelace').closest('tr') as HTMLElement;
+    await userEvent.click(await within(row).findByRole('button', { name: 'Call Ada Lovelace' }));
+    expect(dialled).toEqual(['+14155550101']);
   });
 
   it('searches once typing pauses, with the text as typed', async () => {
