@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
+import { requestCall } from '@/lib/contact-actions';
 import { push } from '@/test-realtime';
 import { endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { voiceTokens } from '../api/softphone-api';
@@ -202,6 +203,19 @@ describe('the floating call widget', () => {
   });
 
   describe('dialer', () => {
+    it('a contact’s Call opens it with the number filled in, and places the call by the same path', async () => {
+      serve();
+      // Before calling is ready nothing takes the request: Call is not offered.
+      expect(requestCall('+12025550188')).toBe(false);
+      const phone = await ready();
+      await waitFor(() => expect(requestCall('+12025550188')).toBe(true));
+      const dialer = await screen.findByRole('dialog', { name: 'Make a call' });
+      expect((within(dialer).getByLabelText('Phone number') as HTMLInputElement).value).toBe('(202) 555-0188');
+      await user.selectOptions(within(dialer).getByLabelText('Caller ID'), '+14155550101');
+      await user.click(within(dialer).getByRole('button', { name: 'Call' }));
+      expect(phone.connects).toEqual([{ To: '+12025550188', From: '+14155550101' }]);
+    });
+
     it('formats the number as typed, makes the call in E.164 from the chosen caller ID, and shows it', async () => {
       serve();
       const phone = await ready();
