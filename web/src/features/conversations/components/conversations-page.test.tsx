@@ -340,6 +340,12 @@ describe('ConversationsPage thread', () => {
     expect((pane.getByRole('button', { name: 'Mark Open' }) as HTMLButtonElement).disabled).toBe(true);
     expect((pane.getByRole('button', { name: 'Mark Closed' }) as HTMLButtonElement).disabled).toBe(false);
     expect(pane.getByRole('link', { name: 'Back to conversations' }).getAttribute('href')).toBe('/conversations');
+    // Text starts New message with the contact's number (another sending number may be chosen there).
+    expect(pane.getByRole('link', { name: 'Text Grace Hopper' }).getAttribute('href')).toBe(
+      '/conversations?new=1&to=%2B14155550201',
+    );
+    // No call widget takes calls in this test: Call is not offered.
+    expect(pane.queryByRole('button', { name: 'Call Grace Hopper' })).toBeNull();
 
     const [inbound, outbound] = within(pane.getByRole('list', { name: 'Messages' })).getAllByRole('listitem') as [
       HTMLElement,
