@@ -520,6 +520,8 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
         'conversations/assign',
         'conversations/mark-read',
         'conversations/message-media',
+        'conversations/sending-numbers',
+        'conversations/start',
         'conversations/unread',
         'webhooks/recording-status',
         'webhooks/voicemail-recorded',
@@ -568,9 +570,11 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
       const fn = functions[functionId] as Resource;
       expect(fn.Properties.Tags).toContainEqual({ Key: HANDLER_TAG, Value: route.handler });
       expectInvokePermission(nested, functionId, route, inParent);
-      // The log group it was first deployed with (TeamInboxLogs, MediaLogs), not its folder's.
+      // The log group it was first deployed with (TeamInboxLogs, MediaLogs); a route new there, its folder's.
       const logGroup = expectParentsGrants(fn, route, inParent);
-      expect(logGroup, route.handler).toMatch(new RegExp(`^Functions${route.logGroup === 'media' ? 'Media' : 'TeamInbox'}Logs`));
+      const folder = (route.handler.split('/')[0] as string).replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase());
+      const group = route.logGroup === 'media' ? 'Media' : route.logGroup === 'team-inbox' ? 'TeamInbox' : folder;
+      expect(logGroup, route.handler).toMatch(new RegExp(`^Functions${group}Logs`));
     }
     // None of them in the parent, and nothing else in the nested stack.
     const parentKeys = Object.values(parent.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>).map(
