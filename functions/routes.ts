@@ -27,6 +27,7 @@ import type { AnsweredSocketContract, HttpContract, SocketContract } from '../sh
 import * as settings from '../shared/contract/settings';
 import * as system from '../shared/contract/system';
 import * as team from '../shared/contract/team';
+import * as timeline from '../shared/contract/timeline';
 import * as voice from '../shared/contract/voice';
 import type { Capability, KmsOperation, TableAccess } from './lib/capabilities';
 import { ORIGIN_SECRET_HEADER } from './lib/config';
@@ -378,6 +379,14 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     kms: ['decrypt'],
     stack: 'FeatureRoutes',
     logGroup: 'media',
+  },
+  // The contact timeline: a contact's texts, notes, calls and voicemails in one list.
+  {
+    contract: timeline.contactTimeline,
+    handler: 'contacts/timeline',
+    table: 'read',
+    capabilities: ['jwt'],
+    stack: 'FeatureRoutes',
   },
 ];
 

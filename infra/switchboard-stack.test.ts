@@ -512,10 +512,11 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
   it('are placed by the route table: an entry’s `stack` names the nested stack its route deploys in, whatever its handler’s folder', () => {
     expect(NESTED_STACKS).toEqual(['FeatureRoutes']);
     const placed = httpRoutes.filter((route) => route.stack === 'FeatureRoutes');
-    // The team inbox’s and media’s routes, their handlers in their features' folders.
+    // The team inbox’s, media’s and the contact timeline's routes, their handlers in their features' folders.
     expect(placed.map((route) => route.handler).sort()).toEqual(
       [
         'calls/voicemail-audio',
+        'contacts/timeline',
         'conversations/add-note',
         'conversations/assign',
         'conversations/mark-read',
@@ -570,7 +571,8 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
       const fn = functions[functionId] as Resource;
       expect(fn.Properties.Tags).toContainEqual({ Key: HANDLER_TAG, Value: route.handler });
       expectInvokePermission(nested, functionId, route, inParent);
-      // The log group it was first deployed with (TeamInboxLogs, MediaLogs); a route new there, its folder's.
+      // The log group it was first deployed with (TeamInboxLogs, MediaLogs), not its folder's; a route new in this
+      // stack, its folder's (the contact timeline: ContactsLogs; a new conversation: ConversationsLogs).
       const logGroup = expectParentsGrants(fn, route, inParent);
       const folder = (route.handler.split('/')[0] as string).replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase());
       const group = route.logGroup === 'media' ? 'Media' : route.logGroup === 'team-inbox' ? 'TeamInbox' : folder;

@@ -12,6 +12,7 @@ export const GSI2 = { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2S
 /**
  * A third: conversations of a company by assignee (a member's id, or NONE) and status,
  * newest activity first. "Any status" reads the OPEN and CLOSED partitions side by side and merges them.
+ * Also a contact's calls by time (the contact timeline).
  */
 export const GSI3 = { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' } as const;
 
@@ -234,6 +235,14 @@ export const keys = {
   callWithVoicemail: (companyId: string, createdAt: string, callId: string) => ({
     GSI2PK: `COMPANY#${companyId}#CALLS#VOICEMAIL`,
     GSI2SK: `${createdAt}#${callId}`,
+  }),
+  /**
+   * Index entry (GSI3) written on a call item that has a contact: the contact's calls by time, so the
+   * contact timeline reads them with one Query. Calls stored before it have none until their next change.
+   */
+  callByContact: (companyId: string, contactId: string, createdAt: string, callId: string) => ({
+    GSI3PK: `COMPANY#${companyId}#CONTACT#${contactId}#CALLS`,
+    GSI3SK: `${createdAt}#${callId}`,
   }),
   /** A call's voicemail by the call's id → its CallSid: the audio route's way to the call. */
   voicemail: (companyId: string, callId: string) => ({ PK: `COMPANY#${companyId}`, SK: `VOICEMAIL#${callId}` }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CallFact, type CallRecord, derive, withFact } from './call-records';
+import { type CallFact, type CallRecord, callItem, derive, withFact } from './call-records';
 
 const AT = '2026-11-22T10:00:00.000Z';
 
@@ -67,6 +67,14 @@ describe('call records', () => {
       callStatus: 'NO_ANSWER',
       durationSeconds: 0,
     });
+  });
+
+  it('are indexed by their contact (the contact timeline), and not when the other party is no contact', () => {
+    expect(callItem(call('INBOUND'))).toMatchObject({
+      GSI3PK: 'COMPANY#company1#CONTACT#contact1#CALLS',
+      GSI3SK: `${AT}#call1`,
+    });
+    expect(callItem({ ...call('OUTBOUND'), contactId: null })).not.toHaveProperty('GSI3PK');
   });
 
   it('ignore statuses Twilio does not have', () => {

@@ -194,7 +194,7 @@ export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | '
   };
 }
 
-/** The stored item: the record with its key and its status index entry (moved by every write). */
+/** The stored item: the record with its key and its index entries (status, voicemail, contact; rewritten by every write). */
 export function callItem(record: CallRecord) {
   // The keys last: a record read back carries the index entry of its status then.
   return {
@@ -202,6 +202,7 @@ export function callItem(record: CallRecord) {
     ...keys.call(record.companyId, record.createdAt, record.id),
     ...keys.callByStatus(record.companyId, record.callStatus, record.createdAt, record.id),
     ...(record.voicemail ? keys.callWithVoicemail(record.companyId, record.createdAt, record.id) : {}),
+    ...(record.contactId ? keys.callByContact(record.companyId, record.contactId, record.createdAt, record.id) : {}),
     entity: 'CALL',
   };
 }

@@ -9,6 +9,7 @@ import * as realtime from '../../shared/contract/endpoints/realtime';
 import * as settings from '../../shared/contract/endpoints/settings';
 import * as system from '../../shared/contract/endpoints/system';
 import * as team from '../../shared/contract/endpoints/team';
+import * as timeline from '../../shared/contract/endpoints/timeline';
 import * as voice from '../../shared/contract/endpoints/voice';
 
 /**
@@ -28,5 +29,6 @@ export const endpoints = {
   ...settings,
   ...system,
   ...team,
+  ...timeline,
   ...voice,
 };

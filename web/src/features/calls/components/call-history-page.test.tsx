@@ -1,7 +1,8 @@
 import type { Call } from '@shared/contract/calls';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { usePublishCallPlacer } from '@/lib/place-call';
 import {
   bytes,
   deferred,
@@ -209,5 +210,94 @@ describe('CallHistoryPage', () => {
     await waitFor(() => expect(queryOf(requests.at(-1)?.url ?? '').voicemail).toBe('true'));
     await events.click(screen.getByRole('button', { name: 'Clear Filters' }));
     await waitFor(() => expect(voicemail.checked).toBe(false));
+  });
+
+  describe('who took each call, Call back and the voicemail length', () => {
+    /** The softphone's side of lib/place-call, as the widget publishes it. */
+    function Softphone({ reason, dial }: { reason: string | null; dial: (to: string, from: string) => Promise<string | null> }) {
+      usePublishCallPlacer(reason, dial);
+      return null;
+    }
+    const withSoftphone = (reason: string | null, dial = vi.fn(async () => null as string | null)) => {
+      renderWithProviders(
+        <>
+          <Softphone reason={reason} dial={dial} />
+          <CallHistoryPage />
+        </>,
+        { path: '/calls', route: '/calls' },
+      );
+      return dial;
+    };
+    const ANSWERED: Call = { ...CALL, answeredBy: { id: 'u-1', name: 'Grace Hopper' } };
+    const PLACED: Call = { ...NEWER, answeredBy: { id: 'u-2', name: 'Alan Turing' } };
+
+    it('says who answered or placed each call, and a missed one as not answered', async () => {
+      stubServer(() => ok({ calls: [ANSWERED, PLACED, VOICEMAIL] }));
+      withSoftphone(null);
+      const [missed, placed, answered] = within(await screen.findByRole('list', { name: 'Calls' })).getAllByRole('listitem') as [
+        HTMLElement,
+        HTMLElement,
+        HTMLElement,
+      ];
+      expect(within(answered).getByText('Answered by Grace Hopper')).toBeTruthy();
+      expect(within(placed).getByText('Placed by Alan Turing')).toBeTruthy();
+      expect(within(missed).getByText('Not answered')).toBeTruthy();
+    });
+
+    it("shows a voicemail's length before it is played", async () => {
+      stubServer(() => ok({ calls: [VOICEMAIL] }));
+      withSoftphone(null);
+      const [row] = within(await screen.findByRole('list', { name: 'Calls' })).getAllByRole('listitem') as [HTMLElement];
+      expect(within(row).getByText('· 0:42')).toBeTruthy();
+      expect(within(row).queryByLabelText(/Voicemail from/, { selector: 'audio' })).toBeNull();
+    });
+
+    it('calls back the other party from the number the call was on, through the softphone, by keyboard too', async () => {
+      stubServer(() => ok({ calls: [ANSWERED, PLACED] }));
+      let release: (error: string | null) => void = () => {};
+      const dial = withSoftphone(
+        null,
+        vi.fn(
+          () =>
+            new Promise<string | null>((resolve) => {
+              release = resolve;
+            }),
+        ),
+      );
+      const user = userEvent.setup();
+      const button = await screen.findByRole('button', { name: 'Call back Ada Lovelace' });
+      button.focus();
+      await user.keyboard('{Enter}');
+      expect(dial).toHaveBeenCalledWith('+14155550101', '+12025550100');
+      // Pending: pressed twice, it calls once.
+      expect((button as HTMLButtonElement).disabled).toBe(true);
+      await user.click(button);
+      expect(dial).toHaveBeenCalledTimes(1);
+      release('Failed to make call');
+      expect((await screen.findByRole('alert')).textContent).toBe('Failed to make call');
+      expect((button as HTMLButtonElement).disabled).toBe(false);
+      await user.click(screen.getByRole('button', { name: 'Call back +44 20 7946 0958' }));
+      expect(dial).toHaveBeenLastCalledWith('+442079460958', '+12025550100');
+    });
+
+    it('disables Call back and says why while calling is unavailable', async () => {
+      stubServer(() => ok({ calls: [ANSWERED] }));
+      const dial = withSoftphone('You are already on a call.');
+      const button = (await screen.findByRole('button', { name: 'Call back Ada Lovelace' })) as HTMLButtonElement;
+      expect(button.disabled).toBe(true);
+      expect(screen.getByText('Call back is unavailable: You are already on a call.')).toBeTruthy();
+      expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toContain(
+        'You are already on a call.',
+      );
+      expect(dial).not.toHaveBeenCalled();
+    });
+
+    it('is unavailable when the softphone is not there (no Twilio connected)', async () => {
+      stubServer(() => ok({ calls: [ANSWERED] }));
+      page();
+      const button = (await screen.findByRole('button', { name: 'Call back Ada Lovelace' })) as HTMLButtonElement;
+      expect(button.disabled).toBe(true);
+      expect(screen.getByText(/Call back is unavailable: Calling is not set up/)).toBeTruthy();
+    });
   });
 });

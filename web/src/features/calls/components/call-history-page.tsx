@@ -1,5 +1,5 @@
 import { CALL_STATUSES, type Call, type CallStatus, type Voicemail } from '@shared/contract/calls';
-import { PhoneIncoming, PhoneOff, PhoneOutgoing, Play, Voicemail as VoicemailIcon } from 'lucide-react';
+import { Phone, PhoneIncoming, PhoneOff, PhoneOutgoing, Play, Voicemail as VoicemailIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Alert } from '@/components/alert';
 import { Badge, type BadgeTone } from '@/components/badge';
@@ -12,6 +12,7 @@ import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDurationSeconds } from '@/lib/format-duration';
 import { usePhoneFormat } from '@/lib/phone-display';
+import { type CallPlacer, usePlaceCall } from '@/lib/place-call';
 import { formatRelativeTime } from '@/lib/relative-time';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useCalls, useVoicemailAudio } from '../api/calls-api';
@@ -50,6 +51,8 @@ export function CallHistoryPage() {
 
   const statusId = useId();
   const rangeErrorId = useId();
+  const reasonId = useId();
+  const placer = usePlaceCall();
   const rangeProps = inverted ? { 'aria-invalid': true, 'aria-describedby': rangeErrorId } : {};
 
   return (
@@ -125,9 +128,15 @@ export function CallHistoryPage() {
         </Surface>
       ) : (
         <Surface className="overflow-hidden">
+          {/* Said once for every row's disabled Call back. */}
+          {placer.unavailableReason && (
+            <p id={reasonId} className="border-b border-border bg-surface-muted px-4 py-2 text-sm text-muted">
+              Call back is unavailable: {placer.unavailableReason}
+            </p>
+          )}
           <ul aria-label="Calls" className="divide-y divide-border">
             {list.map((call) => (
-              <CallRow key={call.id} call={call} />
+              <CallRow key={call.id} call={call} placer={placer} reasonId={reasonId} />
             ))}
           </ul>
         </Surface>
@@ -136,7 +145,7 @@ export function CallHistoryPage() {
   );
 }
 
-function CallRow({ call }: { call: Call }) {
+function CallRow({ call, placer, reasonId }: { call: Call; placer: CallPlacer; reasonId: string }) {
   const formatPhone = usePhoneFormat();
   const inbound = call.direction === 'INBOUND';
   const Icon = inbound ? PhoneIncoming : PhoneOutgoing;
@@ -153,6 +162,7 @@ function CallRow({ call }: { call: Call }) {
           </span>
         </span>
       </span>
+      <span className="w-40 truncate text-muted">{whoTookIt(call)}</span>
       <Badge tone={STATUS_TONES[call.callStatus]}>{CALL_STATUS_LABELS[call.callStatus]}</Badge>
       <span className="w-14 text-right tabular-nums text-fg">
         <span className="sr-only">Duration </span>
@@ -161,6 +171,7 @@ function CallRow({ call }: { call: Call }) {
       <time dateTime={call.createdAt} className="w-24 text-right whitespace-nowrap text-muted">
         {formatRelativeTime(call.createdAt)}
       </time>
+      <CallBack call={call} caller={caller} placer={placer} reasonId={reasonId} />
       {call.voicemail && (
         <VoicemailPlayer
           call={{ id: call.id, voicemail: call.voicemail }}
@@ -168,6 +179,55 @@ function CallRow({ call }: { call: Call }) {
         />
       )}
     </li>
+  );
+}
+
+/** Who answered an inbound call or placed an outbound one; nobody for a call nobody answered. */
+export function whoTookIt(call: Pick<Call, 'direction' | 'answeredBy'>): string {
+  if (!call.answeredBy) return call.direction === 'INBOUND' ? 'Not answered' : '';
+  return `${call.direction === 'INBOUND' ? 'Answered by' : 'Placed by'} ${call.answeredBy.name}`;
+}
+
+/**
+ * Call back: dials the other party from the number the call was on, through the softphone
+ * (lib/place-call); disabled, with the reason beside it, while calling is unavailable. The softphone
+ * shows the call, and any error placing it, as it does for the dialer.
+ */
+function CallBack({ call, caller, placer, reasonId }: { call: Call; caller: string; placer: CallPlacer; reasonId: string }) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const reason = placer.unavailableReason;
+  const callBack = async () => {
+    setPending(true);
+    setError(null);
+    try {
+      setError(await placer.dial(call.contact.phoneNumber, call.channel.phoneNumber));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <span className="flex flex-col items-end gap-1">
+      <Button
+        variant="secondary"
+        className="min-h-9 px-3 py-1.5"
+        disabled={reason !== null}
+        aria-describedby={reason ? reasonId : undefined}
+        title={reason ?? undefined}
+        pending={pending}
+        pendingLabel="Calling…"
+        aria-label={`Call back ${caller}`}
+        onClick={() => void callBack()}
+      >
+        <Phone aria-hidden="true" className="size-4" />
+        Call back
+      </Button>
+      {error && (
+        <span role="alert" className="max-w-48 text-right text-xs text-danger">
+          {error}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -189,6 +249,8 @@ function VoicemailPlayer({ call, label }: { call: { id: string; voicemail: Voice
       <span className="flex items-center gap-1.5 text-xs font-medium text-muted">
         <VoicemailIcon aria-hidden="true" className="size-4" />
         Voicemail
+        {/* Its length before it is played: whether to listen now or later. */}
+        <span className="tabular-nums">· {formatDurationSeconds(call.voicemail.durationSeconds)}</span>
       </span>
       {!call.voicemail.listened && <Badge tone="primary">New</Badge>}
       {audio.url ? (

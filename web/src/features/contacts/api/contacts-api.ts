@@ -1,6 +1,14 @@
 import { CONTACTS_LIST_LIMIT } from '@shared/constants';
 import * as contacts from '@shared/contract/endpoints/contacts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import * as timeline from '@shared/contract/endpoints/timeline';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { BodyOf } from '@/lib/api-client';
 import { api } from '@/lib/services';
 
@@ -40,3 +48,17 @@ function useContactMutation<A, R>(mutationFn: (arg: A) => Promise<R>) {
 export const useCreateContact = () => useContactMutation(createContact);
 export const useUpdateContact = () => useContactMutation(updateContact);
 export const useDeleteContact = () => useContactMutation(deleteContact);
+
+// The contact timeline (docs/product.md: Contact timeline): newest first, older pages by cursor.
+export const fetchContactTimeline = (id: string, cursor: string | undefined) =>
+  api.call(timeline.contactTimeline, { params: { id }, query: { cursor } });
+
+export const contactTimelineQuery = (id: string) =>
+  infiniteQueryOptions({
+    queryKey: [...contactsKey, id, 'timeline'] as const,
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) => fetchContactTimeline(id, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor ?? undefined,
+  });
+
+export const useContactTimeline = (id: string) => useInfiniteQuery(contactTimelineQuery(id));

@@ -18,6 +18,7 @@ import { errorMessage } from '@/lib/api-client';
 import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '@/lib/form';
 import { useCompanyCountry, usePhoneFormat } from '@/lib/phone-display';
 import { useCreateContact, useUpdateContact } from '../api/contacts-api';
+import { ContactTimeline } from './contact-timeline';
 
 const FIELDS = ['name', 'phoneNumber', 'email', 'notes'] as const;
 type Field = (typeof FIELDS)[number];
@@ -146,6 +147,8 @@ function ContactForm({ contact, onDone }: { contact?: Contact; onDone: () => voi
           onChange={set('notes')}
           error={errors.notes}
         />
+        {/* The contact's texts, notes, calls and voicemails, below what can be edited. */}
+        {contact && <ContactTimeline contactId={contact.id} />}
       </DialogBody>
       <DialogFooter>
         <DialogClose asChild>

@@ -171,7 +171,13 @@ describe('ContactsPage', () => {
   });
 
   it('Edit shows the number read-only and never sends it', async () => {
-    const requests = stubServer((r) => (r.method === 'PUT' ? ok({ contact: ADA }) : ok({ contacts: [ADA] })));
+    const requests = stubServer((r) =>
+      r.method === 'PUT'
+        ? ok({ contact: ADA })
+        : r.url === urlOf(endpoints.contactTimeline, { id: 'k-1' })
+          ? ok({ items: [], nextCursor: null })
+          : ok({ contacts: [ADA] }),
+    );
     const events = userEvent.setup();
     renderWithProviders(<ContactsPage />);
     await events.click(await screen.findByRole('button', { name: 'Edit Ada Lovelace' }));
@@ -180,6 +186,7 @@ describe('ContactsPage', () => {
     expect(phone.readOnly).toBe(true);
     expect(phone.value).toBe('(415) 555-0101');
     expect(within(dialog).getByText('Phone number cannot be changed')).toBeTruthy();
+    expect(await within(dialog).findByText('No texts or calls with this contact yet.')).toBeTruthy();
     const name = within(dialog).getByLabelText('Name');
     await events.clear(name);
     await events.type(name, 'Ada King');

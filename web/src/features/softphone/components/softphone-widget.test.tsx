@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { requestCall } from '@/lib/contact-actions';
+import { usePlaceCall } from '@/lib/place-call';
 import { push } from '@/test-realtime';
 import { endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { voiceTokens } from '../api/softphone-api';
@@ -618,6 +619,46 @@ describe('the floating call widget', () => {
       await user.click(screen.getByRole('button', { name: 'End' }));
       await waitFor(() => expect(screen.queryByRole('button', { name: 'Open dialer' })).toBeNull());
       expect(screen.queryByRole('status', { name: 'Phone status' })).toBeNull();
+    });
+  });
+
+  describe("calls placed from other screens (lib/place-call: Call History's Call back)", () => {
+    /** What another screen's call button does with the published dial path. */
+    function CallBackButton() {
+      const placer = usePlaceCall();
+      return (
+        <>
+          <button
+            type="button"
+            disabled={placer.unavailableReason !== null}
+            onClick={() => void placer.dial('+14155550199', '+14155550101')}
+          >
+            Call back
+          </button>
+          <p>{placer.unavailableReason ?? 'can call'}</p>
+        </>
+      );
+    }
+
+    it('is unavailable with a reason until the phone is ready, dials through the softphone, and not during a call', async () => {
+      serve();
+      const phone = fakeSoftphone();
+      renderWithProviders(
+        <>
+          <SoftphoneWidget createSoftphone={() => phone} />
+          <CallBackButton />
+        </>,
+      );
+      expect((screen.getByRole('button', { name: 'Call back' }) as HTMLButtonElement).disabled).toBe(true);
+      expect(screen.getByText('Calling is starting…')).toBeTruthy();
+      await screen.findByRole('button', { name: 'Open dialer' });
+      phone.emit('registered');
+      await waitFor(() => expect((screen.getByRole('button', { name: 'Call back' }) as HTMLButtonElement).disabled).toBe(false));
+      await user.click(screen.getByRole('button', { name: 'Call back' }));
+      await waitFor(() => expect(phone.connects).toEqual([{ To: '+14155550199', From: '+14155550101' }]));
+      expect(await screen.findByRole('region', { name: 'Active Call' })).toBeTruthy();
+      expect(screen.getByText('You are already on a call.')).toBeTruthy();
+      expect((screen.getByRole('button', { name: 'Call back' }) as HTMLButtonElement).disabled).toBe(true);
     });
   });
 });

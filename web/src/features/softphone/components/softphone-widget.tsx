@@ -5,7 +5,9 @@ import { cn } from '@/lib/cn';
 import { useCallRequests } from '@/lib/contact-actions';
 import { useFloatingDock } from '@/lib/floating-dock';
 import { usePhoneFormat } from '@/lib/phone-display';
+import { CALLING_NOT_SET_UP, usePublishCallPlacer } from '@/lib/place-call';
 import { voiceTokens } from '../api/softphone-api';
+import type { Availability } from '../controller/softphone-controller';
 import { createSoftphone, type Softphone } from '../device/softphone';
 import type { VoiceTokens } from '../device/voice-tokens';
 import type { CallState } from '../hooks/call-manager';
@@ -29,6 +31,19 @@ function useRingingAnnouncement(callState: CallState): string {
   const { from, contactName } = callState.call;
   const number = from ? format(from) : 'an unknown number';
   return `Incoming call from ${contactName ? `${contactName}, ${number}` : number}`;
+}
+
+/** Why another screen's call button is disabled now (docs/product.md: Contact timeline); null when it can call. */
+export function callingUnavailableReason(
+  availability: Availability,
+  unavailableMessage: string | undefined,
+  callStatus: CallState['status'],
+): string | null {
+  if (availability === 'checking') return 'Calling is starting…';
+  if (availability === 'no_provider') return CALLING_NOT_SET_UP;
+  if (availability === 'unavailable') return unavailableMessage ?? 'Calling is unavailable.';
+  if (callStatus !== 'idle') return 'You are already on a call.';
+  return null;
 }
 
 /**
@@ -87,6 +102,9 @@ export function SoftphoneWidget({
     },
     [phone.dial],
   );
+
+  // Call back elsewhere in the app (lib/place-call) dials through this softphone, or says why it cannot.
+  usePublishCallPlacer(callingUnavailableReason(availability, phone.unavailable?.message, callState.status), phone.dial);
 
   const takeRequest = useCallback((number: string) => {
     setRequested((previous) => ({ number, at: (previous?.at ?? 0) + 1 }));
