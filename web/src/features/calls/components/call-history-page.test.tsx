@@ -213,9 +213,10 @@ describe('CallHistoryPage', () => {
   });
 
   describe('who took each call, Call back and the voicemail length', () => {
-    /** The softphone's side of lib/place-call, as the widget publishes it. */
+    /** The softphone's side of lib/place-call, as the widget publishes it (its dialer is not used here). */
+    const openDialer = () => {};
     function Softphone({ reason, dial }: { reason: string | null; dial: (to: string, from: string) => Promise<string | null> }) {
-      usePublishCallPlacer(reason, dial);
+      usePublishCallPlacer(reason, dial, openDialer);
       return null;
     }
     const withSoftphone = (reason: string | null, dial = vi.fn(async () => null as string | null)) => {

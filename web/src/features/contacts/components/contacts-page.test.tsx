@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useCallback, useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { useCallRequests } from '@/lib/contact-actions';
+import { CALLING_NOT_SET_UP, usePublishCallPlacer } from '@/lib/place-call';
 import { endpoints, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { ContactsPage, SEARCH_DEBOUNCE_MS } from './contacts-page';
 
@@ -51,14 +51,19 @@ describe('ContactsPage', () => {
     expect(within(unnamed).queryByRole('link', { name: /Open the conversation/ })).toBeNull();
   });
 
-  it('Text opens New message with the contact’s number; Call is offered only while the call widget can place calls', async () => {
+  it('Text opens New message with the contact’s number; Call opens the dialer with it, and says why not while calls cannot be placed', async () => {
     stubServer(() => ok({ contacts: [ADA] }));
-    const dialled: string[] = [];
+    const opened: string[] = [];
+    const dial = async () => null;
     function CallWidget() {
-      useCallRequests(useCallback((n: string) => void dialled.push(n), []));
+      usePublishCallPlacer(
+        null,
+        dial,
+        useCallback((n: string) => void opened.push(n), []),
+      );
       return null;
     }
-    // Stands in for the call widget once calling is set up: it takes Call's requests.
+    // Stands in for the call widget once calling is set up: it publishes its dialer.
     function Calling() {
       const [ready, setReady] = useState(false);
       return ready ? (
@@ -79,12 +84,16 @@ describe('ContactsPage', () => {
     expect(within(ada).getByRole('link', { name: 'Text Ada Lovelace' }).getAttribute('href')).toBe(
       '/conversations?new=1&to=%2B14155550101',
     );
-    expect(within(ada).queryByRole('button', { name: 'Call Ada Lovelace' })).toBeNull();
+    const notYet = within(ada).getByRole('button', { name: 'Call Ada Lovelace' }) as HTMLButtonElement;
+    expect(notYet.disabled).toBe(true);
+    expect(notYet.title).toBe(CALLING_NOT_SET_UP);
 
     await userEvent.click(screen.getByRole('button', { name: 'Calling ready' }));
     const row = screen.getByText('Ada Lovelace').closest('tr') as HTMLElement;
-    await userEvent.click(await within(row).findByRole('button', { name: 'Call Ada Lovelace' }));
-    expect(dialled).toEqual(['+14155550101']);
+    const call = within(row).getByRole('button', { name: 'Call Ada Lovelace' }) as HTMLButtonElement;
+    await waitFor(() => expect(call.disabled).toBe(false));
+    await userEvent.click(call);
+    expect(opened).toEqual(['+14155550101']);
   });
 
   it('searches once typing pauses, with the text as typed', async () => {

@@ -6,6 +6,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversationKeys } from '@/lib/conversation-cache';
+import { CALLING_NOT_SET_UP } from '@/lib/place-call';
 import { applyEvent } from '@/lib/realtime/event-cache';
 import {
   bytes,
@@ -344,8 +345,10 @@ describe('ConversationsPage thread', () => {
     expect(pane.getByRole('link', { name: 'Text Grace Hopper' }).getAttribute('href')).toBe(
       '/conversations?new=1&to=%2B14155550201',
     );
-    // No call widget takes calls in this test: Call is not offered.
-    expect(pane.queryByRole('button', { name: 'Call Grace Hopper' })).toBeNull();
+    // No call widget in this test: Call says why it cannot be placed.
+    const call = pane.getByRole('button', { name: 'Call Grace Hopper' }) as HTMLButtonElement;
+    expect(call.disabled).toBe(true);
+    expect(call.title).toBe(CALLING_NOT_SET_UP);
 
     const [inbound, outbound] = within(pane.getByRole('list', { name: 'Messages' })).getAllByRole('listitem') as [
       HTMLElement,

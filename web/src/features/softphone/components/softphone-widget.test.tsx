@@ -3,8 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { requestCall } from '@/lib/contact-actions';
-import { usePlaceCall } from '@/lib/place-call';
+import { type CallPlacer, usePlaceCall } from '@/lib/place-call';
 import { push } from '@/test-realtime';
 import { endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { voiceTokens } from '../api/softphone-api';
@@ -206,10 +205,24 @@ describe('the floating call widget', () => {
   describe('dialer', () => {
     it('a contact’s Call opens it with the number filled in, and places the call by the same path', async () => {
       serve();
-      // Before calling is ready nothing takes the request: Call is not offered.
-      expect(requestCall('+12025550188')).toBe(false);
-      const phone = await ready();
-      await waitFor(() => expect(requestCall('+12025550188')).toBe(true));
+      let placer: CallPlacer | undefined;
+      function ContactCall() {
+        placer = usePlaceCall();
+        return null;
+      }
+      const phone = fakeSoftphone();
+      renderWithProviders(
+        <>
+          <SoftphoneWidget createSoftphone={() => phone} />
+          <ContactCall />
+        </>,
+      );
+      // Before calling is ready, Call says why it cannot.
+      expect(placer?.unavailableReason).not.toBeNull();
+      await screen.findByRole('button', { name: 'Open dialer' });
+      act(() => phone.emit('registered'));
+      await waitFor(() => expect(placer?.unavailableReason).toBeNull());
+      act(() => placer?.openDialer('+12025550188'));
       const dialer = await screen.findByRole('dialog', { name: 'Make a call' });
       expect((within(dialer).getByLabelText('Phone number') as HTMLInputElement).value).toBe('(202) 555-0188');
       await user.selectOptions(within(dialer).getByLabelText('Caller ID'), '+14155550101');

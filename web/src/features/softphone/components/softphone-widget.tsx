@@ -2,7 +2,6 @@ import { Phone, PhoneOff, X } from 'lucide-react';
 import { useCallback, useId, useRef, useState } from 'react';
 import { IconButton } from '@/components/icon-button';
 import { cn } from '@/lib/cn';
-import { useCallRequests } from '@/lib/contact-actions';
 import { useFloatingDock } from '@/lib/floating-dock';
 import { usePhoneFormat } from '@/lib/phone-display';
 import { CALLING_NOT_SET_UP, usePublishCallPlacer } from '@/lib/place-call';
@@ -103,16 +102,17 @@ export function SoftphoneWidget({
     [phone.dial],
   );
 
-  // Call back elsewhere in the app (lib/place-call) dials through this softphone, or says why it cannot.
-  usePublishCallPlacer(callingUnavailableReason(availability, phone.unavailable?.message, callState.status), phone.dial);
-
-  const takeRequest = useCallback((number: string) => {
+  const openDialerWith = useCallback((number: string) => {
     setRequested((previous) => ({ number, at: (previous?.at ?? 0) + 1 }));
     setDialerOpen(true);
   }, []);
-  // Only while a call can be placed from here: otherwise Call is not offered.
-  const canPlace = availability === 'available';
-  useCallRequests(canPlace ? takeRequest : null);
+  // Call back and a contact's Call elsewhere in the app (lib/place-call) dial through this softphone or
+  // open its dialer, or say why they cannot.
+  usePublishCallPlacer(
+    callingUnavailableReason(availability, phone.unavailable?.message, callState.status),
+    phone.dial,
+    openDialerWith,
+  );
 
   if (availability === 'checking' || availability === 'no_provider') return null;
 
