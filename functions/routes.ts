@@ -14,6 +14,7 @@
  *   route names one (docs/architecture.md: Stack sizes).
  * routes.test.ts and infra/switchboard-stack.test.ts check the declarations and the grants.
  */
+import * as account from '../shared/contract/account';
 import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
 import * as calls from '../shared/contract/calls';
@@ -361,6 +362,44 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     kms: ['decrypt'],
     stack: 'FeatureRoutes',
     logGroup: 'media',
+  },
+  // Account self-service (docs/product.md: Account self-service).
+  {
+    contract: account.forgotPassword,
+    handler: 'account/forgot-password',
+    table: 'write',
+    capabilities: ['mail', 'appUrl'],
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: account.resetPassword,
+    handler: 'account/reset-password',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+    hashesPasswords: true,
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: account.updateProfile,
+    handler: 'account/update-profile',
+    table: 'write',
+    capabilities: ['jwt'],
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: account.changePassword,
+    handler: 'account/change-password',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+    hashesPasswords: true,
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: account.renameCompany,
+    handler: 'account/rename-company',
+    table: 'write',
+    capabilities: ['jwt'],
+    stack: 'FeatureRoutes',
   },
 ];
 
