@@ -210,8 +210,8 @@ describe('password hashing', () => {
       'auth/register',
       'auth/login',
       'invitations/accept',
-      'account/reset-password',
-      'account/change-password',
+      'auth/reset-password',
+      'auth/change-password',
     ]);
   });
 });

@@ -366,14 +366,14 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   // Account self-service (docs/product.md: Account self-service).
   {
     contract: account.forgotPassword,
-    handler: 'account/forgot-password',
+    handler: 'auth/forgot-password',
     table: 'write',
     capabilities: ['mail', 'appUrl'],
     stack: 'FeatureRoutes',
   },
   {
     contract: account.resetPassword,
-    handler: 'account/reset-password',
+    handler: 'auth/reset-password',
     table: 'write',
     capabilities: ['jwt', 'publish'],
     hashesPasswords: true,
@@ -381,14 +381,14 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   },
   {
     contract: account.updateProfile,
-    handler: 'account/update-profile',
+    handler: 'auth/update-profile',
     table: 'write',
     capabilities: ['jwt'],
     stack: 'FeatureRoutes',
   },
   {
     contract: account.changePassword,
-    handler: 'account/change-password',
+    handler: 'auth/change-password',
     table: 'write',
     capabilities: ['jwt', 'publish'],
     hashesPasswords: true,
@@ -396,7 +396,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   },
   {
     contract: account.renameCompany,
-    handler: 'account/rename-company',
+    handler: 'auth/rename-company',
     table: 'write',
     capabilities: ['jwt'],
     stack: 'FeatureRoutes',

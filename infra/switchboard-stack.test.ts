@@ -513,9 +513,14 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
   it('are placed by the route table: an entry’s `stack` names the nested stack its route deploys in, whatever its handler’s folder', () => {
     expect(NESTED_STACKS).toEqual(['FeatureRoutes']);
     const placed = httpRoutes.filter((route) => route.stack === 'FeatureRoutes');
-    // The team inbox’s and media’s routes, their handlers in their features' folders.
+    // The team inbox’s, media’s and account self-service’s routes, their handlers in their features' folders.
     expect(placed.map((route) => route.handler).sort()).toEqual(
       [
+        'auth/change-password',
+        'auth/forgot-password',
+        'auth/rename-company',
+        'auth/reset-password',
+        'auth/update-profile',
         'calls/voicemail-audio',
         'conversations/add-note',
         'conversations/assign',
@@ -569,9 +574,12 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
       const fn = functions[functionId] as Resource;
       expect(fn.Properties.Tags).toContainEqual({ Key: HANDLER_TAG, Value: route.handler });
       expectInvokePermission(nested, functionId, route, inParent);
-      // The log group it was first deployed with (TeamInboxLogs, MediaLogs), not its folder's.
+      // The log group it was first deployed with (TeamInboxLogs, MediaLogs), or else its folder's (AuthLogs).
       const logGroup = expectParentsGrants(fn, route, inParent);
-      expect(logGroup, route.handler).toMatch(new RegExp(`^Functions${route.logGroup === 'media' ? 'Media' : 'TeamInbox'}Logs`));
+      const folder = route.handler.split('/')[0] as string;
+      const named: Record<string, string> = { media: 'Media', 'team-inbox': 'TeamInbox' };
+      const group = (route.logGroup && named[route.logGroup]) ?? `${folder[0]?.toUpperCase()}${folder.slice(1)}`;
+      expect(logGroup, route.handler).toMatch(new RegExp(`^Functions${group}Logs`));
     }
     // None of them in the parent, and nothing else in the nested stack.
     const parentKeys = Object.values(parent.findResources('AWS::ApiGatewayV2::Route') as Record<string, Resource>).map(
