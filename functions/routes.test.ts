@@ -205,11 +205,13 @@ describe('password hashing', () => {
       );
       expect.soft(entry.hashesPasswords === true, `${entry.handler} hashes passwords`).toBe(hashes);
     }
-    // Sign-up, sign-in and accepting an invitation set a password or check one; nothing else does.
+    // Sign-up, sign-in, accepting an invitation and the account's own password set a password or check one; nothing else does.
     expect(allEntries.filter((entry) => entry.hashesPasswords).map((entry) => entry.handler)).toEqual([
       'auth/register',
       'auth/login',
       'invitations/accept',
+      'auth/reset-password',
+      'auth/change-password',
     ]);
   });
 });

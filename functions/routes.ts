@@ -14,6 +14,7 @@
  *   route names one (docs/architecture.md: Stack sizes).
  * routes.test.ts and infra/switchboard-stack.test.ts check the declarations and the grants.
  */
+import * as account from '../shared/contract/account';
 import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
 import * as calls from '../shared/contract/calls';
@@ -385,6 +386,44 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     contract: timeline.contactTimeline,
     handler: 'contacts/timeline',
     table: 'read',
+    capabilities: ['jwt'],
+    stack: 'FeatureRoutes',
+  },
+  // Account self-service (docs/product.md: Account self-service).
+  {
+    contract: account.forgotPassword,
+    handler: 'auth/forgot-password',
+    table: 'write',
+    capabilities: ['mail', 'appUrl'],
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: account.resetPassword,
+    handler: 'auth/reset-password',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+    hashesPasswords: true,
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: account.updateProfile,
+    handler: 'auth/update-profile',
+    table: 'write',
+    capabilities: ['jwt'],
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: account.changePassword,
+    handler: 'auth/change-password',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+    hashesPasswords: true,
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: account.renameCompany,
+    handler: 'auth/rename-company',
+    table: 'write',
     capabilities: ['jwt'],
     stack: 'FeatureRoutes',
   },

@@ -28,6 +28,7 @@ import {
   socketRoutes,
 } from '../functions/routes';
 import { SOCKET_HEARTBEAT_MS } from '../shared/constants';
+import * as accountEndpoints from '../shared/contract/endpoints/account';
 import * as authEndpoints from '../shared/contract/endpoints/auth';
 import { listContacts } from '../shared/contract/endpoints/contacts';
 import { socketPath } from '../shared/contract/realtime-events';
@@ -512,9 +513,15 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
   it('are placed by the route table: an entry’s `stack` names the nested stack its route deploys in, whatever its handler’s folder', () => {
     expect(NESTED_STACKS).toEqual(['FeatureRoutes']);
     const placed = httpRoutes.filter((route) => route.stack === 'FeatureRoutes');
-    // The team inbox’s, media’s and the contact timeline's routes, their handlers in their features' folders.
+    // The team inbox’s, media’s, the contact timeline's, a new conversation's and account self-service's
+    // routes, their handlers in their features' folders.
     expect(placed.map((route) => route.handler).sort()).toEqual(
       [
+        'auth/change-password',
+        'auth/forgot-password',
+        'auth/rename-company',
+        'auth/reset-password',
+        'auth/update-profile',
         'calls/voicemail-audio',
         'contacts/timeline',
         'conversations/add-note',
@@ -572,7 +579,7 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
       expect(fn.Properties.Tags).toContainEqual({ Key: HANDLER_TAG, Value: route.handler });
       expectInvokePermission(nested, functionId, route, inParent);
       // The log group it was first deployed with (TeamInboxLogs, MediaLogs), not its folder's; a route new in this
-      // stack, its folder's (the contact timeline: ContactsLogs; a new conversation: ConversationsLogs).
+      // stack, its folder's (the contact timeline: ContactsLogs; a new conversation: ConversationsLogs; account self-service: AuthLogs).
       const logGroup = expectParentsGrants(fn, route, inParent);
       const folder = (route.handler.split('/')[0] as string).replace(/(^|-)(\w)/g, (_, _dash, c: string) => c.toUpperCase());
       const group = route.logGroup === 'media' ? 'Media' : route.logGroup === 'team-inbox' ? 'TeamInbox' : folder;
@@ -985,7 +992,10 @@ describe('origin verification and throttling', () => {
       template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }),
     )[0] as Resource;
     const routeKey = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
-    const authRoutes = Object.values(authEndpoints).filter((endpoint) => endpoint.auth === 'public');
+    // Forgot and reset password are auth routes too, whose contracts sit with the account's (shared/contract/account.ts).
+    const authRoutes = [...Object.values(authEndpoints), ...Object.values(accountEndpoints)].filter(
+      (endpoint) => endpoint.auth === 'public',
+    );
     expect(authRoutes.length).toBeGreaterThan(3);
     const settings = stage.Properties.RouteSettings as Record<string, unknown>;
     expect(Object.keys(settings).sort()).toEqual(authRoutes.map(routeKey).sort());

@@ -224,3 +224,11 @@ export const MAX_MEDIA_ANSWER_BYTES = 4 * 1024 * 1024;
 export const VOICEMAIL_MAX_SECONDS = 120;
 export const MAX_VOICEMAIL_GREETING_LENGTH = 500;
 export const DEFAULT_VOICEMAIL_GREETING = 'Sorry, nobody can take your call right now. Please leave a message after the tone.';
+
+/** Account self-service (docs/product.md: Account self-service): a password-reset link works once, for an hour. */
+export const PASSWORD_RESET_TOKEN_TTL_SECONDS = 60 * 60;
+/** Reset mails one address may ask for in a window; one client (network address) may ask for four times as many. */
+export const PASSWORD_RESET_LIMIT = 3;
+export const PASSWORD_RESET_WINDOW_SECONDS = 15 * 60;
+/** A removed member's sign-in is told so for this long after the removal; then it is an unknown address again. */
+export const REMOVED_MEMBER_NOTICE_SECONDS = 365 * 24 * 60 * 60;

@@ -19,6 +19,8 @@ export interface UserRecord {
   createdAt: string;
   /** Hash of the one verification token that may verify this user; absent once verified. */
   verificationHash?: string;
+  /** Hash of the one password-reset token that may set this user's password (functions/auth/password-reset.ts). */
+  passwordResetHash?: string;
   /** Set when an OWNER or ADMIN removed the user: the item stays so history keeps their name. */
   removedAt?: string;
 }

@@ -3,6 +3,8 @@ import {
   LOGIN_DELAY_MAX_MS,
   LOGIN_FAILURE_LIMIT,
   LOGIN_FAILURE_WINDOW_SECONDS,
+  PASSWORD_RESET_LIMIT,
+  PASSWORD_RESET_WINDOW_SECONDS,
   REGISTRATION_LIMIT_PER_EMAIL,
   REGISTRATION_LIMIT_PER_SOURCE,
   REGISTRATION_WINDOW_SECONDS,
@@ -75,4 +77,30 @@ export const sessionTokenFailuresPerAddress: Limit = {
   windowSeconds: SESSION_TOKEN_FAILURE_WINDOW_SECONDS,
   scaledOnTestStacks: true,
   message: (m) => `Too many attempts to renew or end a session from your network. Please try again in ${minutes(m)}.`,
+};
+
+/** Reset mails asked for one e-mail address: the same count whether or not it has an account. */
+export const passwordResetsPerEmail: Limit = {
+  bucket: 'PWRESET_EMAIL',
+  limit: PASSWORD_RESET_LIMIT,
+  windowSeconds: PASSWORD_RESET_WINDOW_SECONDS,
+  scaledOnTestStacks: true,
+  message: (m) => `Too many password reset emails requested. Please try again in ${minutes(m)}.`,
+};
+
+/** Reset mails asked for from one client, whatever the addresses: no mailing strangers in bulk. */
+export const passwordResetsPerAddress: Limit = {
+  ...passwordResetsPerEmail,
+  bucket: 'PWRESET_ADDRESS',
+  limit: PASSWORD_RESET_LIMIT * 4,
+};
+
+/**
+ * Wrong current passwords given to a password change, per account: a stolen access token cannot
+ * guess the password it would need to take the account over. Taken back when it was right.
+ */
+export const currentPasswordFailuresPerAccount: Limit = {
+  ...loginFailuresPerAddress,
+  bucket: 'CURRENT_PASSWORD_ACCOUNT',
+  message: (m) => `Too many wrong passwords. Please try again in ${minutes(m)}.`,
 };

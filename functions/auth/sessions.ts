@@ -11,6 +11,7 @@ import { named, transact } from '../lib/transact';
 import { issueAccessToken } from './access-tokens';
 import { toUser, type UserRecord } from './accounts';
 import { hashOpaqueToken, newId, newOpaqueToken } from './opaque-tokens';
+import { removalOf } from './removed-members';
 
 /**
  * Refresh tokens belong to a family (a sign-in session) that starts at sign-in. Every refresh spends
@@ -93,6 +94,9 @@ async function successorOf(presented: string): Promise<{ token: string; hash: st
 
 const invalidRefresh = () => unauthorized('Your session has expired. Please sign in again.', 'INVALID_TOKEN');
 
+/** A removed member's tab is told so rather than "session expired" (docs/product.md: Removed members). */
+const refused = async (companyId: string, userId: string) => (await removalOf(companyId, userId)) ?? invalidRefresh();
+
 const reused = () =>
   unauthorized('This session was ended because its refresh token was used twice. Please sign in again.', 'REFRESH_TOKEN_REUSED');
 
@@ -107,9 +111,9 @@ export async function rotateRefreshToken(
   const { Item: family } = await db.send(
     new GetCommand({ TableName, Key: keys.refreshFamily(token.familyId), ConsistentRead: true }),
   );
-  if (!family || family.revoked) throw invalidRefresh();
+  if (!family || family.revoked) throw await refused(token.companyId, token.userId);
   const user = await loadUser(token.companyId, token.userId);
-  if (!user) throw invalidRefresh();
+  if (!user) throw await refused(token.companyId, token.userId);
   const next = await successorOf(presented);
   const answer = async () => ({
     tokens: { accessToken: await accessTokenFor(user, token.familyId), refreshToken: next.token },
@@ -197,4 +201,15 @@ export async function endAllSessions(companyId: string, userId: string): Promise
   await Promise.all(familyIds.map((familyId) => revokeFamily(companyId, userId, familyId)));
   await (await realtime()).disconnectUser(companyId, userId);
   return familyIds.length;
+}
+
+/** Every session of the user but `keep` (the one changing the password): their tokens and sockets end. */
+export async function endOtherSessions(companyId: string, userId: string, keep: string): Promise<number> {
+  const sessions = await queryPrefix<{ familyId: string }>(keys.userSessionsOf(companyId, userId), {
+    projection: 'familyId',
+    consistent: true,
+  });
+  const others = sessions.map((s) => s.familyId).filter((familyId) => familyId !== keep);
+  await Promise.all(others.map((familyId) => revokeSession(companyId, userId, familyId)));
+  return others.length;
 }

@@ -51,6 +51,10 @@ export const keys = {
   /** Uniqueness of an e-mail across all companies; also the login lookup. */
   email: (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'EMAIL' }),
   verification: (tokenHash: string) => ({ PK: `VERIFY#${tokenHash}`, SK: 'VERIFY' }),
+  /** A password-reset link's token (its SHA-256), valid an hour and spent once. */
+  passwordReset: (tokenHash: string) => ({ PK: `PWRESET#${tokenHash}`, SK: 'PWRESET' }),
+  /** The company and user an e-mail was removed from: what a removed member's sign-in is told. */
+  removedMember: (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'REMOVED' }),
   refreshToken: (tokenHash: string) => ({ PK: `REFRESH#${tokenHash}`, SK: 'REFRESH' }),
   refreshFamily: (familyId: string) => ({ PK: `REFRESHFAMILY#${familyId}`, SK: 'FAMILY' }),
   /** One entry per live sign-in session (refresh family) of a user: "sign out everywhere" is one Query. */

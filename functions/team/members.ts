@@ -5,6 +5,7 @@ import { canGrant, canRemove, type InvitableRole } from '../../shared/contract/t
 import { platformStatsItem } from '../admin/platform-stats';
 import type { Principal } from '../auth/access-tokens';
 import { getActiveUser, type UserRecord } from '../auth/accounts';
+import { removedMemberItem } from '../auth/removed-members';
 import { endAllSessions } from '../auth/sessions';
 import { conflict, forbidden, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
@@ -90,6 +91,8 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
             },
           },
           platformStatsItem({ users: -1, verifiedUsers: user.emailVerified ? -1 : 0 }),
+          // What their next sign-in is told (docs/product.md: Removed members).
+          { Put: { TableName, Item: removedMemberItem(user) } },
           ...withdrawal.items,
         ],
       }),

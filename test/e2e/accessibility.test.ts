@@ -350,14 +350,14 @@ describe('the accessibility tour', () => {
 
     await toMain(page, 'Settings');
     await toSettings(page, 'Profile');
-    await seen(page.getByText('Profile editing coming soon'));
+    await seen(page.getByRole('button', { name: 'Change password' }));
     await check(page, '/settings/profile');
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await check(page, 'Sign out everywhere?');
     await dismiss(page, await alertDialog(page, 'Sign out everywhere?'));
 
     await toSettings(page, 'Company');
-    await seen(page.getByText('Contact support to change your company name'));
+    await seen(page.getByRole('button', { name: 'Save company name' }));
     await expect.poll(() => page.getByRole('combobox', { name: 'Keep messages and calls' }).isEnabled()).toBe(true);
     await check(page, '/settings/company, as the owner');
     await page.getByRole('button', { name: 'Delete company' }).click();

@@ -153,7 +153,7 @@ describe('at 360 px wide', () => {
     expect(await pageWidth(page), '/settings/providers').toBeLessThanOrEqual(PHONE.width);
 
     await page.goto(web('/settings/profile'));
-    await seen(page.getByText('Profile editing coming soon'));
+    await seen(page.getByRole('button', { name: 'Save name' }));
     expect(await pageWidth(page), '/settings/profile').toBeLessThanOrEqual(PHONE.width);
 
     // Call History's filters (status, two dates, Clear Filters) wrap rather than widen the page.

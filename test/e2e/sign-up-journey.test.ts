@@ -98,7 +98,7 @@ describe('a new company signs up in the browser', () => {
     await signInThroughForm(page, email, password);
     // The address has already left /login here: where it went is decided, nothing left to load.
     await reached(page, '/settings/profile', 10_000);
-    await seen(page.getByText('Profile editing coming soon'));
+    await seen(page.getByRole('button', { name: 'Save name' }));
     expect(await page.getByLabel('Full name').inputValue()).toBe('Grace Hopper');
     expect(await page.getByLabel('Email').inputValue()).toBe(email);
     expect(await page.getByLabel('Role').inputValue()).toBe('Owner');

@@ -1,3 +1,4 @@
+import * as account from '../../shared/contract/endpoints/account';
 import * as admin from '../../shared/contract/endpoints/admin';
 import * as auth from '../../shared/contract/endpoints/auth';
 import * as calls from '../../shared/contract/endpoints/calls';
@@ -18,6 +19,7 @@ import * as voice from '../../shared/contract/endpoints/voice';
  * that it holds every endpoint file's endpoints.
  */
 export const endpoints = {
+  ...account,
   ...admin,
   ...auth,
   ...calls,

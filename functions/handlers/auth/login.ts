@@ -2,6 +2,7 @@ import { login } from '@shared/contract/auth';
 import { findUserByEmail, getCompany, toCompany, toUser, touchLastActive } from '../../auth/accounts';
 import { loginDelayMessage, loginDelayMs, loginFailuresPerAccount, loginFailuresPerAddress } from '../../auth/limits';
 import { burnPasswordCheck, verifyPassword } from '../../auth/passwords';
+import { removedMemberSignIn } from '../../auth/removed-members';
 import { startSession } from '../../auth/sessions';
 import { AppError, tooManyRequests, unauthorized } from '../../lib/app-error';
 import { defineHandler } from '../../lib/define-handler';
@@ -29,10 +30,16 @@ export const handler = defineHandler(login, async ({ body, sourceIp }) => {
   }
 
   const user = await findUserByEmail(body.email);
-  let valid = false;
-  if (user) valid = await verifyPassword(body.password, user.passwordHash);
-  else await burnPasswordCheck(body.password);
-  if (!user || !valid) throw invalidCredentials();
+  if (!user) {
+    // Only with the right password is a removed member told where they were removed from.
+    const removed = await removedMemberSignIn(body.email, {
+      verify: (hash) => verifyPassword(body.password, hash),
+      burn: () => burnPasswordCheck(body.password),
+    });
+    if (removed) await uncounted();
+    throw removed || invalidCredentials();
+  }
+  if (!(await verifyPassword(body.password, user.passwordHash))) throw invalidCredentials();
   await uncounted();
   // Only after the password is right, so this answer never tells a stranger the address exists.
   if (!user.emailVerified) {

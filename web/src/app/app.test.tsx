@@ -134,7 +134,7 @@ describe('a signed-in page opened without a session', () => {
     await events.type(screen.getByLabelText('Email'), 'ada@example.com');
     await events.type(screen.getByLabelText('Password'), 'correct horse battery');
     await events.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('Contact support to change your company name')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Save company name' })).toBeTruthy();
     expect(window.location.pathname).toBe('/settings/company');
     expect((screen.getByLabelText('Company name') as HTMLInputElement).value).toBe('Analytical Engines');
   });

@@ -17,6 +17,8 @@ const ResendVerificationPage = page(
   () => import('../features/auth/components/resend-verification-page'),
   'ResendVerificationPage',
 );
+const ForgotPasswordPage = page(() => import('../features/auth/components/forgot-password-page'), 'ForgotPasswordPage');
+const ResetPasswordPage = page(() => import('../features/auth/components/reset-password-page'), 'ResetPasswordPage');
 const AcceptInvitePage = page(() => import('../features/auth/components/accept-invite-page'), 'AcceptInvitePage');
 const DashboardPage = page(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
 const SettingsLayout = page(() => import('../features/settings/components/settings-layout'), 'SettingsLayout');
@@ -45,6 +47,8 @@ export function AppRoutes() {
         <Route path="verify-email" element={<VerifyEmailPage />} />
         <Route path="resend-verification" element={<ResendVerificationPage />} />
         <Route path="accept-invite" element={<AcceptInvitePage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
       </Route>
       <Route element={<RequireSession />}>
         <Route element={<AppShell />}>

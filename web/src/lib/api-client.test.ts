@@ -365,6 +365,17 @@ describe('createApiClient: 401, refresh and retry (docs/product.md §7, §8)', (
     expect(onSignedOut).toHaveBeenCalledTimes(1);
   });
 
+  it('passes the refresh’s refusal on to the sign-out: a removed member is told why', async () => {
+    const sentence = 'You no longer have access to Acme. Ask an owner or admin to invite you again.';
+    const { api, onSignedOut } = setup((request) =>
+      request.url === auth.refresh.path
+        ? fail(401, 'ACCESS_REMOVED', sentence)
+        : fail(401, 'SESSION_ENDED', 'Your session has ended.'),
+    );
+    await api.get('/contacts').catch(() => undefined);
+    expect(onSignedOut).toHaveBeenCalledWith(expect.objectContaining({ code: 'ACCESS_REMOVED', message: sentence }));
+  });
+
   it('parallel 401s with a failed refresh share ONE refresh attempt and all end signed out with their 401', async () => {
     const refreshAnswer = deferred<Response>();
     const { api, requests, session, onSignedOut } = setup((request) =>

@@ -108,7 +108,8 @@ function expiresAtMs(token: string): number | undefined {
  */
 export function createApiClient(options: {
   session: SessionStore;
-  onSignedOut: () => void;
+  /** `refusal`: the refresh's 401 when it said why (a removed member is told where from). */
+  onSignedOut: (refusal?: ApiError) => void;
   fetch?: typeof fetch;
   /** Shared by the tabs of the app (navigator.locks): only one of them refreshes at a time. */
   locks?: Locks;
@@ -119,6 +120,8 @@ export function createApiClient(options: {
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const withRefreshLock = <T>(fn: () => Promise<T>) => (options.locks ? options.locks.request(REFRESH_LOCK, fn) : fn());
   let refreshing: Promise<boolean> | null = null;
+  /** The last refresh's 401: what the sign-out passes on. */
+  let refusal: ApiError | undefined;
 
   /** `path` is the whole path (`/api/v1/...`), without the query. */
   async function send<T>(path: string, request: RequestOptions & { binary?: boolean }): Promise<ApiResult<T>> {
@@ -161,6 +164,7 @@ export function createApiClient(options: {
   function refreshTokens(): Promise<boolean> {
     const spent = options.session.get()?.refreshToken;
     refreshing ??= withRefreshLock(async () => {
+      refusal = undefined;
       for (let attempt = 1; ; attempt++) {
         const refreshToken = options.session.reload()?.refreshToken;
         if (!refreshToken) return false;
@@ -173,7 +177,10 @@ export function createApiClient(options: {
           options.session.setTokens(data.tokens);
           return true;
         } catch (error) {
-          if (error instanceof ApiError && error.status === 401) return false;
+          if (error instanceof ApiError && error.status === 401) {
+            refusal = error;
+            return false;
+          }
           if (attempt >= REFRESH_ATTEMPTS) throw error;
           await wait(refreshDelayMs(attempt, error));
         }
@@ -214,7 +221,7 @@ export function createApiClient(options: {
       // Parallel calls can all end here; the first one signs out, the rest only fail.
       if (options.session.get()) {
         options.session.clear();
-        options.onSignedOut();
+        options.onSignedOut(refusal);
       }
       throw error;
     }

@@ -17,8 +17,8 @@ export const api = createApiClient({
   session,
   // Absent only in very old browsers: then each tab refreshes on its own and the server's grace period covers it.
   locks: navigator.locks,
-  onSignedOut: () => {
-    markSessionEnded();
+  onSignedOut: (refusal) => {
+    markSessionEnded(refusal?.code === 'ACCESS_REMOVED' ? refusal.message : undefined);
     queryClient.clear();
     signedOutHandler();
   },

@@ -3,10 +3,13 @@
  * /login can say why it is showing. sessionStorage survives the full reload of the fallback redirect.
  */
 const KEY = 'sessionEnded';
+const REMOVED_KEY = 'accessRemoved';
 
-export function markSessionEnded(): void {
+/** `removed`: the server's sentence for a member removed from the company, shown instead of "session ended". */
+export function markSessionEnded(removed?: string): void {
   try {
     window.sessionStorage.setItem(KEY, '1');
+    if (removed) window.sessionStorage.setItem(REMOVED_KEY, removed);
   } catch {
     // Storage can be disabled; the notice is only a courtesy.
   }
@@ -17,6 +20,15 @@ export function sessionEndedNotice(): boolean {
     return window.sessionStorage.getItem(KEY) === '1';
   } catch {
     return false;
+  }
+}
+
+/** The sentence a removed member's tab was signed out with (docs/product.md: Removed members), if that was why. */
+export function accessRemovedNotice(): string | null {
+  try {
+    return window.sessionStorage.getItem(REMOVED_KEY);
+  } catch {
+    return null;
   }
 }
 
@@ -43,6 +55,7 @@ export function clearSessionEndedNotice(): void {
   try {
     window.sessionStorage.removeItem(DELETED_KEY);
     window.sessionStorage.removeItem(KEY);
+    window.sessionStorage.removeItem(REMOVED_KEY);
   } catch {
     // Nothing to clear.
   }

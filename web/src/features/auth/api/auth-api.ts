@@ -1,3 +1,4 @@
+import * as account from '@shared/contract/endpoints/account';
 import * as auth from '@shared/contract/endpoints/auth';
 import * as team from '@shared/contract/endpoints/team';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -62,4 +63,19 @@ export function useInvitationPreview(token: string | null) {
 
 export function useAcceptInvitation() {
   return useMutation({ mutationFn: acceptInvitation, onSuccess: (data) => session.signIn(data), retry: false });
+}
+
+/** 202 with the same message whether or not the address has an account. */
+export const forgotPassword = (email: string) => api.callWithMessage(account.forgotPassword, { body: { email } });
+
+/** The link's token in the body, never in a URL, as for verifyEmail. */
+export const resetPassword = (input: BodyOf<typeof account.resetPassword>) =>
+  api.callWithMessage(account.resetPassword, { body: input });
+
+export function useForgotPassword() {
+  return useMutation({ mutationFn: forgotPassword, retry: false });
+}
+
+export function useResetPassword() {
+  return useMutation({ mutationFn: resetPassword, retry: false });
 }

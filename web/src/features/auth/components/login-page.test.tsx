@@ -41,6 +41,11 @@ function ResendPage() {
   return <p>Resend page for {state?.email ?? 'nobody'}</p>;
 }
 
+function ForgotPage() {
+  const state = useLocation().state as { email?: string } | null;
+  return <p>Forgot page for {state?.email ?? 'nobody'}</p>;
+}
+
 function renderLogin() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   render(
@@ -50,6 +55,7 @@ function renderLogin() {
           <Route path="/login" element={<LoginPage />} />
           <Route path="/dashboard" element={<p>Dashboard page</p>} />
           <Route path="/resend-verification" element={<ResendPage />} />
+          <Route path="/forgot-password" element={<ForgotPage />} />
         </Routes>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -223,6 +229,46 @@ describe('LoginPage', () => {
     cleanup();
     renderLogin();
     expect(screen.queryByText('Your session has ended. Please sign in again.')).toBeNull();
+  });
+
+  it('after a removal it says so instead of "session ended": the tab learns it from the refused refresh', async () => {
+    const sentence = 'You no longer have access to Acme Support. Ask an owner or admin to invite you again.';
+    onSignedOut(() => {});
+    session.signIn({ user, company, tokens: { accessToken: 'revoked', refreshToken: 'revoked' } });
+    stubServer((request) =>
+      request.url === auth.refresh.path
+        ? json(401, { success: false, error: { code: 'ACCESS_REMOVED', message: sentence } })
+        : json(401, {
+            success: false,
+            error: { code: 'SESSION_ENDED', message: 'Your session has ended. Please sign in again.' },
+          }),
+    );
+    await api.call(auth.me).catch(() => {});
+
+    renderLogin();
+    expect(screen.getByText(sentence)).toBeTruthy();
+    expect(screen.queryByText('Your session has ended. Please sign in again.')).toBeNull();
+  });
+
+  it('a removed member signing in with their password is told where they no longer have access', async () => {
+    const sentence = 'You no longer have access to Acme Support. Ask an owner or admin to invite you again.';
+    const requests = stubServer(() => json(401, { success: false, error: { code: 'ACCESS_REMOVED', message: sentence } }));
+    const { email, password } = renderLogin();
+    const events = userEvent.setup();
+    await events.type(email, 'grace@example.com');
+    await events.type(password, 'her old password');
+    await events.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(sentence);
+    expect(requests.map((r) => r.url)).toEqual([urlOf(auth.login)]);
+  });
+
+  it('"Forgot password?" opens the reset request with the email typed so far', async () => {
+    stubServer(() => json(500, {}));
+    const { email } = renderLogin();
+    const events = userEvent.setup();
+    await events.type(email, 'ada@example.com');
+    await events.click(screen.getByRole('link', { name: 'Forgot password?' }));
+    expect(screen.getByText('Forgot page for ada@example.com')).toBeTruthy();
   });
 
   it('a deliberate visit to /login has no session notice', () => {

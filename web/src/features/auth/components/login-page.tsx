@@ -5,7 +5,7 @@ import { Button } from '@/components/button';
 import { TextField } from '@/components/text-field';
 import { errorMessage } from '@/lib/api-client';
 import { type FieldErrors, focusFirstInvalid } from '@/lib/form';
-import { clearSessionEndedNotice, companyDeletedNotice, sessionEndedNotice } from '@/lib/session-notice';
+import { accessRemovedNotice, clearSessionEndedNotice, companyDeletedNotice, sessionEndedNotice } from '@/lib/session-notice';
 import { useLogin } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
@@ -24,6 +24,7 @@ export function LoginPage() {
   // Read once: a forced sign-out brought the person here, and the page says so until they sign in.
   const [sessionEnded] = useState(sessionEndedNotice);
   const [companyDeleted] = useState(companyDeletedNotice);
+  const [accessRemoved] = useState(accessRemovedNotice);
 
   // Signing in is all this page is for: the cursor starts in Email.
   useEffect(() => {
@@ -53,7 +54,10 @@ export function LoginPage() {
         {companyDeleted && !message && (
           <Alert tone="info">Your company is being deleted with all its data. You have been signed out.</Alert>
         )}
-        {sessionEnded && !companyDeleted && !message && <Alert tone="info">Your session has ended. Please sign in again.</Alert>}
+        {accessRemoved && !companyDeleted && !message && <Alert tone="warning">{accessRemoved}</Alert>}
+        {sessionEnded && !accessRemoved && !companyDeleted && !message && (
+          <Alert tone="info">Your session has ended. Please sign in again.</Alert>
+        )}
         {message &&
           (unverified ? (
             <Alert tone="warning" title="Email not verified">
@@ -89,6 +93,11 @@ export function LoginPage() {
           onChange={(e) => setValues({ ...values, password: e.target.value })}
           error={errors.password}
         />
+        <p className="-mt-2 text-right text-sm">
+          <TextLink to="/forgot-password" state={{ email: values.email.trim() }}>
+            Forgot password?
+          </TextLink>
+        </p>
         <Button type="submit" pending={login.isPending} pendingLabel="Signing in..." className="mt-2 w-full">
           Sign in
         </Button>

@@ -1,6 +1,8 @@
 import type { Retention } from '@shared/contract/company';
+import * as account from '@shared/contract/endpoints/account';
 import * as company from '@shared/contract/endpoints/company';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { profileQuery } from '@/lib/profile';
 import { api, queryClient, session } from '@/lib/services';
 import { markCompanyDeleted } from '@/lib/session-notice';
 
@@ -34,6 +36,21 @@ export function useSaveRetention() {
   return useMutation({
     mutationFn: (retention: Retention) => api.call(company.updateRetention, { body: retention }).then((d) => d.retention),
     onSuccess: (retention) => client.setQueryData(retentionQuery().queryKey, retention),
+    retry: false,
+  });
+}
+
+/** PATCH /company (owner only): the name every member sees, written into the stored session at once. */
+export const renameCompany = (name: string) => api.call(account.renameCompany, { body: { name } }).then((d) => d.company);
+
+export function useRenameCompany() {
+  return useMutation({
+    mutationFn: renameCompany,
+    onSuccess: (renamed) => {
+      const current = session.get();
+      if (current) session.setProfile({ user: current.user, company: renamed });
+      void queryClient.invalidateQueries({ queryKey: profileQuery().queryKey });
+    },
     retry: false,
   });
 }

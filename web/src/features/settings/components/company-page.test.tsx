@@ -117,3 +117,49 @@ describe('CompanyPage: Message retention', () => {
     expect(select.value).toBe('90');
   });
 });
+
+describe('CompanyPage: company name', () => {
+  it('the owner renames the company; the session shows the new name', async () => {
+    signInAs('OWNER');
+    const requests = server(() => ok({ company: { id: 'c1', name: 'Difference Engines' } }));
+    const events = userEvent.setup();
+    renderWithProviders(<CompanyPage />);
+    const field = screen.getByLabelText('Company name') as HTMLInputElement;
+    expect(field.value).toBe('Analytical Engines');
+    expect(screen.getByRole('button', { name: 'Save company name' })).toHaveProperty('disabled', true);
+    await events.clear(field);
+    await events.type(field, 'Difference Engines');
+    await events.click(screen.getByRole('button', { name: 'Save company name' }));
+    expect(await screen.findByText('The company name was saved.')).toBeTruthy();
+    expect(session.get()?.company.name).toBe('Difference Engines');
+    expect(requests.filter((r) => r.method === 'PATCH')).toEqual([
+      { url: urlOf(endpoints.renameCompany), method: 'PATCH', body: { name: 'Difference Engines' } },
+    ]);
+  });
+
+  it('shows the server’s refusal and keeps what was typed', async () => {
+    signInAs('OWNER');
+    server(() => fail(503, 'The service is busy right now. Please try again in a moment.', 'SERVICE_UNAVAILABLE'));
+    const events = userEvent.setup();
+    renderWithProviders(<CompanyPage />);
+    const field = screen.getByLabelText('Company name') as HTMLInputElement;
+    await events.clear(field);
+    await events.type(field, 'Difference Engines');
+    await events.click(screen.getByRole('button', { name: 'Save company name' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The service is busy right now. Please try again in a moment.');
+    expect(field.value).toBe('Difference Engines');
+    expect(session.get()?.company.name).toBe('Analytical Engines');
+  });
+
+  it('admins and agents read the name and are told only the owner changes it', () => {
+    for (const role of ['ADMIN', 'AGENT'] as const) {
+      signInAs(role);
+      server(() => ok({}));
+      const { unmount } = renderWithProviders(<CompanyPage />);
+      expect(screen.getByLabelText('Company name')).toHaveProperty('readOnly', true);
+      expect(screen.getByText('Only the owner can change the company name.')).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Save company name' })).toBeNull();
+      unmount();
+    }
+  });
+});

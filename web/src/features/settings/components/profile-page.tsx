@@ -8,6 +8,7 @@ import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
 import { roleLabel } from '@/lib/roles';
 import { useSignOutEverywhere } from '@/lib/sign-out';
+import { NameForm, PasswordForm } from './profile-forms';
 import { ReadOnlyField } from './read-only-field';
 
 export function ProfilePage() {
@@ -20,11 +21,11 @@ export function ProfilePage() {
     <>
       <PageHeader title="Profile" description="Your personal details." />
       <Card className="flex max-w-xl flex-col gap-4">
-        <ReadOnlyField label="Full name" value={user.name} />
+        <NameForm name={user.name} />
         <ReadOnlyField label="Email" value={user.email} />
         <ReadOnlyField label="Role" value={roleLabel(user.role)} />
-        <p className="text-sm text-muted">Profile editing coming soon</p>
       </Card>
+      <PasswordForm />
       <Card className="mt-6 flex max-w-xl flex-col items-start gap-3">
         <h2 className="text-base font-semibold text-fg">Sessions</h2>
         <p className="text-sm text-muted">Signs you out on every device and browser, this one included.</p>
