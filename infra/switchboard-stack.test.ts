@@ -439,8 +439,9 @@ describe('stack size', () => {
   });
 
   it('leaves the features filed the room stated in docs/architecture.md: Stack sizes', () => {
-    // FeatureRoutes takes every new HTTP route (about 50 filed: 45 routes and a few webhooks), 4 resources each.
-    expect(Math.floor((MAX_TEMPLATE_RESOURCES - sizeOf('Switchboard/FeatureRoutes')) / 4)).toBeGreaterThanOrEqual(60);
+    // FeatureRoutes takes every new HTTP route, 4 resources each: the features still filed add about 42
+    // (the day-one basics' 8 are in), with room to spare.
+    expect(Math.floor((MAX_TEMPLATE_RESOURCES - sizeOf('Switchboard/FeatureRoutes')) / 4)).toBeGreaterThanOrEqual(50);
     // The parent takes what is shared: a new role (and its policy) for a new set of declarations, a
     // queue consumer's or a schedule's function, a new handler folder's log group.
     expect(MAX_TEMPLATE_RESOURCES - sizeOf('Switchboard')).toBeGreaterThanOrEqual(25);
