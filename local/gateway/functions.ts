@@ -54,15 +54,21 @@ export interface FunctionOptions {
   entryOf?: (handler: string) => string;
 }
 
-const loaded = new Map<string, Promise<LambdaHandler>>();
-/** Handler modules are imported on first use, as a cold start would, after the environment is set. */
-function loadHandler(name: string): Promise<LambdaHandler> {
-  let handler = loaded.get(name);
-  if (!handler) {
-    handler = import(pathToFileURL(join(HANDLERS_DIR, `${name}.ts`)).href).then((m) => m.handler as LambdaHandler);
-    loaded.set(name, handler);
-  }
-  return handler;
+/**
+ * Handler modules are imported on first use, as a cold start would, after the environment is set: once
+ * for each gateway, whose environment their module-scope clients read (a test's own gateway after
+ * another's in one process: test/support/own-gateway.ts).
+ */
+function handlerLoader(): (name: string) => Promise<LambdaHandler> {
+  const loaded = new Map<string, Promise<LambdaHandler>>();
+  return (name) => {
+    let handler = loaded.get(name);
+    if (!handler) {
+      handler = import(pathToFileURL(join(HANDLERS_DIR, `${name}.ts`)).href).then((m) => m.handler as LambdaHandler);
+      loaded.set(name, handler);
+    }
+    return handler;
+  };
 }
 
 /** Function output as it is, as the in-process mode prints it. */
@@ -80,6 +86,7 @@ const routeTimeoutMs = (route: { timeoutSeconds?: number }) => (route.timeoutSec
  */
 export function createFunctions(options: FunctionOptions, routes: readonly RouteEntry[]) {
   const timeoutOf = options.timeoutMs ?? routeTimeoutMs;
+  const loadHandler = handlerLoader();
   const handlerOf = (name: string) => {
     const given = options.handlers?.[name];
     return given ? Promise.resolve(given) : loadHandler(name);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../local/gateway';
 import { quietLogger } from '../../local/log';
 import { freePort } from '../../local/ports';
@@ -77,6 +77,9 @@ export function ownGateway(
     const port = await freePort();
     const { withOriginSecret = true, environment, ...rest } = options;
     const origin = `http://127.0.0.1:${port}`;
+    // In-process, the handlers' modules are this gateway's, made in its environment (its origin above
+    // all), not those another file's gateway made in this worker (vitest.config.ts: files share modules).
+    if (options.functions === 'in-process') vi.resetModules();
     const started = createGateway({
       log: quietLogger,
       // Pushes to sockets go to this gateway, which holds them.
