@@ -64,7 +64,8 @@ function server(options: { numbers?: SendingNumber[]; start?: (r: Recorded) => R
     if (url.pathname === urlOf(endpoints.listConversations)) {
       return ok({ conversations: [], total: 0, pagination: { total: 0, limit: 20, offset: 0, nextCursor: null } });
     }
-    if (url.pathname.startsWith('/api/v1/conversations/cv-new')) return fail(404, 'Conversation not found', 'NOT_FOUND');
+    if (url.pathname.startsWith(urlOf(endpoints.getConversation, { id: 'cv-new' })))
+      return fail(404, 'Conversation not found', 'NOT_FOUND');
     return fail(404, `unexpected ${r.method} ${url.pathname}`, 'NOT_FOUND');
   });
 }
@@ -101,7 +102,9 @@ describe('New message', () => {
     expect(sentBodies(calls)).toEqual([{ to: '(202) 555-0123', channelId: 'ch-1', body: 'Hello' }]);
     // The thread of the new conversation is asked for: the page opened it.
     await waitFor(() =>
-      expect(calls.some((r) => new URL(r.url, 'http://app').pathname === '/api/v1/conversations/cv-new')).toBe(true),
+      expect(
+        calls.some((r) => new URL(r.url, 'http://app').pathname === urlOf(endpoints.getConversation, { id: 'cv-new' })),
+      ).toBe(true),
     );
   });
 
