@@ -29,6 +29,7 @@ import {
   type ConversationRecord,
   type MessageMediaRecord,
   type MessageRecord,
+  openedConversation,
   toConversation,
   toMessage,
   toSharedConversation,
@@ -281,18 +282,10 @@ async function tryStore(
     );
   } else {
     conversation = {
-      id: message.conversationId,
-      companyId,
-      status: 'OPEN',
-      contactId: contact.id,
-      contactPhone: phone,
-      channelId: channel.id,
-      channelIdentifier: channel.identifier,
+      ...openedConversation({ id: message.conversationId, companyId, contactId: contact.id, phone, channel, at }),
       lastMessage: lastMessageOf(message),
-      lastMessageAt: at,
       messageCount: 1,
       optedOut: optedOut ?? false,
-      createdAt: at,
       inboundCount: 1,
       lastInboundAt: at,
       // Only at creation: later texts leave the assignee to the team.

@@ -55,6 +55,26 @@ export interface ConversationRecord {
   // Index entries (keys.conversationByStatus / conversationByActivity / conversationByAssignee) live on this item too.
 }
 
+/** What every conversation opened now with a contact on a channel starts with; its first message sets the rest. */
+export const openedConversation = (opened: {
+  id: string;
+  companyId: string;
+  contactId: string;
+  phone: string;
+  channel: { id: string; identifier: string };
+  at: string;
+}) => ({
+  id: opened.id,
+  companyId: opened.companyId,
+  status: 'OPEN' as const,
+  contactId: opened.contactId,
+  contactPhone: opened.phone,
+  channelId: opened.channel.id,
+  channelIdentifier: opened.channel.identifier,
+  lastMessageAt: opened.at,
+  createdAt: opened.at,
+});
+
 export interface MessageRecord {
   id: string;
   companyId: string;

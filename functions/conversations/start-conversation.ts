@@ -16,7 +16,7 @@ import { toConversationView } from './conversation-views';
 import { readSender, type Sender } from './inbound-sms';
 import { conversationCreateItems, untilCommitted } from './message-writes';
 import { optedOutMessage, sendSms } from './outbound-sms';
-import type { ContactRecord, ConversationRecord } from './records';
+import { type ContactRecord, type ConversationRecord, openedConversation } from './records';
 import { listSendingNumbers } from './sending-numbers';
 import { requireSendingRoute } from './sending-route';
 import { changeConversationStatus } from './status';
@@ -101,18 +101,10 @@ async function tryCreate(
     lastConversationId: conversationId,
   };
   const conversation: ConversationRecord = {
-    id: conversationId,
-    companyId,
-    status: 'OPEN',
-    contactId: contact.id,
-    contactPhone: phone,
-    channelId: channel.id,
-    channelIdentifier: channel.identifier,
+    ...openedConversation({ id: conversationId, companyId, contactId: contact.id, phone, channel, at }),
     lastMessage: null,
-    lastMessageAt: at,
     messageCount: 0,
     optedOut: false,
-    createdAt: at,
     inboundCount: 0,
     // Who wrote first owns it, as a conversation routed to a member does; the team can reassign it.
     assignee: startedBy,
