@@ -38,7 +38,14 @@ describe('sign-in', () => {
     const account = await signUp();
     for (let i = 0; i < 10; i++) expect((await login(account.email, `wrong ${i}`, newClientAddress())).status).toBe(401);
     const burst = await Promise.all(Array.from({ length: 5 }, (_, i) => login(account.email, `spread ${i}`, newClientAddress())));
-    expect(burst.map((r) => r.status).sort()).toEqual([401, 429, 429, 429, 429]);
+    const statuses = burst.map((r) => r.status);
+    expect(
+      statuses.every((status) => status === 401 || status === 429),
+      String(statuses),
+    ).toBe(true);
+    // One attempt is judged per delay (LOGIN_DELAY_BASE_MS after the 11th failure, doubling after each);
+    // a burst that a busy machine spreads over more than that second may have a second one judged.
+    expect(statuses.filter((status) => status === 429).length, String(statuses)).toBeGreaterThanOrEqual(3);
     const waited = burst.find((r) => r.status === 429);
     expect(waited?.body.error.message).toMatch(/^Too many failed sign-in attempts\. Please try again in \d+ seconds?\.$/);
   });
