@@ -220,6 +220,16 @@ export const ASSIGNEE_FILTERS = ['me', 'unassigned'] as const;
  */
 export const MAX_MESSAGE_MEDIA = 10;
 export const MAX_MEDIA_ANSWER_BYTES = 4 * 1024 * 1024;
+/**
+ * Pictures out (docs/product.md: Pictures out): JPEG, PNG and GIF, at most 5 MB each (Twilio's limit
+ * for an MMS's media), at most 5 a text.
+ */
+export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
+export type PictureType = (typeof PICTURE_TYPES)[number];
+export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
+export const MAX_PICTURES_PER_TEXT = 5;
+/** How long an upload URL, and the URL Twilio fetches a sent picture by, stay good. */
+export const PICTURE_URL_SECONDS = 300;
 /** A voicemail records at most this long (<Record maxLength>). */
 export const VOICEMAIL_MAX_SECONDS = 120;
 export const MAX_VOICEMAIL_GREETING_LENGTH = 500;

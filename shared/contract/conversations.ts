@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import { CONVERSATION_PAGE_SIZE, CONVERSATION_STATUS_FILTERS, MAX_MESSAGE_MEDIA, MAX_NOTE_LENGTH } from '../constants';
+import {
+  CONVERSATION_PAGE_SIZE,
+  CONVERSATION_STATUS_FILTERS,
+  MAX_MESSAGE_MEDIA,
+  MAX_NOTE_LENGTH,
+  MAX_PICTURE_BYTES,
+  MAX_PICTURES_PER_TEXT,
+  PICTURE_TYPES,
+} from '../constants';
+import { PICTURE_BLOCKS } from '../pictures';
 import { MAX_MESSAGE_LENGTH } from '../sms-segments';
 import { pageLimit } from './fields';
 import { httpContract } from './route';
@@ -46,8 +55,9 @@ export const MemberRefSchema = z.object({ id: z.string(), name: z.string() });
 export type MemberRef = z.infer<typeof MemberRefSchema>;
 
 /**
- * A picture (or other file) of an inbound MMS: `url` is Switchboard's own route
- * (`messageMedia`), which fetches it from Twilio with the company's credentials.
+ * A picture (or other file) of an MMS: `url` is Switchboard's own route (`messageMedia`), which
+ * fetches a received one from Twilio with the company's credentials and sends a sent one's reader to a
+ * short-lived URL of the private bucket (docs/product.md: Pictures out).
  */
 export const MessageMediaSchema = z.object({ contentType: z.string(), url: z.string() });
 export type MessageMedia = z.infer<typeof MessageMediaSchema>;
@@ -64,7 +74,7 @@ export const MessageSchema = z.object({
   sentBy: z.nullable(MemberRefSchema),
   /** A note's `@Name` mentions of members, resolved when it was written (shared/mentions.ts); [] for texts. */
   mentions: z.array(MemberRefSchema),
-  /** An inbound MMS's media, in Twilio's order; [] for a text without any. A message may be pictures only (body ''). */
+  /** An MMS's media, in Twilio's order (a sent one's in the order attached); [] for a text without any. A message may be pictures only (body ''). */
   media: z.array(MessageMediaSchema),
   smsMessage: SmsDetailsSchema,
 });
@@ -125,6 +135,8 @@ export function sendingBlockedMessage(block: SendingBlock, number: string): stri
 export const ConversationDetailSchema = z.extend(ConversationSchema, {
   /** Why the composer cannot send now; null when it can. */
   sendingBlockedBy: z.nullable(z.enum(SENDING_BLOCKS)),
+  /** Why texts here cannot carry pictures (shared/pictures.ts); null when they can. */
+  picturesBlockedBy: z.nullable(z.enum(PICTURE_BLOCKS)),
   /** Oldest first; the newest THREAD_PAGE_SIZE, or the page before `before`. */
   messages: z.array(MessageSchema),
   /** Pass as `before` to read the messages older than these; null when there are none. */
@@ -186,12 +198,62 @@ export const messageBody = z
     z.maxLength(MAX_MESSAGE_LENGTH, `A message can be at most ${withThousands(MAX_MESSAGE_LENGTH)} characters`),
   );
 
+/** Words of a text that carries pictures: they may be empty. */
+const captionBody = z
+  .string({ error: 'Message content must be text' })
+  .check(z.maxLength(MAX_MESSAGE_LENGTH, `A message can be at most ${withThousands(MAX_MESSAGE_LENGTH)} characters`));
+
+/** Uploads (`createPictureUpload`) a text carries, in the order attached. */
+const pictureIds = z.optional(
+  z
+    .array(
+      z
+        .string({ error: 'pictureIds must be upload ids' })
+        .check(z.minLength(1, 'pictureIds must be upload ids'), z.maxLength(100, 'pictureIds must be upload ids')),
+      { error: 'pictureIds must be a list of upload ids' },
+    )
+    .check(z.maxLength(MAX_PICTURES_PER_TEXT, `A text can carry at most ${MAX_PICTURES_PER_TEXT} pictures`)),
+);
+
+/** A text's words are required unless pictures come with them (docs/product.md: Pictures out). */
+const wordsOrPictures = z.refine<{ body: string; pictureIds?: string[] | undefined }>(
+  (text) => text.body.trim().length > 0 || (text.pictureIds?.length ?? 0) > 0,
+  { message: 'Message content must not be empty', path: ['body'] },
+);
+
 export const sendMessage = httpContract({
   method: 'POST',
   path: '/api/v1/conversations/{id}/messages',
   auth: 'user',
-  body: z.object({ body: messageBody }),
+  body: z.object({ body: captionBody, pictureIds }).check(wordsOrPictures),
   response: z.object({ message: MessageSchema }),
+});
+
+/** An upload URL for one picture: PUT exactly the announced bytes there, with `headers`, before `expiresAt`. */
+export const PictureUploadSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  headers: z.record(z.string(), z.string()),
+  expiresAt: z.string(),
+});
+export type PictureUpload = z.infer<typeof PictureUploadSchema>;
+
+/** A picture to attach to a text (docs/product.md: Pictures out): where to upload it. */
+export const createPictureUpload = httpContract({
+  method: 'POST',
+  path: '/api/v1/picture-uploads',
+  auth: 'user',
+  body: z.object({
+    contentType: z.enum(PICTURE_TYPES, { error: 'Pictures must be JPEG, PNG or GIF' }),
+    size: z
+      .number({ error: 'size must be a number of bytes' })
+      .check(
+        z.int('size must be a whole number of bytes'),
+        z.minimum(1, 'The picture is empty'),
+        z.maximum(MAX_PICTURE_BYTES, `A picture can be at most ${MAX_PICTURE_BYTES / (1024 * 1024)} MB`),
+      ),
+  }),
+  response: z.object({ upload: PictureUploadSchema }),
 });
 
 /** Sends a failed outbound message again, as the same message; 409 unless it failed before Twilio took it. */
@@ -342,6 +404,8 @@ export const smsStatusWebhook = httpContract({
 export const SendingNumberSchema = z.object({
   channelId: z.string(),
   phoneNumber: z.string(),
+  /** Whether the number can send pictures (shared/pictures.ts takes it with the recipient). */
+  mms: z.boolean(),
   inboxName: z.nullable(z.string()),
 });
 export type SendingNumber = z.infer<typeof SendingNumberSchema>;
@@ -362,15 +426,18 @@ export const startConversation = httpContract({
   method: 'POST',
   path: '/api/v1/conversations',
   auth: 'user',
-  body: z.object({
-    to: z.string({ error: 'Please enter a phone number' }).check(
-      z.refine((to) => to.trim().length > 0, 'Please enter a phone number'),
-      z.maxLength(40, 'The phone number is too long'),
-    ),
-    channelId: z
-      .string({ error: 'Choose a number to send from' })
-      .check(z.minLength(1, 'Choose a number to send from'), z.maxLength(100, 'channelId is too long')),
-    body: messageBody,
-  }),
+  body: z
+    .object({
+      to: z.string({ error: 'Please enter a phone number' }).check(
+        z.refine((to) => to.trim().length > 0, 'Please enter a phone number'),
+        z.maxLength(40, 'The phone number is too long'),
+      ),
+      channelId: z
+        .string({ error: 'Choose a number to send from' })
+        .check(z.minLength(1, 'Choose a number to send from'), z.maxLength(100, 'channelId is too long')),
+      body: captionBody,
+      pictureIds,
+    })
+    .check(wordsOrPictures),
   response: z.object({ conversation: ConversationSchema }),
 });
