@@ -2,10 +2,13 @@ import { QUERY_RETRY_COUNT } from '@shared/constants';
 import { QueryClient } from '@tanstack/react-query';
 import { createApiClient } from './api-client';
 import { createSessionStore } from './session';
-import { markSessionEnded } from './session-notice';
+import { clearAccessRemovedNotice, markSessionEnded } from './session-notice';
 
 /** The app's singletons: one session store, one API client, one query cache. */
 export const session = createSessionStore(window.localStorage, window);
+session.subscribe(() => {
+  if (session.get()) clearAccessRemovedNotice();
+});
 
 /** Set by the router once it exists, so a failed refresh can send the browser to /login. */
 let signedOutHandler: () => void = () => window.location.assign('/login');

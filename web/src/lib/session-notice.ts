@@ -5,11 +5,18 @@
 const KEY = 'sessionEnded';
 const REMOVED_KEY = 'accessRemoved';
 
-/** `removed`: the server's sentence for a member removed from the company, shown instead of "session ended". */
+/**
+ * `removed`: the server's sentence for a member removed from the company, shown instead of "session
+ * ended". It is also left in localStorage: the member's other tabs lose the session through the shared
+ * storage without asking the server, and must say the same (docs/product.md: Removed members).
+ */
 export function markSessionEnded(removed?: string): void {
   try {
     window.sessionStorage.setItem(KEY, '1');
-    if (removed) window.sessionStorage.setItem(REMOVED_KEY, removed);
+    if (removed) {
+      window.sessionStorage.setItem(REMOVED_KEY, removed);
+      window.localStorage.setItem(REMOVED_KEY, removed);
+    }
   } catch {
     // Storage can be disabled; the notice is only a courtesy.
   }
@@ -26,9 +33,18 @@ export function sessionEndedNotice(): boolean {
 /** The sentence a removed member's tab was signed out with (docs/product.md: Removed members), if that was why. */
 export function accessRemovedNotice(): string | null {
   try {
-    return window.sessionStorage.getItem(REMOVED_KEY);
+    return window.sessionStorage.getItem(REMOVED_KEY) ?? window.localStorage.getItem(REMOVED_KEY);
   } catch {
     return null;
+  }
+}
+
+/** Someone signed in again in this browser: the removal no longer needs saying in any tab. */
+export function clearAccessRemovedNotice(): void {
+  try {
+    window.localStorage.removeItem(REMOVED_KEY);
+  } catch {
+    // Nothing to clear.
   }
 }
 

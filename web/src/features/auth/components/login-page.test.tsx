@@ -250,6 +250,25 @@ describe('LoginPage', () => {
     expect(screen.queryByText('Your session has ended. Please sign in again.')).toBeNull();
   });
 
+  it("a removed member's other tab, signed out through the shared storage, says the same", async () => {
+    const sentence = 'You no longer have access to Acme Support. Ask an owner or admin to invite you again.';
+    onSignedOut(() => {});
+    session.signIn({ user, company, tokens: { accessToken: 'revoked', refreshToken: 'revoked' } });
+    stubServer(() => json(401, { success: false, error: { code: 'ACCESS_REMOVED', message: sentence } }));
+    await api.call(auth.me).catch(() => {});
+    // Another tab: its own sessionStorage knows nothing; it lost the session through localStorage.
+    window.sessionStorage.clear();
+
+    renderLogin();
+    expect(screen.getByText(sentence)).toBeTruthy();
+    cleanup();
+    // Signing in again in this browser ends the notice everywhere.
+    session.signIn({ user, company, tokens: { accessToken: 'new', refreshToken: 'new' } });
+    session.clear();
+    renderLogin();
+    expect(screen.queryByText(sentence)).toBeNull();
+  });
+
   it('a removed member signing in with their password is told where they no longer have access', async () => {
     const sentence = 'You no longer have access to Acme Support. Ask an owner or admin to invite you again.';
     const requests = stubServer(() => json(401, { success: false, error: { code: 'ACCESS_REMOVED', message: sentence } }));
