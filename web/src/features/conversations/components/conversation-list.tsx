@@ -12,7 +12,7 @@ import type { ConversationFilter } from '@/lib/conversation-cache';
 import { messagePreview } from '@/lib/message-preview';
 import { usePhoneFormat } from '@/lib/phone-display';
 import { formatRelativeTime } from '@/lib/relative-time';
-import { type AssigneeFilter, useConversationList } from '../api/conversations-api';
+import { type AssigneeFilter, listedConversations, useConversationList } from '../api/conversations-api';
 import { CHOSEN_FROM_LIST } from '../hooks/use-conversation-selection';
 
 const FILTERS: { value: ConversationFilter; label: string }[] = [
@@ -94,11 +94,7 @@ export function ConversationList({
   hasSmsChannel: boolean;
 }) {
   const list = useConversationList(filter, assignee);
-  const seen = new Set<string>();
-  // A conversation that moved up between two pages comes twice; it is shown once.
-  const conversations = (list.data?.pages ?? [])
-    .flatMap((p) => p.conversations)
-    .filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
+  const conversations = listedConversations(list.data?.pages);
   const total = list.data?.pages[0]?.total ?? 0;
   // A failed background refresh keeps the list on screen; only a list that never loaded says why.
   const failed = list.isError && !list.data;

@@ -25,18 +25,21 @@ export const DELETE_COMING_SOON = 'Deleting messages is coming soon.';
 /**
  * The right pane (docs/product.md §2): who the conversation is with, on which of the company's numbers, Mark
  * Open / Mark Closed, the messages oldest first, and the composer. docs/product.md §4: a status the list filter
- * does not show, and closing, deselect the conversation (`onDeselect`).
+ * does not show, and closing, leave the conversation for the next one in the list (`onLeave`; none: deselected).
  */
 export function ConversationThread({
   conversationId,
   filter,
   backHref,
-  onDeselect,
+  nextConversation,
+  onLeave,
 }: {
   conversationId: string;
   filter: ConversationFilter;
   backHref: string;
-  onDeselect: () => void;
+  /** The conversation to move on to, read when the change is asked for (the list may lose this one first). */
+  nextConversation: () => string | null;
+  onLeave: (next: string | null) => void;
 }) {
   const [sentAt, setSentAt] = useState<number | null>(null);
   const [notice, setNotice] = useState('');
@@ -93,9 +96,10 @@ export function ConversationThread({
   const number = format(conversation.contact.phoneNumber);
   const changeStatus = (status: ConversationStatus) => {
     setNotice('');
+    const next = nextConversation();
     updateStatus.mutate(status, {
       onSuccess: (updated) => {
-        if (updated.status === 'CLOSED' || (filter !== 'BOTH' && filter !== updated.status)) onDeselect();
+        if (updated.status === 'CLOSED' || (filter !== 'BOTH' && filter !== updated.status)) onLeave(next);
       },
     });
   };

@@ -707,12 +707,14 @@ describe('ConversationsPage status and deselection (docs/product.md §4)', () =>
   const closed = () => screen.getByRole('button', { name: 'Mark Closed' }) as HTMLButtonElement;
   const noSelection = () => screen.queryByText('No conversation selected');
 
-  it('closing deselects the conversation and takes it out of the Open list', async () => {
+  const heading = () => threadRegion().getByRole('heading', { level: 2 }).textContent;
+
+  it('closing moves on to the next conversation of the Open list, and deselects once the list has no other', async () => {
     const closing = conversation(1);
     const state = { conversations: [closing, conversation(2)], messages: {} };
     const patch = deferred();
     const requests = conversationServer(state, {
-      other: (r) => (r.method === 'PATCH' ? patch.promise : undefined),
+      other: (r) => (r.method === 'PATCH' && r.url.includes('cv-1') ? patch.promise : undefined),
     });
     const events = userEvent.setup();
     renderPage('/conversations/cv-1');
@@ -726,27 +728,42 @@ describe('ConversationsPage status and deselection (docs/product.md §4)', () =>
     closing.status = 'CLOSED';
     patch.release(ok({ conversation: closing }));
 
-    await waitFor(() => expect(noSelection()).toBeTruthy());
-    expect(thread()).toBeNull();
+    // The next one opens, ready to type in, as if chosen from the list.
+    await waitFor(() => expect(heading()).toBe('(415) 555-0202'));
+    await waitFor(() => expect(document.activeElement).toBe(threadRegion().getByRole('textbox', { name: 'Message' })));
+    expect(noSelection()).toBeNull();
     await waitFor(() => expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy());
+    expect(items()[0]?.getAttribute('aria-current')).toBe('page');
     expect(requests.find((r) => r.method === 'PATCH')).toMatchObject({
       url: urlOf(endpoints.updateConversationStatus, { id: 'cv-1' }),
       body: { status: 'CLOSED' },
     });
+
+    // The last open one: nothing left to move on to.
+    await waitFor(() => expect(closed().disabled).toBe(false));
+    await events.click(closed());
+    await waitFor(() => expect(noSelection()).toBeTruthy());
+    expect(thread()).toBeNull();
+    await waitFor(() => expect(screen.getByText('No open conversations')).toBeTruthy());
   });
 
-  it('closing deselects even under Both; opening under Closed deselects; opening under Both keeps it', async () => {
+  it('closing under Both and opening under Closed move on to the next in the list; opening under Both stays', async () => {
     const reopening = conversation(2, { status: 'CLOSED' });
     conversationServer({ conversations: [conversation(1), reopening], messages: {} });
     const events = userEvent.setup();
     const both = renderPage('/conversations/cv-1?status=both');
     await waitFor(() => expect(closed().disabled).toBe(false));
+    await waitFor(() => expect(items()).toHaveLength(2));
     await events.click(closed());
-    await waitFor(() => expect(noSelection()).toBeTruthy());
+    await waitFor(() => expect(heading()).toBe('(415) 555-0202'));
     both.unmount();
 
+    // Both closed now; the older one opens and leaves the Closed list for the newer.
     const underClosed = renderPage('/conversations/cv-2?status=closed');
     await waitFor(() => expect(open().disabled).toBe(false));
+    await waitFor(() => expect(items()).toHaveLength(2));
+    await events.click(open());
+    await waitFor(() => expect(heading()).toBe('(415) 555-0201'));
     await events.click(open());
     await waitFor(() => expect(noSelection()).toBeTruthy());
     underClosed.unmount();
@@ -758,6 +775,7 @@ describe('ConversationsPage status and deselection (docs/product.md §4)', () =>
     await waitFor(() => expect(open().disabled).toBe(true));
     expect(closed().disabled).toBe(false);
     expect(noSelection()).toBeNull();
+    expect(heading()).toBe('(415) 555-0202');
     await waitFor(() =>
       expect(items().find((a) => a.getAttribute('href') === '/conversations/cv-2?status=both')?.textContent).toMatch(/^Open:/),
     );
