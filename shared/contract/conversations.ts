@@ -8,6 +8,7 @@ import {
   MAX_PICTURES_PER_TEXT,
   PICTURE_TYPES,
 } from '../constants';
+import { MEDIA_KINDS } from '../media-kinds';
 import { PICTURE_BLOCKS } from '../pictures';
 import { MAX_MESSAGE_LENGTH } from '../sms-segments';
 import { pageLimit } from './fields';
@@ -86,9 +87,20 @@ export const ConversationSchema = z.object({
   /** name is '' when nobody named the contact (the list shows the number); id null once the contact was deleted. */
   contact: z.object({ id: z.nullable(z.string()), name: z.string(), phoneNumber: z.string() }),
   channel: z.object({ id: z.string(), identifier: z.string() }),
-  /** `mediaCount`: the list says "Photo" for a message of pictures only; absent means 0. */
+  /**
+   * `mediaCount` (absent means 0) and `mediaKinds`, each item's kind in order (shared/media-kinds.ts; absent
+   * on conversations stored before): the list says "Photo", "2 photos", "PDF"… for a message without text.
+   * `sentBy`: who sent an outbound one from the app (the list says "You:" or their first name); absent
+   * for inbound ones and those stored before.
+   */
   lastMessage: z.nullable(
-    z.object({ direction: z.enum(MESSAGE_DIRECTIONS), body: z.string(), mediaCount: z.optional(z.number()) }),
+    z.object({
+      direction: z.enum(MESSAGE_DIRECTIONS),
+      body: z.string(),
+      mediaCount: z.optional(z.number()),
+      mediaKinds: z.optional(z.array(z.enum(MEDIA_KINDS))),
+      sentBy: z.optional(MemberRefSchema),
+    }),
   ),
   lastMessageAt: z.string(),
   messageCount: z.number(),

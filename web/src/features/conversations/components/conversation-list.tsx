@@ -6,10 +6,11 @@ import { Avatar } from '@/components/avatar';
 import { Button } from '@/components/button';
 import { EmptyState } from '@/components/empty-state';
 import { Skeleton } from '@/components/skeleton';
+import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import type { ConversationFilter } from '@/lib/conversation-cache';
-import { messagePreview } from '@/lib/message-preview';
+import { messagePreview, previewSender } from '@/lib/message-preview';
 import { usePhoneFormat } from '@/lib/phone-display';
 import { formatRelativeTime } from '@/lib/relative-time';
 import { type AssigneeFilter, listedConversations, useConversationList } from '../api/conversations-api';
@@ -185,6 +186,7 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
   const open = conversation.status === 'OPEN';
   const last = conversation.lastMessage;
   const unread = conversation.unreadCount > 0;
+  const viewerId = useSession()?.user.id;
   return (
     <Link
       to={href}
@@ -205,7 +207,7 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
       </span>
       <span className="flex items-center gap-2 pl-4.5 text-sm text-muted">
         <span className={cn('min-w-0 flex-1 truncate', unread && 'font-semibold text-fg')}>
-          {last ? `${last.direction === 'OUTBOUND' ? 'You: ' : ''}${messagePreview(last)}` : 'No messages yet'}
+          {last ? `${previewSender(last, viewerId)}${messagePreview(last)}` : 'No messages yet'}
         </span>
         {unread ? (
           <span className="shrink-0 rounded-full bg-primary px-2 text-xs font-bold text-primary-fg">

@@ -190,7 +190,10 @@ describe('ConversationsPage list', () => {
     conversationServer({
       conversations: [
         conversation(1, { contact: { id: 'ct-1', name: 'Grace Hopper', phoneNumber: '+14155550201' }, messageCount: 4 }),
-        conversation(90, { lastMessage: { direction: 'OUTBOUND', body: 'See you then' }, messageCount: 2 }),
+        conversation(90, {
+          lastMessage: { direction: 'OUTBOUND', body: 'See you then', sentBy: { id: sampleUser.id, name: sampleUser.name } },
+          messageCount: 2,
+        }),
         conversation(3, { status: 'CLOSED' }),
       ],
       messages: {},
@@ -851,7 +854,7 @@ describe('ConversationsPage realtime', () => {
     });
     const withAnswer = {
       ...after,
-      lastMessage: { direction: 'OUTBOUND' as const, body: 'On it' },
+      lastMessage: { direction: 'OUTBOUND' as const, body: 'On it', sentBy: { id: sampleUser.id, name: sampleUser.name } },
       lastMessageAt: answer.createdAt,
       messageCount: 3,
     };
@@ -948,7 +951,7 @@ describe('ConversationsPage reads older than the socket', () => {
     const sent = state.messages['cv-5'].at(-1) as Message;
     const after: Conversation = {
       ...first,
-      lastMessage: { direction: 'OUTBOUND', body: 'On my way' },
+      lastMessage: { direction: 'OUTBOUND', body: 'On my way', sentBy: { id: sampleUser.id, name: sampleUser.name } },
       lastMessageAt: new Date().toISOString(),
       messageCount: 2,
     };
@@ -1419,20 +1422,32 @@ describe('ConversationsPage pictures', () => {
     expect(urls.made[0]?.type).toBe('application/pdf');
   });
 
-  it('says "Photo" in the list for a last message of pictures only, with the "You: " rule unchanged', async () => {
+  it('says what a message without text sent, "Photo", "2 photos", "PDF", "Attachment", and whose a reply is', async () => {
     conversationServer({
       conversations: [
-        conversation(1, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 2 } }),
-        conversation(2, { lastMessage: { direction: 'INBOUND', body: 'Look at this', mediaCount: 1 } }),
-        conversation(3, { lastMessage: { direction: 'OUTBOUND', body: 'Thanks' } }),
+        conversation(1, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 2, mediaKinds: ['photo', 'photo'] } }),
+        conversation(2, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 1, mediaKinds: ['pdf'] } }),
+        conversation(3, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 2, mediaKinds: ['photo', 'file'] } }),
+        conversation(4, { lastMessage: { direction: 'INBOUND', body: 'Look at this', mediaCount: 1, mediaKinds: ['photo'] } }),
+        conversation(5, {
+          lastMessage: {
+            direction: 'OUTBOUND',
+            body: '',
+            mediaCount: 1,
+            mediaKinds: ['photo'],
+            sentBy: { id: 'u2', name: 'Grace Hopper' },
+          },
+        }),
+        conversation(6, {
+          lastMessage: { direction: 'OUTBOUND', body: 'Thanks', sentBy: { id: sampleUser.id, name: sampleUser.name } },
+        }),
+        conversation(7, { lastMessage: { direction: 'OUTBOUND', body: 'On it', sentBy: { id: 'u2', name: 'Grace Hopper' } } }),
       ],
       messages: {},
     });
     renderPage();
-    await waitFor(() => expect(items()).toHaveLength(3));
-    const [pictures, captioned, reply] = items() as [HTMLElement, HTMLElement, HTMLElement];
-    expect(pictures.textContent).toContain('1m agoPhoto');
-    expect(captioned.textContent).toContain('Look at this');
-    expect(reply.textContent).toContain('You: Thanks');
+    await waitFor(() => expect(items()).toHaveLength(7));
+    const previews = items().map((item) => item.textContent?.replace(/^.*ago/, '').replace(/\d+ messages?$/, ''));
+    expect(previews).toEqual(['2 photos', 'PDF', '2 attachments', 'Look at this', 'Grace: Photo', 'You: Thanks', 'Grace: On it']);
   });
 });
