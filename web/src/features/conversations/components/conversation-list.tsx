@@ -5,6 +5,7 @@ import { Alert } from '@/components/alert';
 import { Avatar } from '@/components/avatar';
 import { Button } from '@/components/button';
 import { EmptyState } from '@/components/empty-state';
+import { RelativeTime } from '@/components/relative-time';
 import { Skeleton } from '@/components/skeleton';
 import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
@@ -12,7 +13,6 @@ import { cn } from '@/lib/cn';
 import type { ConversationFilter } from '@/lib/conversation-cache';
 import { messagePreview, previewSender } from '@/lib/message-preview';
 import { usePhoneFormat } from '@/lib/phone-display';
-import { formatRelativeTime } from '@/lib/relative-time';
 import { type AssigneeFilter, listedConversations, useConversationList } from '../api/conversations-api';
 import { CHOSEN_FROM_LIST } from '../hooks/use-conversation-selection';
 
@@ -198,12 +198,10 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
         <span aria-hidden="true" className={cn('size-2.5 shrink-0 rounded-full', open ? 'bg-success' : 'bg-danger')} />
         <span className="sr-only">{open ? 'Open:' : 'Closed:'}</span>
         <span className={cn('min-w-0 flex-1 truncate text-fg', unread ? 'font-bold' : 'font-semibold')}>{name}</span>
-        <time
-          dateTime={conversation.lastMessageAt}
+        <RelativeTime
+          iso={conversation.lastMessageAt}
           className={cn('shrink-0 text-xs', unread ? 'font-bold text-fg' : 'text-muted')}
-        >
-          {formatRelativeTime(conversation.lastMessageAt)}
-        </time>
+        />
       </span>
       <span className="flex items-center gap-2 pl-4.5 text-sm text-muted">
         <span className={cn('min-w-0 flex-1 truncate', unread && 'font-semibold text-fg')}>

@@ -6,6 +6,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversationKeys } from '@/lib/conversation-cache';
+import { formatDate, formatDateTime } from '@/lib/format-date';
 import { CALLING_NOT_SET_UP } from '@/lib/place-call';
 import { applyEvent } from '@/lib/realtime/event-cache';
 import {
@@ -365,6 +366,62 @@ describe('ConversationsPage thread', () => {
     expect(outbound.className).toContain('flex-row-reverse');
     // The list marks the open one.
     await waitFor(() => expect(items()[0]?.getAttribute('aria-current')).toBe('page'));
+  });
+
+  it('ages its relative times without reading again, gives each its exact time, and puts each day under a heading', async () => {
+    // Local noon, so "yesterday" and "two days ago" are local days in any time zone.
+    const now = new Date(2026, 2, 10, 12, 0, 0);
+    vi.useFakeTimers({ now, shouldAdvanceTime: true });
+    const at = (day: number, hour: number) => new Date(2026, 2, day, hour, 0, 0).toISOString();
+    const justNow = new Date(now.getTime() - 15_000).toISOString();
+    const requests = conversationServer({
+      conversations: [conversation(1, { lastMessageAt: justNow })],
+      messages: {
+        'cv-1': [
+          message('cv-1', { body: 'Is my order ready?', createdAt: at(8, 9) }),
+          message('cv-1', { body: 'Any news?', createdAt: at(9, 18) }),
+          message('cv-1', { body: 'Hello again', createdAt: at(10, 8) }),
+          message('cv-1', {
+            type: 'NOTE',
+            direction: 'OUTBOUND',
+            status: 'SENT',
+            body: 'Calling them now',
+            createdAt: justNow,
+            sentBy: { id: sampleUser.id, name: sampleUser.name },
+          }),
+        ],
+      },
+    });
+    renderPage('/conversations/cv-1');
+    const pane = await waitFor(threadRegion);
+    const note = await waitFor(() => pane.getByRole('listitem', { name: 'Internal note by You' }));
+    const noteTime = () => note.querySelector('time') as HTMLTimeElement;
+    const listTime = () => items()[0]?.querySelector('time') as HTMLTimeElement;
+    await waitFor(() => expect(listTime().textContent).toBe('Just now'));
+    expect(noteTime().textContent).toBe('Just now');
+    // The exact moment for the pointer and for machines.
+    expect(noteTime().dateTime).toBe(justNow);
+    expect(noteTime().title).toBe(formatDateTime(justNow));
+    expect(noteTime().title).toMatch(/2026/);
+    expect(listTime().title).toBe(formatDateTime(justNow));
+
+    // Days in order, each once, under its heading; the messages stay the list's items.
+    const days = pane.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(days).toEqual([formatDate(at(8, 9)), 'Yesterday', 'Today']);
+    expect(within(pane.getByRole('list', { name: 'Messages' })).getAllByRole('listitem')).toHaveLength(4);
+
+    const threadReads = () =>
+      requests.filter(
+        (r) => r.method === 'GET' && new URL(r.url, 'http://app').pathname === urlOf(endpoints.getConversation, { id: 'cv-1' }),
+      ).length;
+    const reads = threadReads();
+    act(() => vi.advanceTimersByTime(50_000));
+    await waitFor(() => expect(noteTime().textContent).toBe('1m ago'));
+    expect(listTime().textContent).toBe('1m ago');
+    expect(threadReads()).toBe(reads);
+    act(() => vi.advanceTimersByTime(10 * 60_000));
+    await waitFor(() => expect(noteTime().textContent).toBe('11m ago'));
+    expect(listTime().textContent).toBe('11m ago');
   });
 
   it('says who sent each reply, in the thread and in Details: You for one’s own, a colleague by name, nobody for an old text', async () => {

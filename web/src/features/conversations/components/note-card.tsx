@@ -1,7 +1,7 @@
 import type { MemberRef, Message } from '@shared/contract/conversations';
 import { mentionSpans } from '@shared/mentions';
 import { StickyNote } from 'lucide-react';
-import { formatRelativeTime } from '@/lib/relative-time';
+import { RelativeTime } from '@/components/relative-time';
 
 /** The note's text in pieces, the `@Name` mentions of `members` (shared/mentions.ts's rule) marked. */
 export function mentionPieces(body: string, members: readonly MemberRef[]): { text: string; mention: boolean }[] {
@@ -31,7 +31,7 @@ export function NoteCard({ note, viewerId }: { note: Message; viewerId: string |
         <StickyNote aria-hidden="true" className="size-3.5" />
         <span className="font-semibold">Internal note</span>
         {author && <span className="font-medium">{author}</span>}
-        <time dateTime={note.createdAt}>{formatRelativeTime(note.createdAt)}</time>
+        <RelativeTime iso={note.createdAt} />
       </p>
       <p className="wrap-anywhere whitespace-pre-wrap">
         {mentionPieces(note.body, note.mentions).map((piece, i) =>
