@@ -314,12 +314,32 @@ export const noteBody = z
     z.maxLength(MAX_NOTE_LENGTH, `A note can be at most ${withThousands(MAX_NOTE_LENGTH)} characters`),
   );
 
-/** An internal note in the thread (201); never sent to Twilio. `@Name` mentions mark it unread for those members. */
+/** A mentioned member picked from the composer's list, at most one per mention a note can hold. */
+const MAX_CHOSEN_MENTIONS = 50;
+
+/**
+ * An internal note in the thread (201); never sent to Twilio. `@Name` mentions mark it unread for those
+ * members. `mentionIds`: the members the author picked from the list, so of two with the same name the
+ * one picked is mentioned (shared/mentions.ts); optional, a picked name that is no longer written
+ * mentions nobody, and an id of nobody in the company is ignored.
+ */
 export const addNote = httpContract({
   method: 'POST',
   path: '/api/v1/conversations/{id}/notes',
   auth: 'user',
-  body: z.object({ body: noteBody }),
+  body: z.object({
+    body: noteBody,
+    mentionIds: z.optional(
+      z
+        .array(
+          z
+            .string({ error: 'mentionIds must be member ids' })
+            .check(z.minLength(1, 'mentionIds must be member ids'), z.maxLength(100, 'mentionIds must be member ids')),
+          { error: 'mentionIds must be a list of member ids' },
+        )
+        .check(z.maxLength(MAX_CHOSEN_MENTIONS, `A note can mention at most ${MAX_CHOSEN_MENTIONS} members`)),
+    ),
+  }),
   response: z.object({ message: MessageSchema }),
 });
 

@@ -65,8 +65,8 @@ export const updateConversationStatus = (id: string, status: ConversationStatus)
 export const assignConversation = (id: string, userId: string | null) =>
   api.call(conversations.assignConversation, { params: { id }, body: { userId } }).then((d) => d.conversation);
 
-export const addNote = (id: string, body: string) =>
-  api.call(conversations.addNote, { params: { id }, body: { body } }).then((d) => d.message);
+export const addNote = (id: string, note: BodyOf<typeof conversations.addNote>) =>
+  api.call(conversations.addNote, { params: { id }, body: note }).then((d) => d.message);
 
 export const markConversationRead = (id: string) =>
   api.call(conversations.markConversationRead, { params: { id } }).then((d) => d.conversation);
@@ -186,7 +186,7 @@ export function useAssignConversation(conversationId: string) {
 export function useAddNote(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: string) => addNote(conversationId, body),
+    mutationFn: (note: BodyOf<typeof conversations.addNote>) => addNote(conversationId, note),
     onSuccess: (message) => storeMessage(queryClient, conversationId, message),
   });
 }

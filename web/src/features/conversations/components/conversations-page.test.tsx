@@ -146,14 +146,14 @@ function conversationServer(
       return ok({ conversation: { ...found } });
     }
     if (r.method === 'POST' && thread[2] === '/notes') {
-      const body = (r.body as { body: string }).body;
+      const { body, mentionIds = [] } = r.body as { body: string; mentionIds?: string[] };
       const note = message(found.id, {
         type: 'NOTE',
         direction: 'OUTBOUND',
         status: 'SENT',
         body,
         sentBy: { id: sampleUser.id, name: sampleUser.name },
-        mentions: findMentions(body, state.users ?? []).map(({ id, name }) => ({ id, name })),
+        mentions: findMentions(body, state.users ?? [], mentionIds).map(({ id, name }) => ({ id, name })),
       });
       state.messages[found.id] = [...(state.messages[found.id] ?? []), note];
       return ok({ message: note }, 201);
@@ -1331,6 +1331,81 @@ describe('ConversationsPage team inbox', () => {
     );
     await events.click(threadRegion().getByRole('radio', { name: 'Reply' }));
     expect((threadRegion().getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('Checking now');
+  });
+
+  it('offers the teammates on "@" in a note: arrow keys, Enter, Escape and the mouse; picks show as chips and go by id', async () => {
+    const alan: TeamUser = { ...grace, id: 'u3', name: 'Alan Turing', email: 'alan@example.com' };
+    const namesake: TeamUser = { ...grace, id: 'u4', email: 'grace.h@example.com' };
+    const requests = conversationServer({
+      conversations: [conversation(1)],
+      messages: { 'cv-1': [message('cv-1', { body: 'Where is my order?' })] },
+      users: [grace, ada, alan, namesake],
+    });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    await events.click(await waitFor(() => threadRegion().getByRole('radio', { name: 'Note' })));
+    const box = threadRegion().getByRole('textbox', { name: 'Internal note' }) as HTMLTextAreaElement;
+    const picker = () => threadRegion().queryByRole('listbox', { name: 'Mention a teammate' });
+    const offered = () => within(picker() as HTMLElement).getAllByRole('option');
+    const highlighted = () => offered().find((o) => o.getAttribute('aria-selected') === 'true')?.textContent;
+
+    // "@": every teammate who can see it, by name, not the author; the box keeps the keyboard.
+    await events.click(box);
+    await events.keyboard('Please @');
+    await waitFor(() => expect(picker()).toBeTruthy());
+    expect(offered().map((o) => o.textContent)).toEqual(['AAlan Turing', 'GGrace Hopper', 'GGrace Hopper']);
+    expect(box.getAttribute('aria-controls')).toBe(picker()?.id);
+    expect(highlighted()).toBe('AAlan Turing');
+    expect(box.getAttribute('aria-activedescendant')).toBe(offered()[0]?.id);
+
+    // Letters narrow it; arrow keys move (round the end); Enter picks instead of adding the note.
+    await events.keyboard('gr');
+    await waitFor(() => expect(offered()).toHaveLength(2));
+    await events.keyboard('{ArrowDown}');
+    expect(highlighted()).toBe('GGrace Hopper');
+    expect(box.getAttribute('aria-activedescendant')).toBe(offered()[1]?.id);
+    await events.keyboard('{ArrowDown}{ArrowUp}{ArrowUp}{ArrowUp}');
+    expect(box.getAttribute('aria-activedescendant')).toBe(offered()[1]?.id);
+    await events.keyboard('{Enter}');
+    expect(box.value).toBe('Please @Grace Hopper ');
+    expect(picker()).toBeNull();
+    expect(box.selectionStart).toBe(box.value.length);
+    expect(document.activeElement).toBe(box);
+    // Who the note will tell, as a chip, before it is added.
+    expect(threadRegion().getByText('@Grace Hopper', { selector: 'span' })).toBeTruthy();
+
+    // Escape closes the list and keeps what was typed; the mouse picks too.
+    await events.keyboard('and @al');
+    await waitFor(() => expect(offered()).toHaveLength(1));
+    await events.keyboard('{Escape}');
+    expect(picker()).toBeNull();
+    expect(box.value).toBe('Please @Grace Hopper and @al');
+    // Typed again, "@" offers the list again.
+    await events.keyboard('{Backspace}{Backspace}{Backspace}@');
+    await waitFor(() => expect(picker()).toBeTruthy());
+    await events.click(within(picker() as HTMLElement).getByRole('option', { name: 'Alan Turing' }));
+    expect(box.value).toBe('Please @Grace Hopper and @Alan Turing ');
+    expect(document.activeElement).toBe(box);
+
+    // A first name alone tells nobody: said before the note is added, and tied to the box.
+    await events.keyboard('cc @Grace, thanks');
+    const flag = threadRegion().getByRole('status', { name: '' });
+    expect(flag.textContent).toBe('“@Grace” matches no teammate and will notify nobody. Type @ and pick a name from the list.');
+    expect(box.getAttribute('aria-describedby')?.split(' ')).toContain(flag.id);
+
+    await events.keyboard('{Enter}');
+    const card = await waitFor(() => threadRegion().getByRole('listitem', { name: 'Internal note by You' }));
+    // The picked Grace Hopper, not her namesake; the mentions show as chips.
+    expect(requests.filter((r) => r.url.endsWith('/notes')).map((r) => r.body)).toEqual([
+      { body: 'Please @Grace Hopper and @Alan Turing cc @Grace, thanks', mentionIds: ['u4', 'u3'] },
+    ]);
+    const chips = within(card).getAllByText(/^@(Grace Hopper|Alan Turing)$/);
+    expect(chips.map((c) => [c.tagName, c.className.includes('rounded-full')])).toEqual([
+      ['MARK', true],
+      ['MARK', true],
+    ]);
+    await waitFor(() => expect(box.value).toBe(''));
+    expect(threadRegion().queryByRole('status', { name: '' })).toBeNull();
   });
 
   it("shows a colleague's note as a note card by them, not a bubble, and refuses one over the note limit", async () => {
