@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findMentions, mentionSpans } from './mentions';
+import { findMentions, membersMatching, mentionQueryAt, mentionSpans, unresolvedMentions } from './mentions';
 
 const ada = { id: 'u1', name: 'Ada' };
 const adaL = { id: 'u2', name: 'Ada Lovelace' };
@@ -26,5 +26,39 @@ describe('findMentions', () => {
       ['@grace hopper', 'u3'],
       ['@Ada', 'u1'],
     ]);
+  });
+});
+
+describe('what the composer reads from the rule', () => {
+  it('prefers the member the author picked when two share a name', () => {
+    const other = { id: 'u4', name: 'Grace Hopper' };
+    expect(findMentions('@Grace Hopper please', [grace, other])).toEqual([grace]);
+    expect(findMentions('@Grace Hopper please', [grace, other], ['u4'])).toEqual([other]);
+    // A picked id does not make a name that is not written a mention.
+    expect(findMentions('no one here', [grace, other], ['u4'])).toEqual([]);
+  });
+
+  it('finds the mention being typed before the caret, on its line, of a few words', () => {
+    expect(mentionQueryAt('Hi @gr', 6)).toEqual({ start: 3, query: 'gr' });
+    expect(mentionQueryAt('@', 1)).toEqual({ start: 0, query: '' });
+    expect(mentionQueryAt('Hi @Grace Ho', 12)).toEqual({ start: 3, query: 'Grace Ho' });
+    expect(mentionQueryAt('ada@example', 11)).toBeNull();
+    expect(mentionQueryAt('@grace\nnext', 11)).toBeNull();
+    expect(mentionQueryAt('@ grace', 7)).toBeNull();
+    expect(mentionQueryAt('@Grace said that we should call', 31)).toBeNull();
+  });
+
+  it('offers the members whose name or a word of it starts with the query, by name', () => {
+    expect(membersMatching('ho', members)).toEqual([grace]);
+    expect(membersMatching('AD', members)).toEqual([ada, adaL]);
+    expect(membersMatching('', members)).toEqual([ada, adaL, grace]);
+    expect(membersMatching('x', members)).toEqual([]);
+  });
+
+  it('flags an @word that names nobody, once, and not a resolved mention or an e-mail address', () => {
+    expect(unresolvedMentions('@Grace please double-check, @Grace', [grace])).toEqual(['@Grace']);
+    expect(unresolvedMentions('@Grace Hopper please, and @grac.', [grace])).toEqual(['@grac']);
+    expect(unresolvedMentions('write to ops@example.com', [grace])).toEqual([]);
+    expect(unresolvedMentions('@Ada Lovelace and @Ada', members)).toEqual([]);
   });
 });

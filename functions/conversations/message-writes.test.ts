@@ -52,9 +52,9 @@ beforeEach(() => {
 });
 
 describe('conversationWithMessage', () => {
-  it('a newer message becomes the summary, and is counted', () => {
+  it('a newer message becomes the summary, with who sent it, and is counted', () => {
     const after = conversationWithMessage(conversation, message('2026-01-01T10:05:00.000Z'));
-    expect(after.lastMessage).toEqual({ direction: 'OUTBOUND', body: 'On its way' });
+    expect(after.lastMessage).toEqual({ direction: 'OUTBOUND', body: 'On its way', sentBy: { id: 'u1', name: 'Ada' } });
     expect(after.lastMessageAt).toBe('2026-01-01T10:05:00.000Z');
     expect(after.messageCount).toBe(4);
   });

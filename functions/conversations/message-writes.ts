@@ -1,3 +1,4 @@
+import { mediaKind } from '../../shared/media-kinds';
 import { STATUS_RANK } from '../../shared/message-status';
 import { conflict } from '../lib/app-error';
 import { untilAnswered } from '../lib/backoff';
@@ -50,10 +51,20 @@ export function messageByIdPutItem(message: MessageRecord): TransactItem {
   };
 }
 
-/** The list's preview of a message; `mediaCount` only for one with media (the list says "Photo" when there is no text). */
+/**
+ * The list's preview of a message: `mediaCount` and `mediaKinds` only for one with media (the list says
+ * "Photo", "PDF"… when there is no text), `sentBy` only for one an agent sent (the list says whose).
+ */
 export function lastMessageOf(message: MessageRecord): NonNullable<ConversationRecord['lastMessage']> {
-  const mediaCount = message.media?.length ?? 0;
-  return { direction: message.direction, body: message.body, ...(mediaCount ? { mediaCount } : {}) };
+  const media = message.media ?? [];
+  return {
+    direction: message.direction,
+    body: message.body,
+    ...(media.length ? { mediaCount: media.length, mediaKinds: media.map((m) => mediaKind(m.contentType)) } : {}),
+    ...(message.direction === 'OUTBOUND' && message.sentBy
+      ? { sentBy: { id: message.sentBy.id, name: message.sentBy.name } }
+      : {}),
+  };
 }
 
 /**

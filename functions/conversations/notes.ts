@@ -20,7 +20,14 @@ import { conversationNotFound, getConversationRecord } from './thread';
  * customer's: it leaves the conversation's summary, activity time and message count alone, so the
  * list stays ordered by the customers' activity and no counter of texts moves.
  */
-export async function addNote(companyId: string, userId: string, conversationId: string, body: string): Promise<Message> {
+export async function addNote(
+  companyId: string,
+  userId: string,
+  conversationId: string,
+  body: string,
+  /** Members the author picked from the composer's list: they win over others of the same name. */
+  chosenIds: readonly string[] = [],
+): Promise<Message> {
   const [conversation, author, members] = await Promise.all([
     getConversationRecord(companyId, conversationId),
     getActiveUser(companyId, userId),
@@ -30,6 +37,7 @@ export async function addNote(companyId: string, userId: string, conversationId:
   const mentions = findMentions(
     body,
     members.map((m) => ({ id: m.id, name: m.name })),
+    chosenIds,
   );
   // After the conversation's newest message, so the note reads below what it is about.
   const at = messageTime(conversation);

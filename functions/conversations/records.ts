@@ -8,6 +8,7 @@ import type {
 // The schema-free descriptor: records are read by socket handlers that carry no zod.
 import { messageMedia } from '../../shared/contract/endpoints/conversations';
 import { fillPath } from '../../shared/contract/route';
+import type { MediaKind } from '../../shared/media-kinds';
 import { keys } from '../lib/table';
 
 /**
@@ -41,8 +42,14 @@ export interface ConversationRecord {
   contactPhone: string;
   channelId: string;
   channelIdentifier: string;
-  /** `mediaCount` only when the message had media. */
-  lastMessage: { direction: 'INBOUND' | 'OUTBOUND'; body: string; mediaCount?: number } | null;
+  /** `mediaCount` and `mediaKinds` only when the message had media; `sentBy` only for an outbound one sent from the app. */
+  lastMessage: {
+    direction: 'INBOUND' | 'OUTBOUND';
+    body: string;
+    mediaCount?: number;
+    mediaKinds?: MediaKind[];
+    sentBy?: { id: string; name: string };
+  } | null;
   lastMessageAt: string;
   messageCount: number;
   optedOut: boolean;

@@ -8,6 +8,7 @@ import {
   MAX_PICTURES_PER_TEXT,
   PICTURE_TYPES,
 } from '../constants';
+import { MEDIA_KINDS } from '../media-kinds';
 import { PICTURE_BLOCKS } from '../pictures';
 import { MAX_MESSAGE_LENGTH } from '../sms-segments';
 import { pageLimit } from './fields';
@@ -86,9 +87,20 @@ export const ConversationSchema = z.object({
   /** name is '' when nobody named the contact (the list shows the number); id null once the contact was deleted. */
   contact: z.object({ id: z.nullable(z.string()), name: z.string(), phoneNumber: z.string() }),
   channel: z.object({ id: z.string(), identifier: z.string() }),
-  /** `mediaCount`: the list says "Photo" for a message of pictures only; absent means 0. */
+  /**
+   * `mediaCount` (absent means 0) and `mediaKinds`, each item's kind in order (shared/media-kinds.ts; absent
+   * on conversations stored before): the list says "Photo", "2 photos", "PDF"… for a message without text.
+   * `sentBy`: who sent an outbound one from the app (the list says "You:" or their first name); absent
+   * for inbound ones and those stored before.
+   */
   lastMessage: z.nullable(
-    z.object({ direction: z.enum(MESSAGE_DIRECTIONS), body: z.string(), mediaCount: z.optional(z.number()) }),
+    z.object({
+      direction: z.enum(MESSAGE_DIRECTIONS),
+      body: z.string(),
+      mediaCount: z.optional(z.number()),
+      mediaKinds: z.optional(z.array(z.enum(MEDIA_KINDS))),
+      sentBy: z.optional(MemberRefSchema),
+    }),
   ),
   lastMessageAt: z.string(),
   messageCount: z.number(),
@@ -302,12 +314,32 @@ export const noteBody = z
     z.maxLength(MAX_NOTE_LENGTH, `A note can be at most ${withThousands(MAX_NOTE_LENGTH)} characters`),
   );
 
-/** An internal note in the thread (201); never sent to Twilio. `@Name` mentions mark it unread for those members. */
+/** A mentioned member picked from the composer's list, at most one per mention a note can hold. */
+const MAX_CHOSEN_MENTIONS = 50;
+
+/**
+ * An internal note in the thread (201); never sent to Twilio. `@Name` mentions mark it unread for those
+ * members. `mentionIds`: the members the author picked from the list, so of two with the same name the
+ * one picked is mentioned (shared/mentions.ts); optional, a picked name that is no longer written
+ * mentions nobody, and an id of nobody in the company is ignored.
+ */
 export const addNote = httpContract({
   method: 'POST',
   path: '/api/v1/conversations/{id}/notes',
   auth: 'user',
-  body: z.object({ body: noteBody }),
+  body: z.object({
+    body: noteBody,
+    mentionIds: z.optional(
+      z
+        .array(
+          z
+            .string({ error: 'mentionIds must be member ids' })
+            .check(z.minLength(1, 'mentionIds must be member ids'), z.maxLength(100, 'mentionIds must be member ids')),
+          { error: 'mentionIds must be a list of member ids' },
+        )
+        .check(z.maxLength(MAX_CHOSEN_MENTIONS, `A note can mention at most ${MAX_CHOSEN_MENTIONS} members`)),
+    ),
+  }),
   response: z.object({ message: MessageSchema }),
 });
 

@@ -40,7 +40,12 @@ describe('inbound MMS', () => {
     });
 
     const conversation = await latestConversation(token);
-    expect(conversation.lastMessage).toEqual({ direction: 'INBOUND', body: 'The dent, and the receipt', mediaCount: 2 });
+    expect(conversation.lastMessage).toEqual({
+      direction: 'INBOUND',
+      body: 'The dent, and the receipt',
+      mediaCount: 2,
+      mediaKinds: ['photo', 'photo'],
+    });
     const [message] = (await readConversation(line.account, conversation.id)).body.data.conversation.messages;
     if (!message) throw new Error('no message');
     const params = (index: number) => ({ id: conversation.id, messageId: message.id, index: String(index) });
@@ -93,13 +98,36 @@ describe('inbound MMS', () => {
     await textFromPhone({ from: newPhone(), to: line.channel.identifier, media: [{ contentType: 'image/gif' }] });
 
     const conversation = await latestConversation(token);
-    expect(conversation.lastMessage).toEqual({ direction: 'INBOUND', body: '', mediaCount: 1 });
+    expect(conversation.lastMessage).toEqual({ direction: 'INBOUND', body: '', mediaCount: 1, mediaKinds: ['photo'] });
     const [message] = (await readConversation(line.account, conversation.id)).body.data.conversation.messages;
     expect(message).toMatchObject({ direction: 'INBOUND', body: '', media: [{ contentType: 'image/gif' }] });
     const served = await api(message?.media[0]?.url ?? '', { token });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/gif');
     expect(served.bytes.subarray(0, 6).toString('latin1')).toBe('GIF89a');
+  });
+
+  it('says what a message without text sent: the kind of each item, so the list can say "PDF" or "2 attachments"', async () => {
+    const line = await smsLine();
+    const token = line.account.tokens.accessToken;
+    await textFromPhone({ from: newPhone(), to: line.channel.identifier, media: [{ contentType: 'application/pdf' }] });
+    expect((await latestConversation(token)).lastMessage).toEqual({
+      direction: 'INBOUND',
+      body: '',
+      mediaCount: 1,
+      mediaKinds: ['pdf'],
+    });
+    await textFromPhone({
+      from: newPhone(),
+      to: line.channel.identifier,
+      media: [{ contentType: 'image/jpeg' }, { contentType: 'text/vcard' }],
+    });
+    expect((await latestConversation(token)).lastMessage).toEqual({
+      direction: 'INBOUND',
+      body: '',
+      mediaCount: 2,
+      mediaKinds: ['photo', 'file'],
+    });
   });
 
   it('a text without pictures has no media and no media count', async () => {

@@ -52,11 +52,15 @@ describe('sending a text', () => {
     expect(['QUEUED', 'SENDING', 'SENT', 'DELIVERED']).toContain(message.status);
 
     const announced = await socket.next('message_sent', (e) => e.data.message.id === message.id);
-    expect(announced.data.conversation).toMatchObject({
-      id: conversationId,
-      lastMessage: { direction: 'OUTBOUND', body: 'Your order ships today.' },
-      messageCount: 2,
-    });
+    // Whose it is goes with the list's preview: "You:" for its sender, their first name for the others.
+    const preview = {
+      direction: 'OUTBOUND',
+      body: 'Your order ships today.',
+      sentBy: { id: line.account.user.id, name: line.account.user.name },
+    };
+    expect(announced.data.conversation).toMatchObject({ id: conversationId, lastMessage: preview, messageCount: 2 });
+    const listed = await callRoute(endpoints.listConversations, { token: line.account.tokens.accessToken });
+    expect(listed.body.data.conversations.find((c) => c.id === conversationId)?.lastMessage).toEqual(preview);
     const delivered = await socket.next(
       'message_status_updated',
       (e) => e.data.message.id === message.id && e.data.message.status === 'DELIVERED',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_NOTE_LENGTH } from '../../shared/constants';
-import { signUp } from '../support/api';
+import { callRoute, signUp, unchecked } from '../support/api';
+import { endpoints } from '../support/endpoints';
 import { openSocket } from '../support/realtime';
 import {
   conversationWith,
@@ -106,6 +107,39 @@ describe('an internal note', () => {
     expect(await unreadOf(grace, conversationId)).toBe(2);
     await markRead(grace, conversationId);
     expect(await unreadOf(grace, conversationId)).toBe(0);
+  });
+
+  it('mentions the member picked from the list when two share a name; a first name alone mentions nobody', async () => {
+    const { ada, grace, conversationId } = await teamWithConversation();
+    const namesake = await addTeamMember(ada, { name: 'Grace Hopper' });
+    await markRead(namesake, conversationId);
+    const note = (body: unknown) =>
+      callRoute(endpoints.addNote, { params: { id: conversationId }, token: ada.tokens.accessToken, body: unchecked(body) });
+
+    const picked = await note({ body: '@Grace Hopper please call them', mentionIds: [namesake.user.id] });
+    expect(picked.status).toBe(201);
+    expect(picked.body.data.message.mentions).toEqual([{ id: namesake.user.id, name: 'Grace Hopper' }]);
+    expect(await unreadOf(namesake, conversationId)).toBe(1);
+    expect(await unreadOf(grace, conversationId)).toBe(0);
+
+    // The rule, as the composer flags it before sending: a first name is not a member's name.
+    const firstName = await note({ body: '@Grace please double-check' });
+    expect(firstName.body.data.message.mentions).toEqual([]);
+    // A picked member whose name is no longer written, or an id of nobody here: nobody is mentioned.
+    const removed = await note({ body: 'Never mind', mentionIds: [grace.user.id, 'someone-else'] });
+    expect(removed.status).toBe(201);
+    expect(removed.body.data.message.mentions).toEqual([]);
+    expect(await unreadOf(grace, conversationId)).toBe(0);
+
+    for (const [mentionIds, message] of [
+      ['u1', 'mentionIds must be a list of member ids'],
+      [[42], 'mentionIds must be member ids'],
+      [Array.from({ length: 51 }, (_, i) => `u${i}`), 'A note can mention at most 50 members'],
+    ] as const) {
+      const refused = await note({ body: 'Hello', mentionIds });
+      expect(refused.status, JSON.stringify(mentionIds).slice(0, 30)).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message });
+    }
   });
 
   it('a mention of a member who never read the conversation makes only the mention unread', async () => {

@@ -5,7 +5,7 @@ import {
   THREAD_FAST_REFRESH_WINDOW_MS,
   THREAD_REFRESH_MS,
 } from '@shared/constants';
-import type { ConversationStatus } from '@shared/contract/conversations';
+import type { Conversation, ConversationPage, ConversationStatus } from '@shared/contract/conversations';
 import * as contactEndpoints from '@shared/contract/endpoints/contacts';
 import * as conversations from '@shared/contract/endpoints/conversations';
 import {
@@ -65,8 +65,8 @@ export const updateConversationStatus = (id: string, status: ConversationStatus)
 export const assignConversation = (id: string, userId: string | null) =>
   api.call(conversations.assignConversation, { params: { id }, body: { userId } }).then((d) => d.conversation);
 
-export const addNote = (id: string, body: string) =>
-  api.call(conversations.addNote, { params: { id }, body: { body } }).then((d) => d.message);
+export const addNote = (id: string, note: BodyOf<typeof conversations.addNote>) =>
+  api.call(conversations.addNote, { params: { id }, body: note }).then((d) => d.message);
 
 export const markConversationRead = (id: string) =>
   api.call(conversations.markConversationRead, { params: { id } }).then((d) => d.conversation);
@@ -121,6 +121,12 @@ export const threadQuery = (id: string, sentAt: number | null, queryClient: Quer
 export function useConversationList(filter: ConversationFilter, assignee: AssigneeFilter = 'all') {
   const viewerId = useSession()?.user.id ?? '';
   return useInfiniteQuery(conversationListQuery(filter, useQueryClient(), useRealtimeState(), assignee, viewerId));
+}
+
+/** The list's conversations in order; one that moved up between two pages comes twice and is shown once. */
+export function listedConversations(pages: readonly ConversationPage[] | undefined): Conversation[] {
+  const seen = new Set<string>();
+  return (pages ?? []).flatMap((p) => p.conversations).filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
 }
 
 export function useThread(id: string, sentAt: number | null) {
@@ -180,7 +186,7 @@ export function useAssignConversation(conversationId: string) {
 export function useAddNote(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: string) => addNote(conversationId, body),
+    mutationFn: (note: BodyOf<typeof conversations.addNote>) => addNote(conversationId, note),
     onSuccess: (message) => storeMessage(queryClient, conversationId, message),
   });
 }

@@ -5,14 +5,15 @@ import { Alert } from '@/components/alert';
 import { Avatar } from '@/components/avatar';
 import { Button } from '@/components/button';
 import { EmptyState } from '@/components/empty-state';
+import { RelativeTime } from '@/components/relative-time';
 import { Skeleton } from '@/components/skeleton';
+import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import type { ConversationFilter } from '@/lib/conversation-cache';
-import { messagePreview } from '@/lib/message-preview';
+import { messagePreview, previewSender } from '@/lib/message-preview';
 import { usePhoneFormat } from '@/lib/phone-display';
-import { formatRelativeTime } from '@/lib/relative-time';
-import { type AssigneeFilter, useConversationList } from '../api/conversations-api';
+import { type AssigneeFilter, listedConversations, useConversationList } from '../api/conversations-api';
 import { CHOSEN_FROM_LIST } from '../hooks/use-conversation-selection';
 
 const FILTERS: { value: ConversationFilter; label: string }[] = [
@@ -94,11 +95,7 @@ export function ConversationList({
   hasSmsChannel: boolean;
 }) {
   const list = useConversationList(filter, assignee);
-  const seen = new Set<string>();
-  // A conversation that moved up between two pages comes twice; it is shown once.
-  const conversations = (list.data?.pages ?? [])
-    .flatMap((p) => p.conversations)
-    .filter((c) => !seen.has(c.id) && Boolean(seen.add(c.id)));
+  const conversations = listedConversations(list.data?.pages);
   const total = list.data?.pages[0]?.total ?? 0;
   // A failed background refresh keeps the list on screen; only a list that never loaded says why.
   const failed = list.isError && !list.data;
@@ -189,6 +186,7 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
   const open = conversation.status === 'OPEN';
   const last = conversation.lastMessage;
   const unread = conversation.unreadCount > 0;
+  const viewerId = useSession()?.user.id;
   return (
     <Link
       to={href}
@@ -200,16 +198,14 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
         <span aria-hidden="true" className={cn('size-2.5 shrink-0 rounded-full', open ? 'bg-success' : 'bg-danger')} />
         <span className="sr-only">{open ? 'Open:' : 'Closed:'}</span>
         <span className={cn('min-w-0 flex-1 truncate text-fg', unread ? 'font-bold' : 'font-semibold')}>{name}</span>
-        <time
-          dateTime={conversation.lastMessageAt}
+        <RelativeTime
+          iso={conversation.lastMessageAt}
           className={cn('shrink-0 text-xs', unread ? 'font-bold text-fg' : 'text-muted')}
-        >
-          {formatRelativeTime(conversation.lastMessageAt)}
-        </time>
+        />
       </span>
       <span className="flex items-center gap-2 pl-4.5 text-sm text-muted">
         <span className={cn('min-w-0 flex-1 truncate', unread && 'font-semibold text-fg')}>
-          {last ? `${last.direction === 'OUTBOUND' ? 'You: ' : ''}${messagePreview(last)}` : 'No messages yet'}
+          {last ? `${previewSender(last, viewerId)}${messagePreview(last)}` : 'No messages yet'}
         </span>
         {unread ? (
           <span className="shrink-0 rounded-full bg-primary px-2 text-xs font-bold text-primary-fg">

@@ -1,15 +1,17 @@
 import { type ConversationStatus, sendingBlockedMessage } from '@shared/contract/conversations';
 import { ArrowLeft, BellOff, MessagesSquare } from 'lucide-react';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { ContactActions } from '@/components/contact-actions';
 import { EmptyState } from '@/components/empty-state';
 import { Skeleton } from '@/components/skeleton';
+import { useClockTick } from '@/hooks/use-clock';
 import { useSession } from '@/hooks/use-session';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import type { ConversationFilter } from '@/lib/conversation-cache';
+import { dayOf, formatDay } from '@/lib/format-date';
 import { usePhoneFormat } from '@/lib/phone-display';
 import { useThread, useUpdateConversationStatus } from '../api/conversations-api';
 import { useArrivalAnnouncement } from '../hooks/use-arrival-announcement';
@@ -25,18 +27,21 @@ export const DELETE_COMING_SOON = 'Deleting messages is coming soon.';
 /**
  * The right pane (docs/product.md §2): who the conversation is with, on which of the company's numbers, Mark
  * Open / Mark Closed, the messages oldest first, and the composer. docs/product.md §4: a status the list filter
- * does not show, and closing, deselect the conversation (`onDeselect`).
+ * does not show, and closing, leave the conversation for the next one in the list (`onLeave`; none: deselected).
  */
 export function ConversationThread({
   conversationId,
   filter,
   backHref,
-  onDeselect,
+  nextConversation,
+  onLeave,
 }: {
   conversationId: string;
   filter: ConversationFilter;
   backHref: string;
-  onDeselect: () => void;
+  /** The conversation to move on to, read when the change is asked for (the list may lose this one first). */
+  nextConversation: () => string | null;
+  onLeave: (next: string | null) => void;
 }) {
   const [sentAt, setSentAt] = useState<number | null>(null);
   const [notice, setNotice] = useState('');
@@ -93,9 +98,10 @@ export function ConversationThread({
   const number = format(conversation.contact.phoneNumber);
   const changeStatus = (status: ConversationStatus) => {
     setNotice('');
+    const next = nextConversation();
     updateStatus.mutate(status, {
       onSuccess: (updated) => {
-        if (updated.status === 'CLOSED' || (filter !== 'BOTH' && filter !== updated.status)) onDeselect();
+        if (updated.status === 'CLOSED' || (filter !== 'BOTH' && filter !== updated.status)) onLeave(next);
       },
     });
   };
@@ -155,18 +161,20 @@ export function ConversationThread({
           <EmptyState icon={MessagesSquare} title="No messages yet" />
         ) : (
           <ol aria-label="Messages" className="flex flex-col gap-3">
-            {messages.map((message) =>
-              message.type === 'NOTE' ? (
-                <NoteCard key={message.id} note={message} viewerId={viewerId} />
-              ) : (
-                <MessageBubble
-                  key={message.id}
-                  message={message}
-                  from={contact ? format(contact.phoneNumber) : ''}
-                  onDelete={() => setNotice(DELETE_COMING_SOON)}
-                />
-              ),
-            )}
+            {messages.map((message, i) => (
+              <Fragment key={message.id}>
+                {dayOf(message.createdAt) !== dayOf(messages[i - 1]?.createdAt ?? '') && <DaySeparator iso={message.createdAt} />}
+                {message.type === 'NOTE' ? (
+                  <NoteCard note={message} viewerId={viewerId} />
+                ) : (
+                  <MessageBubble
+                    message={message}
+                    from={contact ? format(contact.phoneNumber) : ''}
+                    onDelete={() => setNotice(DELETE_COMING_SOON)}
+                  />
+                )}
+              </Fragment>
+            ))}
           </ol>
         )}
       </div>
@@ -199,5 +207,23 @@ export function ConversationThread({
         />
       )}
     </section>
+  );
+}
+
+/**
+ * Where a new day of the thread begins: "Today", "Yesterday" or the date (it turns over at midnight
+ * while on screen), a heading to jump between days by. Not a list item: the list's items stay the messages.
+ */
+function DaySeparator({ iso }: { iso: string }) {
+  useClockTick();
+  const day = formatDay(iso);
+  return (
+    <li role="none" className="flex items-center gap-3 py-1">
+      <span aria-hidden="true" className="h-px flex-1 bg-border" />
+      <h3 className="text-xs font-medium text-muted">
+        <time dateTime={dayOf(iso)}>{day}</time>
+      </h3>
+      <span aria-hidden="true" className="h-px flex-1 bg-border" />
+    </li>
   );
 }

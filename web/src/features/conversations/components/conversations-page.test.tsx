@@ -6,6 +6,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { conversationKeys } from '@/lib/conversation-cache';
+import { formatDate, formatDateTime } from '@/lib/format-date';
 import { CALLING_NOT_SET_UP } from '@/lib/place-call';
 import { applyEvent } from '@/lib/realtime/event-cache';
 import {
@@ -145,14 +146,14 @@ function conversationServer(
       return ok({ conversation: { ...found } });
     }
     if (r.method === 'POST' && thread[2] === '/notes') {
-      const body = (r.body as { body: string }).body;
+      const { body, mentionIds = [] } = r.body as { body: string; mentionIds?: string[] };
       const note = message(found.id, {
         type: 'NOTE',
         direction: 'OUTBOUND',
         status: 'SENT',
         body,
         sentBy: { id: sampleUser.id, name: sampleUser.name },
-        mentions: findMentions(body, state.users ?? []).map(({ id, name }) => ({ id, name })),
+        mentions: findMentions(body, state.users ?? [], mentionIds).map(({ id, name }) => ({ id, name })),
       });
       state.messages[found.id] = [...(state.messages[found.id] ?? []), note];
       return ok({ message: note }, 201);
@@ -190,7 +191,10 @@ describe('ConversationsPage list', () => {
     conversationServer({
       conversations: [
         conversation(1, { contact: { id: 'ct-1', name: 'Grace Hopper', phoneNumber: '+14155550201' }, messageCount: 4 }),
-        conversation(90, { lastMessage: { direction: 'OUTBOUND', body: 'See you then' }, messageCount: 2 }),
+        conversation(90, {
+          lastMessage: { direction: 'OUTBOUND', body: 'See you then', sentBy: { id: sampleUser.id, name: sampleUser.name } },
+          messageCount: 2,
+        }),
         conversation(3, { status: 'CLOSED' }),
       ],
       messages: {},
@@ -362,6 +366,62 @@ describe('ConversationsPage thread', () => {
     expect(outbound.className).toContain('flex-row-reverse');
     // The list marks the open one.
     await waitFor(() => expect(items()[0]?.getAttribute('aria-current')).toBe('page'));
+  });
+
+  it('ages its relative times without reading again, gives each its exact time, and puts each day under a heading', async () => {
+    // Local noon, so "yesterday" and "two days ago" are local days in any time zone.
+    const now = new Date(2026, 2, 10, 12, 0, 0);
+    vi.useFakeTimers({ now, shouldAdvanceTime: true });
+    const at = (day: number, hour: number) => new Date(2026, 2, day, hour, 0, 0).toISOString();
+    const justNow = new Date(now.getTime() - 15_000).toISOString();
+    const requests = conversationServer({
+      conversations: [conversation(1, { lastMessageAt: justNow })],
+      messages: {
+        'cv-1': [
+          message('cv-1', { body: 'Is my order ready?', createdAt: at(8, 9) }),
+          message('cv-1', { body: 'Any news?', createdAt: at(9, 18) }),
+          message('cv-1', { body: 'Hello again', createdAt: at(10, 8) }),
+          message('cv-1', {
+            type: 'NOTE',
+            direction: 'OUTBOUND',
+            status: 'SENT',
+            body: 'Calling them now',
+            createdAt: justNow,
+            sentBy: { id: sampleUser.id, name: sampleUser.name },
+          }),
+        ],
+      },
+    });
+    renderPage('/conversations/cv-1');
+    const pane = await waitFor(threadRegion);
+    const note = await waitFor(() => pane.getByRole('listitem', { name: 'Internal note by You' }));
+    const noteTime = () => note.querySelector('time') as HTMLTimeElement;
+    const listTime = () => items()[0]?.querySelector('time') as HTMLTimeElement;
+    await waitFor(() => expect(listTime().textContent).toBe('Just now'));
+    expect(noteTime().textContent).toBe('Just now');
+    // The exact moment for the pointer and for machines.
+    expect(noteTime().dateTime).toBe(justNow);
+    expect(noteTime().title).toBe(formatDateTime(justNow));
+    expect(noteTime().title).toMatch(/2026/);
+    expect(listTime().title).toBe(formatDateTime(justNow));
+
+    // Days in order, each once, under its heading; the messages stay the list's items.
+    const days = pane.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(days).toEqual([formatDate(at(8, 9)), 'Yesterday', 'Today']);
+    expect(within(pane.getByRole('list', { name: 'Messages' })).getAllByRole('listitem')).toHaveLength(4);
+
+    const threadReads = () =>
+      requests.filter(
+        (r) => r.method === 'GET' && new URL(r.url, 'http://app').pathname === urlOf(endpoints.getConversation, { id: 'cv-1' }),
+      ).length;
+    const reads = threadReads();
+    act(() => vi.advanceTimersByTime(50_000));
+    await waitFor(() => expect(noteTime().textContent).toBe('1m ago'));
+    expect(listTime().textContent).toBe('1m ago');
+    expect(threadReads()).toBe(reads);
+    act(() => vi.advanceTimersByTime(10 * 60_000));
+    await waitFor(() => expect(noteTime().textContent).toBe('11m ago'));
+    expect(listTime().textContent).toBe('11m ago');
   });
 
   it('says who sent each reply, in the thread and in Details: You for one’s own, a colleague by name, nobody for an old text', async () => {
@@ -707,12 +767,14 @@ describe('ConversationsPage status and deselection (docs/product.md §4)', () =>
   const closed = () => screen.getByRole('button', { name: 'Mark Closed' }) as HTMLButtonElement;
   const noSelection = () => screen.queryByText('No conversation selected');
 
-  it('closing deselects the conversation and takes it out of the Open list', async () => {
+  const heading = () => threadRegion().getByRole('heading', { level: 2 }).textContent;
+
+  it('closing moves on to the next conversation of the Open list, and deselects once the list has no other', async () => {
     const closing = conversation(1);
     const state = { conversations: [closing, conversation(2)], messages: {} };
     const patch = deferred();
     const requests = conversationServer(state, {
-      other: (r) => (r.method === 'PATCH' ? patch.promise : undefined),
+      other: (r) => (r.method === 'PATCH' && r.url.includes('cv-1') ? patch.promise : undefined),
     });
     const events = userEvent.setup();
     renderPage('/conversations/cv-1');
@@ -726,27 +788,42 @@ describe('ConversationsPage status and deselection (docs/product.md §4)', () =>
     closing.status = 'CLOSED';
     patch.release(ok({ conversation: closing }));
 
-    await waitFor(() => expect(noSelection()).toBeTruthy());
-    expect(thread()).toBeNull();
+    // The next one opens, ready to type in, as if chosen from the list.
+    await waitFor(() => expect(heading()).toBe('(415) 555-0202'));
+    await waitFor(() => expect(document.activeElement).toBe(threadRegion().getByRole('textbox', { name: 'Message' })));
+    expect(noSelection()).toBeNull();
     await waitFor(() => expect(screen.getByText('Showing 1 of 1 open conversation')).toBeTruthy());
+    expect(items()[0]?.getAttribute('aria-current')).toBe('page');
     expect(requests.find((r) => r.method === 'PATCH')).toMatchObject({
       url: urlOf(endpoints.updateConversationStatus, { id: 'cv-1' }),
       body: { status: 'CLOSED' },
     });
+
+    // The last open one: nothing left to move on to.
+    await waitFor(() => expect(closed().disabled).toBe(false));
+    await events.click(closed());
+    await waitFor(() => expect(noSelection()).toBeTruthy());
+    expect(thread()).toBeNull();
+    await waitFor(() => expect(screen.getByText('No open conversations')).toBeTruthy());
   });
 
-  it('closing deselects even under Both; opening under Closed deselects; opening under Both keeps it', async () => {
+  it('closing under Both and opening under Closed move on to the next in the list; opening under Both stays', async () => {
     const reopening = conversation(2, { status: 'CLOSED' });
     conversationServer({ conversations: [conversation(1), reopening], messages: {} });
     const events = userEvent.setup();
     const both = renderPage('/conversations/cv-1?status=both');
     await waitFor(() => expect(closed().disabled).toBe(false));
+    await waitFor(() => expect(items()).toHaveLength(2));
     await events.click(closed());
-    await waitFor(() => expect(noSelection()).toBeTruthy());
+    await waitFor(() => expect(heading()).toBe('(415) 555-0202'));
     both.unmount();
 
+    // Both closed now; the older one opens and leaves the Closed list for the newer.
     const underClosed = renderPage('/conversations/cv-2?status=closed');
     await waitFor(() => expect(open().disabled).toBe(false));
+    await waitFor(() => expect(items()).toHaveLength(2));
+    await events.click(open());
+    await waitFor(() => expect(heading()).toBe('(415) 555-0201'));
     await events.click(open());
     await waitFor(() => expect(noSelection()).toBeTruthy());
     underClosed.unmount();
@@ -758,6 +835,7 @@ describe('ConversationsPage status and deselection (docs/product.md §4)', () =>
     await waitFor(() => expect(open().disabled).toBe(true));
     expect(closed().disabled).toBe(false);
     expect(noSelection()).toBeNull();
+    expect(heading()).toBe('(415) 555-0202');
     await waitFor(() =>
       expect(items().find((a) => a.getAttribute('href') === '/conversations/cv-2?status=both')?.textContent).toMatch(/^Open:/),
     );
@@ -833,7 +911,7 @@ describe('ConversationsPage realtime', () => {
     });
     const withAnswer = {
       ...after,
-      lastMessage: { direction: 'OUTBOUND' as const, body: 'On it' },
+      lastMessage: { direction: 'OUTBOUND' as const, body: 'On it', sentBy: { id: sampleUser.id, name: sampleUser.name } },
       lastMessageAt: answer.createdAt,
       messageCount: 3,
     };
@@ -930,7 +1008,7 @@ describe('ConversationsPage reads older than the socket', () => {
     const sent = state.messages['cv-5'].at(-1) as Message;
     const after: Conversation = {
       ...first,
-      lastMessage: { direction: 'OUTBOUND', body: 'On my way' },
+      lastMessage: { direction: 'OUTBOUND', body: 'On my way', sentBy: { id: sampleUser.id, name: sampleUser.name } },
       lastMessageAt: new Date().toISOString(),
       messageCount: 2,
     };
@@ -1255,6 +1333,81 @@ describe('ConversationsPage team inbox', () => {
     expect((threadRegion().getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('Checking now');
   });
 
+  it('offers the teammates on "@" in a note: arrow keys, Enter, Escape and the mouse; picks show as chips and go by id', async () => {
+    const alan: TeamUser = { ...grace, id: 'u3', name: 'Alan Turing', email: 'alan@example.com' };
+    const namesake: TeamUser = { ...grace, id: 'u4', email: 'grace.h@example.com' };
+    const requests = conversationServer({
+      conversations: [conversation(1)],
+      messages: { 'cv-1': [message('cv-1', { body: 'Where is my order?' })] },
+      users: [grace, ada, alan, namesake],
+    });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    await events.click(await waitFor(() => threadRegion().getByRole('radio', { name: 'Note' })));
+    const box = threadRegion().getByRole('textbox', { name: 'Internal note' }) as HTMLTextAreaElement;
+    const picker = () => threadRegion().queryByRole('listbox', { name: 'Mention a teammate' });
+    const offered = () => within(picker() as HTMLElement).getAllByRole('option');
+    const highlighted = () => offered().find((o) => o.getAttribute('aria-selected') === 'true')?.textContent;
+
+    // "@": every teammate who can see it, by name, not the author; the box keeps the keyboard.
+    await events.click(box);
+    await events.keyboard('Please @');
+    await waitFor(() => expect(picker()).toBeTruthy());
+    expect(offered().map((o) => o.textContent)).toEqual(['AAlan Turing', 'GGrace Hopper', 'GGrace Hopper']);
+    expect(box.getAttribute('aria-controls')).toBe(picker()?.id);
+    expect(highlighted()).toBe('AAlan Turing');
+    expect(box.getAttribute('aria-activedescendant')).toBe(offered()[0]?.id);
+
+    // Letters narrow it; arrow keys move (round the end); Enter picks instead of adding the note.
+    await events.keyboard('gr');
+    await waitFor(() => expect(offered()).toHaveLength(2));
+    await events.keyboard('{ArrowDown}');
+    expect(highlighted()).toBe('GGrace Hopper');
+    expect(box.getAttribute('aria-activedescendant')).toBe(offered()[1]?.id);
+    await events.keyboard('{ArrowDown}{ArrowUp}{ArrowUp}{ArrowUp}');
+    expect(box.getAttribute('aria-activedescendant')).toBe(offered()[1]?.id);
+    await events.keyboard('{Enter}');
+    expect(box.value).toBe('Please @Grace Hopper ');
+    expect(picker()).toBeNull();
+    expect(box.selectionStart).toBe(box.value.length);
+    expect(document.activeElement).toBe(box);
+    // Who the note will tell, as a chip, before it is added.
+    expect(threadRegion().getByText('@Grace Hopper', { selector: 'span' })).toBeTruthy();
+
+    // Escape closes the list and keeps what was typed; the mouse picks too.
+    await events.keyboard('and @al');
+    await waitFor(() => expect(offered()).toHaveLength(1));
+    await events.keyboard('{Escape}');
+    expect(picker()).toBeNull();
+    expect(box.value).toBe('Please @Grace Hopper and @al');
+    // Typed again, "@" offers the list again.
+    await events.keyboard('{Backspace}{Backspace}{Backspace}@');
+    await waitFor(() => expect(picker()).toBeTruthy());
+    await events.click(within(picker() as HTMLElement).getByRole('option', { name: 'Alan Turing' }));
+    expect(box.value).toBe('Please @Grace Hopper and @Alan Turing ');
+    expect(document.activeElement).toBe(box);
+
+    // A first name alone tells nobody: said before the note is added, and tied to the box.
+    await events.keyboard('cc @Grace, thanks');
+    const flag = threadRegion().getByRole('status', { name: '' });
+    expect(flag.textContent).toBe('“@Grace” matches no teammate and will notify nobody. Type @ and pick a name from the list.');
+    expect(box.getAttribute('aria-describedby')?.split(' ')).toContain(flag.id);
+
+    await events.keyboard('{Enter}');
+    const card = await waitFor(() => threadRegion().getByRole('listitem', { name: 'Internal note by You' }));
+    // The picked Grace Hopper, not her namesake; the mentions show as chips.
+    expect(requests.filter((r) => r.url.endsWith('/notes')).map((r) => r.body)).toEqual([
+      { body: 'Please @Grace Hopper and @Alan Turing cc @Grace, thanks', mentionIds: ['u4', 'u3'] },
+    ]);
+    const chips = within(card).getAllByText(/^@(Grace Hopper|Alan Turing)$/);
+    expect(chips.map((c) => [c.tagName, c.className.includes('rounded-full')])).toEqual([
+      ['MARK', true],
+      ['MARK', true],
+    ]);
+    await waitFor(() => expect(box.value).toBe(''));
+    expect(threadRegion().queryByRole('status', { name: '' })).toBeNull();
+  });
+
   it("shows a colleague's note as a note card by them, not a bubble, and refuses one over the note limit", async () => {
     const note = message('cv-1', {
       type: 'NOTE',
@@ -1401,20 +1554,32 @@ describe('ConversationsPage pictures', () => {
     expect(urls.made[0]?.type).toBe('application/pdf');
   });
 
-  it('says "Photo" in the list for a last message of pictures only, with the "You: " rule unchanged', async () => {
+  it('says what a message without text sent, "Photo", "2 photos", "PDF", "Attachment", and whose a reply is', async () => {
     conversationServer({
       conversations: [
-        conversation(1, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 2 } }),
-        conversation(2, { lastMessage: { direction: 'INBOUND', body: 'Look at this', mediaCount: 1 } }),
-        conversation(3, { lastMessage: { direction: 'OUTBOUND', body: 'Thanks' } }),
+        conversation(1, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 2, mediaKinds: ['photo', 'photo'] } }),
+        conversation(2, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 1, mediaKinds: ['pdf'] } }),
+        conversation(3, { lastMessage: { direction: 'INBOUND', body: '', mediaCount: 2, mediaKinds: ['photo', 'file'] } }),
+        conversation(4, { lastMessage: { direction: 'INBOUND', body: 'Look at this', mediaCount: 1, mediaKinds: ['photo'] } }),
+        conversation(5, {
+          lastMessage: {
+            direction: 'OUTBOUND',
+            body: '',
+            mediaCount: 1,
+            mediaKinds: ['photo'],
+            sentBy: { id: 'u2', name: 'Grace Hopper' },
+          },
+        }),
+        conversation(6, {
+          lastMessage: { direction: 'OUTBOUND', body: 'Thanks', sentBy: { id: sampleUser.id, name: sampleUser.name } },
+        }),
+        conversation(7, { lastMessage: { direction: 'OUTBOUND', body: 'On it', sentBy: { id: 'u2', name: 'Grace Hopper' } } }),
       ],
       messages: {},
     });
     renderPage();
-    await waitFor(() => expect(items()).toHaveLength(3));
-    const [pictures, captioned, reply] = items() as [HTMLElement, HTMLElement, HTMLElement];
-    expect(pictures.textContent).toContain('1m agoPhoto');
-    expect(captioned.textContent).toContain('Look at this');
-    expect(reply.textContent).toContain('You: Thanks');
+    await waitFor(() => expect(items()).toHaveLength(7));
+    const previews = items().map((item) => item.textContent?.replace(/^.*ago/, '').replace(/\d+ messages?$/, ''));
+    expect(previews).toEqual(['2 photos', 'PDF', '2 attachments', 'Look at this', 'Grace: Photo', 'You: Thanks', 'Grace: On it']);
   });
 });

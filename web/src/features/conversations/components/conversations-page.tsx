@@ -17,7 +17,7 @@ import { NewMessageDialog } from './new-message-dialog';
  * they stack: the list, or the thread with a way back.
  */
 export function ConversationsPage() {
-  const { filter, assignee, selectedId, href, setFilter, setAssignee, deselect } = useConversationSelection();
+  const { filter, assignee, selectedId, href, setFilter, setAssignee, neighbourOf, moveOn } = useConversationSelection();
   const channels = useQuery({
     ...channelsQuery(),
     select: (list) => list.some((c) => c.type === 'PHONE' && c.status === 'ACTIVE' && c.capabilities.sms),
@@ -75,7 +75,8 @@ export function ConversationsPage() {
               conversationId={selectedId}
               filter={filter}
               backHref={href(null)}
-              onDeselect={deselect}
+              nextConversation={() => neighbourOf(selectedId)}
+              onLeave={moveOn}
             />
           ) : (
             <div className="flex flex-1 items-center justify-center">

@@ -3,10 +3,10 @@ import { canRetry } from '@shared/message-status';
 import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw, Trash2 } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useRef, useState } from 'react';
+import { RelativeTime } from '@/components/relative-time';
 import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { formatRelativeTime } from '@/lib/relative-time';
 import { useRetryMessage } from '../api/conversations-api';
 import { type DeliveryStatus, deliveryStatus, failureReason } from './delivery-status';
 import { MessageDetailsDialog } from './message-details-dialog';
@@ -67,7 +67,7 @@ export function MessageBubble({
               {sender}
             </span>
           )}
-          <time dateTime={message.createdAt}>{formatRelativeTime(message.createdAt)}</time>
+          <RelativeTime iso={message.createdAt} />
           {delivery && <Delivery status={delivery} />}
         </p>
         {reason && <p className="text-xs font-medium text-danger">{reason}</p>}

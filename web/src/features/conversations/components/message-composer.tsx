@@ -1,14 +1,17 @@
 import { MAX_NOTE_LENGTH } from '@shared/constants';
 import { MAX_MESSAGE_LENGTH, smsSegments } from '@shared/sms-segments';
-import { Ban, SendHorizontal, StickyNote } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { AlertTriangle, Ban, SendHorizontal, StickyNote } from 'lucide-react';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
+import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
-import { useAddNote, useSendMessage } from '../api/conversations-api';
+import { useAddNote, useAssignableMembers, useSendMessage } from '../api/conversations-api';
 import { useChosenFromList } from '../hooks/use-conversation-selection';
+import { useMentionPicker } from '../hooks/use-mention-picker';
+import { MentionList } from './mention-list';
 
 /** The ids of the descriptions that apply, for aria-describedby. */
 const describedBy = (ids: (string | false)[]) => ids.filter(Boolean).join(' ') || undefined;
@@ -19,6 +22,15 @@ const NEAR_ONE_SEGMENT = 20;
 const NEAR_LIMIT = 200;
 const LIMIT_TEXT = MAX_MESSAGE_LENGTH.toLocaleString('en-US');
 const NOTE_LIMIT_TEXT = MAX_NOTE_LENGTH.toLocaleString('en-US');
+
+/** How a mention looks, in the note and in the composer's "Notifies" line. */
+export const MENTION_CHIP = 'rounded-full bg-warning-border/40 px-1.5 py-0.5 font-semibold text-warning-fg';
+
+/** What the composer says of `@words` that name nobody (shared/mentions.ts): they would tell nobody. */
+export function unresolvedText(words: readonly string[]): string {
+  const quoted = words.map((w) => `“${w}”`).join(', ');
+  return `${quoted} ${words.length === 1 ? 'matches' : 'match'} no teammate and will notify nobody. Type @ and pick a name from the list.`;
+}
 
 /** Reply texts the contact; Note writes to the team only. */
 type ComposeMode = 'reply' | 'note';
@@ -63,6 +75,7 @@ export function MessageComposer({
   const counterId = useId();
   const blockedId = useId();
   const modeName = useId();
+  const unresolvedId = useId();
   const blocked = Boolean(blockedReason) && !note;
   const blank = body.trim().length === 0;
   const limit = note ? MAX_NOTE_LENGTH : MAX_MESSAGE_LENGTH;
@@ -73,6 +86,20 @@ export function MessageComposer({
     : segments.segments > 1 || segments.units >= segments.perSegment - NEAR_ONE_SEGMENT;
   const field = useRef<HTMLTextAreaElement>(null);
   const chosen = useChosenFromList();
+  const viewerId = useSession()?.user.id;
+  const team = useAssignableMembers();
+  // Every member can see every conversation; mentioning oneself tells nobody, so one is not offered.
+  const mentionable = useMemo(
+    () => (team.data ?? []).filter((m) => m.id !== viewerId).map((m) => ({ id: m.id, name: m.name })),
+    [team.data, viewerId],
+  );
+  const picker = useMentionPicker({
+    body: drafts.note,
+    setBody: (value) => setDrafts((d) => ({ ...d, note: value })),
+    members: mentionable,
+    field,
+    enabled: note,
+  });
 
   useEffect(() => {
     // Not on a touch screen: its keyboard would cover the thread the agent opened to read.
@@ -83,14 +110,18 @@ export function MessageComposer({
     event?.preventDefault();
     if (blank || tooLong || blocked || send.isPending) return;
     const sentMode = mode;
-    send.mutate(body, {
+    const sent = {
       onSuccess: () => {
         setDrafts((d) => ({ ...d, [sentMode]: '' }));
         if (sentMode === 'reply') onSent();
+        else picker.reset();
       },
-    });
+    };
+    if (note) addNote.mutate(picker.chosenIds.length ? { body, mentionIds: picker.chosenIds } : { body }, sent);
+    else sendText.mutate(body, sent);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (note && picker.onKeyDown(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submit();
@@ -145,23 +176,44 @@ export function MessageComposer({
         {note ? 'Internal note' : 'Message'}
       </label>
       <div className="flex items-end gap-2">
-        <textarea
-          ref={field}
-          id={fieldId}
-          value={body}
-          onChange={(event) => setBody(event.target.value)}
-          onKeyDown={onKeyDown}
-          rows={2}
-          placeholder={note ? 'Write an internal note… @mention a teammate' : 'Type a message…'}
-          disabled={blocked}
-          aria-describedby={describedBy([blocked && blockedId, (showCounter || tooLong) && counterId])}
-          aria-invalid={tooLong || undefined}
-          className={cn(
-            'max-h-40 min-h-11 min-w-0 flex-1 resize-y rounded-lg border bg-surface px-3 py-2 text-sm text-fg placeholder:text-muted',
-            'disabled:cursor-not-allowed disabled:bg-surface-muted',
-            tooLong ? 'border-danger' : note ? 'border-warning-border' : 'border-border',
+        <div className="relative flex min-w-0 flex-1">
+          {picker.open && (
+            <MentionList
+              id={picker.listId}
+              options={picker.options}
+              activeIndex={picker.activeIndex}
+              optionId={picker.optionId}
+              onChoose={picker.choose}
+            />
           )}
-        />
+          <textarea
+            ref={field}
+            id={fieldId}
+            value={body}
+            onChange={(event) => {
+              setBody(event.target.value);
+              picker.track(event.target);
+            }}
+            onSelect={(event) => picker.track(event.currentTarget)}
+            onBlur={picker.dismiss}
+            onKeyDown={onKeyDown}
+            {...(note ? picker.textareaProps : {})}
+            rows={2}
+            placeholder={note ? 'Write an internal note… @mention a teammate' : 'Type a message…'}
+            disabled={blocked}
+            aria-describedby={describedBy([
+              blocked && blockedId,
+              (showCounter || tooLong) && counterId,
+              note && picker.unresolved.length > 0 && unresolvedId,
+            ])}
+            aria-invalid={tooLong || undefined}
+            className={cn(
+              'max-h-40 min-h-11 min-w-0 flex-1 resize-y rounded-lg border bg-surface px-3 py-2 text-sm text-fg placeholder:text-muted',
+              'disabled:cursor-not-allowed disabled:bg-surface-muted',
+              tooLong ? 'border-danger' : note ? 'border-warning-border' : 'border-border',
+            )}
+          />
+        </div>
         <Button
           type="submit"
           disabled={blank || tooLong || blocked}
@@ -188,6 +240,22 @@ export function MessageComposer({
           </span>
         )}
       </div>
+      {note && picker.mentioned.length > 0 && (
+        <p className="flex flex-wrap items-center gap-1.5 text-xs text-warning-fg">
+          Notifies
+          {picker.mentioned.map((member) => (
+            <span key={member.id} className={MENTION_CHIP}>
+              @{member.name}
+            </span>
+          ))}
+        </p>
+      )}
+      {note && picker.unresolved.length > 0 && (
+        <p id={unresolvedId} role="status" className="flex items-start gap-1.5 text-xs font-medium text-warning-fg">
+          <AlertTriangle aria-hidden="true" className="mt-0.5 size-3.5 shrink-0" />
+          {unresolvedText(picker.unresolved)}
+        </p>
+      )}
       {tooLong && (
         <p role="alert" className="text-xs font-semibold text-danger">
           {note ? `A note can be at most ${NOTE_LIMIT_TEXT} characters.` : `A message can be at most ${LIMIT_TEXT} characters.`}

@@ -1,7 +1,8 @@
 import type { MemberRef, Message } from '@shared/contract/conversations';
 import { mentionSpans } from '@shared/mentions';
 import { StickyNote } from 'lucide-react';
-import { formatRelativeTime } from '@/lib/relative-time';
+import { RelativeTime } from '@/components/relative-time';
+import { MENTION_CHIP } from './message-composer';
 
 /** The note's text in pieces, the `@Name` mentions of `members` (shared/mentions.ts's rule) marked. */
 export function mentionPieces(body: string, members: readonly MemberRef[]): { text: string; mention: boolean }[] {
@@ -18,7 +19,7 @@ export function mentionPieces(body: string, members: readonly MemberRef[]): { te
 
 /**
  * An internal note: the team's, never sent to the contact, so not a chat bubble: a
- * full-width amber card labelled "Internal note", its author and time, mentions highlighted.
+ * full-width amber card labelled "Internal note", its author and time, mentions as chips.
  */
 export function NoteCard({ note, viewerId }: { note: Message; viewerId: string | undefined }) {
   const author = note.sentBy ? (note.sentBy.id === viewerId ? 'You' : note.sentBy.name) : null;
@@ -31,13 +32,13 @@ export function NoteCard({ note, viewerId }: { note: Message; viewerId: string |
         <StickyNote aria-hidden="true" className="size-3.5" />
         <span className="font-semibold">Internal note</span>
         {author && <span className="font-medium">{author}</span>}
-        <time dateTime={note.createdAt}>{formatRelativeTime(note.createdAt)}</time>
+        <RelativeTime iso={note.createdAt} />
       </p>
       <p className="wrap-anywhere whitespace-pre-wrap">
         {mentionPieces(note.body, note.mentions).map((piece, i) =>
           piece.mention ? (
             // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text never reorder
-            <mark key={i} className="rounded bg-transparent font-semibold text-warning-fg underline">
+            <mark key={i} className={MENTION_CHIP}>
               {piece.text}
             </mark>
           ) : (

@@ -1,8 +1,8 @@
 import { CONVERSATION_STATUS_FILTERS } from '@shared/constants';
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ConversationFilter } from '@/lib/conversation-cache';
-import type { AssigneeFilter } from '../api/conversations-api';
+import { type AssigneeFilter, listedConversations, useConversationList } from '../api/conversations-api';
 
 const DEFAULT_FILTER: ConversationFilter = 'OPEN';
 
@@ -46,6 +46,11 @@ export function useConversationSelection() {
     [filter, assignee],
   );
 
+  // The list as last shown: the conversation after the one that leaves is read from it before the change.
+  const list = useConversationList(filter, assignee);
+  const shown = useRef<string[]>([]);
+  shown.current = listedConversations(list.data?.pages).map((c) => c.id);
+
   return {
     filter,
     assignee,
@@ -55,5 +60,15 @@ export function useConversationSelection() {
     setFilter: (next: ConversationFilter) => navigate(href(conversationId ?? null, next), { replace: true }),
     setAssignee: (next: AssigneeFilter) => navigate(href(conversationId ?? null, filter, next), { replace: true }),
     deselect: () => navigate(href(null)),
+    /** The conversation below `id` in the list (above it when it is the last), null when it is alone. */
+    neighbourOf: (id: string): string | null => {
+      const at = shown.current.indexOf(id);
+      return at === -1 ? null : (shown.current[at + 1] ?? shown.current[at - 1] ?? null);
+    },
+    /**
+     * Closed, or out of the filter: on to `next` as if chosen from the list (its composer takes the keyboard),
+     * or nothing selected when the list has no other (docs/product.md: Conversations).
+     */
+    moveOn: (next: string | null) => (next ? navigate(href(next), { state: CHOSEN_FROM_LIST }) : navigate(href(null))),
   };
 }
