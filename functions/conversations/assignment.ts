@@ -2,7 +2,8 @@ import type { Conversation, MemberRef } from '../../shared/contract/conversation
 import { getActiveUser } from '../auth/accounts';
 import { notFound, unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
-import { keys } from '../lib/table';
+import { queryPages } from '../lib/query';
+import { GSI3, keys } from '../lib/table';
 import { named, transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { assigneeCountChanges, companyCountersItem } from './company-counters';
@@ -43,30 +44,112 @@ export async function assignConversation(
   if (!actor) throw unauthorized('This account no longer exists.');
   if (assignee === undefined) throw userNotFound();
   const assignedTo: MemberRef | null = assignee && { id: assignee.id, name: assignee.name };
+  const moved = await moveConversation(companyId, { id: actor.id, name: actor.name }, found, assignedTo, actorId);
+  if (!moved) throw conversationNotFound();
+  return moved;
+}
 
+/**
+ * The one write of an assignment, for the route and for a member's removal alike: the same counters
+ * and the same `conversation_assigned` event. `onlyFrom` (a removal) moves the conversation only
+ * while it is still assigned to that member; one reassigned meanwhile stays as it is (undefined).
+ * The answer is the conversation as `viewerId` sees it (their unread count).
+ */
+async function moveConversation(
+  companyId: string,
+  actor: MemberRef,
+  found: ConversationRecord,
+  assignedTo: MemberRef | null,
+  viewerId: string,
+  onlyFrom?: string,
+): Promise<Conversation | undefined> {
+  const conversationId = found.id;
   let firstRead: ConversationRecord | undefined = found;
-  return untilCommitted(async () => {
+  const moved = await untilCommitted<Conversation | null>(async () => {
     // Read again on every later attempt: the transaction holds only against the latest state.
     const record = firstRead ?? (await findConversationRecord(companyId, conversationId));
     firstRead = undefined;
-    if (!record) throw conversationNotFound();
-    if ((record.assignee?.id ?? null) === assigneeId) return toConversationView(record, actorId);
+    if (!record) {
+      if (onlyFrom === undefined) throw conversationNotFound();
+      return null;
+    }
+    if (onlyFrom !== undefined && record.assignee?.id !== onlyFrom) return null;
+    if ((record.assignee?.id ?? null) === (assignedTo?.id ?? null)) return toConversationView(record, viewerId);
 
     const changed: ConversationRecord = { ...record, assignee: assignedTo };
     if (!(await writeAssignee(record, changed))) return undefined;
     // The answer is the caller's (their unread count); the event goes to every member, without one.
-    const conversation = await toConversationView(changed, actorId);
+    const conversation = await toConversationView(changed, viewerId);
     await publish(companyId, {
       type: 'conversation_assigned',
       data: {
         conversationId,
         assignee: assignedTo,
-        assignedBy: { id: actor.id, name: actor.name },
+        assignedBy: actor,
         conversation: toSharedConversation(conversation),
       },
     });
     return conversation;
   });
+  return moved ?? undefined;
+}
+
+/** Conversations moved side by side: each is its own transaction, but all add to the 8 counter shards. */
+const MOVE_CONCURRENCY = 4;
+
+/**
+ * A removed member's conversations (docs/product.md: Removed members), open and closed, moved to
+ * `to` (null: unassigned) by `actor`, a page of the member's index partitions at a time, until
+ * there are none or `hasTime` says stop. Each is an ordinary assignment (counters, event). Answers
+ * how many moved and whether none are left; a later pass picks up what an earlier one left, since a
+ * moved conversation leaves the partition and one moved already is skipped. A target removed
+ * meanwhile is refused like any removed member: that conversation is unassigned instead.
+ */
+export async function moveAssignedConversations(
+  companyId: string,
+  actor: MemberRef,
+  fromId: string,
+  to: MemberRef | null,
+  hasTime: () => boolean,
+): Promise<{ moved: number; complete: boolean }> {
+  let moved = 0;
+  for (const status of ['OPEN', 'CLOSED'] as const) {
+    const { GSI3PK } = keys.conversationByAssignee(companyId, fromId, status, '', '');
+    const pages = queryPages<{ id: string }>({
+      IndexName: GSI3.indexName,
+      KeyConditionExpression: '#pk = :pk',
+      ProjectionExpression: '#id',
+      ExpressionAttributeNames: { '#pk': GSI3.partitionKey, '#id': 'id' },
+      ExpressionAttributeValues: { ':pk': GSI3PK },
+      Limit: ASSIGNED_PAGE_SIZE,
+    });
+    for await (const page of pages) {
+      for (let i = 0; i < page.length; i += MOVE_CONCURRENCY) {
+        if (!hasTime()) return { moved, complete: false };
+        const batch = page.slice(i, i + MOVE_CONCURRENCY);
+        const done = await Promise.all(batch.map((item) => moveOne(companyId, actor, item.id, fromId, to)));
+        moved += done.filter(Boolean).length;
+      }
+    }
+  }
+  return { moved, complete: true };
+}
+
+/** Conversations read from a member's index partition per page. */
+const ASSIGNED_PAGE_SIZE = 50;
+
+async function moveOne(companyId: string, actor: MemberRef, conversationId: string, fromId: string, to: MemberRef | null) {
+  const record = await findConversationRecord(companyId, conversationId);
+  if (!record) return false;
+  try {
+    return (await moveConversation(companyId, actor, record, to, actor.id, fromId)) !== undefined;
+  } catch (error) {
+    // The target was removed meanwhile: this one goes to Unassigned rather than stay with nobody.
+    if (to && (error as { status?: number }).status === 404) {
+      return (await moveConversation(companyId, actor, record, null, actor.id, fromId)) !== undefined;
+    }
+    throw error;
+  }
 }
 
 /** True when written; false when the conversation changed since it was read (read it again). Throws 404 for a member gone meanwhile. */
