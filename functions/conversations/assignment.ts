@@ -1,13 +1,14 @@
 import type { Conversation, MemberRef } from '../../shared/contract/conversations';
 import { getActiveUser } from '../auth/accounts';
 import { notFound, unauthorized } from '../lib/app-error';
+import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
 import { queryPages } from '../lib/query';
 import { GSI3, keys } from '../lib/table';
 import { named, transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { assigneeCountChanges, companyCountersItem } from './company-counters';
-import { toConversationView } from './conversation-views';
+import { toConversationView, toConversationViews } from './conversation-views';
 import { conversationChangeItem, readAgainOrThrow, untilCommitted } from './message-writes';
 import { type ConversationRecord, hasAssigneeEntry, toSharedConversation } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
@@ -94,16 +95,13 @@ async function moveConversation(
   return moved ?? undefined;
 }
 
-/** Conversations moved side by side: each is its own transaction, but all add to the 8 counter shards. */
-const MOVE_CONCURRENCY = 4;
-
 /**
  * A removed member's conversations (docs/product.md: Removed members), open and closed, moved to
  * `to` (null: unassigned) by `actor`, a page of the member's index partitions at a time, until
  * there are none or `hasTime` says stop. Each is an ordinary assignment (counters, event). Answers
  * how many moved and whether none are left; a later pass picks up what an earlier one left, since a
  * moved conversation leaves the partition and one moved already is skipped. A target removed
- * meanwhile is refused like any removed member: that conversation is unassigned instead.
+ * meanwhile is refused like any removed member: those conversations are unassigned instead.
  */
 export async function moveAssignedConversations(
   companyId: string,
@@ -121,26 +119,73 @@ export async function moveAssignedConversations(
       ProjectionExpression: '#id',
       ExpressionAttributeNames: { '#pk': GSI3.partitionKey, '#id': 'id' },
       ExpressionAttributeValues: { ':pk': GSI3PK },
-      Limit: ASSIGNED_PAGE_SIZE,
+      Limit: MOVE_BATCH,
     });
     for await (const page of pages) {
-      for (let i = 0; i < page.length; i += MOVE_CONCURRENCY) {
-        if (!hasTime()) return { moved, complete: false };
-        const batch = page.slice(i, i + MOVE_CONCURRENCY);
-        const done = await Promise.all(batch.map((item) => moveOne(companyId, actor, item.id, fromId, to)));
-        moved += done.filter(Boolean).length;
-      }
+      if (!hasTime()) return { moved, complete: false };
+      if (page.length > 0)
+        moved += await moveBatch(
+          companyId,
+          actor,
+          page.map((item) => item.id),
+          fromId,
+          to,
+        );
     }
   }
   return { moved, complete: true };
 }
 
-/** Conversations read from a member's index partition per page. */
-const ASSIGNED_PAGE_SIZE = 50;
+/**
+ * Conversations moved in one transaction: an update each, their counters summed into one shard's
+ * update, and the target's check (within DynamoDB's 100 items). Hundreds take a transaction per 25,
+ * not one each.
+ */
+const MOVE_BATCH = 25;
 
-async function moveOne(companyId: string, actor: MemberRef, conversationId: string, fromId: string, to: MemberRef | null) {
-  const record = await findConversationRecord(companyId, conversationId);
-  if (!record) return false;
+/** Moves the batch's conversations still assigned to `fromId`; answers how many moved. */
+async function moveBatch(companyId: string, actor: MemberRef, ids: string[], fromId: string, to: MemberRef | null) {
+  const read = await batchGetAll<ConversationRecord>(
+    ids.map((id) => keys.conversation(companyId, id)),
+    { ConsistentRead: true },
+  );
+  // Reassigned by someone meanwhile, or the index a moment behind: left as it is.
+  const records = read.filter((r) => r.assignee?.id === fromId);
+  if (records.length === 0) return 0;
+  const changed = records.map((r): ConversationRecord => ({ ...r, assignee: to }));
+  const counters: Record<string, number> = {};
+  records.forEach((r, i) => {
+    for (const [name, n] of Object.entries(assigneeCountChanges(r, changed[i]))) counters[name] = (counters[name] ?? 0) + n;
+  });
+  const result = await transact([
+    ...records.map((r, i) => conversationChangeItem(r, changed[i] as ConversationRecord, { assignee: to })),
+    ...(to ? [assigneeActiveCheck(companyId, to.id)] : []),
+    companyCountersItem(companyId, {}, counters),
+  ]);
+  if (!result.written) {
+    // A text, status change or assignment met one of them, or the target left: one at a time, as the route does.
+    let moved = 0;
+    for (const record of records) if (await moveOne(companyId, actor, record, fromId, to)) moved += 1;
+    return moved;
+  }
+  const views = await toConversationViews(companyId, changed);
+  await Promise.all(
+    views.map((conversation) =>
+      publish(companyId, {
+        type: 'conversation_assigned',
+        data: {
+          conversationId: conversation.id,
+          assignee: to,
+          assignedBy: actor,
+          conversation: toSharedConversation(conversation),
+        },
+      }),
+    ),
+  );
+  return records.length;
+}
+
+async function moveOne(companyId: string, actor: MemberRef, record: ConversationRecord, fromId: string, to: MemberRef | null) {
   try {
     return (await moveConversation(companyId, actor, record, to, actor.id, fromId)) !== undefined;
   } catch (error) {
@@ -152,24 +197,23 @@ async function moveOne(companyId: string, actor: MemberRef, conversationId: stri
   }
 }
 
+/** A removed member keeps their item (for history) but is no longer assignable. */
+const assigneeActiveCheck = (companyId: string, assigneeId: string) =>
+  named('assignee', {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: keys.user(companyId, assigneeId),
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
+    },
+  });
+
 /** True when written; false when the conversation changed since it was read (read it again). Throws 404 for a member gone meanwhile. */
 async function writeAssignee(read: ConversationRecord, changed: ConversationRecord): Promise<boolean> {
   const assigneeId = changed.assignee?.id;
   const result = await transact([
     // The counters count from the assignee read.
     conversationChangeItem(read, changed, { assignee: changed.assignee ?? null }),
-    ...(assigneeId
-      ? [
-          named('assignee', {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: keys.user(read.companyId, assigneeId),
-              // A removed member keeps their item (for history) but is no longer assignable.
-              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
-            },
-          }),
-        ]
-      : []),
+    ...(assigneeId ? [assigneeActiveCheck(read.companyId, assigneeId)] : []),
     companyCountersItem(read.companyId, {}, assigneeCountChanges(hasAssigneeEntry(read) ? read : undefined, changed)),
   ]);
   if (result.written) return true;
