@@ -50,7 +50,8 @@ const changedMeanwhile = () => conflict('This member was changed at the same mom
  * marked, refreshes, requests and new inbox or routing assignments refuse the user; their pending
  * invitations are withdrawn in the same write; then the user leaves every inbox, channels
  * routed to them fall back to UNASSIGNED, and every session of theirs ends (refresh tokens revoked,
- * sockets closed).
+ * sockets closed). Last, their conversations move to `reassignTo` (null: unassigned) while `hasTime`
+ * allows; a repeated removal finishes them (docs/product.md: Removed members).
  */
 export async function removeUser(
   actor: Principal,
