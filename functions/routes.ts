@@ -180,9 +180,9 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     hashesPasswords: true,
   },
   { contract: contacts.listContacts, handler: 'contacts/list', table: 'read', capabilities: ['jwt'] },
-  { contract: contacts.createContact, handler: 'contacts/create', table: 'write', capabilities: ['jwt'] },
-  { contract: contacts.updateContact, handler: 'contacts/update', table: 'write', capabilities: ['jwt'] },
-  { contract: contacts.deleteContact, handler: 'contacts/delete', table: 'write', capabilities: ['jwt'] },
+  { contract: contacts.createContact, handler: 'contacts/create', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: contacts.updateContact, handler: 'contacts/update', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: contacts.deleteContact, handler: 'contacts/delete', table: 'write', capabilities: ['jwt', 'publish'] },
   { contract: admin.adminOverview, handler: 'admin/overview', table: 'read', capabilities: ['jwt'] },
   // Where Twilio reaches the platform now (the app URL), and how many numbers point elsewhere.
   { contract: admin.webhookAddress, handler: 'admin/webhook-address', table: 'read', capabilities: ['jwt', 'appUrl'] },

@@ -23,6 +23,12 @@ export interface UserRecord {
   passwordResetHash?: string;
   /** Set when an OWNER or ADMIN removed the user: the item stays so history keeps their name. */
   removedAt?: string;
+  /**
+   * Set with removedAt: the member the removed one's conversations go to (null: unassigned), and
+   * once none are left assigned to them, when (functions/team/members.ts).
+   */
+  conversationsTo?: { id: string; name: string } | null;
+  conversationsMovedAt?: string;
 }
 
 export interface CompanyRecord {
@@ -59,8 +65,10 @@ export async function findUserByEmail(email: string): Promise<UserRecord | undef
   return getUser(Item.companyId, Item.userId);
 }
 
-export async function getUser(companyId: string, userId: string): Promise<UserRecord | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId) }));
+export async function getUser(companyId: string, userId: string, consistent = false): Promise<UserRecord | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId), ConsistentRead: consistent || undefined }),
+  );
   return Item as UserRecord | undefined;
 }
 

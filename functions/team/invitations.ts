@@ -302,7 +302,7 @@ export function toPreview(invitation: InvitationRecord, company: CompanyRecord):
 export async function acceptInvitation(
   token: string,
   input: { name: string; passwordHash: string },
-): Promise<{ user: UserRecord; company: CompanyRecord }> {
+): Promise<{ user: UserRecord; company: CompanyRecord; invitationId: string }> {
   const { invitation, company, tokenHash } = await openInvitation(token);
   const address = await readAddress(invitation.email);
   if (address.taken) {
@@ -373,7 +373,7 @@ export async function acceptInvitation(
     await openInvitation(token);
     throw invalidLink();
   }
-  return { user, company };
+  return { user, company, invitationId: invitation.id };
 }
 
 /** Withdrawn inside the removal's or the role change's own write; more wait for the sweep after it. */

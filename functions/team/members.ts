@@ -1,17 +1,20 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ROLES } from '../../shared/contract/auth';
+import type { MemberRef } from '../../shared/contract/conversations';
 import { canGrant, canRemove, type InvitableRole } from '../../shared/contract/team';
 import { platformStatsItem } from '../admin/platform-stats';
 import type { Principal } from '../auth/access-tokens';
-import { getActiveUser, type UserRecord } from '../auth/accounts';
+import { getActiveUser, getUser, type UserRecord } from '../auth/accounts';
 import { removedMemberItem } from '../auth/removed-members';
 import { endAllSessions } from '../auth/sessions';
+import { moveAssignedConversations } from '../conversations/assignment';
 import { conflict, forbidden, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
+import { publish } from '../realtime/publish';
 import { listChannelRecords, updateRouting } from '../settings/channels';
 import { removeMember } from '../settings/inboxes';
 import { withdrawalOf } from './invitations';
@@ -47,11 +50,26 @@ const changedMeanwhile = () => conflict('This member was changed at the same mom
  * marked, refreshes, requests and new inbox or routing assignments refuse the user; their pending
  * invitations are withdrawn in the same write; then the user leaves every inbox, channels
  * routed to them fall back to UNASSIGNED, and every session of theirs ends (refresh tokens revoked,
- * sockets closed).
+ * sockets closed). Last, their conversations move to `reassignTo` (null: unassigned) while `hasTime`
+ * allows; a repeated removal finishes them (docs/product.md: Removed members).
  */
-export async function removeUser(actor: Principal, userId: string): Promise<void> {
-  const user = await manageableUser(actor, userId, 'remove');
+export async function removeUser(
+  actor: Principal,
+  userId: string,
+  reassignTo: string | null | undefined,
+  hasTime: () => boolean,
+): Promise<ConversationsMoved> {
   const { companyId } = actor;
+  const stored = await getUser(companyId, userId, true);
+  // Removed already, their conversations not all moved (a pass cut short): this request goes on with them.
+  if (stored?.removedAt && stored.conversationsTo !== undefined && !stored.conversationsMovedAt) {
+    checkMayManage(actor, stored, 'remove');
+    return moveConversationsOf(actor, stored, stored.conversationsTo, hasTime);
+  }
+  const user = await manageableUser(actor, userId, 'remove');
+  const target = reassignTo ? await getActiveUser(companyId, reassignTo) : null;
+  if (target === undefined || target?.id === userId) throw userNotFound();
+  const conversationsTo: MemberRef | null = target && { id: target.id, name: target.name };
   const TableName = tableName();
   const withdrawal = await withdrawalOf(companyId, userId, () => false);
   // The role as the actor may remove it: promoted to ADMIN meanwhile, an ADMIN's removal fails.
@@ -64,12 +82,14 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
             Update: {
               TableName,
               Key: keys.user(companyId, userId),
-              UpdateExpression: 'SET removedAt = :now, removedBy = :actor',
+              // Where their conversations go is kept with the removal, so any later pass moves them alike.
+              UpdateExpression: 'SET removedAt = :now, removedBy = :actor, conversationsTo = :to',
               ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(removedAt) AND #role IN (${removable.map((_, i) => `:removable${i}`).join(', ')})`,
               ExpressionAttributeNames: { '#role': 'role' },
               ExpressionAttributeValues: {
                 ':now': new Date().toISOString(),
                 ':actor': actor.userId,
+                ':to': conversationsTo,
                 ...Object.fromEntries(removable.map((r, i) => [`:removable${i}`, r])),
               },
             },
@@ -94,11 +114,24 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
           // What their next sign-in is told (docs/product.md: Removed members).
           { Put: { TableName, Item: removedMemberItem(user) } },
           ...withdrawal.items,
+          // The member their conversations go to is still one (removed at the same moment: refused).
+          ...(conversationsTo
+            ? [
+                {
+                  ConditionCheck: {
+                    TableName,
+                    Key: keys.user(companyId, conversationsTo.id),
+                    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(removedAt)',
+                  },
+                },
+              ]
+            : []),
         ],
       }),
     );
   } catch (error) {
     if (error instanceof TransactionCanceledException) {
+      if (conversationsTo && !(await getActiveUser(companyId, conversationsTo.id))) throw userNotFound();
       // Say why as a fresh look would: gone, now an ADMIN, or else changed at the same moment.
       await manageableUser(actor, userId, 'remove');
       throw changedMeanwhile();
@@ -117,7 +150,41 @@ export async function removeUser(actor: Principal, userId: string): Promise<void
       .map((c) => updateRouting(companyId, c.id, 'UNASSIGNED', null).catch(ignoreNotFound)),
     endAllSessions(companyId, userId),
     withdrawal.sweep(),
+    // Every open Team page and assignee picker stops offering them.
+    publish(companyId, { type: 'member_removed', data: { userId } }),
   ]);
+  return moveConversationsOf(actor, user, conversationsTo, hasTime);
+}
+
+export interface ConversationsMoved {
+  moved: number;
+  complete: boolean;
+}
+
+/**
+ * Moves what is still assigned to a removed member, as far as this request's time allows; once none
+ * are left the removal is marked done, and a later DELETE answers 404 as for any removed member.
+ */
+async function moveConversationsOf(
+  actor: Principal,
+  user: Pick<UserRecord, 'id'>,
+  to: MemberRef | null,
+  hasTime: () => boolean,
+): Promise<ConversationsMoved> {
+  const remover = await getActiveUser(actor.companyId, actor.userId);
+  if (!remover) throw userNotFound();
+  const result = await moveAssignedConversations(actor.companyId, { id: remover.id, name: remover.name }, user.id, to, hasTime);
+  if (result.complete) {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(actor.companyId, user.id),
+        UpdateExpression: 'SET conversationsMovedAt = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+  }
+  return result;
 }
 
 /** Deleted meanwhile by someone else: the outcome the removal wanted anyway. */

@@ -4,8 +4,10 @@
  */
 import type { Call, CallStatus } from './calls';
 import type { ChannelHealthBrief } from './channel-health';
+import type { Contact } from './contacts';
 import type { ConversationStatus, MemberRef, Message, SharedConversation } from './conversations';
 import type { AnsweredSocketContract } from './route';
+import type { TeamUser } from './settings';
 
 /** Public path of the socket (docs/product.md §7); CloudFront (and the local gateway) route it to the `ws` stage. */
 export const socketPath = (companyId: string) => `/ws/company/${encodeURIComponent(companyId)}`;
@@ -115,6 +117,12 @@ export interface ServerEvents {
   voicemail_received: { callId: string; call: Call };
   /** To the company: a channel's health status changed (a check found drift, or a repair put it right). */
   channel_health_changed: { channelId: string; health: ChannelHealthBrief };
+  /** To the company: a contact was created or edited (as saved), or deleted (contact null). */
+  contact_changed: { contactId: string; contact: Contact | null };
+  /** To the company: someone accepted an invitation and is now the member `user`. */
+  invitation_accepted: { invitationId: string; user: TeamUser };
+  /** To the company: a member was removed (their conversations follow as `conversation_assigned`). */
+  member_removed: { userId: string };
 }
 export type ServerEventType = keyof ServerEvents;
 export type ServerEvent<K extends ServerEventType = ServerEventType> = {

@@ -97,12 +97,30 @@ export const acceptInvitation = httpContract({
   response: z.object({ user: UserSchema, company: CompanySchema, tokens: TokensSchema }),
 });
 
+/**
+ * The body is optional: without one (or `reassignTo` null) the member's conversations become
+ * unassigned; with a member's id they go to that member. The answer says how many moved, and
+ * `complete` false when the request's time ran out first: sending it again goes on where it
+ * stopped (docs/product.md: Removed members).
+ */
 export const removeUser = httpContract({
   method: 'DELETE',
   path: '/api/v1/users/{id}',
   auth: 'user',
   roles: MANAGERS,
-  response: z.object({ user: z.object({ id: z.string() }) }),
+  body: z.object({
+    reassignTo: z.optional(
+      z.nullable(
+        z
+          .string({ error: 'reassignTo must be a user id or null' })
+          .check(z.minLength(1, 'reassignTo must be a user id or null'), z.maxLength(100, 'reassignTo is too long')),
+      ),
+    ),
+  }),
+  response: z.object({
+    user: z.object({ id: z.string() }),
+    conversations: z.object({ moved: z.number(), complete: z.boolean() }),
+  }),
 });
 
 export const updateUserRole = httpContract({

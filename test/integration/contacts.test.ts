@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../shared/contract/contacts';
 import { type Account, callRoute, signUp, unchecked } from '../support/api';
 import { endpoints } from '../support/endpoints';
+import { openSocket } from '../support/realtime';
 import { withChannel } from '../support/settings';
+import { addTeamMember } from '../support/team';
 import { textFromPhone } from '../support/twilio';
 
 const create = (account: Account, body: unknown) =>
@@ -199,5 +201,32 @@ describe('contacts', () => {
     expect((await callRoute(endpoints.deleteContact, { params: { id: 'nope' }, token: owner.tokens.accessToken })).status).toBe(
       404,
     );
+  });
+
+  it('is an event to the company when someone creates, renames or deletes a contact; another company hears nothing', async () => {
+    const owner = await signUp();
+    const colleague = await addTeamMember(owner, { name: 'Colleague' });
+    const stranger = await signUp();
+    const [theirs, outsider] = await Promise.all([openSocket(colleague), openSocket(stranger)]);
+    const contact = await created(owner, { phoneNumber: '+14155550123' });
+    expect((await theirs.next('contact_changed')).data).toEqual({ contactId: contact.id, contact });
+
+    const renamed = await callRoute(endpoints.updateContact, {
+      params: { id: contact.id },
+      token: owner.tokens.accessToken,
+      body: { name: 'Renamed Person' },
+    });
+    expect(renamed.status).toBe(200);
+    const rename = await theirs.next('contact_changed');
+    expect(rename.data).toEqual({ contactId: contact.id, contact: renamed.body.data.contact });
+    expect(rename.data.contact).toMatchObject({ name: 'Renamed Person', phoneNumber: '+14155550123' });
+
+    expect(
+      (await callRoute(endpoints.deleteContact, { params: { id: contact.id }, token: owner.tokens.accessToken })).status,
+    ).toBe(200);
+    expect((await theirs.next('contact_changed')).data).toEqual({ contactId: contact.id, contact: null });
+    await outsider.beat();
+    expect(outsider.log.filter((e) => e.type === 'contact_changed')).toEqual([]);
+    await Promise.all([theirs.close(), outsider.close()]);
   });
 });

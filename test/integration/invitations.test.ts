@@ -4,6 +4,7 @@ import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { keys } from '../../functions/lib/table';
 import { type Account, api, callRoute, mailTo, newClientAddress, signUp, stack, unchecked, uniqueEmail } from '../support/api';
 import { endpoints } from '../support/endpoints';
+import { openSocket } from '../support/realtime';
 import { testTable } from '../support/table';
 import { addTeamMember, invite, latestInvitationToken } from '../support/team';
 
@@ -326,5 +327,35 @@ describe('inviting a colleague', () => {
     const theirs = await callRoute(endpoints.listInvitations, { token: stranger.tokens.accessToken });
     expect(theirs.body.data.invitations).toEqual([]);
     expect((await preview(token)).status).toBe(200);
+  });
+});
+
+describe('an accepted invitation', () => {
+  it('is an event to the company: every open Team page hears which invitation became which member', async () => {
+    const socket = await openSocket(owner);
+    const email = uniqueEmail('joining');
+    const invitation = await invite(owner, email, 'AGENT');
+    const res = await accept(await latestInvitationToken(email), { name: 'Joining Colleague' });
+    expect(res.status).toBe(201);
+    const joined = res.body.data.user;
+
+    const event = await socket.next('invitation_accepted');
+    expect(event.data).toEqual({
+      invitationId: invitation.id,
+      user: {
+        id: joined.id,
+        name: 'Joining Colleague',
+        email,
+        role: 'AGENT',
+        avatarUrl: null,
+        lastActiveAt: expect.any(String),
+      },
+    });
+    // What the event says is what the lists now answer.
+    const pending = await callRoute(endpoints.listInvitations, { token: owner.tokens.accessToken });
+    expect(pending.body.data.invitations.map((i) => i.id)).not.toContain(invitation.id);
+    const team = await callRoute(endpoints.listUsers, { token: owner.tokens.accessToken });
+    expect(team.body.data.users.find((u) => u.id === joined.id)).toEqual(event.data.user);
+    await socket.close();
   });
 });

@@ -1,8 +1,11 @@
 import { createContact as contract } from '@shared/contract/contacts';
 import { createContact } from '../../contacts/contact-book';
 import { defineHandler } from '../../lib/define-handler';
+import { publish } from '../../realtime/publish';
 
-export const handler = defineHandler(contract, async ({ principal, body }) => ({
-  data: { contact: await createContact(principal.companyId, body) },
-  status: 201,
-}));
+export const handler = defineHandler(contract, async ({ principal, body }) => {
+  const contact = await createContact(principal.companyId, body);
+  // Everyone's open contact lists show it (docs/product.md §10.5).
+  await publish(principal.companyId, { type: 'contact_changed', data: { contactId: contact.id, contact } });
+  return { data: { contact }, status: 201 };
+});

@@ -1,7 +1,11 @@
 import { updateContact as contract } from '@shared/contract/contacts';
 import { updateContact } from '../../contacts/contact-book';
 import { defineHandler } from '../../lib/define-handler';
+import { publish } from '../../realtime/publish';
 
-export const handler = defineHandler(contract, async ({ principal, params, body }) => ({
-  data: { contact: await updateContact(principal.companyId, params.id, body) },
-}));
+export const handler = defineHandler(contract, async ({ principal, params, body }) => {
+  const contact = await updateContact(principal.companyId, params.id, body);
+  // A rename shows at once in everyone's lists, threads and contact views (docs/product.md §10.5).
+  await publish(principal.companyId, { type: 'contact_changed', data: { contactId: contact.id, contact } });
+  return { data: { contact } };
+});

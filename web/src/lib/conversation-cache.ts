@@ -313,3 +313,36 @@ export function keepFresherThread(queryClient: QueryClient) {
     return replaceEqualDeep(previous, { ...data, pages });
   };
 }
+
+/**
+ * A contact as someone now saved it (null: deleted) shown in every cached list and thread that has
+ * a conversation with them: the name changes in place, nothing moves and no total changes. A
+ * deleted contact's conversations show the number they kept (docs/product.md §2.6).
+ */
+export function storeContact(
+  queryClient: QueryClient,
+  contactId: string,
+  contact: { id: string; name: string; phoneNumber: string } | null,
+): void {
+  const apply = <C extends Pick<Conversation, 'contact'>>(c: C): C =>
+    c.contact.id !== contactId
+      ? c
+      : {
+          ...c,
+          contact: contact
+            ? { id: contact.id, name: contact.name, phoneNumber: contact.phoneNumber }
+            : { id: null, name: '', phoneNumber: c.contact.phoneNumber },
+        };
+  const touched = (c: Pick<Conversation, 'contact'>) => c.contact.id === contactId;
+  for (const [key, data] of queryClient.getQueriesData<ConversationListData>({ queryKey: conversationKeys.lists })) {
+    if (!data?.pages.some((p) => p.conversations.some(touched))) continue;
+    queryClient.setQueryData<ConversationListData>(key, {
+      ...data,
+      pages: data.pages.map((p) => ({ ...p, conversations: p.conversations.map(apply) })),
+    });
+  }
+  for (const [key, data] of queryClient.getQueriesData<ThreadData>({ queryKey: ['conversations', 'thread'] })) {
+    if (!data?.pages.some(touched)) continue;
+    queryClient.setQueryData<ThreadData>(key, { ...data, pages: data.pages.map(apply) });
+  }
+}

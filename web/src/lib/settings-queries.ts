@@ -18,6 +18,8 @@ export const settingsKeys = {
   inbox: (id: string) => ['inboxes', id] as const,
   inboxRouting: (id: string) => ['inboxes', id, 'routing'] as const,
   users: ['users'] as const,
+  /** Pending invitations (the Team page), which an accepted invitation's event updates. */
+  invitations: ['invitations'] as const,
 };
 
 export const providersQuery = () =>

@@ -4,10 +4,12 @@ import type { OnlineUser, ServerEvent } from '@shared/contract/realtime-events';
 import type { Channel, TeamUser } from '@shared/contract/settings';
 import type { QueryClient } from '@tanstack/react-query';
 import { callKeys } from '../call-keys';
+import { contactKeys } from '../contact-keys';
 import {
   type ConversationChange,
   cachedConversation,
   conversationKeys,
+  storeContact,
   storeConversation,
   storeMessage,
 } from '../conversation-cache';
@@ -134,6 +136,30 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent, viewerI
       void queryClient.invalidateQueries({ queryKey: key, exact: true });
       return;
     }
+    // Someone saved or deleted a contact: the conversations with them show the name at once; the
+    // contact book and Call History (whose search and rows may change) are read again.
+    case 'contact_changed': {
+      const { contactId, contact } = event.data;
+      storeContact(queryClient, contactId, contact);
+      void queryClient.invalidateQueries({ queryKey: contactKeys.all });
+      void queryClient.invalidateQueries({ queryKey: callKeys.all });
+      return;
+    }
+    // An invitation became a member: Pending Invitations loses it and the team gains them, in every tab.
+    case 'invitation_accepted': {
+      const { invitationId, user } = event.data;
+      queryClient.setQueryData<{ id: string }[]>(settingsKeys.invitations, (list) => list?.filter((i) => i.id !== invitationId));
+      queryClient.setQueryData<TeamUser[]>(settingsKeys.users, (team) =>
+        team && !team.some((u) => u.id === user.id) ? [...team, user] : team,
+      );
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.invitations });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
+      return;
+    }
+    // A removed member leaves the team list and every assignee picker at once.
+    case 'member_removed':
+      queryClient.setQueryData<TeamUser[]>(settingsKeys.users, (team) => team?.filter((u) => u.id !== event.data.userId));
+      return;
   }
 }
 
@@ -143,6 +169,8 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent, viewerI
  */
 export function refreshAfterReconnect(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
+  void queryClient.invalidateQueries({ queryKey: settingsKeys.invitations });
+  void queryClient.invalidateQueries({ queryKey: contactKeys.all });
   // Channel health changes are only told by events (and the list carries each channel's health).
   void queryClient.invalidateQueries({ queryKey: settingsKeys.channels });
   void queryClient.invalidateQueries({ queryKey: conversationKeys.all });

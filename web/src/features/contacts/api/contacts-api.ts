@@ -10,11 +10,12 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { BodyOf } from '@/lib/api-client';
+import { contactKeys } from '@/lib/contact-keys';
 import { api } from '@/lib/services';
 
 export type NewContact = BodyOf<typeof contacts.createContact>;
 
-const contactsKey = ['contacts'] as const;
+const contactsKey = contactKeys.all;
 
 export const fetchContacts = (search: string) =>
   api.call(contacts.listContacts, { query: { search, limit: CONTACTS_LIST_LIMIT } }).then((d) => d.contacts);

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useCallback, useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CALLING_NOT_SET_UP, usePublishCallPlacer } from '@/lib/place-call';
+import { applyEvent } from '@/lib/realtime/event-cache';
 import { endpoints, fail, ok, type Recorded, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { ContactsPage, SEARCH_DEBOUNCE_MS } from './contacts-page';
 
@@ -208,6 +209,30 @@ describe('ContactsPage', () => {
         body: { name: 'Ada King', email: 'ada@example.com', notes: '' },
       },
     ]);
+  });
+
+  it('shows a contact someone else renamed or deleted without a new search; an open Edit keeps what was typed', async () => {
+    let contacts = [ADA, UNNAMED];
+    stubServer((r) =>
+      r.url === urlOf(endpoints.contactTimeline, { id: 'k-2' }) ? ok({ items: [], nextCursor: null }) : ok({ contacts }),
+    );
+    const events = userEvent.setup();
+    const { queryClient } = renderWithProviders(<ContactsPage />);
+    await screen.findByText('Ada Lovelace');
+    await events.click(screen.getByRole('button', { name: 'Edit +44 20 7946 0958' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Contact' });
+    await events.type(within(dialog).getByLabelText('Notes'), 'Calls after six');
+
+    const renamed = { ...ADA, name: 'Ada King' };
+    contacts = [renamed, UNNAMED];
+    act(() => applyEvent(queryClient, { type: 'contact_changed', data: { contactId: 'k-1', contact: renamed } }));
+    expect(await screen.findByText('Ada King')).toBeTruthy();
+    expect(screen.queryByText('Ada Lovelace')).toBeNull();
+    expect((within(dialog).getByLabelText('Notes') as HTMLTextAreaElement).value).toBe('Calls after six');
+
+    contacts = [UNNAMED];
+    act(() => applyEvent(queryClient, { type: 'contact_changed', data: { contactId: 'k-1', contact: null } }));
+    await waitFor(() => expect(screen.queryByText('Ada King')).toBeNull());
   });
 
   it('asks before deleting, naming the contact or its number', async () => {

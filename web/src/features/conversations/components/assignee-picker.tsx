@@ -18,8 +18,10 @@ export function AssigneePicker({ conversationId, assignee }: { conversationId: s
   const members = useAssignableMembers();
   const assign = useAssignConversation(conversationId);
   const options = [...(members.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
-  // Someone no longer in the team can still be the owner until someone reassigns it.
-  if (assignee && !options.some((m) => m.id === assignee.id)) options.unshift({ ...assignee } as (typeof options)[number]);
+  // An owner the team list does not hold (removed a moment ago, their conversations still moving) is
+  // shown as the current value only: nobody can pick them (docs/product.md: Removed members).
+  const unlisted = assignee && !options.some((m) => m.id === assignee.id) ? assignee : null;
+  const gone = unlisted !== null && members.isSuccess;
   const value = assign.isPending ? (assign.variables ?? UNASSIGNED) : (assignee?.id ?? UNASSIGNED);
 
   return (
@@ -41,6 +43,11 @@ export function AssigneePicker({ conversationId, assignee }: { conversationId: s
           )}
         >
           <option value={UNASSIGNED}>Unassigned</option>
+          {unlisted && (
+            <option value={unlisted.id} disabled={gone}>
+              {gone ? `${unlisted.name} (removed)` : unlisted.name}
+            </option>
+          )}
           {options.map((member) => (
             <option key={member.id} value={member.id}>
               {member.name}

@@ -1254,6 +1254,75 @@ describe('ConversationsPage team inbox', () => {
     expect(picker.value).toBe('');
   });
 
+  it('never offers a removed member: one removed elsewhere leaves the picker at once; an owner not in the team cannot be picked', async () => {
+    const theirs = conversation(2, { assignee: { id: 'u9', name: 'Removed Agent' } });
+    const state = {
+      conversations: [conversation(1), theirs],
+      messages: { 'cv-1': [message('cv-1')], 'cv-2': [message('cv-2')] },
+      users: [grace, ada],
+    };
+    conversationServer(state);
+    const { queryClient } = renderPage('/conversations/cv-1');
+    const picker = (await waitFor(() => threadRegion().getByRole('combobox', { name: 'Assignee' }))) as HTMLSelectElement;
+    const offered = () =>
+      within(threadRegion().getByRole('combobox', { name: 'Assignee' }))
+        .getAllByRole('option')
+        .filter((o) => !(o as HTMLOptionElement).disabled)
+        .map((o) => o.textContent);
+    await waitFor(() => expect(offered()).toEqual(['Unassigned', 'Ada Lovelace', 'Grace Hopper']));
+
+    // Grace is removed in another tab: her name leaves the choices without a reload.
+    state.users = [ada];
+    act(() => applyEvent(queryClient, { type: 'member_removed', data: { userId: 'u2' } }));
+    await waitFor(() => expect(offered()).toEqual(['Unassigned', 'Ada Lovelace']));
+    expect(picker.value).toBe('');
+
+    // A conversation still showing someone who left (their move on its way): named, not offered.
+    await userEvent.setup().click(within(list()).getByRole('link', { name: /555-0202/ }));
+    await waitFor(() =>
+      expect((threadRegion().getByRole('combobox', { name: 'Assignee' }) as HTMLSelectElement).value).toBe('u9'),
+    );
+    const current = within(threadRegion().getByRole('combobox', { name: 'Assignee' })).getByRole('option', {
+      name: 'Removed Agent (removed)',
+    }) as HTMLOptionElement;
+    expect(current.disabled).toBe(true);
+    expect(offered()).toEqual(['Unassigned', 'Ada Lovelace']);
+  });
+
+  it('a contact renamed or deleted by someone else shows at once in the list and the open thread', async () => {
+    const named = conversation(1, { contact: { id: 'ct-1', name: 'Old Name', phoneNumber: '+14155550201' } });
+    conversationServer({ conversations: [named, conversation(2)], messages: { 'cv-1': [message('cv-1')] } });
+    const { queryClient } = renderPage('/conversations/cv-1');
+    const title = () => threadRegion().getByRole('heading', { level: 2 }).textContent;
+    await waitFor(() => expect(title()).toBe('Old Name'));
+    await waitFor(() => expect(items()[0]?.textContent).toContain('Old Name'));
+    const untouched = items()[1]?.textContent;
+
+    const contact = {
+      id: 'ct-1',
+      name: 'Renamed Person',
+      phoneNumber: '+14155550201',
+      email: null,
+      notes: null,
+      callCount: 0,
+      conversationCount: 1,
+      lastContactAt: null,
+      lastConversationId: 'cv-1',
+      createdAt: minutesAgo(60),
+    };
+    act(() => applyEvent(queryClient, { type: 'contact_changed', data: { contactId: 'ct-1', contact } }));
+    await waitFor(() => expect(title()).toBe('Renamed Person'));
+    expect(items()[0]?.textContent).toContain('Renamed Person');
+    expect(items()[0]?.textContent).not.toContain('Old Name');
+    expect(items()[1]?.textContent).toBe(untouched);
+    expect(screen.getByText('Showing 2 of 2 open conversations')).toBeTruthy();
+
+    // Deleted: the conversation stays, showing the number.
+    act(() => applyEvent(queryClient, { type: 'contact_changed', data: { contactId: 'ct-1', contact: null } }));
+    await waitFor(() => expect(title()).toBe('(415) 555-0201'));
+    expect(items()[0]?.textContent).toContain('(415) 555-0201');
+  });
+
   it('marks read once when opened with unread texts, once per text arriving while read, and not while the tab is hidden', async () => {
     const tab = tabVisibility();
     try {

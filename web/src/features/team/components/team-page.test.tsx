@@ -1,9 +1,10 @@
 import type { Role } from '@shared/contract/auth';
 import type { TeamUser } from '@shared/contract/settings';
 import type { Invitation } from '@shared/contract/team';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyEvent } from '@/lib/realtime/event-cache';
 import { session } from '@/lib/services';
 import {
   callLine,
@@ -179,7 +180,7 @@ describe('TeamPage', () => {
 
   it('the owner changes a role and removes a member after confirming; never the owner or themselves', async () => {
     signInAs('OWNER');
-    const requests = teamServer(() => ok({ user: { id: 'u2' } }));
+    const requests = teamServer(() => ok({ user: { id: 'u2' }, conversations: { moved: 0, complete: true } }));
     const events = userEvent.setup();
     renderWithProviders(<TeamPage />);
     const ada = await screen.findByRole('row', { name: /Ada Lovelace/ });
@@ -203,6 +204,84 @@ describe('TeamPage', () => {
       { url: urlOf(endpoints.updateUserRole, { id: 'u2' }), method: 'PATCH', body: { role: 'ADMIN' } },
       { url: urlOf(endpoints.removeUser, { id: 'u2' }), method: 'DELETE', body: undefined },
     ]);
+  });
+
+  it("asks where the member's conversations go: Unassigned by default or a member the remover picks, and moves them all", async () => {
+    signInAs('OWNER');
+    const alan: TeamUser = {
+      ...(USERS[1] as TeamUser),
+      id: 'u3',
+      name: 'Alan Turing',
+      email: 'alan@example.com',
+      avatarUrl: null,
+    };
+    let passes = 0;
+    const requests = stubServer((r) => {
+      if (r.method === 'GET' && r.url === urlOf(endpoints.listUsers)) return ok({ users: [...USERS, alan] });
+      if (r.method === 'GET' && r.url === urlOf(endpoints.listInvitations)) return ok({ invitations: [] });
+      if (r.method === 'GET' && r.url.startsWith(urlOf(endpoints.listConversations)))
+        return ok({ conversations: [], total: 30, pagination: { total: 30, limit: 1, offset: 0, nextCursor: null } });
+      // The first pass runs out of time with 25 moved; the second moves the rest.
+      passes += 1;
+      return ok({
+        user: { id: 'u2' },
+        conversations: passes === 1 ? { moved: 25, complete: false } : { moved: 5, complete: true },
+      });
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<TeamPage />);
+    const grace = await screen.findByRole('row', { name: /Grace Hopper/ });
+    await events.click(within(grace).getByRole('button', { name: 'Remove Grace Hopper' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Remove Grace Hopper?' });
+    const choice = within(confirm).getByLabelText('Their conversations') as HTMLSelectElement;
+    // Keyboard first: the choice has the focus, and it starts at Unassigned.
+    expect(document.activeElement).toBe(choice);
+    expect(choice.selectedOptions[0]?.textContent).toBe('Leave unassigned');
+    expect([...choice.options].map((o) => o.textContent)).toEqual([
+      'Leave unassigned',
+      'Reassign to Ada Lovelace',
+      'Reassign to Alan Turing',
+    ]);
+    expect(await within(confirm).findByText('30 conversations are assigned to Grace Hopper.')).toBeTruthy();
+    expect(description(choice)).toBe('30 conversations are assigned to Grace Hopper.');
+
+    await events.selectOptions(choice, 'Reassign to Alan Turing');
+    await events.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(
+      await screen.findByText('Grace Hopper was removed from the team. 30 conversations are reassigned to Alan Turing.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(changes(requests)).toEqual([
+      { url: urlOf(endpoints.removeUser, { id: 'u2' }), method: 'DELETE', body: { reassignTo: 'u3' } },
+      { url: urlOf(endpoints.removeUser, { id: 'u2' }), method: 'DELETE', body: { reassignTo: 'u3' } },
+    ]);
+  });
+
+  it('an invitation accepted elsewhere leaves Pending Invitations and joins the team list without navigating', async () => {
+    signInAs('OWNER');
+    const joined: TeamUser = {
+      id: 'u5',
+      name: 'New Colleague',
+      email: 'new@example.com',
+      role: 'ADMIN',
+      avatarUrl: null,
+      lastActiveAt: new Date().toISOString(),
+    };
+    let accepted = false;
+    stubServer((r) =>
+      r.url === urlOf(endpoints.listUsers)
+        ? ok({ users: accepted ? [...USERS, joined] : USERS })
+        : ok({ invitations: accepted ? [] : [INVITATION] }),
+    );
+    const { queryClient } = renderWithProviders(<TeamPage />);
+    await screen.findByRole('region', { name: 'Pending Invitations (1)' });
+    expect(screen.getByText('Showing 2 team members')).toBeTruthy();
+
+    accepted = true;
+    act(() => applyEvent(queryClient, { type: 'invitation_accepted', data: { invitationId: 'inv-1', user: joined } }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: /Pending Invitations/ })).toBeNull());
+    expect(screen.getByRole('row', { name: /New Colleague/ })).toBeTruthy();
+    expect(screen.getByText('Showing 3 team members')).toBeTruthy();
   });
 
   it('an admin invites agents only and removes agents only: only the owner grants or takes away admin', async () => {

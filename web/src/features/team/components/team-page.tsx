@@ -7,7 +7,6 @@ import { useId, useState } from 'react';
 import { Alert } from '@/components/alert';
 import { Avatar } from '@/components/avatar';
 import { Button } from '@/components/button';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmptyState } from '@/components/empty-state';
 import { IconButton } from '@/components/icon-button';
 import { PageHeader } from '@/components/page-header';
@@ -20,11 +19,12 @@ import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
 import { useOnlineUsers } from '@/lib/realtime/realtime';
 import { formatRelativeTime } from '@/lib/relative-time';
-import { useRemoveUser, useTeam } from '../api/team-api';
+import { useTeam } from '../api/team-api';
 import { ChangeRoleDialog } from './change-role-dialog';
 import { InviteMemberDialog } from './invite-member-dialog';
 import { OnlineStatus } from './online-status';
 import { PendingInvitations } from './pending-invitations';
+import { RemoveMemberDialog } from './remove-member-dialog';
 import { RoleBadge } from './role-badge';
 
 type Open = { user: TeamUser; open: boolean } | null;
@@ -48,7 +48,6 @@ export function TeamPage() {
   // Who may is the routes' rule (their contracts' roles), asked here before offering the action.
   const canManage = allows(createInvitation, me?.role);
   const isOwner = allows(updateUserRole, me?.role);
-  const remove = useRemoveUser();
   const online = new Set(useOnlineUsers().map((u) => u.id));
   // Last Active is counted in minutes: a tick every 30 s keeps "Just now" from outstaying its minute.
   const now = useNow(30_000);
@@ -200,10 +199,7 @@ export function TeamPage() {
                               icon={UserMinus}
                               tone="danger"
                               label={`Remove ${user.name}`}
-                              onClick={() => {
-                                remove.reset();
-                                setRemoving({ user, open: true });
-                              }}
+                              onClick={() => setRemoving({ user, open: true })}
                             />
                           )}
                         </div>
@@ -233,26 +229,17 @@ export function TeamPage() {
       />
       {editing && <ChangeRoleDialog user={editing.user} open={editing.open} onOpenChange={keepUser(setEditing)} />}
       {removing && (
-        <ConfirmDialog
+        <RemoveMemberDialog
+          key={removing.user.id}
+          user={removing.user}
+          members={users}
           open={removing.open}
           onOpenChange={keepUser(setRemoving)}
-          title={`Remove ${removing.user.name}?`}
-          confirmLabel="Remove"
-          pendingLabel="Removing..."
-          pending={remove.isPending}
-          error={remove.isError ? errorMessage(remove.error, 'Failed to remove member') : null}
-          onConfirm={() =>
-            remove.mutate(removing.user.id, {
-              onSuccess: () => {
-                setRemoving(null);
-                setNotice(`${removing.user.name} was removed from the team.`);
-              },
-            })
-          }
-        >
-          {removing.user.name} is signed out at once and leaves every inbox; numbers routed to them become unassigned. Their past
-          conversations and calls keep their name.
-        </ConfirmDialog>
+          onRemoved={(message) => {
+            setRemoving(null);
+            setNotice(message);
+          }}
+        />
       )}
     </>
   );

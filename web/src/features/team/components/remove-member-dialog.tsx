@@ -1,0 +1,112 @@
+import type { TeamUser } from '@shared/contract/settings';
+import { useQuery } from '@tanstack/react-query';
+import { ChevronDown } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { errorMessage } from '@/lib/api-client';
+import { plural } from '@/lib/plural';
+import { assignedCountQuery, useRemoveUser } from '../api/team-api';
+
+const UNASSIGNED = '';
+
+/**
+ * "Remove {name}?" with the remover's choice of where the member's conversations go: Unassigned (the
+ * default) or another member (docs/product.md §2.16). It stays open, pending, until every pass of the
+ * removal is done, and says how many conversations moved.
+ */
+export function RemoveMemberDialog({
+  user,
+  members,
+  open,
+  onOpenChange,
+  onRemoved,
+}: {
+  user: TeamUser;
+  /** The team as listed: everyone but the member being removed may take their conversations. */
+  members: TeamUser[];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onRemoved: (notice: string) => void;
+}) {
+  const remove = useRemoveUser();
+  const [reassignTo, setReassignTo] = useState(UNASSIGNED);
+  const fieldId = useId();
+  const countId = useId();
+  const assigned = useQuery({ ...assignedCountQuery(user.id), enabled: open });
+  const others = members.filter((m) => m.id !== user.id).sort((a, b) => a.name.localeCompare(b.name));
+  const target = others.find((m) => m.id === reassignTo);
+  // Opened again: a fresh question, not the last answer's error or choice.
+  const { reset } = remove;
+  useEffect(() => {
+    if (!open) return;
+    reset();
+    setReassignTo(UNASSIGNED);
+  }, [open, reset]);
+
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Remove ${user.name}?`}
+      confirmLabel="Remove"
+      pendingLabel="Removing..."
+      pending={remove.isPending}
+      error={remove.isError ? errorMessage(remove.error, 'Failed to remove member') : null}
+      onConfirm={() =>
+        remove.mutate(
+          { id: user.id, reassignTo: reassignTo || null },
+          {
+            onSuccess: ({ moved }) => {
+              const where = target ? `reassigned to ${target.name}` : 'now unassigned';
+              onRemoved(
+                moved > 0
+                  ? `${user.name} was removed from the team. ${plural(moved, 'conversation')} ${moved === 1 ? 'is' : 'are'} ${where}.`
+                  : `${user.name} was removed from the team.`,
+              );
+            },
+          },
+        )
+      }
+      fields={
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={fieldId} className="text-sm font-medium text-fg">
+            Their conversations
+          </label>
+          <div className="relative">
+            <select
+              id={fieldId}
+              value={reassignTo}
+              disabled={remove.isPending}
+              aria-describedby={countId}
+              onChange={(event) => setReassignTo(event.target.value)}
+              className="min-h-10 w-full appearance-none rounded-lg border border-border bg-surface py-2 pr-9 pl-3 text-sm text-fg disabled:cursor-not-allowed disabled:opacity-60 dark:[color-scheme:dark]"
+            >
+              <option value={UNASSIGNED}>Leave unassigned</option>
+              {others.map((member) => (
+                <option key={member.id} value={member.id}>
+                  Reassign to {member.name}
+                </option>
+              ))}
+            </select>
+            <ChevronDown
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted"
+            />
+          </div>
+          <p id={countId} className="text-xs text-muted">
+            {assigned.isSuccess
+              ? assigned.data === 0
+                ? `No conversations are assigned to ${user.name}.`
+                : `${plural(assigned.data, 'conversation')} ${assigned.data === 1 ? 'is' : 'are'} assigned to ${user.name}.`
+              : assigned.isError
+                ? `Everything assigned to ${user.name} moves as chosen.`
+                : 'Counting their conversations...'}
+          </p>
+        </div>
+      }
+    >
+      {user.name} is signed out at once and leaves every inbox; numbers routed to them become unassigned. Their past conversations
+      and calls keep their name.
+    </ConfirmDialog>
+  );
+}
