@@ -475,7 +475,7 @@ describe('ConversationsPage thread', () => {
     expect(rows[1]?.textContent).not.toContain('Service Unavailable');
   });
 
-  it('the message menu works from the keyboard: Details shows the provider facts, Delete says it is coming soon', async () => {
+  it('the message menu works from the keyboard: Details shows the provider facts; there is no Delete (docs/product.md §2.5)', async () => {
     const failed = message('cv-1', { direction: 'OUTBOUND', status: 'FAILED', providerStatus: 'failed' });
     failed.smsMessage = {
       ...failed.smsMessage,
@@ -496,7 +496,7 @@ describe('ConversationsPage thread', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((i) => i.textContent),
-    ).toEqual(['Details', 'Delete']);
+    ).toEqual(['Details']);
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Details'));
     await events.keyboard('{Enter}');
 
@@ -517,16 +517,7 @@ describe('ConversationsPage thread', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // Focus is back on the button that opened the menu.
     await waitFor(() => expect(document.activeElement).toBe(trigger));
-
-    trigger.focus();
-    await events.keyboard('{Enter}');
-    await screen.findByRole('menu');
-    await events.keyboard('{ArrowDown}');
-    await waitFor(() => expect(document.activeElement?.textContent).toBe('Delete'));
-    await events.keyboard('{Enter}');
-    expect(await threadRegion().findByText('Deleting messages is coming soon.')).toBeTruthy();
-    // Nothing was asked of the server.
-    expect(threadRegion().getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.queryByText(/coming soon/)).toBeNull();
   });
 
   it('Load earlier messages brings the page before the newest, above it', async () => {

@@ -1,6 +1,6 @@
 import type { Message } from '@shared/contract/conversations';
 import { canRetry } from '@shared/message-status';
-import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw, Trash2 } from 'lucide-react';
+import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useRef, useState } from 'react';
 import { useSession } from '@/hooks/use-session';
@@ -21,17 +21,16 @@ const MENU_ITEM =
 /**
  * One message: inbound on the left, outbound on the right with who sent it ('You', or the colleague),
  * its delivery (docs/product.md §4) and, when it failed, why — and Retry when it failed before Twilio took it.
- * Its menu offers Details and Delete (docs/product.md §2; Delete is not available yet).
+ * Its menu offers Details only: a text cannot be unsent, so it stays in the team's record of what the
+ * customer was told (docs/product.md §2.5).
  */
 export function MessageBubble({
   message,
   from,
-  onDelete,
 }: {
   message: Message;
   /** The contact's number as the app writes numbers: pictures are "Photo from" it. */
   from: string;
-  onDelete: () => void;
 }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
   // Details opens once the menu has given focus back to its button, so closing Details returns it there.
@@ -100,10 +99,6 @@ export function MessageBubble({
             >
               <Info aria-hidden="true" className="size-4 text-muted" />
               Details
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className={MENU_ITEM} onSelect={onDelete}>
-              <Trash2 aria-hidden="true" className="size-4 text-muted" />
-              Delete
             </DropdownMenu.Item>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
