@@ -42,7 +42,8 @@ export interface ConversationRecord {
   channelId: string;
   channelIdentifier: string;
   /** `mediaCount` only when the message had media. */
-  lastMessage: { direction: 'INBOUND' | 'OUTBOUND'; body: string; mediaCount?: number } | null;
+  /** `failed`: the last message is a text that failed (functions/conversations/last-message-delivery.ts). */
+  lastMessage: { direction: 'INBOUND' | 'OUTBOUND'; body: string; mediaCount?: number; failed?: boolean } | null;
   lastMessageAt: string;
   messageCount: number;
   optedOut: boolean;
@@ -103,6 +104,8 @@ export interface MessageRecord {
   expiresAt?: number;
   /** An inbound MMS's media in Twilio's order; absent on a text without any. */
   media?: MessageMediaRecord[];
+  /** The new message a text that failed after Twilio took it was sent again as (Retry). */
+  resentAs?: string;
 }
 
 /** A media item as Twilio announced it: its type, its SID (ME…) and its URL (fetched with the company's credentials). */
@@ -143,6 +146,7 @@ export function toMessage(record: MessageRecord): Message {
       errorCode: record.errorCode,
       errorMessage: record.errorMessage,
     },
+    ...(record.resentAs ? { resentAs: record.resentAs } : {}),
   };
 }
 

@@ -77,6 +77,11 @@ export const MessageSchema = z.object({
   /** An MMS's media, in Twilio's order (a sent one's in the order attached); [] for a text without any. A message may be pictures only (body ''). */
   media: z.array(MessageMediaSchema),
   smsMessage: SmsDetailsSchema,
+  /**
+   * A text that failed after Twilio had taken it, and was sent again by Retry: the id of the new
+   * message that carries its words (docs/product.md: Retry). Absent otherwise.
+   */
+  resentAs: z.optional(z.string()),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -86,9 +91,17 @@ export const ConversationSchema = z.object({
   /** name is '' when nobody named the contact (the list shows the number); id null once the contact was deleted. */
   contact: z.object({ id: z.nullable(z.string()), name: z.string(), phoneNumber: z.string() }),
   channel: z.object({ id: z.string(), identifier: z.string() }),
-  /** `mediaCount`: the list says "Photo" for a message of pictures only; absent means 0. */
+  /**
+   * `mediaCount`: the list says "Photo" for a message of pictures only; absent means 0. `failed`: the
+   * last message is a text that failed, before or after Twilio took it (the list marks it); absent means not.
+   */
   lastMessage: z.nullable(
-    z.object({ direction: z.enum(MESSAGE_DIRECTIONS), body: z.string(), mediaCount: z.optional(z.number()) }),
+    z.object({
+      direction: z.enum(MESSAGE_DIRECTIONS),
+      body: z.string(),
+      mediaCount: z.optional(z.number()),
+      failed: z.optional(z.boolean()),
+    }),
   ),
   lastMessageAt: z.string(),
   messageCount: z.number(),
@@ -256,7 +269,13 @@ export const createPictureUpload = httpContract({
   response: z.object({ upload: PictureUploadSchema }),
 });
 
-/** Sends a failed outbound message again, as the same message; 409 unless it failed before Twilio took it. */
+/**
+ * Sends a failed outbound text again (docs/product.md: Retry). One Twilio never took is sent again as
+ * the same message (200, `data.message` that message). One that failed after Twilio took it (undelivered,
+ * failed: Twilio cannot send a message twice) is sent as a new message with the same words (201,
+ * `data.message` the new one); the failed one then carries `resentAs`. 409 for anything else, or once
+ * it was sent again.
+ */
 export const retryMessage = httpContract({
   method: 'POST',
   path: '/api/v1/conversations/{id}/messages/{messageId}/retry',

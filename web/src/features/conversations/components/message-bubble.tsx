@@ -1,5 +1,5 @@
 import type { Message } from '@shared/contract/conversations';
-import { canRetry } from '@shared/message-status';
+import { canResend, canRetry } from '@shared/message-status';
 import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useRef, useState } from 'react';
@@ -20,7 +20,7 @@ const MENU_ITEM =
 
 /**
  * One message: inbound on the left, outbound on the right with who sent it ('You', or the colleague),
- * its delivery (docs/product.md §4) and, when it failed, why — and Retry when it failed before Twilio took it.
+ * its delivery (docs/product.md §4) and, when it failed, why — and Retry (docs/product.md: Retry).
  * Its menu offers Details only: a text cannot be unsent, so it stays in the team's record of what the
  * customer was told (docs/product.md §2.5).
  */
@@ -70,7 +70,14 @@ export function MessageBubble({
           {delivery && <Delivery status={delivery} />}
         </p>
         {reason && <p className="text-xs font-medium text-danger">{reason}</p>}
-        {canRetry({ ...message, providerMessageId: message.smsMessage.providerMessageId }) && <RetryButton message={message} />}
+        {message.resentAs ? (
+          <p className="inline-flex items-center gap-1 text-xs text-muted">
+            <RotateCw aria-hidden="true" className="size-3.5" />
+            Sent again below
+          </p>
+        ) : (
+          sendable(message) && <RetryButton message={message} />
+        )}
       </div>
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
@@ -106,6 +113,15 @@ export function MessageBubble({
       <MessageDetailsDialog message={message} sender={sender} open={detailsOpen} onOpenChange={setDetailsOpen} />
     </li>
   );
+}
+
+/**
+ * Retry: a text Twilio never took is sent again as itself; one that failed after Twilio took it
+ * (undelivered) as a new message with its words, since Twilio cannot send a message twice.
+ */
+function sendable(message: Message): boolean {
+  const facts = { ...message, providerMessageId: message.smsMessage.providerMessageId };
+  return canRetry(facts) || canResend(facts);
 }
 
 function RetryButton({ message }: { message: Message }) {
