@@ -339,7 +339,8 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     contract: voice.outboundCallWebhook,
     handler: 'webhooks/outbound-call',
     table: 'write',
-    capabilities: ['customerSecrets'],
+    // publish: a refused call's end (and why) goes to the agent's widget.
+    capabilities: ['customerSecrets', 'publish'],
     kms: ['decrypt'],
   },
   // Pictures in texts and voicemail: the bytes are fetched from Twilio with the company's credentials.

@@ -17,14 +17,35 @@ export const STATUS_RANK: Record<MessageStatus, number> = {
   DELIVERED: 5,
 };
 
-/**
- * Whether a message can be sent again (the thread's Retry, and POST .../retry): an outbound one that
- * failed before Twilio took it (no MessageSid), so no late status of the first attempt can land on it.
- */
-export function canRetry(message: {
+interface Sendable {
   direction: (typeof MESSAGE_DIRECTIONS)[number];
+  type?: 'SMS' | 'NOTE';
   status: MessageStatus;
   providerMessageId: string | null;
-}): boolean {
+  resentAs?: string | undefined;
+}
+
+/** Failed, before or after Twilio took it (the list's marker, the thread's Failed). */
+export const isFailedStatus = (status: MessageStatus) => status === 'FAILED' || status === 'UNDELIVERED';
+
+/**
+ * Whether a message can be sent again as itself (POST .../retry): an outbound one that failed before
+ * Twilio took it (no MessageSid), so no late status of the first attempt can land on it.
+ */
+export function canRetry(message: Sendable): boolean {
   return message.direction === 'OUTBOUND' && message.status === 'FAILED' && !message.providerMessageId;
+}
+
+/**
+ * Whether a message can be sent again as a new message with the same words (POST .../retry): an
+ * outbound text that failed after Twilio took it (Twilio cannot send a message twice), not sent again yet.
+ */
+export function canResend(message: Sendable): boolean {
+  return (
+    message.direction === 'OUTBOUND' &&
+    message.type !== 'NOTE' &&
+    isFailedStatus(message.status) &&
+    Boolean(message.providerMessageId) &&
+    !message.resentAs
+  );
 }

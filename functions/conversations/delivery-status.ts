@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type MessageStatus, smsStatusWebhook } from '../../shared/contract/conversations';
+import { isFailedStatus } from '../../shared/message-status';
 import { countStatusChange } from '../channels/delivery-summary';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -9,6 +10,7 @@ import { publish } from '../realtime/publish';
 import type { ProviderRecord } from '../settings/records';
 import { signedWebhookUrl } from '../settings/webhook-urls';
 import { messageErrorText, OPTED_OUT_ERROR } from '../twilio/message-errors';
+import { markLastMessageFailed } from './last-message-delivery';
 import { STATUS_RANK } from './message-writes';
 import { type MessageRecord, type MessageSidRecord, toMessage } from './records';
 
@@ -157,6 +159,9 @@ export async function recordDeliveryStatus(
     errorCode: (updated as { errorCodeBefore?: number | null }).errorCodeBefore ?? null,
   };
   await countStatusChange(updated, before, { status: updated.status, errorCode: updated.errorCode ?? null });
+  // The list's mark: a text failed (undelivered after Twilio took it, too), or a handset got it after all.
+  const failedNow = isFailedStatus(updated.status);
+  if (failedNow !== isFailedStatus(before.status ?? 'QUEUED')) await markLastMessageFailed(updated, failedNow);
   await publish(companyId, {
     type: 'message_status_updated',
     data: { conversationId: updated.conversationId, message: toMessage(updated) },

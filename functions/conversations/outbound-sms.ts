@@ -1,13 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../../shared/contract/conversations';
-import { canRetry } from '../../shared/message-status';
+import { canResend, canRetry } from '../../shared/message-status';
 import { smsSegments } from '../../shared/sms-segments';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
 import { countSent, countStatusChange } from '../channels/delivery-summary';
 import { retentionExpiry } from '../company/retention';
-import { conflict, notFound, unauthorized } from '../lib/app-error';
+import { AppError, conflict, notFound, unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { logError } from '../lib/log';
@@ -21,6 +21,7 @@ import { TwilioApiError, type TwilioMessage } from '../twilio/rest-client';
 import { companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
 import { markOptedOut, statusCallbackUrl } from './delivery-status';
+import { markLastMessageFailed } from './last-message-delivery';
 import {
   conversationUpdateCounts,
   conversationUpdateItem,
@@ -44,7 +45,14 @@ export const optedOutMessage =
  * StatusCallback. Twilio's refusal or silence is stored on the message as FAILED with the reason: the
  * text the agent typed is never lost. Tells the company (message_sent) either way.
  */
-export async function sendSms(companyId: string, userId: string, conversationId: string, body: string): Promise<Message> {
+export async function sendSms(
+  companyId: string,
+  userId: string,
+  conversationId: string,
+  body: string,
+  /** The new message's id, when it was chosen first (a failed text sent again names it beforehand). */
+  messageId: string = newId(),
+): Promise<Message> {
   const [conversation, user] = await Promise.all([
     getConversationRecord(companyId, conversationId),
     getActiveUser(companyId, userId),
@@ -59,27 +67,50 @@ export async function sendSms(companyId: string, userId: string, conversationId:
     // Read again on every attempt: the update below holds only against the latest state.
     const before = await getConversationRecord(companyId, conversationId);
     at = at === undefined || at === before.lastMessageAt ? messageTime(before) : at;
-    return tryStore(before, body, { id: user.id, name: user.name }, at);
+    return tryStore(before, body, { id: user.id, name: user.name }, at, messageId);
   });
   await countSent(message);
   const sent = await handToTwilio(provider, channel, after, message);
   const view = toSharedConversation(await toConversationView(after));
+  // Twilio refused it at once: the summary read before says so too, as a read of the list now would.
+  if (sent.status === 'FAILED' && view.lastMessage && view.lastMessageAt === sent.createdAt) {
+    view.lastMessage = { ...view.lastMessage, failed: true };
+  }
   await publish(companyId, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
   return sent;
 }
 
 /**
- * Sends a failed outbound text again, as the same message (same place in the thread, counted once):
- * only one Twilio never took (no MessageSid), so a late status of the first attempt cannot land on
- * it. Back to QUEUED with the reason cleared, then as a send; two retries at once send it once.
+ * Retry of a failed outbound text (docs/product.md: Retry). One Twilio never took (no MessageSid) is
+ * sent again as the same message (same place in the thread, counted once): no late status of the first
+ * attempt can land on it. One that failed after Twilio took it is sent as a new message with the same
+ * words, by `userId`, since Twilio cannot send a message twice; `created` says which.
  */
-export async function retrySms(companyId: string, conversationId: string, messageId: string): Promise<Message> {
+export async function retrySms(
+  companyId: string,
+  userId: string,
+  conversationId: string,
+  messageId: string,
+): Promise<{ message: Message; created: boolean }> {
   const conversation = await getConversationRecord(companyId, conversationId);
   const failed = await findMessageRecord(companyId, conversationId, messageId);
   if (!failed) throw notFound('Message not found');
+  if (canResend(failed)) return { message: await resendSms(conversation, userId, failed), created: true };
   if (!canRetry(failed)) {
-    throw conflict('Only a sent message that failed before Twilio took it can be sent again.', 'CONFLICT');
+    throw conflict(
+      failed.resentAs ? 'This message was already sent again.' : 'Only a sent message that failed can be sent again.',
+      'CONFLICT',
+    );
   }
+  return { message: await retryAsItself(conversation, failed), created: false };
+}
+
+/**
+ * The text Twilio never took, back to QUEUED with the reason cleared, then as a send; two retries at
+ * once send it once.
+ */
+async function retryAsItself(conversation: ConversationRecord, failed: MessageRecord): Promise<Message> {
+  const { companyId, id: conversationId } = conversation;
   const { channel, provider } = await requireSendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
 
@@ -108,15 +139,68 @@ export async function retrySms(companyId: string, conversationId: string, messag
     { status: 'FAILED', errorCode: failed.errorCode ?? null },
     { status: 'QUEUED', errorCode: null },
   );
+  // No longer the list's failed last message, while it is on its way again.
+  await markLastMessageFailed(queued, false);
   const sent = await handToTwilio(provider, channel, conversation, queued);
   await publish(companyId, { type: 'message_status_updated', data: { conversationId, message: sent } });
   return sent;
 }
 
-async function tryStore(before: ConversationRecord, body: string, sentBy: { id: string; name: string }, at: string) {
+/**
+ * A text that failed after Twilio took it, sent again as a new message with its words. The failed one
+ * is claimed first (`resentAs`, the new message's id), so two retries at once send it once; should the
+ * send be refused before anything is stored, the claim is let go and Retry stays.
+ */
+async function resendSms(conversation: ConversationRecord, userId: string, failed: MessageRecord): Promise<Message> {
+  const { companyId, id: conversationId } = conversation;
+  await requireSendingRoute(conversation);
+  if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
+  const resentAs = newId();
+  let claimed: MessageRecord;
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: messageKey(failed),
+        UpdateExpression: 'SET resentAs = :resentAs',
+        ConditionExpression: 'attribute_not_exists(resentAs) AND providerMessageId = :sid',
+        ExpressionAttributeValues: { ':resentAs': resentAs, ':sid': failed.providerMessageId },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    claimed = Attributes as MessageRecord;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw conflict('This message was already sent again.', 'CONFLICT');
+    throw error;
+  }
+  let sent: Message;
+  try {
+    sent = await sendSms(companyId, userId, conversationId, failed.body, resentAs);
+  } catch (error) {
+    // Refused before anything was stored (the sender removed meanwhile, the channel gone): Retry stays.
+    if (!(error instanceof AppError)) throw error;
+    await db
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: messageKey(failed),
+          UpdateExpression: 'REMOVE resentAs',
+          ConditionExpression: 'resentAs = :resentAs',
+          ExpressionAttributeValues: { ':resentAs': resentAs },
+        }),
+      )
+      .catch(() => undefined);
+    throw error;
+  }
+  // Other tabs put away the failed text's Retry.
+  await publish(companyId, { type: 'message_status_updated', data: { conversationId, message: toMessage(claimed) } });
+  return sent;
+}
+
+async function tryStore(before: ConversationRecord, body: string, sentBy: { id: string; name: string }, at: string, id: string) {
   const { companyId } = before;
   const message: MessageRecord = {
-    id: newId(),
+    id,
     companyId,
     conversationId: before.id,
     direction: 'OUTBOUND',
@@ -247,6 +331,7 @@ async function recordFailure(message: MessageRecord, errorCode: number | null, e
       }),
     );
     await countStatusChange(message, { status: message.status, errorCode: null }, { status: 'FAILED', errorCode });
+    await markLastMessageFailed(message, true);
     return toMessage(Attributes as MessageRecord);
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;

@@ -49,6 +49,8 @@ export interface ConversationRecord {
     mediaCount?: number;
     mediaKinds?: MediaKind[];
     sentBy?: { id: string; name: string };
+    /** The last message is a text that failed (functions/conversations/last-message-delivery.ts). */
+    failed?: boolean;
   } | null;
   lastMessageAt: string;
   messageCount: number;
@@ -110,6 +112,8 @@ export interface MessageRecord {
   expiresAt?: number;
   /** An inbound MMS's media in Twilio's order; absent on a text without any. */
   media?: MessageMediaRecord[];
+  /** The new message a text that failed after Twilio took it was sent again as (Retry). */
+  resentAs?: string;
 }
 
 /** A media item as Twilio announced it: its type, its SID (ME…) and its URL (fetched with the company's credentials). */
@@ -150,6 +154,7 @@ export function toMessage(record: MessageRecord): Message {
       errorCode: record.errorCode,
       errorMessage: record.errorMessage,
     },
+    ...(record.resentAs ? { resentAs: record.resentAs } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { callingSettings } from '../company/calling-settings';
 import { defaultCountry } from '../company/settings';
 import { toE164 } from '../contacts/contacts';
 import type { WebhookProvider } from '../lib/define-webhook';
+import { publish } from '../realtime/publish';
 import { signedWebhookUrl } from '../settings/webhook-urls';
 import type { CallRecord } from './call-records';
 import { callSidOwner, createCall, findCall } from './call-writes';
@@ -85,10 +86,26 @@ export async function placeCall(provider: WebhookProvider, call: OutboundCall): 
     durationSeconds: 0,
     endedAt: null,
   };
-  const stored = (await createCall(draft))?.call;
+  const created = await createCall(draft);
+  const stored = created?.call;
   // Another company's CallSid is refused like a caller ID that is not the agent's.
-  if (!stored || stored.outcome || !callerId || !to) return refusal(stored?.failureReason);
+  if (!stored || stored.outcome || !callerId || !to) {
+    // Decided here, so no status callback will end it: the agent's widget hears why now (docs/product.md §2.9 Outcome).
+    if (created?.created && stored?.outcome) await announceRefusal(stored);
+    return refusal(stored?.failureReason);
+  }
   return dialNumber(to, callerId.phoneNumber, statusCallback);
+}
+
+async function announceRefusal(call: CallRecord): Promise<void> {
+  await publish(call.companyId, {
+    type: 'call_ended',
+    data: {
+      callSid: call.providerCallId,
+      callStatus: call.callStatus,
+      ...(call.failureReason ? { failureReason: call.failureReason } : {}),
+    },
+  });
 }
 
 /**

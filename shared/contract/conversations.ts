@@ -78,6 +78,11 @@ export const MessageSchema = z.object({
   /** An MMS's media, in Twilio's order (a sent one's in the order attached); [] for a text without any. A message may be pictures only (body ''). */
   media: z.array(MessageMediaSchema),
   smsMessage: SmsDetailsSchema,
+  /**
+   * A text that failed after Twilio had taken it, and was sent again by Retry: the id of the new
+   * message that carries its words (docs/product.md: Retry). Absent otherwise.
+   */
+  resentAs: z.optional(z.string()),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -91,7 +96,8 @@ export const ConversationSchema = z.object({
    * `mediaCount` (absent means 0) and `mediaKinds`, each item's kind in order (shared/media-kinds.ts; absent
    * on conversations stored before): the list says "Photo", "2 photos", "PDF"… for a message without text.
    * `sentBy`: who sent an outbound one from the app (the list says "You:" or their first name); absent
-   * for inbound ones and those stored before.
+   * for inbound ones and those stored before. `failed`: the last message is a text that failed, before
+   * or after Twilio took it (the list marks it); absent means not.
    */
   lastMessage: z.nullable(
     z.object({
@@ -100,6 +106,7 @@ export const ConversationSchema = z.object({
       mediaCount: z.optional(z.number()),
       mediaKinds: z.optional(z.array(z.enum(MEDIA_KINDS))),
       sentBy: z.optional(MemberRefSchema),
+      failed: z.optional(z.boolean()),
     }),
   ),
   lastMessageAt: z.string(),
@@ -268,7 +275,13 @@ export const createPictureUpload = httpContract({
   response: z.object({ upload: PictureUploadSchema }),
 });
 
-/** Sends a failed outbound message again, as the same message; 409 unless it failed before Twilio took it. */
+/**
+ * Sends a failed outbound text again (docs/product.md: Retry). One Twilio never took is sent again as
+ * the same message (200, `data.message` that message). One that failed after Twilio took it (undelivered,
+ * failed: Twilio cannot send a message twice) is sent as a new message with the same words (201,
+ * `data.message` the new one); the failed one then carries `resentAs`. 409 for anything else, or once
+ * it was sent again.
+ */
 export const retryMessage = httpContract({
   method: 'POST',
   path: '/api/v1/conversations/{id}/messages/{messageId}/retry',

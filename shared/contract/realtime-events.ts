@@ -87,8 +87,11 @@ export interface ServerEvents {
   };
   /** To the company: one agent took the call (the others' panels close). */
   call_answered: { callSid: string; answeredBy: string };
-  /** To the company: the call is over, with its Call History status (the voice webhooks always send it). */
-  call_ended: { callSid: string; callStatus?: CallStatus };
+  /**
+   * To the company: the call is over, with its Call History status (the voice webhooks always send it)
+   * and, for an outbound call refused before it rang, why (as Call History's `failureReason`).
+   */
+  call_ended: { callSid: string; callStatus?: CallStatus; failureReason?: string };
   /**
    * To the company: its telephony provider was connected or disconnected (`changedAt`, ISO). Voice
    * tokens issued before then are signed with a key that no longer exists: every device starts again.

@@ -169,3 +169,36 @@ describe('at 1280 px', () => {
     expect(await covered(page.getByRole('button', { name: 'Open dialer' }), rowActions(page))).toEqual([]);
   });
 });
+
+describe('at 1366×850', () => {
+  it('an incoming call floats over the page: the Conversations card keeps its size, and Answer is reachable', async () => {
+    const page = await signedIn({ viewport: { width: 1366, height: 850 } });
+    await page.goto(web(conversationPath));
+    const send = await seen(page.getByRole('button', { name: 'Send' }));
+    const list = page.getByRole('region', { name: 'Conversation list' });
+    const before = await list.boundingBox();
+    const sendBefore = await send.boundingBox();
+    if (!before || !sendBefore) throw new Error('the conversation list or Send has no box');
+
+    await deviceRegistered(owner);
+    const call = await callFromPhone({ from: CUSTOMER, to: companyNumber });
+    const ringing = page.getByRole('region', { name: 'Incoming Call' });
+    const answer = await seen(ringing.getByRole('button', { name: 'Answer' }));
+    // The panel rose from the corner over the page; the page did not give way to it.
+    expect(await list.boundingBox()).toEqual(before);
+    expect(await send.boundingBox()).toEqual(sendBefore);
+    const panel = await ringing.boundingBox();
+    if (!panel) throw new Error('the Incoming Call panel has no box');
+    expect(panel.y).toBeLessThan(before.y + before.height);
+    // Over the page, not under it: a click on Answer reaches Answer.
+    const onTop = await answer.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      return hit !== null && el.contains(hit);
+    });
+    expect(onTop).toBe(true);
+    await hangUpCall(call.sid);
+    await gone(ringing);
+    expect(await list.boundingBox()).toEqual(before);
+  });
+});

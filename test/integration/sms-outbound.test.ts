@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/contract/conversations';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { MAX_MESSAGE_LENGTH } from '../../shared/sms-segments';
-import { callRoute, unchecked } from '../support/api';
+import { type Account, callRoute, signUp, unchecked } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
 import {
@@ -14,6 +14,7 @@ import {
   smsLine,
   socketsClosedAfterEach,
 } from '../support/sms';
+import { addTeamMember } from '../support/team';
 import { emulatorMessages, newTwilioAccount, numbersByKind, setTwilioFaults, textFromPhone } from '../support/twilio';
 
 const listen = socketsClosedAfterEach();
@@ -25,6 +26,9 @@ const listen = socketsClosedAfterEach();
  */
 const SHORT_ROUTE_TIMEOUT_MS = 6_000;
 const shortRoutes = ownGateway({ timeoutMs: (route) => (route.timeoutSeconds ? SHORT_ROUTE_TIMEOUT_MS : 10_000) });
+
+const retryAs = (account: Account, conversationId: string, messageId: string) =>
+  callRoute(endpoints.retryMessage, { params: { id: conversationId, messageId }, token: account.tokens.accessToken });
 
 /** The message as the thread shows it now. */
 async function messageInThread(line: SmsLine, conversationId: string, messageId: string): Promise<Message | undefined> {
@@ -153,6 +157,77 @@ describe('sending a text', () => {
       status: 'UNDELIVERED',
       smsMessage: { errorCode: 30003 },
     });
+  });
+
+  it('marks a conversation whose last text was undelivered (30003) in the list; Retry sends a new message with its words, once', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const [stranger, colleague] = await Promise.all([signUp(), addTeamMember(line.account, { name: 'Carla Colleague' })]);
+    const handset = '+15005550006';
+    const conversationId = await conversationWith(line, socket, handset);
+    const sent = await sendText(line.account, conversationId, 'Your order is ready.');
+    const failedId = sent.body.data.message.id;
+    await socket.next('message_status_updated', (e) => e.data.message.id === failedId && e.data.message.status === 'UNDELIVERED');
+    const listed = async () =>
+      (await callRoute(endpoints.listConversations, { token: line.account.tokens.accessToken })).body.data.conversations.find(
+        (c) => c.id === conversationId,
+      )?.lastMessage;
+    await expect.poll(listed).toEqual({ direction: 'OUTBOUND', body: 'Your order is ready.', failed: true });
+
+    // Another company's member cannot even see it.
+    const foreign = await retryAs(stranger, conversationId, failedId);
+    expect({ status: foreign.status, message: foreign.body.error?.message }).toEqual({
+      status: 404,
+      message: 'Conversation not found',
+    });
+
+    const retried = await retryAs(colleague, conversationId, failedId);
+    expect(retried.status).toBe(201);
+    const resent = retried.body.data.message;
+    expect(resent.id).not.toBe(failedId);
+    expect(resent).toMatchObject({
+      conversationId,
+      direction: 'OUTBOUND',
+      body: 'Your order is ready.',
+      sentBy: { id: colleague.user.id, name: 'Carla Colleague' },
+      smsMessage: { providerMessageId: expect.stringMatching(/^SM/), errorCode: null },
+    });
+    // The failed text stays as it was, naming the message that carried its words again; the tabs hear both.
+    const marked = await socket.next(
+      'message_status_updated',
+      (e) => e.data.message.id === failedId && !!e.data.message.resentAs,
+    );
+    expect(marked.data.message).toMatchObject({ status: 'UNDELIVERED', resentAs: resent.id, smsMessage: { errorCode: 30003 } });
+    const announced = await socket.next('message_sent', (e) => e.data.message.id === resent.id);
+    expect(announced.data.conversation.lastMessage).toEqual({ direction: 'OUTBOUND', body: 'Your order is ready.' });
+    const thread = (await readConversation(line.account, conversationId)).body.data.conversation;
+    expect(thread.messages.map((m) => [m.id, m.body, m.resentAs])).toEqual([
+      [expect.any(String), 'Hi there', undefined],
+      [failedId, 'Your order is ready.', resent.id],
+      [resent.id, 'Your order is ready.', undefined],
+    ]);
+    const toHandset = (await emulatorMessages(line.twilio.accountSid)).filter((m) => m.to === handset);
+    expect(toHandset.map((m) => m.body)).toEqual(['Your order is ready.', 'Your order is ready.']);
+
+    // Once is enough: a second Retry of the same text sends nothing more.
+    const again = await retryAs(line.account, conversationId, failedId);
+    expect({ status: again.status, message: again.body.error?.message }).toEqual({
+      status: 409,
+      message: 'This message was already sent again.',
+    });
+    expect((await emulatorMessages(line.twilio.accountSid)).filter((m) => m.to === handset)).toHaveLength(2);
+  });
+
+  it('sends an undelivered text again once when Retry is pressed twice at once', async () => {
+    const line = await smsLine();
+    const socket = await listen(line);
+    const conversationId = await conversationWith(line, socket, '+15005550006');
+    const failedId = (await sendText(line.account, conversationId, 'Twice?')).body.data.message.id;
+    await socket.next('message_status_updated', (e) => e.data.message.id === failedId && e.data.message.status === 'UNDELIVERED');
+    const answers = await Promise.all([0, 1].map(() => retryAs(line.account, conversationId, failedId)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const thread = (await readConversation(line.account, conversationId)).body.data.conversation;
+    expect(thread.messages.filter((m) => m.body === 'Twice?')).toHaveLength(2);
   });
 
   it('says so when Twilio cannot be reached, and keeps the text', async () => {

@@ -115,7 +115,7 @@ describe('Twilio answering 503', () => {
     // Sent now: nothing to retry; another company's user cannot even see it.
     const again = await retry(line.account, conversationId, failed.id);
     expect(again.status).toBe(409);
-    expect(again.body.error.message).toBe('Only a sent message that failed before Twilio took it can be sent again.');
+    expect(again.body.error.message).toBe('Only a sent message that failed can be sent again.');
     const foreign = await retry(stranger, conversationId, failed.id);
     expect({ status: foreign.status, message: foreign.body.error?.message }).toEqual({
       status: 404,

@@ -49,6 +49,19 @@ describe('outbound calls to costly destinations', () => {
     await closeAll(line);
   });
 
+  it('tell the agent’s widget why at once: call_ended carries the failure reason Call History shows', async () => {
+    const line = await voiceLine();
+    const call = await dial(line, '+19002001234');
+    const ended = await line.sockets[0]?.next('call_ended');
+    expect(ended?.data).toEqual({
+      callSid: call.sid,
+      callStatus: 'FAILED',
+      failureReason: 'Calls to premium-rate numbers are not allowed.',
+    });
+    expect((await callOf(line.owner, call.sid))?.failureReason).toBe(ended?.data.failureReason);
+    await closeAll(line);
+  });
+
   it('are refused outside the dialer’s countries; ordinary numbers of its countries ring', async () => {
     const line = await voiceLine();
     const russia = await dial(line, '+74951234567');

@@ -2,6 +2,8 @@ import { retryMessage } from '@shared/contract/conversations';
 import { retrySms } from '../../conversations/outbound-sms';
 import { defineHandler } from '../../lib/define-handler';
 
-export const handler = defineHandler(retryMessage, async ({ principal, params }) => ({
-  data: { message: await retrySms(principal.companyId, params.id, params.messageId) },
-}));
+/** A text sent again as itself answers 200; one sent again as a new message answers 201 with it (docs/product.md: Retry). */
+export const handler = defineHandler(retryMessage, async ({ principal, params }) => {
+  const { message, created } = await retrySms(principal.companyId, principal.userId, params.id, params.messageId);
+  return { data: { message }, ...(created ? { status: 201 } : {}) };
+});

@@ -6,7 +6,7 @@ import type {
   ConversationStatus,
   Message,
 } from '@shared/contract/conversations';
-import { STATUS_RANK } from '@shared/message-status';
+import { isFailedStatus, STATUS_RANK } from '@shared/message-status';
 import { type InfiniteData, type QueryClient, replaceEqualDeep } from '@tanstack/react-query';
 
 export type ConversationFilter = (typeof CONVERSATION_STATUS_FILTERS)[number];
@@ -145,6 +145,47 @@ const replaces = (incoming: Message, held: Message) =>
 export function storeMessage(queryClient: QueryClient, conversationId: string, message: Message): void {
   queryClient.setQueryData<ThreadData>(conversationKeys.thread(conversationId), (thread) =>
     written(thread?.pages[0] ? withMessage(thread, message) : thread),
+  );
+}
+
+/**
+ * The list's mark of a failed last text (docs/product.md: Retry) follows the message's delivery: a
+ * message event or answer that is the conversation's last message (its time is `lastMessageAt`) sets or
+ * clears it in every cached list, as the server does on the conversation.
+ */
+export function storeDelivery(queryClient: QueryClient, conversationId: string, message: Message): void {
+  if (message.direction !== 'OUTBOUND' || message.type === 'NOTE') return;
+  const failed = isFailedStatus(message.status);
+  for (const [key, data] of queryClient.getQueriesData<ConversationListData>({ queryKey: conversationKeys.lists })) {
+    if (!data) continue;
+    let changed = false;
+    const pages = data.pages.map((page) => ({
+      ...page,
+      conversations: page.conversations.map((c) => {
+        const last = c.lastMessage;
+        if (c.id !== conversationId || !last || c.lastMessageAt !== message.createdAt || Boolean(last.failed) === failed)
+          return c;
+        changed = true;
+        const { failed: _, ...rest } = last;
+        return { ...c, lastMessage: failed ? { ...rest, failed: true } : rest };
+      }),
+    }));
+    if (changed) queryClient.setQueryData<ConversationListData>(key, written({ ...data, pages }));
+  }
+}
+
+/** The failed text `messageId` was sent again as `resentAs`: its Retry goes (the answer names only the new message). */
+export function storeResent(queryClient: QueryClient, conversationId: string, messageId: string, resentAs: string): void {
+  queryClient.setQueryData<ThreadData>(conversationKeys.thread(conversationId), (thread) =>
+    written(
+      thread && {
+        ...thread,
+        pages: thread.pages.map((page) => ({
+          ...page,
+          messages: page.messages.map((m) => (m.id === messageId && !m.resentAs ? { ...m, resentAs } : m)),
+        })),
+      },
+    ),
   );
 }
 

@@ -4,7 +4,8 @@ import { useCallback } from 'react';
  * The call widget floats in the bottom corner. So that it never covers an action, it writes how much
  * of the bottom of the screen it takes (its top edge to the bottom, in px) to this CSS variable; the
  * shell keeps that much room below the page (`main`'s bottom padding) and Conversations shortens its
- * pane by it, so every button can be scrolled clear of the widget.
+ * pane by it, so every button can be scrolled clear of the widget. On a wide screen the widget keeps
+ * its dock at the call button's height and lets a call's panels rise over the page (docs/product.md §10.8).
  */
 export const FLOATING_DOCK_VAR = '--floating-dock';
 

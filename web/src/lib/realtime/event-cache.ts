@@ -11,6 +11,7 @@ import {
   conversationKeys,
   storeContact,
   storeConversation,
+  storeDelivery,
   storeMessage,
 } from '../conversation-cache';
 import { session } from '../services';
@@ -88,10 +89,12 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent, viewerI
       storeMessage(queryClient, conversation.id, message);
       const inbound = event.type === 'new_message' && message.direction === 'INBOUND' ? 1 : 0;
       storeShared(queryClient, conversation, conversation.messageCount === 1 ? 'created' : 'unknown', inbound);
+      storeDelivery(queryClient, conversation.id, message);
       return;
     }
     case 'message_status_updated':
       storeMessage(queryClient, event.data.conversationId, event.data.message);
+      storeDelivery(queryClient, event.data.conversationId, event.data.message);
       return;
     case 'conversation_status_updated':
     case 'conversation_reopened':

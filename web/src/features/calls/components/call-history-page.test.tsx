@@ -58,7 +58,7 @@ const queryOf = (url: string) => Object.fromEntries(new URL(url, 'http://x').sea
 beforeEach(() => signInAs('AGENT'));
 
 describe('CallHistoryPage', () => {
-  it('lists calls newest first: direction, contact or number, channel, status, m:ss, when', async () => {
+  it('lists calls newest first: direction, contact or number, channel, status, m:ss (none for a call not connected), when', async () => {
     stubServer(() => ok({ calls: [CALL, NEWER] }));
     page();
     const rows = within(await screen.findByRole('list', { name: 'Calls' })).getAllByRole('listitem');
@@ -68,7 +68,8 @@ describe('CallHistoryPage', () => {
     expect(first.textContent).toContain('+44 20 7946 0958');
     expect(first.textContent).toContain('from (202) 555-0100');
     expect(within(first).getByText('No answer')).toBeTruthy();
-    expect(first.textContent).toContain('0:00');
+    expect(first.textContent).not.toContain('0:00');
+    expect(within(first).getByText('Not connected')).toBeTruthy();
     expect(first.textContent).toContain('5m ago');
     expect(second.textContent).toContain('Inbound call');
     expect(within(second).getByText('Ada Lovelace')).toBeTruthy();
@@ -251,6 +252,34 @@ describe('CallHistoryPage', () => {
       const [row] = within(await screen.findByRole('list', { name: 'Calls' })).getAllByRole('listitem') as [HTMLElement];
       expect(within(row).getByText('· 0:42')).toBeTruthy();
       expect(within(row).queryByLabelText(/Voicemail from/, { selector: 'audio' })).toBeNull();
+    });
+
+    it("shows a voicemail's call without a 0:00 length: the voicemail's own length is the time the caller spoke", async () => {
+      stubServer(() => ok({ calls: [VOICEMAIL] }));
+      withSoftphone(null);
+      const [row] = within(await screen.findByRole('list', { name: 'Calls' })).getAllByRole('listitem') as [HTMLElement];
+      expect(row.textContent).not.toContain('0:00');
+      expect(within(row).getByText('Not connected')).toBeTruthy();
+      expect(within(row).getByRole('button', { name: 'Play voicemail: Voicemail from (415) 555-0191, 0:42' })).toBeTruthy();
+    });
+
+    it('says on the row why a refused call failed', async () => {
+      const REFUSED: Call = {
+        ...PLACED,
+        callStatus: 'FAILED',
+        contact: { id: null, name: '', phoneNumber: '+19002001234' },
+        failureReason: 'Calls to premium-rate numbers are not allowed.',
+      };
+      stubServer(() => ok({ calls: [REFUSED, ANSWERED] }));
+      withSoftphone(null);
+      const [refused, answered] = within(await screen.findByRole('list', { name: 'Calls' })).getAllByRole('listitem') as [
+        HTMLElement,
+        HTMLElement,
+      ];
+      expect(within(refused).getByText('Failed')).toBeTruthy();
+      expect(refused.textContent).toContain('Why it failed: Calls to premium-rate numbers are not allowed.');
+      expect(refused.textContent).not.toContain('0:00');
+      expect(answered.textContent).not.toContain('Why it failed');
     });
 
     it('calls back the other party from the number the call was on, through the softphone, by keyboard too', async () => {

@@ -165,13 +165,31 @@ function CallRow({ call, placer, reasonId }: { call: Call; placer: CallPlacer; r
       <span className="w-40 truncate text-muted">{whoTookIt(call)}</span>
       <Badge tone={STATUS_TONES[call.callStatus]}>{CALL_STATUS_LABELS[call.callStatus]}</Badge>
       <span className="w-14 text-right tabular-nums text-fg">
-        <span className="sr-only">Duration </span>
-        {formatDurationSeconds(call.durationSeconds)}
+        {/* A call nobody talked on has no length: 0:00 would read as a call that connected and dropped. */}
+        {connected(call) ? (
+          <>
+            <span className="sr-only">Duration </span>
+            {formatDurationSeconds(call.durationSeconds)}
+          </>
+        ) : (
+          <>
+            <span aria-hidden="true" className="text-muted">
+              —
+            </span>
+            <span className="sr-only">Not connected</span>
+          </>
+        )}
       </span>
       <time dateTime={call.createdAt} className="w-24 text-right whitespace-nowrap text-muted">
         {formatRelativeTime(call.createdAt)}
       </time>
       <CallBack call={call} caller={caller} placer={placer} reasonId={reasonId} />
+      {call.failureReason && (
+        <p className="basis-full pl-7 text-xs font-medium text-danger">
+          <span className="sr-only">Why it failed: </span>
+          {call.failureReason}
+        </p>
+      )}
       {call.voicemail && (
         <VoicemailPlayer
           call={{ id: call.id, voicemail: call.voicemail }}
@@ -181,6 +199,9 @@ function CallRow({ call, placer, reasonId }: { call: Call; placer: CallPlacer; r
     </li>
   );
 }
+
+/** Whether someone talked on the call: only then has it a length (a voicemail's is its own, below the row). */
+const connected = (call: Pick<Call, 'callStatus'>) => call.callStatus === 'COMPLETED';
 
 /** Who answered an inbound call or placed an outbound one; nobody for a call nobody answered. */
 export function whoTookIt(call: Pick<Call, 'direction' | 'answeredBy'>): string {

@@ -28,7 +28,9 @@ import {
   keepFresherList,
   keepFresherThread,
   storeConversation,
+  storeDelivery,
   storeMessage,
+  storeResent,
 } from '@/lib/conversation-cache';
 import { pollingInterval } from '@/lib/realtime/polling';
 import { useRealtimeState } from '@/lib/realtime/realtime';
@@ -140,6 +142,7 @@ export function useSendMessage(conversationId: string) {
     mutationFn: (body: string) => sendMessage(conversationId, body),
     onSuccess: (message) => {
       storeMessage(queryClient, conversationId, message);
+      storeDelivery(queryClient, conversationId, message);
       // The list's last message and count: the socket's message_sent brings them; without it, a read.
       if (socket !== 'connected') return queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
     },
@@ -151,12 +154,20 @@ export function useSendMessage(conversationId: string) {
   });
 }
 
-/** Sends a failed message again; the thread shows its new status (the socket's update may come first). */
+/**
+ * Sends a failed text again (docs/product.md: Retry): as itself, whose new status the thread shows, or,
+ * once Twilio had taken it, as a new message, which the thread adds while the failed one loses its
+ * Retry. The socket's events may come first.
+ */
 export function useRetryMessage(conversationId: string, messageId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => retryMessage(conversationId, messageId),
-    onSuccess: (message) => storeMessage(queryClient, conversationId, message),
+    onSuccess: (message) => {
+      storeMessage(queryClient, conversationId, message);
+      if (message.id !== messageId) storeResent(queryClient, conversationId, messageId, message.id);
+      storeDelivery(queryClient, conversationId, message);
+    },
   });
 }
 

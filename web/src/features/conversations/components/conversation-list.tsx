@@ -1,5 +1,5 @@
 import type { Conversation } from '@shared/contract/conversations';
-import { Inbox, MessagesSquare } from 'lucide-react';
+import { AlertCircle, Inbox, MessagesSquare } from 'lucide-react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/alert';
 import { Avatar } from '@/components/avatar';
@@ -204,6 +204,13 @@ function ConversationItem({ conversation, href, selected }: { conversation: Conv
         />
       </span>
       <span className="flex items-center gap-2 pl-4.5 text-sm text-muted">
+        {/* The last text failed (docs/product.md: Retry): the thread says why and offers Retry. */}
+        {last?.failed && (
+          <span className="inline-flex shrink-0 items-center gap-1 text-xs font-semibold text-danger">
+            <AlertCircle aria-hidden="true" className="size-3.5" />
+            Failed<span className="sr-only">:</span>
+          </span>
+        )}
         <span className={cn('min-w-0 flex-1 truncate', unread && 'font-semibold text-fg')}>
           {last ? `${previewSender(last, viewerId)}${messagePreview(last)}` : 'No messages yet'}
         </span>

@@ -22,8 +22,6 @@ import { MessageBubble } from './message-bubble';
 import { MessageComposer } from './message-composer';
 import { NoteCard } from './note-card';
 
-export const DELETE_COMING_SOON = 'Deleting messages is coming soon.';
-
 /**
  * The right pane (docs/product.md §2): who the conversation is with, on which of the company's numbers, Mark
  * Open / Mark Closed, the messages oldest first, and the composer. docs/product.md §4: a status the list filter
@@ -44,7 +42,6 @@ export function ConversationThread({
   onLeave: (next: string | null) => void;
 }) {
   const [sentAt, setSentAt] = useState<number | null>(null);
-  const [notice, setNotice] = useState('');
   const thread = useThread(conversationId, sentAt);
   const updateStatus = useUpdateConversationStatus(conversationId);
   const format = usePhoneFormat();
@@ -97,7 +94,6 @@ export function ConversationThread({
   const conversation = pages[0];
   const number = format(conversation.contact.phoneNumber);
   const changeStatus = (status: ConversationStatus) => {
-    setNotice('');
     const next = nextConversation();
     updateStatus.mutate(status, {
       onSuccess: (updated) => {
@@ -167,11 +163,7 @@ export function ConversationThread({
                 {message.type === 'NOTE' ? (
                   <NoteCard note={message} viewerId={viewerId} />
                 ) : (
-                  <MessageBubble
-                    message={message}
-                    from={contact ? format(contact.phoneNumber) : ''}
-                    onDelete={() => setNotice(DELETE_COMING_SOON)}
-                  />
+                  <MessageBubble message={message} from={contact ? format(contact.phoneNumber) : ''} />
                 )}
               </Fragment>
             ))}
@@ -181,9 +173,6 @@ export function ConversationThread({
       <p aria-live="polite" className="sr-only">
         {arrival}
       </p>
-      <div aria-live="polite" className="px-3 sm:px-4">
-        {notice && <p className="mb-2 rounded-lg border border-border bg-surface-muted px-3 py-2 text-sm text-fg">{notice}</p>}
-      </div>
       {conversation.optedOut ? (
         <>
           <div className="flex items-start gap-3 border-t border-border bg-surface-muted p-4 text-sm text-fg">

@@ -492,15 +492,14 @@ describe('ConversationsPage thread', () => {
   it('offers Retry on a text that failed before Twilio took it, and shows it again as it is sent', async () => {
     const failed = message('cv-1', { direction: 'OUTBOUND', body: 'Table ready', status: 'FAILED', providerStatus: 'failed' });
     failed.smsMessage = { ...failed.smsMessage, providerMessageId: null, errorCode: 20503, errorMessage: 'Service Unavailable' };
-    const refused = message('cv-1', { direction: 'OUTBOUND', body: 'Opted out', status: 'FAILED', providerStatus: 'failed' });
-    refused.smsMessage = {
-      ...refused.smsMessage,
-      providerMessageId: 'SMdef',
-      errorCode: 30007,
-      errorMessage: 'Carrier violation',
-    };
+    const delivered = message('cv-1', {
+      direction: 'OUTBOUND',
+      body: 'On my way',
+      status: 'DELIVERED',
+      providerStatus: 'delivered',
+    });
     const requests = conversationServer(
-      { conversations: [named], messages: { 'cv-1': [refused, failed] } },
+      { conversations: [named], messages: { 'cv-1': [delivered, failed] } },
       {
         other: (r) =>
           r.url.endsWith(`/messages/${failed.id}/retry`)
@@ -522,7 +521,7 @@ describe('ConversationsPage thread', () => {
     );
     const events = userEvent.setup();
     renderPage('/conversations/cv-1');
-    // Only the text Twilio never took can be sent again.
+    // A delivered text has nothing to send again.
     const retry = await waitFor(() => threadRegion().getByRole('button', { name: 'Retry' }));
     expect(threadRegion().getAllByRole('button', { name: 'Retry' })).toHaveLength(1);
     await events.click(retry);
@@ -531,11 +530,92 @@ describe('ConversationsPage thread', () => {
       true,
     );
     const rows = within(threadRegion().getByRole('list', { name: 'Messages' })).getAllByRole('listitem');
+    expect(rows).toHaveLength(2);
     expect(rows[1]?.textContent).toContain('Sent');
     expect(rows[1]?.textContent).not.toContain('Service Unavailable');
   });
 
-  it('the message menu works from the keyboard: Details shows the provider facts, Delete says it is coming soon', async () => {
+  describe('a text undelivered after Twilio took it (docs/product.md: Retry)', () => {
+    const undelivered = () => {
+      const m = message('cv-1', { direction: 'OUTBOUND', body: 'Your order is ready', status: 'UNDELIVERED' });
+      m.smsMessage = {
+        ...m.smsMessage,
+        providerStatus: 'undelivered',
+        errorCode: 30003,
+        errorMessage: 'Unreachable destination handset: the phone is off or out of coverage.',
+      };
+      return m;
+    };
+    const failedLast = (m: Message) =>
+      conversation(1, {
+        contact: named.contact,
+        lastMessage: { direction: 'OUTBOUND', body: m.body, failed: true },
+        lastMessageAt: m.createdAt,
+        messageCount: 1,
+      });
+
+    it('is marked Failed in the list, and Retry sends a new message with its words; the failed one stays, saying so', async () => {
+      const failed = undelivered();
+      const resent = message('cv-1', {
+        direction: 'OUTBOUND',
+        body: failed.body,
+        status: 'QUEUED',
+        createdAt: new Date(Date.UTC(2026, 0, 2)).toISOString(),
+        sentBy: { id: sampleUser.id, name: sampleUser.name },
+      });
+      const retried = deferred();
+      const requests = conversationServer(
+        { conversations: [failedLast(failed)], messages: { 'cv-1': [failed] } },
+        { other: (r) => (r.url.endsWith(`/messages/${failed.id}/retry`) ? retried.promise : undefined) },
+      );
+      const events = userEvent.setup();
+      renderPage('/conversations/cv-1');
+      await waitFor(() => expect(items()).toHaveLength(1));
+      expect(items()[0]?.textContent).toContain('Failed:');
+      const retry = await waitFor(() => threadRegion().getByRole('button', { name: 'Retry' }));
+      expect(threadRegion().getByText(/Unreachable destination handset/)).toBeTruthy();
+      await events.click(retry);
+      // Pending: pressed again, nothing more is sent.
+      expect(threadRegion().getByRole('button', { name: 'Retrying…' })).toHaveProperty('disabled', true);
+      await events.click(threadRegion().getByRole('button', { name: 'Retrying…' }));
+      retried.release(ok({ message: resent }, 201));
+      await waitFor(() => expect(threadRegion().getAllByRole('listitem')).toHaveLength(2));
+      const [first, second] = within(threadRegion().getByRole('list', { name: 'Messages' })).getAllByRole('listitem') as [
+        HTMLElement,
+        HTMLElement,
+      ];
+      expect(first.textContent).toContain('Your order is ready');
+      expect(first.textContent).toContain('Failed');
+      expect(first.textContent).toContain('Sent again below');
+      expect(second.textContent).toContain('Your order is ready');
+      expect(second.textContent).toContain('Sending');
+      expect(threadRegion().queryByRole('button', { name: 'Retry' })).toBeNull();
+      expect(requests.filter((r) => r.method === 'POST' && r.url.endsWith('/retry'))).toHaveLength(1);
+    });
+
+    it('is marked in the list as soon as Twilio reports it undelivered', async () => {
+      const sent = message('cv-1', {
+        direction: 'OUTBOUND',
+        body: 'Your order is ready',
+        status: 'SENT',
+        providerStatus: 'sent',
+      });
+      const listed = conversation(1, {
+        contact: named.contact,
+        lastMessage: { direction: 'OUTBOUND', body: sent.body },
+        lastMessageAt: sent.createdAt,
+      });
+      conversationServer({ conversations: [listed], messages: { 'cv-1': [sent] } });
+      const { queryClient } = renderPage();
+      await waitFor(() => expect(items()).toHaveLength(1));
+      expect(items()[0]?.textContent).not.toContain('Failed');
+      const failed = { ...undelivered(), id: sent.id, createdAt: sent.createdAt };
+      act(() => applyEvent(queryClient, { type: 'message_status_updated', data: { conversationId: 'cv-1', message: failed } }));
+      await waitFor(() => expect(items()[0]?.textContent).toContain('Failed:'));
+    });
+  });
+
+  it('the message menu works from the keyboard: Details shows the provider facts; there is no Delete (docs/product.md §2.5)', async () => {
     const failed = message('cv-1', { direction: 'OUTBOUND', status: 'FAILED', providerStatus: 'failed' });
     failed.smsMessage = {
       ...failed.smsMessage,
@@ -556,7 +636,7 @@ describe('ConversationsPage thread', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((i) => i.textContent),
-    ).toEqual(['Details', 'Delete']);
+    ).toEqual(['Details']);
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Details'));
     await events.keyboard('{Enter}');
 
@@ -577,16 +657,7 @@ describe('ConversationsPage thread', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // Focus is back on the button that opened the menu.
     await waitFor(() => expect(document.activeElement).toBe(trigger));
-
-    trigger.focus();
-    await events.keyboard('{Enter}');
-    await screen.findByRole('menu');
-    await events.keyboard('{ArrowDown}');
-    await waitFor(() => expect(document.activeElement?.textContent).toBe('Delete'));
-    await events.keyboard('{Enter}');
-    expect(await threadRegion().findByText('Deleting messages is coming soon.')).toBeTruthy();
-    // Nothing was asked of the server.
-    expect(threadRegion().getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.queryByText(/coming soon/)).toBeNull();
   });
 
   it('Load earlier messages brings the page before the newest, above it', async () => {

@@ -1,6 +1,6 @@
 import type { Message } from '@shared/contract/conversations';
-import { canRetry } from '@shared/message-status';
-import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw, Trash2 } from 'lucide-react';
+import { canResend, canRetry } from '@shared/message-status';
+import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useRef, useState } from 'react';
 import { RelativeTime } from '@/components/relative-time';
@@ -20,18 +20,17 @@ const MENU_ITEM =
 
 /**
  * One message: inbound on the left, outbound on the right with who sent it ('You', or the colleague),
- * its delivery (docs/product.md §4) and, when it failed, why — and Retry when it failed before Twilio took it.
- * Its menu offers Details and Delete (docs/product.md §2; Delete is not available yet).
+ * its delivery (docs/product.md §4) and, when it failed, why — and Retry (docs/product.md: Retry).
+ * Its menu offers Details only: a text cannot be unsent, so it stays in the team's record of what the
+ * customer was told (docs/product.md §2.5).
  */
 export function MessageBubble({
   message,
   from,
-  onDelete,
 }: {
   message: Message;
   /** The contact's number as the app writes numbers: pictures are "Photo from" it. */
   from: string;
-  onDelete: () => void;
 }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
   // Details opens once the menu has given focus back to its button, so closing Details returns it there.
@@ -71,7 +70,14 @@ export function MessageBubble({
           {delivery && <Delivery status={delivery} />}
         </p>
         {reason && <p className="text-xs font-medium text-danger">{reason}</p>}
-        {canRetry({ ...message, providerMessageId: message.smsMessage.providerMessageId }) && <RetryButton message={message} />}
+        {message.resentAs ? (
+          <p className="inline-flex items-center gap-1 text-xs text-muted">
+            <RotateCw aria-hidden="true" className="size-3.5" />
+            Sent again below
+          </p>
+        ) : (
+          sendable(message) && <RetryButton message={message} />
+        )}
       </div>
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
@@ -101,16 +107,21 @@ export function MessageBubble({
               <Info aria-hidden="true" className="size-4 text-muted" />
               Details
             </DropdownMenu.Item>
-            <DropdownMenu.Item className={MENU_ITEM} onSelect={onDelete}>
-              <Trash2 aria-hidden="true" className="size-4 text-muted" />
-              Delete
-            </DropdownMenu.Item>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
       <MessageDetailsDialog message={message} sender={sender} open={detailsOpen} onOpenChange={setDetailsOpen} />
     </li>
   );
+}
+
+/**
+ * Retry: a text Twilio never took is sent again as itself; one that failed after Twilio took it
+ * (undelivered) as a new message with its words, since Twilio cannot send a message twice.
+ */
+function sendable(message: Message): boolean {
+  const facts = { ...message, providerMessageId: message.smsMessage.providerMessageId };
+  return canRetry(facts) || canResend(facts);
 }
 
 function RetryButton({ message }: { message: Message }) {

@@ -545,6 +545,43 @@ describe('the floating call widget', () => {
       expect(call.actions).toEqual(['disconnect']);
     });
 
+    describe('a call the server refused (docs/product.md §2.9 Outcome)', () => {
+      const REASON = 'Calls to premium-rate numbers are not allowed.';
+
+      it('says Call failed and why, the reason staying until dismissed, when the refusal is told first', async () => {
+        serve();
+        const phone = await ready();
+        const call = await dialOut(phone);
+        // The webhook tells the refusal while it answers Twilio: before the SDK knows the CallSid.
+        push('call_ended', { callSid: 'CA7', callStatus: 'FAILED', failureReason: REASON });
+        call.sid = 'CA7';
+        // Twilio answers with its spoken apology: to the SDK, the call connects.
+        call.emit('accept');
+        expect(screen.queryByRole('region', { name: 'Active Call' })).toBeNull();
+        expect(lastCall().textContent).toBe('Call failed');
+        expect(screen.getByRole('alert').textContent).toContain(REASON);
+        expect(call.actions).toEqual(['disconnect']);
+        await advance(6_000);
+        expect(lastCall().textContent).toBe('');
+        expect(screen.getByRole('alert').textContent).toContain(REASON);
+        await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+        expect(screen.queryByRole('alert')).toBeNull();
+      });
+
+      it('says why when the refusal arrives after the SDK ended the call', async () => {
+        serve();
+        const phone = await ready();
+        const call = await dialOut(phone);
+        call.sid = 'CA8';
+        call.emit('accept');
+        call.emit('disconnect');
+        expect(lastCall().textContent).toBe('Call ended');
+        push('call_ended', { callSid: 'CA8', callStatus: 'FAILED', failureReason: REASON });
+        expect(lastCall().textContent).toBe('Call failed');
+        expect(screen.getByRole('alert').textContent).toContain(REASON);
+      });
+    });
+
     it('takes the reason Twilio hangs up with (busy) as the outcome, not as an error', async () => {
       serve();
       const phone = await ready();

@@ -50,7 +50,7 @@ export function callingUnavailableReason(
  * exists; then the green call button and its dialer, the incoming and active call panels at the
  * bottom right, and the device status banner top right. The corner is a dock whose height the shell
  * keeps free below the page (lib/floating-dock), so it covers no action; the dialer, opened on
- * purpose, floats above it. `createSoftphone` and `tokens` are for the component tests.
+ * purpose, floats above it, and so do a call's panels on a wide screen. `createSoftphone` and `tokens` are for the component tests.
  */
 export function SoftphoneWidget({
   createSoftphone: create = realSoftphone,
@@ -115,6 +115,8 @@ export function SoftphoneWidget({
   );
 
   if (availability === 'checking' || availability === 'no_provider') return null;
+  // The Calling unavailable card stays until closed: the page keeps room for it, on any screen.
+  const cardShown = availability === 'unavailable' && phone.unavailable !== null && cardOpen;
 
   return (
     <>
@@ -123,8 +125,19 @@ export function SoftphoneWidget({
       <p role="status" aria-live="assertive" aria-atomic="true" className="sr-only">
         {announcement}
       </p>
-      {/* A little smaller and closer to the corner on a phone. */}
-      <div ref={dockRef} className="fixed right-3 bottom-3 z-40 flex flex-col items-end gap-3 sm:right-4 sm:bottom-4">
+      {/*
+        A little smaller and closer to the corner on a phone. On a wide screen the dock keeps the call
+        button's height whatever it shows: a call's panels, the notice and the outcome rise over the
+        page from there instead of taking their height from it (docs/product.md §2.9), so an incoming
+        call never shrinks the page under the agent's hands.
+      */}
+      <div
+        ref={dockRef}
+        className={cn(
+          'fixed right-3 bottom-3 z-40 flex flex-col items-end gap-3 sm:right-4 sm:bottom-4',
+          !cardShown && 'lg:h-14 lg:justify-end',
+        )}
+      >
         {availability === 'unavailable' && phone.unavailable ? (
           cardOpen ? (
             <CallingUnavailable unavailable={phone.unavailable} onRefresh={refresh} onClose={() => setCardOpen(false)} />

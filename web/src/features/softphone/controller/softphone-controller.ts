@@ -178,11 +178,33 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
     return true;
   }
 
+  /**
+   * A call the server refused (its realtime `call_ended` carries the reason) says "Call failed" and why,
+   * as a notice that stays until dismissed: Twilio answers it with a spoken apology, so to the device it
+   * is a call that connected and ended (docs/product.md §2.9 Outcome).
+   */
+  function withReason(outcome: CallOutcome | null, callSid: string | null): Partial<State> {
+    const reason = ended.endOf(callSid)?.failureReason;
+    if (!reason || !callSid) return { outcome };
+    return { outcome: { text: outcomeWords('FAILED'), callSid }, notice: reason };
+  }
+
   /** The far end (or Twilio) ended the call: it closes here, saying how it ended. */
   function endedThere(event: CallEvent, words?: string) {
     const before = state.callState;
     if (!dispatch(event)) return;
-    set({ outcome: outcomeOf(before, before.status === 'idle' ? undefined : ended.statusOf(before.call.callSid), words) });
+    if (before.status === 'idle') return set({ outcome: outcomeOf(before, undefined, words) });
+    const { callSid } = before.call;
+    set(withReason(outcomeOf(before, ended.statusOf(callSid), words), callSid));
+  }
+
+  /** Its end was told before the device knew the call's CallSid: nothing more will come for it. */
+  function endIfToldAlready(call: PhoneCall) {
+    const callSid = call.callSid();
+    if (callSid && ended.statusOf(callSid) && current === call) {
+      endedThere({ type: 'call_ended', callSid });
+      call.disconnect();
+    }
   }
 
   /** Events of a call that is no longer ours (a second invite, a call already ended) change nothing. */
@@ -193,16 +215,17 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
     const fromFarEnd = (event: CallEvent, words?: string) => {
       if (current === call) endedThere(event, words);
     };
-    call.on('accept', () => step(() => mine({ type: 'accept', at: Date.now(), callSid: call.callSid() })));
+    call.on('accept', () =>
+      step(() => {
+        mine({ type: 'accept', at: Date.now(), callSid: call.callSid() });
+        // A refused call is answered by its apology, after the server told its end.
+        endIfToldAlready(call);
+      }),
+    );
     call.on('ringing', () =>
       step(() => {
-        const callSid = call.callSid();
-        mine({ type: 'ringing', callSid });
-        // Its end was told before the SDK heard it ring: nothing more will come for it.
-        if (callSid && ended.statusOf(callSid) && current === call) {
-          fromFarEnd({ type: 'call_ended', callSid });
-          call.disconnect();
-        }
+        mine({ type: 'ringing', callSid: call.callSid() });
+        endIfToldAlready(call);
       }),
     );
     call.on('disconnect', () => step(() => fromFarEnd({ type: 'disconnect' })));
@@ -312,7 +335,7 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
     if (!dispatch(event) || !call) return;
     if (before.status === 'ringing') call.ignore();
     else {
-      if (before.status !== 'idle') set({ outcome: outcomeOf(before, ended.statusOf(before.call.callSid)) });
+      if (before.status !== 'idle') set(withReason(outcomeOf(before, ended.statusOf(before.call.callSid)), before.call.callSid));
       call.disconnect();
     }
   }
@@ -390,13 +413,13 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
     callAnswered(callSid: string) {
       step(() => fromRealtime({ type: 'call_answered', callSid }));
     },
-    /** Realtime call_ended, with the call's final Call History status. */
-    callEnded(callSid: string, callStatus?: CallStatus) {
+    /** Realtime call_ended, with the call's final Call History status and, for a refused call, why. */
+    callEnded(callSid: string, callStatus?: CallStatus, failureReason?: string) {
       step(() => {
-        if (callStatus) ended.remember(callSid, callStatus);
+        if (callStatus) ended.remember(callSid, failureReason ? { status: callStatus, failureReason } : { status: callStatus });
         // The SDK may have ended the call first, not knowing why: now it is known.
         const shown = state.outcome;
-        if (shown?.callSid === callSid && callStatus) set({ outcome: { ...shown, text: outcomeWords(callStatus) } });
+        if (shown?.callSid === callSid && callStatus) set(withReason({ ...shown, text: outcomeWords(callStatus) }, callSid));
         fromRealtime({ type: 'call_ended', callSid });
       });
     },

@@ -29,15 +29,23 @@ export function outcomeOf(before: CallState, status?: CallStatus, words?: string
   return { text: words ?? (status ? outcomeWords(status) : 'Call ended'), callSid: before.call.callSid };
 }
 
-/** The final statuses of the company's calls that ended lately, by CallSid. */
+/** How a call of the company ended, as the realtime `call_ended` tells it. */
+export interface CallEnd {
+  status: CallStatus;
+  /** Why the server refused the call (FAILED before it rang: docs/security.md: Toll fraud). */
+  failureReason?: string;
+}
+
+/** The ends of the company's calls that ended lately, by CallSid. */
 export function createEndedCalls() {
-  const statuses = new Map<string, CallStatus>();
+  const ends = new Map<string, CallEnd>();
   return {
-    remember(callSid: string, status: CallStatus) {
-      statuses.set(callSid, status);
-      const oldest = statuses.keys().next().value;
-      if (statuses.size > REMEMBERED_ENDS && oldest) statuses.delete(oldest);
+    remember(callSid: string, end: CallEnd) {
+      ends.set(callSid, end);
+      const oldest = ends.keys().next().value;
+      if (ends.size > REMEMBERED_ENDS && oldest) ends.delete(oldest);
     },
-    statusOf: (callSid: string | null) => (callSid ? statuses.get(callSid) : undefined),
+    endOf: (callSid: string | null) => (callSid ? ends.get(callSid) : undefined),
+    statusOf: (callSid: string | null) => (callSid ? ends.get(callSid)?.status : undefined),
   };
 }

@@ -51,7 +51,9 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
 
   useRealtimeEvent('provider_changed', (event) => controller.providerChanged(event.data));
   useRealtimeEvent('call_answered', (event) => controller.callAnswered(event.data.callSid));
-  useRealtimeEvent('call_ended', (event) => controller.callEnded(event.data.callSid, event.data.callStatus));
+  useRealtimeEvent('call_ended', (event) =>
+    controller.callEnded(event.data.callSid, event.data.callStatus, event.data.failureReason),
+  );
 
   const { dial, answer, reject, hangUp, toggleMute, sendDigit, retry, dismissNotice } = controller;
   return { ...snapshot, dial, answer, reject, hangUp, toggleMute, sendDigit, retry, dismissNotice };
