@@ -58,8 +58,13 @@ export async function voiceToken(account: Account): Promise<string> {
   return res.body.data.token;
 }
 
-/** A company whose voice number rings an inbox of `members` people (the owner first), each with an open socket. */
-export async function voiceLine(options: { members?: number; routing?: 'INBOX' | 'USER' | 'UNASSIGNED' } = {}) {
+/**
+ * A company whose voice number rings an inbox of `members` people (the owner first), each with an open
+ * socket whose phone is reported ready, as the web app reports a registered device (`phonesReady: false`: none is).
+ */
+export async function voiceLine(
+  options: { members?: number; routing?: 'INBOX' | 'USER' | 'UNASSIGNED'; phonesReady?: boolean } = {},
+) {
   const owner = await signUp();
   const { provider, channel, twilio } = await withChannel(owner);
   const colleagues = await Promise.all(
@@ -72,6 +77,7 @@ export async function voiceLine(options: { members?: number; routing?: 'INBOX' |
   if (routing === 'INBOX') await routeChannel(owner, channel, 'INBOX', inbox.id);
   if (routing === 'USER') await routeChannel(owner, channel, 'USER', owner.user.id);
   const sockets = await Promise.all(agents.map((a) => openSocket(a)));
+  if (options.phonesReady !== false) await Promise.all(sockets.map((s) => s.phone(true)));
   return { owner, agents, sockets, provider, channel, twilio, inbox };
 }
 
