@@ -28,7 +28,8 @@ describe('a member’s phone', () => {
     const inbox = await createInbox(owner, 'Front desk');
     await addInboxMember(owner, inbox.id, agent.user.id);
     const members = async () =>
-      (await callRoute(endpoints.getInbox, { params: { id: inbox.id }, token: owner.tokens.accessToken })).body.data.inbox.members;
+      (await callRoute(endpoints.getInbox, { params: { id: inbox.id }, token: owner.tokens.accessToken })).body.data.inbox
+        .members;
     const watcher = await openSocket(owner);
     const tab = await openSocket(agent);
     expect(await phoneReady(owner, agent)).toBe(false);

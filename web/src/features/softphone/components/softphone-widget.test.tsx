@@ -10,13 +10,13 @@ import { voiceTokens } from '../api/softphone-api';
 import { RECOVER_DELAYS_MS } from '../controller/softphone-controller';
 import { SoftphoneError } from '../device/device-errors';
 import { createSoftphone } from '../device/softphone';
+import { BACKGROUND_TICK_MS } from '../hooks/use-softphone';
 import {
   type Deliver,
   type FakeSoftphoneOptions,
   FakeCall as PlainCall,
   fakeSoftphone as plainSoftphone,
 } from '../testing/fake-softphone';
-import { BACKGROUND_TICK_MS } from '../hooks/use-softphone';
 import { SoftphoneWidget } from './softphone-widget';
 
 /**
