@@ -42,7 +42,26 @@ export async function addInboxMember(account: Account, inboxId: string, userId: 
 /** The Voice SDK identity the product gives a user (derived from the id alone). */
 export const identityOf = (account: Account) => `user_${account.user.id.replaceAll('-', '_')}`;
 
-/** Waits until the emulator's status page lists the account's one browser device as registered. */
+/**
+ * Waits until the account's member can take calls: their tab's phone is ready (docs/product.md §10.5),
+ * so a call rings them rather than going to voicemail at once.
+ */
+export async function phoneReady(account: Account): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await callRoute(endpoints.listUsers, { token: account.tokens.accessToken })).body.data?.users.find(
+          (u) => u.id === account.user.id,
+        )?.phoneReady,
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+}
+
+/**
+ * Waits until the emulator's status page lists the account's one browser device as registered, and
+ * the tab has told the server so (`phoneReady`).
+ */
 export async function deviceRegistered(account: Account): Promise<void> {
   const identity = identityOf(account);
   await expect
@@ -50,6 +69,7 @@ export async function deviceRegistered(account: Account): Promise<void> {
       timeout: 30_000,
     })
     .toBe(true);
+  await phoneReady(account);
 }
 
 export async function voiceToken(account: Account): Promise<string> {
