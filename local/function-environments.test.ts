@@ -50,7 +50,7 @@ async function startGateway(overrides: Partial<GatewayOptions> = {}) {
     const res = await fetch(`http://127.0.0.1:${port}${path}`);
     return { status: res.status, body: await res.json() };
   };
-  return { get, stats: gateway.functionStats, close: gateway.close };
+  return { get, stats: gateway.functionStats, close: gateway.close, warm: gateway.warmFunctions };
 }
 
 /** A URL whose requests are held until `release`: a function that fetches it stays busy until then. */
@@ -383,6 +383,41 @@ describe('an invocation that finds its function busy', () => {
       expect(burst.map((a) => a.status)).toEqual(Array(40).fill(200));
       expect((await gateway.stats()).wait).toMatchObject({ environments: 1, throttled: 0, invocations: 41 });
       expect((await gateway.stats()).wait?.waitMs).toBeGreaterThan(500);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('warming every function after start (npm start)', () => {
+  it('starts one environment of each function ahead of its first request, which then starts none', async () => {
+    const gateway = await startGateway();
+    try {
+      // The fixtures' five routes, the not-found answer: six functions.
+      expect(await gateway.warm()).toBe(6);
+      const warmed = await gateway.stats();
+      expect(Object.values(warmed).map((s) => [s.environments, s.live, s.invocations])).toEqual(
+        Array.from({ length: 6 }, () => [1, 1, 0]),
+      );
+      expect((await gateway.get('/first')).status).toBe(200);
+      expect((await gateway.get('/second')).status).toBe(200);
+      const after = await gateway.stats();
+      expect([after.first?.environments, after.second?.environments]).toEqual([1, 1]);
+      expect([after.first?.invocations, after.second?.invocations]).toEqual([1, 1]);
+      // Warm already: a second warm-up starts nothing.
+      expect(await gateway.warm()).toBe(0);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it("ends no other function's environment for it: at the total it stops", async () => {
+    const gateway = await startGateway({ environmentsPerFunction: 1, environmentsTotal: 2 });
+    try {
+      expect(await gateway.warm()).toBe(2);
+      const stats = Object.values(await gateway.stats());
+      expect(stats.reduce((n, s) => n + s.live, 0)).toBe(2);
+      expect(stats.reduce((n, s) => n + s.evicted, 0)).toBe(0);
     } finally {
       await gateway.close();
     }

@@ -507,8 +507,32 @@ export function createFunctionEnvironments(options: {
     }
   }
 
+  /**
+   * One environment for a function that has none, started without an invocation and kept warm for the
+   * first one, as provisioned concurrency has it ready (docs/local-stack.md: Warm functions). Nothing
+   * is ended to make room: with the total reached, or the function already warm or starting, it is
+   * left as it is. Answers whether an environment was started.
+   */
+  function prewarm(spec: LocalFunctionSpec, initTimeoutMs: number): Promise<boolean> {
+    const pool = poolOf(spec, initTimeoutMs);
+    if (closed || pool.environments.size + pool.starting.size > 0 || liveInAll() >= limits.total) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      pool.waiters.push({
+        wantsNew: true,
+        // Ready: idle at once, for the invocations waiting behind it or the next to come.
+        give: (environment) => {
+          release(pool, environment);
+          resolve(true);
+        },
+        fail: () => resolve(false),
+      });
+      scale(pool);
+    });
+  }
+
   return {
     invoke,
+    prewarm,
     /** The limits in force: given, or derived from the machine's cores. */
     limits,
     /** Per function: environments, cold starts, invocations, waits and timeouts since start. */

@@ -36,6 +36,11 @@ export interface StackOptions extends LocalSettings {
   channelHealthIntervalMinutes?: number;
   /** How long a busy function's invocation waits for a warm environment before a new one starts (local/function-environments.ts). */
   warmWaitMs?: number;
+  /**
+   * Start one environment of every function in the background once the stack answers, as provisioned
+   * concurrency would (`npm start` only: test stacks start only the functions their files use).
+   */
+  warmFunctions?: boolean;
   log?: (name: string) => Logger;
 }
 
@@ -177,6 +182,18 @@ export async function startLocalStack(options: StackOptions) {
     });
     await gateway.listen(options.apiPort);
     stops.push(gateway.close);
+    if (options.warmFunctions && options.functions !== 'in-process') {
+      // In the background: the stack answers now; a function asked for meanwhile waits for its warm-up.
+      const startedAt = performance.now();
+      void gateway
+        .warmFunctions()
+        .then((warmed) =>
+          log('gateway').info(
+            `${warmed} functions warm in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (one environment each, as provisioned concurrency)`,
+          ),
+        )
+        .catch((error: unknown) => log('gateway').error(`warming the functions failed: ${(error as Error).message}`));
+    }
     const healthMinutes = options.channelHealthIntervalMinutes;
     if (healthMinutes) {
       // As the EventBridge rule in AWS: the same function, with the interval as its input; one run at a time.

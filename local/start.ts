@@ -29,7 +29,13 @@ function functionsMode(settings: ReturnType<typeof localSettings>): string {
 try {
   const settings = localSettings();
   const healthMinutes = channelHealthIntervalMinutes();
-  const stack = await startLocalStack({ ...settings, persist: true, web: true, channelHealthIntervalMinutes: healthMinutes });
+  const stack = await startLocalStack({
+    ...settings,
+    persist: true,
+    web: true,
+    channelHealthIntervalMinutes: healthMinutes,
+    warmFunctions: settings.functions !== 'in-process',
+  });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -61,6 +67,12 @@ try {
       row('Voice SDK signalling', stack.urls.signalling),
       row('  trust certificate', `open ${stack.urls.signallingTrust} once and accept it`),
       row('Functions', functionsMode(settings)),
+      row(
+        '  warm-up',
+        settings.functions === 'in-process'
+          ? 'none: in-process functions have no cold starts'
+          : 'each function started once in the background now, as provisioned concurrency would; later cold starts as in Lambda',
+      ),
       row('Channel health checks', healthMinutes ? `every ${healthMinutes} min (CHANNEL_HEALTH_INTERVAL_MINUTES)` : 'off'),
       row('Data folder', settings.dataDir),
       '',

@@ -78,6 +78,13 @@ export const SOCKET_ANSWER_AFTER_MS = 45_000;
  * throttled timers) is dropped and its user may go offline. Closing a tab needs no lapse: $disconnect.
  */
 export const PRESENCE_LAPSE_SECONDS = (2 * SOCKET_CHECK_IN_MS + 60_000) / 1000;
+/**
+ * A tab's report that its phone is registered (`device_state`, sent on every change and with each
+ * check-in) keeps its user reachable for calls this long: the presence lapse, so a phone whose tab
+ * missed two check-ins stops counting as the tab itself does. Closing the tab ends it at once
+ * (docs/product.md §10.5).
+ */
+export const PHONE_READY_LAPSE_SECONDS = PRESENCE_LAPSE_SECONDS;
 export const MAX_ROOMS_PER_CONNECTION = 50;
 /**
  * Client frames per socket: a token bucket of SOCKET_FRAME_BURST refilled at

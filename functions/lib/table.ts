@@ -134,6 +134,16 @@ export const keys = {
   userSockets: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SK: `USERSOCKETS#${userId}` }),
   /** At $disconnect only the connection id is known: this item leads back to the company. */
   connectionOwner: (connectionId: string) => ({ PK: `CONNECTION#${connectionId}`, SK: 'CONNECTION' }),
+  /**
+   * A socket whose tab reported its phone registered (TTL: the last report plus the lapse). The
+   * company's are one Query, which the voice webhook reads before it rings anyone.
+   */
+  phoneReady: (companyId: string, userId: string, connectionId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `PHONEREADY#${userId}#${connectionId}`,
+  }),
+  phonesReadyOf: (companyId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: 'PHONEREADY#' }),
+  phonesReadyOfUser: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: `PHONEREADY#${userId}#` }),
   /** A single-use realtime ticket, by the SHA-256 of its value. */
   realtimeTicket: (ticketHash: string) => ({ PK: `TICKET#${ticketHash}`, SK: 'TICKET' }),
   contact: (companyId: string, contactId: string) => ({ PK: `COMPANY#${companyId}`, SK: `CONTACT#${contactId}` }),

@@ -146,22 +146,32 @@ export async function findConnection(connectionId: string): Promise<NewConnectio
   };
 }
 
-/** Removes both items; answers the removed connection, or undefined when it was already gone. */
-export async function removeConnection(connectionId: string): Promise<Connection | undefined> {
+/**
+ * Removes both items; answers the removed connection (and whether its phone was reachable until
+ * now), or undefined when it was already gone.
+ */
+export async function removeConnection(connectionId: string): Promise<(Connection & { phoneWasReady: boolean }) | undefined> {
   const owner = await findConnection(connectionId);
   if (!owner) return undefined;
-  await removeCompanyConnection(owner);
-  return owner;
+  const phoneWasReady = await removeCompanyConnection(owner);
+  return { ...owner, phoneWasReady };
 }
 
-/** Removes the connection's entries and its id from its user's set of sockets. */
-export async function removeCompanyConnection(c: Connection): Promise<void> {
+/**
+ * Removes the connection's entries, its phone's reachability (functions/realtime/phones.ts) and its id
+ * from its user's set of sockets. Answers whether its phone was reachable until now.
+ */
+export async function removeCompanyConnection(c: Connection): Promise<boolean> {
   const TableName = tableName();
-  await Promise.all([
+  const [, , phone] = await Promise.all([
     db.send(new DeleteCommand({ TableName, Key: keys.connection(c.companyId, c.connectionId) })),
     db.send(new DeleteCommand({ TableName, Key: keys.connectionOwner(c.connectionId) })),
+    db.send(
+      new DeleteCommand({ TableName, Key: keys.phoneReady(c.companyId, c.userId, c.connectionId), ReturnValues: 'ALL_OLD' }),
+    ),
     forgetSocketIds(c.companyId, c.userId, [c.connectionId]),
   ]);
+  return Number(phone.Attributes?.expiresAt) > epochSeconds();
 }
 
 /**
@@ -181,7 +191,11 @@ export async function removeLapsedConnection(c: StoredConnection): Promise<boole
     },
     { Delete: { TableName, Key: keys.connectionOwner(c.connectionId) } },
   ]);
-  if (result.written) await forgetSocketIds(c.companyId, c.userId, [c.connectionId]);
+  if (result.written)
+    await Promise.all([
+      forgetSocketIds(c.companyId, c.userId, [c.connectionId]),
+      db.send(new DeleteCommand({ TableName, Key: keys.phoneReady(c.companyId, c.userId, c.connectionId) })),
+    ]);
   return result.written;
 }
 

@@ -11,6 +11,7 @@ import { beatRecordsActivity } from './activity';
 import { addRoom, type NewConnection, recordHeartbeat, removeCompanyConnection, removeRoom } from './connections';
 import { closeSocket, reply } from './delivery';
 import { takeFrame } from './frame-limit';
+import { reportDeviceState } from './phones';
 import { announceDepartures, liveConnections, sendSnapshot } from './presence';
 import { roomOfCompany } from './rooms';
 
@@ -89,6 +90,9 @@ export async function handleClientMessage(connectionId: string, raw: string): Pr
     case 'leave_room':
       await removeRoom(connection, message.data.room);
       return reply(connectionId, { type: 'room_left', data: { room: message.data.room } });
+    case 'device_state':
+      await reportDeviceState(connection, message.data.registered);
+      return reply(connectionId, { type: 'device_state_ack', data: { registered: message.data.registered } });
     case 'accept_call':
     case 'reject_call': {
       const { callSid } = message.data;

@@ -9,6 +9,7 @@ import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
 import { named, transact } from '../lib/transact';
+import { readyUserIds } from '../realtime/phone-readiness';
 import { listChannelRecords } from './channels';
 import { type InboxMemberRecord, type InboxRecord, toInbox } from './records';
 
@@ -79,10 +80,11 @@ export async function createInbox(companyId: string, name: string, description: 
 }
 
 export async function getInbox(companyId: string, inboxId: string): Promise<InboxDetail> {
-  const [inbox, members, counts] = await Promise.all([
+  const [inbox, members, counts, ready] = await Promise.all([
     getInboxRecord(companyId, inboxId),
     queryPrefix<InboxMemberRecord>(keys.inboxMembersOf(companyId, inboxId)),
     channelCounts(companyId),
+    readyUserIds(companyId),
   ]);
   const users = await usersById(
     companyId,
@@ -92,7 +94,7 @@ export async function getInbox(companyId: string, inboxId: string): Promise<Inbo
     ...toInbox(inbox, counts.get(inboxId) ?? 0),
     members: members
       .filter((m) => users.has(m.userId))
-      .map((m) => toMember(m, users.get(m.userId) as UserRecord))
+      .map((m) => ({ ...toMember(m, users.get(m.userId) as UserRecord), phoneReady: ready.has(m.userId) }))
       .sort((a, b) => a.user.name.localeCompare(b.user.name)),
   };
 }

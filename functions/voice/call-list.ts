@@ -21,6 +21,7 @@ const LISTED = [
   'providerCallId',
   'answeredBy',
   'failureReason',
+  'missedReason',
   'voicemail',
 ] as const satisfies readonly (keyof CallRecord)[];
 

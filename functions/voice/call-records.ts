@@ -64,6 +64,8 @@ export interface CallRecord {
   outcome: 'NO_ANSWER' | 'FAILED' | null;
   /** Why an outbound call was refused (FAILED), as the caller heard it; absent on records from before toll-fraud checks. */
   failureReason?: string | null;
+  /** Why an inbound call rang nobody (NO_ANSWER at once): NOBODY_AVAILABLE, no member's phone was ready. */
+  missedReason?: 'NOBODY_AVAILABLE' | null;
   /** The furthest Twilio status of the call itself, and its CallDuration once ended. */
   twilioStatus: string;
   twilioDurationSeconds: number | null;
@@ -167,6 +169,9 @@ export function derive(record: CallRecord, now: string): CallRecord {
 /** The user a ring-all leg rang, from its `client:` party. */
 export const userOfLeg = (leg: CallLeg) => userIdOfClient(leg.party);
 
+/** Call History's words for why a call rang nobody. */
+export const MISSED_REASONS = { NOBODY_AVAILABLE: 'No one was available' } as const;
+
 /** The API's view; the contact as it is now (null id once deleted). */
 export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | 'name'> | undefined): Call {
   return {
@@ -191,6 +196,7 @@ export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | '
     providerCallId: record.providerCallId,
     answeredBy: record.answeredBy,
     ...(record.failureReason ? { failureReason: record.failureReason } : {}),
+    ...(record.missedReason ? { missedReason: MISSED_REASONS[record.missedReason] } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { db } from '../lib/db';
 import type { WebhookProvider } from '../lib/define-webhook';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
+import { readyUserIds } from '../realtime/phone-readiness';
 import { publish } from '../realtime/publish';
 import type { ChannelRecord } from '../settings/records';
 import { signedWebhookUrl } from '../settings/webhook-urls';
@@ -61,8 +62,8 @@ async function usersToRing(channel: ChannelRecord): Promise<UserRecord[]> {
 /**
  * A phone calls one of the company's numbers: the call is recorded once per CallSid (a replayed
  * webhook gets the same TwiML and records nothing twice), the users it rings hear `incoming_call`,
- * and the answer rings their browsers. Nobody to ring: the call is a NO_ANSWER and the caller may
- * leave a voicemail (voicemail.ts).
+ * and the answer rings their browsers. Nobody to ring, or nobody whose phone is ready: the call is a
+ * NO_ANSWER and the caller may leave a voicemail (voicemail.ts).
  */
 export async function receiveCall(provider: WebhookProvider, call: InboundCall): Promise<string> {
   const to = await toE164(call.to);
@@ -70,7 +71,12 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
   // Not a number of this company (any more): nothing to record, and nobody to ring.
   if (!channel) return sayAndHangUp(NOBODY_AVAILABLE);
   const from = (await toE164(call.from)) ?? call.from;
-  const rung = await usersToRing(channel);
+  const members = await usersToRing(channel);
+  // Ring only when someone can answer: with no member's phone ready the caller goes to voicemail at
+  // once instead of hearing the whole ring first; with one, everyone rings (docs/product.md §10.5).
+  const ready = members.length > 0 ? await readyUserIds(provider.companyId) : new Set<string>();
+  const nobodyReady = members.length > 0 && !members.some((u) => ready.has(u.id));
+  const rung = nobodyReady ? [] : members;
   const createdAt = new Date().toISOString();
   const draft: Omit<CallRecord, 'contactId' | 'version'> = {
     id: newId(),
@@ -86,6 +92,7 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
     acceptedUserIds: [],
     answeredBy: null,
     outcome: rung.length === 0 ? 'NO_ANSWER' : null,
+    ...(nobodyReady ? { missedReason: 'NOBODY_AVAILABLE' as const } : {}),
     twilioStatus: 'ringing',
     twilioDurationSeconds: null,
     legs: {},
@@ -99,7 +106,7 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
   // Another company's CallSid: nothing of this company to ring.
   if (!created) return sayAndHangUp(NOBODY_AVAILABLE);
   const { call: stored, contact } = created;
-  // Nobody to ring (an unassigned number, an inbox without members): the caller leaves a voicemail.
+  // Nobody to ring (an unassigned number, an inbox without members, no phone ready): the caller leaves a voicemail.
   if (stored.rungUserIds.length === 0 || stored.outcome) return takeVoicemail(provider);
   const contactView = contact ? { id: contact.id, name: contact.name ?? '', phoneNumber: contact.phoneNumber } : null;
   if (created.created) {

@@ -159,5 +159,7 @@ export function createGateway(options: GatewayOptions) {
     },
     /** Each function's environments, cold starts and invocations (isolated mode; empty in-process). */
     functionStats: functions.stats,
+    /** Starts one environment of each function with none, in the background (`npm start`; functions.ts). */
+    warmFunctions: functions.warmAll,
   };
 }

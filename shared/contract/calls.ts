@@ -36,6 +36,11 @@ export const CallSchema = z.object({
   answeredBy: z.nullable(z.object({ id: z.string(), name: z.string() })),
   /** Why an outbound call was refused (FAILED before it rang: docs/security.md: Toll fraud), as the caller heard it. */
   failureReason: z.optional(z.string()),
+  /**
+   * Why an inbound call rang nobody and went straight to voicemail, in Call History's words: "No one
+   * was available" when none of the members it would ring had a phone ready (docs/product.md §10.5).
+   */
+  missedReason: z.optional(z.string()),
   /** The caller's voicemail (a NO_ANSWER inbound call); null when none was left. */
   voicemail: z.nullable(VoicemailSchema),
 });

@@ -75,6 +75,10 @@ export interface ServerEvents {
   user_joined: OnlineUser;
   user_left: { id: string };
   heartbeat_ack: { timestamp: string };
+  /** To the socket that sent `device_state`: taken into account (the member is reachable while `registered`). */
+  device_state_ack: { registered: boolean };
+  /** To the company: whether a member can take calls now (a tab of theirs has a registered phone). */
+  phone_status_changed: { userId: string; phoneReady: boolean };
   room_joined: { room: string };
   room_left: { room: string };
   error: { message: string; code: RealtimeErrorCode; retryAfterSeconds?: number };

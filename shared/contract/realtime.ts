@@ -44,6 +44,11 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
     }),
   }),
   z.object({ type: z.literal('accept_call'), data: z.object({ callSid }) }),
+  /** The tab's phone (Voice SDK device) registered or not: on every change and with each check-in (docs/product.md §10.5). */
+  z.object({
+    type: z.literal('device_state'),
+    data: z.object({ registered: z.boolean({ error: 'registered must be true or false' }) }),
+  }),
   z.object({ type: z.literal('reject_call'), data: z.object({ callSid }) }),
   z.object({ type: z.literal('join_room'), data: z.object({ room }) }),
   z.object({ type: z.literal('leave_room'), data: z.object({ room }) }),
@@ -54,6 +59,7 @@ export const CLIENT_EVENT_TYPES = [
   'heartbeat',
   'accept_call',
   'reject_call',
+  'device_state',
   'join_room',
   'leave_room',
 ] as const satisfies readonly ClientEventType[];

@@ -80,6 +80,8 @@ export const TeamUserSchema = z.object({
   role: z.string(),
   avatarUrl: z.nullable(z.string()),
   lastActiveAt: z.nullable(z.string()),
+  /** A tab of theirs has a registered phone: calls ring them ("Phone ready", docs/product.md §10.5). */
+  phoneReady: z.optional(z.boolean()),
 });
 export type TeamUser = z.infer<typeof TeamUserSchema>;
 
@@ -87,6 +89,8 @@ export const InboxMemberSchema = z.object({
   id: z.string(),
   userId: z.string(),
   user: z.object({ name: z.string(), email: z.string() }),
+  /** As the team list's: calls to the inbox ring this member's phone now (docs/product.md §10.5). */
+  phoneReady: z.optional(z.boolean()),
 });
 export type InboxMember = z.infer<typeof InboxMemberSchema>;
 

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, signUp, stack } from '../support/api';
 import { launchBrowser, openTab, PHONE, seen, signedInTab } from '../support/browser';
+import { openSocket } from '../support/realtime';
 import { withChannel } from '../support/settings';
 import { answerCall, hangUpCall, type TwilioAccount, twilioGet } from '../support/twilio';
 import { identityOf, routeChannel } from '../support/voice';
@@ -69,6 +70,9 @@ describe('Call History', () => {
     const account = await signUp({ name: 'Grace Hopper' });
     const { channel, twilio } = await withChannel(account);
     await routeChannel(account, channel, 'USER', account.user.id);
+    // The agent's tab, as its softphone would say it: a phone ready to ring (docs/product.md §10.5).
+    const tab = await openSocket(account);
+    await tab.phone(true);
     const phone = await callFromPhoneSimulator(channel.identifier);
     await expect.poll(async () => (await callsTo(twilio, channel.identifier))[0]?.status, { timeout: 30_000 }).toBe('ringing');
     const [call] = await callsTo(twilio, channel.identifier);
@@ -84,5 +88,6 @@ describe('Call History', () => {
 
     await page.reload();
     await seen(row.getByText('Completed'));
+    await tab.close();
   });
 });

@@ -16,7 +16,7 @@ import {
   type TwilioAccount,
   twilioGet,
 } from '../support/twilio';
-import { addInboxMember, exhaustVoiceTokens, identityOf, routeChannel } from '../support/voice';
+import { addInboxMember, exhaustVoiceTokens, identityOf, phoneReady, routeChannel } from '../support/voice';
 
 /**
  * The softphone through a working day, in Chromium with the real Voice SDK against the emulator:
@@ -64,6 +64,7 @@ async function registered(account: Account) {
   await expect
     .poll(async () => (await (await fetch(`${stack().urls.twilio}/`)).text()).includes(`${identity} (1 device)`), WAIT)
     .toBe(true);
+  await phoneReady(account);
 }
 
 /** Dials a UK number from the widget and waits until it rings there; answers the ringing leg's SID. */

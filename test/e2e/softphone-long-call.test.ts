@@ -11,7 +11,7 @@ import { createInbox, withChannel } from '../support/settings';
 import { advanceStackClock, stackClock } from '../support/stack-clock';
 import { BROWSER_SIGNALLING_HEARTBEAT_MS, BROWSER_VOICE_TOKEN_TTL_SECONDS } from '../support/test-stack';
 import { callFromPhone, emulatorCall, hangUpCall } from '../support/twilio';
-import { addInboxMember, identityOf, listCalls, routeChannel } from '../support/voice';
+import { addInboxMember, identityOf, listCalls, phoneReady, routeChannel } from '../support/voice';
 
 /**
  * Calls that last, in Chromium with the real Voice SDK: the SDK drops a signalling socket that hears
@@ -141,6 +141,7 @@ async function signedIn(account: Account) {
   await expect
     .poll(async () => (await (await fetch(`${stack().urls.twilio}/`)).text()).includes(`${identity} (1 device)`), WAIT)
     .toBe(true);
+  await phoneReady(account);
   return { page: tab.page, logs };
 }
 

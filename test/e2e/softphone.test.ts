@@ -237,6 +237,8 @@ describe('calls with the real Voice SDK', () => {
     const a = await signedIn(owner);
     await deviceRegistered(owner);
     await a.goto(web('/contacts'));
+    // A new page: its phone registers again, and a call rings it once it is ready (docs/product.md §10.5).
+    await deviceRegistered(owner);
     const search = a.getByRole('searchbox', { name: 'Search contacts' });
     await search.pressSequentially('Gra');
     const call = await callFromPhone({ from: CALLER, to: line.channel.identifier });

@@ -27,7 +27,8 @@ describe('contact timeline', () => {
     const company = await companyWithEverything('Timeline Traders');
     const { owner, line, contact, conversationId } = company;
 
-    // After the fixture's text, reply and voicemail: a call the caller hangs up while it rings, a note, a text.
+    // After the fixture's text, reply and voicemail: a call the caller hangs up without leaving a message
+    // (no member's phone is ready, so it rings nobody), a note, a text.
     const call = await callFromPhone({ from: contact.phoneNumber, to: line.channel.identifier });
     await hangUpCall(call.sid);
     await expect

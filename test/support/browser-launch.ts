@@ -12,6 +12,8 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // As a page someone has clicked: the widget's sound prompt (docs/product.md §10.5) has component tests.
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
 /** A headless Chromium with a fresh, temporary profile. Used by the browser tests and bench/web.ts. */

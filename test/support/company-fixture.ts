@@ -69,9 +69,10 @@ export async function companyWithEverything(
   const reply = await sendText(owner, conversationId, 'Yes, how can we help?');
   if (reply.status !== 201) throw new Error(`reply: ${JSON.stringify(reply.body)}`);
 
-  // Nobody answers: the ring times out and the caller leaves a short voicemail, then hangs up.
+  // Nobody answers: no member's phone is ready, so the caller goes to voicemail at once (a ring, were
+  // one under way, would time out first), leaves a short one, then hangs up.
   const call = await callFromPhone({ from: contact.phoneNumber, to: line.channel.identifier });
-  if (!['completed', 'no-answer', 'busy', 'failed', 'canceled'].includes(call.status)) await advanceCall(call.sid);
+  if (call.legs.some((l) => l.status === 'ringing')) await advanceCall(call.sid);
   await speakOnCall(call.sid, 2);
   await hangUpCall(call.sid);
 

@@ -29,6 +29,8 @@ export interface Socket {
   beat: () => Promise<void>;
   /** Sends a heartbeat API Gateway answers itself (socketHeartbeat) and waits for its acknowledgement. */
   tick: () => Promise<void>;
+  /** Reports the tab's phone as the web app does (`device_state`) and waits until it is taken into account. */
+  phone: (registered: boolean) => Promise<void>;
   /** Resolves with the close code once the socket is closed. */
   closed: Promise<number>;
   close: () => Promise<number>;
@@ -79,6 +81,10 @@ export function openSocketAt(url: string, userId = ''): Promise<Socket> {
       tick: async () => {
         send({ action: socketHeartbeat.routeKey, type: 'heartbeat', data: { userId, timestamp: new Date().toISOString() } });
         await next('heartbeat_ack');
+      },
+      phone: async (registered) => {
+        send({ type: 'device_state', data: { registered } });
+        await next('device_state_ack', (e) => e.data.registered === registered);
       },
       closed,
       close: () => {

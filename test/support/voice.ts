@@ -42,7 +42,26 @@ export async function addInboxMember(account: Account, inboxId: string, userId: 
 /** The Voice SDK identity the product gives a user (derived from the id alone). */
 export const identityOf = (account: Account) => `user_${account.user.id.replaceAll('-', '_')}`;
 
-/** Waits until the emulator's status page lists the account's one browser device as registered. */
+/**
+ * Waits until the account's member can take calls: their tab's phone is ready (docs/product.md §10.5),
+ * so a call rings them rather than going to voicemail at once.
+ */
+export async function phoneReady(account: Account): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await callRoute(endpoints.listUsers, { token: account.tokens.accessToken })).body.data?.users.find(
+          (u) => u.id === account.user.id,
+        )?.phoneReady,
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+}
+
+/**
+ * Waits until the emulator's status page lists the account's one browser device as registered, and
+ * the tab has told the server so (`phoneReady`).
+ */
 export async function deviceRegistered(account: Account): Promise<void> {
   const identity = identityOf(account);
   await expect
@@ -50,6 +69,7 @@ export async function deviceRegistered(account: Account): Promise<void> {
       timeout: 30_000,
     })
     .toBe(true);
+  await phoneReady(account);
 }
 
 export async function voiceToken(account: Account): Promise<string> {
@@ -58,8 +78,13 @@ export async function voiceToken(account: Account): Promise<string> {
   return res.body.data.token;
 }
 
-/** A company whose voice number rings an inbox of `members` people (the owner first), each with an open socket. */
-export async function voiceLine(options: { members?: number; routing?: 'INBOX' | 'USER' | 'UNASSIGNED' } = {}) {
+/**
+ * A company whose voice number rings an inbox of `members` people (the owner first), each with an open
+ * socket whose phone is reported ready, as the web app reports a registered device (`phonesReady: false`: none is).
+ */
+export async function voiceLine(
+  options: { members?: number; routing?: 'INBOX' | 'USER' | 'UNASSIGNED'; phonesReady?: boolean } = {},
+) {
   const owner = await signUp();
   const { provider, channel, twilio } = await withChannel(owner);
   const colleagues = await Promise.all(
@@ -72,6 +97,7 @@ export async function voiceLine(options: { members?: number; routing?: 'INBOX' |
   if (routing === 'INBOX') await routeChannel(owner, channel, 'INBOX', inbox.id);
   if (routing === 'USER') await routeChannel(owner, channel, 'USER', owner.user.id);
   const sockets = await Promise.all(agents.map((a) => openSocket(a)));
+  if (options.phonesReady !== false) await Promise.all(sockets.map((s) => s.phone(true)));
   return { owner, agents, sockets, provider, channel, twilio, inbox };
 }
 

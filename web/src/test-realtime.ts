@@ -28,3 +28,13 @@ export function push<K extends ServerEventType>(type: K, data: ServerEvent<K>['d
     for (const listener of listeners.get(type) ?? []) listener({ type, data });
   });
 }
+
+/** What the tab's phone told the server (`realtime.reportPhone`), in order. */
+export const phoneReports: (boolean | null)[] = [];
+
+/** The socket's own side, as far as the components use it. */
+export const realtime = {
+  reportPhone(registered: boolean | null) {
+    phoneReports.push(registered);
+  },
+};

@@ -1,7 +1,7 @@
 import type { ChannelHealth } from '@shared/contract/channel-health';
 import type { Conversation, SharedConversation } from '@shared/contract/conversations';
 import type { OnlineUser, ServerEvent } from '@shared/contract/realtime-events';
-import type { Channel, TeamUser } from '@shared/contract/settings';
+import type { Channel, InboxDetail, TeamUser } from '@shared/contract/settings';
 import type { QueryClient } from '@tanstack/react-query';
 import { callKeys } from '../call-keys';
 import { contactKeys } from '../contact-keys';
@@ -123,6 +123,21 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent, viewerI
       void queryClient.invalidateQueries({ queryKey: callKeys.all });
       return;
     // Someone connected or disconnected Twilio: Settings shows the provider and its channels as they are now.
+    case 'phone_status_changed': {
+      // docs/product.md §10.5: the Team page and the inboxes' member lists follow who can take calls.
+      const { userId, phoneReady } = event.data;
+      queryClient.setQueryData<TeamUser[]>(settingsKeys.users, (team) =>
+        team?.map((u) => (u.id === userId ? { ...u, phoneReady } : u)),
+      );
+      for (const [key, inbox] of queryClient.getQueriesData<InboxDetail>({ queryKey: settingsKeys.inboxes })) {
+        if (!inbox || !Array.isArray(inbox.members) || !inbox.members.some((m) => m.userId === userId)) continue;
+        queryClient.setQueryData<InboxDetail>(key, {
+          ...inbox,
+          members: inbox.members.map((m) => (m.userId === userId ? { ...m, phoneReady } : m)),
+        });
+      }
+      return;
+    }
     case 'provider_changed':
       void queryClient.invalidateQueries({ queryKey: settingsKeys.providers });
       void queryClient.invalidateQueries({ queryKey: settingsKeys.channels });

@@ -95,10 +95,18 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     if (!identity) return;
     const checkIn = beats++ % beatsPerCheckIn === 0;
     const data = { userId: identity.userId, timestamp: new Date().toISOString() };
-    if (checkIn) return void send({ type: 'heartbeat', data });
+    if (checkIn) {
+      send({ type: 'heartbeat', data });
+      // The phone's state rides with each check-in: the server forgets a report it stops hearing (docs/product.md §10.5).
+      if (phoneRegistered) send({ type: 'device_state', data: { registered: true } });
+      return;
+    }
     const route = Date.now() - heardAt >= answerAfterMs ? socketHeartbeat : socketQuietHeartbeat;
     send({ action: route.routeKey, type: 'heartbeat', data });
   };
+
+  // What the tab's phone last reported (null: the tab has no phone), told again with every check-in.
+  let phoneRegistered: boolean | null = null;
 
   // How long the server asked the next attempt to wait (a refused ticket, a socket closed for flooding).
   let holdOffMs = 0;
@@ -180,6 +188,17 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     /** Deliberate disconnect (sign-out): no reconnect. */
     stop,
     send,
+    /**
+     * The tab's phone registered or not (null: no phone here any more). Sent at once on a change, and
+     * with each check-in, so the server knows who can take a call (docs/product.md §10.5).
+     */
+    reportPhone(registered: boolean | null) {
+      if (registered === phoneRegistered) return;
+      const told = phoneRegistered;
+      phoneRegistered = registered;
+      // Nothing to take back when the server never heard this tab's phone registered.
+      if (registered || told) send({ type: 'device_state', data: { registered: Boolean(registered) } });
+    },
     state: () => state,
     onState(listener: () => void) {
       stateListeners.add(listener);

@@ -246,6 +246,16 @@ describe('CallHistoryPage', () => {
       expect(within(missed).getByText('Not answered')).toBeTruthy();
     });
 
+    it('says No one was available on a call that rang nobody because no member had a phone ready', async () => {
+      const UNREACHED: Call = { ...VOICEMAIL, voicemail: null, missedReason: 'No one was available' };
+      stubServer(() => ok({ calls: [UNREACHED] }));
+      withSoftphone(null);
+      const [row] = within(await screen.findByRole('list', { name: 'Calls' })).getAllByRole('listitem') as [HTMLElement];
+      expect(within(row).getByText('No one was available')).toBeTruthy();
+      expect(within(row).queryByText('Not answered')).toBeNull();
+      expect(within(row).getByText('No answer')).toBeTruthy();
+    });
+
     it("shows a voicemail's length before it is played", async () => {
       stubServer(() => ok({ calls: [VOICEMAIL] }));
       withSoftphone(null);

@@ -203,9 +203,12 @@ function CallRow({ call, placer, reasonId }: { call: Call; placer: CallPlacer; r
 /** Whether someone talked on the call: only then has it a length (a voicemail's is its own, below the row). */
 const connected = (call: Pick<Call, 'callStatus'>) => call.callStatus === 'COMPLETED';
 
-/** Who answered an inbound call or placed an outbound one; nobody for a call nobody answered. */
-export function whoTookIt(call: Pick<Call, 'direction' | 'answeredBy'>): string {
-  if (!call.answeredBy) return call.direction === 'INBOUND' ? 'Not answered' : '';
+/**
+ * Who answered an inbound call or placed an outbound one; for a call nobody answered, why when it
+ * rang nobody ("No one was available": no member's phone was ready, docs/product.md §10.5).
+ */
+export function whoTookIt(call: Pick<Call, 'direction' | 'answeredBy' | 'missedReason'>): string {
+  if (!call.answeredBy) return call.direction === 'INBOUND' ? (call.missedReason ?? 'Not answered') : '';
   return `${call.direction === 'INBOUND' ? 'Answered by' : 'Placed by'} ${call.answeredBy.name}`;
 }
 

@@ -36,6 +36,7 @@ const detail = (userIds: string[]): InboxDetail => ({
     id: `m-${u.id}`,
     userId: u.id,
     user: { name: u.name, email: u.email },
+    phoneReady: u.id === 'u-1',
   })),
 });
 
@@ -269,6 +270,15 @@ describe('Manage Members', () => {
     });
     await events.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says which members can take a call now: Phone ready or Phone offline', async () => {
+    server({ members: ['u-1', 'u-2'] });
+    const { dialog } = await open();
+    const current = within(await within(dialog).findByRole('region', { name: 'Current Members (2)' }));
+    const item = (name: string) => current.getByText(name).closest('li') as HTMLElement;
+    expect(within(item('Ada Lovelace')).getByText('Phone ready')).toBeTruthy();
+    expect(within(item('Grace Hopper')).getByText('Phone offline')).toBeTruthy();
   });
 
   it('removing asks first with the SPEC sentence; no members shows its empty text', async () => {

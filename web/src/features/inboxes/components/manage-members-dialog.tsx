@@ -7,6 +7,7 @@ import { Button } from '@/components/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Dialog, DialogBody, DialogClose, DialogFooter } from '@/components/dialog';
 import { IconButton } from '@/components/icon-button';
+import { PhoneStatus } from '@/components/phone-status';
 import { Spinner } from '@/components/spinner';
 import { useCanManage } from '@/hooks/use-can-manage';
 import { errorMessage } from '@/lib/api-client';
@@ -88,7 +89,12 @@ function Members({ inbox }: { inbox: Pick<Inbox, 'id' | 'name'> }) {
         ) : (
           <ul className="divide-y divide-border rounded-lg border border-border">
             {members.map((member) => (
-              <Person key={member.id} name={member.user.name} email={member.user.email}>
+              <Person
+                key={member.id}
+                name={member.user.name}
+                email={member.user.email}
+                status={<PhoneStatus ready={member.phoneReady === true} />}
+              >
                 {canManage && (
                   <IconButton
                     icon={UserMinus}
@@ -178,11 +184,14 @@ function Person({
   email,
   avatarUrl,
   children,
+  status,
 }: {
   name: string;
   email: string;
   avatarUrl?: string | null;
   children: ReactNode;
+  /** A line under the address (a member's phone status). */
+  status?: ReactNode;
 }) {
   return (
     <li className="flex items-center gap-3 px-3 py-2.5">
@@ -190,6 +199,7 @@ function Person({
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-semibold text-fg">{name}</p>
         <p className="truncate text-xs text-muted">{email}</p>
+        {status}
       </div>
       {children}
     </li>

@@ -3,6 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { usePublishRingingCall } from '@/lib/ringing-call';
 import { push } from '@/test-realtime';
 import { renderWithProviders, signInAs } from '@/test-utils';
 import type { DesktopNotice, Notifier, NotifierPermission } from '../device/notifier';
@@ -174,5 +175,77 @@ describe('DesktopNotifications', () => {
       expect(state.shown).toEqual([]);
       view.unmount();
     }
+  });
+
+  describe('a call ringing here (docs/product.md §10.5)', () => {
+    /** The browser's Notification: jsdom has none, so a stand-in records what the page asked for. */
+    class StubNotification {
+      static permission: NotificationPermission = 'granted';
+      static made: StubNotification[] = [];
+      static requestPermission = async () => StubNotification.permission;
+      onclick: (() => void) | null = null;
+      closed = false;
+      constructor(
+        readonly title: string,
+        readonly options: NotificationOptions,
+      ) {
+        StubNotification.made.push(this);
+      }
+      close() {
+        this.closed = true;
+      }
+    }
+
+    function Ringing({ callSid, soundBlocked, answer }: { callSid: string | null; soundBlocked: boolean; answer: () => void }) {
+      usePublishRingingCall(callSid, soundBlocked, answer);
+      return null;
+    }
+
+    const ring = (props: { callSid: string | null; soundBlocked: boolean; answer: () => void }) =>
+      renderWithProviders(
+        <>
+          <DesktopNotifications />
+          <Ringing {...props} />
+        </>,
+      );
+
+    beforeEach(() => {
+      StubNotification.made = [];
+      vi.stubGlobal('Notification', StubNotification);
+      return () => vi.unstubAllGlobals();
+    });
+
+    it('is told in a visible tab while the browser blocks its ringtone, and the notice’s click answers it', async () => {
+      const answer = vi.fn();
+      ring({ callSid: 'CA1', soundBlocked: true, answer });
+      push('incoming_call', {
+        callSid: 'CA1',
+        from: '+14155550201',
+        to: '+14155550101',
+        contact: { id: 'ct-1', name: 'Grace Hopper', phoneNumber: '+14155550201' },
+      });
+      await waitFor(() => expect(StubNotification.made).toHaveLength(1));
+      const [notice] = StubNotification.made;
+      expect(notice?.title).toBe('Incoming call');
+      expect(notice?.options).toMatchObject({ body: 'Grace Hopper\nClick to answer', tag: 'call-CA1', requireInteraction: true });
+      act(() => notice?.onclick?.());
+      expect(answer).toHaveBeenCalledTimes(1);
+      expect(notice?.closed).toBe(true);
+    });
+
+    it('is not told in a visible tab that can ring; a notice of a call no longer ringing here answers nothing', async () => {
+      const answer = vi.fn();
+      const audible = ring({ callSid: 'CA1', soundBlocked: false, answer });
+      push('incoming_call', { callSid: 'CA1', from: '+14155550201', to: '+14155550101', contact: null });
+      await act(() => import('@shared/phone-numbers'));
+      expect(StubNotification.made).toEqual([]);
+      audible.unmount();
+
+      ring({ callSid: null, soundBlocked: true, answer });
+      push('incoming_call', { callSid: 'CA2', from: '+14155550201', to: '+14155550101', contact: null });
+      await waitFor(() => expect(StubNotification.made).toHaveLength(1));
+      act(() => StubNotification.made[0]?.onclick?.());
+      expect(answer).not.toHaveBeenCalled();
+    });
   });
 });

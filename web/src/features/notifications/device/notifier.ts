@@ -9,6 +9,11 @@ export interface DesktopNotice {
   body: string;
   /** One notice per thing: a second one with the same tag replaces the first. */
   tag: string;
+  /**
+   * What a click does, when it does more than bring the tab back ('Answer'): said on the notice, which
+   * then stays until acted on. A page's notice has no buttons of its own (only a service worker's has).
+   */
+  action?: string;
   onClick: () => void;
 }
 
@@ -28,9 +33,11 @@ export function browserNotifier(win: Window & typeof globalThis = window): Notif
   return {
     permission: () => (api ? api.permission : 'unsupported'),
     requestPermission: async () => (api ? api.requestPermission() : 'unsupported'),
-    show({ title, body, tag, onClick }) {
+    show({ title, body, tag, action, onClick }) {
       if (api?.permission !== 'granted') return;
-      const notification = new api(title, { body, tag });
+      const notification = action
+        ? new api(title, { body: `${body}\nClick to ${action.toLowerCase()}`, tag, requireInteraction: true })
+        : new api(title, { body, tag });
       notification.onclick = () => {
         onClick();
         notification.close();

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { messagePreview } from '@/lib/message-preview';
 import { useLazyPhoneFormat } from '@/lib/phone-display-lazy';
 import { useRealtimeEvent } from '@/lib/realtime/realtime';
+import { ringingCall } from '@/lib/ringing-call';
 import type { DesktopNotice, Notifier, NotifierPermission } from '../device/notifier';
 
 /** The first line of a text, as a notice's body. */
@@ -10,9 +11,9 @@ const firstLine = (text: string) => text.split(/\r?\n/, 1)[0] ?? '';
 
 /**
  * Once the person allowed them, a new inbound text and an incoming call show a desktop
- * notice while the tab is hidden; clicking it brings the tab back (on the conversation, for a text).
- * Never while the tab is visible, and never for the person's own actions (only inbound texts and calls
- * ringing them are told).
+ * notice while the tab is hidden; clicking it brings the tab back (on the conversation, for a text),
+ * and answers the call. A call is also told in a visible tab while the browser blocks its ringtone.
+ * Never for the person's own actions (only inbound texts and calls ringing them are told).
  */
 export function useDesktopNotifications(notifier: Notifier) {
   const [permission, setPermission] = useState<NotifierPermission>(() => notifier.permission());
@@ -42,17 +43,25 @@ export function useDesktopNotifications(notifier: Notifier) {
     );
   });
 
+  // A call also while the tab is visible when the browser blocks its ringtone (docs/product.md §10.5):
+  // the notice is then the only sound. Its click answers the call if it still rings here.
+  const callNoticeWanted = () => notifier.permission() === 'granted' && (notifier.isHidden() || ringingCall().soundBlocked);
   useRealtimeEvent('incoming_call', ({ data }) => {
-    if (!active()) return;
-    void caller(data.contact?.name, data.from).then((body) =>
-      show({
+    if (!callNoticeWanted()) return;
+    void caller(data.contact?.name, data.from).then((body) => {
+      if (!callNoticeWanted()) return;
+      notifier.show({
         title: 'Incoming call',
         body,
         tag: `call-${data.callSid}`,
-        // The call panel is on every page: bringing the tab back is enough.
-        onClick: () => notifier.focus(),
-      }),
-    );
+        action: 'Answer',
+        onClick: () => {
+          notifier.focus();
+          const ringing = ringingCall();
+          if (ringing.callSid === data.callSid) ringing.answer();
+        },
+      });
+    });
   });
 
   return {

@@ -4,11 +4,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { type CallPlacer, usePlaceCall } from '@/lib/place-call';
-import { push } from '@/test-realtime';
+import { phoneReports, push } from '@/test-realtime';
 import { endpoints, fail, ok, renderWithProviders, signInAs, stubServer, urlOf } from '@/test-utils';
 import { voiceTokens } from '../api/softphone-api';
+import { RECOVER_DELAYS_MS } from '../controller/softphone-controller';
 import { SoftphoneError } from '../device/device-errors';
 import { createSoftphone } from '../device/softphone';
+import { BACKGROUND_TICK_MS } from '../hooks/use-softphone';
 import {
   type Deliver,
   type FakeSoftphoneOptions,
@@ -710,5 +712,95 @@ describe('the floating call widget', () => {
       expect(screen.getByText('You are already on a call.')).toBeTruthy();
       expect((screen.getByRole('button', { name: 'Call back' }) as HTMLButtonElement).disabled).toBe(true);
     });
+  });
+});
+
+describe('never missing a ring (docs/product.md §10.5)', () => {
+  /**
+   * A browser that blocks sound until the person clicks: jsdom has no AudioContext, so a stand-in
+   * acts as Chromium's does before a gesture (suspended; `resume` from a click starts it).
+   */
+  class BlockedAudioContext extends EventTarget {
+    state: AudioContextState = 'suspended';
+    resume() {
+      this.state = 'running';
+      this.dispatchEvent(new Event('statechange'));
+      return Promise.resolve();
+    }
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('asks for a click while the browser blocks sound, and stops asking once it is allowed', async () => {
+    vi.stubGlobal('AudioContext', BlockedAudioContext);
+    serve();
+    await ready();
+    const ask = screen.getByRole('button', { name: 'Click to enable sound for incoming calls' });
+    await user.click(ask);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Click to enable sound for incoming calls' })).toBeNull());
+  });
+
+  it('says nothing of sound where the browser allows it', async () => {
+    vi.stubGlobal(
+      'AudioContext',
+      class extends BlockedAudioContext {
+        override state: AudioContextState = 'running';
+      },
+    );
+    serve();
+    await ready();
+    expect(screen.queryByRole('button', { name: 'Click to enable sound for incoming calls' })).toBeNull();
+  });
+
+  it('tells the server whether its phone is registered, on every change', async () => {
+    serve();
+    const phone = await ready();
+    expect(phoneReports.at(-1)).toBe(true);
+    phone.emit('unregistered');
+    expect(phoneReports.at(-1)).toBe(false);
+  });
+
+  it('shows a lapsed registration and takes it up again by itself, without a reload or coming to the front', async () => {
+    serve();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    let attempts = 0;
+    const reconnect = vi.fn(async () => {
+      // The first attempt finds the service still away; the second registers.
+      if (++attempts === 1) throw new Error('offline');
+      phone.emit('registered');
+    });
+    const phone = fakeSoftphone({ reconnect });
+    await ready(phone);
+    phone.emit('unregistered');
+    expect(banner().textContent).toContain('Device disconnected');
+    expect(phoneReports.at(-1)).toBe(false);
+
+    await advance(RECOVER_DELAYS_MS[0]);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(banner().textContent).toContain('Device disconnected');
+    await advance(RECOVER_DELAYS_MS[1]);
+    expect(reconnect).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(banner().textContent).toContain('Ready to make and take calls'));
+    expect(phoneReports.at(-1)).toBe(true);
+    // Registered again: no more attempts.
+    await advance(RECOVER_DELAYS_MS[4]);
+    expect(reconnect).toHaveBeenCalledTimes(2);
+  });
+
+  it('in a hidden tab, renews its token on each tick so the registration cannot lapse with it', async () => {
+    serve();
+    const keepRegistered = vi.fn();
+    await ready(fakeSoftphone({ keepRegistered }));
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    act(() => document.dispatchEvent(new Event('visibilitychange')));
+    expect(keepRegistered).toHaveBeenCalledTimes(1);
+    await advance(BACKGROUND_TICK_MS);
+    expect(keepRegistered).toHaveBeenCalledTimes(2);
+    visibility.mockReturnValue('visible');
+    act(() => document.dispatchEvent(new Event('visibilitychange')));
+    await advance(BACKGROUND_TICK_MS * 4);
+    expect(keepRegistered).toHaveBeenCalledTimes(2);
   });
 });

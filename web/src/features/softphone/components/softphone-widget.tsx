@@ -1,13 +1,15 @@
-import { Phone, PhoneOff, X } from 'lucide-react';
-import { useCallback, useId, useRef, useState } from 'react';
+import { Phone, PhoneOff, Volume2, X } from 'lucide-react';
+import { useCallback, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { IconButton } from '@/components/icon-button';
 import { cn } from '@/lib/cn';
 import { useFloatingDock } from '@/lib/floating-dock';
 import { usePhoneFormat } from '@/lib/phone-display';
 import { CALLING_NOT_SET_UP, usePublishCallPlacer } from '@/lib/place-call';
+import { usePublishRingingCall } from '@/lib/ringing-call';
 import { voiceTokens } from '../api/softphone-api';
 import type { Availability } from '../controller/softphone-controller';
 import { createSoftphone, type Softphone } from '../device/softphone';
+import { browserSoundGate, type SoundGate } from '../device/sound-gate';
 import type { VoiceTokens } from '../device/voice-tokens';
 import type { CallState } from '../hooks/call-manager';
 import { useDockFocus } from '../hooks/use-dock-focus';
@@ -45,21 +47,32 @@ export function callingUnavailableReason(
   return null;
 }
 
+/** Whether the browser blocks the ringtone now (device/sound-gate.ts). */
+function useSoundBlocked(gate: SoundGate): boolean {
+  return useSyncExternalStore(gate.subscribe, gate.blocked);
+}
+
 /**
  * docs/product.md §2 floating call widget, on every signed-in screen: hidden until the token says a provider
  * exists; then the green call button and its dialer, the incoming and active call panels at the
  * bottom right, and the device status banner top right. The corner is a dock whose height the shell
  * keeps free below the page (lib/floating-dock), so it covers no action; the dialer, opened on
- * purpose, floats above it, and so do a call's panels on a wide screen. `createSoftphone` and `tokens` are for the component tests.
+ * purpose, floats above it, and so do a call's panels on a wide screen. While the browser blocks
+ * sound, a button asks for the click that allows the ringtone (docs/product.md §10.5).
+ * `createSoftphone`, `tokens` and `soundGate` are for the component tests.
  */
 export function SoftphoneWidget({
   createSoftphone: create = realSoftphone,
   tokens = voiceTokens,
+  soundGate,
 }: {
   createSoftphone?: () => Softphone;
   tokens?: Pick<VoiceTokens, 'forgetIssuedBefore'>;
+  soundGate?: SoundGate;
 }) {
   const phone = useSoftphone(create, tokens);
+  const gate = useMemo(() => soundGate ?? browserSoundGate(), [soundGate]);
+  const soundBlocked = useSoundBlocked(gate);
   const [dialerOpen, setDialerOpen] = useState(false);
   // A contact's Call action: the dialer opens again with its number (lib/contact-actions).
   const [requested, setRequested] = useState<{ number: string; at: number } | null>(null);
@@ -114,6 +127,13 @@ export function SoftphoneWidget({
     openDialerWith,
   );
 
+  // The desktop notice of a ringing call answers it, and shows in a visible tab too while sound is blocked.
+  usePublishRingingCall(
+    callState.status === 'ringing' ? (callState.call.callSid ?? null) : null,
+    soundBlocked && availability === 'available',
+    phone.answer,
+  );
+
   if (availability === 'checking' || availability === 'no_provider') return null;
   // The Calling unavailable card stays until closed: the page keeps room for it, on any screen.
   const cardShown = availability === 'unavailable' && phone.unavailable !== null && cardOpen;
@@ -155,6 +175,16 @@ export function SoftphoneWidget({
           )
         ) : (
           <>
+            {soundBlocked && (
+              <button
+                type="button"
+                onClick={gate.allow}
+                className="flex w-[min(20rem,calc(100vw-2rem))] items-center gap-2 rounded-lg border border-warning-border bg-warning-soft px-3 py-2 text-left text-sm font-medium text-warning-fg shadow-md hover:opacity-90"
+              >
+                <Volume2 aria-hidden="true" className="size-4 shrink-0" />
+                Click to enable sound for incoming calls
+              </button>
+            )}
             <CallOutcomeStatus text={phone.outcome} />
             {phone.notice && (
               <div

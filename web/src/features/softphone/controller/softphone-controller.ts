@@ -21,6 +21,12 @@ export const SETTINGS_CHANGED = 'Calling settings changed. Reconnecting...';
 export const MAKE_CALL_FAILED = 'Failed to make call. Please try again.';
 export const DEVICE_NOT_INITIALIZED = 'Device not initialized';
 
+/**
+ * A lapsed registration is taken up again by itself, foreground or not (docs/product.md §10.5): first
+ * after a moment (the SDK's own reconnect may bring it back), then less often.
+ */
+export const RECOVER_DELAYS_MS = [2_000, 5_000, 15_000, 30_000, 60_000] as const;
+
 /** When the server gives no time to wait after a 429. */
 const DEFAULT_RETRY_AFTER_SECONDS = 60;
 
@@ -41,6 +47,8 @@ export interface SoftphoneSnapshot {
   readonly notice: string | null;
   /** docs/product.md §2.9 Outcome: how the last call ended, for OUTCOME_SHOWN_MS. */
   readonly outcome: string | null;
+  /** The device is registered: calls ring this tab (reported to the server, docs/product.md §10.5). */
+  readonly registered: boolean;
 }
 
 /**
@@ -93,6 +101,7 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
     muted: false,
     notice: null,
     outcome: null,
+    registered: false,
   };
   let snapshot: SoftphoneSnapshot = { ...state, outcome: null };
   let snapshotOf = state;
@@ -112,8 +121,10 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
   let withoutProvider = false;
   let providerSeen = false;
   const ended = createEndedCalls();
-  const timers = { banner: undefined, outcome: undefined, retry: undefined } as Record<
-    'banner' | 'outcome' | 'retry',
+  /** Attempts to take a lapsed registration up again since it lapsed. */
+  let recoveries = 0;
+  const timers = { banner: undefined, outcome: undefined, retry: undefined, recover: undefined } as Record<
+    'banner' | 'outcome' | 'retry' | 'recover',
     ReturnType<typeof setTimeout> | undefined
   >;
 
@@ -242,14 +253,32 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
     );
   }
 
+  /** Registers a lapsed device again after the next of RECOVER_DELAYS_MS, until it is registered. */
+  function recoverSoon() {
+    const delay = RECOVER_DELAYS_MS[Math.min(recoveries, RECOVER_DELAYS_MS.length - 1)] ?? 60_000;
+    timer('recover', delay, () => {
+      const phone = softphone;
+      if (state.availability !== 'available' || !phone || phone.isRegistered()) return;
+      recoveries++;
+      phone.reconnect().catch((error: unknown) =>
+        step(() => {
+          console.error('Registering the device again failed', error);
+          if (phone === softphone && !phone.isRegistered()) recoverSoon();
+        }),
+      );
+    });
+  }
+
   /** Lets the running softphone go; the widget has no call. */
   function end() {
+    timer('recover', null, () => {});
+    recoveries = 0;
     endStart?.();
     endStart = null;
     softphone?.destroy();
     softphone = null;
     current = null;
-    set({ callState: IDLE, muted: false });
+    set({ callState: IDLE, muted: false, registered: false });
   }
 
   function begin(reason: StartReason) {
@@ -273,10 +302,20 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
         withoutProvider = true;
         set({ availability: 'no_provider' });
       }),
-      on('registered', () => set({ banner: READY })),
-      on('unregistered', () =>
-        set({ banner: { state: 'error', message: 'Device disconnected', detail: 'Lost connection to server. Reconnecting...' } }),
-      ),
+      on('registered', () => {
+        recoveries = 0;
+        timer('recover', null, () => {});
+        set({ banner: READY, registered: true });
+      }),
+      // A lapsed registration (a lost signalling connection, a token that ended in a hidden tab): said
+      // in the tab, and taken up again without a reload (docs/product.md §10.5).
+      on('unregistered', () => {
+        set({
+          banner: { state: 'error', message: 'Device disconnected', detail: 'Lost connection to server. Reconnecting...' },
+          registered: false,
+        });
+        recoverSoon();
+      }),
       on('error', (error) => set({ banner: { state: 'error', message: `Connection error: ${error.message}` } })),
       on('incoming', (call) => {
         if (!dispatch({ type: 'incoming', call: infoOf(call), at: Date.now() })) {
@@ -422,6 +461,10 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
         if (shown?.callSid === callSid && callStatus) set(withReason({ ...shown, text: outcomeWords(callStatus) }, callSid));
         fromRealtime({ type: 'call_ended', callSid });
       });
+    },
+    /** A hidden tab's tick (its timers run late): the token is renewed before the registration could lapse with it. */
+    background() {
+      softphone?.keepRegistered(Date.now());
     },
     /** docs/product.md §4 Voice device: back in the foreground with an unregistered device, register again. */
     foreground() {

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Device } from '@twilio/voice-sdk';
 import { describe, expect, it, vi } from 'vitest';
 import type { SoftphoneError } from './device-errors';
-import { createSoftphone } from './softphone';
+import { BACKGROUND_RENEW_MS, createSoftphone } from './softphone';
 import type { VoiceTokenSource } from './voice-tokens';
 
 /**
@@ -103,5 +103,31 @@ describe('the softphone over the SDK', () => {
     await settle();
     expect(SdkDevice.made).toHaveLength(2);
     expect(errors.map((e) => e.message)).toEqual(['Access token invalid']);
+  });
+
+  it('in a hidden tab, renews a token that ends within BACKGROUND_RENEW_MS, once, and leaves a younger one', async () => {
+    /** A voice token as Twilio's library writes it: only its `exp` matters here. */
+    const jwt = (expSeconds: number) =>
+      ['{"alg":"HS256"}', JSON.stringify({ exp: expSeconds })]
+        .map((part) => btoa(part).replace(/=+$/, ''))
+        .join('.')
+        .concat('.sig');
+    const now = Date.UTC(2026, 0, 1, 12);
+    const ends = now + BACKGROUND_RENEW_MS + 60_000;
+    const tokens = { get: vi.fn(async () => jwt(ends / 1000)), replace: vi.fn(async () => jwt(ends / 1000 + 900)) };
+    const phone = softphoneOn(tokens);
+    await phone.start();
+    const [device] = SdkDevice.made;
+
+    phone.keepRegistered(now);
+    await settle();
+    expect(tokens.replace).not.toHaveBeenCalled();
+
+    // A minute later (a hidden tab's tick), the token ends within the margin: renewed before it lapses.
+    phone.keepRegistered(now + 60_000);
+    phone.keepRegistered(now + 60_000);
+    await settle();
+    expect(tokens.replace).toHaveBeenCalledTimes(1);
+    expect(device?.updateToken).toHaveBeenCalledWith(jwt(ends / 1000 + 900));
   });
 });

@@ -45,6 +45,12 @@ export interface Softphone {
   isRegistered(): boolean;
   /** A fresh token and a new registration, for a device found unregistered (back in the foreground). */
   reconnect(): Promise<void>;
+  /**
+   * A hidden tab's timers may fire a minute late: its token is renewed now when it ends within
+   * BACKGROUND_RENEW_MS of `nowMs`, before the SDK's own warning could come too late (the registration
+   * would lapse with the token).
+   */
+  keepRegistered(nowMs: number): void;
   destroy(): void;
   on<K extends keyof SoftphoneEvents>(event: K, listener: (...args: SoftphoneEvents[K]) => void): () => void;
 }
@@ -59,6 +65,22 @@ export interface SoftphoneDependencies {
 
 const isNoProvider = (error: unknown) =>
   typeof error === 'object' && error !== null && 'code' in error && error.code === 'PROVIDER_NOT_FOUND';
+
+/**
+ * How early a hidden tab renews its token: a background tab's timers run about once a minute
+ * (Chromium's intensive throttling), so two of its ticks fit before the token ends.
+ */
+export const BACKGROUND_RENEW_MS = 150_000;
+
+/** When a voice token (a JWT) ends, in epoch ms; null when it cannot be read. */
+export function tokenEndsAt(token: string | null | undefined): number | null {
+  try {
+    const payload = JSON.parse(atob((token ?? '').split('.')[1]?.replace(/-/g, '+').replace(/_/g, '/') ?? ''));
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The SDK's AccessTokenInvalid and AccessTokenExpired, under their old and new numbers. */
 const TOKEN_REFUSED = new Set([20101, 20104, 31204, 31205]);
@@ -114,6 +136,8 @@ export function createSoftphone(deps: SoftphoneDependencies): Softphone {
   let destroyed = false;
   /** Whether a refused token was replaced since the device last registered. */
   let replacedRefused = false;
+  /** A renewal under way (the SDK's warning and a hidden tab's tick may both ask). */
+  let renewing: Promise<void> | null = null;
 
   function emit<K extends keyof SoftphoneEvents>(event: K, ...args: SoftphoneEvents[K]) {
     for (const listener of listeners.get(event) ?? []) (listener as (...a: SoftphoneEvents[K]) => void)(...args);
@@ -129,13 +153,18 @@ export function createSoftphone(deps: SoftphoneDependencies): Softphone {
     }
   }
 
-  async function renewToken(current: Device) {
-    emit('tokenWillExpire');
-    try {
-      current.updateToken(await token(() => deps.tokens.replace(current.token ?? '')));
-    } catch (error) {
-      emit('error', toSoftphoneError(error));
-    }
+  function renewToken(current: Device) {
+    renewing ??= (async () => {
+      emit('tokenWillExpire');
+      try {
+        current.updateToken(await token(() => deps.tokens.replace(current.token ?? '')));
+      } catch (error) {
+        emit('error', toSoftphoneError(error));
+      } finally {
+        renewing = null;
+      }
+    })();
+    return renewing;
   }
 
   async function register(current: Device) {
@@ -196,6 +225,10 @@ export function createSoftphone(deps: SoftphoneDependencies): Softphone {
       return wrapCall(call, 'OUTGOING', params.To);
     },
     isRegistered: () => device?.state === 'registered',
+    keepRegistered(nowMs) {
+      const ends = tokenEndsAt(device?.token);
+      if (device && ends !== null && ends - nowMs <= BACKGROUND_RENEW_MS) void renewToken(device);
+    },
     async reconnect() {
       if (!device) throw new SoftphoneError('Device not initialized');
       device.updateToken(await token(() => deps.tokens.get()));

@@ -1,9 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useRealtimeEvent } from '@/lib/realtime/realtime';
+import { realtime, useRealtimeEvent } from '@/lib/realtime/realtime';
 import { settingsKeys } from '@/lib/settings-queries';
 import { createSoftphoneController } from '../controller/softphone-controller';
 import type { Softphone } from '../device/softphone';
+
+/** How often a hidden tab checks its token (the browser may run it as late as once a minute). */
+export const BACKGROUND_TICK_MS = 30_000;
 
 /**
  * The widget's softphone: one controller (controller/softphone-controller.ts) for the widget's life,
@@ -47,6 +50,31 @@ export function useSoftphone(create: () => Softphone, tokens?: { forgetIssuedBef
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [controller]);
+
+  // The server rings only members whose phone is ready: this tab says whether its own is, on every
+  // change (and the socket repeats it with each check-in); a tab without a phone says nothing
+  // (docs/product.md §10.5).
+  useEffect(() => realtime.reportPhone(snapshot.registered), [snapshot.registered]);
+  useEffect(() => () => realtime.reportPhone(null), []);
+
+  // A hidden tab's timers run about once a minute: each tick renews a token about to end, so the
+  // registration never lapses with it (docs/product.md §10.5).
+  useEffect(() => {
+    let tick: ReturnType<typeof setInterval> | undefined;
+    const follow = () => {
+      clearInterval(tick);
+      tick = undefined;
+      if (document.visibilityState !== 'hidden') return;
+      controller.background();
+      tick = setInterval(() => controller.background(), BACKGROUND_TICK_MS);
+    };
+    follow();
+    document.addEventListener('visibilitychange', follow);
+    return () => {
+      clearInterval(tick);
+      document.removeEventListener('visibilitychange', follow);
+    };
   }, [controller]);
 
   useRealtimeEvent('provider_changed', (event) => controller.providerChanged(event.data));

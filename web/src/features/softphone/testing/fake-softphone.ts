@@ -51,6 +51,7 @@ export class FakeCall implements PhoneCall {
 export interface FakeSoftphoneOptions {
   start?: () => Promise<void>;
   reconnect?: () => Promise<void>;
+  keepRegistered?: (nowMs: number) => void;
   connect?: (params: { To: string; From: string }) => Promise<PhoneCall>;
   deliver?: Deliver;
 }
@@ -80,6 +81,7 @@ export function fakeSoftphone(options: FakeSoftphoneOptions = {}): FakeSoftphone
     },
     isRegistered: () => registered,
     reconnect: options.reconnect ?? (() => Promise.resolve()),
+    keepRegistered: options.keepRegistered ?? (() => {}),
     destroy: () => {
       phone.destroyed++;
     },

@@ -10,6 +10,7 @@ import { Button } from '@/components/button';
 import { EmptyState } from '@/components/empty-state';
 import { IconButton } from '@/components/icon-button';
 import { PageHeader } from '@/components/page-header';
+import { PhoneStatus } from '@/components/phone-status';
 import { Skeleton } from '@/components/skeleton';
 import { Surface } from '@/components/surface';
 import { useNow } from '@/hooks/use-now';
@@ -161,6 +162,7 @@ export function TeamPage() {
                           <div className="min-w-0">
                             <p className="font-semibold wrap-anywhere text-fg">{user.name}</p>
                             <p className="text-xs wrap-anywhere text-muted">{user.email}</p>
+                            <PhoneStatus ready={user.phoneReady === true} />
                           </div>
                         </div>
                       </td>

@@ -1,7 +1,7 @@
 import type { TeamUser } from '@shared/contract/settings';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { realtimeKeys } from '@/lib/realtime/event-cache';
+import { applyEvent, realtimeKeys } from '@/lib/realtime/event-cache';
 import { ok, renderWithProviders, stubServer } from '@/test-utils';
 import { TeamPage } from './team-page';
 
@@ -47,5 +47,25 @@ describe('TeamPage presence', () => {
     expect(lastActive('Grace Hopper')).toBe('1m ago');
     act(() => vi.advanceTimersByTime(60 * 60_000));
     expect(lastActive('Grace Hopper')).toBe('1h ago');
+  });
+
+  it('says Phone ready for a member whose phone can take calls, Phone offline otherwise, and follows the changes', async () => {
+    stubServer(() =>
+      ok({
+        users: [
+          { ...USERS[0], phoneReady: true },
+          { ...USERS[1], phoneReady: false },
+        ],
+      }),
+    );
+    const { queryClient } = renderWithProviders(<TeamPage />);
+    await screen.findByText('Grace Hopper');
+    expect(within(row('Ada Lovelace')).getByText('Phone ready')).toBeTruthy();
+    expect(within(row('Grace Hopper')).getByText('Phone offline')).toBeTruthy();
+
+    act(() => applyEvent(queryClient, { type: 'phone_status_changed', data: { userId: 'u2', phoneReady: true } }));
+    await waitFor(() => expect(within(row('Grace Hopper')).getByText('Phone ready')).toBeTruthy());
+    act(() => applyEvent(queryClient, { type: 'phone_status_changed', data: { userId: 'u1', phoneReady: false } }));
+    await waitFor(() => expect(within(row('Ada Lovelace')).getByText('Phone offline')).toBeTruthy());
   });
 });
