@@ -15,7 +15,6 @@ import {
 } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router';
-import { Button } from '@/components/button';
 import { Card } from '@/components/card';
 import { useSession } from '@/hooks/use-session';
 import { HEALTH_WORDS } from '@/lib/channel-health';
@@ -158,18 +157,19 @@ function GettingStarted({ userId, onDismissed }: { userId: string; onDismissed: 
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-lg font-semibold text-fg">Getting Started</h2>
         {allDone && (
-          <Button
-            variant="ghost"
-            className="min-h-9 px-3"
+          // A plain button, as the shell's: the Button component here would reshape the first load's chunks.
+          <button
+            type="button"
             aria-label="Dismiss Getting Started"
             onClick={() => {
               dismiss();
               onDismissed();
             }}
+            className="inline-flex min-h-9 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-muted hover:bg-surface-muted hover:text-fg"
           >
             <X aria-hidden="true" className="size-4" />
             Dismiss
-          </Button>
+          </button>
         )}
       </div>
       {allDone && <p className="mt-1 text-sm text-muted">All set: every step is done.</p>}
