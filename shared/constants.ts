@@ -106,7 +106,6 @@ export interface Country {
   code: string;
   dialCode: string;
   name: string;
-  flag: string;
 }
 
 /** The dialer's 50 countries, in the order docs/product.md §3 begins them. */
@@ -163,17 +162,12 @@ const COUNTRY_ROWS: readonly (readonly [code: string, dialCode: string, name: st
   ['PE', '+51', 'Peru'],
 ];
 
-export const COUNTRIES: readonly Country[] = COUNTRY_ROWS.map(([code, dialCode, name]) => ({
-  code,
-  dialCode,
-  name,
-  flag: flagOf(code),
-}));
-
-/** Regional-indicator pair: 'US' → 🇺🇸. */
-function flagOf(code: string): string {
-  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}
+/**
+ * No flags: a flag emoji is drawn only where the system has an emoji font (Chromium on Linux without
+ * one shows empty boxes), and the dialer's native select cannot show a picture. The name and the dial
+ * code say which country it is (docs/product.md §3).
+ */
+export const COUNTRIES: readonly Country[] = COUNTRY_ROWS.map(([code, dialCode, name]) => ({ code, dialCode, name }));
 
 /**
  * Voice. A voice token lives as long as an access token: a token

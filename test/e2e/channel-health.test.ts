@@ -80,6 +80,11 @@ describe('a drifted channel', () => {
 
     const repair = row.getByRole('button', { name: `Repair for ${number}` });
     await repair.click();
+    // It asks first, showing the URL that is there now and the one it puts back.
+    const question = await seen(page.getByRole('alertdialog', { name: `Repair ${number}?` }));
+    await seen(question.getByText(ELSEWHERE, { exact: true }));
+    await seen(question.getByText(line.smsUrl, { exact: true }));
+    await question.getByRole('button', { name: 'Repair', exact: true }).click();
     await seen(row.getByText('Repaired.'));
     await seen(row.getByText(`SmsUrl set back to ${line.smsUrl}`));
     await healthIn(page, row, 'Healthy');

@@ -21,6 +21,8 @@ const CUSTOMER = '+14155550199';
 const CUSTOMER_DISPLAY = '(415) 555-0199';
 const SECOND_CUSTOMER = '+12025550142';
 const SECOND_CUSTOMER_DISPLAY = '(202) 555-0142';
+const THIRD_CUSTOMER = '+13125550177';
+const THIRD_CUSTOMER_DISPLAY = '(312) 555-0177';
 
 /** A pattern that finds the text as written. */
 const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -231,6 +233,37 @@ describe('SMS conversations in the browser', () => {
     await thread.getByRole('link', { name: 'Back to conversations' }).click();
     await reached(agent.page, '/conversations');
     await seen(item);
+    expect(agent.errors).toEqual([]);
+    await agent.context.close();
+  });
+
+  it('at 360 px an open thread gives its messages at least half the screen, its controls on one row', async () => {
+    await textThroughEmulator({ from: THIRD_CUSTOMER, to: demoNumber, body: 'Is there room to read this?' });
+    const agent = await signedInTab(browser, account, { viewport: PHONE, path: '/conversations' });
+    await agent.page.getByRole('link', { name: literally(THIRD_CUSTOMER_DISPLAY) }).click();
+    const thread = agent.page.locator('section[aria-labelledby="thread-title"]');
+    const messages = thread.getByRole('list', { name: 'Messages' });
+    await seen(messages.getByText('Is there room to read this?'));
+    // The call widget's corner is part of what the thread must leave room for.
+    await seen(agent.page.getByRole('button', { name: 'Open dialer' }));
+
+    // What scrolls the messages, as it stands on the screen before anyone scrolls the page.
+    const area = await messages.locator('xpath=..').boundingBox();
+    if (!area) throw new Error('the messages have no box');
+    const visible = Math.min(area.y + area.height, PHONE.height) - Math.max(area.y, 0);
+    expect(visible).toBeGreaterThanOrEqual(PHONE.height / 2);
+    // Back, the title and the thread's actions share one row, and the message box is on screen too.
+    const back = await thread.getByRole('link', { name: 'Back to conversations' }).boundingBox();
+    const actions = await thread.getByRole('button', { name: 'Conversation actions' }).boundingBox();
+    expect(back && actions && Math.abs(back.y - actions.y)).toBeLessThan(8);
+    const box = await thread.getByRole('textbox', { name: 'Message' }).boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+    // The folded actions are one press away, and fold again with Escape.
+    await thread.getByRole('button', { name: 'Conversation actions' }).click();
+    await seen(thread.getByRole('button', { name: 'Mark Closed' }));
+    await thread.getByRole('combobox', { name: 'Assignee' }).focus();
+    await agent.page.keyboard.press('Escape');
+    await gone(thread.getByRole('button', { name: 'Mark Closed' }));
     expect(agent.errors).toEqual([]);
     await agent.context.close();
   });

@@ -226,6 +226,8 @@ describe('assignment from the thread', () => {
 
     const { page } = await liveTab(line.account, { path: '/conversations?assignee=unassigned', viewport: PHONE });
     await rowOf(page, number).click();
+    // On a phone the thread's actions are folded behind one button.
+    await page.getByRole('button', { name: 'Conversation actions' }).click();
     const picker = page.getByRole('combobox', { name: 'Assignee' });
     await seen(picker);
     expect(await picker.inputValue()).toBe('');

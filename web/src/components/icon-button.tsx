@@ -1,8 +1,8 @@
 import type { LucideIcon } from 'lucide-react';
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import { cn } from '../lib/cn';
 
-export interface IconButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'aria-label' | 'children'> {
+export interface IconButtonProps extends Omit<ComponentProps<'button'>, 'aria-label' | 'children'> {
   /** What pressing it does ("Disconnect Twilio"): its accessible name and tooltip. */
   label: string;
   icon: LucideIcon;

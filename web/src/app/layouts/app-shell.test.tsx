@@ -42,14 +42,19 @@ describe('AppShell unread count', () => {
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Conversations 3 unread' })).toBeTruthy());
     await waitFor(() => expect(document.title).toBe('(3) Contacts · Switchboard'));
     expect(requests.filter((r) => r.url === urlOf(endpoints.unreadConversations))).toHaveLength(1);
+    // On a phone the nav is folded away behind the menu button, which carries the count too.
+    const menu = screen.getByRole('button', { name: 'Open menu, 3 unread' });
+    expect(menu.textContent).toBe('3');
 
     // Events keep it up to date; past the badge's maximum it says 99+.
     act(() => queryClient.setQueryData(conversationKeys.unread, { count: 120, complete: true }));
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Conversations 99+ unread' })).toBeTruthy());
+    expect(screen.getByRole('button', { name: 'Open menu, 99+ unread' }).textContent).toBe('99+');
     expect(document.title).toBe('(99+) Contacts · Switchboard');
     act(() => queryClient.setQueryData(conversationKeys.unread, { count: 0, complete: true }));
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Conversations' })).toBeTruthy());
     expect(document.title).toBe('Contacts · Switchboard');
+    expect(screen.getByRole('button', { name: 'Open menu' }).textContent).toBe('');
   });
 });
 

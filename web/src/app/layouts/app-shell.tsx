@@ -61,15 +61,24 @@ export function AppShell() {
       </a>
       <div className="flex items-center justify-between border-b border-border bg-surface px-4 py-3 lg:hidden">
         <Logo />
+        {/* The count is on the button too: on a phone the nav that shows it is folded away. */}
         <button
           type="button"
           onClick={() => setMenuOpen((open) => !open)}
           aria-expanded={menuOpen}
           aria-controls="sidebar"
-          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-          className="inline-flex size-10 items-center justify-center rounded-lg text-muted hover:bg-surface-muted"
+          aria-label={menuOpen ? 'Close menu' : unread ? `Open menu, ${unread} unread` : 'Open menu'}
+          className="relative inline-flex size-10 items-center justify-center rounded-lg text-muted hover:bg-surface-muted"
         >
           {menuOpen ? <X aria-hidden="true" className="size-5" /> : <Menu aria-hidden="true" className="size-5" />}
+          {!menuOpen && unread && (
+            <span
+              aria-hidden="true"
+              className="absolute -top-1 -right-1 min-w-5 rounded-full bg-primary px-1 text-center text-[0.6875rem] leading-5 font-bold text-primary-fg"
+            >
+              {unread}
+            </span>
+          )}
         </button>
       </div>
       <aside

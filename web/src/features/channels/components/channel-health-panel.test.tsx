@@ -138,11 +138,12 @@ describe('Channel health on the Channels page', () => {
     renderWithProviders(<ChannelsPage />);
     await screen.findByText(DRIFT.message);
     await events.click(button(/^Repair for \(415\) 555-0101$/));
+    const question = within(screen.getByRole('alertdialog'));
+    await events.click(question.getByRole('button', { name: 'Repair' }));
 
-    const pending = button(/^Repairing\.\.\.$/);
+    const pending = question.getByRole('button', { name: /^Repairing\.\.\.$/ }) as HTMLButtonElement;
     expect(pending.disabled).toBe(true);
     expect(pending.getAttribute('aria-busy')).toBe('true');
-    expect(button(/^Check now/).disabled).toBe(true);
     expect(requests.filter((r) => r.url === REPAIR_URL && r.method === 'POST')).toHaveLength(1);
 
     repair.release(
@@ -154,6 +155,7 @@ describe('Channel health on the Channels page', () => {
     expect(await screen.findByText('Repaired.')).toBeTruthy();
     expect(screen.getByText(`SmsUrl set back to ${OURS}.`)).toBeTruthy();
     expect(screen.getByText('Repaired.').closest('[role="status"]')).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(within(row('(415) 555-0101')).getByText('Healthy')).toBeTruthy();
     // Healthy now: nothing left to repair, and the problem's sentence is gone.
     expect(screen.queryByRole('button', { name: /^Repair/ })).toBeNull();
@@ -169,10 +171,11 @@ describe('Channel health on the Channels page', () => {
     renderWithProviders(<ChannelsPage />);
     await screen.findByText(DRIFT.message);
     await events.click(button(/^Repair/));
+    await events.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Repair' }));
     expect(await screen.findByText('Nothing needed changing.')).toBeTruthy();
   });
 
-  it("a refused repair shows the server's message and keeps the health as it was", async () => {
+  it("a refused repair shows the server's message in the question, and keeps the health as it was", async () => {
     server([channel('DRIFTED')], {
       health: health('DRIFTED', [DRIFT]),
       repair: () => fail(502, 'Twilio refused the change: the number is locked by a Studio flow.', 'PROVIDER_ERROR'),
@@ -181,10 +184,51 @@ describe('Channel health on the Channels page', () => {
     renderWithProviders(<ChannelsPage />);
     await screen.findByText(DRIFT.message);
     await events.click(button(/^Repair/));
-    const alert = await screen.findByRole('alert');
+    const question = within(screen.getByRole('alertdialog'));
+    await events.click(question.getByRole('button', { name: 'Repair' }));
+    const alert = await question.findByRole('alert');
     expect(alert.textContent).toBe('Twilio refused the change: the number is locked by a Studio flow.');
     expect(within(row('(415) 555-0101')).getByText('Drifted')).toBeTruthy();
+    // It can be tried again, or cancelled.
+    expect((question.getByRole('button', { name: 'Repair' }) as HTMLButtonElement).disabled).toBe(false);
+    await events.click(question.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(button(/^Repair/).disabled).toBe(false);
+  });
+
+  it('Repair first shows what each setting is now and what it becomes, and changes nothing until confirmed', async () => {
+    const ZAPIER = 'https://hooks.zapier.com/hooks/catch/123/abc';
+    const service: HealthProblem = {
+      field: 'MessagingService',
+      expected: 'UseInboundWebhookOnNumber: true',
+      actual: 'MG1',
+      messagingService: { sid: 'MG1', friendlyName: 'Marketing', inboundRequestUrl: 'https://crm.example/in', otherNumbers: 2 },
+      message: 'The number is in the Messaging Service “Marketing”.',
+      repairable: true,
+    };
+    const requests = server([channel('DRIFTED')], {
+      health: health('DRIFTED', [{ ...DRIFT, actual: ZAPIER, message: 'Texts go to Zapier.' }, service]),
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<ChannelsPage />);
+    await screen.findByText('Texts go to Zapier.');
+    await events.click(button(/^Repair for \(415\) 555-0101$/));
+
+    const question = within(screen.getByRole('alertdialog', { name: 'Repair (415) 555-0101?' }));
+    const [url, inService] = question.getAllByRole('listitem') as HTMLElement[];
+    expect(within(url as HTMLElement).getByText('SmsUrl')).toBeTruthy();
+    expect(within(url as HTMLElement).getByText('Now').nextElementSibling?.textContent).toBe(ZAPIER);
+    expect(within(url as HTMLElement).getByText('After repair').nextElementSibling?.textContent).toBe(OURS);
+    expect(within(inService as HTMLElement).getByText('Now').nextElementSibling?.textContent).toBe(
+      'Texts go to https://crm.example/in',
+    );
+    expect(within(inService as HTMLElement).getByText(/also changes the service’s 2 other numbers/)).toBeTruthy();
+    expect(question.getByText('As found by the check 5m ago.')).toBeTruthy();
+
+    await events.click(question.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(requests.some((r) => r.url === REPAIR_URL)).toBe(false);
+    expect(within(row('(415) 555-0101')).getByText('Drifted')).toBeTruthy();
   });
 
   it('Check now asks Twilio (refresh=true) and shows the answer: the badge and the sentence', async () => {

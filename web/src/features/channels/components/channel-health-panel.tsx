@@ -3,11 +3,13 @@ import type { Channel } from '@shared/contract/settings';
 import { useState } from 'react';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { HEALTH_WORDS } from '@/lib/channel-health';
 import { useChannelHealth, useCheckChannelHealth, useRepairChannel } from '../api/channel-health-api';
 import { ChannelHealthBadge } from './channel-health-badge';
 import { ChannelHealthDialog } from './channel-health-dialog';
 import { checkedWhen } from './checked-text';
+import { RepairChanges } from './repair-changes';
 
 /** What the last Check now or Repair of this row came to, shown until the next one. */
 type Outcome = { kind: 'repaired'; changes: HealthChange[]; healthy: boolean } | { kind: 'failed'; message: string };
@@ -43,6 +45,7 @@ export function ChannelHealthPanel({
   const repair = useRepairChannel(channel.id);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [detailsOpen, setDetailsOpen] = useState(false);
+  const [confirmOpen, setConfirmOpen] = useState(false);
 
   const problems = details.data?.status === status ? details.data.problems : undefined;
   const sentence = problems?.[0]?.message ?? HEALTH_WORDS[status].sentence;
@@ -61,14 +64,20 @@ export function ChannelHealthPanel({
     setOutcome(null);
     check.mutate(undefined, { onError: (error) => setOutcome({ kind: 'failed', message: error.message }) });
   };
-  const runRepair = () => {
+  // A repair overwrites what someone may have pointed elsewhere on purpose (an automation's URL): it
+  // first shows what is there now and what it becomes, and asks (docs/product.md §10.7).
+  const askRepair = () => {
     setOutcome(null);
-    repair.mutate(undefined, {
-      onSuccess: (answer) =>
-        setOutcome({ kind: 'repaired', changes: answer.changes, healthy: answer.health.status === 'HEALTHY' }),
-      onError: (error) => setOutcome({ kind: 'failed', message: error.message }),
-    });
+    repair.reset();
+    setConfirmOpen(true);
   };
+  const runRepair = () =>
+    repair.mutate(undefined, {
+      onSuccess: (answer) => {
+        setConfirmOpen(false);
+        setOutcome({ kind: 'repaired', changes: answer.changes, healthy: answer.health.status === 'HEALTHY' });
+      },
+    });
 
   return (
     <div className="mt-2 flex flex-col gap-2">
@@ -98,7 +107,7 @@ export function ChannelHealthPanel({
         {canRepair && unhealthy && repairable && (
           <Button
             className={SMALL}
-            onClick={runRepair}
+            onClick={askRepair}
             disabled={busy}
             pending={repair.isPending}
             pendingLabel="Repairing..."
@@ -134,6 +143,19 @@ export function ChannelHealthPanel({
           )}
         </Alert>
       )}
+      <ConfirmDialog
+        open={confirmOpen}
+        onOpenChange={setConfirmOpen}
+        title={`Repair ${identifier}?`}
+        confirmLabel="Repair"
+        pendingLabel="Repairing..."
+        pending={repair.isPending}
+        confirmDisabled={!problems}
+        error={repair.isError ? repair.error.message : null}
+        onConfirm={runRepair}
+      >
+        <RepairChanges problems={problems} checkedAt={checkedAt} />
+      </ConfirmDialog>
       <ChannelHealthDialog channel={channel} identifier={identifier} open={detailsOpen} onOpenChange={setDetailsOpen} />
     </div>
   );

@@ -1,15 +1,17 @@
 import { type ConversationStatus, sendingBlockedMessage } from '@shared/contract/conversations';
-import { ArrowLeft, BellOff, MessagesSquare } from 'lucide-react';
-import { Fragment, useState } from 'react';
+import { ArrowLeft, BellOff, EllipsisVertical, MessagesSquare } from 'lucide-react';
+import { Fragment, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { ContactActions } from '@/components/contact-actions';
 import { EmptyState } from '@/components/empty-state';
+import { IconButton } from '@/components/icon-button';
 import { Skeleton } from '@/components/skeleton';
 import { useClockTick } from '@/hooks/use-clock';
 import { useSession } from '@/hooks/use-session';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
 import type { ConversationFilter } from '@/lib/conversation-cache';
 import { dayOf, formatDay } from '@/lib/format-date';
 import { usePhoneFormat } from '@/lib/phone-display';
@@ -42,6 +44,10 @@ export function ConversationThread({
   onLeave: (next: string | null) => void;
 }) {
   const [sentAt, setSentAt] = useState<number | null>(null);
+  // On a narrow screen the thread's controls fold behind one button, so the messages keep the room.
+  const [actionsOpen, setActionsOpen] = useState(false);
+  const actionsId = useId();
+  const actionsButton = useRef<HTMLButtonElement>(null);
   const thread = useThread(conversationId, sentAt);
   const updateStatus = useUpdateConversationStatus(conversationId);
   const format = usePhoneFormat();
@@ -105,18 +111,52 @@ export function ConversationThread({
 
   return (
     <section aria-labelledby="thread-title" className="flex min-h-0 min-w-0 flex-1 flex-col">
-      <header className="flex flex-wrap items-start justify-between gap-3 border-b border-border p-3 sm:p-4">
-        <div className="min-w-0">
-          {back}
-          <h2 id="thread-title" className="text-lg font-semibold wrap-anywhere text-fg">
+      {/*
+        On a narrow screen (docs/product.md §2.5) the header is one row: back, who, and the actions
+        folded behind one button; a wide screen shows the actions as they are.
+      */}
+      <header className="flex flex-wrap items-center gap-2 border-b border-border p-2 sm:p-3 md:items-start md:justify-between md:gap-3 md:p-4">
+        <Link
+          to={backHref}
+          aria-label="Back to conversations"
+          title="Back to conversations"
+          className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-primary hover:bg-surface-muted md:hidden"
+        >
+          <ArrowLeft aria-hidden="true" className="size-5" />
+        </Link>
+        <div className="min-w-0 max-md:flex-1">
+          <h2
+            id="thread-title"
+            className="truncate text-base font-semibold text-fg md:text-lg md:wrap-anywhere md:whitespace-normal"
+          >
             {name}
           </h2>
-          <p className="text-sm text-muted">
-            {conversation.contact.name.trim() && <span className="mr-3 inline-block">{number}</span>}
-            <span className="inline-block">via {format(conversation.channel.identifier)}</span>
+          <p className="truncate text-xs text-muted md:text-sm md:whitespace-normal">
+            {conversation.contact.name.trim() && <span className="mr-3 md:inline-block">{number}</span>}
+            <span className="md:inline-block">via {format(conversation.channel.identifier)}</span>
           </p>
         </div>
-        <div className="flex flex-wrap items-end gap-2">
+        <IconButton
+          ref={actionsButton}
+          label="Conversation actions"
+          icon={EllipsisVertical}
+          aria-expanded={actionsOpen}
+          aria-controls={actionsId}
+          onClick={() => setActionsOpen((open) => !open)}
+          className="md:hidden"
+        />
+        {/* biome-ignore lint/a11y/useSemanticElements: actions on the conversation, not a form's fields */}
+        <div
+          id={actionsId}
+          role="group"
+          aria-label="Conversation actions"
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape' || !actionsOpen) return;
+            setActionsOpen(false);
+            actionsButton.current?.focus();
+          }}
+          className={cn('basis-full flex-wrap items-end gap-2 md:flex md:basis-auto', actionsOpen ? 'flex' : 'hidden')}
+        >
           <ContactActions phoneNumber={conversation.contact.phoneNumber} who={name} />
           <AssigneePicker conversationId={conversationId} assignee={conversation.assignee} />
           {(['OPEN', 'CLOSED'] as const).map((status) => (

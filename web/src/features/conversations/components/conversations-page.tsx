@@ -30,26 +30,35 @@ export function ConversationsPage() {
 
   return (
     <>
-      <PageHeader
-        title="Conversations"
-        actions={
-          <Button onClick={openNewMessage}>
-            <SquarePen aria-hidden="true" className="size-4" />
-            New message
-          </Button>
-        }
-      />
+      {/* On a narrow screen an open thread is the page: its messages get the room (docs/product.md §2.5). */}
+      <div className={cn(selectedId && 'max-md:hidden')}>
+        <PageHeader
+          title="Conversations"
+          actions={
+            <Button onClick={openNewMessage}>
+              <SquarePen aria-hidden="true" className="size-4" />
+              New message
+            </Button>
+          }
+        />
+      </div>
+      {selectedId && <h1 className="sr-only md:hidden">Conversations</h1>}
       <NewMessageDialog
         open={composing}
         onOpenChange={(open) => (open ? openNewMessage() : navigate(href(selectedId), { replace: true }))}
         initialTo={params.get('to') ?? undefined}
         onStarted={(id) => navigate(href(id), { replace: true })}
       />
-      {/* The screen less the shell's header and padding, and less the call widget's corner (lib/floating-dock). */}
+      {/*
+        The screen less the shell's header and padding (and the page's header, but for an open thread on
+        a narrow screen), and less the call widget's corner (lib/floating-dock).
+      */}
       <Surface
         className={cn(
-          'flex h-[calc(100dvh-11rem-var(--floating-dock,0px))] min-h-[26rem] overflow-hidden',
-          'sm:h-[calc(100dvh-12rem-var(--floating-dock,0px))] lg:h-[calc(100dvh-10rem-var(--floating-dock,0px))]',
+          'flex min-h-[26rem] overflow-hidden lg:h-[calc(100dvh-10rem-var(--floating-dock,0px))]',
+          selectedId
+            ? 'h-[calc(100dvh-7.25rem-var(--floating-dock,0px))] sm:h-[calc(100dvh-8.25rem-var(--floating-dock,0px))] md:h-[calc(100dvh-12rem-var(--floating-dock,0px))]'
+            : 'h-[calc(100dvh-11rem-var(--floating-dock,0px))] sm:h-[calc(100dvh-12rem-var(--floating-dock,0px))]',
         )}
       >
         <div

@@ -225,11 +225,17 @@ export function MessageComposer({
           {note ? 'Add note' : 'Send'}
         </Button>
       </div>
-      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-xs text-muted">
+      {/* The keyboard hint is for a keyboard: on a narrow screen its line is left to the messages (docs/product.md §2.5). */}
+      <div
+        className={cn(
+          'flex flex-wrap items-center justify-between gap-x-4 gap-y-1 text-xs text-muted',
+          !note && !(showCounter || tooLong) && 'max-md:hidden',
+        )}
+      >
         {note ? (
           <span className="text-warning-fg">Only your team sees notes. Enter to add, Shift+Enter for a new line</span>
         ) : (
-          !blocked && <span>Enter to send, Shift+Enter for a new line</span>
+          !blocked && <span className="max-md:hidden">Enter to send, Shift+Enter for a new line</span>
         )}
         {(showCounter || tooLong) && (
           <span id={counterId} className={cn(tooLong && 'font-semibold text-danger')}>

@@ -1,6 +1,7 @@
 import type { Call } from '@shared/contract/calls';
 import type { Channel } from '@shared/contract/settings';
 import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyEvent } from '@/lib/realtime/event-cache';
 import { session } from '@/lib/services';
@@ -132,6 +133,53 @@ describe('DashboardPage, Getting Started', () => {
     await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members1'));
     expect(screen.queryByText('Done')).toBeNull();
     expect(document.title).toBe('Dashboard · Switchboard');
+  });
+});
+
+describe('DashboardPage, Getting Started once every step is done', () => {
+  const allDone = () =>
+    stubServer((r) => {
+      if (r.url === urlOf(endpoints.listProviders)) return ok({ providers: [{ id: 'p1' }] });
+      if (r.url === urlOf(endpoints.listInboxes)) return ok({ inboxes: [{ id: 'i1' }] });
+      if (r.url === urlOf(endpoints.listUsers)) return ok({ users: [{ id: 'u1' }, { id: 'u2' }] });
+      return ok({ channels: [], total: 0 });
+    });
+  const dismissButton = () => screen.queryByRole('button', { name: 'Dismiss Getting Started' });
+  afterEach(() => window.localStorage.clear());
+
+  it('cannot be dismissed while a step is still open', async () => {
+    stubServer((r) =>
+      r.url === urlOf(endpoints.listUsers) ? ok({ users: [{ id: 'u1' }, { id: 'u2' }] }) : ok({ providers: [], inboxes: [] }),
+    );
+    renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(screen.getByText('Invite team members').closest('a')?.textContent).toContain('Done'));
+    expect(dismissButton()).toBeNull();
+  });
+
+  it('can be dismissed, and stays dismissed for that user after a reload, but not for another user', async () => {
+    allDone();
+    const events = userEvent.setup();
+    const first = renderWithProviders(<DashboardPage />);
+    await events.click(await screen.findByRole('button', { name: 'Dismiss Getting Started' }));
+    expect(screen.queryByRole('heading', { name: 'Getting Started' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: `Welcome, ${sampleUser.name}` }));
+    first.unmount();
+
+    // A reload: a new page, the same browser's storage.
+    const again = renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(counter('Team Members').textContent).toBe('Team Members2'));
+    expect(screen.queryByRole('heading', { name: 'Getting Started' })).toBeNull();
+    again.unmount();
+
+    // Someone else signs in on this browser: theirs is still there, theirs to dismiss.
+    session.signIn({
+      user: { ...sampleUser, id: 'someone-else', name: 'Grace Hopper' },
+      company: sampleCompany,
+      tokens: { accessToken: 'a', refreshToken: 'r' },
+    });
+    renderWithProviders(<DashboardPage />);
+    expect(await screen.findByRole('heading', { name: 'Getting Started' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Dismiss Getting Started' })).toBeTruthy();
   });
 });
 

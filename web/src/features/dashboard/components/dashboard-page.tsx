@@ -11,7 +11,9 @@ import {
   UserPlus,
   UsersRound,
   Voicemail,
+  X,
 } from 'lucide-react';
+import { useRef } from 'react';
 import { Link } from 'react-router';
 import { Card } from '@/components/card';
 import { useSession } from '@/hooks/use-session';
@@ -22,6 +24,7 @@ import { plural } from '@/lib/plural';
 import { channelsQuery, inboxesQuery, providersQuery, usersQuery } from '@/lib/settings-queries';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useChannelsNeedingAttention, useNewVoicemailCount, useOpenConversationCount } from '../api/dashboard-api';
+import { useGettingStartedDismissed } from '../hooks/use-getting-started-dismissed';
 
 /**
  * docs/product.md §2: the first design showed static counters (0, 0, 1); here Active Conversations counts the open
@@ -93,12 +96,14 @@ function useCompletedSteps(): Record<(typeof STEPS)[number]['key'], boolean> {
 export function DashboardPage() {
   const session = useSession();
   const counters = useCounters();
-  const completed = useCompletedSteps();
   useDocumentTitle('Dashboard');
+  const heading = useRef<HTMLHeadingElement>(null);
   if (!session) return null;
   return (
     <div className="mx-auto max-w-5xl">
-      <h1 className="text-2xl font-bold tracking-tight text-fg">Welcome, {session.user.name}</h1>
+      <h1 ref={heading} tabIndex={-1} className="text-2xl font-bold tracking-tight text-fg focus:outline-none">
+        Welcome, {session.user.name}
+      </h1>
       <p className="mt-1 text-sm text-muted">Here is an overview of {session.company.name || DEFAULT_COMPANY_NAME}.</p>
 
       <ChannelHealthWarning />
@@ -133,34 +138,66 @@ export function DashboardPage() {
         ))}
       </section>
 
-      <Card className="mt-6">
-        <h2 className="text-lg font-semibold text-fg">Getting Started</h2>
-        <ol className="mt-4 flex flex-col gap-3">
-          {STEPS.map(({ key, title, text, to, icon: Icon }, index) => (
-            <li key={key}>
-              <Link to={to} className="flex items-start gap-4 rounded-lg border border-border p-4 hover:bg-surface-muted">
-                <span
-                  className={cn(
-                    'flex size-8 shrink-0 items-center justify-center rounded-full text-sm font-bold',
-                    completed[key] ? 'bg-success-soft text-success' : 'bg-primary text-primary-fg',
-                  )}
-                >
-                  {completed[key] ? <Check aria-hidden="true" className="size-4" /> : index + 1}
-                </span>
-                <span className="min-w-0">
-                  <span className="flex flex-wrap items-center gap-2 font-semibold text-fg">
-                    <Icon aria-hidden="true" className="size-4 text-muted" />
-                    {title}
-                    {completed[key] && <span className="text-xs font-semibold text-success">Done</span>}
-                  </span>
-                  <span className="mt-0.5 block text-sm text-muted">{text}</span>
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ol>
-      </Card>
+      <GettingStarted userId={session.user.id} onDismissed={() => heading.current?.focus()} />
     </div>
+  );
+}
+
+/**
+ * The three first steps, ticked as they are done. Once all are, it can be dismissed, and stays so
+ * for this user (docs/product.md §2.4); until then it stays, as the way to finish setting up.
+ */
+function GettingStarted({ userId, onDismissed }: { userId: string; onDismissed: () => void }) {
+  const completed = useCompletedSteps();
+  const { dismissed, dismiss } = useGettingStartedDismissed(userId);
+  const allDone = STEPS.every(({ key }) => completed[key]);
+  if (dismissed) return null;
+  return (
+    <Card className="mt-6">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold text-fg">Getting Started</h2>
+        {allDone && (
+          // A plain button, as the shell's: the Button component here would reshape the first load's chunks.
+          <button
+            type="button"
+            aria-label="Dismiss Getting Started"
+            onClick={() => {
+              dismiss();
+              onDismissed();
+            }}
+            className="inline-flex min-h-9 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-muted hover:bg-surface-muted hover:text-fg"
+          >
+            <X aria-hidden="true" className="size-4" />
+            Dismiss
+          </button>
+        )}
+      </div>
+      {allDone && <p className="mt-1 text-sm text-muted">All set: every step is done.</p>}
+      <ol className="mt-4 flex flex-col gap-3">
+        {STEPS.map(({ key, title, text, to, icon: Icon }, index) => (
+          <li key={key}>
+            <Link to={to} className="flex items-start gap-4 rounded-lg border border-border p-4 hover:bg-surface-muted">
+              <span
+                className={cn(
+                  'flex size-8 shrink-0 items-center justify-center rounded-full text-sm font-bold',
+                  completed[key] ? 'bg-success-soft text-success' : 'bg-primary text-primary-fg',
+                )}
+              >
+                {completed[key] ? <Check aria-hidden="true" className="size-4" /> : index + 1}
+              </span>
+              <span className="min-w-0">
+                <span className="flex flex-wrap items-center gap-2 font-semibold text-fg">
+                  <Icon aria-hidden="true" className="size-4 text-muted" />
+                  {title}
+                  {completed[key] && <span className="text-xs font-semibold text-success">Done</span>}
+                </span>
+                <span className="mt-0.5 block text-sm text-muted">{text}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ol>
+    </Card>
   );
 }
 

@@ -40,6 +40,18 @@ describe('CallingPage', () => {
     expect(screen.getByRole('button', { name: 'Save changes' }).hasAttribute('disabled')).toBe(true);
   });
 
+  it('names each country in words and dial code, with no flag characters a system without an emoji font draws as boxes', async () => {
+    signOut = signInAs('OWNER');
+    stubServer(() => ok({}));
+    renderWithProviders(<CallingPage />);
+    const labels = within(countries())
+      .getAllByRole('checkbox')
+      .map((box) => box.closest('label')?.textContent);
+    expect(labels).toHaveLength(50);
+    expect(labels[0]).toBe('United States+1');
+    expect(labels.filter((label) => /[\u{1F1E6}-\u{1F1FF}]/u.test(label ?? ''))).toEqual([]);
+  });
+
   it('starts from the stored countries and rate, with nothing to save', async () => {
     signOut = signInAs('OWNER');
     stubServer(() => ok({}));

@@ -149,7 +149,6 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
                     onChange={(e) => toggle(country.code, e.target.checked)}
                     className="size-4 shrink-0 accent-primary disabled:cursor-not-allowed"
                   />
-                  <span aria-hidden="true">{country.flag}</span>
                   <span className="min-w-0 flex-1 truncate text-fg">{country.name}</span>
                   <span className="text-xs text-muted tabular-nums">{country.dialCode}</span>
                 </label>

@@ -105,7 +105,7 @@ export function Dialer(props: {
             setChosenCountry(next);
             setNumber(formatAsTyped(digitsOf(number), next));
           }}
-          options={COUNTRIES.map((c) => ({ value: c.code, label: `${c.flag} ${c.name} (${c.dialCode})` }))}
+          options={COUNTRIES.map((c) => ({ value: c.code, label: `${c.name} (${c.dialCode})` }))}
         />
         <TextField
           ref={numberRef}
