@@ -1,4 +1,5 @@
 import { type ConversationStatus, sendingBlockedMessage } from '@shared/contract/conversations';
+import { pictureBlockedMessage } from '@shared/pictures';
 import { ArrowLeft, BellOff, MessagesSquare } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -162,7 +163,7 @@ export function ConversationThread({
                 <MessageBubble
                   key={message.id}
                   message={message}
-                  from={contact ? format(contact.phoneNumber) : ''}
+                  contactNumber={contact ? format(contact.phoneNumber) : ''}
                   onDelete={() => setNotice(DELETE_COMING_SOON)}
                 />
               ),
@@ -195,6 +196,10 @@ export function ConversationThread({
           blockedReason={
             conversation.sendingBlockedBy &&
             sendingBlockedMessage(conversation.sendingBlockedBy, format(conversation.channel.identifier))
+          }
+          picturesBlockedReason={
+            conversation.picturesBlockedBy &&
+            pictureBlockedMessage(conversation.picturesBlockedBy, format(conversation.channel.identifier))
           }
         />
       )}

@@ -25,12 +25,12 @@ const MENU_ITEM =
  */
 export function MessageBubble({
   message,
-  from,
+  contactNumber,
   onDelete,
 }: {
   message: Message;
-  /** The contact's number as the app writes numbers: pictures are "Photo from" it. */
-  from: string;
+  /** The contact's number as the app writes numbers: pictures are "Photo from" or "Photo sent to" it. */
+  contactNumber: string;
   onDelete: () => void;
 }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
@@ -44,7 +44,7 @@ export function MessageBubble({
     <li className={cn('flex items-start gap-1', outbound ? 'flex-row-reverse' : 'flex-row')}>
       <div className={cn('flex max-w-[85%] min-w-0 flex-col gap-1 sm:max-w-[70%]', outbound ? 'items-end' : 'items-start')}>
         <p className="sr-only">{saidBy(message, sender)}</p>
-        {message.media.length > 0 && <MessageMediaList message={message} from={from} />}
+        {message.media.length > 0 && <MessageMediaList message={message} contactNumber={contactNumber} />}
         {/* A message of pictures only shows only them. */}
         {(message.body !== '' || message.media.length === 0) && (
           <p
