@@ -132,7 +132,8 @@ export function usePictureAttachments(now: () => number = Date.now) {
         (error: unknown) => {
           if (uploads.current.get(key) === controller) uploads.current.delete(key);
           if (!controller.signal.aborted) {
-            change(key, { status: 'failed', error: errorMessage(error, 'The picture could not be uploaded.') });
+            const said = error instanceof PictureUploadError ? error.message : errorMessage(error, 'Try again.');
+            change(key, { status: 'failed', error: said });
           }
           throw error;
         },

@@ -107,9 +107,7 @@ export function PictureThumbnails({ pictures, disabled }: { pictures: PictureAtt
       {failed.length > 0 && (
         <ul role="alert" className="flex flex-col gap-0.5 text-xs font-medium text-danger">
           {failed.map((a) => (
-            <li key={a.key}>
-              “{a.file.name}” could not be uploaded: {a.error}
-            </li>
+            <li key={a.key}>{`“${a.file.name}” could not be uploaded: ${a.error}`}</li>
           ))}
         </ul>
       )}
