@@ -41,7 +41,7 @@ const MODES: { value: ComposeMode; label: string }[] = [
  * refuses. Near one segment and near the limit it counts characters and segments. While texts cannot
  * be sent (Twilio disconnected…) it says why and is disabled, keeping what was typed. A conversation
  * chosen from the list puts the keyboard here, so the agent can type at once.
- * docs/product.md: Pictures out: a reply may carry pictures (the button, a paste, a drop), uploaded as
+ * A reply may carry pictures (docs/product.md: Pictures out), from the button, a paste or a drop, uploaded as
  * they are attached; Send waits for every upload, and a text may be pictures only. A drop or paste of
  * pictures in Note mode goes to the reply (notes carry none), which the switch then shows.
  */
