@@ -202,7 +202,7 @@ export function MessageComposer({
           {picturesBlockedReason}
         </p>
       )}
-      {!note && <PictureThumbnails pictures={pictures} disabled={busy} />}
+      {!note && <PictureThumbnails pictures={pictures} disabled={busy} onEmptied={() => field.current?.focus()} />}
       <label htmlFor={fieldId} className="sr-only">
         {note ? 'Internal note' : 'Message'}
       </label>

@@ -247,7 +247,7 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
               paste or drop them here.
             </p>
           </div>
-          <PictureThumbnails pictures={pictures} disabled={busy} />
+          <PictureThumbnails pictures={pictures} disabled={busy} onEmptied={() => refs.current.body?.focus()} />
           {block && sendingNumber && (
             <Alert tone="warning" id={picturesId}>
               {pictureBlockedMessage(block, format(sendingNumber.phoneNumber))}

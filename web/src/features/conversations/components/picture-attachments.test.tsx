@@ -355,6 +355,8 @@ describe('Pictures in the composer', () => {
     await user.keyboard('{Enter}');
     expect(attached()).toEqual(['one.jpg', 'two.jpg', 'four.jpg', 'five.jpg']);
     expect(urls.revoked).toEqual(['blob:test/3']);
+    // The keyboard stays in the list, on the next picture.
+    expect(document.activeElement).toBe(composer.getByRole('button', { name: 'Remove four.jpg' }));
     // Room again for one.
     await user.upload(fileInput(), picture('six.jpg'));
     expect(attached()).toEqual(['one.jpg', 'two.jpg', 'four.jpg', 'five.jpg', 'six.jpg']);
@@ -389,6 +391,7 @@ describe('Pictures in the composer', () => {
     bucket.answer = 'ok';
     await user.click(composer.getByRole('button', { name: 'Retry dent.jpg' }));
     await waitFor(() => expect(composer.queryByRole('alert')).toBeNull());
+    expect(document.activeElement).toBe(composer.getByRole('button', { name: 'Remove dent.jpg' }));
     expect(composer.queryByRole('button', { name: 'Retry dent.jpg' })).toBeNull();
     expect(uploadRequests(requests)).toHaveLength(3);
     await user.click(send());
@@ -562,6 +565,8 @@ describe('Pictures in New message', () => {
     expect(await dialog.findByText(sentence)).toBeTruthy();
     await user.click(dialog.getByRole('button', { name: 'Remove menu.png' }));
     expect(dialog.queryByText(sentence)).toBeNull();
+    // The last one gone, the keyboard goes back to the message.
+    expect(document.activeElement).toBe(message);
   });
 
   it('takes a drop with a hint, and a refused start keeps the pictures', async () => {

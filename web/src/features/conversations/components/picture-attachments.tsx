@@ -1,6 +1,6 @@
 import { PICTURE_TYPES } from '@shared/constants';
 import { ImagePlus, RotateCw, X } from 'lucide-react';
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { cn } from '@/lib/cn';
 import type { PictureAttachment, PictureAttachments } from '../api/picture-uploads-api';
 
@@ -85,21 +85,48 @@ export function DropHint({ visible }: { visible: boolean }) {
 /**
  * The thumbnails of the attached pictures, in the order they will go: each with its upload's progress,
  * or why it failed and Retry, and Remove; then, naming each file, what could not be attached.
+ * The keyboard is not dropped when the button it was on goes: after Remove it moves to the next
+ * picture's Remove (or `onEmptied`, the message field), after Retry to that picture's Remove.
  */
-export function PictureThumbnails({ pictures, disabled }: { pictures: PictureAttachments; disabled?: boolean }) {
+export function PictureThumbnails({
+  pictures,
+  disabled,
+  onEmptied,
+}: {
+  pictures: PictureAttachments;
+  disabled?: boolean;
+  onEmptied?: () => void;
+}) {
+  const list = useRef<HTMLUListElement>(null);
+  const [refocus, setRefocus] = useState<number | null>(null);
+  const count = pictures.attachments.length;
+  useEffect(() => {
+    if (refocus === null) return;
+    setRefocus(null);
+    const removes = list.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]');
+    const target = removes?.[Math.min(refocus, removes.length - 1)];
+    if (target) target.focus();
+    else onEmptied?.();
+  }, [refocus, onEmptied]);
   const failed = pictures.attachments.filter((a) => a.status === 'failed');
-  if (pictures.attachments.length === 0 && pictures.problems.length === 0) return null;
+  if (count === 0 && pictures.problems.length === 0) return null;
   return (
     <div className="flex flex-col gap-2">
       {pictures.attachments.length > 0 && (
-        <ul aria-label="Attached pictures" className="flex flex-wrap gap-2">
-          {pictures.attachments.map((attachment) => (
+        <ul ref={list} aria-label="Attached pictures" className="flex flex-wrap gap-2">
+          {pictures.attachments.map((attachment, index) => (
             <Thumbnail
               key={attachment.key}
               attachment={attachment}
               disabled={disabled}
-              onRemove={() => pictures.remove(attachment.key)}
-              onRetry={() => pictures.retry(attachment.key)}
+              onRemove={() => {
+                pictures.remove(attachment.key);
+                setRefocus(index);
+              }}
+              onRetry={() => {
+                pictures.retry(attachment.key);
+                setRefocus(index);
+              }}
             />
           ))}
         </ul>
@@ -183,6 +210,7 @@ function Thumbnail({
       )}
       <button
         type="button"
+        data-remove
         aria-label={`Remove ${name}`}
         title={`Remove ${name}`}
         disabled={disabled}
