@@ -98,7 +98,8 @@ export function MessageComposer({
 
   /** Pictures from the button, a paste or a drop; in Note mode they go to the reply. */
   const attach = (files: File[]) => {
-    if (notesOnly || blockedReason) return;
+    // While a send is on its way, a picture added now would miss it and go with the sent draft.
+    if (notesOnly || blockedReason || busy) return;
     if (picturesBlockedReason) return pictures.refuse(picturesBlockedReason);
     if (note) setMode('reply');
     pictures.add(files);
@@ -156,6 +157,10 @@ export function MessageComposer({
       onSubmit={submit}
       noValidate
       {...(notesOnly || blocked ? {} : drop.dropProps)}
+      onPaste={(event) => {
+        const files = pastedFiles(event);
+        if (files.length > 0) attach(files);
+      }}
       className={cn(
         'relative flex flex-col gap-2 border-t p-3 sm:p-4',
         note ? 'border-warning-border bg-warning-soft' : 'border-border bg-surface',
@@ -213,10 +218,6 @@ export function MessageComposer({
           value={body}
           onChange={(event) => setBody(event.target.value)}
           onKeyDown={onKeyDown}
-          onPaste={(event) => {
-            const files = pastedFiles(event);
-            if (files.length > 0) attach(files);
-          }}
           rows={2}
           placeholder={note ? 'Write an internal note… @mention a teammate' : 'Type a message…'}
           disabled={blocked}

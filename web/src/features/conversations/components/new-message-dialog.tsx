@@ -89,7 +89,11 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
   const withPictures = pictures.attachments.length > 0;
   const block = withPictures && sendingNumber ? picturesBlock(sendingNumber, toNumber) : null;
   const busy = start.isPending || preparing;
-  const drop = usePictureDrop((files) => pictures.add(files));
+  // While a send is on its way, a picture added now would miss it.
+  const attach = (files: File[]) => {
+    if (!busy) pictures.add(files);
+  };
+  const drop = usePictureDrop(attach);
 
   const typedTo = (value: string) => {
     setPicked(null);
@@ -158,7 +162,16 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
   };
 
   return (
-    <DialogForm onSubmit={submit} aria-label="New message" className="relative" {...drop.dropProps}>
+    <DialogForm
+      onSubmit={submit}
+      aria-label="New message"
+      className="relative"
+      {...drop.dropProps}
+      onPaste={(event) => {
+        const files = pastedFiles(event);
+        if (files.length > 0) attach(files);
+      }}
+    >
       <DropHint visible={drop.dragging} />
       <DialogBody className="flex flex-col gap-4">
         {start.isError && Object.keys(serverFieldErrors(start.error, FIELDS)).length === 0 && (
@@ -233,15 +246,11 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
             setErrors(({ body: _, ...rest }) => rest);
           }}
           onKeyDown={onBodyKeyDown}
-          onPaste={(event) => {
-            const files = pastedFiles(event);
-            if (files.length > 0) pictures.add(files);
-          }}
           error={errors.body}
         />
         <div className="flex flex-col gap-2">
           <div className="flex items-center gap-3">
-            <AttachPicturesButton onFiles={pictures.add} disabled={busy} />
+            <AttachPicturesButton onFiles={attach} disabled={busy} />
             <p className="text-xs text-muted">
               Up to {MAX_PICTURES_PER_TEXT} pictures (JPEG, PNG or GIF, {MAX_PICTURE_BYTES / (1024 * 1024)} MB each): choose,
               paste or drop them here.
