@@ -55,8 +55,16 @@ export const fetchConversations = (status: ConversationFilter, assignee: Assigne
 export const fetchConversation = (id: string, before: string | null) =>
   api.call(conversations.getConversation, { params: { id }, query: { before: before ?? undefined } }).then((d) => d.conversation);
 
-export const sendMessage = (id: string, body: string) =>
-  api.call(conversations.sendMessage, { params: { id }, body: { body } }).then((d) => d.message);
+/** A text: its words, and the uploads of its pictures in the order attached (docs/product.md: Pictures out). */
+export interface OutgoingText {
+  body: string;
+  pictureIds?: string[];
+}
+
+export const sendMessage = (id: string, { body, pictureIds }: OutgoingText) =>
+  api
+    .call(conversations.sendMessage, { params: { id }, body: pictureIds?.length ? { body, pictureIds } : { body } })
+    .then((d) => d.message);
 
 export const retryMessage = (id: string, messageId: string) =>
   api.call(conversations.retryMessage, { params: { id, messageId } }).then((d) => d.message);
@@ -139,7 +147,7 @@ export function useSendMessage(conversationId: string) {
   const queryClient = useQueryClient();
   const socket = useRealtimeState();
   return useMutation({
-    mutationFn: (body: string) => sendMessage(conversationId, body),
+    mutationFn: (text: OutgoingText) => sendMessage(conversationId, text),
     onSuccess: (message) => {
       storeMessage(queryClient, conversationId, message);
       storeDelivery(queryClient, conversationId, message);

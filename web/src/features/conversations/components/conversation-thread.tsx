@@ -1,4 +1,5 @@
 import { type ConversationStatus, sendingBlockedMessage } from '@shared/contract/conversations';
+import { pictureBlockedMessage } from '@shared/pictures';
 import { ArrowLeft, BellOff, EllipsisVertical, MessagesSquare } from 'lucide-react';
 import { Fragment, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -203,7 +204,7 @@ export function ConversationThread({
                 {message.type === 'NOTE' ? (
                   <NoteCard note={message} viewerId={viewerId} />
                 ) : (
-                  <MessageBubble message={message} from={contact ? format(contact.phoneNumber) : ''} />
+                  <MessageBubble message={message} contactNumber={contact ? format(contact.phoneNumber) : ''} />
                 )}
               </Fragment>
             ))}
@@ -232,6 +233,10 @@ export function ConversationThread({
           blockedReason={
             conversation.sendingBlockedBy &&
             sendingBlockedMessage(conversation.sendingBlockedBy, format(conversation.channel.identifier))
+          }
+          picturesBlockedReason={
+            conversation.picturesBlockedBy &&
+            pictureBlockedMessage(conversation.picturesBlockedBy, format(conversation.channel.identifier))
           }
         />
       )}

@@ -129,6 +129,7 @@ function conversationServer(
       const detail: ConversationDetail = {
         ...found,
         sendingBlockedBy: state.blocked?.[found.id] ?? null,
+        picturesBlockedBy: null,
         messages: all.slice(start, end),
         olderCursor: start > 0 ? String(start) : null,
       };
@@ -1045,7 +1046,15 @@ describe('ConversationsPage reads older than the socket', () => {
       pagination: { total: conversations.length, limit: 20, offset: 0, nextCursor: null },
     });
   const threadAnswer = (c: Conversation, messages: Message[]) =>
-    ok({ conversation: { ...c, sendingBlockedBy: null, messages, olderCursor: null } satisfies ConversationDetail });
+    ok({
+      conversation: {
+        ...c,
+        sendingBlockedBy: null,
+        picturesBlockedBy: null,
+        messages,
+        olderCursor: null,
+      } satisfies ConversationDetail,
+    });
   /** Holds the answers to the requests `matches` picks until the test releases them. */
   function holding(matches: (r: Recorded) => boolean) {
     let held: ReturnType<typeof deferred> | null = null;

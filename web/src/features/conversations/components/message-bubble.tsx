@@ -26,11 +26,11 @@ const MENU_ITEM =
  */
 export function MessageBubble({
   message,
-  from,
+  contactNumber,
 }: {
   message: Message;
-  /** The contact's number as the app writes numbers: pictures are "Photo from" it. */
-  from: string;
+  /** The contact's number as the app writes numbers: pictures are "Photo from" or "Photo sent to" it. */
+  contactNumber: string;
 }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
   // Details opens once the menu has given focus back to its button, so closing Details returns it there.
@@ -43,7 +43,7 @@ export function MessageBubble({
     <li className={cn('flex items-start gap-1', outbound ? 'flex-row-reverse' : 'flex-row')}>
       <div className={cn('flex max-w-[85%] min-w-0 flex-col gap-1 sm:max-w-[70%]', outbound ? 'items-end' : 'items-start')}>
         <p className="sr-only">{saidBy(message, sender)}</p>
-        {message.media.length > 0 && <MessageMediaList message={message} from={from} />}
+        {message.media.length > 0 && <MessageMediaList message={message} contactNumber={contactNumber} />}
         {/* A message of pictures only shows only them. */}
         {(message.body !== '' || message.media.length === 0) && (
           <p

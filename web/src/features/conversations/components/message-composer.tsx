@@ -1,17 +1,22 @@
 import { MAX_NOTE_LENGTH } from '@shared/constants';
 import { MAX_MESSAGE_LENGTH, smsSegments } from '@shared/sms-segments';
+import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Ban, SendHorizontal, StickyNote } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
+import { binaryKey } from '@/lib/binary-url';
 import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
 import { useAddNote, useAssignableMembers, useSendMessage } from '../api/conversations-api';
+import { usePictureAttachments } from '../api/picture-uploads-api';
 import { useChosenFromList } from '../hooks/use-conversation-selection';
 import { useMentionPicker } from '../hooks/use-mention-picker';
+import { pastedFiles, usePictureDrop } from '../hooks/use-picture-drop';
 import { MentionList } from './mention-list';
+import { AttachPicturesButton, DropHint, PictureThumbnails } from './picture-attachments';
 
 /** The ids of the descriptions that apply, for aria-describedby. */
 const describedBy = (ids: (string | false)[]) => ids.filter(Boolean).join(' ') || undefined;
@@ -48,12 +53,16 @@ const MODES: { value: ComposeMode; label: string }[] = [
  * refuses. Near one segment and near the limit it counts characters and segments. While texts cannot
  * be sent (Twilio disconnected…) it says why and is disabled, keeping what was typed. A conversation
  * chosen from the list puts the keyboard here, so the agent can type at once.
+ * A reply may carry pictures (docs/product.md: Pictures out), from the button, a paste or a drop, uploaded as
+ * they are attached; Send waits for every upload, and a text may be pictures only. A drop or paste of
+ * pictures in Note mode goes to the reply (notes carry none), which the switch then shows.
  */
 export function MessageComposer({
   conversationId,
   onSent,
   blockedReason,
   notesOnly = false,
+  picturesBlockedReason,
 }: {
   conversationId: string;
   onSent: () => void;
@@ -61,6 +70,8 @@ export function MessageComposer({
   notesOnly?: boolean;
   /** Why texts cannot be sent now (Twilio disconnected…): shown, tied to the field and Send, both disabled. */
   blockedReason?: string | null;
+  /** Why texts here cannot carry pictures (pictureBlockedMessage): the attach button says it instead. */
+  picturesBlockedReason?: string | null;
 }) {
   const [chosenMode, setMode] = useState<ComposeMode>('reply');
   const mode = notesOnly ? 'note' : chosenMode;
@@ -71,6 +82,10 @@ export function MessageComposer({
   const sendText = useSendMessage(conversationId);
   const addNote = useAddNote(conversationId);
   const send = note ? addNote : sendText;
+  const pictures = usePictureAttachments();
+  // Expired uploads go up again before the send (usePictureAttachments: pictureIds).
+  const [preparing, setPreparing] = useState(false);
+  const queryClient = useQueryClient();
   const fieldId = useId();
   const counterId = useId();
   const blockedId = useId();
@@ -78,6 +93,12 @@ export function MessageComposer({
   const unresolvedId = useId();
   const blocked = Boolean(blockedReason) && !note;
   const blank = body.trim().length === 0;
+  const withPictures = !note && pictures.attachments.length > 0;
+  const picturesWaiting = withPictures && (pictures.uploading || pictures.failed);
+  // The thread learnt meanwhile that pictures cannot go (its number lost MMS): they must be removed.
+  const picturesRefused = withPictures && Boolean(picturesBlockedReason);
+  const busy = send.isPending || preparing;
+  const nothingToSend = blank && !withPictures;
   const limit = note ? MAX_NOTE_LENGTH : MAX_MESSAGE_LENGTH;
   const tooLong = body.length > limit;
   const segments = smsSegments(body);
@@ -100,6 +121,17 @@ export function MessageComposer({
     field,
     enabled: note,
   });
+  const picturesId = useId();
+
+  /** Pictures from the button, a paste or a drop; in Note mode they go to the reply. */
+  const attach = (files: File[]) => {
+    // While a send is on its way, a picture added now would miss it and go with the sent draft.
+    if (notesOnly || blockedReason || busy) return;
+    if (picturesBlockedReason) return pictures.refuse(picturesBlockedReason);
+    if (note) setMode('reply');
+    pictures.add(files);
+  };
+  const drop = usePictureDrop(attach);
 
   useEffect(() => {
     // Not on a touch screen: its keyboard would cover the thread the agent opened to read.
@@ -108,17 +140,42 @@ export function MessageComposer({
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (blank || tooLong || blocked || send.isPending) return;
-    const sentMode = mode;
-    const sent = {
-      onSuccess: () => {
-        setDrafts((d) => ({ ...d, [sentMode]: '' }));
-        if (sentMode === 'reply') onSent();
-        else picker.reset();
+    if (nothingToSend || tooLong || blocked || busy || picturesWaiting || picturesRefused) return;
+    if (note) {
+      addNote.mutate(picker.chosenIds.length ? { body, mentionIds: picker.chosenIds } : { body }, {
+        onSuccess: () => {
+          setDrafts((d) => ({ ...d, note: '' }));
+          picker.reset();
+        },
+      });
+      return;
+    }
+    const files = pictures.attachments.map((a) => a.file);
+    const sendWith = (pictureIds: string[]) =>
+      sendText.mutate(
+        { body, pictureIds },
+        {
+          onSuccess: (message) => {
+            // The thread shows the sent pictures from the bytes at hand rather than reading them back.
+            if (message.media.length === files.length) {
+              for (const [index, media] of message.media.entries()) queryClient.setQueryData(binaryKey(media.url), files[index]);
+            }
+            setDrafts((d) => ({ ...d, reply: '' }));
+            pictures.clear();
+            onSent();
+          },
+        },
+      );
+    if (files.length === 0) return sendWith([]);
+    setPreparing(true);
+    pictures.pictureIds().then(
+      (ids) => {
+        setPreparing(false);
+        sendWith(ids);
       },
-    };
-    if (note) addNote.mutate(picker.chosenIds.length ? { body, mentionIds: picker.chosenIds } : { body }, sent);
-    else sendText.mutate(body, sent);
+      // The thumbnail that could not go up again says so, with Retry.
+      () => setPreparing(false),
+    );
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (note && picker.onKeyDown(event)) return;
@@ -132,11 +189,17 @@ export function MessageComposer({
     <form
       onSubmit={submit}
       noValidate
+      {...(notesOnly || blocked ? {} : drop.dropProps)}
+      onPaste={(event) => {
+        const files = pastedFiles(event);
+        if (files.length > 0) attach(files);
+      }}
       className={cn(
-        'flex flex-col gap-2 border-t p-3 sm:p-4',
+        'relative flex flex-col gap-2 border-t p-3 sm:p-4',
         note ? 'border-warning-border bg-warning-soft' : 'border-border bg-surface',
       )}
     >
+      <DropHint visible={drop.dragging} />
       <fieldset hidden={notesOnly} className="flex w-fit gap-1 rounded-lg bg-surface-muted p-1">
         <legend className="sr-only">Write a</legend>
         {MODES.map((option) => (
@@ -172,6 +235,12 @@ export function MessageComposer({
       {send.isError && !blocked && (
         <Alert tone="error">{errorMessage(send.error, note ? 'Failed to add note' : 'Failed to send message')}</Alert>
       )}
+      {picturesRefused && (
+        <p id={picturesId} role="status" className="text-sm text-fg">
+          {picturesBlockedReason}
+        </p>
+      )}
+      {!note && <PictureThumbnails pictures={pictures} disabled={busy} onEmptied={() => field.current?.focus()} />}
       <label htmlFor={fieldId} className="sr-only">
         {note ? 'Internal note' : 'Message'}
       </label>
@@ -214,11 +283,19 @@ export function MessageComposer({
             )}
           />
         </div>
+        {!notesOnly && !note && (
+          <AttachPicturesButton
+            onFiles={attach}
+            blockedReason={picturesBlockedReason}
+            onRefused={() => picturesBlockedReason && pictures.refuse(picturesBlockedReason)}
+            disabled={blocked || busy}
+          />
+        )}
         <Button
           type="submit"
-          disabled={blank || tooLong || blocked}
-          aria-describedby={blocked ? blockedId : undefined}
-          pending={send.isPending}
+          disabled={nothingToSend || tooLong || blocked || picturesWaiting || picturesRefused}
+          aria-describedby={blocked ? blockedId : picturesRefused ? picturesId : undefined}
+          pending={busy}
           pendingLabel={note ? 'Adding…' : 'Sending…'}
         >
           {note ? <StickyNote aria-hidden="true" className="size-4" /> : <SendHorizontal aria-hidden="true" className="size-4" />}

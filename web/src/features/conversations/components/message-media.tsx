@@ -19,10 +19,13 @@ export function fileKind(contentType: string): string {
 }
 
 /**
- * An inbound MMS's media, in Twilio's order: pictures in the bubble, anything else as a
- * download. `from` is the contact's number as the app writes numbers, for the pictures' alt text.
+ * An MMS's media, in Twilio's order (a sent one's in the order attached): pictures in the bubble,
+ * anything else as a download. `contactNumber` is the contact's number as the app writes numbers, for
+ * the pictures' alt text: "Photo from" it when received, "Photo sent to" it when sent
+ * (docs/product.md: Pictures out).
  */
-export function MessageMediaList({ message, from }: { message: Message; from: string }) {
+export function MessageMediaList({ message, contactNumber }: { message: Message; contactNumber: string }) {
+  const alt = message.direction === 'OUTBOUND' ? `Photo sent to ${contactNumber}` : `Photo from ${contactNumber}`;
   return (
     <ul aria-label="Attachments" className="flex flex-col gap-1">
       {message.media.map((media, index) => (
@@ -30,7 +33,7 @@ export function MessageMediaList({ message, from }: { message: Message; from: st
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
         <li key={index}>
           {isPicture(media) ? (
-            <Picture message={message} index={index} alt={`Photo from ${from}`} />
+            <Picture message={message} index={index} alt={alt} />
           ) : (
             <FileDownload message={message} index={index} contentType={media.contentType} />
           )}

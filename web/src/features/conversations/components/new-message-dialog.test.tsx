@@ -17,8 +17,8 @@ import {
 import { ConversationsPage } from './conversations-page';
 import { NO_SENDING_NUMBERS } from './new-message-dialog';
 
-const SUPPORT: SendingNumber = { channelId: 'ch-1', phoneNumber: '+14155550101', inboxName: 'Support' };
-const MINE: SendingNumber = { channelId: 'ch-2', phoneNumber: '+14155550102', inboxName: null };
+const SUPPORT: SendingNumber = { channelId: 'ch-1', phoneNumber: '+14155550101', mms: true, inboxName: 'Support' };
+const MINE: SendingNumber = { channelId: 'ch-2', phoneNumber: '+14155550102', mms: true, inboxName: null };
 
 const started = (to: string): Conversation => ({
   id: 'cv-new',

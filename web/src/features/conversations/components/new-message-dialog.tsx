@@ -1,7 +1,10 @@
-import { formatAsTyped, phoneNumberProblem } from '@shared/phone-numbers';
+import { MAX_PICTURE_BYTES, MAX_PICTURES_PER_TEXT } from '@shared/constants';
+import type { SendingNumber } from '@shared/contract/conversations';
+import { formatAsTyped, phoneNumberProblem, toE164 } from '@shared/phone-numbers';
+import { type PictureBlock, pictureBlock, pictureBlockedMessage } from '@shared/pictures';
 import { MAX_MESSAGE_LENGTH } from '@shared/sms-segments';
 import { UserRound } from 'lucide-react';
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
@@ -12,6 +15,9 @@ import { errorMessage } from '@/lib/api-client';
 import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '@/lib/form';
 import { useCompanyCountry, usePhoneFormat } from '@/lib/phone-display';
 import { useContactMatches, useSendingNumbers, useStartConversation } from '../api/conversations-api';
+import { usePictureAttachments } from '../api/picture-uploads-api';
+import { pastedFiles, usePictureDrop } from '../hooks/use-picture-drop';
+import { AttachPicturesButton, DropHint, PictureThumbnails } from './picture-attachments';
 
 const FIELDS = ['to', 'channelId', 'body'] as const;
 type Field = (typeof FIELDS)[number];
@@ -24,9 +30,19 @@ const isName = (text: string) => /\p{L}/u.test(text);
 const digitsOf = (text: string) => text.replace(/(?!^\+)[^\d]/g, '');
 
 /**
+ * Why pictures cannot go from this number to `to` (E.164; docs/product.md: Pictures out). Until To is
+ * a number, only the sending number's own reason: to itself, the country cannot be one.
+ */
+function picturesBlock(from: SendingNumber, to: string | null): PictureBlock | null {
+  return pictureBlock({ identifier: from.phoneNumber, mms: from.mms }, to ?? from.phoneNumber);
+}
+
+/**
  * docs/product.md: New conversation. To (a number formatted as typed for the company's country, or a
  * contact picked by name), From (the numbers the member may text from, with their inbox), and the first
  * text. Sends, then opens the thread (`onStarted`). What was typed stays when the send is refused.
+ * It may carry pictures as a reply does (docs/product.md: Pictures out): the sentence of
+ * pictureBlockedMessage shows, and Send waits, while the chosen numbers cannot carry them.
  */
 export function NewMessageDialog({
   open,
@@ -58,6 +74,9 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
   const [body, setBody] = useState('');
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const refs = useRef<Partial<Record<Field, HTMLElement | null>>>({});
+  const pictures = usePictureAttachments();
+  const [preparing, setPreparing] = useState(false);
+  const picturesId = useId();
 
   const search = isName(to) && !picked ? to.trim() : '';
   const matches = useContactMatches(search);
@@ -65,6 +84,16 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
   const only = numbers.data?.length === 1 ? numbers.data[0]?.channelId : undefined;
   const channelId = chosenChannel || only || '';
   const noNumbers = numbers.data?.length === 0;
+  const sendingNumber = numbers.data?.find((n) => n.channelId === channelId);
+  const toNumber = picked?.phoneNumber ?? (isName(to) ? null : toE164(to, country));
+  const withPictures = pictures.attachments.length > 0;
+  const block = withPictures && sendingNumber ? picturesBlock(sendingNumber, toNumber) : null;
+  const busy = start.isPending || preparing;
+  // While a send is on its way, a picture added now would miss it.
+  const attach = (files: File[]) => {
+    if (!busy) pictures.add(files);
+  };
+  const drop = usePictureDrop(attach);
 
   const typedTo = (value: string) => {
     setPicked(null);
@@ -88,25 +117,39 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
     const toProblem = isName(to) ? 'Choose a contact from the list, or enter a phone number' : phoneNumberProblem(to, country);
     if (toProblem) found.to = toProblem;
     if (!channelId) found.channelId = 'Choose a number to send from';
-    if (!body.trim()) found.body = 'Message content must not be empty';
+    if (!body.trim() && !withPictures) found.body = 'Message content must not be empty';
     return found;
   };
 
   const submit = () => {
-    if (start.isPending) return;
+    if (busy || pictures.uploading || pictures.failed || block) return;
     const found = validate();
     setErrors(found);
     if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
-    start.mutate(
-      { to: picked?.phoneNumber ?? to.trim(), channelId, body },
-      {
-        onSuccess: (conversation) => onStarted(conversation.id),
-        onError: (error) => {
-          const fromServer = serverFieldErrors(error, FIELDS);
-          setErrors(fromServer);
-          focusFirstInvalid(FIELDS, fromServer, refs.current);
+    const startWith = (pictureIds: string[]) =>
+      start.mutate(
+        { to: picked?.phoneNumber ?? to.trim(), channelId, body, ...(pictureIds.length ? { pictureIds } : {}) },
+        {
+          onSuccess: (conversation) => {
+            pictures.clear();
+            onStarted(conversation.id);
+          },
+          onError: (error) => {
+            const fromServer = serverFieldErrors(error, FIELDS);
+            setErrors(fromServer);
+            focusFirstInvalid(FIELDS, fromServer, refs.current);
+          },
         },
+      );
+    if (!withPictures) return startWith([]);
+    setPreparing(true);
+    pictures.pictureIds().then(
+      (ids) => {
+        setPreparing(false);
+        startWith(ids);
       },
+      // The thumbnail that could not go up again says so, with Retry.
+      () => setPreparing(false),
     );
   };
 
@@ -119,7 +162,17 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
   };
 
   return (
-    <DialogForm onSubmit={submit} aria-label="New message">
+    <DialogForm
+      onSubmit={submit}
+      aria-label="New message"
+      className="relative"
+      {...drop.dropProps}
+      onPaste={(event) => {
+        const files = pastedFiles(event);
+        if (files.length > 0) attach(files);
+      }}
+    >
+      <DropHint visible={drop.dragging} />
       <DialogBody className="flex flex-col gap-4">
         {start.isError && Object.keys(serverFieldErrors(start.error, FIELDS)).length === 0 && (
           <Alert tone="error">{errorMessage(start.error, 'Failed to send message')}</Alert>
@@ -195,12 +248,33 @@ function NewMessageForm({ initialTo, onStarted }: { initialTo?: string; onStarte
           onKeyDown={onBodyKeyDown}
           error={errors.body}
         />
+        <div className="flex flex-col gap-2">
+          <div className="flex items-center gap-3">
+            <AttachPicturesButton onFiles={attach} disabled={busy} />
+            <p className="text-xs text-muted">
+              Up to {MAX_PICTURES_PER_TEXT} pictures (JPEG, PNG or GIF, {MAX_PICTURE_BYTES / (1024 * 1024)} MB each): choose,
+              paste or drop them here.
+            </p>
+          </div>
+          <PictureThumbnails pictures={pictures} disabled={busy} onEmptied={() => refs.current.body?.focus()} />
+          {block && sendingNumber && (
+            <Alert tone="warning" id={picturesId}>
+              {pictureBlockedMessage(block, format(sendingNumber.phoneNumber))}
+            </Alert>
+          )}
+        </div>
       </DialogBody>
       <DialogFooter>
         <DialogClose asChild>
           <Button variant="secondary">Cancel</Button>
         </DialogClose>
-        <Button type="submit" pending={start.isPending} pendingLabel="Sending..." disabled={noNumbers}>
+        <Button
+          type="submit"
+          pending={busy}
+          pendingLabel="Sending..."
+          disabled={noNumbers || pictures.uploading || pictures.failed || Boolean(block)}
+          aria-describedby={block ? picturesId : undefined}
+        >
           Send
         </Button>
       </DialogFooter>
