@@ -716,6 +716,25 @@ describe('the floating call widget', () => {
       expect(screen.getByText('You are already on a call.')).toBeTruthy();
       expect((screen.getByRole('button', { name: 'Call back' }) as HTMLButtonElement).disabled).toBe(true);
     });
+
+    it('opens the dialer with the number when the call was on a number the member may not call from', async () => {
+      // Sales only: the call back is from Support's number.
+      serve(CALLER_IDS.slice(1));
+      const phone = fakeSoftphone();
+      renderWithProviders(
+        <>
+          <SoftphoneWidget createSoftphone={() => phone} />
+          <CallBackButton />
+        </>,
+      );
+      await screen.findByRole('button', { name: 'Open dialer' });
+      phone.emit('registered');
+      await waitFor(() => expect((screen.getByRole('button', { name: 'Call back' }) as HTMLButtonElement).disabled).toBe(false));
+      await user.click(screen.getByRole('button', { name: 'Call back' }));
+      const dialer = await screen.findByRole('dialog', { name: 'Make a call' });
+      expect((within(dialer).getByLabelText('Phone number') as HTMLInputElement).value).toBe('(415) 555-0199');
+      expect(phone.connects).toEqual([]);
+    });
   });
 });
 

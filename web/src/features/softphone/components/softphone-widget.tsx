@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Phone, PhoneOff, Volume2, X } from 'lucide-react';
 import { useCallback, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { IconButton } from '@/components/icon-button';
@@ -6,7 +7,7 @@ import { useFloatingDock } from '@/lib/floating-dock';
 import { usePhoneFormat } from '@/lib/phone-display';
 import { CALLING_NOT_SET_UP, usePublishCallPlacer } from '@/lib/place-call';
 import { usePublishRingingCall } from '@/lib/ringing-call';
-import { voiceTokens } from '../api/softphone-api';
+import { callerIdsQuery, voiceTokens } from '../api/softphone-api';
 import type { Availability } from '../controller/softphone-controller';
 import { createSoftphone, type Softphone } from '../device/softphone';
 import { browserSoundGate, type SoundGate } from '../device/sound-gate';
@@ -119,11 +120,25 @@ export function SoftphoneWidget({
     setRequested((previous) => ({ number, at: (previous?.at ?? 0) + 1 }));
     setDialerOpen(true);
   }, []);
+  // Call back from a number the member may not call from (an unassigned line's, another inbox's) would
+  // be refused by the server: the dialer opens with the number instead, to pick a caller ID of theirs.
+  const queryClient = useQueryClient();
+  const dialFromCallerId = useCallback(
+    async (to: string, from: string) => {
+      const callerIds = await queryClient.fetchQuery(callerIdsQuery()).catch(() => null);
+      if (callerIds && !callerIds.some((c) => c.phoneNumber === from)) {
+        openDialerWith(to);
+        return null;
+      }
+      return phone.dial(to, from);
+    },
+    [queryClient, phone.dial, openDialerWith],
+  );
   // Call back and a contact's Call elsewhere in the app (lib/place-call) dial through this softphone or
   // open its dialer, or say why they cannot.
   usePublishCallPlacer(
     callingUnavailableReason(availability, phone.unavailable?.message, callState.status),
-    phone.dial,
+    dialFromCallerId,
     openDialerWith,
   );
 
