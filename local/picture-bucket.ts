@@ -320,9 +320,9 @@ const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').di
 const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text, 'utf8').digest();
 
 function answerError(res: ServerResponse, refusal: Refusal): void {
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   res.writeHead(refusal.status, { 'Content-Type': 'application/xml' });
   res.end(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refusal.code}</Code><Message>${escape(refusal.message)}</Message></Error>`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refusal.code}</Code><Message>${xml(refusal.message)}</Message></Error>`,
   );
 }
