@@ -313,7 +313,9 @@ function canonicalQueryString(url: URL, keep: (name: string) => boolean): string
 
 function parseAmzDate(text: string): number | undefined {
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(text);
-  return m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) : undefined;
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  return Date.UTC(year, month - 1, day, hour, minute, second);
 }
 
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -31,7 +31,8 @@ import {
   STATUS_RANK,
   untilCommitted,
 } from './message-writes';
-import { type ConversationRecord, type MessageRecord, toMessage, toSharedConversation } from './records';
+import type { CheckedPicture } from './pictures';
+import { type ConversationRecord, type MessageMediaRecord, type MessageRecord, toMessage, toSharedConversation } from './records';
 import { requireSendingRoute } from './sending-route';
 import { findMessageRecord, getConversationRecord } from './thread';
 
@@ -44,7 +45,14 @@ export const optedOutMessage =
  * StatusCallback. Twilio's refusal or silence is stored on the message as FAILED with the reason: the
  * text the agent typed is never lost. Tells the company (message_sent) either way.
  */
-export async function sendSms(companyId: string, userId: string, conversationId: string, body: string): Promise<Message> {
+export async function sendSms(
+  companyId: string,
+  userId: string,
+  conversationId: string,
+  body: string,
+  /** Uploads the text carries (docs/product.md: Pictures out), or those a caller has checked already. */
+  pictures: readonly string[] | { checked: readonly CheckedPicture[] } = [],
+): Promise<Message> {
   const [conversation, user] = await Promise.all([
     getConversationRecord(companyId, conversationId),
     getActiveUser(companyId, userId),
@@ -52,6 +60,8 @@ export async function sendSms(companyId: string, userId: string, conversationId:
   if (!user) throw unauthorized('This account no longer exists.');
   const { channel, provider } = await requireSendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
+  // Checked and kept before the text is stored: a refused picture stores and sends nothing.
+  const media = await withPictures(companyId, pictures, { channel, to: conversation.contactPhone });
 
   // The text's time is kept across attempts: one that lost to a newer message is then added before it.
   let at: string | undefined;
@@ -59,7 +69,7 @@ export async function sendSms(companyId: string, userId: string, conversationId:
     // Read again on every attempt: the update below holds only against the latest state.
     const before = await getConversationRecord(companyId, conversationId);
     at = at === undefined || at === before.lastMessageAt ? messageTime(before) : at;
-    return tryStore(before, body, { id: user.id, name: user.name }, at);
+    return tryStore(before, body, { id: user.id, name: user.name }, at, media);
   });
   await countSent(message);
   const sent = await handToTwilio(provider, channel, after, message);
@@ -113,7 +123,28 @@ export async function retrySms(companyId: string, conversationId: string, messag
   return sent;
 }
 
-async function tryStore(before: ConversationRecord, body: string, sentBy: { id: string; name: string }, at: string) {
+/**
+ * The media records of a text's pictures: none for a plain text, without loading the pictures module
+ * (the S3 client and the phone-number metadata stay out of its cold start).
+ */
+async function withPictures(
+  companyId: string,
+  pictures: readonly string[] | { checked: readonly CheckedPicture[] },
+  route: { channel: ChannelRecord; to: string },
+): Promise<MessageMediaRecord[] | undefined> {
+  const checked = 'checked' in pictures ? pictures.checked : undefined;
+  if ((checked ?? (pictures as readonly string[])).length === 0) return undefined;
+  const { checkPictures, keepPictures } = await import('./pictures');
+  return keepPictures(companyId, checked ?? (await checkPictures(companyId, pictures as readonly string[], route)));
+}
+
+async function tryStore(
+  before: ConversationRecord,
+  body: string,
+  sentBy: { id: string; name: string },
+  at: string,
+  media: MessageMediaRecord[] | undefined,
+) {
   const { companyId } = before;
   const message: MessageRecord = {
     id: newId(),
@@ -130,6 +161,7 @@ async function tryStore(before: ConversationRecord, body: string, sentBy: { id: 
     errorCode: null,
     errorMessage: null,
     channelId: before.channelId,
+    ...(media ? { media } : {}),
     ...(await retentionExpiry(companyId, at)),
   };
   const after = conversationWithMessage(before, message);
@@ -152,12 +184,15 @@ async function handToTwilio(
 ): Promise<Message> {
   let accepted: TwilioMessage;
   try {
+    // Sent pictures go as URLs Twilio fetches, signed now for PICTURE_URL_SECONDS (a retry signs anew).
+    const mediaUrls = message.media?.length ? await (await import('./pictures')).mediaUrlsForTwilio(message.media) : [];
     const client = await clientFor(provider);
     accepted = await client.sendMessage({
       From: channel.identifier,
       To: conversation.contactPhone,
       Body: message.body,
       StatusCallback: statusCallbackUrl(provider, message),
+      MediaUrl: mediaUrls,
     });
   } catch (error) {
     if (error instanceof TwilioApiError) {

@@ -15,6 +15,12 @@ export const assignConversation: Endpoint<typeof contracts.assignConversation> =
   auth: 'user',
 };
 
+export const createPictureUpload: Endpoint<typeof contracts.createPictureUpload> = {
+  method: 'POST',
+  path: '/api/v1/picture-uploads',
+  auth: 'user',
+};
+
 export const getConversation: Endpoint<typeof contracts.getConversation> = {
   method: 'GET',
   path: '/api/v1/conversations/{id}',
