@@ -13,7 +13,7 @@ export const UNSENT_PICTURE_DAYS = 1;
  * read by URLs the functions sign, from the web app's origin only (CORS, `allowBrowsersFrom`); Twilio
  * reads by such URLs too. Uploads wait under `unsent/` and are removed a day later unless a text took
  * them (a copy under `sent/`, kept until the company is deleted). Kept when the stack is deleted, as
- * the table is: it holds customers' data.
+ * the table is (it holds customers' data), but not after a rolled-back first create.
  */
 export class PictureBucket extends Construct {
   readonly bucket: s3.Bucket;
@@ -25,7 +25,7 @@ export class PictureBucket extends Construct {
       enforceSSL: true,
       encryption: s3.BucketEncryption.S3_MANAGED,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       lifecycleRules: [
         {
           id: 'UnsentUploads',

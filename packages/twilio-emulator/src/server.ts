@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Clock } from './clock';
 import { refuseCrossSite } from './cross-site';
 import { answerControlRequest, type Settings } from './emulator-api';
+import { messageMediaContent } from './messaging/media-content';
 import { EmulatorEvents } from './events';
 import type { Logger } from './log';
 import { createCallMedia } from './media/call-media';
@@ -185,6 +186,10 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       );
       log.info(`${method} ${target.pathname} → ${answer?.status}`);
       send(res, answer?.status ?? 404, answer?.body);
+    } else if (method === 'GET' && target.pathname.startsWith('/_emulator/media/')) {
+      const answer = messageMediaContent(store, target.pathname);
+      log.info(`${method} ${target.pathname} → ${answer.status}`);
+      send(res, answer.status, answer.body, answer.headers);
     } else if (answerPhoneRequest({ store, events }, req, res, target)) {
       log.info(`${method} ${target.pathname}${target.search}`);
     } else if (target.pathname.startsWith('/_emulator/')) {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorEvents } from '../events';
 import type { AccountRecord, CallRecord, MessageRecord } from '../model';
+import { emulatorMediaPath } from '../messaging/representation';
 import type { EmulatorStore } from '../store';
 
 /** Keeps idle event streams open through proxies and tells a closed page apart. */
@@ -19,6 +20,8 @@ export function phoneMessage(message: MessageRecord) {
     errorCode: message.errorCode,
     errorMessage: message.errorMessage,
     dateCreated: message.dateCreated,
+    /** Its pictures and files, where the page reads them (an outbound MMS's once fetched, as it sends). */
+    media: message.media.map((m) => ({ contentType: m.contentType, url: emulatorMediaPath(message.sid, m.sid) })),
     /** Inbound only: the last delivery of the webhook (null while none has answered, or with no SmsUrl). */
     webhook: last ? { url: last.url, status: last.status, body: last.body } : null,
   };
