@@ -27,7 +27,7 @@ beforeAll(async () => {
   bucket = await startPictureBucket({
     port: await freePort(),
     directory: dir,
-    credentials,
+    secretOf: (id) => (id === credentials.accessKeyId ? credentials.secretAccessKey : undefined),
     cors: pictureBucketCors(WEB),
     log: quietLogger,
     now: () => now,

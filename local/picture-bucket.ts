@@ -54,8 +54,8 @@ export async function startPictureBucket(options: {
   port: number;
   /** Where s3rver keeps the objects (npm start: under the data folder, so they outlive a restart). */
   directory: string;
-  /** The key the functions sign with (their AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY). */
-  credentials: { accessKeyId: string; secretAccessKey: string };
+  /** The secret of an access key the functions sign with (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); undefined: unknown key. */
+  secretOf: (accessKeyId: string) => string | undefined;
   cors: BucketCors;
   log: Logger;
   /** The clock expiry is judged by; Date.now by default (which local/clock.ts moves). */
@@ -114,7 +114,7 @@ const refuse = (status: number, code: string, message: string): Refusal => ({ st
 function strictly(
   req: IncomingMessage,
   res: ServerResponse,
-  options: { credentials: { accessKeyId: string; secretAccessKey: string }; cors: BucketCors; now: () => number },
+  options: { secretOf: (accessKeyId: string) => string | undefined; cors: BucketCors; now: () => number },
 ): Refusal | undefined {
   const { cors } = options;
   const origin = req.headers.origin;
@@ -180,7 +180,7 @@ function preflight(req: IncomingMessage, res: ServerResponse, cors: BucketCors, 
 function checkPresigned(
   req: IncomingMessage,
   url: URL,
-  options: { credentials: { accessKeyId: string; secretAccessKey: string }; now: () => number },
+  options: { secretOf: (accessKeyId: string) => string | undefined; now: () => number },
 ): Refusal | undefined {
   const q = url.searchParams;
   const credential = q.get('X-Amz-Credential');
@@ -201,7 +201,7 @@ function checkPresigned(
   }
   if (options.now() > signedAt + expires * 1000) return refuse(403, 'AccessDenied', 'Request has expired');
   const canonicalQuery = canonicalQueryString(url, (name) => name !== 'X-Amz-Signature');
-  return checkSignature(req, url, options.credentials, {
+  return checkSignature(req, url, options.secretOf, {
     credential,
     amzDate,
     signedHeaders,
@@ -216,7 +216,7 @@ function checkHeaderSigned(
   req: IncomingMessage,
   url: URL,
   header: string,
-  options: { credentials: { accessKeyId: string; secretAccessKey: string }; now: () => number },
+  options: { secretOf: (accessKeyId: string) => string | undefined; now: () => number },
 ): Refusal | undefined {
   const match = /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$/.exec(header);
   if (!match) return refuse(400, 'InvalidArgument', 'Unsupported Authorization Type');
@@ -229,7 +229,7 @@ function checkHeaderSigned(
   }
   const payloadHash = String(req.headers['x-amz-content-sha256'] ?? '');
   if (!payloadHash) return refuse(400, 'InvalidRequest', 'Missing required header for this request: x-amz-content-sha256');
-  return checkSignature(req, url, options.credentials, {
+  return checkSignature(req, url, options.secretOf, {
     credential,
     amzDate,
     signedHeaders,
@@ -242,7 +242,7 @@ function checkHeaderSigned(
 function checkSignature(
   req: IncomingMessage,
   url: URL,
-  credentials: { accessKeyId: string; secretAccessKey: string },
+  secretOf: (accessKeyId: string) => string | undefined,
   signed: {
     credential: string;
     amzDate: string;
@@ -253,7 +253,8 @@ function checkSignature(
   },
 ): Refusal | undefined {
   const [accessKeyId, day, region, service, terminator] = signed.credential.split('/');
-  if (accessKeyId !== credentials.accessKeyId) {
+  const secret = accessKeyId === undefined ? undefined : secretOf(accessKeyId);
+  if (secret === undefined) {
     return refuse(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
   }
   if (!day || !region || service !== 's3' || terminator !== 'aws4_request') {
@@ -273,7 +274,7 @@ function checkSignature(
   ].join('\n');
   const scope = `${day}/${region}/${service}/${terminator}`;
   const stringToSign = ['AWS4-HMAC-SHA256', signed.amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
-  let key: Buffer = hmac(`AWS4${credentials.secretAccessKey}`, day);
+  let key: Buffer = hmac(`AWS4${secret}`, day);
   for (const part of [region, service, terminator]) key = hmac(key, part);
   const expected = Buffer.from(hmac(key, stringToSign).toString('hex'));
   const given = Buffer.from(signed.signature);

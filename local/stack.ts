@@ -120,7 +120,9 @@ export async function startLocalStack(options: StackOptions) {
       startPictureBucket({
         port: options.picturesPort,
         directory: join(options.dataDir, 'pictures'),
-        credentials: awsCredentials,
+        // Each function signs with an access key of its own (local/table-guard.ts: functionAccessKeyId), all with this secret.
+        secretOf: (id) =>
+          id === awsCredentials.accessKeyId || id.startsWith('LOCALFN') ? awsCredentials.secretAccessKey : undefined,
         cors: pictureBucketCors(webUrl),
         log: log('pictures'),
       }).then((p) => {

@@ -15,7 +15,7 @@ const listen = socketsClosedAfterEach();
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('a JPEG of the dent'.repeat(20))]);
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('a PNG'.repeat(40))]);
-const UK_PHONE = '+447700900123';
+const UK_PHONE = '+447911123456';
 
 let line: SmsLine;
 let other: SmsLine;
