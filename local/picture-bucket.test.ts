@@ -9,7 +9,7 @@ import { PICTURE_BUCKET_NAME, pictureBucketCors, startPictureBucket } from './pi
 import { freePort } from './ports';
 
 /**
- * The pictures bucket's stand-in refuses what AWS refuses (docs/testing.md: The pictures bucket): the
+ * The pictures bucket's stand-in refuses what AWS refuses (docs/local-stack.md: The pictures bucket): the
  * functions' real S3 client and presigner against s3rver behind its strict layer. Time is a parameter:
  * the stand-in's clock is this test's `now`.
  */

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from './log';
 
 /**
- * The pictures bucket's stand-in (docs/architecture.md §1; docs/testing.md: The pictures bucket): s3rver,
+ * The pictures bucket's stand-in (docs/architecture.md §1; docs/local-stack.md: The pictures bucket): s3rver,
  * a real S3-compatible server (objects on disk, HeadObject, ranged GetObject, ListObjectsV2,
  * DeleteObjects, S3's XML errors), run in this process behind a strict layer that makes it refuse what
  * AWS refuses and s3rver lets through:
