@@ -224,7 +224,7 @@ function usedPictureOperations(entry: RouteEntry): PictureOperation[] {
   const calls: Record<PictureOperation, RegExp> = {
     upload: /\bpictureUploadUrl\(/,
     send: /\b(inspectUpload|keepSentPicture)\(/,
-    read: /\b(pictureReadUrl|sentPictureExists)\(/,
+    read: /\bpictureReadUrl\(/,
     delete: /\bdeleteCompanyPictures\(/,
   };
   const used = new Set<PictureOperation>();

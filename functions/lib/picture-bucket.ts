@@ -1,13 +1,4 @@
-import {
-  CopyObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { SENT_PREFIX, UNSENT_PREFIX } from './picture-bucket-keys';
 
 /**
@@ -27,14 +18,28 @@ const bucket = () => {
   return name;
 };
 
-// Locally the stand-in (local/picture-bucket.ts) by path (no bucket subdomains on localhost); in AWS
-// the regional endpoint. Checksums only where S3 requires them: a presigned PUT must not demand a
-// checksum of bytes the browser has not sent yet.
-const s3 = new S3Client({
-  ...(process.env.S3_ENDPOINT ? { endpoint: process.env.S3_ENDPOINT, forcePathStyle: true } : {}),
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-});
+/**
+ * The S3 client, its commands and the presigner, loaded on first use (as secrets.ts loads KMS): a
+ * function that never touches a picture never loads them. Locally the stand-in
+ * (local/picture-bucket.ts) by path (no bucket subdomains on localhost); in AWS the regional endpoint.
+ * Checksums only where S3 requires them: a presigned PUT must not demand a checksum of bytes the
+ * browser has not sent yet.
+ */
+let loaded:
+  | Promise<{ s3: S3Client; sdk: typeof import('@aws-sdk/client-s3'); presign: typeof import('@aws-sdk/s3-request-presigner') }>
+  | undefined;
+function load() {
+  loaded ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]).then(([sdk, presign]) => ({
+    sdk,
+    presign,
+    s3: new sdk.S3Client({
+      ...(process.env.S3_ENDPOINT ? { endpoint: process.env.S3_ENDPOINT, forcePathStyle: true } : {}),
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    }),
+  }));
+  return loaded;
+}
 
 export { sentKey, unsentKey } from './picture-bucket-keys';
 
@@ -42,11 +47,10 @@ export { sentKey, unsentKey } from './picture-bucket-keys';
  * A URL that takes one PUT of exactly `size` bytes of `contentType` at `key` for `seconds`: both
  * headers are signed, so S3 refuses another size or type (docs/product.md: Pictures out).
  */
-export function pictureUploadUrl(key: string, contentType: string, size: number, seconds: number): Promise<string> {
-  return getSignedUrl(s3, new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: contentType, ContentLength: size }), {
-    expiresIn: seconds,
-    signableHeaders: new Set(['content-type', 'content-length']),
-  });
+export async function pictureUploadUrl(key: string, contentType: string, size: number, seconds: number): Promise<string> {
+  const { s3, sdk, presign } = await load();
+  const put = new sdk.PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: contentType, ContentLength: size });
+  return presign.getSignedUrl(s3, put, { expiresIn: seconds, signableHeaders: new Set(['content-type', 'content-length']) });
 }
 
 /**
@@ -54,8 +58,9 @@ export function pictureUploadUrl(key: string, contentType: string, size: number,
  * s3:ListBucket, S3 answers a missing key 403, not 404: either way there is no such picture.
  */
 export async function inspectUpload(key: string): Promise<{ contentType: string; size: number; head: Buffer } | undefined> {
+  const { s3, sdk } = await load();
   try {
-    const answer = await s3.send(new GetObjectCommand({ Bucket: bucket(), Key: key, Range: 'bytes=0-15' }));
+    const answer = await s3.send(new sdk.GetObjectCommand({ Bucket: bucket(), Key: key, Range: 'bytes=0-15' }));
     const head = Buffer.from(await (answer.Body?.transformToByteArray() ?? Promise.resolve(new Uint8Array())));
     // ContentRange is `bytes 0-15/<size>`: the whole object's size.
     const size = Number(/\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1] ?? answer.ContentLength ?? 0);
@@ -68,37 +73,29 @@ export async function inspectUpload(key: string): Promise<{ contentType: string;
 
 /** Keeps an upload as a sent picture (a server-side copy, so no byte passes through the function). */
 export async function keepSentPicture(from: string, to: string): Promise<void> {
-  await s3.send(new CopyObjectCommand({ Bucket: bucket(), Key: to, CopySource: `${bucket()}/${from}` }));
-}
-
-/** Whether a sent picture is still there (a retry resends only what exists). */
-export async function sentPictureExists(key: string): Promise<boolean> {
-  try {
-    await s3.send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
-    return true;
-  } catch (error) {
-    if (isMissing(error)) return false;
-    throw error;
-  }
+  const { s3, sdk } = await load();
+  await s3.send(new sdk.CopyObjectCommand({ Bucket: bucket(), Key: to, CopySource: `${bucket()}/${from}` }));
 }
 
 /** A URL that reads one sent picture for `seconds`: what Twilio fetches, and where a reader is sent. */
-export function pictureReadUrl(key: string, seconds: number): Promise<string> {
-  return getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: seconds });
+export async function pictureReadUrl(key: string, seconds: number): Promise<string> {
+  const { s3, sdk, presign } = await load();
+  return presign.getSignedUrl(s3, new sdk.GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: seconds });
 }
 
 /** Deletes every picture of a company, sent or not (docs/product.md: Deleting a company); answers how many. */
 export async function deleteCompanyPictures(companyId: string): Promise<number> {
+  const { s3, sdk } = await load();
   let deleted = 0;
   for (const prefix of [UNSENT_PREFIX, SENT_PREFIX]) {
     let token: string | undefined;
     do {
       const page = await s3.send(
-        new ListObjectsV2Command({ Bucket: bucket(), Prefix: `${prefix}/${companyId}/`, ContinuationToken: token }),
+        new sdk.ListObjectsV2Command({ Bucket: bucket(), Prefix: `${prefix}/${companyId}/`, ContinuationToken: token }),
       );
       const objects = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
       if (objects.length) {
-        await s3.send(new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: objects, Quiet: true } }));
+        await s3.send(new sdk.DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: objects, Quiet: true } }));
         deleted += objects.length;
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
