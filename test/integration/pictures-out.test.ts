@@ -200,6 +200,32 @@ describe('pictures out', () => {
     expect(fetched.map((f) => f.bytes)).toEqual([JPEG, PNG]);
   });
 
+  it('deletes a company’s pictures with the company', async () => {
+    const doomed = await smsLine();
+    const kept = await upload(doomed.account, JPEG, 'image/jpeg');
+    const phone = newPhone();
+    const started = await start(doomed.account, { to: phone, channelId: doomed.channel.id, body: 'Bye', pictureIds: [kept.id] });
+    expect(started.status).toBe(201);
+    let mediaUrl = '';
+    await expect
+      .poll(async () => {
+        const [sent] = (
+          (await emulatorMessages(doomed.twilio.accountSid)) as (EmulatorMessage & { media_urls: string[] })[]
+        ).filter((m) => m.to === phone);
+        mediaUrl = sent?.media_urls[0] ?? '';
+        return mediaUrl;
+      })
+      .not.toBe('');
+    expect((await bytesOf(mediaUrl)).status).toBe(200);
+    const deleted = await callRoute(endpoints.deleteCompany, {
+      token: token(doomed.account),
+      body: { confirm: doomed.account.company.name },
+    });
+    expect(deleted.status).toBe(202);
+    // The URL Twilio had is still signed and in time, but there is nothing left to read (S3's 404 NoSuchKey).
+    await expect.poll(async () => (await bytesOf(mediaUrl)).status, { timeout: 30_000, interval: 200 }).toBe(404);
+  });
+
   it('checks what is asked of it: picture types, sizes and counts answer 400 with a sentence', async () => {
     const ask = (body: unknown) =>
       callRoute(endpoints.createPictureUpload, { token: token(line.account), body: unchecked(body) });

@@ -121,7 +121,8 @@ function createMessage({ store, events, account, request }: Context): ApiAnswer 
   // Body or MediaUrl: an MMS may be pictures only. https://www.twilio.com/docs/api/errors/21602
   if (!body && mediaUrls.length === 0) throw invalidParameter(21602, 'Message body is required.');
   // https://www.twilio.com/docs/api/errors/21620 and /21623
-  if (mediaUrls.some((u) => !isHttpUrl(u))) throw invalidParameter(21620, `Media urls: ${mediaUrls.join(', ')} are invalid. Please use only valid http and https urls`);
+  if (mediaUrls.some((u) => !isHttpUrl(u)))
+    throw invalidParameter(21620, `Media urls: ${mediaUrls.join(', ')} are invalid. Please use only valid http and https urls`);
   if (mediaUrls.length > MAX_MEDIA_URLS) throw invalidParameter(21623, 'Number of media files exceeds allowed limit');
   if (!E164.test(to) || to === TEST_NUMBERS.invalid)
     throw invalidParameter(21211, `The 'To' number ${to} is not a valid phone number.`);

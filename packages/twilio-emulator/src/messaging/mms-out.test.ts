@@ -116,13 +116,19 @@ describe('Twilio emulator outbound MMS', () => {
     const message = await viewed(account, created.body.sid);
     expect([message?.error_code, message?.media]).toEqual([11200, []]);
     await expect
-      .poll(() => harness.receiver.requests.filter((r) => r.params.MessageSid === created.body.sid).map((r) => r.params.ErrorCode))
+      .poll(() =>
+        harness.receiver.requests.filter((r) => r.params.MessageSid === created.body.sid).map((r) => r.params.ErrorCode),
+      )
       .toEqual(['11200']);
   });
 
   it('refuses more than 10 MediaUrls (21623) and one that is not a URL (21620) at creation', async () => {
     const account = await newAccount();
-    const eleven = await send(account, 'x', Array.from({ length: 11 }, () => `${host}/a.jpg`));
+    const eleven = await send(
+      account,
+      'x',
+      Array.from({ length: 11 }, () => `${host}/a.jpg`),
+    );
     expect([eleven.status, eleven.body.code]).toEqual([400, 21623]);
     const malformed = await send(account, 'x', ['picture.jpg']);
     expect([malformed.status, malformed.body.code]).toEqual([400, 21620]);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorEvents } from '../events';
-import type { AccountRecord, CallRecord, MessageRecord } from '../model';
 import { emulatorMediaPath } from '../messaging/representation';
+import type { AccountRecord, CallRecord, MessageRecord } from '../model';
 import type { EmulatorStore } from '../store';
 
 /** Keeps idle event streams open through proxies and tells a closed page apart. */
