@@ -105,9 +105,11 @@ export function startCarrier(options: {
         });
         events.emit('message', account, message);
         if (message.statusCallback) {
+          // This step's status: the callback may go out after the next step has moved the message on.
+          const posted = message.status;
           const params = statusCallbackParams(account, message);
           callbacks = callbacks
-            .then(() => postCallback(account, message, message.status, params))
+            .then(() => postCallback(account, message, posted, params))
             .catch((error: unknown) =>
               log.error(`status callback of ${sid}: ${error instanceof Error ? error.message : String(error)}`),
             );
