@@ -9,6 +9,8 @@ import {
   KMS_OPERATIONS,
   type KmsOperation,
   MAX_TIMEOUT_SECONDS,
+  PICTURE_OPERATIONS,
+  type PictureOperation,
   TABLE_ACCESS,
 } from './lib/capabilities';
 import {
@@ -78,6 +80,7 @@ const CAPABILITY_MODULES: Record<string, Capability> = {
   'twilio/rest-client.ts': 'twilio',
   'auth/sessions.ts': 'jwt',
   'company/deletion-queue.ts': 'companyDeletion',
+  'lib/picture-bucket.ts': 'pictures',
 };
 
 /** Every module of `functions/` a handler imports, directly or not (relative static and dynamic imports). */
@@ -213,5 +216,35 @@ describe('password hashing', () => {
       'auth/reset-password',
       'auth/change-password',
     ]);
+  });
+});
+
+/** The pictures-bucket operations a route's code can reach (calls outside lib/picture-bucket.ts itself). */
+function usedPictureOperations(entry: RouteEntry): PictureOperation[] {
+  const calls: Record<PictureOperation, RegExp> = {
+    upload: /\bpictureUploadUrl\(/,
+    send: /\b(inspectUpload|keepSentPicture)\(/,
+    read: /\bpictureReadUrl\(/,
+    delete: /\bdeleteCompanyPictures\(/,
+  };
+  const used = new Set<PictureOperation>();
+  for (const file of importGraph(join(handlersDir, `${entry.handler}.ts`))) {
+    if (relative(import.meta.dirname, file) === 'lib/picture-bucket.ts') continue;
+    const source = readFileSync(file, 'utf8');
+    for (const op of PICTURE_OPERATIONS) if (calls[op].test(source)) used.add(op);
+  }
+  return PICTURE_OPERATIONS.filter((op) => used.has(op));
+}
+
+describe('pictures-bucket operations', () => {
+  it('are declared exactly with the pictures capability, from the known list, and the ones the code calls', () => {
+    for (const entry of allEntries) {
+      const declared = entry.pictures ?? [];
+      for (const op of declared) expect(PICTURE_OPERATIONS, entry.handler).toContain(op);
+      expect
+        .soft(declared.length > 0, `${entry.handler}: pictures declared with the pictures capability`)
+        .toBe(entry.capabilities.includes('pictures'));
+      expect.soft([...declared].sort(), `pictures of ${entry.handler}`).toEqual([...usedPictureOperations(entry)].sort());
+    }
   });
 });

@@ -10,6 +10,7 @@
  * - `capabilities`: what it uses beyond the table (functions/lib/capabilities.ts), `[]` for none.
  * - `kms`: with `customerSecrets` only, the key operations it needs: `['decrypt']` to use stored Twilio
  *   credentials (webhooks, sending, voice tokens), `['encrypt', ...]` only to store new ones.
+ * - `pictures`: with the `pictures` capability only, what it does in the pictures bucket (PICTURE_OPERATIONS).
  * - `stack` (HTTP routes): the nested stack the route deploys in, whatever its handler's folder; a new
  *   route names one (docs/architecture.md: Stack sizes).
  * routes.test.ts and infra/switchboard-stack.test.ts check the declarations and the grants.
@@ -30,7 +31,7 @@ import * as system from '../shared/contract/system';
 import * as team from '../shared/contract/team';
 import * as timeline from '../shared/contract/timeline';
 import * as voice from '../shared/contract/voice';
-import type { Capability, KmsOperation, TableAccess } from './lib/capabilities';
+import type { Capability, KmsOperation, PictureOperation, TableAccess } from './lib/capabilities';
 import { ORIGIN_SECRET_HEADER } from './lib/config';
 
 export interface RouteEntry {
@@ -41,6 +42,8 @@ export interface RouteEntry {
   capabilities: readonly Capability[];
   /** The customer-secrets key operations; declared exactly when `capabilities` has `customerSecrets`. */
   kms?: readonly KmsOperation[];
+  /** With `pictures` only, what it does in the pictures bucket (PICTURE_OPERATIONS). */
+  pictures?: readonly PictureOperation[];
   /** Seconds before the function is stopped; DEFAULT_TIMEOUT_SECONDS when absent, at most MAX_TIMEOUT_SECONDS. */
   timeoutSeconds?: number;
   /**
@@ -224,16 +227,20 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     contract: conversations.sendMessage,
     handler: 'conversations/send-message',
     table: 'write',
-    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish', 'pictures'],
     kms: ['decrypt'],
+    // Checks and keeps the text's uploads, and signs the URLs Twilio fetches them by.
+    pictures: ['send', 'read'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   {
     contract: conversations.retryMessage,
     handler: 'conversations/retry-message',
     table: 'write',
-    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish', 'pictures'],
     kms: ['decrypt'],
+    // Signs the URLs of the failed text's pictures again; its module is the send's, checks included.
+    pictures: ['send', 'read'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   // The team inbox: added after the parent stack was full, so deployed in a nested stack
@@ -275,9 +282,19 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     contract: conversations.startConversation,
     handler: 'conversations/start',
     table: 'write',
-    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish'],
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'publish', 'pictures'],
     kms: ['decrypt'],
+    pictures: ['send', 'read'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+    stack: 'FeatureRoutes',
+  },
+  // Pictures out (docs/product.md: Pictures out): where the browser uploads a picture to attach.
+  {
+    contract: conversations.createPictureUpload,
+    handler: 'conversations/create-picture-upload',
+    table: 'read',
+    capabilities: ['jwt', 'pictures'],
+    pictures: ['upload'],
     stack: 'FeatureRoutes',
   },
   {
@@ -348,8 +365,10 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     contract: conversations.messageMedia,
     handler: 'conversations/message-media',
     table: 'read',
-    capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    capabilities: ['jwt', 'twilio', 'customerSecrets', 'pictures'],
     kms: ['decrypt'],
+    // A sent picture's reader is sent to a short-lived URL of it.
+    pictures: ['read'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
     stack: 'FeatureRoutes',
     logGroup: 'media',
@@ -458,13 +477,14 @@ export interface QueueConsumerEntry extends RouteEntry {
 export const MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS = 300;
 
 export const queueConsumers: readonly QueueConsumerEntry[] = [
-  // Puts the company's Twilio numbers back (as a disconnect does), then sweeps the table for it.
+  // Puts the company's Twilio numbers back (as a disconnect does), deletes its pictures, then sweeps the table for it.
   {
     handler: 'jobs/company-deletion',
     queue: 'companyDeletion',
     table: 'sweep',
-    capabilities: ['twilio', 'customerSecrets', 'publish', 'companyDeletion'],
+    capabilities: ['twilio', 'customerSecrets', 'publish', 'companyDeletion', 'pictures'],
     kms: ['decrypt'],
+    pictures: ['delete'],
     timeoutSeconds: MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
   },
 ];

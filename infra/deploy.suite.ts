@@ -119,6 +119,8 @@ describe('a failed first deploy', () => {
         'AWS::KMS::Key',
         'AWS::S3::Bucket',
         'AWS::S3::Bucket',
+        // The pictures bucket (picture-bucket.ts).
+        'AWS::S3::Bucket',
         'Custom::AWS',
       ].sort(),
     );

@@ -286,6 +286,7 @@ describe('functions', () => {
       expect(statements.includes(secretRef('JwtSecret')), `${entry.handler} jwt`).toBe(has('jwt'));
       expect(statements.includes(secretRef('OriginSecret')), `${entry.handler} origin`).toBe(checksOrigin(entry.handler));
       expect(statements.includes('sqs:SendMessage'), `${entry.handler} companyDeletion`).toBe(has('companyDeletion'));
+      expect(statements.includes('"s3:'), `${entry.handler} pictures`).toBe(has('pictures'));
     }
     const kms = policyOf('providers/connect-twilio').find((s) => JSON.stringify(s.Action).includes('kms:Decrypt'));
     expect(kms?.Condition).toEqual({ Null: { 'kms:EncryptionContext:companyId': 'false' } });
@@ -349,6 +350,86 @@ describe('functions', () => {
     expect(sharing.map((entry) => entry.handler).sort()).toEqual(
       ['system/health', fallbackRoute.handler, originAuthorizer.handler].sort(),
     );
+  });
+});
+
+describe('pictures bucket (docs/security.md: Pictures)', () => {
+  const [bucketId, bucket] = Object.entries(template.findResources('AWS::S3::Bucket') as Record<string, Resource>).find(([id]) =>
+    id.startsWith('Pictures'),
+  ) as [string, Resource];
+  const functionsOf = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>);
+  const roleOf = (handler: string) =>
+    (
+      (functionsOf.find((fn) => JSON.stringify(fn.Properties.Tags ?? []).includes(`"${handler}"`)) as Resource).Properties
+        .Role as {
+        'Fn::GetAtt': [string, string];
+      }
+    )['Fn::GetAtt'][0];
+  /** The S3 statements of a function's role, each as its actions and the key prefixes (or the bucket) it names. */
+  const s3Of = (handler: string) =>
+    Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(JSON.stringify(ref(roleOf(handler)))))
+      .flatMap(
+        (policy) =>
+          (policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement,
+      )
+      .filter((s) => JSON.stringify(s.Action).includes('s3:'))
+      .map((s) => [
+        [s.Action].flat().join(','),
+        (JSON.stringify(s.Resource).match(/\/(unsent|sent)\/\*/g) ?? ['bucket']).join(','),
+      ]);
+
+  it('is private: all public access blocked, TLS only, S3-managed encryption, no ACLs', () => {
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+    });
+    const policy = Object.values(template.findResources('AWS::S3::BucketPolicy') as Record<string, Resource>).find((p) =>
+      JSON.stringify(p.Properties.Bucket).includes(bucketId),
+    );
+    expect(JSON.stringify(policy?.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+  });
+
+  it("lets the web app's origin alone PUT and GET across origins, with Content-Type", () => {
+    const rules = (bucket.Properties.CorsConfiguration as { CorsRules: Record<string, unknown>[] }).CorsRules;
+    expect(rules).toHaveLength(1);
+    expect(rules[0]).toMatchObject({ AllowedMethods: ['PUT', 'GET'], AllowedHeaders: ['content-type'] });
+    // The app URL: the custom domain, or the distribution's own.
+    expect(JSON.stringify(rules[0]?.AllowedOrigins)).toContain('HasCustomDomain');
+    expect(JSON.stringify(rules[0]?.AllowedOrigins)).not.toContain('*');
+  });
+
+  it('removes uploads never sent after a day, by their prefix', () => {
+    const rules = (bucket.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: 'unsent/', ExpirationInDays: 1, Status: 'Enabled' }));
+    expect(JSON.stringify(rules)).not.toMatch(/"Prefix":"sent\/","ExpirationInDays"/);
+  });
+
+  it('grants each function only its operations, on their prefixes', () => {
+    expect(s3Of('conversations/create-picture-upload')).toEqual([['s3:PutObject', '/unsent/*']]);
+    for (const handler of ['conversations/send-message', 'conversations/start', 'conversations/retry-message']) {
+      expect(s3Of(handler).sort(), handler).toEqual(
+        [
+          ['s3:GetObject', '/unsent/*'],
+          ['s3:PutObject', '/sent/*'],
+          ['s3:GetObject', '/sent/*'],
+        ].sort(),
+      );
+    }
+    expect(s3Of('conversations/message-media')).toEqual([['s3:GetObject', '/sent/*']]);
+    expect(s3Of('jobs/company-deletion').sort()).toEqual(
+      [
+        ['s3:ListBucket', 'bucket'],
+        ['s3:DeleteObject', '/unsent/*,/sent/*'],
+      ].sort(),
+    );
+    expect(s3Of('conversations/get')).toEqual([]);
   });
 });
 
@@ -443,8 +524,9 @@ describe('stack size', () => {
     // (the day-one basics' 8 are in), with room to spare.
     expect(Math.floor((MAX_TEMPLATE_RESOURCES - sizeOf('Switchboard/FeatureRoutes')) / 4)).toBeGreaterThanOrEqual(50);
     // The parent takes what is shared: a new role (and its policy) for a new set of declarations, a
-    // queue consumer's or a schedule's function, a new handler folder's log group.
-    expect(MAX_TEMPLATE_RESOURCES - sizeOf('Switchboard')).toBeGreaterThanOrEqual(25);
+    // queue consumer's or a schedule's function, a new handler folder's log group. Pictures out took 8
+    // (the bucket, its policy, and three new sets of declarations).
+    expect(MAX_TEMPLATE_RESOURCES - sizeOf('Switchboard')).toBeGreaterThanOrEqual(15);
     // The main stack takes no new route (a new entry names its `stack`): its 63 are those deployed there first.
     expect(httpRoutes.filter((route) => !route.stack)).toHaveLength(63);
     // HttpFunctions takes no new route: it holds the functions of the routes deployed in the parent.
@@ -527,6 +609,7 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
         'contacts/timeline',
         'conversations/add-note',
         'conversations/assign',
+        'conversations/create-picture-upload',
         'conversations/mark-read',
         'conversations/message-media',
         'conversations/sending-numbers',

@@ -33,6 +33,7 @@ import { MailConfiguration } from './constructs/mail-configuration';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledge } from './constructs/nag';
 import { lambdaAuthorizers } from './constructs/origin-authorizer';
+import { PictureBucket } from './constructs/picture-bucket';
 import { RealtimeApi } from './constructs/realtime-api';
 import { HTTP_FUNCTIONS_STACK, RouteStack } from './constructs/route-stacks';
 import { SwitchboardFunctions } from './constructs/switchboard-function';
@@ -133,6 +134,9 @@ export class SwitchboardStack extends Stack {
       deadLetterQueue: { queue: companyDeletionDeadLetters, maxReceiveCount: 5 },
     });
 
+    // Pictures sent in texts (docs/product.md: Pictures out); the web app's origin is allowed once it is known.
+    const pictures = new PictureBucket(this, 'Pictures');
+
     const functions = new SwitchboardFunctions(this, 'Functions', {
       projectRoot: PROJECT_ROOT,
       table,
@@ -146,6 +150,7 @@ export class SwitchboardStack extends Stack {
       customerSecretsKey,
       paramsAndSecretsLayerArn: paramsAndSecretsLayerArn(this),
       companyDeletionQueue,
+      pictureBucket: pictures.bucket,
     });
     const functionId = (handler: string) =>
       handler
@@ -268,6 +273,7 @@ export class SwitchboardStack extends Stack {
     const domain = new CustomDomain(this, 'Domain');
     domain.applyTo(web.distribution);
     const appUrl = domain.appUrl(web.distribution);
+    pictures.allowBrowsersFrom(appUrl);
 
     // Read by the functions at run time (verification links): an output of the distribution cannot be
     // an environment variable of functions the distribution depends on.

@@ -29,6 +29,8 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
     webPort: port('WEB_PORT', 5173),
     sesPort: port('SES_PORT', 8005),
     dynamoPort: port('DYNAMODB_PORT', 8000),
+    /** The pictures bucket's S3 stand-in (local/picture-bucket.ts). */
+    picturesPort: port('PICTURES_PORT', 4569),
     /** DynamoDB's transaction conflicts, simulated by the proxy on DYNAMODB_PORT (local/dynamodb-proxy.ts). */
     dynamoConflicts: matching('DYNAMODB_CONFLICTS', /^(on|off)$/, 'on', 'on or off') === 'on',
     twilioEmulatorPort: port('TWILIO_EMULATOR_PORT', 3100),

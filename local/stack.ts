@@ -6,6 +6,7 @@ import { ensureTable, startDynamoDb } from './dynamodb';
 import { startDynamoDbProxy } from './dynamodb-proxy';
 import { createGateway, LOCAL_SQS_PATH } from './gateway';
 import { type Logger, logger } from './log';
+import { pictureBucketCors, startPictureBucket } from './picture-bucket';
 import { assertPortFree, freePort } from './ports';
 import { startSes } from './ses';
 import { type LocalSettings, localKeys } from './settings';
@@ -61,6 +62,7 @@ export async function startLocalStack(options: StackOptions) {
     [options.apiPort, 'API_PORT'],
     [options.sesPort, 'SES_PORT'],
     [options.dynamoPort, 'DYNAMODB_PORT'],
+    [options.picturesPort, 'PICTURES_PORT'],
     [options.twilioEmulatorPort, 'TWILIO_EMULATOR_PORT'],
     [options.twilioSignallingPort, 'TWILIO_SIGNALLING_PORT'],
   ];
@@ -72,8 +74,11 @@ export async function startLocalStack(options: StackOptions) {
     for (const s of stops.reverse()) await s().catch(() => {});
     stops.length = 0;
   };
+  const webUrl = `http://localhost:${options.webPort}`;
+  // The functions' key (handlerEnv below): the stand-in checks every signature made with it.
+  const awsCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   try {
-    const [dynamo, ses, twilio] = await Promise.all([
+    const [dynamo, ses, twilio, pictures] = await Promise.all([
       // DynamoDB Local on an internal port, behind the conflict proxy on DYNAMODB_PORT, which is what
       // the handlers talk to (local/dynamodb-proxy.ts).
       freePort()
@@ -116,12 +121,24 @@ export async function startLocalStack(options: StackOptions) {
         stops.push(t.stop);
         return t;
       }),
+      // In this process: a small HTTP server, no child (docs/local-stack.md: The pictures bucket).
+      startPictureBucket({
+        port: options.picturesPort,
+        directory: join(options.dataDir, 'pictures'),
+        // Each function signs with an access key of its own (local/table-guard.ts: functionAccessKeyId), all with this secret.
+        secretOf: (id) =>
+          id === awsCredentials.accessKeyId || id.startsWith('LOCALFN') ? awsCredentials.secretAccessKey : undefined,
+        cors: pictureBucketCors(webUrl),
+        log: log('pictures'),
+      }).then((p) => {
+        stops.push(p.stop);
+        return p;
+      }),
     ]);
     const table = await ensureTable(dynamo.client, LOCAL_TABLE_NAME);
     const added = table.addedIndexes.length ? `; added index ${table.addedIndexes.join(', ')}` : '';
     log('dynamodb').info(`table ${LOCAL_TABLE_NAME} ${table.created ? 'created' : 'found'}${added}`);
 
-    const webUrl = `http://localhost:${options.webPort}`;
     const signalling = twilio.signalling;
     if (!signalling) throw new Error('The Twilio emulator started without its signalling');
     const apiUrl = `http://127.0.0.1:${options.apiPort}`;
@@ -129,10 +146,12 @@ export async function startLocalStack(options: StackOptions) {
     const handlerEnv = {
       TABLE_NAME: LOCAL_TABLE_NAME,
       AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ACCESS_KEY_ID: awsCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: awsCredentials.secretAccessKey,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SES_ENDPOINT: ses.url,
+      PICTURE_BUCKET: pictures.bucket,
+      S3_ENDPOINT: pictures.endpoint,
       TWILIO_API_BASE_URL: twilio.url,
       // The emulator serves messaging.twilio.com's /v1 (Messaging Services) on the same port.
       TWILIO_MESSAGING_BASE_URL: twilio.url,
@@ -218,6 +237,8 @@ export async function startLocalStack(options: StackOptions) {
         mail: ses.url,
         dynamodb: dynamo.endpoint,
         twilio: twilio.url,
+        /** The pictures bucket's S3 endpoint (the bucket is a path below it). */
+        pictures: `${pictures.endpoint}/${pictures.bucket}`,
         phone: `${twilio.url}/phone`,
         /** The Voice SDK's signalling (wss://localhost:{port}/signal); its host is the web app's VITE_TWILIO_SIGNALLING_HOST. */
         signalling: signalling.url,
@@ -254,6 +275,7 @@ const colours = {
   functions: 'gray',
   web: 'green',
   twilio: 'yellow',
+  pictures: 'magenta',
 } as const;
 function defaultLogs(name: string): Logger {
   return logger(name, colours[name as keyof typeof colours] ?? 'gray');

@@ -60,6 +60,7 @@ try {
       row('Mail (SES emulator)', stack.urls.mail),
       row('DynamoDB Local', stack.urls.dynamodb),
       row('  request counts', `${stack.urls.dynamodb}/_local/stats`),
+      row('Pictures bucket (S3)', stack.urls.pictures),
       row('Twilio emulator', stack.urls.twilio),
       row('  demo Account SID', stack.twilioDemo.accountSid),
       row('  demo Auth Token', stack.twilioDemo.authToken),

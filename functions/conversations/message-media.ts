@@ -1,4 +1,5 @@
 import { notFound } from '../lib/app-error';
+import type { BinaryReply } from '../lib/define-handler';
 import { contentFromTwilio } from '../settings/twilio-content';
 import { findMessageRecord } from './thread';
 
@@ -8,17 +9,30 @@ import { findMessageRecord } from './thread';
 const MEDIA_CACHE_SECONDS = 86_400;
 
 /**
- * One media item of a message of the company, `index` from 0, fetched from Twilio: another company's
- * conversation or message, or no such item, is not found.
+ * How long the URL a reader is sent to stays good: they follow it at once; the thread asks again
+ * (a new URL) whenever it shows the picture again.
+ */
+const READER_URL_SECONDS = 60;
+
+/**
+ * One media item of a message of the company, `index` from 0: a received one fetched from Twilio; a
+ * sent picture by a 302 to a short-lived URL of the private bucket, since a function's answer cannot
+ * carry 5 MB (docs/product.md: Pictures out). Another company's conversation or message, or no such
+ * item, is not found.
  */
 export async function messageMediaContent(
   companyId: string,
   params: { id: string; messageId: string; index: string },
-): Promise<{ binary: Buffer; contentType: string; cacheControl: string }> {
+): Promise<BinaryReply> {
   const index = /^\d{1,2}$/.test(params.index) ? Number(params.index) : -1;
   const message = index >= 0 ? await findMessageRecord(companyId, params.id, params.messageId) : undefined;
   const item = message?.media?.[index];
   if (!item) throw notFound('Media not found');
+  if (item.key !== undefined) {
+    const { pictureReadUrl } = await import('../lib/picture-bucket');
+    // Not kept: the URL it names stops working within READER_URL_SECONDS.
+    return { redirect: await pictureReadUrl(item.key, READER_URL_SECONDS), cacheControl: 'private, no-store' };
+  }
   const content = await contentFromTwilio(companyId, item.url, { name: 'file' });
   return {
     binary: content.bytes,

@@ -32,7 +32,8 @@ import {
   STATUS_RANK,
   untilCommitted,
 } from './message-writes';
-import { type ConversationRecord, type MessageRecord, toMessage, toSharedConversation } from './records';
+import type { CheckedPicture } from './pictures';
+import { type ConversationRecord, type MessageMediaRecord, type MessageRecord, toMessage, toSharedConversation } from './records';
 import { requireSendingRoute } from './sending-route';
 import { findMessageRecord, getConversationRecord } from './thread';
 
@@ -50,6 +51,11 @@ export async function sendSms(
   userId: string,
   conversationId: string,
   body: string,
+  /**
+   * Uploads the text carries (docs/product.md: Pictures out), those a caller has checked already, or a
+   * failed text's own pictures, sent again.
+   */
+  pictures: readonly string[] | { checked: readonly CheckedPicture[] } | { kept: readonly MessageMediaRecord[] } = [],
   /** The new message's id, when it was chosen first (a failed text sent again names it beforehand). */
   messageId: string = newId(),
 ): Promise<Message> {
@@ -60,6 +66,8 @@ export async function sendSms(
   if (!user) throw unauthorized('This account no longer exists.');
   const { channel, provider } = await requireSendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
+  // Checked and kept before the text is stored: a refused picture stores and sends nothing.
+  const media = await withPictures(companyId, pictures, { channel, to: conversation.contactPhone });
 
   // The text's time is kept across attempts: one that lost to a newer message is then added before it.
   let at: string | undefined;
@@ -67,7 +75,7 @@ export async function sendSms(
     // Read again on every attempt: the update below holds only against the latest state.
     const before = await getConversationRecord(companyId, conversationId);
     at = at === undefined || at === before.lastMessageAt ? messageTime(before) : at;
-    return tryStore(before, body, { id: user.id, name: user.name }, at, messageId);
+    return tryStore(before, body, { id: user.id, name: user.name }, at, media, messageId);
   });
   await countSent(message);
   const sent = await handToTwilio(provider, channel, after, message);
@@ -147,7 +155,7 @@ async function retryAsItself(conversation: ConversationRecord, failed: MessageRe
 }
 
 /**
- * A text that failed after Twilio took it, sent again as a new message with its words. The failed one
+ * A text that failed after Twilio took it, sent again as a new message with its words and pictures. The failed one
  * is claimed first (`resentAs`, the new message's id), so two retries at once send it once; should the
  * send be refused before anything is stored, the claim is let go and Retry stays.
  */
@@ -175,7 +183,7 @@ async function resendSms(conversation: ConversationRecord, userId: string, faile
   }
   let sent: Message;
   try {
-    sent = await sendSms(companyId, userId, conversationId, failed.body, resentAs);
+    sent = await sendSms(companyId, userId, conversationId, failed.body, { kept: failed.media ?? [] }, resentAs);
   } catch (error) {
     // Refused before anything was stored (the sender removed meanwhile, the channel gone): Retry stays.
     if (!(error instanceof AppError)) throw error;
@@ -197,7 +205,30 @@ async function resendSms(conversation: ConversationRecord, userId: string, faile
   return sent;
 }
 
-async function tryStore(before: ConversationRecord, body: string, sentBy: { id: string; name: string }, at: string, id: string) {
+/**
+ * The media records of a text's pictures: none for a plain text, without loading the pictures module
+ * (the S3 client and the phone-number metadata stay out of its cold start).
+ */
+async function withPictures(
+  companyId: string,
+  pictures: readonly string[] | { checked: readonly CheckedPicture[] } | { kept: readonly MessageMediaRecord[] },
+  route: { channel: ChannelRecord; to: string },
+): Promise<MessageMediaRecord[] | undefined> {
+  if ('kept' in pictures) return pictures.kept.length ? [...pictures.kept] : undefined;
+  const checked = 'checked' in pictures ? pictures.checked : undefined;
+  if ((checked ?? (pictures as readonly string[])).length === 0) return undefined;
+  const { checkPictures, keepPictures } = await import('./pictures');
+  return keepPictures(companyId, checked ?? (await checkPictures(companyId, pictures as readonly string[], route)));
+}
+
+async function tryStore(
+  before: ConversationRecord,
+  body: string,
+  sentBy: { id: string; name: string },
+  at: string,
+  media: MessageMediaRecord[] | undefined,
+  id: string,
+) {
   const { companyId } = before;
   const message: MessageRecord = {
     id,
@@ -214,6 +245,7 @@ async function tryStore(before: ConversationRecord, body: string, sentBy: { id: 
     errorCode: null,
     errorMessage: null,
     channelId: before.channelId,
+    ...(media ? { media } : {}),
     ...(await retentionExpiry(companyId, at)),
   };
   const after = conversationWithMessage(before, message);
@@ -236,12 +268,15 @@ async function handToTwilio(
 ): Promise<Message> {
   let accepted: TwilioMessage;
   try {
+    // Sent pictures go as URLs Twilio fetches, signed now for PICTURE_URL_SECONDS (a retry signs anew).
+    const mediaUrls = message.media?.length ? await (await import('./pictures')).mediaUrlsForTwilio(message.media) : [];
     const client = await clientFor(provider);
     accepted = await client.sendMessage({
       From: channel.identifier,
       To: conversation.contactPhone,
       Body: message.body,
       StatusCallback: statusCallbackUrl(provider, message),
+      MediaUrl: mediaUrls,
     });
   } catch (error) {
     if (error instanceof TwilioApiError) {

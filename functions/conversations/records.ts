@@ -110,18 +110,20 @@ export interface MessageRecord {
   channelId?: string;
   /** The table's TTL when the company keeps messages for a while only (functions/company/retention.ts). */
   expiresAt?: number;
-  /** An inbound MMS's media in Twilio's order; absent on a text without any. */
+  /** An MMS's media: an inbound one's in Twilio's order, a sent one's in the order attached; absent on a text without any. */
   media?: MessageMediaRecord[];
   /** The new message a text that failed after Twilio took it was sent again as (Retry). */
   resentAs?: string;
 }
 
-/** A media item as Twilio announced it: its type, its SID (ME…) and its URL (fetched with the company's credentials). */
-export interface MessageMediaRecord {
-  contentType: string;
-  sid: string;
-  url: string;
-}
+/**
+ * A media item: an inbound one as Twilio announced it (its SID, ME…, and its URL, fetched with the
+ * company's credentials); a sent picture by its key in the pictures bucket (functions/lib/picture-bucket.ts),
+ * never shown to anyone.
+ */
+export type MessageMediaRecord =
+  | { contentType: string; sid: string; url: string; key?: undefined }
+  | { contentType: string; key: string; sid?: undefined; url?: undefined };
 
 /** What keys.messageSid holds: where the message of a Twilio MessageSid lives. */
 export interface MessageSidRecord {

@@ -27,6 +27,8 @@ export interface StartConversation {
   to: string;
   channelId: string;
   body: string;
+  /** Uploads the first text carries (docs/product.md: Pictures out). */
+  pictureIds?: readonly string[];
 }
 
 /**
@@ -35,7 +37,8 @@ export interface StartConversation {
  * closed) or created, OPEN and assigned to the agent; then the text goes out by the reply path
  * (sendSms: opt-out, counters, realtime). Nothing is created when the send is refused before it is
  * stored: another company's or an unknown channel (404), one the member may not send from (403), one
- * that cannot send (409, the thread's sentence), a number that is not one (400), an opted-out contact (409).
+ * that cannot send (409, the thread's sentence), a number that is not one (400), an opted-out contact (409),
+ * a picture that is not the company's upload (404), not a picture (400) or cannot go there (409).
  */
 export async function startConversation(
   companyId: string,
@@ -62,6 +65,12 @@ export async function startConversation(
     const message = problem ?? 'Please enter a valid phone number';
     throw badRequest(message, { fields: { to: message } });
   }
+  // Pictures are checked before anything is created: a refused one (404, 400, 409) leaves no conversation.
+  const pictures = input.pictureIds?.length
+    ? {
+        checked: await (await import('./pictures')).checkPictures(companyId, input.pictureIds, { channel, to: phone }),
+      }
+    : [];
 
   const { conversation: found, created } = await untilCommitted(async () => {
     const sender = await readSender(companyId, channel.id, phone);
@@ -71,7 +80,7 @@ export async function startConversation(
   });
   if (found.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
   if (found.status === 'CLOSED') await changeConversationStatus(companyId, found.id, 'OPEN', userId);
-  await sendSms(companyId, userId, found.id, input.body);
+  await sendSms(companyId, userId, found.id, input.body, pictures);
   const conversation = await toConversationView(await getConversationRecord(companyId, found.id), userId);
   return { created, conversation };
 }

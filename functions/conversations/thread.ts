@@ -1,13 +1,15 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type ConversationDetail, THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
+import type { PictureBlock } from '../../shared/pictures';
 import { badRequest, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { prefixQuery } from '../lib/query';
 import { keys } from '../lib/table';
+import { enabledCapabilities } from '../settings/records';
 import { toConversationView } from './conversation-views';
 import { type ConversationRecord, type MessageRecord, toMessage } from './records';
-import { sendingRoute } from './sending-route';
+import { type SendingRoute, sendingRoute } from './sending-route';
 
 /** A conversation and its messages as a thread reads them. */
 
@@ -62,9 +64,9 @@ export async function readThread(
   const startAfter = before === undefined ? undefined : decodeCursor(before);
   const record = await getConversationRecord(companyId, conversationId);
   const { PK } = keys.messagesOf(companyId, conversationId);
-  const [conversation, route, page] = await Promise.all([
+  const [conversation, { route, picturesBlockedBy }, page] = await Promise.all([
     toConversationView(record, readerId),
-    sendingRoute(record),
+    sendingRoute(record).then(async (route) => ({ route, picturesBlockedBy: await picturesBlock(route, record.contactPhone) })),
     db.send(
       new QueryCommand({
         TableName: tableName(),
@@ -81,6 +83,7 @@ export async function readThread(
   return {
     ...conversation,
     sendingBlockedBy: route.block,
+    picturesBlockedBy,
     messages: messages.reverse().map(toMessage),
     olderCursor: newestFirst.length > THREAD_PAGE_SIZE && oldest ? encodeCursor(oldest.SK) : null,
   };
@@ -98,4 +101,18 @@ function decodeCursor(cursor: string): string {
   if (!MESSAGE_SORT_KEY.test(sortKey))
     throw badRequest('before is not a cursor of this thread', { fields: { before: 'invalid cursor' } });
   return sortKey;
+}
+
+/**
+ * Why this thread's texts cannot carry pictures (docs/product.md: Pictures out); null when they can,
+ * and when no text can leave at all (`sendingBlockedBy` says why). Only numbers of +1 can be US or
+ * Canadian: the phone-number metadata loads only to tell those apart, off a plain thread's cold start.
+ */
+async function picturesBlock(route: SendingRoute, to: string): Promise<PictureBlock | null> {
+  if (route.block !== null) return null;
+  const from = { identifier: route.channel.identifier, mms: enabledCapabilities(route.channel).mms };
+  if (!from.mms || !from.identifier.startsWith('+1')) return 'CHANNEL_WITHOUT_MMS';
+  if (!to.startsWith('+1')) return 'COUNTRY_WITHOUT_MMS';
+  const { pictureBlock } = await import('../../shared/pictures');
+  return pictureBlock(from, to);
 }

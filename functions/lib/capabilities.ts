@@ -3,7 +3,16 @@
  * grants exactly these (and sets their environment); the local gateway gives each handler only the
  * environment its capabilities imply, so a handler that uses an undeclared one fails locally too.
  */
-export const CAPABILITIES = ['jwt', 'mail', 'appUrl', 'customerSecrets', 'publish', 'twilio', 'companyDeletion'] as const;
+export const CAPABILITIES = [
+  'jwt',
+  'mail',
+  'appUrl',
+  'customerSecrets',
+  'publish',
+  'twilio',
+  'companyDeletion',
+  'pictures',
+] as const;
 
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -26,6 +35,8 @@ export const CAPABILITY_ENVIRONMENT: Record<Capability, { local: readonly string
   twilio: { local: ['TWILIO_API_BASE_URL', 'TWILIO_MESSAGING_BASE_URL'], aws: [] },
   /** Hand a company's deletion to the background: send to the company-deletion queue (SQS). */
   companyDeletion: { local: ['COMPANY_DELETION_QUEUE_URL', 'SQS_ENDPOINT'], aws: ['COMPANY_DELETION_QUEUE_URL'] },
+  /** The pictures bucket (functions/lib/picture-bucket.ts), with the operations the entry declares (`pictures`). */
+  pictures: { local: ['PICTURE_BUCKET', 'S3_ENDPOINT'], aws: ['PICTURE_BUCKET'] },
 };
 
 /** Every variable some capability brings: a function without that capability does not see it. */
@@ -99,3 +110,15 @@ export type KmsOperation = (typeof KMS_OPERATIONS)[number];
 
 /** The KMS action each operation is granted as. */
 export const KMS_ACTIONS: Record<KmsOperation, string> = { encrypt: 'kms:Encrypt', decrypt: 'kms:Decrypt' };
+
+/**
+ * What a route with the `pictures` capability does in the pictures bucket (docs/security.md: Pictures),
+ * declared per entry (`pictures`) and granted per key prefix (functions/lib/picture-bucket.ts):
+ * - `upload`: sign a browser's PUT of a new picture (`unsent/`);
+ * - `send`: read an upload and keep it as sent (read `unsent/`, write `sent/`);
+ * - `read`: sign a read of a sent picture (`sent/`), for Twilio or a reader;
+ * - `delete`: list and delete a company's pictures (both prefixes).
+ */
+export const PICTURE_OPERATIONS = ['upload', 'send', 'read', 'delete'] as const;
+
+export type PictureOperation = (typeof PICTURE_OPERATIONS)[number];

@@ -36,13 +36,18 @@ export interface Reply<T> {
   status?: number;
 }
 
-/** What a handler of a `binary` contract returns: the bytes themselves, answered with their type. */
-export interface BinaryReply {
-  binary: Buffer;
-  contentType: string;
-  /** e.g. `private, max-age=3600`; absent: no Cache-Control. */
-  cacheControl?: string;
-}
+/**
+ * What a handler of a `binary` contract returns: the bytes themselves, answered with their type; or
+ * where to read them (a 302 to a short-lived URL, for bytes a function's answer cannot carry).
+ */
+export type BinaryReply =
+  | {
+      binary: Buffer;
+      contentType: string;
+      /** e.g. `private, max-age=3600`; absent: no Cache-Control. */
+      cacheControl?: string;
+    }
+  | { redirect: string; cacheControl?: string };
 
 /** A binary contract's handler answers bytes; any other answers its envelope's data. */
 type ReplyOf<C extends HttpContract> = C['binary'] extends true ? BinaryReply : Reply<Answer<C>>;
@@ -65,6 +70,11 @@ export function respond(status: number, envelope: SuccessEnvelope<unknown> | Err
  * the client sees them. `nosniff` (SECURITY_HEADERS) keeps a browser to the type named here.
  */
 export function respondBinary(reply: BinaryReply): APIGatewayProxyStructuredResultV2 {
+  if ('redirect' in reply) {
+    const headers: Record<string, string> = { ...SECURITY_HEADERS, location: reply.redirect };
+    if (reply.cacheControl) headers['cache-control'] = reply.cacheControl;
+    return { statusCode: 302, headers, body: '' };
+  }
   const headers: Record<string, string> = { ...SECURITY_HEADERS, 'content-type': reply.contentType };
   if (reply.cacheControl) headers['cache-control'] = reply.cacheControl;
   return { statusCode: 200, headers, body: reply.binary.toString('base64'), isBase64Encoded: true };

@@ -7,6 +7,8 @@ import { type ChannelRecord, enabledCapabilities, type InboxRecord } from './rec
 export interface MemberNumber {
   channelId: string;
   phoneNumber: string;
+  /** Whether it can send pictures (MMS travels with SMS: enabledCapabilities). */
+  mms: boolean;
   inboxName: string | null;
 }
 
@@ -30,7 +32,7 @@ export async function memberNumbers(
   return channels
     .filter((c: ChannelRecord) => c.type === 'PHONE' && c.status === 'ACTIVE' && enabledCapabilities(c)[capability])
     .flatMap((c): MemberNumber[] => {
-      const own = { channelId: c.id, phoneNumber: c.identifier };
+      const own = { channelId: c.id, phoneNumber: c.identifier, mms: enabledCapabilities(c).mms };
       if (c.routingType === 'UNASSIGNED' && unassigned) return [{ ...own, inboxName: null }];
       if (c.routingType === 'USER' && c.routingTargetId === userId) return [{ ...own, inboxName: null }];
       if (c.routingType === 'INBOX' && c.routingTargetId && myInboxes.has(c.routingTargetId)) {

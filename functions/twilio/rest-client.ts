@@ -171,11 +171,24 @@ async function boundedBytes(response: Response, maxBytes: number): Promise<Buffe
   return Buffer.concat(chunks);
 }
 
+/** A form body; a list value is its parameter repeated, in order (Twilio's `MediaUrl`). */
+function formBody(params: Record<string, string | readonly string[]>): string {
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    for (const one of typeof value === 'string' ? [value] : value) form.append(name, one);
+  }
+  return form.toString();
+}
+
 export function twilioClient(credentials: TwilioCredentials) {
   const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
   const accountPath = `/${API_VERSION}/Accounts/${encodeURIComponent(credentials.accountSid)}`;
 
-  async function call<T>(method: 'GET' | 'POST' | 'DELETE', pathOrUri: string, params?: Record<string, string>): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    pathOrUri: string,
+    params?: Record<string, string | readonly string[]>,
+  ): Promise<T> {
     const url = pathOrUri.startsWith('/v1/')
       ? `${messagingBaseUrl()}${pathOrUri}`
       : pathOrUri.startsWith(`/${API_VERSION}/`)
@@ -190,7 +203,7 @@ export function twilioClient(credentials: TwilioCredentials) {
           Accept: 'application/json',
           ...(params ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
         },
-        body: params ? new URLSearchParams(params).toString() : undefined,
+        body: params ? formBody(params) : undefined,
         signal: AbortSignal.timeout(callBudgetMs(TIMEOUT_MS)),
       });
     } catch (error) {
@@ -321,9 +334,26 @@ export function twilioClient(credentials: TwilioCredentials) {
 
     deleteKey: (sid: string) => call<void>('DELETE', `/Keys/${encodeURIComponent(sid)}.json`),
 
-    /** Sends a text; Twilio posts each later status to StatusCallback. */
-    sendMessage: (params: { From: string; To: string; Body: string; StatusCallback: string }) =>
-      call<TwilioMessage>('POST', '/Messages.json', params),
+    /**
+     * Sends a text; Twilio posts each later status to StatusCallback. `MediaUrl` (repeated, up to 10)
+     * makes it an MMS: Twilio fetches each URL as it sends. A text of pictures only has no Body.
+     */
+    sendMessage: ({
+      Body,
+      MediaUrl = [],
+      ...params
+    }: {
+      From: string;
+      To: string;
+      Body: string;
+      StatusCallback: string;
+      MediaUrl?: readonly string[];
+    }) =>
+      call<TwilioMessage>('POST', '/Messages.json', {
+        ...params,
+        ...(Body || MediaUrl.length === 0 ? { Body } : {}),
+        ...(MediaUrl.length ? { MediaUrl } : {}),
+      }),
     /** Makes a call under way carry out this TwiML at once (its ringing Dial legs are canceled). */
     redirectCall: (callSid: string, twiml: string) =>
       call<{ sid: string; status: string }>('POST', `/Calls/${encodeURIComponent(callSid)}.json`, { Twiml: twiml }),

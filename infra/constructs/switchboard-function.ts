@@ -7,6 +7,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -14,10 +15,12 @@ import {
   type Capability,
   DEFAULT_TIMEOUT_SECONDS,
   KMS_ACTIONS,
+  type PictureOperation,
   TABLE_ACTIONS,
   type TableAccess,
 } from '../../functions/lib/capabilities';
 import { SECRET_CACHE_TTL_SECONDS } from '../../functions/lib/config';
+import { SENT_PREFIX, UNSENT_PREFIX } from '../../functions/lib/picture-bucket-keys';
 import type { RouteEntry } from '../../functions/routes';
 import type { SocketContract } from '../../shared/contract/route';
 import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, esbuildOptions, handlerAliasArgs, handlerEntry } from '../bundling';
@@ -63,6 +66,8 @@ export interface FunctionSettings {
   readonly paramsAndSecretsLayerArn: string;
   /** Where a company's deletion goes on in the background (the `companyDeletion` capability sends to it). */
   readonly companyDeletionQueue: sqs.IQueue;
+  /** The private bucket of pictures sent in texts (the `pictures` capability, with its declared operations). */
+  readonly pictureBucket: s3.IBucket;
 }
 
 export interface FunctionRoute extends RouteEntry {
@@ -224,6 +229,7 @@ export class SwitchboardFunctions extends Construct {
       publish: { WS_CALLBACK_URL: this.realtimeStage?.callbackUrl ?? '' },
       twilio: {},
       companyDeletion: { COMPANY_DELETION_QUEUE_URL: settings.companyDeletionQueue.queueUrl },
+      pictures: { PICTURE_BUCKET: settings.pictureBucket.bucketName },
     };
     return Object.assign({}, ...capabilities.map((c) => values[c]));
   }
@@ -244,6 +250,7 @@ export class SwitchboardFunctions extends Construct {
   private roleFor(route: FunctionRoute): iam.Role {
     const capabilities = [...route.capabilities].sort();
     const kms = [...(route.kms ?? [])].sort();
+    const pictures = [...(route.pictures ?? [])].sort();
     const key = [
       // The authorizer's grants are health's and not-found's (logs, the origin secret): their role.
       route.kind === 'authorizer' ? 'http' : route.kind,
@@ -251,13 +258,14 @@ export class SwitchboardFunctions extends Construct {
       `table-${route.table}`,
       ...capabilities,
       ...kms.map((op) => `kms-${op}`),
+      ...pictures.map((op) => `pictures-${op}`),
     ].join('-');
     let role = this.roles.get(key);
     if (role) return role;
     // An own role instead of AWSLambdaBasicExecutionRole: logs may go to the app's log groups only.
     role = new iam.Role(this, `${pascal(key)}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Switchboard ${route.kind} functions with table access ${route.table} and: ${[...capabilities, ...kms.map((op) => `kms ${op}`)].join(', ') || 'nothing else'}`,
+      description: `Switchboard ${route.kind} functions with table access ${route.table} and: ${[...capabilities, ...kms.map((op) => `kms ${op}`), ...pictures.map((op) => `pictures ${op}`)].join(', ') || 'nothing else'}`,
     });
     this.roles.set(key, role);
     this.grantTable(role, route.table);
@@ -351,6 +359,48 @@ export class SwitchboardFunctions extends Construct {
         return;
       case 'companyDeletion':
         settings.companyDeletionQueue.grantSendMessages(role);
+        return;
+      case 'pictures':
+        if (!route.pictures?.length) throw new Error(`${route.handler}: pictures needs its operations declared`);
+        for (const op of route.pictures) this.grantPictures(role, op);
+        return;
+    }
+  }
+
+  /**
+   * A pictures-bucket operation (PICTURE_OPERATIONS) as S3 actions on its key prefixes only
+   * (docs/security.md: Pictures). The URLs a function presigns carry its role's permission: an upload
+   * URL can write under `unsent/` and nothing else, a read URL read a sent picture and nothing else.
+   */
+  private grantPictures(role: iam.Role, op: PictureOperation): void {
+    const { pictureBucket: bucket } = this.settings;
+    const unsent = bucket.arnForObjects(`${UNSENT_PREFIX}/*`);
+    const sent = bucket.arnForObjects(`${SENT_PREFIX}/*`);
+    const allow = (actions: string[], resources: string[], conditions?: Record<string, unknown>) =>
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources, conditions }));
+    const reason =
+      'Picture keys are <prefix>/<companyId>/<uploadId>, made at run time; the grant is limited to one prefix of the pictures bucket, and the code builds every key from the caller’s company.';
+    switch (op) {
+      case 'upload':
+        allow(['s3:PutObject'], [unsent]);
+        acknowledgeWildcardResource(role, unsent, reason);
+        return;
+      case 'send':
+        // Reads an upload's type, size and first bytes, and copies it under `sent/` (CopyObject).
+        allow(['s3:GetObject'], [unsent]);
+        allow(['s3:PutObject'], [sent]);
+        acknowledgeWildcardResource(role, unsent, reason);
+        acknowledgeWildcardResource(role, sent, reason);
+        return;
+      case 'read':
+        allow(['s3:GetObject'], [sent]);
+        acknowledgeWildcardResource(role, sent, reason);
+        return;
+      case 'delete':
+        allow(['s3:ListBucket'], [bucket.bucketArn], { StringLike: { 's3:prefix': [`${UNSENT_PREFIX}/*`, `${SENT_PREFIX}/*`] } });
+        allow(['s3:DeleteObject'], [unsent, sent]);
+        acknowledgeWildcardResource(role, unsent, reason);
+        acknowledgeWildcardResource(role, sent, reason);
         return;
     }
   }

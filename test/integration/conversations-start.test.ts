@@ -129,7 +129,7 @@ describe('starting a conversation', () => {
       callRoute(endpoints.listSendingNumbers, { token: account.tokens.accessToken }).then((r) => r.body.data.sendingNumbers);
 
     // Unassigned: the whole team's.
-    const unassigned = { channelId: line.channel.id, phoneNumber: line.channel.identifier, inboxName: null };
+    const unassigned = { channelId: line.channel.id, phoneNumber: line.channel.identifier, mms: true, inboxName: null };
     expect(await numbers(line.account)).toEqual([unassigned]);
     expect(await numbers(agent)).toEqual([unassigned]);
 

@@ -82,8 +82,9 @@ export async function startTestStack(options: {
       // The deployed bundles instead of local ones, for the whole run or for one stack (test/bundled).
       SWITCHBOARD_HANDLERS: options.handlers ?? process.env.SWITCHBOARD_HANDLERS,
     });
-    const ports = () => Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()] as const);
-    const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort, twilioSignallingPort] = await ports();
+    const ports = () =>
+      Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()] as const);
+    const [apiPort, sesPort, dynamoPort, webPort, twilioEmulatorPort, twilioSignallingPort, picturesPort] = await ports();
     const stack = await startLocalStack({
       ...settings,
       apiPort,
@@ -92,6 +93,7 @@ export async function startTestStack(options: {
       webPort,
       twilioEmulatorPort,
       twilioSignallingPort,
+      picturesPort,
       persist: false,
       web: options.web,
       webBuild: options.webBuild,

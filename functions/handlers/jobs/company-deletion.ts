@@ -1,6 +1,7 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { type CompanyDeletionStep, enqueueCompanyDeletion } from '../../company/deletion-queue';
 import { restoreTwilioNumbers, sweepOwnPartition, sweepPage } from '../../company/sweep';
+import { deleteCompanyPictures } from '../../lib/picture-bucket';
 
 /** Time kept in hand for a page of the scan and its deletions; the next page goes to a new step. */
 const PAGE_MARGIN_MS = 30_000;
@@ -19,7 +20,11 @@ export async function handler(event: SQSEvent, context: Context): Promise<void> 
 async function runStep(step: CompanyDeletionStep, hasTime: () => boolean): Promise<void> {
   const { companyId } = step;
   // The numbers first: the sweep deletes the provider and channel records that say what to put back.
-  if ((step.phase ?? 'twilio') === 'twilio') await restoreTwilioNumbers(companyId);
+  if ((step.phase ?? 'twilio') === 'twilio') {
+    await restoreTwilioNumbers(companyId);
+    // Its pictures, sent or not, go with it (docs/product.md: Deleting a company): all under its prefix.
+    await deleteCompanyPictures(companyId);
+  }
   let cursor = step.cursor;
   do {
     if (!hasTime()) {

@@ -154,14 +154,22 @@ export interface MessageRecord {
   callbacks: WebhookAttempt[];
   /** Deliveries of the incoming-message webhook (inbound). */
   webhooks: WebhookAttempt[];
-  /** Pictures and files it carries (an inbound MMS), in order; their content is made from the SID. */
+  /**
+   * Pictures and files it carries, in order: an inbound MMS's, whose content is made from the SID; an
+   * outbound one's, fetched from its `mediaUrls` when it sends (their bytes in EmulatorStore.mediaBytes).
+   */
   media: MediaRecord[];
+  /** An outbound MMS: the MediaUrl parameters it was created with, fetched when it sends, as Twilio does. */
+  mediaUrls?: string[];
 }
 
 /** A Media resource of a message (`ME…`). https://www.twilio.com/docs/messaging/api/media-resource */
 export interface MediaRecord {
   sid: string;
   contentType: string;
+  /** An outbound MMS's: the MediaUrl it was fetched from, and how many bytes came. */
+  sourceUrl?: string;
+  size?: number;
   dateCreated: string;
   dateUpdated: string;
 }

@@ -9,6 +9,7 @@ import { createCallMedia } from './media/call-media';
 import { createMediaEngine } from './media/media-engine';
 import type { CallMedia, MediaEngine } from './media/media-session';
 import { DEFAULT_MESSAGE_STEP_MS, startCarrier } from './messaging/carrier';
+import { messageMediaContent } from './messaging/media-content';
 import { answerMessagingRequest, credentialAccountSid } from './messaging/services-api';
 import type { DemoCredentials } from './model';
 import { answerPhoneRequest } from './phone/phone-api';
@@ -185,6 +186,10 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       );
       log.info(`${method} ${target.pathname} → ${answer?.status}`);
       send(res, answer?.status ?? 404, answer?.body);
+    } else if (method === 'GET' && target.pathname.startsWith('/_emulator/media/')) {
+      const answer = messageMediaContent(store, target.pathname);
+      log.info(`${method} ${target.pathname} → ${answer.status}`);
+      send(res, answer.status, answer.body, answer.headers);
     } else if (answerPhoneRequest({ store, events }, req, res, target)) {
       log.info(`${method} ${target.pathname}${target.search}`);
     } else if (target.pathname.startsWith('/_emulator/')) {

@@ -20,6 +20,11 @@ import { additionalAccount, demoAccount, initialState } from './seed';
 export class EmulatorStore {
   /** Faults switched on by tests, shared by every product line (REST answers, webhook deliveries); never saved. */
   readonly faults = new EmulatorFaults();
+  /**
+   * What an outbound MMS's MediaUrls answered, by media SID: kept in memory only, so a state file
+   * stays small (after a restart a picture sent before it shows as a placeholder).
+   */
+  readonly mediaBytes = new Map<string, Buffer>();
 
   private constructor(
     private state: EmulatorState,

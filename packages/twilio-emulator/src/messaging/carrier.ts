@@ -5,6 +5,7 @@ import { API_VERSION } from '../representation';
 import type { EmulatorStore } from '../store';
 import { deliverWebhook } from '../webhooks';
 import { TEST_NUMBERS } from './messages-api';
+import { fetchOutboundMedia } from './outbound-media';
 
 export const DEFAULT_MESSAGE_STEP_MS = 300;
 
@@ -70,15 +71,32 @@ export function startCarrier(options: {
         started.delete(sid);
         return;
       }
-      const timer = setTimeout(() => {
+      const timer = setTimeout(async () => {
         timers.delete(timer);
         const found = store.findMessage(sid);
         // Gone with a reset: nothing left to advance.
         if (!found) return;
         const { account, message } = found;
+        // An MMS's media are fetched as it starts sending; one that cannot be fetched fails it.
+        const fetched =
+          status === 'sending' && message.mediaUrls?.length && message.media.length === 0
+            ? await fetchOutboundMedia(store, message)
+            : undefined;
+        if (stopped.signal.aborted || !store.findMessage(sid)) return;
+        const failed = fetched?.ok === false ? fetched.error : undefined;
         store.change(() => {
-          message.status = status;
+          message.status = failed ? 'failed' : status;
           message.dateUpdated = now(store.clock);
+          if (fetched?.ok) {
+            for (const { record, bytes } of fetched.media) {
+              message.media.push(record);
+              store.mediaBytes.set(record.sid, bytes);
+            }
+          }
+          if (failed) {
+            message.errorCode = failed.code;
+            message.errorMessage = failed.message;
+          }
           if (status === 'sent') message.dateSent = message.dateUpdated;
           if (status === 'undelivered') {
             message.errorCode = UNREACHABLE_HANDSET.code;
@@ -87,12 +105,18 @@ export function startCarrier(options: {
         });
         events.emit('message', account, message);
         if (message.statusCallback) {
+          // This step's status: the callback may go out after the next step has moved the message on.
+          const posted = message.status;
           const params = statusCallbackParams(account, message);
           callbacks = callbacks
-            .then(() => postCallback(account, message, status, params))
+            .then(() => postCallback(account, message, posted, params))
             .catch((error: unknown) =>
               log.error(`status callback of ${sid}: ${error instanceof Error ? error.message : String(error)}`),
             );
+        }
+        if (failed) {
+          started.delete(sid);
+          return;
         }
         next(index + 1);
       }, stepMs(accountSid));

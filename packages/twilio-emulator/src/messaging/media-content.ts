@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
+import type { EmulatorStore } from '../store';
 
 /**
  * The content of a picture a phone sends (inbound MMS): made from the media SID on each request,
@@ -24,6 +25,25 @@ export function mediaContent(sid: string, contentType: string): Buffer {
         ? Buffer.from(`Emulated attachment ${sid}\n`, 'utf8')
         : Buffer.concat([Buffer.from('EMULATED-MEDIA\n'), createHash('sha256').update(sid).digest()]);
   }
+}
+
+/**
+ * `GET /_emulator/media/{MessageSid}/{MediaSid}`: a message's media content without credentials, for
+ * the phone simulator's page (the phone shows what it received) and for tests: an outbound MMS's bytes
+ * as its MediaUrl answered them, an inbound one's made from its SID.
+ */
+export function messageMediaContent(
+  store: EmulatorStore,
+  path: string,
+): { status: number; body: unknown; headers?: Record<string, string> } {
+  const [, messageSid, mediaSid] = /^\/_emulator\/media\/([^/]+)\/([^/]+)$/.exec(path) ?? [];
+  const media = messageSid ? store.findMessage(messageSid)?.message.media.find((m) => m.sid === mediaSid) : undefined;
+  if (!media) return { status: 404, body: { error: 'No such media.' } };
+  return {
+    status: 200,
+    body: store.mediaBytes.get(media.sid) ?? mediaContent(media.sid, media.contentType),
+    headers: { 'Content-Type': media.contentType, 'Cache-Control': 'private, max-age=3600', 'X-Content-Type-Options': 'nosniff' },
+  };
 }
 
 /** The picture's side in pixels: two JPEG blocks, big enough to see, small enough to inline. */

@@ -21,6 +21,9 @@ export const TEST_NUMBERS = {
   undeliverable: '+15005550006',
 } as const;
 
+/** A message carries up to 10 MediaUrls. https://www.twilio.com/docs/messaging/api/message-resource */
+export const MAX_MEDIA_URLS = 10;
+
 /** E.164: a plus, a country code that does not start with 0, at most 15 digits in all. */
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -96,7 +99,7 @@ function fetchMediaContent(context: Context): ApiAnswer {
   const { media } = mediaOf(context);
   return {
     status: 200,
-    body: mediaContent(media.sid, media.contentType),
+    body: context.store.mediaBytes.get(media.sid) ?? mediaContent(media.sid, media.contentType),
     headers: { 'Content-Type': media.contentType, 'Cache-Control': 'private, max-age=3600' },
   };
 }
@@ -112,9 +115,15 @@ function createMessage({ store, events, account, request }: Context): ApiAnswer 
   const from = form.get('From')?.trim() ?? '';
   const body = form.get('Body') ?? '';
   const statusCallback = form.get('StatusCallback') ?? '';
+  const mediaUrls = form.getAll('MediaUrl');
   if (!to) throw invalidParameter(21604, "A 'To' phone number is required.");
   if (!from) throw invalidParameter(21603, "A 'From' phone number is required.");
-  if (!body) throw invalidParameter(21602, 'Message body is required.');
+  // Body or MediaUrl: an MMS may be pictures only. https://www.twilio.com/docs/api/errors/21602
+  if (!body && mediaUrls.length === 0) throw invalidParameter(21602, 'Message body is required.');
+  // https://www.twilio.com/docs/api/errors/21620 and /21623
+  if (mediaUrls.some((u) => !isHttpUrl(u)))
+    throw invalidParameter(21620, `Media urls: ${mediaUrls.join(', ')} are invalid. Please use only valid http and https urls`);
+  if (mediaUrls.length > MAX_MEDIA_URLS) throw invalidParameter(21623, 'Number of media files exceeds allowed limit');
   if (!E164.test(to) || to === TEST_NUMBERS.invalid)
     throw invalidParameter(21211, `The 'To' number ${to} is not a valid phone number.`);
   const number = account.numbers.find((n) => n.phoneNumber === from);
@@ -152,6 +161,7 @@ function createMessage({ store, events, account, request }: Context): ApiAnswer 
     callbacks: [],
     webhooks: [],
     media: [],
+    ...(mediaUrls.length ? { mediaUrls } : {}),
   };
   store.change(() => account.messages.push(message));
   events.emit('message', account, message);

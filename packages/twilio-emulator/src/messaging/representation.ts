@@ -19,7 +19,8 @@ export function messageResource(account: AccountRecord, message: MessageRecord) 
     error_message: message.errorMessage,
     from: message.from,
     messaging_service_sid: null,
-    num_media: String(message.media.length),
+    // An MMS counts its MediaUrls until they are fetched (as it sends).
+    num_media: String(message.media.length || (message.mediaUrls?.length ?? 0)),
     num_segments: String(message.numSegments),
     price: null,
     price_unit: 'USD',
@@ -55,8 +56,16 @@ export function messageView(account: AccountRecord, message: MessageRecord) {
     status_callback: message.statusCallback,
     callbacks: message.callbacks,
     webhooks: message.webhooks,
-    media: message.media.map((m) => mediaResource(account, message, m)),
+    media: message.media.map((m) => ({
+      ...mediaResource(account, message, m),
+      // What an outbound MMS's MediaUrl answered, and where its bytes are shown without credentials.
+      ...(m.sourceUrl ? { source_url: m.sourceUrl, size: m.size, content_url: emulatorMediaPath(message.sid, m.sid) } : {}),
+    })),
+    media_urls: message.mediaUrls ?? [],
   };
 }
 
 export type MessageView = ReturnType<typeof messageView>;
+
+/** Where the phone simulator (and a test) reads a message's media without the account's credentials. */
+export const emulatorMediaPath = (messageSid: string, mediaSid: string) => `/_emulator/media/${messageSid}/${mediaSid}`;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorEvents } from '../events';
+import { emulatorMediaPath } from '../messaging/representation';
 import type { AccountRecord, CallRecord, MessageRecord } from '../model';
 import type { EmulatorStore } from '../store';
 
@@ -19,6 +20,8 @@ export function phoneMessage(message: MessageRecord) {
     errorCode: message.errorCode,
     errorMessage: message.errorMessage,
     dateCreated: message.dateCreated,
+    /** Its pictures and files, where the page reads them (an outbound MMS's once fetched, as it sends). */
+    media: message.media.map((m) => ({ contentType: m.contentType, url: emulatorMediaPath(message.sid, m.sid) })),
     /** Inbound only: the last delivery of the webhook (null while none has answered, or with no SmsUrl). */
     webhook: last ? { url: last.url, status: last.status, body: last.body } : null,
   };

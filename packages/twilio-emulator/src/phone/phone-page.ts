@@ -45,6 +45,9 @@ export function phonePage(): string {
   .text { padding: .5rem .75rem; border-radius: 14px; white-space: pre-wrap; overflow-wrap: anywhere; }
   .sent .text { background: var(--mine); color: var(--mine-fg); } .received .text { background: var(--theirs); }
   .meta { color: var(--muted); font-size: .8rem; margin-top: .15rem; }
+  .pictures { display: flex; flex-wrap: wrap; gap: .25rem; margin-bottom: .25rem; }
+  .pictures img { max-width: 160px; max-height: 160px; border-radius: 10px; border: 1px solid var(--muted); }
+  .pictures .file { font-size: .85rem; color: var(--muted); }
   .meta.bad, #problem { color: var(--bad); }
   .empty { color: var(--muted); }
   form.compose { display: grid; grid-template-columns: 1fr auto; gap: .5rem; align-items: end; }
@@ -152,12 +155,31 @@ export function phonePage(): string {
       const text = document.createElement('span');
       text.className = 'text';
       text.textContent = m.body;
+      // An MMS's pictures above its words (a text of pictures only has none).
+      const pictures = document.createElement('span');
+      pictures.className = 'pictures';
+      (m.media || []).forEach((item, i) => {
+        if (item.contentType.startsWith('image/')) {
+          const img = document.createElement('img');
+          img.src = item.url;
+          img.alt = 'Picture ' + (i + 1) + ' of ' + m.media.length;
+          pictures.append(img);
+        } else {
+          const file = document.createElement('a');
+          file.className = 'file';
+          file.href = item.url;
+          file.textContent = 'Attachment (' + item.contentType + ')';
+          pictures.append(file);
+        }
+      });
       const meta = document.createElement('span');
       const { text: about, bad } = describe(m);
       meta.className = bad ? 'meta bad' : 'meta';
       const time = new Date(m.dateCreated).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
       meta.textContent = about + ' · ' + time;
-      item.append(text, meta);
+      if (pictures.childElementCount) item.append(pictures);
+      if (m.body || !pictures.childElementCount) item.append(text);
+      item.append(meta);
       return item;
     }));
     empty.hidden = messages.size > 0;
