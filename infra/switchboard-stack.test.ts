@@ -376,7 +376,7 @@ describe('pictures bucket (docs/security.md: Pictures)', () => {
       .filter((s) => JSON.stringify(s.Action).includes('s3:'))
       .map((s) => [
         [s.Action].flat().join(','),
-        (JSON.stringify(s.Resource).match(/\/(unsent|sent)\/\*/g) ?? ['bucket']).join(','),
+        (JSON.stringify(s.Resource).match(/\/(unsent|sent)\/\*/g) ?? ['bucket']).sort().join(','),
       ]);
 
   it('is private: all public access blocked, TLS only, S3-managed encryption, no ACLs', () => {
@@ -416,9 +416,8 @@ describe('pictures bucket (docs/security.md: Pictures)', () => {
     for (const handler of ['conversations/send-message', 'conversations/start', 'conversations/retry-message']) {
       expect(s3Of(handler).sort(), handler).toEqual(
         [
-          ['s3:GetObject', '/unsent/*'],
+          ['s3:GetObject', '/sent/*,/unsent/*'],
           ['s3:PutObject', '/sent/*'],
-          ['s3:GetObject', '/sent/*'],
         ].sort(),
       );
     }
@@ -426,7 +425,7 @@ describe('pictures bucket (docs/security.md: Pictures)', () => {
     expect(s3Of('jobs/company-deletion').sort()).toEqual(
       [
         ['s3:ListBucket', 'bucket'],
-        ['s3:DeleteObject', '/unsent/*,/sent/*'],
+        ['s3:DeleteObject', '/sent/*,/unsent/*'],
       ].sort(),
     );
     expect(s3Of('conversations/get')).toEqual([]);
