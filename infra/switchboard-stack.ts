@@ -134,7 +134,7 @@ export class SwitchboardStack extends Stack {
       deadLetterQueue: { queue: companyDeletionDeadLetters, maxReceiveCount: 5 },
     });
 
-    // Pictures sent in texts (docs/product.md: Pictures out); the web app's origin is allowed once it is known.
+    // Pictures sent in texts (docs/product.md: Pictures out).
     const pictures = new PictureBucket(this, 'Pictures');
 
     const functions = new SwitchboardFunctions(this, 'Functions', {
@@ -268,12 +268,13 @@ export class SwitchboardStack extends Stack {
       webAclArn: webAcl.arn,
       httpApiDomain: executeApiDomain(http.api.apiId),
       realtimeApiDomain: executeApiDomain(realtime.api.apiId),
+      picturesDomain: pictures.bucket.bucketRegionalDomainName,
       webDistPath: props.webDistPath ?? path.join(PROJECT_ROOT, 'web', 'dist'),
     });
     const domain = new CustomDomain(this, 'Domain');
     domain.applyTo(web.distribution);
     const appUrl = domain.appUrl(web.distribution);
-    pictures.allowBrowsersFrom(appUrl);
+    pictures.allowBrowsers();
 
     // Read by the functions at run time (verification links): an output of the distribution cannot be
     // an environment variable of functions the distribution depends on.

@@ -180,6 +180,7 @@ export async function startLocalStack(options: StackOptions) {
         port: options.webPort,
         apiPort: options.apiPort,
         signallingHost: signalling.host,
+        picturesOrigin: new URL(pictures.endpoint).origin,
         log: log('web'),
         built: options.webBuild,
       });

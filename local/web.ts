@@ -12,8 +12,17 @@ const CONFIG_FILE = join(import.meta.dirname, '..', 'web', 'vite.config.ts');
  * CloudFront serves it, with its Content-Security-Policy header (the browser tests: a page loads a
  * few files instead of compiling hundreds of modules on its first visit).
  */
-export async function startWeb(options: { port: number; apiPort: number; signallingHost: string; log: Logger; built?: boolean }) {
+export async function startWeb(options: {
+  port: number;
+  apiPort: number;
+  signallingHost: string;
+  /** The pictures bucket's origin: the page uploads to it and reads sent pictures from it. */
+  picturesOrigin: string;
+  log: Logger;
+  built?: boolean;
+}) {
   process.env.API_PORT = String(options.apiPort);
+  process.env.PICTURES_ORIGIN = options.picturesOrigin;
   process.env.WEB_PORT = String(options.port);
   // The web app's Voice SDK connects to the emulator's signalling (its `chunderw`); a production build
   // has no such variable and uses Twilio's own.
@@ -57,7 +66,7 @@ async function startDev(options: { port: number }) {
   return { url: `http://localhost:${options.port}`, stop: () => server.close() };
 }
 
-async function startBuilt(options: { port: number; signallingHost: string }) {
+async function startBuilt(options: { port: number; signallingHost: string; picturesOrigin: string }) {
   const { build, preview } = await import('vite');
   const outDir = mkdtempSync(join(tmpdir(), 'switchboard-web-'));
   const customLogger = await quietLogger();
@@ -66,7 +75,7 @@ async function startBuilt(options: { port: number; signallingHost: string }) {
   const emulator = [`wss://${options.signallingHost}`, `https://${options.signallingHost}`];
   const policy = contentSecurityPolicy({
     scriptHashes: inlineScriptHashes(readFileSync(join(outDir, 'index.html'), 'utf8')),
-    connect: emulator,
+    connect: [...emulator, options.picturesOrigin],
     media: emulator.slice(1),
     header: true,
   });

@@ -28,7 +28,10 @@ export const TWILIO_VOICE = {
 export interface PolicyOptions {
   /** 'sha256-…' sources of the inline scripts the page carries. */
   scriptHashes: readonly string[];
-  /** Origins beyond the app's own that the page may connect to (development: the dev server's socket). */
+  /**
+   * Origins beyond the app's own that the page may connect to: the pictures bucket (uploads, and reads
+   * of sent pictures); in development also the dev server's socket.
+   */
   connect?: readonly string[];
   /** Origins beyond Twilio's that the page may load sounds from (development: the Twilio emulator). */
   media?: readonly string[];
@@ -74,9 +77,10 @@ export function indexHtmlScriptHashes(): string[] {
  * Development: the dev server's pages carry the policy as a <meta> element first in <head>, hashed
  * over the page as served (Vite adds the React preamble inline). `socket` is the dev server's own
  * HMR socket origin; `signallingHost` the Twilio emulator's TLS port, where the Voice SDK signals and
- * fetches its sounds instead of Twilio.
+ * fetches its sounds instead of Twilio; `pictures` the pictures bucket's origin, where the browser
+ * uploads and reads a text's pictures (docs/product.md: Pictures out).
  */
-export function contentSecurityPolicyDevPlugin(socket: string, signallingHost?: string): Plugin {
+export function contentSecurityPolicyDevPlugin(socket: string, signallingHost?: string, pictures?: string): Plugin {
   const emulator = signallingHost ? [`wss://${signallingHost}`, `https://${signallingHost}`] : [];
   return {
     name: 'switchboard-content-security-policy',
@@ -86,7 +90,7 @@ export function contentSecurityPolicyDevPlugin(socket: string, signallingHost?: 
       handler: (html) => {
         const policy = contentSecurityPolicy({
           scriptHashes: inlineScriptHashes(html),
-          connect: [socket, ...emulator],
+          connect: [socket, ...emulator, ...(pictures ? [pictures] : [])],
           media: emulator.slice(1),
           header: false,
         });

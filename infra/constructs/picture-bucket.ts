@@ -10,7 +10,7 @@ export const UNSENT_PICTURE_DAYS = 1;
 /**
  * The private bucket of pictures sent in texts (docs/security.md: Pictures): no public access of any
  * kind, TLS only, S3-managed encryption, objects owned by the bucket (no ACLs). Browsers upload and
- * read by URLs the functions sign, from the web app's origin only (CORS, `allowBrowsersFrom`); Twilio
+ * read by URLs the functions sign, from any page (CORS, `allowBrowsers`: the URL is the credential); Twilio
  * reads by such URLs too. Uploads wait under `unsent/` and are removed a day later unless a text took
  * them (a copy under `sent/`, kept until the company is deleted). Kept when the stack is deleted, as
  * the table is (it holds customers' data), but not after a rolled-back first create.
@@ -44,10 +44,15 @@ export class PictureBucket extends Construct {
     );
   }
 
-  /** The web app's origin may PUT uploads and GET sent pictures (the thread follows a 302 here); no other origin. */
-  allowBrowsersFrom(origin: string): void {
+  /**
+   * Browsers may PUT uploads and GET sent pictures (the thread follows a 302 here) by the URLs the
+   * functions sign. Any origin: a signed URL is the credential, whatever page uses it, and naming the
+   * app's origin here would tie the bucket to the distribution while the distribution's
+   * Content-Security-Policy names the bucket (docs/security.md: Pictures) — a cycle CloudFormation refuses.
+   */
+  allowBrowsers(): void {
     this.bucket.addCorsRule({
-      allowedOrigins: [origin],
+      allowedOrigins: ['*'],
       allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
       allowedHeaders: ['content-type'],
       exposedHeaders: ['ETag'],

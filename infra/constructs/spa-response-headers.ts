@@ -7,16 +7,23 @@ import { accountWideName } from './account-wide-name';
 /**
  * The SPA's security headers: those of CloudFront's managed SecurityHeadersPolicy, plus the app's
  * Content-Security-Policy (web/content-security-policy.ts), so an injected script could neither run
- * nor send a stored token anywhere but the app and Twilio.
+ * nor send a stored token anywhere but the app, Twilio and the pictures bucket (`connect`).
  */
-export function spaResponseHeadersPolicy(scope: Construct): cloudfront.ResponseHeadersPolicy {
+export function spaResponseHeadersPolicy(
+  scope: Construct,
+  options: { connect: readonly string[] },
+): cloudfront.ResponseHeadersPolicy {
   return new cloudfront.ResponseHeadersPolicy(scope, 'SpaResponseHeaders', {
     // CDK's default name (from the construct path) has no region: a second region failed to deploy.
     responseHeadersPolicyName: accountWideName('spa-headers'),
     comment: 'Switchboard SPA: security headers and Content-Security-Policy',
     securityHeadersBehavior: {
       contentSecurityPolicy: {
-        contentSecurityPolicy: contentSecurityPolicy({ scriptHashes: indexHtmlScriptHashes(), header: true }),
+        contentSecurityPolicy: contentSecurityPolicy({
+          scriptHashes: indexHtmlScriptHashes(),
+          connect: options.connect,
+          header: true,
+        }),
         override: true,
       },
       contentTypeOptions: { override: true },

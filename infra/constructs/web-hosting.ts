@@ -85,6 +85,8 @@ export interface WebHostingProps {
   readonly httpApiDomain: string;
   /** `{apiId}.execute-api.{region}.amazonaws.com` of the WebSocket API, whose stage is named like the `/ws` path. */
   readonly realtimeApiDomain: string;
+  /** `{bucket}.s3.{region}.amazonaws.com` of the pictures bucket, where the browser uploads and reads pictures. */
+  readonly picturesDomain: string;
   /** The built SPA (`web/dist`); uploaded when it exists at synth time. */
   readonly webDistPath: string;
 }
@@ -174,7 +176,7 @@ export class WebHosting extends Construct {
         }),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: spaResponseHeadersPolicy(this),
+        responseHeadersPolicy: spaResponseHeadersPolicy(this, { connect: [`https://${props.picturesDomain}`] }),
         functionAssociations: [
           {
             eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,

@@ -219,7 +219,9 @@ export const messageBody = z
 
 /** Words of a text that carries pictures: they may be empty. */
 const captionBody = z
-  .string({ error: 'Message content must be text' })
+  .string({
+    error: (issue) => (issue.input === undefined ? 'Message content must not be empty' : 'Message content must be text'),
+  })
   .check(z.maxLength(MAX_MESSAGE_LENGTH, `A message can be at most ${withThousands(MAX_MESSAGE_LENGTH)} characters`));
 
 /** Uploads (`createPictureUpload`) a text carries, in the order attached. */
