@@ -229,6 +229,8 @@ export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
 export type PictureType = (typeof PICTURE_TYPES)[number];
 export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 export const MAX_PICTURES_PER_TEXT = 5;
+/** A text's pictures together: Twilio fails a larger MMS (error 11751, https://www.twilio.com/docs/api/errors/11751). */
+export const MAX_TEXT_PICTURE_BYTES = 5 * 1024 * 1024;
 /** How long an upload URL, and the URL Twilio fetches a sent picture by, stay good. */
 export const PICTURE_URL_SECONDS = 300;
 /** A voicemail records at most this long (<Record maxLength>). */

@@ -1,4 +1,4 @@
-import { MAX_PICTURE_BYTES, PICTURE_URL_SECONDS, type PictureType } from '../../shared/constants';
+import { MAX_PICTURE_BYTES, MAX_TEXT_PICTURE_BYTES, PICTURE_URL_SECONDS, type PictureType } from '../../shared/constants';
 import { formatPhoneNumber, toCountryCode } from '../../shared/phone-numbers';
 import { isPictureType, pictureBlock, pictureBlockedMessage } from '../../shared/pictures';
 import { defaultCountry } from '../company/settings';
@@ -38,7 +38,7 @@ export interface CheckedPicture {
 /**
  * Checks a text's pictures before anything is stored: each is an upload of the caller's company (404
  * otherwise, so another company's id is not found either), a JPEG, PNG or GIF of at most
- * MAX_PICTURE_BYTES that begins as one (400), and pictures may go from `channel` to `to` (409, the
+ * MAX_PICTURE_BYTES that begins as one, all of them MAX_TEXT_PICTURE_BYTES at most together (400), and pictures may go from `channel` to `to` (409, the
  * composer's sentence, the number as the company reads it).
  */
 export async function checkPictures(
@@ -58,7 +58,7 @@ export async function checkPictures(
       upload: UPLOAD_ID.test(uploadId) ? await inspectUpload(unsentKey(companyId, uploadId)) : undefined,
     })),
   );
-  return found.map(({ uploadId, upload }, index) => {
+  const checked = found.map(({ uploadId, upload }, index) => {
     if (!upload) throw notFound('Picture not found');
     const which = pictureIds.length > 1 ? `Picture ${index + 1}` : 'The picture';
     const { contentType, size, head } = upload;
@@ -69,8 +69,15 @@ export async function checkPictures(
     if (!SIGNATURES[contentType].some((signature) => startsWith(head, signature))) {
       throw badRequest(`${which} is not the ${contentType.slice('image/'.length).toUpperCase()} image it was uploaded as.`);
     }
-    return { uploadId, contentType };
+    return { uploadId, contentType, size };
   });
+  // Twilio fails an MMS whose media are larger together (error 11751): refused before anything is stored.
+  if (checked.reduce((sum, picture) => sum + picture.size, 0) > MAX_TEXT_PICTURE_BYTES) {
+    throw badRequest(
+      `The pictures are larger than ${MAX_TEXT_PICTURE_BYTES / (1024 * 1024)} MB together, Twilio's limit for one text. Send some in another text.`,
+    );
+  }
+  return checked.map(({ uploadId, contentType }) => ({ uploadId, contentType }));
 }
 
 /** Keeps the checked uploads as the company's sent pictures: the message's media, in the order attached. */

@@ -54,6 +54,7 @@ describe('inboxes', () => {
         role: 'OWNER',
         avatarUrl: null,
         lastActiveAt: expect.any(String),
+        phoneReady: false,
       },
     ]);
 
@@ -80,7 +81,12 @@ describe('inboxes', () => {
     const detail = await callRoute(endpoints.getInbox, { params: { id: inbox.id }, token });
     expect(detail.body.data.inbox.memberCount).toBe(1);
     expect(detail.body.data.inbox.members).toEqual([
-      { id: expect.any(String), userId: account.user.id, user: { name: 'Mary Member', email: account.email } },
+      {
+        id: expect.any(String),
+        userId: account.user.id,
+        user: { name: 'Mary Member', email: account.email },
+        phoneReady: false,
+      },
     ]);
 
     const removed = await callRoute(endpoints.removeInboxMember, { params: { id: inbox.id, userId: account.user.id }, token });

@@ -354,8 +354,9 @@ describe('an accepted invitation', () => {
     // What the event says is what the lists now answer.
     const pending = await callRoute(endpoints.listInvitations, { token: owner.tokens.accessToken });
     expect(pending.body.data.invitations.map((i) => i.id)).not.toContain(invitation.id);
+    // The list also says whether their phone is ready (docs/product.md §10.5): it is not, yet.
     const team = await callRoute(endpoints.listUsers, { token: owner.tokens.accessToken });
-    expect(team.body.data.users.find((u) => u.id === joined.id)).toEqual(event.data.user);
+    expect(team.body.data.users.find((u) => u.id === joined.id)).toEqual({ ...event.data.user, phoneReady: false });
     await socket.close();
   });
 });

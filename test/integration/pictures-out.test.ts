@@ -77,7 +77,13 @@ describe('pictures out', () => {
     });
     expect(started.status).toBe(201);
     const { conversation } = started.body.data;
-    expect(conversation.lastMessage).toEqual({ direction: 'OUTBOUND', body: 'The dent, and the plan', mediaCount: 2 });
+    expect(conversation.lastMessage).toEqual({
+      direction: 'OUTBOUND',
+      body: 'The dent, and the plan',
+      mediaCount: 2,
+      mediaKinds: ['photo', 'photo'],
+      sentBy: { id: line.account.user.id, name: line.account.user.name },
+    });
 
     const [sent] = await receivedBy(phone);
     expect(sent?.media_urls).toHaveLength(2);
@@ -131,7 +137,13 @@ describe('pictures out', () => {
     const [sent] = await receivedBy(phone);
     expect([sent?.body, sent?.media.length]).toEqual(['', 1]);
     const thread = await readConversation(line.account, conversationId);
-    expect(thread.body.data.conversation.lastMessage).toEqual({ direction: 'OUTBOUND', body: '', mediaCount: 1 });
+    expect(thread.body.data.conversation.lastMessage).toEqual({
+      direction: 'OUTBOUND',
+      body: '',
+      mediaCount: 1,
+      mediaKinds: ['photo'],
+      sentBy: { id: line.account.user.id, name: line.account.user.name },
+    });
   });
 
   it('refuses an upload of another size or type than announced, and a file that is not what it was announced as', async () => {
@@ -156,6 +168,26 @@ describe('pictures out', () => {
     expect([refused.status, refused.body.error?.message]).toEqual([400, 'The picture is not the PNG image it was uploaded as.']);
     // Nothing was created: this number's first conversation starts now.
     expect((await start(line.account, { to: phone, channelId: line.channel.id, body: 'Hello' })).status).toBe(201);
+  });
+
+  it('refuses pictures larger than 5 MB together, Twilio’s limit for one MMS, storing and sending nothing', async () => {
+    // Two JPEGs of 3 MB: each may go, together they may not.
+    const big = Buffer.concat([JPEG, Buffer.alloc(3 * 1024 * 1024)]);
+    const [first, second] = await Promise.all([upload(line.account, big, 'image/jpeg'), upload(line.account, big, 'image/jpeg')]);
+    const phone = newPhone();
+    const refused = await start(line.account, {
+      to: phone,
+      channelId: line.channel.id,
+      body: 'x',
+      pictureIds: [first.id, second.id],
+    });
+    expect([refused.status, refused.body.error?.message]).toEqual([
+      400,
+      "The pictures are larger than 5 MB together, Twilio's limit for one text. Send some in another text.",
+    ]);
+    expect((await start(line.account, { to: phone, channelId: line.channel.id, body: 'x', pictureIds: [first.id] })).status).toBe(
+      201,
+    );
   });
 
   it('refuses pictures to a number outside the US and Canada (409, the composer’s sentence), storing and sending nothing', async () => {

@@ -79,6 +79,7 @@ describe('an inbound text', () => {
       // The event is the company's; the detail is the reader's, who has not read the text yet.
       unreadCount: 1,
       sendingBlockedBy: null,
+      picturesBlockedBy: null,
       messages: [message],
       olderCursor: null,
     });

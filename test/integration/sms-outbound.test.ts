@@ -172,7 +172,12 @@ describe('sending a text', () => {
       (await callRoute(endpoints.listConversations, { token: line.account.tokens.accessToken })).body.data.conversations.find(
         (c) => c.id === conversationId,
       )?.lastMessage;
-    await expect.poll(listed).toEqual({ direction: 'OUTBOUND', body: 'Your order is ready.', failed: true });
+    await expect.poll(listed).toEqual({
+      direction: 'OUTBOUND',
+      body: 'Your order is ready.',
+      failed: true,
+      sentBy: { id: line.account.user.id, name: line.account.user.name },
+    });
 
     // Another company's member cannot even see it.
     const foreign = await retryAs(stranger, conversationId, failedId);
@@ -199,7 +204,11 @@ describe('sending a text', () => {
     );
     expect(marked.data.message).toMatchObject({ status: 'UNDELIVERED', resentAs: resent.id, smsMessage: { errorCode: 30003 } });
     const announced = await socket.next('message_sent', (e) => e.data.message.id === resent.id);
-    expect(announced.data.conversation.lastMessage).toEqual({ direction: 'OUTBOUND', body: 'Your order is ready.' });
+    expect(announced.data.conversation.lastMessage).toEqual({
+      direction: 'OUTBOUND',
+      body: 'Your order is ready.',
+      sentBy: { id: colleague.user.id, name: 'Carla Colleague' },
+    });
     const thread = (await readConversation(line.account, conversationId)).body.data.conversation;
     expect(thread.messages.map((m) => [m.id, m.body, m.resentAs])).toEqual([
       [expect.any(String), 'Hi there', undefined],

@@ -1,4 +1,4 @@
-import { MAX_PICTURE_BYTES, MAX_PICTURES_PER_TEXT, type PictureType } from '@shared/constants';
+import { MAX_PICTURE_BYTES, MAX_PICTURES_PER_TEXT, MAX_TEXT_PICTURE_BYTES, type PictureType } from '@shared/constants';
 import type { PictureUpload } from '@shared/contract/conversations';
 import * as conversations from '@shared/contract/endpoints/conversations';
 import { isPictureType } from '@shared/pictures';
@@ -83,15 +83,18 @@ const EXPIRY_MARGIN_MS = 15_000;
 
 /**
  * Why a file cannot be attached, naming it, or null. The rules are the contract's
- * (shared/pictures.ts: isPictureType; MAX_PICTURE_BYTES; MAX_PICTURES_PER_TEXT): docs/product.md: Pictures out.
+ * (shared/pictures.ts: isPictureType; MAX_PICTURE_BYTES; MAX_PICTURES_PER_TEXT; MAX_TEXT_PICTURE_BYTES): docs/product.md: Pictures out.
  */
-export function attachProblem(file: File, alreadyAttached: number): string | null {
+export function attachProblem(file: File, alreadyAttached: number, attachedBytes = 0): string | null {
   const name = `“${file.name || 'The file'}”`;
   if (!isPictureType(file.type)) return `${name} cannot be attached: pictures must be JPEG, PNG or GIF.`;
   if (file.size > MAX_PICTURE_BYTES) return `${name} cannot be attached: a picture can be at most ${sizeInMb} MB.`;
   if (file.size === 0) return `${name} cannot be attached: the file is empty.`;
   if (alreadyAttached >= MAX_PICTURES_PER_TEXT) {
     return `${name} cannot be attached: a text can carry at most ${MAX_PICTURES_PER_TEXT} pictures.`;
+  }
+  if (attachedBytes + file.size > MAX_TEXT_PICTURE_BYTES) {
+    return `${name} cannot be attached: a text's pictures can be at most ${MAX_TEXT_PICTURE_BYTES / (1024 * 1024)} MB together. Send it in another text.`;
   }
   return null;
 }
@@ -148,7 +151,8 @@ export function usePictureAttachments(now: () => number = Date.now) {
       const found: string[] = [];
       const added: PictureAttachment[] = [];
       for (const file of files) {
-        const problem = attachProblem(file, current.current.length + added.length);
+        const attachedBytes = [...current.current, ...added].reduce((sum, a) => sum + a.file.size, 0);
+        const problem = attachProblem(file, current.current.length + added.length, attachedBytes);
         if (problem) found.push(problem);
         else {
           nextKey += 1;

@@ -361,6 +361,13 @@ describe('Pictures in the composer', () => {
     await user.upload(fileInput(), picture('six.jpg'));
     expect(attached()).toEqual(['one.jpg', 'two.jpg', 'four.jpg', 'five.jpg', 'six.jpg']);
     expect(composer.queryByText(/cannot be attached/)).toBeNull();
+    // Twilio's limit is for a text's pictures together too: a 5 MB one no longer fits beside these.
+    await user.click(composer.getByRole('button', { name: 'Remove six.jpg' }));
+    await user.upload(fileInput(), picture('almost.jpg', 'image/jpeg', MAX_PICTURE_BYTES));
+    expect(composer.getAllByRole('alert').map((a) => a.textContent)).toContain(
+      "“almost.jpg” cannot be attached: a text's pictures can be at most 5 MB together. Send it in another text.",
+    );
+    expect(attached()).toEqual(['one.jpg', 'two.jpg', 'four.jpg', 'five.jpg']);
   });
 
   it('says why an upload failed and uploads it again on Retry; Send waits meanwhile', async () => {
