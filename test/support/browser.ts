@@ -6,7 +6,7 @@ import { afterEach, expect } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { epochSeconds, keys } from '../../functions/lib/table';
 import { callRoute, mailTo, newClientAddress, signIn, stack, uniqueEmail } from './api';
-import { launchChromium } from './browser-launch';
+import { type LaunchOptions, launchChromium } from './browser-launch';
 import { endpoints } from './endpoints';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
@@ -15,7 +15,7 @@ export const PHONE = { width: 360, height: 740 } as const;
 /** How long a visible outcome may take (with BROWSER_WEB=dev, the dev server compiles a page's modules on its first visit). */
 export const UI_TIMEOUT_MS = 30_000;
 
-export const launchBrowser = (): Promise<Browser> => launchChromium();
+export const launchBrowser = (options?: LaunchOptions): Promise<Browser> => launchChromium(options);
 
 /** The web app's address for a path, as the mailed links spell it (APP_URL). */
 export const web = (path = '/') => `${stack().urls.web}${path}`;
