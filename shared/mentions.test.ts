@@ -29,7 +29,7 @@ describe('findMentions', () => {
   });
 });
 
-describe('mentions in any script (docs/product.md: §5)', () => {
+describe('mentions in any script (docs/product.md §5)', () => {
   const ann = { id: 'u5', name: 'Ann Agent' };
   const strauss = { id: 'u6', name: 'Jo Strauß' };
   const ilkay = { id: 'u7', name: 'İlkay Şahin' };
