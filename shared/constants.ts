@@ -201,6 +201,9 @@ export const TWILIO_ACCOUNT_SID_FORMAT = 'Account SID starts with AC followed by
 /** A channel's delivery summary covers its outbound texts of this many days, today included. */
 export const DELIVERY_SUMMARY_DAYS = 7;
 
+/** How many of a Messaging Service's other numbers a check keeps and the Repair question names (docs/product.md §10.7). */
+export const MESSAGING_SERVICE_NUMBERS_SHOWN = 20;
+
 /**
  * The team inbox. Unread counts come from a last-read marker per user and conversation
  * compared with the conversation's inbound counter, so nothing is written per message per agent; the
