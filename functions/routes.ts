@@ -170,10 +170,20 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: settings.listUsers, handler: 'users/list', table: 'read', capabilities: ['jwt'] },
   { contract: team.removeUser, handler: 'users/remove', table: 'write', capabilities: ['jwt', 'publish'] },
   { contract: team.updateUserRole, handler: 'users/update-role', table: 'write', capabilities: ['jwt', 'publish'] },
-  { contract: team.createInvitation, handler: 'invitations/create', table: 'write', capabilities: ['jwt', 'mail', 'appUrl'] },
+  {
+    contract: team.createInvitation,
+    handler: 'invitations/create',
+    table: 'write',
+    capabilities: ['jwt', 'mail', 'appUrl', 'publish'],
+  },
   { contract: team.listInvitations, handler: 'invitations/list', table: 'read', capabilities: ['jwt'] },
-  { contract: team.revokeInvitation, handler: 'invitations/revoke', table: 'write', capabilities: ['jwt'] },
-  { contract: team.resendInvitation, handler: 'invitations/resend', table: 'write', capabilities: ['jwt', 'mail', 'appUrl'] },
+  { contract: team.revokeInvitation, handler: 'invitations/revoke', table: 'write', capabilities: ['jwt', 'publish'] },
+  {
+    contract: team.resendInvitation,
+    handler: 'invitations/resend',
+    table: 'write',
+    capabilities: ['jwt', 'mail', 'appUrl', 'publish'],
+  },
   { contract: team.previewInvitation, handler: 'invitations/preview', table: 'read', capabilities: [] },
   {
     contract: team.acceptInvitation,

@@ -149,7 +149,7 @@ export async function removeUser(
       .filter((c) => c.routingType === 'USER' && c.routingTargetId === userId)
       .map((c) => updateRouting(companyId, c.id, 'UNASSIGNED', null).catch(ignoreNotFound)),
     endAllSessions(companyId, userId),
-    withdrawal.sweep(),
+    withdrawal.sweep().then((withdrawn) => tellWithdrawn(companyId, withdrawn)),
     // Every open Team page and assignee picker stops offering them.
     publish(companyId, { type: 'member_removed', data: { userId } }),
   ]);
@@ -219,5 +219,14 @@ export async function changeRole(actor: Principal, userId: string, role: Invitab
     if (error instanceof TransactionCanceledException) throw userNotFound();
     throw error;
   }
-  await withdrawal.sweep();
+  await tellWithdrawn(actor.companyId, await withdrawal.sweep());
+}
+
+/** Invitations withdrawn with their sender's removal or demotion leave every open Team page (docs/product.md §2.16). */
+async function tellWithdrawn(companyId: string, invitationIds: string[]): Promise<void> {
+  await Promise.all(
+    invitationIds.map((invitationId) =>
+      publish(companyId, { type: 'invitation_changed', data: { invitationId, invitation: null } }),
+    ),
+  );
 }
