@@ -28,6 +28,8 @@ export const NATIONAL_NUMBER_LENGTH = { min: 2, max: 17 } as const;
 export const FEEDBACK_SCORES = [1, 2, 3, 4, 5] as const;
 export const FEEDBACK_ISSUES = ['audio-latency', 'choppy-audio', 'dropped-call', 'echo', 'noisy-call', 'one-way-audio'] as const;
 export const DEFAULT_COMPANY_NAME = 'Customer Service';
+/** Minutes between two runs of the sweep that finishes member removals whose passes stopped (docs/product.md: Removed members). */
+export const MEMBER_REMOVAL_SWEEP_MINUTES = 5;
 
 /** Server-side limits (the first design left them open; these are the product's choices, docs/product.md §9). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

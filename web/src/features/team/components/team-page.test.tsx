@@ -284,6 +284,46 @@ describe('TeamPage', () => {
     expect(screen.getByText('Showing 3 team members')).toBeTruthy();
   });
 
+  it('an invitation sent, sent again or revoked by another manager shows in Pending Invitations without navigating', async () => {
+    signInAs('AGENT', 'u2');
+    let invitations: Invitation[] = [INVITATION];
+    stubServer((r) => (r.url === urlOf(endpoints.listUsers) ? ok({ users: USERS }) : ok({ invitations })));
+    const { queryClient } = renderWithProviders(<TeamPage />);
+    const pending = () => screen.getByRole('region', { name: /Pending Invitations/ });
+    await screen.findByRole('region', { name: 'Pending Invitations (1)' });
+
+    // Sent in another manager's tab.
+    const sent: Invitation = {
+      ...INVITATION,
+      id: 'inv-2',
+      email: 'second@example.com',
+      role: 'AGENT',
+      expiresAt: '2030-01-09T12:00:00.000Z',
+      createdAt: '2030-01-02T12:00:00.000Z',
+    };
+    invitations = [INVITATION, sent];
+    act(() => applyEvent(queryClient, { type: 'invitation_changed', data: { invitationId: 'inv-2', invitation: sent } }));
+    await screen.findByRole('region', { name: 'Pending Invitations (2)' });
+    expect(within(pending()).getByText('second@example.com')).toBeTruthy();
+    const expiry = (email: string) =>
+      within(within(pending()).getByText(email).closest('li') as HTMLElement).getByText(/expires|link expired/).textContent;
+    const before = expiry('second@example.com');
+
+    // Sent again: its new expiry.
+    const resent = { ...sent, expiresAt: '2030-02-20T12:00:00.000Z' };
+    invitations = [INVITATION, resent];
+    act(() => applyEvent(queryClient, { type: 'invitation_changed', data: { invitationId: 'inv-2', invitation: resent } }));
+    await waitFor(() => expect(expiry('second@example.com')).not.toBe(before));
+    expect(screen.getByRole('region', { name: 'Pending Invitations (2)' })).toBeTruthy();
+
+    // Revoked: it leaves the list.
+    invitations = [resent];
+    act(() => applyEvent(queryClient, { type: 'invitation_changed', data: { invitationId: 'inv-1', invitation: null } }));
+    await screen.findByRole('region', { name: 'Pending Invitations (1)' });
+    expect(within(pending()).queryByText('new@example.com')).toBeNull();
+    expect(within(pending()).getByText('second@example.com')).toBeTruthy();
+  });
+
   it('an admin invites agents only and removes agents only: only the owner grants or takes away admin', async () => {
     signInAs('ADMIN', 'u9');
     const alanTuring = { ...USERS[1], id: 'u3', name: 'Alan Turing', email: 'alan@example.com', role: 'ADMIN' } as TeamUser;
