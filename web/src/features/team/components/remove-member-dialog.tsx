@@ -1,3 +1,4 @@
+import { MEMBER_REMOVAL_SWEEP_MINUTES } from '@shared/constants';
 import type { TeamUser } from '@shared/contract/settings';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -54,12 +55,16 @@ export function RemoveMemberDialog({
         remove.mutate(
           { id: user.id, reassignTo: reassignTo || null },
           {
-            onSuccess: ({ moved }) => {
+            onSuccess: ({ moved, complete }) => {
               const where = target ? `reassigned to ${target.name}` : 'now unassigned';
-              onRemoved(
+              const done =
                 moved > 0
                   ? `${user.name} was removed from the team. ${plural(moved, 'conversation')} ${moved === 1 ? 'is' : 'are'} ${where}.`
-                  : `${user.name} was removed from the team.`,
+                  : `${user.name} was removed from the team.`;
+              onRemoved(
+                complete
+                  ? done
+                  : `${done} The rest ${target ? `go to ${target.name}` : 'become unassigned'} within ${MEMBER_REMOVAL_SWEEP_MINUTES} minutes.`,
               );
             },
           },

@@ -1,3 +1,4 @@
+import { MEMBER_REMOVAL_SWEEP_MINUTES } from '@shared/constants';
 import type { Role } from '@shared/contract/auth';
 import type { TeamUser } from '@shared/contract/settings';
 import type { Invitation } from '@shared/contract/team';
@@ -255,6 +256,31 @@ describe('TeamPage', () => {
       { url: urlOf(endpoints.removeUser, { id: 'u2' }), method: 'DELETE', body: { reassignTo: 'u3' } },
       { url: urlOf(endpoints.removeUser, { id: 'u2' }), method: 'DELETE', body: { reassignTo: 'u3' } },
     ]);
+  });
+
+  it('stops waiting after ten passes and says the rest move within minutes, without an error', async () => {
+    signInAs('OWNER');
+    const requests = stubServer((r) => {
+      if (r.method === 'GET' && r.url === urlOf(endpoints.listUsers)) return ok({ users: USERS });
+      if (r.method === 'GET' && r.url === urlOf(endpoints.listInvitations)) return ok({ invitations: [] });
+      if (r.method === 'GET' && r.url.startsWith(urlOf(endpoints.listConversations)))
+        return ok({ conversations: [], total: 900, pagination: { total: 900, limit: 1, offset: 0, nextCursor: null } });
+      // A huge backlog: every pass runs out of time.
+      return ok({ user: { id: 'u2' }, conversations: { moved: 25, complete: false } });
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<TeamPage />);
+    const grace = await screen.findByRole('row', { name: /Grace Hopper/ });
+    await events.click(within(grace).getByRole('button', { name: 'Remove Grace Hopper' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Remove Grace Hopper?' });
+    await events.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(
+      await screen.findByText(
+        `Grace Hopper was removed from the team. 250 conversations are now unassigned. The rest become unassigned within ${MEMBER_REMOVAL_SWEEP_MINUTES} minutes.`,
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(changes(requests)).toHaveLength(10);
   });
 
   it('an invitation accepted elsewhere leaves Pending Invitations and joins the team list without navigating', async () => {
