@@ -1,0 +1,66 @@
+import { RefreshCw } from 'lucide-react';
+import { useEffect } from 'react';
+import { noticeInPlaceShown, useNewVersionState, useNoticeInPlace } from '../lib/new-version';
+import { hasUnsavedInput } from '../lib/unsaved-input';
+import { Button } from './button';
+import { Card } from './card';
+import { Spinner } from './spinner';
+
+const reload = () => window.location.reload();
+
+/**
+ * In place of a page whose code did not load (docs/product.md: A new version while a tab is open):
+ * "Loading the new version…" while the tab reloads itself, else the notice with its Reload button.
+ */
+export function NewVersionInPlace() {
+  const state = useNewVersionState();
+  useEffect(() => noticeInPlaceShown(), []);
+  if (state === 'reloading') {
+    return (
+      <div className="flex min-h-[50vh] items-center justify-center gap-3 text-muted" role="status">
+        <Spinner />
+        <span>Loading the new version…</span>
+      </div>
+    );
+  }
+  return (
+    <div className="flex min-h-[50vh] items-center justify-center">
+      <Card className="w-full max-w-md text-center" role="alert">
+        <h2 className="text-lg font-bold text-fg">A new version is available</h2>
+        <p className="mt-2 text-sm text-muted">
+          Switchboard was updated since this tab opened. Reload to open this page in the new version.
+        </p>
+        <Button className="mt-5" onClick={reload}>
+          <RefreshCw aria-hidden="true" className="size-4" />
+          Reload
+        </Button>
+      </Card>
+    </div>
+  );
+}
+
+/**
+ * At the bottom of every page while the tab waits for a reload it did not do by itself (unsaved input,
+ * or a reload for a new version just before): the page stays usable, and Reload is one click away.
+ */
+export function NewVersionNotice() {
+  const state = useNewVersionState();
+  const inPlace = useNoticeInPlace();
+  const shown = state === 'notice' && !inPlace;
+  return (
+    <div role="status" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4">
+      {shown && (
+        <div className="pointer-events-auto flex flex-wrap items-center gap-3 rounded-xl border border-border bg-surface px-4 py-3 text-sm text-fg shadow-lg">
+          <p>
+            <span className="font-semibold">A new version is available.</span>
+            {hasUnsavedInput() && <span className="text-muted"> Reloading clears what you have not sent.</span>}
+          </p>
+          <Button onClick={reload} className="min-h-9 py-1.5">
+            <RefreshCw aria-hidden="true" className="size-4" />
+            Reload
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
