@@ -46,21 +46,20 @@ export function NewVersionInPlace() {
 export function NewVersionNotice() {
   const state = useNewVersionState();
   const inPlace = useNoticeInPlace();
-  const shown = state === 'notice' && !inPlace;
+  // Only when there is something to say: the shell's own status regions stay the page's only ones.
+  if (state !== 'notice' || inPlace) return null;
   return (
-    <div role="status" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4">
-      {shown && (
-        <div className="pointer-events-auto flex flex-wrap items-center gap-3 rounded-xl border border-border bg-surface px-4 py-3 text-sm text-fg shadow-lg">
-          <p>
-            <span className="font-semibold">A new version is available.</span>
-            {hasUnsavedInput() && <span className="text-muted"> Reloading clears what you have not sent.</span>}
-          </p>
-          <Button onClick={reload} className="min-h-9 py-1.5">
-            <RefreshCw aria-hidden="true" className="size-4" />
-            Reload
-          </Button>
-        </div>
-      )}
+    <div role="alert" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4">
+      <div className="pointer-events-auto flex flex-wrap items-center gap-3 rounded-xl border border-border bg-surface px-4 py-3 text-sm text-fg shadow-lg">
+        <p>
+          <span className="font-semibold">A new version is available.</span>
+          {hasUnsavedInput() && <span className="text-muted"> Reloading clears what you have not sent.</span>}
+        </p>
+        <Button onClick={reload} className="min-h-9 py-1.5">
+          <RefreshCw aria-hidden="true" className="size-4" />
+          Reload
+        </Button>
+      </div>
     </div>
   );
 }

@@ -60,7 +60,7 @@ describe('PageBoundary (docs/product.md: A new version while a tab is open)', ()
     fireEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
     // Elsewhere in the app the tab still says a new version waits, at the bottom.
-    expect(screen.getByRole('status').textContent).toContain('A new version is available.');
+    expect(screen.getByRole('alert').textContent).toContain('A new version is available.');
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
   });
 
@@ -78,11 +78,11 @@ describe('PageBoundary (docs/product.md: A new version while a tab is open)', ()
     onTestFinished(listenForMissingCode()); // as main.tsx does
     render(<Shell at="/draft" />);
     expect(await screen.findByText('Composer with a draft')).toBeTruthy();
-    const region = screen.getByRole('status');
-    expect(region.textContent).toBe('');
+    expect(screen.queryByRole('alert')).toBeNull();
     act(() => {
       window.dispatchEvent(new Event('vite:preloadError', { cancelable: true }));
     });
+    const region = screen.getByRole('alert');
     expect(region.textContent).toContain('A new version is available.');
     expect(region.textContent).toContain('Reloading clears what you have not sent.');
     expect(screen.getByText('Composer with a draft')).toBeTruthy();
