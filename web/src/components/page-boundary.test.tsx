@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { listenForMissingCode, RELOADED_FOR_NEW_VERSION_KEY, resetNewVersionState } from '../lib/new-version';
-import { useUnsavedInput } from '../lib/unsaved-input';
+import { useUnsavedWork } from '../lib/unsaved-work';
 import { NewVersionNotice } from './new-version-notice';
 import { PageBoundary } from './page-boundary';
 
@@ -18,7 +18,7 @@ function Broken(): never {
 }
 
 function Draft() {
-  useUnsavedInput(true);
+  useUnsavedWork('draft', true);
   return <p>Composer with a draft</p>;
 }
 
@@ -84,7 +84,7 @@ describe('PageBoundary (docs/product.md: A new version while a tab is open)', ()
     });
     const region = screen.getByRole('alert');
     expect(region.textContent).toContain('A new version is available.');
-    expect(region.textContent).toContain('Reloading clears what you have not sent.');
+    expect(region.textContent).toContain('Reloading clears your draft.');
     expect(screen.getByText('Composer with a draft')).toBeTruthy();
     expect(window.sessionStorage.getItem(RELOADED_FOR_NEW_VERSION_KEY)).toBeNull();
   });

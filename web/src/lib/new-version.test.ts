@@ -23,33 +23,41 @@ function tab() {
 describe('a chunk that did not load (docs/product.md: A new version while a tab is open)', () => {
   it('reloads the tab once, and says so only once however often the code fails in that page', () => {
     const { storage, reloads, reload } = tab();
-    expect(recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedInput: false })).toBe('reloading');
-    expect(recoverFromMissingCode({ now: 1_001, storage, reload: reload(1_001), unsavedInput: false })).toBe('reloading');
+    expect(recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedWork: false, online: true })).toBe(
+      'reloading',
+    );
+    expect(recoverFromMissingCode({ now: 1_001, storage, reload: reload(1_001), unsavedWork: false, online: true })).toBe(
+      'reloading',
+    );
     expect(reloads).toEqual([1_000]);
     expect(storage.getItem(RELOADED_FOR_NEW_VERSION_KEY)).toBe('1000');
   });
 
   it('shows the notice instead when the page reloaded for a new version moments ago: never a reload loop', () => {
     const { storage, reloads, reload } = tab();
-    recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedInput: false });
+    recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedWork: false, online: true });
     resetNewVersionState(); // the reloaded page
     const soon = 1_000 + RELOAD_GUARD_MS - 1;
-    expect(recoverFromMissingCode({ now: soon, storage, reload: reload(soon), unsavedInput: false })).toBe('notice');
+    expect(recoverFromMissingCode({ now: soon, storage, reload: reload(soon), unsavedWork: false, online: true })).toBe('notice');
     expect(reloads).toEqual([1_000]);
   });
 
   it('reloads again for a later release, once the last reload is past the guard', () => {
     const { storage, reloads, reload } = tab();
-    recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedInput: false });
+    recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedWork: false, online: true });
     resetNewVersionState();
     const later = 1_000 + RELOAD_GUARD_MS;
-    expect(recoverFromMissingCode({ now: later, storage, reload: reload(later), unsavedInput: false })).toBe('reloading');
+    expect(recoverFromMissingCode({ now: later, storage, reload: reload(later), unsavedWork: false, online: true })).toBe(
+      'reloading',
+    );
     expect(reloads).toEqual([1_000, later]);
   });
 
-  it('keeps a draft: with unsaved input the tab shows the notice and does not reload', () => {
+  it('keeps a draft or a call: with unsaved work the tab shows the notice and does not reload', () => {
     const { storage, reloads, reload } = tab();
-    expect(recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedInput: true })).toBe('notice');
+    expect(recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedWork: true, online: true })).toBe(
+      'notice',
+    );
     expect(reloads).toEqual([]);
     expect(storage.getItem(RELOADED_FOR_NEW_VERSION_KEY)).toBeNull();
   });
@@ -62,8 +70,21 @@ describe('a chunk that did not load (docs/product.md: A new version while a tab 
         throw new DOMException('denied', 'SecurityError');
       },
     };
-    expect(recoverFromMissingCode({ now: 1_000, storage: refused, reload: reload(1_000), unsavedInput: false })).toBe('notice');
+    expect(
+      recoverFromMissingCode({ now: 1_000, storage: refused, reload: reload(1_000), unsavedWork: false, online: true }),
+    ).toBe('notice');
     expect(reloads).toEqual([]);
+  });
+
+  it("does nothing offline, where a reload would show the browser's error page; online again, it reloads", () => {
+    const { storage, reloads, reload } = tab();
+    expect(recoverFromMissingCode({ now: 1_000, storage, reload: reload(1_000), unsavedWork: false, online: false })).toBe(
+      'current',
+    );
+    expect(recoverFromMissingCode({ now: 2_000, storage, reload: reload(2_000), unsavedWork: false, online: true })).toBe(
+      'reloading',
+    );
+    expect(reloads).toEqual([2_000]);
   });
 
   it.each([

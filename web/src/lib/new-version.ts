@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { hasUnsavedInput } from './unsaved-input';
+import { unsavedWork } from './unsaved-work';
 
 /**
  * A tab opened before a release asks for code of its own release; each release keeps the hashed files
@@ -45,12 +45,14 @@ export interface RecoveryOptions {
   now?: number;
   storage?: Pick<Storage, 'getItem' | 'setItem'>;
   reload?: () => void;
-  /** Whether the page holds input a reload would lose (default: unsaved-input.ts). */
-  unsavedInput?: boolean;
+  /** Whether the page holds work a reload would lose, a draft or a call (default: unsaved-work.ts). */
+  unsavedWork?: boolean;
+  /** Whether the browser is online (default: navigator.onLine): offline, a reload would show the browser's error page. */
+  online?: boolean;
 }
 
 /**
- * After code failed to load: reloads the tab, once, unless it holds unsaved input or reloaded for a
+ * After code failed to load: reloads the tab, once, unless it holds a draft or a call, or reloaded for a
  * new version less than RELOAD_GUARD_MS ago; then the notice. Called again, it changes nothing.
  */
 export function recoverFromMissingCode(options: RecoveryOptions = {}): NewVersionState {
@@ -59,11 +61,15 @@ export function recoverFromMissingCode(options: RecoveryOptions = {}): NewVersio
     now = Date.now(),
     storage = window.sessionStorage,
     reload = () => window.location.reload(),
-    unsavedInput = hasUnsavedInput(),
+    unsavedWork: holdsWork = unsavedWork() !== null,
+    online = navigator.onLine,
   } = options;
+  // Offline, the file is not gone but out of reach: the page says so (NewVersionInPlace), and a later
+  // failure, once online, may still reload.
+  if (!online) return state;
   const reloadedAt = Number(readItem(storage));
   const reloadedRecently = reloadedAt > 0 && Math.abs(now - reloadedAt) < RELOAD_GUARD_MS;
-  if (unsavedInput || reloadedRecently || !writeItem(storage, String(now))) {
+  if (holdsWork || reloadedRecently || !writeItem(storage, String(now))) {
     state = 'notice';
   } else {
     state = 'reloading';
