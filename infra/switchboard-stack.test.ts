@@ -33,6 +33,7 @@ import * as authEndpoints from '../shared/contract/endpoints/auth';
 import { listContacts } from '../shared/contract/endpoints/contacts';
 import { socketPath } from '../shared/contract/realtime-events';
 import { TWILIO_WEBHOOKS } from '../shared/contract/route';
+import { HASHED_ASSETS_DIR } from '../web/cache-control';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
@@ -953,13 +954,42 @@ describe('web app upload', () => {
     annotationsOf(withoutWeb.stack).hasWarning('/Switchboard/Web', Match.stringLikeRegexp('npm run build:web'));
   });
 
+  const dist = path.join(tmp, 'dist');
+  fs.mkdirSync(path.join(dist, HASHED_ASSETS_DIR), { recursive: true });
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
+  fs.writeFileSync(path.join(dist, HASHED_ASSETS_DIR, 'index-a1b2c3d4.js'), 'export {};');
+  const withWeb = synth({ webDistPath: dist });
+  const deployments = withWeb.template.findResources('Custom::CDKBucketDeployment') as Record<
+    string,
+    Resource & { DependsOn?: string[] }
+  >;
+  const deploymentOf = (filter: string) =>
+    Object.entries(deployments).find(([, d]) => JSON.stringify(d.Properties.Exclude) === JSON.stringify([filter])) ?? [];
+
   it('uploads web/dist when it exists', () => {
-    const dist = path.join(tmp, 'dist');
-    fs.mkdirSync(dist);
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
-    const withWeb = synth({ webDistPath: dist });
-    withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
+    withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 2);
     expect(nagFindings(withWeb.app)).toEqual([]);
+  });
+
+  it('keeps every hashed file of earlier releases, cached a year, and asks for index.html every time (docs/deploy.md: Releases and open tabs)', () => {
+    const [assetsId, assets] = deploymentOf('*');
+    const [, pages] = deploymentOf(`${HASHED_ASSETS_DIR}/*`);
+    // The hashed folder alone, never pruned: an open tab of the release before still finds its chunks.
+    expect(assets?.Properties).toMatchObject({
+      Include: [`${HASHED_ASSETS_DIR}/*`],
+      Prune: false,
+      SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
+    });
+    expect(assets?.Properties.DistributionId).toBeUndefined();
+    // Everything else, index.html first of all: revalidated on every visit, invalidated at the edge.
+    expect(pages?.Properties).toMatchObject({
+      Prune: true,
+      SystemMetadata: { 'cache-control': 'no-cache' },
+      DistributionPaths: ['/*'],
+    });
+    expect(pages?.Properties.Include).toBeUndefined();
+    // index.html goes up only once the chunks it names are there.
+    expect(pages?.DependsOn).toEqual(expect.arrayContaining([assetsId]));
   });
 });
 

@@ -181,6 +181,8 @@ export async function startLocalStack(options: StackOptions) {
       ...(options.throttleWindowScale ? { LOCAL_THROTTLE_WINDOW_SCALE: String(options.throttleWindowScale) } : {}),
     };
 
+    // The built web app's folder, when the stack serves a build (the browser tests play a release with it).
+    let webBuildDir: string | undefined;
     if (options.web) {
       const web = await startWeb({
         port: options.webPort,
@@ -191,6 +193,7 @@ export async function startLocalStack(options: StackOptions) {
         built: options.webBuild,
       });
       stops.push(web.stop);
+      webBuildDir = web.builtDir;
     }
     // Each function runs in execution environments of its own, from its bundle, with the environment its
     // function would have in AWS (local/function-environments.ts); LOCAL_FUNCTIONS=in-process runs them
@@ -256,6 +259,7 @@ export async function startLocalStack(options: StackOptions) {
       },
       /** The self-signed certificate of the signalling port. */
       signallingCertFile: signalling.certFile,
+      webBuildDir,
       env: handlerEnv,
       /** The processes of the stack besides this one (whose worker threads run the functions). */
       processes: { dynamodb: dynamo.pid, ses: ses.pid },

@@ -126,9 +126,12 @@ export async function signedInTab(
     path?: string;
     /** What the test sets up on the tab before the app's first page (init scripts, listeners). */
     beforeLoad?: (tab: Tab) => unknown;
+    /** The web app's address, when another server than the stack's serves it (test/e2e/release.test.ts). */
+    webUrl?: string;
   } = {},
 ): Promise<Tab> {
-  const { path = '/', beforeLoad, ...contextOptions } = options;
+  const { path = '/', beforeLoad, webUrl, ...contextOptions } = options;
+  const address = (p: string) => (webUrl ? `${webUrl}${p}` : web(p));
   const session = await signIn(account);
   const items: StoredSession = {
     accessToken: session.tokens.accessToken,
@@ -142,14 +145,14 @@ export async function signedInTab(
       cookies: [],
       origins: [
         {
-          origin: new URL(web()).origin,
+          origin: new URL(address('/')).origin,
           localStorage: Object.entries(items).flatMap(([name, value]) => (value === null ? [] : [{ name, value }])),
         },
       ],
     },
   });
   await beforeLoad?.(tab);
-  await tab.page.goto(web(path));
+  await tab.page.goto(address(path));
   return tab;
 }
 
