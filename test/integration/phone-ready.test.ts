@@ -1,4 +1,6 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { keys } from '../../functions/lib/table';
 import {
   DEFAULT_VOICEMAIL_GREETING,
   PHONE_READY_LAPSE_SECONDS,
@@ -13,6 +15,7 @@ import { ownGateway } from '../support/own-gateway';
 import { openSocket, openSocketAt, ticketFor } from '../support/realtime';
 import { createInbox } from '../support/settings';
 import { newPhone } from '../support/sms';
+import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 import { callFromPhone, hangUpCall, newTwilioAccount, numbersByKind } from '../support/twilio';
 import { addInboxMember, identityOf, listCalls, routeChannel, voiceLine } from '../support/voice';
@@ -77,6 +80,62 @@ describe('a member’s phone', () => {
     await tab.phone(true);
     expect(await phoneReady(owner, owner)).toBe(true);
     await tab.close();
+  });
+});
+
+describe('a device_state from a socket whose member was removed', () => {
+  /**
+   * The moment between a removal's write and its closing of the member's sockets
+   * (functions/team/members.ts), held still: the removal itself closes them a moment later.
+   */
+  const markRemoved = async (member: Account) => {
+    const { client, tableName } = testTable();
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.user(member.company.id, member.user.id),
+        UpdateExpression: 'SET removedAt = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+  };
+  /** The member's ready phones as the voice webhook reads them, closed sockets within the grace included. */
+  const readyPhones = async (member: Account) => {
+    const { client, tableName } = testTable();
+    const { PK, SKPrefix } = keys.phonesReadyOfUser(member.company.id, member.user.id);
+    const { Items = [] } = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+        ConsistentRead: true,
+      }),
+    );
+    return Items;
+  };
+
+  it('closes the socket and leaves the member unreachable', async () => {
+    const owner = await signUp();
+    const agent = await addTeamMember(owner, { name: 'Agent Smith' });
+    const watcher = await openSocket(owner);
+    const tab = await openSocket(agent);
+    await markRemoved(agent);
+    tab.send({ type: 'device_state', data: { registered: true } });
+    const answer = await Promise.race([
+      tab.closed.then(() => 'closed'),
+      tab.next('device_state_ack').then(
+        () => 'acknowledged',
+        () => 'closed',
+      ),
+    ]);
+    expect(answer).toBe('closed');
+    expect(tab.log.filter((e) => e.type === 'device_state_ack')).toEqual([]);
+    expect(await readyPhones(agent)).toEqual([]);
+    // The others see them leave, and never see their phone ready.
+    expect((await watcher.next('user_left', (e) => e.data.id === agent.user.id)).data).toEqual({ id: agent.user.id });
+    await watcher.beat();
+    expect(watcher.log.filter((e) => e.type === 'phone_status_changed')).toEqual([]);
+    await watcher.close();
   });
 });
 
