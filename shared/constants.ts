@@ -87,6 +87,13 @@ export const PRESENCE_LAPSE_SECONDS = (2 * SOCKET_CHECK_IN_MS + 60_000) / 1000;
  * (docs/product.md §10.5).
  */
 export const PHONE_READY_LAPSE_SECONDS = PRESENCE_LAPSE_SECONDS;
+/**
+ * A tab being reloaded closes its socket a second or two before the new page has reported its phone
+ * again: for this long after a ready phone's socket closed, a call still rings its member rather than
+ * going to voicemail at once, so the reloaded tab can take it. Only for that decision: Team says
+ * "Phone offline" at once (docs/product.md §10.5 Phone ready).
+ */
+export const PHONE_RELOAD_GRACE_SECONDS = 10;
 export const MAX_ROOMS_PER_CONNECTION = 50;
 /**
  * Client frames per socket: a token bucket of SOCKET_FRAME_BURST refilled at

@@ -36,6 +36,8 @@ export interface CompanyRecord {
   name: string;
   ownerId: string;
   createdAt: string;
+  /** Set once its deletion was asked for (functions/company/deletion.ts): it is gone for everyone. */
+  status?: 'DELETING';
 }
 
 export function toUser(record: UserRecord): User {

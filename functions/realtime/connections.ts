@@ -1,6 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_ROOMS_PER_CONNECTION, MAX_SOCKETS_PER_USER, SOCKET_CONNECTION_TTL_SECONDS } from '../../shared/constants';
+import {
+  MAX_ROOMS_PER_CONNECTION,
+  MAX_SOCKETS_PER_USER,
+  PHONE_RELOAD_GRACE_SECONDS,
+  SOCKET_CONNECTION_TTL_SECONDS,
+} from '../../shared/constants';
 import { AppError } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -147,31 +152,65 @@ export async function findConnection(connectionId: string): Promise<NewConnectio
 }
 
 /**
- * Removes both items; answers the removed connection (and whether its phone was reachable until
- * now), or undefined when it was already gone.
+ * The socket closed (`$disconnect`): removes its entries; answers the removed connection (and whether
+ * its phone was reachable until now), or undefined when it was already gone. Its phone still counts
+ * for a call's ring for PHONE_RELOAD_GRACE_SECONDS: a reloading tab's new socket has not said yet
+ * that its phone is registered (docs/product.md §10.5 Phone ready).
  */
 export async function removeConnection(connectionId: string): Promise<(Connection & { phoneWasReady: boolean }) | undefined> {
   const owner = await findConnection(connectionId);
   if (!owner) return undefined;
-  const phoneWasReady = await removeCompanyConnection(owner);
+  const phoneWasReady = await removeCompanyConnection(owner, { reloadGrace: true });
   return { ...owner, phoneWasReady };
 }
 
 /**
  * Removes the connection's entries, its phone's reachability (functions/realtime/phones.ts) and its id
- * from its user's set of sockets. Answers whether its phone was reachable until now.
+ * from its user's set of sockets. Answers whether its phone was reachable until now. With
+ * `reloadGrace` the phone's item stays, closed, until the grace ends; without it (signed out, removed,
+ * session ended) it goes at once.
  */
-export async function removeCompanyConnection(c: Connection): Promise<boolean> {
+export async function removeCompanyConnection(c: Connection, options: { reloadGrace?: boolean } = {}): Promise<boolean> {
   const TableName = tableName();
-  const [, , phone] = await Promise.all([
+  const [, , phoneWasReady] = await Promise.all([
     db.send(new DeleteCommand({ TableName, Key: keys.connection(c.companyId, c.connectionId) })),
     db.send(new DeleteCommand({ TableName, Key: keys.connectionOwner(c.connectionId) })),
-    db.send(
-      new DeleteCommand({ TableName, Key: keys.phoneReady(c.companyId, c.userId, c.connectionId), ReturnValues: 'ALL_OLD' }),
-    ),
+    options.reloadGrace ? closePhone(c) : forgetPhone(c),
     forgetSocketIds(c.companyId, c.userId, [c.connectionId]),
   ]);
-  return Number(phone.Attributes?.expiresAt) > epochSeconds();
+  return phoneWasReady;
+}
+
+async function forgetPhone(c: Connection): Promise<boolean> {
+  const { Attributes } = await db.send(
+    new DeleteCommand({
+      TableName: tableName(),
+      Key: keys.phoneReady(c.companyId, c.userId, c.connectionId),
+      ReturnValues: 'ALL_OLD',
+    }),
+  );
+  return Number(Attributes?.expiresAt) > epochSeconds() && Attributes?.closedAt === undefined;
+}
+
+/** Marks a ready phone's socket closed, reachable for a call's ring until the reload grace ends. */
+async function closePhone(c: Connection): Promise<boolean> {
+  const now = epochSeconds();
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.phoneReady(c.companyId, c.userId, c.connectionId),
+        UpdateExpression: 'SET closedAt = :now, expiresAt = :graceEnd',
+        ConditionExpression: 'expiresAt > :now AND attribute_not_exists(closedAt)',
+        ExpressionAttributeValues: { ':now': now, ':graceEnd': now + PHONE_RELOAD_GRACE_SECONDS },
+      }),
+    );
+    return true;
+  } catch (error) {
+    // No report, or one that had lapsed: nothing was reachable to keep.
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 /**

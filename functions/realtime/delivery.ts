@@ -51,7 +51,10 @@ export async function deliver(companyId: string, connections: readonly Connectio
     } catch (error) {
       if (isGone(error)) {
         if (isYoung(c)) return;
-        await removeCompanyConnection(c).catch((e) => logError({ route: 'deliver', companyId, connectionId: c.connectionId }, e));
+        // Closed by the browser, as at $disconnect (a reload, maybe): its phone keeps the reload grace.
+        await removeCompanyConnection(c, { reloadGrace: true }).catch((e) =>
+          logError({ route: 'deliver', companyId, connectionId: c.connectionId }, e),
+        );
       } else {
         logError({ route: 'deliver', companyId, connectionId: c.connectionId, event: event.type }, error);
       }

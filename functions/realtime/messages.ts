@@ -1,11 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SOCKET_FLOOD_ALLOWANCE, SOCKET_FRAME_BURST, SOCKET_FRAMES_PER_SECOND } from '../../shared/constants';
 import { CLIENT_EVENT_TYPES, type ClientMessage, ClientMessageSchema } from '../../shared/contract/realtime';
 import { MAX_CLIENT_MESSAGE_BYTES, type RealtimeErrorCode } from '../../shared/contract/realtime-events';
 import { markActive } from '../auth/accounts';
-import { tableName } from '../lib/config';
-import { db } from '../lib/db';
-import { epochSeconds, keys } from '../lib/table';
 import { answerCall } from '../voice/call-answers';
 import { beatRecordsActivity } from './activity';
 import { addRoom, type NewConnection, recordHeartbeat, removeCompanyConnection, removeRoom } from './connections';
@@ -14,6 +10,7 @@ import { takeFrame } from './frame-limit';
 import { reportDeviceState } from './phones';
 import { announceDepartures, liveConnections, sendSnapshot } from './presence';
 import { roomOfCompany } from './rooms';
+import { socketSessionHolds } from './socket-session';
 
 const KNOWN_TYPES = new Set<string>(CLIENT_EVENT_TYPES);
 
@@ -91,6 +88,9 @@ export async function handleClientMessage(connectionId: string, raw: string): Pr
       await removeRoom(connection, message.data.room);
       return reply(connectionId, { type: 'room_left', data: { room: message.data.room } });
     case 'device_state':
+      // Only a member who may still take the company's calls becomes reachable: a socket outliving its
+      // session, its member's removal or its company is closed as at a check-in.
+      if (message.data.registered && !(await socketSessionHolds(connection))) return endSocket(connection);
       await reportDeviceState(connection, message.data.registered);
       return reply(connectionId, { type: 'device_state_ack', data: { registered: message.data.registered } });
     case 'accept_call':
@@ -106,19 +106,15 @@ export async function handleClientMessage(connectionId: string, raw: string): Pr
 
 /**
  * A heartbeat keeps the socket registered and present, records the user's activity (once a minute),
- * and is where a socket that outlived its sign-in session (ended, signed out, revoked) is dropped.
- * The first one gets the presence snapshot.
+ * and is where a socket that outlived its sign-in session (ended, signed out, revoked), its member's
+ * removal or its company is dropped. The first one gets the presence snapshot.
  */
 async function heartbeat(connection: NewConnection): Promise<void> {
   const now = Date.now();
   // Side by side where the order does not matter (a check-in's time is most of the socket's
   // Lambda bill); the sweep below must follow this socket's last-seen, or it could sweep the socket itself.
-  const [open, beat] = await Promise.all([sessionIsOpen(connection), recordHeartbeat(connection, now)]);
-  if (!open) {
-    await removeCompanyConnection(connection);
-    await closeSocket(connection.connectionId);
-    return announceDepartures(connection.companyId, [connection]);
-  }
+  const [open, beat] = await Promise.all([socketSessionHolds(connection), recordHeartbeat(connection, now)]);
+  if (!open) return endSocket(connection);
   if (!beat) return closeSocket(connection.connectionId);
   const [live] = await Promise.all([
     liveConnections(connection.companyId),
@@ -132,8 +128,9 @@ async function heartbeat(connection: NewConnection): Promise<void> {
   if (beat.first) await sendSnapshot(connection, live);
 }
 
-async function sessionIsOpen(c: NewConnection): Promise<boolean> {
-  if (c.sessionExpiresAt <= epochSeconds()) return false;
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.refreshFamily(c.sessionId) }));
-  return Boolean(Item && !Item.revoked);
+/** Drops a socket whose session no longer holds: it is forgotten, closed, and the others hear its member left. */
+async function endSocket(connection: NewConnection): Promise<void> {
+  await removeCompanyConnection(connection);
+  await closeSocket(connection.connectionId);
+  return announceDepartures(connection.companyId, [connection]);
 }

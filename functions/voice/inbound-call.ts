@@ -74,7 +74,9 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
   const members = await usersToRing(channel);
   // Ring only when someone can answer: with no member's phone ready the caller goes to voicemail at
   // once instead of hearing the whole ring first; with one, everyone rings (docs/product.md §10.5).
-  const ready = members.length > 0 ? await readyUserIds(provider.companyId) : new Set<string>();
+  // A phone whose tab is reloading still counts, for the reload grace: the new page takes the call.
+  const ready =
+    members.length > 0 ? await readyUserIds(provider.companyId, undefined, { withinReloadGrace: true }) : new Set<string>();
   const nobodyReady = members.length > 0 && !members.some((u) => ready.has(u.id));
   const rung = nobodyReady ? [] : members;
   const createdAt = new Date().toISOString();

@@ -1,15 +1,24 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_VOICEMAIL_GREETING, PHONE_READY_LAPSE_SECONDS, SOCKET_CHECK_IN_MS } from '../../shared/constants';
+import { keys } from '../../functions/lib/table';
+import {
+  DEFAULT_VOICEMAIL_GREETING,
+  PHONE_READY_LAPSE_SECONDS,
+  PHONE_RELOAD_GRACE_SECONDS,
+  SOCKET_CHECK_IN_MS,
+} from '../../shared/constants';
 import { socketPath } from '../../shared/contract/realtime-events';
+import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import { type Account, callRoute, signUp } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import { ownGateway } from '../support/own-gateway';
 import { openSocket, openSocketAt, ticketFor } from '../support/realtime';
 import { createInbox } from '../support/settings';
 import { newPhone } from '../support/sms';
+import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
-import { callFromPhone, hangUpCall } from '../support/twilio';
-import { addInboxMember, identityOf, listCalls, voiceLine } from '../support/voice';
+import { callFromPhone, hangUpCall, newTwilioAccount, numbersByKind } from '../support/twilio';
+import { addInboxMember, identityOf, listCalls, routeChannel, voiceLine } from '../support/voice';
 
 /**
  * docs/product.md §10.5 Phone ready: a member can take calls while a tab of theirs has a live socket
@@ -71,6 +80,62 @@ describe('a member’s phone', () => {
     await tab.phone(true);
     expect(await phoneReady(owner, owner)).toBe(true);
     await tab.close();
+  });
+});
+
+describe('a device_state from a socket whose member was removed', () => {
+  /**
+   * The moment between a removal's write and its closing of the member's sockets
+   * (functions/team/members.ts), held still: the removal itself closes them a moment later.
+   */
+  const markRemoved = async (member: Account) => {
+    const { client, tableName } = testTable();
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.user(member.company.id, member.user.id),
+        UpdateExpression: 'SET removedAt = :now',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+  };
+  /** The member's ready phones as the voice webhook reads them, closed sockets within the grace included. */
+  const readyPhones = async (member: Account) => {
+    const { client, tableName } = testTable();
+    const { PK, SKPrefix } = keys.phonesReadyOfUser(member.company.id, member.user.id);
+    const { Items = [] } = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
+        ConsistentRead: true,
+      }),
+    );
+    return Items;
+  };
+
+  it('closes the socket and leaves the member unreachable', async () => {
+    const owner = await signUp();
+    const agent = await addTeamMember(owner, { name: 'Agent Smith' });
+    const watcher = await openSocket(owner);
+    const tab = await openSocket(agent);
+    await markRemoved(agent);
+    tab.send({ type: 'device_state', data: { registered: true } });
+    const answer = await Promise.race([
+      tab.closed.then(() => 'closed'),
+      tab.next('device_state_ack').then(
+        () => 'acknowledged',
+        () => 'closed',
+      ),
+    ]);
+    expect(answer).toBe('closed');
+    expect(tab.log.filter((e) => e.type === 'device_state_ack')).toEqual([]);
+    expect(await readyPhones(agent)).toEqual([]);
+    // The others see them leave, and never see their phone ready.
+    expect((await watcher.next('user_left', (e) => e.data.id === agent.user.id)).data).toEqual({ id: agent.user.id });
+    await watcher.beat();
+    expect(watcher.log.filter((e) => e.type === 'phone_status_changed')).toEqual([]);
+    await watcher.close();
   });
 });
 
@@ -153,5 +218,80 @@ describe('a call with no member’s phone ready', () => {
     expect(record?.missedReason).toBeUndefined();
     await hangUpCall(call.sid);
     await Promise.all(line.sockets.map((s) => s.close()));
+  });
+});
+
+describe('a tab being reloaded', () => {
+  // The number's calls come to this file's own gateway, whose functions run here on the clock the test moves.
+  const gateway = ownGateway({
+    functions: 'in-process',
+    environment: (origin) => ({ WEBHOOK_BASE_URL: `${origin}${TWILIO_WEBHOOKS}` }),
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const openHere = async (account: Account) => {
+    const ticket = await ticketFor(account);
+    const query = new URLSearchParams({ ticket, userId: account.user.id, companyId: account.company.id });
+    return openSocketAt(`ws://${gateway.host}${socketPath(account.company.id)}?${query}`, account.user.id);
+  };
+
+  /** A number routed to the owner alone, imported through this gateway: Twilio calls it here. */
+  const lineHere = async (owner: Account) => {
+    const twilio = await newTwilioAccount();
+    const { full } = numbersByKind(twilio);
+    const token = owner.tokens.accessToken;
+    const connected = await gateway.callRoute(endpoints.connectTwilio, {
+      token,
+      body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
+    });
+    const imported = await gateway.callRoute(endpoints.importChannels, {
+      params: { id: connected.body.data.provider.id },
+      token,
+      body: { numbers: [{ sid: full.sid, phoneNumber: full.phone_number, capabilities: { voice: true, sms: true } }] },
+    });
+    const channel = imported.body.data.channels[0];
+    if (!channel) throw new Error(`import: ${JSON.stringify(imported.body)}`);
+    await routeChannel(owner, channel, 'USER', owner.user.id);
+    return channel;
+  };
+
+  it(`rings its member for ${PHONE_RELOAD_GRACE_SECONDS} s after the socket of their ready phone closed, then sends callers to voicemail at once`, async () => {
+    const owner = await signUp();
+    const channel = await lineHere(owner);
+    const watcher = await openHere(owner);
+    const tab = await openHere(owner);
+    await tab.phone(true);
+    const start = Date.now();
+    vi.useFakeTimers({ now: start, toFake: ['Date'] });
+    await tab.close();
+    // Team says "Phone offline" at once: the grace is for a call's ring only.
+    expect((await watcher.next('phone_status_changed', (e) => !e.data.phoneReady)).data).toEqual({
+      userId: owner.user.id,
+      phoneReady: false,
+    });
+    expect(await phoneReady(owner, owner, gateway.callRoute)).toBe(false);
+
+    // The reloading tab has not reported its phone again yet: the call rings as usual.
+    vi.setSystemTime(start + (PHONE_RELOAD_GRACE_SECONDS - 1) * 1000);
+    const during = await callFromPhone({ from: newPhone(), to: channel.identifier });
+    expect(during.legs.map((l) => [l.to, l.status])).toEqual([[`client:${identityOf(owner)}`, 'ringing']]);
+    expect(during.said.join(' ')).not.toContain(DEFAULT_VOICEMAIL_GREETING);
+    expect((await watcher.next('incoming_call')).data.callSid).toBe(during.sid);
+    const rung = (await listCalls(owner)).body.data.calls.find((c) => c.providerCallId === during.sid);
+    expect(rung?.callStatus).toBe('RINGING');
+    expect(rung?.missedReason).toBeUndefined();
+    await hangUpCall(during.sid);
+
+    // No tab came back within the grace: nobody can take the call.
+    vi.setSystemTime(start + (PHONE_RELOAD_GRACE_SECONDS + 1) * 1000);
+    const after = await callFromPhone({ from: newPhone(), to: channel.identifier });
+    expect(after.legs).toEqual([]);
+    expect(after.said.join(' ')).toContain(DEFAULT_VOICEMAIL_GREETING);
+    const missed = (await listCalls(owner)).body.data.calls.find((c) => c.providerCallId === after.sid);
+    expect(missed).toMatchObject({ callStatus: 'NO_ANSWER', missedReason: 'No one was available' });
+    await hangUpCall(after.sid);
+    await watcher.close();
   });
 });

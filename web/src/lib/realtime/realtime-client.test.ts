@@ -89,8 +89,8 @@ describe('the realtime client', () => {
       ticket: async () => 't',
       onEvent: () => {},
       onReconnect: () => {},
-      heartbeatMs: 5,
-      checkInMs: 15,
+      heartbeatMs: 20,
+      checkInMs: 60,
       answerAfterMs: 1,
       backoff: { initialMs: 1, factor: 2, maxMs: 4 },
       url: (_who, ticket) => `${server.base}/ws?ticket=${ticket}`,
@@ -117,6 +117,36 @@ describe('the realtime client', () => {
     expect(routes(server.connections[1]?.messages).slice(0, 2)).toEqual(['check-in', 'heartbeat']);
   });
 
+  it('checks in on a beat that comes half a check-in late, as a hidden tab’s throttled timers make it', async () => {
+    const server = await startServer();
+    stopServer = server.close;
+    const client = createRealtimeClient({
+      ticket: async () => 't',
+      onEvent: () => {},
+      onReconnect: () => {},
+      heartbeatMs: 20,
+      checkInMs: 1_000,
+      answerAfterMs: 1,
+      url: (_who, ticket) => `${server.base}/ws?ticket=${ticket}`,
+    });
+    stopClient = client.stop;
+    vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
+    try {
+      client.start(identity);
+      await server.until(() => (server.connections[0]?.messages.length ?? 0) >= 3);
+      const routes = () => (server.connections[0]?.messages ?? []).map((m) => (m as { action?: string }).action ?? 'check-in');
+      // Far fewer beats than a check-in's count, but the time of one and a half has gone by.
+      const before = routes().length;
+      vi.setSystemTime(Date.now() + 1_500);
+      await server.until(() => routes().length > before);
+      expect(routes()[0]).toBe('check-in');
+      expect(routes().slice(1, before)).not.toContain('check-in');
+      expect(routes()[before]).toBe('check-in');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('asks for no answer while the server has spoken lately: those beats go one-way', async () => {
     const server = await startServer();
     stopServer = server.close;
@@ -128,8 +158,8 @@ describe('the realtime client', () => {
       ticket: async () => 't',
       onEvent: () => {},
       onReconnect: () => {},
-      heartbeatMs: 5,
-      checkInMs: 15,
+      heartbeatMs: 20,
+      checkInMs: 60,
       answerAfterMs: 60_000,
       url: (_who, ticket) => `${server.base}/ws?ticket=${ticket}`,
     });

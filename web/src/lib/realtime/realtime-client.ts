@@ -52,7 +52,8 @@ const retryAfterMs = (details: { retryAfterSeconds?: unknown } | undefined) =>
  */
 export function createRealtimeClient(options: RealtimeClientOptions) {
   const heartbeatMs = options.heartbeatMs ?? SOCKET_HEARTBEAT_MS;
-  const beatsPerCheckIn = Math.max(1, Math.round((options.checkInMs ?? SOCKET_CHECK_IN_MS) / heartbeatMs));
+  const checkInMs = options.checkInMs ?? SOCKET_CHECK_IN_MS;
+  const beatsPerCheckIn = Math.max(1, Math.round(checkInMs / heartbeatMs));
   const answerAfterMs = options.answerAfterMs ?? SOCKET_ANSWER_AFTER_MS;
   const url = options.url ?? socketUrl;
   let identity: SocketIdentity | null = null;
@@ -64,8 +65,10 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
   let generation = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
-  // Beats sent on the current socket: its first, then every beatsPerCheckIn-th, is a check-in.
+  // Beats sent on the current socket since its last check-in (0: none yet). Its first beat, then every
+  // beatsPerCheckIn-th, is a check-in; so is one that comes half a check-in late.
   let beats = 0;
+  let checkedInAt = 0;
   // When the current socket last brought anything from the server (opened, an event, an answer).
   let heardAt = 0;
   const stateListeners = new Set<() => void>();
@@ -93,8 +96,14 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
    */
   const heartbeat = () => {
     if (!identity) return;
-    const checkIn = beats++ % beatsPerCheckIn === 0;
-    const data = { userId: identity.userId, timestamp: new Date().toISOString() };
+    const now = Date.now();
+    // A hidden tab's timers may fire once a minute: counted, its check-ins would come every 10 minutes,
+    // at the edge of the 11 minutes after which its presence and its phone lapse (docs/product.md §10.5).
+    // Half a check-in late is taken as such (every 7½ minutes then): a visible tab's beats never are.
+    const checkIn = beats === 0 || beats >= beatsPerCheckIn || now - checkedInAt >= checkInMs * 1.5;
+    beats = checkIn ? 1 : beats + 1;
+    if (checkIn) checkedInAt = now;
+    const data = { userId: identity.userId, timestamp: new Date(now).toISOString() };
     if (checkIn) {
       send({ type: 'heartbeat', data });
       // The phone's state rides with each check-in: the server forgets a report it stops hearing (docs/product.md §10.5).

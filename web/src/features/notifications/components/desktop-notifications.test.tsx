@@ -14,7 +14,7 @@ vi.mock('@/lib/realtime/realtime', () => import('@/test-realtime'));
 
 /** A stand-in for the browser: its permission, whether the tab is hidden, what it showed and focused. */
 function fakeNotifier(permission: NotifierPermission, answer: NotifierPermission = 'granted') {
-  const state = { permission, hidden: true, shown: [] as DesktopNotice[], focused: 0, asked: 0 };
+  const state = { permission, hidden: true, shown: [] as DesktopNotice[], closed: [] as string[], focused: 0, asked: 0 };
   const notifier: Notifier = {
     permission: () => state.permission,
     requestPermission: async () => {
@@ -23,6 +23,7 @@ function fakeNotifier(permission: NotifierPermission, answer: NotifierPermission
       return answer;
     },
     show: (notice) => state.shown.push(notice),
+    close: (tag) => state.closed.push(tag),
     isHidden: () => state.hidden,
     focus: () => {
       state.focused += 1;
@@ -246,6 +247,27 @@ describe('DesktopNotifications', () => {
       await waitFor(() => expect(StubNotification.made).toHaveLength(1));
       act(() => StubNotification.made[0]?.onclick?.());
       expect(answer).not.toHaveBeenCalled();
+    });
+
+    it('takes its notice back once the call no longer rings: answered, here or by a colleague, or over', async () => {
+      ring({ callSid: 'CA1', soundBlocked: true, answer: vi.fn() });
+      push('incoming_call', { callSid: 'CA1', from: '+14155550201', to: '+14155550101', contact: null });
+      push('incoming_call', { callSid: 'CA2', from: '+14155550202', to: '+14155550101', contact: null });
+      await waitFor(() => expect(StubNotification.made).toHaveLength(2));
+      const notice = (callSid: string) => StubNotification.made.find((n) => n.options.tag === `call-${callSid}`);
+      push('call_answered', { callSid: 'CA1', answeredBy: 'u-2' });
+      expect(notice('CA1')?.closed).toBe(true);
+      expect(notice('CA2')?.closed).toBe(false);
+      push('call_ended', { callSid: 'CA2', callStatus: 'NO_ANSWER' });
+      expect(notice('CA2')?.closed).toBe(true);
+    });
+
+    it('raises none for a call that stopped ringing while its caller was being made readable', async () => {
+      ring({ callSid: null, soundBlocked: true, answer: vi.fn() });
+      push('incoming_call', { callSid: 'CA3', from: '+14155550201', to: '+14155550101', contact: null });
+      push('call_ended', { callSid: 'CA3', callStatus: 'NO_ANSWER' });
+      await act(() => import('@shared/phone-numbers'));
+      expect(StubNotification.made).toEqual([]);
     });
   });
 });

@@ -22,6 +22,8 @@ export interface Notifier {
   /** Asks the browser; only ever on the person's click (never on load). */
   requestPermission(): Promise<NotifierPermission>;
   show(notice: DesktopNotice): void;
+  /** Takes back the notice of that tag, if it is still shown (a call that no longer rings). */
+  close(tag: string): void;
   /** The tab is in the background (document.visibilityState): only then is a notice shown. */
   isHidden(): boolean;
   /** Brings the tab to the front (a notice was clicked). */
@@ -30,6 +32,7 @@ export interface Notifier {
 
 export function browserNotifier(win: Window & typeof globalThis = window): Notifier {
   const api: typeof Notification | undefined = 'Notification' in win ? win.Notification : undefined;
+  const shown = new Map<string, Notification>();
   return {
     permission: () => (api ? api.permission : 'unsupported'),
     requestPermission: async () => (api ? api.requestPermission() : 'unsupported'),
@@ -38,10 +41,18 @@ export function browserNotifier(win: Window & typeof globalThis = window): Notif
       const notification = action
         ? new api(title, { body: `${body}\nClick to ${action.toLowerCase()}`, tag, requireInteraction: true })
         : new api(title, { body, tag });
+      shown.set(tag, notification);
+      notification.onclose = () => {
+        if (shown.get(tag) === notification) shown.delete(tag);
+      };
       notification.onclick = () => {
         onClick();
         notification.close();
       };
+    },
+    close(tag) {
+      shown.get(tag)?.close();
+      shown.delete(tag);
     },
     isHidden: () => win.document.visibilityState === 'hidden',
     focus: () => win.focus(),

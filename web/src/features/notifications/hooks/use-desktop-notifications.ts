@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { messagePreview } from '@/lib/message-preview';
 import { useLazyPhoneFormat } from '@/lib/phone-display-lazy';
@@ -12,7 +12,8 @@ const firstLine = (text: string) => text.split(/\r?\n/, 1)[0] ?? '';
 /**
  * Once the person allowed them, a new inbound text and an incoming call show a desktop
  * notice while the tab is hidden; clicking it brings the tab back (on the conversation, for a text),
- * and answers the call. A call is also told in a visible tab while the browser blocks its ringtone.
+ * and answers the call. A call is also told in a visible tab while the browser blocks its ringtone;
+ * its notice goes once the call no longer rings (answered here or elsewhere, or over).
  * Never for the person's own actions (only inbound texts and calls ringing them are told).
  */
 export function useDesktopNotifications(notifier: Notifier) {
@@ -46,10 +47,18 @@ export function useDesktopNotifications(notifier: Notifier) {
   // A call also while the tab is visible when the browser blocks its ringtone (docs/product.md §10.5):
   // the notice is then the only sound. Its click answers the call if it still rings here.
   const callNoticeWanted = () => notifier.permission() === 'granted' && (notifier.isHidden() || ringingCall().soundBlocked);
+  // The calls that no longer ring: their notice, which stays until acted on, goes (or never comes).
+  const noLongerRinging = useRef(new Set<string>());
+  const stopRinging = (callSid: string) => {
+    noLongerRinging.current.add(callSid);
+    notifier.close(`call-${callSid}`);
+  };
+  useRealtimeEvent('call_answered', ({ data }) => stopRinging(data.callSid));
+  useRealtimeEvent('call_ended', ({ data }) => stopRinging(data.callSid));
   useRealtimeEvent('incoming_call', ({ data }) => {
     if (!callNoticeWanted()) return;
     void caller(data.contact?.name, data.from).then((body) => {
-      if (!callNoticeWanted()) return;
+      if (!callNoticeWanted() || noLongerRinging.current.has(data.callSid)) return;
       notifier.show({
         title: 'Incoming call',
         body,

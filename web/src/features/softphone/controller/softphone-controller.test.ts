@@ -9,6 +9,7 @@ import {
   DEVICE_NOT_INITIALIZED,
   INIT_FAILED,
   MAKE_CALL_FAILED,
+  RECOVER_DELAYS_MS,
   SETTINGS_CHANGED,
 } from './softphone-controller';
 
@@ -358,6 +359,55 @@ describe('the softphone controller', () => {
     controller.foreground();
     await settle();
     expect(shown().banner).toEqual({ state: 'error', message: 'Connection lost. Please refresh the page.' });
+  });
+
+  it('registers by itself when its first registration fails, without a reload or the tab coming back', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    let attempts = 0;
+    const reconnect = vi.fn(async () => {
+      // The first attempt finds the service still away; the second registers.
+      if (++attempts === 1) throw new Error('offline');
+      phone.emit('registered');
+    });
+    const phone = fakeSoftphone({ reconnect });
+    const { controller, shown } = controllerOf(phone);
+    controller.start();
+    await settle();
+    phone.emit('error', new SoftphoneError('Could not connect to Twilio', 53000));
+    expect(shown().banner).toEqual({ state: 'error', message: 'Connection error: Could not connect to Twilio' });
+    // Another error meanwhile does not put the attempt off.
+    await vi.advanceTimersByTimeAsync(RECOVER_DELAYS_MS[0] - 1);
+    phone.emit('error', new SoftphoneError('Could not connect to Twilio', 53000));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(RECOVER_DELAYS_MS[1]);
+    expect(reconnect).toHaveBeenCalledTimes(2);
+    expect(shown().registered).toBe(true);
+    expect(shown().banner).toEqual({ state: 'ready', message: 'Ready to make and take calls' });
+    await vi.advanceTimersByTimeAsync(RECOVER_DELAYS_MS[4]);
+    expect(reconnect).toHaveBeenCalledTimes(2);
+  });
+
+  it('goes on trying by itself after a failed reconnect in the foreground', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    let fail = true;
+    const reconnect = vi.fn(async () => {
+      if (fail) throw new Error('offline');
+      phone.emit('registered');
+    });
+    const phone = fakeSoftphone({ reconnect });
+    const { controller, shown } = controllerOf(phone);
+    controller.start();
+    await settle();
+    // Never registered (its registration still under way when the tab went to the background and back).
+    controller.foreground();
+    await settle();
+    expect(shown().banner).toEqual({ state: 'error', message: 'Connection lost. Please refresh the page.' });
+    fail = false;
+    await vi.advanceTimersByTimeAsync(RECOVER_DELAYS_MS[0]);
+    expect(reconnect).toHaveBeenCalledTimes(2);
+    expect(shown().registered).toBe(true);
+    expect(shown().banner?.message).toBe('Ready to make and take calls');
   });
 
   it('stop lets the device go and its timers; start again (React StrictMode) starts a new device', async () => {

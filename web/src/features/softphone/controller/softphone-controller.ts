@@ -123,6 +123,8 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
   const ended = createEndedCalls();
   /** Attempts to take a lapsed registration up again since it lapsed. */
   let recoveries = 0;
+  /** An attempt to register again is due (recoverSoon). */
+  let recovering = false;
   const timers = { banner: undefined, outcome: undefined, retry: undefined, recover: undefined } as Record<
     'banner' | 'outcome' | 'retry' | 'recover',
     ReturnType<typeof setTimeout> | undefined
@@ -256,7 +258,9 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
   /** Registers a lapsed device again after the next of RECOVER_DELAYS_MS, until it is registered. */
   function recoverSoon() {
     const delay = RECOVER_DELAYS_MS[Math.min(recoveries, RECOVER_DELAYS_MS.length - 1)] ?? 60_000;
+    recovering = true;
     timer('recover', delay, () => {
+      recovering = false;
       const phone = softphone;
       if (state.availability !== 'available' || !phone || phone.isRegistered()) return;
       recoveries++;
@@ -269,10 +273,20 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
     });
   }
 
+  /**
+   * A device that failed and is not registered (its first registration refused, a reconnect that
+   * failed) rings nothing, though it never lapsed: it is taken up again as a lapsed one is, unless an
+   * attempt is already due (docs/product.md §10.5 Phone ready).
+   */
+  function recoverIfUnregistered() {
+    if (!recovering && softphone && !softphone.isRegistered()) recoverSoon();
+  }
+
   /** Lets the running softphone go; the widget has no call. */
   function end() {
     timer('recover', null, () => {});
     recoveries = 0;
+    recovering = false;
     endStart?.();
     endStart = null;
     softphone?.destroy();
@@ -304,6 +318,7 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
       }),
       on('registered', () => {
         recoveries = 0;
+        recovering = false;
         timer('recover', null, () => {});
         set({ banner: READY, registered: true });
       }),
@@ -316,7 +331,10 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
         });
         recoverSoon();
       }),
-      on('error', (error) => set({ banner: { state: 'error', message: `Connection error: ${error.message}` } })),
+      on('error', (error) => {
+        set({ banner: { state: 'error', message: `Connection error: ${error.message}` } });
+        recoverIfUnregistered();
+      }),
       on('incoming', (call) => {
         if (!dispatch({ type: 'incoming', call: infoOf(call), at: Date.now() })) {
           // One call at a time (docs/product.md §4 Call manager): the caller goes on ringing for the other agents.
@@ -475,7 +493,10 @@ export function createSoftphoneController({ create, tokens }: SoftphoneControlle
         phone.reconnect().catch((error: unknown) =>
           step(() => {
             console.error('Reconnecting the device failed', error);
-            if (phone === softphone) set({ banner: { state: 'error', message: 'Connection lost. Please refresh the page.' } });
+            if (phone !== softphone) return;
+            set({ banner: { state: 'error', message: 'Connection lost. Please refresh the page.' } });
+            // Said as the SPEC words it, yet no reload is needed: the tab goes on trying by itself.
+            recoverIfUnregistered();
           }),
         );
       });
