@@ -55,7 +55,12 @@ import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PRE
 import { WS_PATH_REWRITE } from './constructs/web-hosting';
 import { knownLayerArns, optInRegions } from './regions';
 import { nestedTemplatesOf } from './resolve-template';
-import { API_GATEWAY_LOGGING_ROLE_CONTEXT, QUEUE_CONSUMER_MAX_CONCURRENCY, type SwitchboardStack } from './switchboard-stack';
+import {
+  API_GATEWAY_LOGGING_ROLE_CONTEXT,
+  PROJECT_ROOT,
+  QUEUE_CONSUMER_MAX_CONCURRENCY,
+  type SwitchboardStack,
+} from './switchboard-stack';
 import { annotationsOf, synth as synthOnce, type Variant } from './test-synth';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-infra-'));
@@ -170,6 +175,15 @@ function isAccountWide(name: string, stack: SwitchboardStack): boolean {
 
 const withoutWeb = synth();
 const { template } = withoutWeb;
+/** The stack with a built web app, as operators deploy it (docs/deploy.md: Deploy); synthesised once. */
+function synthWithWeb() {
+  const dist = path.join(tmp, 'dist');
+  if (!fs.existsSync(dist)) {
+    fs.mkdirSync(dist);
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
+  }
+  return synth({ webDistPath: dist });
+}
 
 describe('table', () => {
   it('is the single table of tableDefinition, on demand, retained (deletion protection: deploy.suite.ts)', () => {
@@ -940,10 +954,7 @@ describe('web app upload', () => {
   });
 
   it('uploads web/dist when it exists', () => {
-    const dist = path.join(tmp, 'dist');
-    fs.mkdirSync(dist);
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
-    const withWeb = synth({ webDistPath: dist });
+    const withWeb = synthWithWeb();
     withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
     expect(nagFindings(withWeb.app)).toEqual([]);
   });
@@ -1614,6 +1625,62 @@ describe('regions', () => {
     // SES configuration sets only where the region's CloudFormation has them (mail-configuration.ts).
     regional.template.resourceCountIs('AWS::SES::ConfigurationSet', REGIONS_WITHOUT_MAIL_CONFIGURATION.includes(region) ? 0 : 1);
     expect(nagFindings(regional.app)).toEqual([]);
+  });
+});
+
+describe('the documents’ numbers that follow from the code', () => {
+  const doc = (name: string) => fs.readFileSync(path.join(PROJECT_ROOT, 'docs', name), 'utf8');
+  /** Resources of each template as `npx cdk synth` writes it (with its AWS::CDK::Metadata). */
+  const sizesOf = (stack: Stack) =>
+    Object.fromEntries(
+      Object.entries(templatesOf(stack)).map(([stackPath, t]) => [stackPath, Object.keys(t.toJSON().Resources).length + 1]),
+    );
+
+  it('docs/architecture.md: Stack sizes gives each template’s resources as operators deploy it, with its room', () => {
+    // The web app built; the logging role's two resources counted from the variant that has them.
+    const deployed = sizesOf(synthWithWeb().stack);
+    const withRole = sizesOf(synth({ context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: true } }).stack);
+    const roleAdds = (withRole.Switchboard as number) - (sizesOf(withoutWeb.stack).Switchboard as number);
+    expect(roleAdds).toBe(2);
+    const table = doc('architecture.md');
+    const row = (name: string) => table.match(new RegExp(`^\\| \`${name}\`[^|]*\\| ([^|]+) \\| ([^|]+) \\|`, 'm'));
+    const parent = row('Switchboard');
+    expect(parent?.[1]?.trim()).toBe(
+      `${deployed.Switchboard}; ${(deployed.Switchboard as number) + roleAdds} with the logging role`,
+    );
+    expect(parent?.[2]?.trim()).toBe(String(MAX_TEMPLATE_RESOURCES - (deployed.Switchboard as number) - roleAdds));
+    for (const nested of [HTTP_FUNCTIONS_STACK, 'FeatureRoutes']) {
+      const found = row(nested);
+      expect(found?.[1]?.trim(), nested).toBe(String(deployed[`Switchboard/${nested}`]));
+      expect(found?.[2]?.trim().split(',')[0], nested).toBe(
+        String(MAX_TEMPLATE_RESOURCES - (deployed[`Switchboard/${nested}`] as number)),
+      );
+    }
+  });
+
+  it('docs/deploy.md: Choose the region gives the number of regions whose extension layer the stack knows', () => {
+    const regions = Object.keys(knownLayerArns());
+    expect(doc('deploy.md')).toContain(`The stack knows it for ${regions.length} regions`);
+    // Osaka has no arm64 layer in aws-cdk-lib's facts: the document names it among those that need the parameter.
+    expect(regions).not.toContain('ap-northeast-3');
+  });
+
+  it('docs/operations.md: Cost gives the alarms, the metrics they watch and what they cost', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+    // A metric-math alarm is billed for each metric it reads.
+    const metrics = alarms.reduce(
+      (sum, a) =>
+        sum + ((a.Properties.Metrics as { MetricStat?: unknown }[] | undefined)?.filter((m) => m.MetricStat).length ?? 1),
+      0,
+    );
+    const custom = Object.keys(template.findResources('AWS::Logs::MetricFilter')).length + 1; // + FunctionTimeUsed
+    /** A price as the table writes it, as a pattern. */
+    const money = (dollars: number) => `\\$${dollars.toFixed(2).replace('.', '\\.')}`;
+    const text = doc('operations.md');
+    expect(text).toContain(`${alarms.length} alarms over ${metrics} metrics ($0.10 a metric;`);
+    expect(text).toMatch(new RegExp(`${alarms.length} alarms over ${metrics} metrics [^|]*\\| ${money(metrics * 0.1)} \\|`));
+    expect(text).toContain(`CloudWatch custom metrics: ${custom} (`);
+    expect(text).toMatch(new RegExp(`CloudWatch custom metrics: ${custom} [^|]*\\| ${money(custom * 0.3)} \\|`));
   });
 });
 
