@@ -1636,7 +1636,7 @@ describe('the documents’ numbers that follow from the code', () => {
       Object.entries(templatesOf(stack)).map(([stackPath, t]) => [stackPath, Object.keys(t.toJSON().Resources).length + 1]),
     );
 
-  it('docs/architecture.md: Stack sizes gives each template’s resources as operators deploy it, with its room', () => {
+  it('gives each template’s resources as operators deploy it, with its room (docs/architecture.md: Stack sizes)', () => {
     // The web app built; the logging role's two resources counted from the variant that has them.
     const deployed = sizesOf(synthWithWeb().stack);
     const withRole = sizesOf(synth({ context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: true } }).stack);
@@ -1658,14 +1658,14 @@ describe('the documents’ numbers that follow from the code', () => {
     }
   });
 
-  it('docs/deploy.md: Choose the region gives the number of regions whose extension layer the stack knows', () => {
+  it('gives the number of regions whose extension layer the stack knows (docs/deploy.md: Choose the region)', () => {
     const regions = Object.keys(knownLayerArns());
     expect(doc('deploy.md')).toContain(`The stack knows it for ${regions.length} regions`);
     // Osaka has no arm64 layer in aws-cdk-lib's facts: the document names it among those that need the parameter.
     expect(regions).not.toContain('ap-northeast-3');
   });
 
-  it('docs/operations.md: Cost gives the alarms, the metrics they watch and what they cost', () => {
+  it('gives the alarms, the metrics they watch and what they cost (docs/operations.md: Cost)', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
     // A metric-math alarm is billed for each metric it reads.
     const metrics = alarms.reduce(
