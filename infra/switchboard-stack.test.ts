@@ -1681,6 +1681,13 @@ describe('the documents’ numbers that follow from the code', () => {
     expect(text).toMatch(new RegExp(`${alarms.length} alarms over ${metrics} metrics [^|]*\\| ${money(metrics * 0.1)} \\|`));
     expect(text).toContain(`CloudWatch custom metrics: ${custom} (`);
     expect(text).toMatch(new RegExp(`CloudWatch custom metrics: ${custom} [^|]*\\| ${money(custom * 0.3)} \\|`));
+    // The README's fixed cost of a deployment: the KMS key, two secrets, the alarms, the custom metrics, the dashboard.
+    const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    expect(readme).toMatch(
+      new RegExp(
+        `${alarms.length} alarms, ${custom} custom metrics, the dashboard \\| ${money(1 + 0.8 + metrics * 0.1 + custom * 0.3 + 3)} `,
+      ),
+    );
   });
 });
 

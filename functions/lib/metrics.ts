@@ -34,4 +34,7 @@ export function reportTimeUsed(usedMs: number, timeMs: number, write: (line: str
   write(embeddedMetricLine(TIME_USED_METRIC, percent, 'Percent'));
 }
 
-const stdout = (line: string) => void process.stdout.write(`${line}\n`);
+/** In Lambda only (its JSON log format): locally no CloudWatch reads the line, and it would only clutter. */
+const stdout = (line: string) => {
+  if (process.env.AWS_LAMBDA_LOG_FORMAT === 'JSON') process.stdout.write(`${line}\n`);
+};
