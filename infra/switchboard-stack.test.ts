@@ -1681,7 +1681,7 @@ describe('the documents’ numbers that follow from the code', () => {
     expect(text).toMatch(new RegExp(`${alarms.length} alarms over ${metrics} metrics [^|]*\\| ${money(metrics * 0.1)} \\|`));
     expect(text).toContain(`CloudWatch custom metrics: ${custom} (`);
     expect(text).toMatch(new RegExp(`CloudWatch custom metrics: ${custom} [^|]*\\| ${money(custom * 0.3)} \\|`));
-    // The fixed cost of a deployment in README.md: Running it in AWS (the KMS key, two secrets, the alarms, the custom metrics, the dashboard).
+    // The fixed cost of a deployment (README.md: Running it in AWS): the KMS key, two secrets, the alarms, the custom metrics, the dashboard.
     const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
     expect(readme).toMatch(
       new RegExp(
