@@ -50,6 +50,14 @@ export const AWS_PRICES = {
     /** Symmetric requests, $0.03 per 10,000 (the key's $1 a month is the deployment's). */
     requestsPerMillion: 3.0,
   },
+  cloudWatchLogs: {
+    source: 'https://aws.amazon.com/cloudwatch/pricing/',
+    /** Standard log class, data ingested; each event is billed 26 bytes above its own. */
+    ingestedPerGb: 0.5,
+    eventOverheadBytes: 26,
+    /** Archived (compressed, about 0.15 of the raw size), per GB-month: a month of function logs is kept 30 days. */
+    storedPerGbMonth: 0.03,
+  },
   ses: {
     source: 'https://aws.amazon.com/ses/pricing/',
     /** Outbound mail, $0.10 per 1,000. */

@@ -43,6 +43,7 @@ import {
   awsBill,
   companyMonthUsage,
   gbSeconds,
+  logUsage,
   type MeasuredParts,
   meteredUnits,
   noUsage,
@@ -82,6 +83,8 @@ if (!existsSync(CHROMIUM)) {
 }
 const started = performance.now();
 console.log('Starting a local stack with the built web app...');
+// Write units from the items' sizes, index writes included (local/dynamodb-proxy.ts capacityUnits).
+process.env.DYNAMODB_ITEM_SIZES = 'on';
 const stack = await startTestStack({ web: true, webBuild: true, label: 'cost' });
 const { urls } = stack.provided;
 const apiOrigin = new URL(urls.api).origin;
@@ -148,6 +151,10 @@ interface Counter {
   httpApiRequests: number;
   socketMessages: number;
   socketMinutes: number;
+  /** Lines of the HTTP API's access log: one a request. */
+  httpAccessLines: number;
+  /** Lines of the WebSocket API's access log: a connect, each message from a tab, a disconnect. */
+  socketAccessLines: number;
   byKind: Map<string, number>;
 }
 const counter: Counter = {
@@ -157,6 +164,8 @@ const counter: Counter = {
   httpApiRequests: 0,
   socketMessages: 0,
   socketMinutes: 0,
+  httpAccessLines: 0,
+  socketAccessLines: 0,
   byKind: new Map(),
 };
 const countKind = (kind: string) => counter.byKind.set(kind, (counter.byKind.get(kind) ?? 0) + 1);
@@ -178,6 +187,7 @@ function watch(page: Page) {
       counter.bytesToOrigin += toOrigin;
       if (url.pathname.startsWith('/api/')) {
         counter.httpApiRequests += meteredUnits(toOrigin, AWS_PRICES.apiGateway.httpRequestIncrementBytes);
+        counter.httpAccessLines++;
         countKind(`${request.method()} ${url.pathname.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')}`);
       } else {
         countKind('static file');
@@ -194,6 +204,7 @@ function watch(page: Page) {
   page.on('websocket', (ws) => {
     if (new URL(ws.url()).origin.replace(/^ws/, 'http') !== webOrigin) return;
     counter.cloudFrontRequests++;
+    counter.socketAccessLines++;
     countKind('socket upgrade');
     const socket = { openedAt: simMs };
     openSockets.add(socket);
@@ -202,12 +213,14 @@ function watch(page: Page) {
       counter.socketMessages += meteredUnits(bytes, AWS_PRICES.apiGateway.socketMessageIncrementBytes);
       if (direction === 'in') counter.bytesOut += bytes;
       else counter.bytesToOrigin += bytes;
+      if (direction === 'out') counter.socketAccessLines++;
       countKind(direction === 'in' ? 'socket frame to the tab' : 'socket frame from the tab');
     };
     ws.on('framereceived', frame('in'));
     ws.on('framesent', frame('out'));
     ws.on('close', () => {
       if (!openSockets.delete(socket)) return;
+      counter.socketAccessLines++;
       counter.socketMinutes += (simMs - socket.openedAt) / 60_000;
     });
   });
@@ -229,6 +242,7 @@ const onCreate = (message: unknown) => {
   const bytes = typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0;
   counter.bytesToOrigin += bytes + request.path.length;
   counter.httpApiRequests += meteredUnits(bytes, AWS_PRICES.apiGateway.httpRequestIncrementBytes);
+  counter.httpAccessLines++;
   countKind(`webhook ${request.path.replace(/^\/webhooks\/twilio\/[^/]+/, '').replace(/\?.*$/, '')}`);
 };
 const onHeaders = (message: unknown) => {
@@ -310,6 +324,14 @@ function usageBetween(a: Snapshot, b: Snapshot) {
     const d = n - (a.counter.byKind[k] ?? 0);
     if (d) kinds[k] = d;
   }
+  Object.assign(
+    usage,
+    logUsage(
+      b.counter.httpAccessLines - a.counter.httpAccessLines,
+      b.counter.socketAccessLines - a.counter.socketAccessLines,
+      usage.lambdaInvocations,
+    ),
+  );
   const tableRequests: Record<string, Record<string, number>> = {};
   for (const [name, operations] of Object.entries(b.tableRequests)) {
     for (const [operation, n] of Object.entries(operations)) {
@@ -611,7 +633,9 @@ try {
     method: {
       timeCompression: `the pages' fake clocks (Playwright) and the stack's clock (local/clock.ts) moved ${STEP_MS} ms a step, each step's requests answered before the next`,
       events: `${TEXTS_IN} texts in, ${replies} replies, ${CALLS} calls, each followed by ${AFTER_EVENT_MS / 1000} s of the clocks; counted above the open tabs' own rate over the same time`,
-      dynamoDb: 'request units as the local DynamoDB endpoint estimates them (local/dynamodb-proxy.ts capacityUnits)',
+      dynamoDb:
+        'request units as the local DynamoDB endpoint estimates them from the items written, before and after, index writes included (local/dynamodb-proxy.ts capacityUnits, DYNAMODB_ITEM_SIZES=on)',
+      logs: 'access-log lines of both APIs as counted, and Lambda’s own lines per invocation, at LOG_EVENT_BYTES each (bench/lib/cost-model.ts)',
       lambda: 'each function’s measured run and init time locally at its AWS memory; local durations on a shared machine',
     },
     perOne: Object.fromEntries(Object.entries(parts).map(([k, u]) => [k, rounded(u)])),

@@ -15,6 +15,7 @@ import {
   TABLE_ACTIONS,
 } from '../functions/lib/capabilities';
 import { ORIGIN_SECRET_HEADER, SECRET_CACHE_TTL_SECONDS } from '../functions/lib/config';
+import { TIME_USED_REPORTED_FROM_PERCENT } from '../functions/lib/metrics';
 import { tableDefinition } from '../functions/lib/table';
 import {
   answeredSocketRoutes,
@@ -37,7 +38,17 @@ import { HASHED_ASSETS_DIR } from '../web/cache-control';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
-import { ALARMS, type AlarmName, METRICS_NAMESPACE, TABLE_OPERATIONS, WEBHOOK_FAILURES_METRIC } from './constructs/monitoring';
+import {
+  ALARMS,
+  type AlarmName,
+  DELETION_STEP_MAX_AGE,
+  MAX_ALARM_METRICS,
+  METRICS_NAMESPACE,
+  ORIGIN_REFUSALS_METRIC,
+  TABLE_OPERATIONS,
+  TIME_USED_METRIC,
+  WEBHOOK_FAILURES_METRIC,
+} from './constructs/monitoring';
 import { REALTIME_THROTTLE } from './constructs/realtime-api';
 import { HTTP_FUNCTIONS_STACK, MAX_TEMPLATE_RESOURCES } from './constructs/route-stacks';
 import { FUNCTION_MEMORY_MIB, HANDLER_TAG, PASSWORD_HASHING_MEMORY_MIB } from './constructs/switchboard-function';
@@ -45,7 +56,12 @@ import { WAF_AUTH_PATH_PREFIX, WAF_AUTH_RATE_LIMIT_DEFAULT, WAF_WEBHOOK_PATH_PRE
 import { WS_PATH_REWRITE } from './constructs/web-hosting';
 import { knownLayerArns, optInRegions } from './regions';
 import { nestedTemplatesOf } from './resolve-template';
-import { API_GATEWAY_LOGGING_ROLE_CONTEXT, type SwitchboardStack } from './switchboard-stack';
+import {
+  API_GATEWAY_LOGGING_ROLE_CONTEXT,
+  PROJECT_ROOT,
+  QUEUE_CONSUMER_MAX_CONCURRENCY,
+  type SwitchboardStack,
+} from './switchboard-stack';
 import { annotationsOf, synth as synthOnce, type Variant } from './test-synth';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-infra-'));
@@ -160,6 +176,15 @@ function isAccountWide(name: string, stack: SwitchboardStack): boolean {
 
 const withoutWeb = synth();
 const { template } = withoutWeb;
+/** The stack with a built web app, as operators deploy it (docs/deploy.md: Deploy); synthesised once. */
+function synthWithWeb() {
+  // The same build as the web app upload's tests below, so the two share one synth.
+  const dist = path.join(tmp, 'dist');
+  fs.mkdirSync(path.join(dist, HASHED_ASSETS_DIR), { recursive: true });
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
+  fs.writeFileSync(path.join(dist, HASHED_ASSETS_DIR, 'index-a1b2c3d4.js'), 'export {};');
+  return synth({ webDistPath: dist });
+}
 
 describe('table', () => {
   it('is the single table of tableDefinition, on demand, retained (deletion protection: deploy.suite.ts)', () => {
@@ -443,6 +468,10 @@ describe('company deletion queue', () => {
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>);
     expect(mappings).toHaveLength(1);
     expect(mappings[0]?.Properties).toMatchObject({ BatchSize: 1, EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] } });
+    // However many companies are being deleted, at most two steps (each may Scan for minutes) run at
+    // once, the least SQS allows: the account's concurrency stays the routes'.
+    expect(mappings[0]?.Properties.ScalingConfig).toEqual({ MaximumConcurrency: QUEUE_CONSUMER_MAX_CONCURRENCY });
+    expect(QUEUE_CONSUMER_MAX_CONCURRENCY).toBe(2);
     // Only the worker may Scan the table.
     const scanners = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>).filter((p) =>
       JSON.stringify(p.Properties.PolicyDocument).includes('dynamodb:Scan'),
@@ -851,25 +880,35 @@ describe('CloudFront', () => {
     for (const { resource, name } of names) expect(isAccountWide(name, withoutWeb.stack), `${resource}: ${name}`).toBe(true);
   });
 
-  it('keeps a quiet socket open: the /ws origin waits well past the heartbeat, a hidden tab’s included', () => {
+  it('waits for the API past a route’s limit and the authorizer before it, and for the socket’s handshake, within every account’s quota', () => {
     type CustomOrigin = { Id: string; CustomOriginConfig?: { OriginReadTimeout?: number; OriginKeepaliveTimeout?: number } };
     const originFor = (pattern: string) => {
       const behavior = config.CacheBehaviors.find((b) => b.PathPattern === pattern);
       return (config.Origins as CustomOrigin[]).find((origin) => origin.Id === behavior?.TargetOriginId)?.CustomOriginConfig;
     };
-    // A hidden tab's timers fire about once a minute; CloudFront's quotas allow 1-120 s for both
-    // timeouts without an increase ("Response timeout per origin", "Keep-alive timeout per origin").
-    const slowestBeatSeconds = Math.max(SOCKET_HEARTBEAT_MS / 1000, 60);
-    const quotaSeconds = 120;
+    // "Response timeout per origin" and "Keep-alive timeout per origin": 60 s in older accounts; a
+    // distribution above the account's quota fails to create.
+    const quotaSeconds = 60;
+    const longestRoute = Math.max(...httpRoutes.map((route) => route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS));
+    const authorizer = originAuthorizer.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+    for (const pattern of ['/api/*', '/webhooks/*']) {
+      const { OriginReadTimeout = 30 } = originFor(pattern) ?? {};
+      // A cold start on top: CloudFront's own HTML 504 must never replace the app's JSON answer.
+      expect(OriginReadTimeout, pattern).toBeGreaterThanOrEqual(longestRoute + authorizer + 5);
+      expect(OriginReadTimeout, pattern).toBeLessThanOrEqual(quotaSeconds);
+    }
+    const connect = socketRoutes.find((route) => route.contract.routeKey === '$connect');
     for (const pattern of ['/ws', '/ws/*']) {
       const { OriginReadTimeout = 30, OriginKeepaliveTimeout = 5 } = originFor(pattern) ?? {};
-      expect(OriginReadTimeout, pattern).toBeGreaterThanOrEqual(2 * slowestBeatSeconds);
+      expect(OriginReadTimeout, pattern).toBeGreaterThanOrEqual(
+        (connect?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) + authorizer,
+      );
       expect(OriginReadTimeout, pattern).toBeLessThanOrEqual(quotaSeconds);
-      expect(OriginKeepaliveTimeout, pattern).toBeGreaterThanOrEqual(2 * slowestBeatSeconds);
       expect(OriginKeepaliveTimeout, pattern).toBeLessThanOrEqual(quotaSeconds);
     }
-    // The HTTP API answers within API Gateway's 30 s: its origin keeps CloudFront's defaults.
-    expect(originFor('/api/*')?.OriginReadTimeout).toBeUndefined();
+    // An open socket is closed after 10 minutes without a byte (CloudFront's WebSocket idle limit): the
+    // heartbeat keeps well inside it, a hidden tab's (about once a minute) too.
+    expect(Math.max(SOCKET_HEARTBEAT_MS / 1000, 60)).toBeLessThan(600 / 2);
   });
 
   it('passes Twilio webhooks through uncached, with every query string and header (X-Twilio-Signature) but the host', () => {
@@ -1324,14 +1363,43 @@ describe('operations (docs/operations.md: Alarms and logs)', () => {
         Properties: { Protocol: 'email', Endpoint: ref('AlarmEmail'), TopicArn: ref(topicId) },
       }),
     ]);
-    // Publishers must use TLS.
-    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      PolicyDocument: Match.objectLike({
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+    // Publishers must use TLS; CloudWatch may publish for this account's alarms of this stack. The
+    // policy replaces the topic's default one, so without the Allow no alarm reaches anyone.
+    const policies = Object.values(template.findResources('AWS::SNS::TopicPolicy')) as Resource[];
+    expect(policies).toHaveLength(1);
+    const policy = (policies[0] as Resource).Properties;
+    expect(policy.Topics).toEqual([ref(topicId)]);
+    const statements = (policy.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    const allows = statements.filter((statement) => statement.Effect === 'Allow');
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: ref(topicId),
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': ref('AWS::AccountId') },
+          ArnLike: {
+            'aws:SourceArn': {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  ref('AWS::Partition'),
+                  ':cloudwatch:',
+                  ref('AWS::Region'),
+                  ':',
+                  ref('AWS::AccountId'),
+                  ':alarm:Switchboard-*',
+                ],
+              ],
+            },
+          },
+        },
       }),
-    });
+    ]);
     expect(Object.keys(alarmsById)).toHaveLength(Object.keys(ALARMS).length);
     for (const name of Object.keys(ALARMS) as AlarmName[]) {
       expect(alarm(name), name).toMatchObject({
@@ -1345,20 +1413,79 @@ describe('operations (docs/operations.md: Alarms and logs)', () => {
     }
   });
 
-  it('alarm on function errors and throttles across the region, and on the HTTP API’s 5xx', () => {
-    expect(alarm('FunctionErrors')).toMatchObject({
-      Namespace: 'AWS/Lambda',
-      MetricName: 'Errors',
-      Statistic: 'Sum',
-      Period: 300,
-    });
-    expect(alarm('FunctionErrors').Dimensions).toBeUndefined();
-    expect(alarm('FunctionThrottles')).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Statistic: 'Sum' });
-    expect(alarm('FunctionThrottles').Dimensions).toBeUndefined();
+  it('alarm on errors and throttles of this stack’s functions no API answers for, and on the HTTP API’s 5xx', () => {
+    const functionIds = Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>)
+      .filter(([, fn]) =>
+        (fn.Properties.Tags as { Key: string; Value: string }[] | undefined)?.some(
+          (tag) =>
+            tag.Key === HANDLER_TAG &&
+            [...queueConsumers, ...scheduledJobs, originAuthorizer].some((entry) => entry.handler === tag.Value),
+        ),
+      )
+      .map(([id]) => id);
+    expect(functionIds).toHaveLength(queueConsumers.length + scheduledJobs.length + 1);
+    for (const [name, metricName] of [
+      ['FunctionErrors', 'Errors'],
+      ['FunctionThrottles', 'Throttles'],
+    ] as const) {
+      const { expression, metrics } = mathOf(name);
+      // Each of them once, by its name (a nested stack's function through that stack's output), and no
+      // function of the region outside the stack.
+      const named = metrics.map((m) => {
+        const [dimension] = m.Dimensions ?? [];
+        expect(dimension?.Name, name).toBe('FunctionName');
+        const value = dimension?.Value as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+        return value.Ref ?? functionIds.find((id) => value['Fn::GetAtt']?.[1].includes(id.replace(/[0-9A-F]{8}$/, '')));
+      });
+      expect(named.sort(), name).toEqual([...functionIds].sort());
+      for (const m of metrics) expect(m, name).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: metricName });
+      expect(expression, name).toBe(metrics.map((m) => m.id).join(' + '));
+      expect(metrics.length).toBeLessThanOrEqual(MAX_ALARM_METRICS);
+    }
+    // Every other function answers an API: its failures and throttles are the API's errors.
+    expect([...httpRoutes, ...socketRoutes].length + queueConsumers.length + scheduledJobs.length + 2).toBe(
+      Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter((fn) =>
+        (fn.Properties.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === HANDLER_TAG),
+      ).length,
+    );
     expect(alarm('HttpServerErrors')).toMatchObject({
       Namespace: 'AWS/ApiGateway',
       MetricName: '5xx',
       Dimensions: [{ Name: 'ApiId', Value: ref(httpApiId) }],
+      Statistic: 'Sum',
+    });
+  });
+
+  it('alarm when a route or webhook used most of its function’s time, as the functions report it', () => {
+    expect(alarm('FunctionTimeNearLimit')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: TIME_USED_METRIC,
+      Statistic: 'Maximum',
+      Threshold: ALARMS.FunctionTimeNearLimit.threshold,
+    });
+    // Reported from half the time on (functions/lib/metrics.ts), so the alarm sees every invocation past its threshold.
+    expect(TIME_USED_REPORTED_FROM_PERCENT).toBeLessThan(ALARMS.FunctionTimeNearLimit.threshold);
+  });
+
+  it('alarm on the table’s transaction conflicts', () => {
+    expect(alarm('TableTransactionConflicts')).toMatchObject({
+      Namespace: 'AWS/DynamoDB',
+      MetricName: 'TransactionConflict',
+      Dimensions: [{ Name: 'TableName', Value: tableNameValue }],
+      Statistic: 'Sum',
+    });
+  });
+
+  it('count requests the origin authorizer refused from the HTTP access log, and alarm on a spike of them', () => {
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: '{ ($.status = "403") && ($.error = "Forbidden") }',
+      MetricTransformations: [
+        { MetricNamespace: METRICS_NAMESPACE, MetricName: ORIGIN_REFUSALS_METRIC, MetricValue: '1', DefaultValue: 0 },
+      ],
+    });
+    expect(alarm('OriginRefusals')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: ORIGIN_REFUSALS_METRIC,
       Statistic: 'Sum',
     });
   });
@@ -1437,20 +1564,28 @@ describe('operations (docs/operations.md: Alarms and logs)', () => {
     expect(ALARMS.MailComplaintRate.threshold).toBeLessThan(0.001);
   });
 
-  it('alarm when a background job waits in a dead-letter queue', () => {
-    const deadLetters = mathOf('BackgroundJobsFailed');
+  it('alarm when a background job waits in a dead-letter queue, or its next step has waited an hour on its queue', () => {
+    const stuck = mathOf('BackgroundJobsFailed');
     const queues = template.findResources('AWS::SQS::Queue') as Record<string, Resource>;
-    const deadLetterQueueIds = Object.values(queues).flatMap((queue) => {
-      const policy = queue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } } | undefined;
-      return policy ? [policy.deadLetterTargetArn['Fn::GetAtt'][0]] : [];
-    });
-    expect(deadLetterQueueIds.length).toBeGreaterThan(0);
-    expect(deadLetters.metrics.map((m) => m.Dimensions)).toEqual(
-      deadLetterQueueIds.map((id) => [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }]),
+    const redriven = Object.entries(queues).filter(([, queue]) => queue.Properties.RedrivePolicy);
+    const deadLetterQueueIds = redriven.map(
+      ([, queue]) =>
+        (queue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } }).deadLetterTargetArn[
+          'Fn::GetAtt'
+        ][0],
     );
-    for (const m of deadLetters.metrics)
-      expect(m).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible' });
-    expect(deadLetters.expression).toBe(deadLetters.metrics.map((m) => m.id).join(' + '));
+    expect(deadLetterQueueIds.length).toBeGreaterThan(0);
+    const queueName = (id: string) => [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }];
+    const waiting = stuck.metrics.filter((m) => m.MetricName === 'ApproximateNumberOfMessagesVisible');
+    const oldest = stuck.metrics.filter((m) => m.MetricName === 'ApproximateAgeOfOldestMessage');
+    expect(waiting.map((m) => m.Dimensions)).toEqual(deadLetterQueueIds.map(queueName));
+    expect(oldest.map((m) => m.Dimensions)).toEqual(redriven.map(([id]) => queueName(id)));
+    expect(stuck.metrics).toHaveLength(waiting.length + oldest.length);
+    for (const m of stuck.metrics) expect(m.Namespace).toBe('AWS/SQS');
+    expect(stuck.expression).toBe(
+      `IF(${[...waiting.map((m) => `${m.id} >= 1`), ...oldest.map((m) => `${m.id} >= ${DELETION_STEP_MAX_AGE.toSeconds()}`)].join(' OR ')}, 1, 0)`,
+    );
+    expect(DELETION_STEP_MAX_AGE.toSeconds()).toBeGreaterThan(MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS);
   });
 
   it('show every alarm and the same metrics on a dashboard', () => {
@@ -1567,6 +1702,69 @@ describe('regions', () => {
     // SES configuration sets only where the region's CloudFormation has them (mail-configuration.ts).
     regional.template.resourceCountIs('AWS::SES::ConfigurationSet', REGIONS_WITHOUT_MAIL_CONFIGURATION.includes(region) ? 0 : 1);
     expect(nagFindings(regional.app)).toEqual([]);
+  });
+});
+
+describe('the documents’ numbers that follow from the code', () => {
+  const doc = (name: string) => fs.readFileSync(path.join(PROJECT_ROOT, 'docs', name), 'utf8');
+  /** Resources of each template as `npx cdk synth` writes it (with its AWS::CDK::Metadata). */
+  const sizesOf = (stack: Stack) =>
+    Object.fromEntries(
+      Object.entries(templatesOf(stack)).map(([stackPath, t]) => [stackPath, Object.keys(t.toJSON().Resources).length + 1]),
+    );
+
+  it('gives each template’s resources as operators deploy it, with its room (docs/architecture.md: Stack sizes)', () => {
+    // The web app built; the logging role's two resources counted from the variant that has them.
+    const deployed = sizesOf(synthWithWeb().stack);
+    const withRole = sizesOf(synth({ context: { [API_GATEWAY_LOGGING_ROLE_CONTEXT]: true } }).stack);
+    const roleAdds = (withRole.Switchboard as number) - (sizesOf(withoutWeb.stack).Switchboard as number);
+    expect(roleAdds).toBe(2);
+    const table = doc('architecture.md');
+    const row = (name: string) => table.match(new RegExp(`^\\| \`${name}\`[^|]*\\| ([^|]+) \\| ([^|]+) \\|`, 'm'));
+    const parent = row('Switchboard');
+    expect(parent?.[1]?.trim()).toBe(
+      `${deployed.Switchboard}; ${(deployed.Switchboard as number) + roleAdds} with the logging role`,
+    );
+    expect(parent?.[2]?.trim()).toBe(String(MAX_TEMPLATE_RESOURCES - (deployed.Switchboard as number) - roleAdds));
+    for (const nested of [HTTP_FUNCTIONS_STACK, 'FeatureRoutes']) {
+      const found = row(nested);
+      expect(found?.[1]?.trim(), nested).toBe(String(deployed[`Switchboard/${nested}`]));
+      expect(found?.[2]?.trim().split(',')[0], nested).toBe(
+        String(MAX_TEMPLATE_RESOURCES - (deployed[`Switchboard/${nested}`] as number)),
+      );
+    }
+  });
+
+  it('gives the number of regions whose extension layer the stack knows (docs/deploy.md: Choose the region)', () => {
+    const regions = Object.keys(knownLayerArns());
+    expect(doc('deploy.md')).toContain(`The stack knows it for ${regions.length} regions`);
+    // Osaka has no arm64 layer in aws-cdk-lib's facts: the document names it among those that need the parameter.
+    expect(regions).not.toContain('ap-northeast-3');
+  });
+
+  it('gives the alarms, the metrics they watch and what they cost (docs/operations.md: Cost)', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+    // A metric-math alarm is billed for each metric it reads.
+    const metrics = alarms.reduce(
+      (sum, a) =>
+        sum + ((a.Properties.Metrics as { MetricStat?: unknown }[] | undefined)?.filter((m) => m.MetricStat).length ?? 1),
+      0,
+    );
+    const custom = Object.keys(template.findResources('AWS::Logs::MetricFilter')).length + 1; // + FunctionTimeUsed
+    /** A price as the table writes it, as a pattern. */
+    const money = (dollars: number) => `\\$${dollars.toFixed(2).replace('.', '\\.')}`;
+    const text = doc('operations.md');
+    expect(text).toContain(`${alarms.length} alarms over ${metrics} metrics ($0.10 a metric;`);
+    expect(text).toMatch(new RegExp(`${alarms.length} alarms over ${metrics} metrics [^|]*\\| ${money(metrics * 0.1)} \\|`));
+    expect(text).toContain(`CloudWatch custom metrics: ${custom} (`);
+    expect(text).toMatch(new RegExp(`CloudWatch custom metrics: ${custom} [^|]*\\| ${money(custom * 0.3)} \\|`));
+    // The fixed cost of a deployment (README.md: Running it in AWS): the KMS key, two secrets, the alarms, the custom metrics, the dashboard.
+    const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    expect(readme).toMatch(
+      new RegExp(
+        `${alarms.length} alarms, ${custom} custom metrics, the dashboard \\| ${money(1 + 0.8 + metrics * 0.1 + custom * 0.3 + 3)} `,
+      ),
+    );
   });
 });
 

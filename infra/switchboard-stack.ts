@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, CfnParameter, Duration, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -53,6 +54,9 @@ export const API_GATEWAY_LOGGING_ROLE_CONTEXT = 'switchboard:apiGatewayLoggingRo
 export const API_GATEWAY_LOGGING_ROLE_WARNING = 'switchboard:api-gateway-logging-role';
 /** Prints the account's API Gateway logging role in the current region; "None" means there is none. */
 export const API_GATEWAY_LOGGING_ROLE_CHECK = 'aws apigateway get-account --query cloudwatchRoleArn --output text';
+
+/** The most steps of background jobs (deleting companies) that run at once: SQS's least (2). */
+export const QUEUE_CONSUMER_MAX_CONCURRENCY = 2;
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -160,11 +164,10 @@ export class SwitchboardStack extends Stack {
         .join('');
 
     // One function in front of both APIs: a direct call to an execute-api endpoint runs no route function.
-    const authorizers = lambdaAuthorizers(
-      'OriginAuthorizer',
-      functions.add(functionId(originAuthorizer.handler), { ...originAuthorizer, kind: 'authorizer' }),
-      originAuthorizer,
-    );
+    const authorizerFunction = functions.add(functionId(originAuthorizer.handler), { ...originAuthorizer, kind: 'authorizer' });
+    const authorizers = lambdaAuthorizers('OriginAuthorizer', authorizerFunction, originAuthorizer);
+    // The functions no API answers for, whose failures only Lambda's own metrics show (monitoring.ts).
+    const backgroundFunctions: lambda.IFunction[] = [authorizerFunction];
 
     // The WebSocket API first: its stage is where every pushing function (socket routes included) pushes.
     const createAccountLoggingRole = contextFlag(this, API_GATEWAY_LOGGING_ROLE_CONTEXT);
@@ -187,10 +190,18 @@ export class SwitchboardStack extends Stack {
 
     const queues: Record<QueueConsumerEntry['queue'], sqs.IQueue> = { companyDeletion: companyDeletionQueue };
     for (const consumer of queueConsumers) {
-      functions
-        .add(functionId(consumer.handler), { ...consumer, kind: 'queue' })
-        // One step at a time: a step runs until its time is short and queues the next itself.
-        .addEventSource(new lambdaEvents.SqsEventSource(queues[consumer.queue], { batchSize: 1 }));
+      const worker = functions.add(functionId(consumer.handler), { ...consumer, kind: 'queue' });
+      // One step at a time: a step runs until its time is short and queues the next itself. At most
+      // QUEUE_CONSUMER_MAX_CONCURRENCY steps at once (the least SQS allows), whatever the number of
+      // companies being deleted: each step may Scan the table for minutes, and the account's
+      // concurrency is the routes' (docs/operations.md: Quotas).
+      worker.addEventSource(
+        new lambdaEvents.SqsEventSource(queues[consumer.queue], {
+          batchSize: 1,
+          maxConcurrency: QUEUE_CONSUMER_MAX_CONCURRENCY,
+        }),
+      );
+      backgroundFunctions.push(worker);
     }
 
     // Background checks on a schedule: each job's interval is a stack parameter (docs/product.md: Channel health).
@@ -217,18 +228,17 @@ export class SwitchboardStack extends Stack {
       const interval = intervals[job.schedule];
       // A job that names a nested stack has its function, rule and invoke permission there; its role stays here.
       const nested = job.stack === undefined ? undefined : routeStack(job.stack);
+      const jobFunction = functions.add(functionId(job.handler), { ...job, kind: 'schedule' }, nested?.functions);
+      backgroundFunctions.push(jobFunction);
       new events.Rule(nested ?? this, `${functionId(job.handler)}Schedule`, {
         description: `Runs ${job.handler} every ${job.schedule} interval`,
         schedule: events.Schedule.expression(`rate(${interval.text} minutes)`),
         targets: [
-          new eventTargets.LambdaFunction(
-            functions.add(functionId(job.handler), { ...job, kind: 'schedule' }, nested?.functions),
-            {
-              event: events.RuleTargetInput.fromObject({ intervalMinutes: interval.minutes }),
-              // A run that failed is not tried again: the next one comes within the interval.
-              retryAttempts: 0,
-            },
-          ),
+          new eventTargets.LambdaFunction(jobFunction, {
+            event: events.RuleTargetInput.fromObject({ intervalMinutes: interval.minutes }),
+            // A run that failed is not tried again: the next one comes within the interval.
+            retryAttempts: 0,
+          }),
         ],
       });
     }
@@ -266,6 +276,8 @@ export class SwitchboardStack extends Stack {
       realtimeStageName: realtime.stage.stageName,
       mailConfigurationSetName: mail.name,
       deadLetterQueues: [companyDeletionDeadLetters],
+      jobQueues: [companyDeletionQueue],
+      backgroundFunctions,
     });
 
     const executeApiDomain = (apiId: string) => `${apiId}.execute-api.${this.region}.${this.urlSuffix}`;

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -18,7 +19,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoDbLocal, ownTable } from '../test/support/dynamodb-local';
 import { startGate } from './dynamodb-gate';
-import { type DynamoDbProxy, startDynamoDbProxy } from './dynamodb-proxy';
+import { type DynamoDbProxy, itemBytes, startDynamoDbProxy, writeUnits } from './dynamodb-proxy';
 import { quietLogger } from './log';
 
 const TABLE = ownTable('proxied');
@@ -54,12 +55,13 @@ afterAll(async () => {
   await gate?.stop();
 });
 
-async function start(conflicts = true) {
+async function start(conflicts = true, itemSizes = false) {
   proxy = await startDynamoDbProxy({
     port: 0,
     upstream: gate.endpoint,
     client: dynamo.client,
     conflicts,
+    itemSizes,
     log: quietLogger,
   });
   // One attempt: each test sees the answer the proxy gave, not the SDK's retries of it.
@@ -315,7 +317,7 @@ describe('the DynamoDB conflict proxy', () => {
     await client.send(new PutCommand({ TableName: TABLE, Item: small }));
     await client.send(new PutCommand({ TableName: TABLE, Item: big }));
     // 1 for the small item, 5 for the one of 5,000-odd bytes (one unit per started KB).
-    expect(await units()).toEqual({ read: 0, write: 6 });
+    expect(await units()).toEqual({ read: 0, write: 6, indexWrite: 0 });
     await client.send(transaction(small, item('message')));
     await client.send(
       new BatchWriteCommand({
@@ -323,12 +325,34 @@ describe('the DynamoDB conflict proxy', () => {
       }),
     );
     // A transaction 2 per item, a batch 1 per item.
-    expect(await units()).toEqual({ read: 0, write: 6 + 4 + 2 });
+    expect(await units()).toEqual({ read: 0, write: 6 + 4 + 2, indexWrite: 0 });
     await client.send(new GetCommand({ TableName: TABLE, Key: small }));
     await client.send(new GetCommand({ TableName: TABLE, Key: { pk: big.pk, sk: big.sk }, ConsistentRead: true }));
     await client.send(new TransactGetCommand({ TransactItems: [{ Get: { TableName: TABLE, Key: small } }] }));
     // Eventually consistent 0.5 per 4 KB, strongly consistent 1 per 4 KB (the big answer is 2 of them), transactional 2.
     await expect.poll(async () => (await units()).read).toBe(0.5 + 2 + 2);
+  });
+
+  it('with item sizes, bills an update and a delete by the item they change, as DynamoDB does', async () => {
+    const { client, proxy } = await start(true, true);
+    const writes = async () =>
+      ((await (await fetch(`${proxy.endpoint}/_local/stats`)).json()) as { capacityUnits: { write: number } }).capacityUnits
+        .write;
+    const big = { ...item('big'), body: 'x'.repeat(2_500) };
+    await client.send(new PutCommand({ TableName: TABLE, Item: big }));
+    await expect.poll(writes).toBe(3);
+    // The request carries a few bytes; the item it changes is 3 KB, before and after.
+    await client.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: { pk: big.pk, sk: big.sk },
+        UpdateExpression: 'SET n = :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+    await expect.poll(writes).toBe(6);
+    await client.send(new DeleteCommand({ TableName: TABLE, Key: { pk: big.pk, sk: big.sk } }));
+    await expect.poll(writes).toBe(9);
   });
 
   it("passes other answers through byte for byte, DynamoDB Local's CRC32 header included", async () => {
@@ -350,5 +374,34 @@ describe('the DynamoDB conflict proxy', () => {
     const direct = await ask(dynamo.endpoint);
     expect(direct.crc).toMatch(/^\d+$/);
     expect(await ask(proxy.endpoint)).toEqual(direct);
+  });
+});
+
+describe('write units by item size (npm run cost: DYNAMODB_ITEM_SIZES=on)', () => {
+  const gsi1 = ['GSI1PK', 'GSI1SK'];
+  const item = (fields: Record<string, string>) =>
+    Object.fromEntries(Object.entries(fields).map(([name, s]) => [name, { S: s }]));
+  const small = item({ PK: 'COMPANY#c', SK: 'CONV#v', GSI1PK: 'COMPANY#c#CONVS#OPEN', GSI1SK: '2026#v' });
+  const large = { ...small, body: { S: 'x'.repeat(3_000) } };
+
+  it('sizes an item as DynamoDB does: names and values, not its JSON', () => {
+    expect(itemBytes(item({ PK: 'ab', SK: 'c' }))).toBe(2 + 2 + 2 + 1);
+    expect(itemBytes({ n: { N: '12345' }, ok: { BOOL: true }, l: { L: [{ S: 'ab' }] } })).toBe(1 + 4 + 2 + 1 + 1 + 3 + 1 + 2);
+  });
+
+  it('bills the larger of before and after, per KB, twice in a transaction', () => {
+    expect(writeUnits(undefined, large, [], false)).toEqual({ table: 3, indexes: 0 });
+    expect(writeUnits(large, small, [], false)).toEqual({ table: 3, indexes: 0 });
+    expect(writeUnits(small, undefined, [], true)).toEqual({ table: 2, indexes: 0 });
+  });
+
+  it('adds a write for each index entry put, and one for each deleted when the index keys change', () => {
+    expect(writeUnits(undefined, large, [gsi1], false).indexes).toBe(3);
+    const moved = { ...large, GSI1PK: { S: 'COMPANY#c#CONVS#CLOSED' } };
+    expect(writeUnits(large, moved, [gsi1], false).indexes).toBe(6);
+    // An item without the index's keys is not in it.
+    expect(writeUnits(undefined, item({ PK: 'a', SK: 'b' }), [gsi1], false).indexes).toBe(0);
+    // Leaving the index deletes its entry.
+    expect(writeUnits(small, undefined, [gsi1], false).indexes).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
-import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Logger } from './log';
 import { deniedTableAction, functionOfRequest } from './table-guard';
 
@@ -47,6 +47,8 @@ export async function startDynamoDbProxy(options: {
   /** A client of DynamoDB Local, to learn each table's key attributes. */
   client: DynamoDBClient;
   conflicts: boolean;
+  /** Write units from each written item's size before and after, index writes included (see `capacityUnits`). */
+  itemSizes?: boolean;
   log: Logger;
 }) {
   const upstream = new URL(options.upstream);
@@ -58,12 +60,15 @@ export async function startDynamoDbProxy(options: {
     byFunction: {} as Record<string, Record<string, number>>,
     /**
      * The request units DynamoDB on-demand would bill, estimated per request (bench/cost.ts prices
-     * them): a write 1 per KB of the item it puts (1 for an update or delete, whose item size the
-     * request does not tell), a transactional write 2 per item, a batch write 1 per item; a read 1 per
-     * 4 KB of its answer (DynamoDB JSON, a little more than the items' size), half that when eventually
-     * consistent, twice that when transactional, at least one unit's worth. Index writes are not counted.
+     * them). A read: 1 per 4 KB of its answer (DynamoDB JSON, a little more than the items' size), half
+     * that when eventually consistent, twice that when transactional, at least one unit's worth.
+     * A write, with `itemSizes`: 1 per KB of the larger of the item before and after (DynamoDB's
+     * rule), twice that in a transaction, and 1 per KB for each index entry it puts or deletes (the
+     * indexes project every attribute). Without it: 1 per KB of the item a put carries, 1 for an
+     * update or delete, 2 per transaction item, no index writes. `indexWrite` is the share of `write`
+     * spent on indexes.
      */
-    capacityUnits: { read: 0, write: 0 },
+    capacityUnits: { read: 0, write: 0, indexWrite: 0 },
     /** DynamoDB Local's time per operation, from sending it the request until the end of its answer. */
     upstream: { inFlight: 0, inFlightPeak: 0, ms: {} as Record<string, { count: number; total: number; max: number }> },
   };
@@ -93,8 +98,11 @@ export async function startDynamoDbProxy(options: {
     if (/^(Create|Delete|Update)Table$/.test(operation)) keys.forget(tableOf(body));
 
     const units = estimateUnits(operation, body);
-    stats.capacityUnits.write += units.write;
     const kind = KINDS[operation];
+    // With item sizes, a write is counted once answered, from what it changed.
+    const sized =
+      options.itemSizes && kind !== undefined && kind !== 'transactGet' ? await sizedWrite(operation, body) : undefined;
+    if (!sized) stats.capacityUnits.write += units.write;
     if (!kind) return forward(req, res, body, undefined, units.readPer4Kb);
     const flight: Flight = { kind, items: [], doomed: new Set() };
     let token: string | undefined;
@@ -137,6 +145,7 @@ export async function startDynamoDbProxy(options: {
       res,
       body,
       (status) => {
+        if (sized) void sized.count(status);
         // A read that a write overtook is cancelled as AWS would; it changed nothing, so nothing is lost.
         if (kind !== 'transactGet' || !flight.doomed.size || status !== 200) return false;
         stats.transactionConflicts += 1;
@@ -146,6 +155,37 @@ export async function startDynamoDbProxy(options: {
       units.readPer4Kb,
     );
   });
+
+  /**
+   * A write's units from its items (`itemSizes`): each item read from DynamoDB Local before it is sent
+   * and after its answer, then counted by `writeUnits`. A refused write is billed too, for the item
+   * as it stayed.
+   */
+  async function sizedWrite(operation: string, body: Buffer) {
+    let writes: { table: string; key: Key }[];
+    try {
+      writes = await writtenItems(operation, JSON.parse(body.toString('utf8')), keys);
+    } catch {
+      return undefined;
+    }
+    const read = (w: { table: string; key: Key }) =>
+      options.client
+        .send(new GetItemCommand({ TableName: w.table, Key: w.key as never, ConsistentRead: true }))
+        .then(({ Item }) => Item as Key | undefined)
+        .catch(() => undefined);
+    const before = await Promise.all(writes.map(read));
+    const transactional = operation === 'TransactWriteItems';
+    return {
+      count: async (status: number) => {
+        const after = status === 200 ? await Promise.all(writes.map(read)) : before;
+        for (const [i, w] of writes.entries()) {
+          const units = writeUnits(before[i], after[i], (await keys.describe(w.table)).indexes, transactional);
+          stats.capacityUnits.write += units.table + units.indexes;
+          stats.capacityUnits.indexWrite += units.indexes;
+        }
+      },
+    };
+  }
 
   /** `/_local/holds`: a test's transaction in flight on one item, and what it turned away. */
   async function hold(req: IncomingMessage, res: ServerResponse, body: Buffer) {
@@ -367,25 +407,129 @@ async function itemsOf(operation: string, input: Json, keys: ReturnType<typeof k
   );
 }
 
-/** Each table's key attribute names, asked of DynamoDB Local once (again after the table changes). */
+interface TableShape {
+  /** The key attribute names, sorted. */
+  keys: string[];
+  /** Each global secondary index's key attribute names. */
+  indexes: string[][];
+}
+
+/** Each table's key attribute names and indexes, asked of DynamoDB Local once (again after the table changes). */
 function keySchemas(client: DynamoDBClient) {
-  const known = new Map<string, Promise<string[]>>();
+  const known = new Map<string, Promise<TableShape>>();
+  const describe = (table: string): Promise<TableShape> => {
+    let shape = known.get(table);
+    if (!shape) {
+      shape = client.send(new DescribeTableCommand({ TableName: table })).then(({ Table }) => ({
+        keys: (Table?.KeySchema ?? []).map((k) => k.AttributeName ?? '').sort(),
+        indexes: (Table?.GlobalSecondaryIndexes ?? []).map((index) => (index.KeySchema ?? []).map((k) => k.AttributeName ?? '')),
+      }));
+      shape.catch(() => known.delete(table));
+      known.set(table, shape);
+    }
+    return shape;
+  };
   return {
-    of(table: string): Promise<string[]> {
-      let names = known.get(table);
-      if (!names) {
-        names = client
-          .send(new DescribeTableCommand({ TableName: table }))
-          .then(({ Table }) => (Table?.KeySchema ?? []).map((k) => k.AttributeName ?? '').sort());
-        names.catch(() => known.delete(table));
-        known.set(table, names);
-      }
-      return names;
-    },
+    describe,
+    of: async (table: string): Promise<string[]> => (await describe(table)).keys,
     forget(table: string | undefined) {
       if (table) known.delete(table);
     },
   };
+}
+
+/** The items (table and key) a write request writes, each once. */
+async function writtenItems(operation: string, input: Json, keys: ReturnType<typeof keySchemas>) {
+  const parts: { table: string; key: Key }[] = [];
+  const add = async (table: string, keyOrItem: Key | undefined) => {
+    if (!keyOrItem) return;
+    const names = await keys.of(table);
+    parts.push({ table, key: Object.fromEntries(names.map((name) => [name, keyOrItem[name]])) });
+  };
+  if (operation === 'TransactWriteItems') {
+    for (const entry of input.TransactItems as Json[]) {
+      const [kind, action] = Object.entries(entry)[0] as [string, { TableName: string; Key?: Key; Item?: Key }];
+      // A condition check writes nothing (it is billed as a read).
+      if (kind !== 'ConditionCheck') await add(action.TableName, action.Key ?? action.Item);
+    }
+  } else if (operation === 'BatchWriteItem') {
+    for (const [table, requests] of Object.entries(input.RequestItems as Record<string, Json[]>)) {
+      for (const r of requests) {
+        await add(table, (r.PutRequest as { Item: Key } | undefined)?.Item ?? (r.DeleteRequest as { Key: Key } | undefined)?.Key);
+      }
+    }
+  } else {
+    await add(input.TableName as string, (input.Key ?? input.Item) as Key | undefined);
+  }
+  return parts;
+}
+
+/**
+ * The write units of one item's write, by DynamoDB's rules: the table 1 per KB of the larger of the
+ * item before and after (2 in a transaction); each index whose keys the item has, before or after, 1
+ * per KB of the entry it puts, and of the one it deletes when the item leaves it or its index keys change.
+ */
+export function writeUnits(
+  before: Key | undefined,
+  after: Key | undefined,
+  indexes: readonly string[][],
+  transactional: boolean,
+): { table: number; indexes: number } {
+  const kb = (item: Key | undefined) => (item ? Math.max(1, Math.ceil(itemBytes(item) / 1024)) : 0);
+  const table = Math.max(1, kb(before), kb(after)) * (transactional ? 2 : 1);
+  let index = 0;
+  for (const names of indexes) {
+    const keyOf = (item: Key | undefined) =>
+      item && names.every((name) => item[name] !== undefined) ? JSON.stringify(names.map((name) => item[name])) : undefined;
+    const was = keyOf(before);
+    const is = keyOf(after);
+    if (is !== undefined) index += kb(after);
+    if (was !== undefined && was !== is) index += kb(before);
+    // Unchanged item: nothing written to the index (a refused write, or one that changed nothing).
+    if (was !== undefined && was === is && JSON.stringify(before) === JSON.stringify(after)) index -= kb(after);
+  }
+  return { table, indexes: index };
+}
+
+/**
+ * An item's size as DynamoDB counts it: each attribute's name and value in bytes (strings as UTF-8,
+ * numbers about one byte per two digits plus one, 1 for a boolean or null, 3 for a list or map plus 1
+ * a member), from its DynamoDB JSON.
+ */
+export function itemBytes(item: Key): number {
+  const value = (v: Record<string, unknown>): number => {
+    const [type, content] = Object.entries(v)[0] ?? ['NULL', true];
+    switch (type) {
+      case 'S':
+        return Buffer.byteLength(content as string);
+      case 'N':
+        return Math.ceil(String(content).replace(/^-|\.|e.*$/gi, '').length / 2) + 1;
+      case 'B':
+        return Buffer.from(content as string, 'base64').length;
+      case 'BOOL':
+      case 'NULL':
+        return 1;
+      case 'SS':
+        return (content as string[]).reduce((n, s) => n + Buffer.byteLength(s), 0);
+      case 'NS':
+        return (content as string[]).reduce((n, s) => n + value({ N: s }), 0);
+      case 'BS':
+        return (content as string[]).reduce((n, s) => n + Buffer.from(s, 'base64').length, 0);
+      case 'L':
+        return 3 + (content as Record<string, unknown>[]).reduce((n, member) => n + 1 + value(member), 0);
+      case 'M':
+        return (
+          3 +
+          Object.entries(content as Key).reduce(
+            (n, [name, member]) => n + 1 + Buffer.byteLength(name) + value(member as Record<string, unknown>),
+            0,
+          )
+        );
+      default:
+        return Buffer.byteLength(JSON.stringify(content));
+    }
+  };
+  return Object.entries(item).reduce((n, [name, v]) => n + Buffer.byteLength(name) + value(v as Record<string, unknown>), 0);
 }
 
 function tableOf(body: Buffer): string | undefined {

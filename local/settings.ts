@@ -33,6 +33,11 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env) {
     picturesPort: port('PICTURES_PORT', 4569),
     /** DynamoDB's transaction conflicts, simulated by the proxy on DYNAMODB_PORT (local/dynamodb-proxy.ts). */
     dynamoConflicts: matching('DYNAMODB_CONFLICTS', /^(on|off)$/, 'on', 'on or off') === 'on',
+    /**
+     * Write units from the items' sizes before and after each write, index writes included: the proxy
+     * reads each written item (`npm run cost` turns it on; local/dynamodb-proxy.ts capacityUnits).
+     */
+    dynamoItemSizes: matching('DYNAMODB_ITEM_SIZES', /^(on|off)$/, 'off', 'on or off') === 'on',
     twilioEmulatorPort: port('TWILIO_EMULATOR_PORT', 3100),
     /** The Twilio emulator's TLS port: the Voice SDK's signalling (wss://localhost:3143/signal) and sounds. */
     twilioSignallingPort: port('TWILIO_SIGNALLING_PORT', 3143),

@@ -102,6 +102,7 @@ export async function startLocalStack(options: StackOptions) {
             upstream: d.endpoint,
             client: d.client,
             conflicts: options.dynamoConflicts,
+            itemSizes: options.dynamoItemSizes,
             log: log('dynamodb'),
           });
           stops.push(proxy.stop);

@@ -6,6 +6,10 @@ import {
   awsBill,
   companyMonthUsage,
   gbSeconds,
+  LOG_COMPRESSION,
+  LOG_EVENT_BYTES,
+  LOG_EVENTS_PER_INVOCATION,
+  logUsage,
   type MeasuredParts,
   meteredUnits,
   noUsage,
@@ -21,6 +25,18 @@ const usage = (values: Partial<Usage>): Usage => ({ ...noUsage(), ...values });
 const line = (lines: ReturnType<typeof awsBill>, item: string) => lines.find((l) => l.item === item);
 
 describe('cost model', () => {
+  it('counts CloudWatch Logs: an access-log line a request or socket event, Lambda’s lines an invocation, each with its overhead', () => {
+    const logs = logUsage(1000, 500, 200);
+    expect(logs.logEvents).toBe(1000 + 500 + 200 * LOG_EVENTS_PER_INVOCATION);
+    expect(logs.logBytes).toBe(
+      1000 * LOG_EVENT_BYTES.httpAccess + 500 * LOG_EVENT_BYTES.socketAccess + 200 * LOG_EVENT_BYTES.lambdaPerInvocation,
+    );
+    const gb = (1024 ** 3 - 1_000_000 * AWS_PRICES.cloudWatchLogs.eventOverheadBytes) / 1024 ** 3;
+    const bill = awsBill(usage({ logBytes: gb * 1024 ** 3, logEvents: 1_000_000 }), AWS_PRICES);
+    // One GB ingested, with the events' overhead, and kept compressed a month.
+    expect(line(bill, 'ingested')?.usd).toBeCloseTo(0.5 + LOG_COMPRESSION * 0.03, 10);
+  });
+
   it('meters messages in started increments, an empty one as one', () => {
     expect(meteredUnits(0, 32 * 1024)).toBe(1);
     expect(meteredUnits(32 * 1024, 32 * 1024)).toBe(1);

@@ -24,6 +24,10 @@ export interface Usage {
   secretsManagerCalls: number;
   kmsRequests: number;
   sesMails: number;
+  /** Log events written to CloudWatch Logs: access-log lines of both APIs, and Lambda's own lines per invocation. */
+  logEvents: number;
+  /** Their bytes, as ingestion bills them (without the per-event overhead, which awsBill adds). */
+  logBytes: number;
 }
 
 export const USAGE_KEYS = [
@@ -40,7 +44,32 @@ export const USAGE_KEYS = [
   'secretsManagerCalls',
   'kmsRequests',
   'sesMails',
+  'logEvents',
+  'logBytes',
 ] as const satisfies readonly (keyof Usage)[];
+
+/** What CloudWatch Logs stores of a GB ingested (it bills storage compressed). */
+export const LOG_COMPRESSION = 0.15;
+
+/**
+ * The bytes of one log event, as the stack's formats write them with a request's usual values: the
+ * HTTP API's access-log line (infra/constructs/http-api.ts, 15 fields with a browser's user agent),
+ * the WebSocket API's (realtime-api.ts), and Lambda's own JSON lines of an invocation
+ * (`platform.start` and `platform.report`; the app's own lines are few, errors and refusals).
+ */
+export const LOG_EVENT_BYTES = { httpAccess: 560, socketAccess: 380, lambdaPerInvocation: 520 } as const;
+export const LOG_EVENTS_PER_INVOCATION = 2;
+
+/** The log events and bytes of some requests, socket events and invocations. */
+export function logUsage(httpRequests: number, socketEvents: number, invocations: number): Pick<Usage, 'logEvents' | 'logBytes'> {
+  return {
+    logEvents: httpRequests + socketEvents + invocations * LOG_EVENTS_PER_INVOCATION,
+    logBytes:
+      httpRequests * LOG_EVENT_BYTES.httpAccess +
+      socketEvents * LOG_EVENT_BYTES.socketAccess +
+      invocations * LOG_EVENT_BYTES.lambdaPerInvocation,
+  };
+}
 
 export const noUsage = (): Usage => Object.fromEntries(USAGE_KEYS.map((k) => [k, 0])) as unknown as Usage;
 
@@ -220,6 +249,18 @@ export function awsBill(usage: Usage, prices: AwsPrices): PriceLine[] {
     ),
     line('KMS', 'requests', usage.kmsRequests, 'requests', perMillion(usage.kmsRequests, prices.kms.requestsPerMillion)),
     line('SES', 'mails', usage.sesMails, 'mails', (usage.sesMails / 1000) * prices.ses.mailsPerThousand),
+    (() => {
+      const logs = prices.cloudWatchLogs;
+      const gb = (usage.logBytes + usage.logEvents * logs.eventOverheadBytes) / GB;
+      // Ingested once; kept compressed about a month (LOG_COMPRESSION).
+      return line(
+        'CloudWatch Logs',
+        'ingested',
+        gb,
+        'GB',
+        gb * logs.ingestedPerGb + gb * LOG_COMPRESSION * logs.storedPerGbMonth,
+      );
+    })(),
   ];
 }
 

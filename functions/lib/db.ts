@@ -14,10 +14,6 @@ export const TABLE_CLIENT_RETRY: Pick<DynamoDBClientConfig, 'maxAttempts' | 'ret
   retryMode: 'standard',
 };
 
-/** The plain writes DynamoDB refuses with TransactionConflictException while a transaction holds their item. */
-const PLAIN_WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
-const TRANSACTIONS = new Set(['TransactWriteItemsCommand', 'TransactGetItemsCommand']);
-
 interface ServiceError {
   name?: string;
   CancellationReasons?: { Code?: string }[];
@@ -44,13 +40,12 @@ const errorName = (error: unknown) => (error as ServiceError | undefined)?.name;
  * throttling or transient), met on the table client's stack so that every send gets the same
  * handling (DynamoDB developer guide, "Transaction conflict handling"):
  *
- * - a PutItem/UpdateItem/DeleteItem/BatchWriteItem answered `TransactionConflictException` was not
- *   applied and is sent again;
- * - a TransactWriteItems/TransactGetItems cancelled by conflicts only is sent again, a
- *   TransactWriteItems with a fresh `ClientRequestToken`: the token makes the SDK's own transport
- *   retries of one attempt idempotent (DynamoDB answers a repeat of a committed request with success
- *   for 10 minutes, without applying it again), while a cancelled attempt applied nothing and the next
- *   is a new request;
+ * - a request answered `TransactionConflictException` was not applied and is sent again (DynamoDB
+ *   answers it only to PutItem/UpdateItem/DeleteItem/BatchWriteItem while a transaction holds their item);
+ * - a transaction cancelled by conflicts only is sent again, a TransactWriteItems with a fresh
+ *   `ClientRequestToken`: the token makes the SDK's own transport retries of one attempt idempotent
+ *   (DynamoDB answers a repeat of a committed request with success for 10 minutes, without applying
+ *   it again), while a cancelled attempt applied nothing and the next is a new request;
  * - `TransactionInProgressException` (a repeat arrived while its first attempt still runs) is sent
  *   again with the same token, which answers the first attempt's outcome.
  *
@@ -58,34 +53,47 @@ const errorName = (error: unknown) => (error as ServiceError | undefined)?.name;
  * no room, the last error reaches the caller as it did before. Middleware on the stack rather than a
  * wrapper around `send`, so that no module can bypass it, the document client's commands and the
  * low-level ones alike.
+ *
+ * Deployed functions run the AWS SDK of the Lambda runtime, not the one the tests run
+ * (docs/architecture.md: How the functions meet contention). So this reads only what the SDK
+ * documents and keeps across versions: `middlewareStack.add` at the `initialize` step, the command's
+ * `input` (a write transaction is told apart by its items), and the modelled errors' `name` and
+ * `CancellationReasons`; never the handler context (its `commandName` among others).
  */
 export function retryConflicts(client: Pick<DynamoDBClient, 'middlewareStack'>): void {
   client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = context.commandName ?? '';
-      if (PLAIN_WRITES.has(command))
-        return withBackoff(
-          () => next(args),
-          (e) => errorName(e) === 'TransactionConflictException',
-        );
-      if (!TRANSACTIONS.has(command)) return next(args);
-      const input = args.input as { ClientRequestToken?: string };
-      const idempotent = command === 'TransactWriteItemsCommand';
-      let token = input.ClientRequestToken ?? randomUUID();
+    (next) => async (args) => {
+      const input = args.input as TransactionInput;
+      const writeTransaction = isWriteTransaction(input);
+      let token = writeTransaction ? (input.ClientRequestToken ?? randomUUID()) : undefined;
       return withBackoff(
         async () => {
           try {
-            return await next(idempotent ? { ...args, input: { ...input, ClientRequestToken: token } } : args);
+            return await next(token ? { ...args, input: { ...input, ClientRequestToken: token } } : args);
           } catch (error) {
-            if (cancelledByConflictOnly(error)) token = randomUUID();
+            if (writeTransaction && cancelledByConflictOnly(error)) token = randomUUID();
             throw error;
           }
         },
-        (e) => cancelledByConflictOnly(e) || errorName(e) === 'TransactionInProgressException',
+        (e) =>
+          errorName(e) === 'TransactionConflictException' ||
+          cancelledByConflictOnly(e) ||
+          (writeTransaction && errorName(e) === 'TransactionInProgressException'),
       );
     },
     { step: 'initialize', name: 'retryTransactionConflicts', override: true },
   );
+}
+
+interface TransactionInput {
+  TransactItems?: Record<string, unknown>[];
+  ClientRequestToken?: string;
+}
+
+/** A TransactWriteItems: its items are Put, Update, Delete or ConditionCheck, where a TransactGetItems' are Get. */
+export function isWriteTransaction(input: TransactionInput | undefined): boolean {
+  const items = input?.TransactItems;
+  return Array.isArray(items) && items.length > 0 && items.every((item) => !('Get' in item));
 }
 
 /** One client per container, created at cold start. DYNAMODB_ENDPOINT points it at DynamoDB Local. */

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { reportTimeUsed } from './metrics';
 
 /**
  * When the running function will be stopped (Lambda's timeout), so that a call to the outside gives
@@ -7,8 +8,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 const deadlines = new AsyncLocalStorage<number>();
 
-export function withDeadline<T>(remainingMs: number | undefined, run: () => Promise<T>): Promise<T> {
-  return remainingMs === undefined ? run() : deadlines.run(Date.now() + remainingMs, run);
+/**
+ * Runs `run` with the function's deadline `remainingMs` ahead, and reports how much of that time it
+ * used when it used much of it: the alarm on functions near their timeout reads that
+ * (lib/metrics.ts).
+ */
+export async function withDeadline<T>(remainingMs: number | undefined, run: () => Promise<T>): Promise<T> {
+  if (remainingMs === undefined) return run();
+  const started = Date.now();
+  try {
+    return await deadlines.run(started + remainingMs, run);
+  } finally {
+    reportTimeUsed(Date.now() - started, remainingMs);
+  }
 }
 
 /**

@@ -54,20 +54,28 @@ export const WS_PATH_REWRITE = `function handler(event) {
 }`;
 
 /**
- * How long CloudFront waits for the WebSocket API to send anything (the origin's response, or read,
- * timeout): it closes a socket whose origin stays silent that long. The default, 30 s, is the
- * heartbeat's period (SOCKET_HEARTBEAT_MS); a beat asks for an answer once the server has been silent
- * for SOCKET_ANSWER_AFTER_MS (45 s), and a hidden tab's timers fire only about once a minute (browsers
- * throttle them), so the origin may stay silent for up to about 105 s. 120 s is above that, and the most
- * CloudFront's quotas allow without an increase ("Response timeout per origin", 1-120 s); its
- * WebSocket idle limit and API Gateway's are 10 minutes.
+ * The most every account's CloudFront quotas allow without an increase: "Response timeout per origin"
+ * and "Keep-alive timeout per origin" are 60 s in accounts older than the 120 s now documented, and a
+ * distribution above an account's quota fails to create (docs/deploy.md: The socket through CloudFront).
  */
-export const WEBSOCKET_ORIGIN_READ_TIMEOUT = Duration.seconds(120);
+export const ORIGIN_TIMEOUT_QUOTA = Duration.seconds(60);
+
 /**
- * How long CloudFront keeps an idle connection to the WebSocket API open (default 5 s): as long, the
- * most of "Keep-alive timeout per origin" (1-120 s) too.
+ * How long CloudFront waits for the HTTP API's answer (default 30 s). A route may run 29 s
+ * (functions/routes.ts), and the origin authorizer and a cold start come before it: at 30 s CloudFront
+ * would answer its own HTML 504 instead of the app's JSON error. API Gateway ends every request by
+ * 30 s of integration plus the authorizer's time, so CloudFront now always gets API Gateway's answer.
  */
-export const WEBSOCKET_ORIGIN_KEEPALIVE_TIMEOUT = Duration.seconds(120);
+export const API_ORIGIN_READ_TIMEOUT = ORIGIN_TIMEOUT_QUOTA;
+
+/**
+ * How long CloudFront waits for the WebSocket API to answer the opening handshake ($connect and its
+ * authorizer, 10 s each at most). Once the socket is open, CloudFront's WebSocket idle limit (10
+ * minutes without a byte) governs it, not this: the heartbeat (SOCKET_HEARTBEAT_MS) keeps far under that.
+ */
+export const WEBSOCKET_ORIGIN_READ_TIMEOUT = ORIGIN_TIMEOUT_QUOTA;
+/** How long CloudFront keeps an idle connection to the WebSocket API open (default 5 s). */
+export const WEBSOCKET_ORIGIN_KEEPALIVE_TIMEOUT = ORIGIN_TIMEOUT_QUOTA;
 
 /** Headers of the WebSocket opening handshake that API Gateway needs from the browser. */
 const WEBSOCKET_HEADERS = ['Sec-WebSocket-Key', 'Sec-WebSocket-Version', 'Sec-WebSocket-Protocol', 'Sec-WebSocket-Extensions'];
@@ -128,6 +136,7 @@ export class WebHosting extends Construct {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
       customHeaders: originHeaders,
+      readTimeout: API_ORIGIN_READ_TIMEOUT,
     });
     const apiBehavior: cloudfront.BehaviorOptions = {
       origin: apiOrigin,

@@ -73,6 +73,8 @@ export async function startTestStack(options: {
       // Transaction conflicts are on, as in AWS, unless the run turns them off
       // (docs/local-stack.md: DynamoDB's transaction conflicts).
       DYNAMODB_CONFLICTS: process.env.DYNAMODB_CONFLICTS,
+      // Write units by item size, for `npm run cost` (docs/local-stack.md: Configuration).
+      DYNAMODB_ITEM_SIZES: process.env.DYNAMODB_ITEM_SIZES,
       // A function's environments, and all functions' together, at most, as `npm start` reads them
       // (docs/local-stack.md: Configuration).
       LOCAL_FUNCTION_CONCURRENCY: process.env.LOCAL_FUNCTION_CONCURRENCY,
