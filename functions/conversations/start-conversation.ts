@@ -17,6 +17,7 @@ import { readSender, type Sender } from './inbound-sms';
 import { conversationCreateItems, untilCommitted } from './message-writes';
 import { optedOutMessage, sendSms } from './outbound-sms';
 import { type ContactRecord, type ConversationRecord, openedConversation } from './records';
+import { countText } from './sending-limits';
 import { listSendingNumbers } from './sending-numbers';
 import { requireSendingRoute } from './sending-route';
 import { changeConversationStatus } from './status';
@@ -71,6 +72,8 @@ export async function startConversation(
         checked: await (await import('./pictures')).checkPictures(companyId, input.pictureIds, { channel, to: phone }),
       }
     : [];
+  // Counted before the conversation is created: a text over a limit leaves no conversation behind.
+  await countText(companyId, userId, input.body, input.pictureIds?.length ?? 0);
 
   const { conversation: found, created } = await untilCommitted(async () => {
     const sender = await readSender(companyId, channel.id, phone);
@@ -80,7 +83,7 @@ export async function startConversation(
   });
   if (found.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
   if (found.status === 'CLOSED') await changeConversationStatus(companyId, found.id, 'OPEN', userId);
-  await sendSms(companyId, userId, found.id, input.body, pictures);
+  await sendSms(companyId, userId, found.id, input.body, pictures, { counted: true });
   const conversation = await toConversationView(await getConversationRecord(companyId, found.id), userId);
   return { created, conversation };
 }
