@@ -73,7 +73,7 @@ export async function startConversation(
       }
     : [];
   // Counted before the conversation is created: a text over a limit leaves no conversation behind.
-  await countText(companyId, userId, input.body, input.pictureIds?.length ?? 0);
+  const uncount = await countText(companyId, userId, input.body, input.pictureIds?.length ?? 0);
 
   const { conversation: found, created } = await untilCommitted(async () => {
     const sender = await readSender(companyId, channel.id, phone);
@@ -81,7 +81,11 @@ export async function startConversation(
     const made = await tryCreate(channel, phone, sender, { id: user.id, name: user.name });
     return made && { conversation: made, created: true };
   });
-  if (found.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
+  if (found.optedOut) {
+    // Not sent after all.
+    await uncount();
+    throw conflict(optedOutMessage, 'OPTED_OUT');
+  }
   if (found.status === 'CLOSED') await changeConversationStatus(companyId, found.id, 'OPEN', userId);
   await sendSms(companyId, userId, found.id, input.body, pictures, { counted: true });
   const conversation = await toConversationView(await getConversationRecord(companyId, found.id), userId);
