@@ -53,7 +53,8 @@ async function sendLongest(account: Account, conversationId: string, n: number) 
   for (let i = 0; i < n; i++) expect((await sendText(account, conversationId, LONGEST)).status).toBe(201);
 }
 
-describe('sending limits', () => {
+// The file's first test starts the send, retry and start functions: on a busy machine, past a minute.
+describe('sending limits', { timeout: 120_000 }, () => {
   it('refuse an AGENT past their segments a minute, saying which limit and when, while another member still sends', async () => {
     const line = await smsLine();
     const agent = await addTeamMember(line.account);
