@@ -170,10 +170,20 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: settings.listUsers, handler: 'users/list', table: 'read', capabilities: ['jwt'] },
   { contract: team.removeUser, handler: 'users/remove', table: 'write', capabilities: ['jwt', 'publish'] },
   { contract: team.updateUserRole, handler: 'users/update-role', table: 'write', capabilities: ['jwt', 'publish'] },
-  { contract: team.createInvitation, handler: 'invitations/create', table: 'write', capabilities: ['jwt', 'mail', 'appUrl'] },
+  {
+    contract: team.createInvitation,
+    handler: 'invitations/create',
+    table: 'write',
+    capabilities: ['jwt', 'mail', 'appUrl', 'publish'],
+  },
   { contract: team.listInvitations, handler: 'invitations/list', table: 'read', capabilities: ['jwt'] },
-  { contract: team.revokeInvitation, handler: 'invitations/revoke', table: 'write', capabilities: ['jwt'] },
-  { contract: team.resendInvitation, handler: 'invitations/resend', table: 'write', capabilities: ['jwt', 'mail', 'appUrl'] },
+  { contract: team.revokeInvitation, handler: 'invitations/revoke', table: 'write', capabilities: ['jwt', 'publish'] },
+  {
+    contract: team.resendInvitation,
+    handler: 'invitations/resend',
+    table: 'write',
+    capabilities: ['jwt', 'mail', 'appUrl', 'publish'],
+  },
   { contract: team.previewInvitation, handler: 'invitations/preview', table: 'read', capabilities: [] },
   {
     contract: team.acceptInvitation,
@@ -491,8 +501,14 @@ export const queueConsumers: readonly QueueConsumerEntry[] = [
 
 /** Functions run on a schedule (EventBridge in AWS, a timer in `npm start`): background checks nobody asks for. */
 export interface ScheduledJobEntry extends RouteEntry {
-  /** What it is run for: names the schedule's stack parameter and local timer. */
-  schedule: 'channelHealth';
+  /** What it is run for: names the schedule's interval and local timer. */
+  schedule: 'channelHealth' | 'memberRemovals';
+  /**
+   * The nested stack its function, rule and invoke permission deploy in; absent: the parent, where the
+   * first was deployed. A new job names one: the parent keeps its room for what must be shared
+   * (docs/architecture.md: Stack sizes).
+   */
+  stack?: NestedStackName;
 }
 
 export const scheduledJobs: readonly ScheduledJobEntry[] = [
@@ -504,6 +520,15 @@ export const scheduledJobs: readonly ScheduledJobEntry[] = [
     capabilities: ['twilio', 'customerSecrets', 'publish'],
     kms: ['decrypt'],
     timeoutSeconds: MAX_QUEUE_CONSUMER_TIMEOUT_SECONDS,
+  },
+  // Finishes removals whose Team page stopped sending passes, every few minutes (docs/product.md: Removed members).
+  {
+    handler: 'jobs/member-removal-sweep',
+    schedule: 'memberRemovals',
+    table: 'write',
+    capabilities: ['publish'],
+    timeoutSeconds: 120,
+    stack: 'FeatureRoutes',
   },
 ];
 

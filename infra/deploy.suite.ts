@@ -4,7 +4,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ORIGIN_SECRET_HEADER } from '../functions/lib/config';
 import { tableDefinition } from '../functions/lib/table';
-import { fallbackRoute, httpRoutes } from '../functions/routes';
+import { fallbackRoute, httpRoutes, scheduledJobs } from '../functions/routes';
 import { HANDLER_TAG } from './constructs/switchboard-function';
 import { nestedTemplatesOf, type Resolved, resolveTemplate } from './resolve-template';
 import {
@@ -363,9 +363,14 @@ describe('nested stacks (the HTTP routes’ functions, route-stacks.ts)', () => 
       ...resolved,
       resources: Object.fromEntries(inNested(resolved).map((r, i) => [i, r])),
     });
-    // Every HTTP route's function (the parent keeps the socket routes', the jobs' and the authorizer).
+    // Every HTTP route's function, and the scheduled jobs' that name a nested stack (the parent keeps the
+    // socket routes', the queue consumer's, the first job's and the authorizer).
     expect(nestedFunctions.map(handlerOf).sort()).toEqual(
-      [...httpRoutes.map((route) => route.handler), fallbackRoute.handler].sort(),
+      [
+        ...httpRoutes.map((route) => route.handler),
+        ...scheduledJobs.filter((job) => job.stack).map((job) => job.handler),
+        fallbackRoute.handler,
+      ].sort(),
     );
     const parentFunctions = ourFunctions(resolved).filter((fn) => !nestedFunctions.includes(fn));
     expect(parentFunctions.length).toBeGreaterThan(0);

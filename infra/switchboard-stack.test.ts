@@ -27,12 +27,13 @@ import {
   scheduledJobs,
   socketRoutes,
 } from '../functions/routes';
-import { SOCKET_HEARTBEAT_MS } from '../shared/constants';
+import { MEMBER_REMOVAL_SWEEP_MINUTES, SOCKET_HEARTBEAT_MS } from '../shared/constants';
 import * as accountEndpoints from '../shared/contract/endpoints/account';
 import * as authEndpoints from '../shared/contract/endpoints/auth';
 import { listContacts } from '../shared/contract/endpoints/contacts';
 import { socketPath } from '../shared/contract/realtime-events';
 import { TWILIO_WEBHOOKS } from '../shared/contract/route';
+import { HASHED_ASSETS_DIR } from '../web/cache-control';
 import { indexHtmlScriptHashes, TWILIO_VOICE } from '../web/content-security-policy';
 import { AUTH_ROUTE_THROTTLE, HTTP_THROTTLE, SESSION_ROUTE_THROTTLE } from './constructs/http-api';
 import { MAIL_EVENTS, MAIL_EVENTS_DIMENSION, REGIONS_WITHOUT_MAIL_CONFIGURATION } from './constructs/mail-configuration';
@@ -450,31 +451,60 @@ describe('company deletion queue', () => {
   });
 });
 
-describe('channel health schedule (docs/product.md: Channel health)', () => {
-  it('runs the channel health check hourly by default, its interval a stack parameter, with the interval as its input', () => {
+describe('schedules (docs/product.md: Channel health, Removed members)', () => {
+  /** The function of a scheduled job, by its handler, in `t`. */
+  const jobFunction = (t: Template, handler: string) =>
+    Object.entries(t.findResources('AWS::Lambda::Function') as Record<string, Resource>).find(([, fn]) =>
+      (fn.Properties.Tags as { Key: string; Value: string }[] | undefined)?.some(
+        (tag) => tag.Key === HANDLER_TAG && tag.Value === handler,
+      ),
+    )?.[0];
+  /** The rules that run a function, in `t`. */
+  const rulesOf = (t: Template, functionId: string) =>
+    Object.values(t.findResources('AWS::Events::Rule') as Record<string, Resource>).filter((rule) =>
+      (rule.Properties.Targets as { Arn: unknown }[]).some(
+        (target) => JSON.stringify(target.Arn) === JSON.stringify({ 'Fn::GetAtt': [functionId, 'Arn'] }),
+      ),
+    );
+
+  it('run the channel health check hourly by default, its interval a stack parameter, with the interval as its input', () => {
     const json = template.toJSON();
     expect(json.Parameters.ChannelHealthIntervalMinutes).toMatchObject({ Type: 'Number', Default: 60, MinValue: 5 });
-    const functions = template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
-    const [sweepId] =
-      Object.entries(functions).find(([, fn]) =>
-        (fn.Properties.Tags as { Key: string; Value: string }[] | undefined)?.some(
-          (tag) => tag.Key === HANDLER_TAG && tag.Value === 'jobs/channel-health-sweep',
-        ),
-      ) ?? [];
+    const sweepId = jobFunction(template, 'jobs/channel-health-sweep') as string;
     expect(sweepId).toBeDefined();
-    const rules = Object.values(template.findResources('AWS::Events::Rule') as Record<string, Resource>);
+    const rules = rulesOf(template, sweepId);
     expect(rules).toHaveLength(1);
     const rule = rules[0] as Resource;
     expect(JSON.stringify(rule.Properties.ScheduleExpression)).toContain('ChannelHealthIntervalMinutes');
     expect(rule.Properties.State).toBe('ENABLED');
     const [target] = rule.Properties.Targets as { Arn: unknown; Input: unknown }[];
-    expect(target?.Arn).toEqual({ 'Fn::GetAtt': [sweepId, 'Arn'] });
     expect(JSON.stringify(target?.Input)).toContain('intervalMinutes');
-    // EventBridge may invoke it, and only it.
+  });
+
+  it('finish unfinished member removals every few minutes, from the FeatureRoutes nested stack', () => {
+    // Function, rule and invoke permission in the nested stack; the parent holds only its role.
+    const nested = templatesOf(withoutWeb.stack)['Switchboard/FeatureRoutes'] as Template;
+    const sweepId = jobFunction(nested, 'jobs/member-removal-sweep') as string;
+    expect(sweepId).toBeDefined();
+    const [rule, ...more] = rulesOf(nested, sweepId);
+    expect(more).toEqual([]);
+    expect(rule?.Properties).toMatchObject({
+      ScheduleExpression: `rate(${MEMBER_REMOVAL_SWEEP_MINUTES} minutes)`,
+      State: 'ENABLED',
+    });
+    expect(MEMBER_REMOVAL_SWEEP_MINUTES).toBeLessThanOrEqual(5);
+    expect(jobFunction(templatesOf(withoutWeb.stack).Switchboard as Template, 'jobs/member-removal-sweep')).toBeUndefined();
+  });
+
+  it('let EventBridge invoke the scheduled jobs, and only them', () => {
     const permissions = Object.values(template.findResources('AWS::Lambda::Permission') as Record<string, Resource>).filter(
       (p) => p.Properties.Principal === 'events.amazonaws.com',
     );
-    expect(permissions.map((p) => p.Properties.FunctionName)).toEqual([{ 'Fn::GetAtt': [sweepId, 'Arn'] }]);
+    const jobs = ['jobs/channel-health-sweep', 'jobs/member-removal-sweep'].map((handler) => ({
+      'Fn::GetAtt': [jobFunction(template, handler), 'Arn'],
+    }));
+    expect(permissions.map((p) => p.Properties.FunctionName)).toEqual(jobs);
+    expect(scheduledJobs).toHaveLength(jobs.length);
   });
 });
 
@@ -670,9 +700,19 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
       (route) => route.Properties.RouteKey,
     );
     for (const route of featureRoutes) expect(parentKeys).not.toContain(routeKey(route));
+    // Beside them, the scheduled jobs that name the stack, each with its rule.
     expect([...new Set(Object.values(nestedJson).map((resource) => resource.Type))].sort()).toEqual(
-      ['AWS::ApiGatewayV2::Integration', 'AWS::ApiGatewayV2::Route', 'AWS::Lambda::Function', 'AWS::Lambda::Permission'].sort(),
+      [
+        'AWS::ApiGatewayV2::Integration',
+        'AWS::ApiGatewayV2::Route',
+        'AWS::Lambda::Function',
+        'AWS::Lambda::Permission',
+        'AWS::Events::Rule',
+      ].sort(),
     );
+    const nestedJobs = scheduledJobs.filter((job) => job.stack === 'FeatureRoutes');
+    expect(Object.keys(nested.findResources('AWS::Events::Rule'))).toHaveLength(nestedJobs.length);
+    expect(Object.keys(functions)).toHaveLength(featureRoutes.length + nestedJobs.length);
   });
 
   it('leave the API routes and integrations of every other route in the parent, where they were deployed, their functions in HttpFunctions', () => {
@@ -914,13 +954,42 @@ describe('web app upload', () => {
     annotationsOf(withoutWeb.stack).hasWarning('/Switchboard/Web', Match.stringLikeRegexp('npm run build:web'));
   });
 
+  const dist = path.join(tmp, 'dist');
+  fs.mkdirSync(path.join(dist, HASHED_ASSETS_DIR), { recursive: true });
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
+  fs.writeFileSync(path.join(dist, HASHED_ASSETS_DIR, 'index-a1b2c3d4.js'), 'export {};');
+  const withWeb = synth({ webDistPath: dist });
+  const deployments = withWeb.template.findResources('Custom::CDKBucketDeployment') as Record<
+    string,
+    Resource & { DependsOn?: string[] }
+  >;
+  const deploymentOf = (filter: string) =>
+    Object.entries(deployments).find(([, d]) => JSON.stringify(d.Properties.Exclude) === JSON.stringify([filter])) ?? [];
+
   it('uploads web/dist when it exists', () => {
-    const dist = path.join(tmp, 'dist');
-    fs.mkdirSync(dist);
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Switchboard</title>');
-    const withWeb = synth({ webDistPath: dist });
-    withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
+    withWeb.template.resourceCountIs('Custom::CDKBucketDeployment', 2);
     expect(nagFindings(withWeb.app)).toEqual([]);
+  });
+
+  it('keeps every hashed file of earlier releases, cached a year, and asks for index.html every time (docs/deploy.md: Releases and open tabs)', () => {
+    const [assetsId, assets] = deploymentOf('*');
+    const [, pages] = deploymentOf(`${HASHED_ASSETS_DIR}/*`);
+    // The hashed folder alone, never pruned: an open tab of the release before still finds its chunks.
+    expect(assets?.Properties).toMatchObject({
+      Include: [`${HASHED_ASSETS_DIR}/*`],
+      Prune: false,
+      SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
+    });
+    expect(assets?.Properties.DistributionId).toBeUndefined();
+    // Everything else, index.html first of all: revalidated on every visit, invalidated at the edge.
+    expect(pages?.Properties).toMatchObject({
+      Prune: true,
+      SystemMetadata: { 'cache-control': 'no-cache' },
+      DistributionPaths: ['/*'],
+    });
+    expect(pages?.Properties.Include).toBeUndefined();
+    // index.html goes up only once the chunks it names are there.
+    expect(pages?.DependsOn).toEqual(expect.arrayContaining([assetsId]));
   });
 });
 

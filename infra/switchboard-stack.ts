@@ -23,6 +23,7 @@ import {
   scheduledJobs,
   socketRoutes,
 } from '../functions/routes';
+import { MEMBER_REMOVAL_SWEEP_MINUTES } from '../shared/constants';
 import { TWILIO_WEBHOOKS } from '../shared/contract/route';
 import { health } from '../shared/contract/system';
 import { AppTable } from './constructs/app-table';
@@ -201,18 +202,33 @@ export class SwitchboardStack extends Stack {
       maxValue: 1440,
       description: 'Minutes between two checks of every active channel in Twilio (docs/product.md: Channel health).',
     });
-    const intervals: Record<ScheduledJobEntry['schedule'], CfnParameter> = { channelHealth: channelHealthInterval };
+    // Unfinished member removals are finished within minutes, at a fixed rate (docs/product.md: Removed members).
+    const intervals: Record<ScheduledJobEntry['schedule'], { text: string; minutes: number }> = {
+      channelHealth: { text: channelHealthInterval.valueAsString, minutes: channelHealthInterval.valueAsNumber },
+      memberRemovals: { text: String(MEMBER_REMOVAL_SWEEP_MINUTES), minutes: MEMBER_REMOVAL_SWEEP_MINUTES },
+    };
+    const routeStacks = new Map<string, RouteStack>();
+    const routeStack = (id: NestedStackName | typeof HTTP_FUNCTIONS_STACK) => {
+      const known = routeStacks.get(id) ?? new RouteStack(this, id);
+      routeStacks.set(id, known);
+      return known;
+    };
     for (const job of scheduledJobs) {
       const interval = intervals[job.schedule];
-      new events.Rule(this, `${functionId(job.handler)}Schedule`, {
+      // A job that names a nested stack has its function, rule and invoke permission there; its role stays here.
+      const nested = job.stack === undefined ? undefined : routeStack(job.stack);
+      new events.Rule(nested ?? this, `${functionId(job.handler)}Schedule`, {
         description: `Runs ${job.handler} every ${job.schedule} interval`,
-        schedule: events.Schedule.expression(`rate(${interval.valueAsString} minutes)`),
+        schedule: events.Schedule.expression(`rate(${interval.text} minutes)`),
         targets: [
-          new eventTargets.LambdaFunction(functions.add(functionId(job.handler), { ...job, kind: 'schedule' }), {
-            event: events.RuleTargetInput.fromObject({ intervalMinutes: interval.valueAsNumber }),
-            // A run that failed is not tried again: the next one comes within the interval.
-            retryAttempts: 0,
-          }),
+          new eventTargets.LambdaFunction(
+            functions.add(functionId(job.handler), { ...job, kind: 'schedule' }, nested?.functions),
+            {
+              event: events.RuleTargetInput.fromObject({ intervalMinutes: interval.minutes }),
+              // A run that failed is not tried again: the next one comes within the interval.
+              retryAttempts: 0,
+            },
+          ),
         ],
       });
     }
@@ -220,12 +236,6 @@ export class SwitchboardStack extends Stack {
     // Where each HTTP route deploys is its entry's `stack`. Without one, its API route and integration
     // stay here, where they were deployed first, and its function and invoke permission are in
     // HttpFunctions, so this template stays under MAX_TEMPLATE_RESOURCES (docs/architecture.md: Stack sizes).
-    const routeStacks = new Map<string, RouteStack>();
-    const routeStack = (id: NestedStackName | typeof HTTP_FUNCTIONS_STACK) => {
-      const known = routeStacks.get(id) ?? new RouteStack(this, id);
-      routeStacks.set(id, known);
-      return known;
-    };
     const http = new HttpApi(this, 'Http', {
       routes: httpRoutes.map((route) => {
         const stack = route.stack === undefined ? undefined : routeStack(route.stack);

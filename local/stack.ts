@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startTwilioEmulator } from '@switchboard/twilio-emulator';
+import type { ScheduledJobEntry } from '../functions/routes';
 import { TWILIO_WEBHOOKS } from '../shared/contract/route';
 import { ensureTable, startDynamoDb } from './dynamodb';
 import { startDynamoDbProxy } from './dynamodb-proxy';
@@ -35,6 +36,11 @@ export interface StackOptions extends LocalSettings {
    * without it none runs, so test stacks stay deterministic.
    */
   channelHealthIntervalMinutes?: number;
+  /**
+   * Minutes between two runs of the sweep that finishes member removals nobody finished (`npm start`:
+   * as in AWS); without it none runs, and tests run the sweep themselves.
+   */
+  memberRemovalSweepMinutes?: number;
   /** How long a busy function's invocation waits for a warm environment before a new one starts (local/function-environments.ts). */
   warmWaitMs?: number;
   /**
@@ -175,6 +181,8 @@ export async function startLocalStack(options: StackOptions) {
       ...(options.throttleWindowScale ? { LOCAL_THROTTLE_WINDOW_SCALE: String(options.throttleWindowScale) } : {}),
     };
 
+    // The built web app's folder, when the stack serves a build (the browser tests play a release with it).
+    let webBuildDir: string | undefined;
     if (options.web) {
       const web = await startWeb({
         port: options.webPort,
@@ -185,6 +193,7 @@ export async function startLocalStack(options: StackOptions) {
         built: options.webBuild,
       });
       stops.push(web.stop);
+      webBuildDir = web.builtDir;
     }
     // Each function runs in execution environments of its own, from its bundle, with the environment its
     // function would have in AWS (local/function-environments.ts); LOCAL_FUNCTIONS=in-process runs them
@@ -214,21 +223,23 @@ export async function startLocalStack(options: StackOptions) {
         )
         .catch((error: unknown) => log('gateway').error(`warming the functions failed: ${(error as Error).message}`));
     }
-    const healthMinutes = options.channelHealthIntervalMinutes;
-    if (healthMinutes) {
-      // As the EventBridge rule in AWS: the same function, with the interval as its input; one run at a time.
+    // As the EventBridge rules in AWS: the same functions, with the interval as their input; one run at a time each.
+    const every = (schedule: ScheduledJobEntry['schedule'], minutes: number | undefined) => {
+      if (!minutes) return;
       let running: Promise<void> | undefined;
       const timer = setInterval(() => {
-        running ??= gateway.runScheduled('channelHealth', { intervalMinutes: healthMinutes }).finally(() => {
+        running ??= gateway.runScheduled(schedule, { intervalMinutes: minutes }).finally(() => {
           running = undefined;
         });
-      }, healthMinutes * 60_000);
+      }, minutes * 60_000);
       timer.unref();
       stops.push(async () => {
         clearInterval(timer);
         await running;
       });
-    }
+    };
+    every('channelHealth', options.channelHealthIntervalMinutes);
+    every('memberRemovals', options.memberRemovalSweepMinutes);
 
     return {
       urls: {
@@ -248,6 +259,7 @@ export async function startLocalStack(options: StackOptions) {
       },
       /** The self-signed certificate of the signalling port. */
       signallingCertFile: signalling.certFile,
+      webBuildDir,
       env: handlerEnv,
       /** The processes of the stack besides this one (whose worker threads run the functions). */
       processes: { dynamodb: dynamo.pid, ses: ses.pid },

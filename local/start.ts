@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import pc from 'picocolors';
+import { MEMBER_REMOVAL_SWEEP_MINUTES } from '../shared/constants';
 import { environmentLimits } from './function-environments';
 import { logger } from './log';
 import { StartupError } from './ports';
@@ -34,6 +35,7 @@ try {
     persist: true,
     web: true,
     channelHealthIntervalMinutes: healthMinutes,
+    memberRemovalSweepMinutes: MEMBER_REMOVAL_SWEEP_MINUTES,
     warmFunctions: settings.functions !== 'in-process',
   });
   let stopping = false;

@@ -88,9 +88,14 @@ export function functionAccessKeyId(name: string, table: TableAccess): string {
   return `${KEY_PREFIX}${TABLE_ACCESS.indexOf(table)}${name.replaceAll('/', 'S').replaceAll('-', 'D')}`;
 }
 
+/** The access key a request is signed with (Signature Version 4's `Credential=<key>/…`), if signed. */
+export function accessKeyOfRequest(authorization: string | undefined): string | undefined {
+  return /Credential=([^/,\s]+)\//.exec(authorization ?? '')?.[1];
+}
+
 /** The function behind a request's signature (`functionAccessKeyId`), if a function signed it. */
 export function functionOfRequest(authorization: string | undefined): { name: string; table: TableAccess } | undefined {
-  const key = /Credential=([^/,\s]+)\//.exec(authorization ?? '')?.[1];
+  const key = accessKeyOfRequest(authorization);
   const match = key && new RegExp(`^${KEY_PREFIX}(\\d)([a-z0-9SD]+)$`).exec(key);
   const table = match ? TABLE_ACCESS[Number(match[1])] : undefined;
   if (!match?.[2] || !table) return undefined;

@@ -1,10 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, normalize } from 'node:path';
+import type { Plugin } from 'vite';
+import { cacheControlFor } from '../web/cache-control';
 import { contentSecurityPolicy, inlineScriptHashes } from '../web/content-security-policy';
 import type { Logger } from './log';
 
-const CONFIG_FILE = join(import.meta.dirname, '..', 'web', 'vite.config.ts');
+const WEB_ROOT = join(import.meta.dirname, '..', 'web');
+const CONFIG_FILE = join(WEB_ROOT, 'vite.config.ts');
 
 /**
  * The SPA on `port`, proxying /api and /ws to the local gateway, told where the emulator's signalling
@@ -63,36 +66,97 @@ async function startDev(options: { port: number }) {
     createServer({ configFile: CONFIG_FILE, server: { port: options.port, strictPort: true }, customLogger, clearScreen: false }),
   );
   await server.listen();
-  return { url: `http://localhost:${options.port}`, stop: () => server.close() };
+  return { url: `http://localhost:${options.port}`, builtDir: undefined, stop: () => server.close() };
 }
 
-async function startBuilt(options: { port: number; signallingHost: string; picturesOrigin: string }) {
-  const { build, preview } = await import('vite');
+async function startBuilt(options: { port: number; apiPort: number; signallingHost: string; picturesOrigin: string }) {
+  const { build } = await import('vite');
   const outDir = mkdtempSync(join(tmpdir(), 'switchboard-web-'));
   const customLogger = await quietLogger();
   await build({ configFile: CONFIG_FILE, customLogger, build: { outDir, emptyOutDir: true, sourcemap: false } });
+  const server = await serveBuiltWeb({ ...options, outDir });
+  return {
+    url: server.url,
+    /** The build it serves (the browser tests copy it to play a release: test/e2e/release.test.ts). */
+    builtDir: outDir as string | undefined,
+    stop: async () => {
+      await server.stop();
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Serves a built web app from `outDir` as CloudFront and its bucket serve it (infra/constructs/web-hosting.ts),
+ * proxying /api and /ws to the gateway on `apiPort`: the app's Content-Security-Policy, Cache-Control by
+ * file (web/cache-control.ts), and a file that is not there answered 403 as S3 answers CloudFront, never
+ * index.html. Files are read at each request, so a test can put another release in the folder.
+ */
+export async function serveBuiltWeb(options: {
+  outDir: string;
+  port: number;
+  apiPort: number;
+  signallingHost: string;
+  picturesOrigin: string;
+}) {
+  const { preview } = await import('vite');
+  const customLogger = await quietLogger();
   // CloudFront's policy (infra/), with the emulator's signalling and sounds in place of Twilio's.
   const emulator = [`wss://${options.signallingHost}`, `https://${options.signallingHost}`];
   const policy = contentSecurityPolicy({
-    scriptHashes: inlineScriptHashes(readFileSync(join(outDir, 'index.html'), 'utf8')),
+    scriptHashes: inlineScriptHashes(readFileSync(join(options.outDir, 'index.html'), 'utf8')),
     connect: [...emulator, options.picturesOrigin],
     media: emulator.slice(1),
     header: true,
   });
-  // The preview server proxies as the dev server does (vite.config.ts `server.proxy`).
+  const api = `http://127.0.0.1:${options.apiPort}`;
+  // The proxy of the dev server (vite.config.ts `server.proxy`), given here so that several can run in one process.
   const server = await withoutViteExit(() =>
     preview({
-      configFile: CONFIG_FILE,
+      configFile: false,
+      root: WEB_ROOT,
+      appType: 'spa',
       customLogger,
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: options.port, strictPort: true, headers: { 'Content-Security-Policy': policy } },
+      clearScreen: false,
+      plugins: [servedAsCloudFront(options.outDir)],
+      build: { outDir: options.outDir },
+      preview: {
+        host: '127.0.0.1',
+        port: options.port,
+        strictPort: true,
+        headers: { 'Content-Security-Policy': policy },
+        proxy: { '/api': { target: api, changeOrigin: false }, '/ws': { target: api, ws: true } },
+      },
     }),
   );
+  return { url: `http://localhost:${options.port}`, stop: () => server.close() };
+}
+
+/** The paths CloudFront sends to the APIs rather than to the bucket (infra/constructs/web-hosting.ts). */
+const API_PATHS = /^\/(api|webhooks|ws)(\/|$)/;
+
+/**
+ * Before Vite's own: each file's Cache-Control, and 403 for a path with a file name that the build has
+ * not (CloudFront's viewer-request function sends only paths without one to index.html; the bucket
+ * answers 403 for a missing key, as CloudFront may not list it). Vite would answer such a request with
+ * index.html, and an old chunk's import would fail otherwise than in AWS.
+ */
+function servedAsCloudFront(outDir: string): Plugin {
   return {
-    url: `http://localhost:${options.port}`,
-    stop: async () => {
-      await server.close();
-      rmSync(outDir, { recursive: true, force: true });
+    name: 'switchboard-served-as-cloudfront',
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+        if (API_PATHS.test(pathname)) return next();
+        const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+        if (last.includes('.') && !existsSync(join(outDir, normalize(pathname)))) {
+          res.statusCode = 403;
+          res.end();
+          return;
+        }
+        res.setHeader('Cache-Control', cacheControlFor(pathname));
+        next();
+      });
     },
   };
 }

@@ -28,6 +28,8 @@ export const NATIONAL_NUMBER_LENGTH = { min: 2, max: 17 } as const;
 export const FEEDBACK_SCORES = [1, 2, 3, 4, 5] as const;
 export const FEEDBACK_ISSUES = ['audio-latency', 'choppy-audio', 'dropped-call', 'echo', 'noisy-call', 'one-way-audio'] as const;
 export const DEFAULT_COMPANY_NAME = 'Customer Service';
+/** Minutes between two runs of the sweep that finishes member removals whose passes stopped (docs/product.md: Removed members). */
+export const MEMBER_REMOVAL_SWEEP_MINUTES = 5;
 
 /** Server-side limits (the first design left them open; these are the product's choices, docs/product.md §9). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -223,6 +225,9 @@ export const TWILIO_ACCOUNT_SID_FORMAT = 'Account SID starts with AC followed by
 
 /** A channel's delivery summary covers its outbound texts of this many days, today included. */
 export const DELIVERY_SUMMARY_DAYS = 7;
+
+/** How many of a Messaging Service's other numbers a check keeps and the Repair question names (docs/product.md §10.7). */
+export const MESSAGING_SERVICE_NUMBERS_SHOWN = 20;
 
 /**
  * The team inbox. Unread counts come from a last-read marker per user and conversation

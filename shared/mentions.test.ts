@@ -29,6 +29,33 @@ describe('findMentions', () => {
   });
 });
 
+describe('mentions in any script (docs/product.md §5)', () => {
+  const ann = { id: 'u5', name: 'Ann Agent' };
+  const strauss = { id: 'u6', name: 'Jo Strauß' };
+  const ilkay = { id: 'u7', name: 'İlkay Şahin' };
+
+  it('finds a mention after a dotted capital I, whose lower case is longer than itself', () => {
+    expect(findMentions('İstanbul team: @Ann Agent', [ann])).toEqual([ann]);
+    const body = 'İİİİİ İstanbul, @ann agent please';
+    expect(mentionSpans(body, [ann]).map((s) => body.slice(s.start, s.end))).toEqual(['@ann agent']);
+  });
+
+  it('never counts a name glued to a word, however many dotted capitals come before it', () => {
+    expect(findMentions('İİİİİ foo@Ann Agent', [ann])).toEqual([]);
+    expect(findMentions('İİİİİfoo @Ann Agentx', [ann])).toEqual([]);
+    expect(findMentions('foo@Ann Agent', [ann])).toEqual([]);
+  });
+
+  it('finds a mention after ß and after emoji, and folds ß and İ in names', () => {
+    expect(findMentions('Straße 5 🙂🚀 @Ann Agent', [ann])).toEqual([ann]);
+    const body = '👋🏽 @JO STRAUSS and @ilkay şahin';
+    expect(mentionSpans(body, [ann, strauss, ilkay]).map((s) => [body.slice(s.start, s.end), s.member.id])).toEqual([
+      ['@JO STRAUSS', 'u6'],
+      ['@ilkay şahin', 'u7'],
+    ]);
+  });
+});
+
 describe('what the composer reads from the rule', () => {
   it('prefers the member the author picked when two share a name', () => {
     const other = { id: 'u4', name: 'Grace Hopper' };

@@ -21,6 +21,33 @@ export interface MentionSpan<T> {
   member: T;
 }
 
+/**
+ * A character as names are compared: Unicode's lower case of its upper case, so "ß" and "SS" or "ς"
+ * and "Σ" are one letter, and a dotted capital I is an i (its lower case adds a combining dot that no
+ * name typed as "i" has).
+ */
+function fold(text: string): string {
+  // Character by character: a whole string would lower a final Σ to ς, a lone one to σ.
+  return Array.from(text, (character) => character.toUpperCase().toLowerCase().replace('i\u0307', 'i')).join('');
+}
+
+/**
+ * Where `folded` (a folded name) ends if the note spells it from `start`, case aside; undefined if not.
+ * Read character by character on the note itself, so the index is the note's: folding may change a
+ * text's length ("İ" is two code units once lowered), and an index into a folded copy would be wrong.
+ */
+function spelledEnd(body: string, start: number, folded: string): number | undefined {
+  let read = '';
+  let at = start;
+  while (read.length < folded.length && at < body.length) {
+    const character = String.fromCodePoint(body.codePointAt(at) as number);
+    read += fold(character);
+    at += character.length;
+    if (!folded.startsWith(read)) return undefined;
+  }
+  return read === folded ? at : undefined;
+}
+
 /** Every mention in the note, in order (a member mentioned twice has two spans). */
 export function mentionSpans<T extends Mentionable>(
   body: string,
@@ -30,18 +57,19 @@ export function mentionSpans<T extends Mentionable>(
   const chosen = (m: T) => (chosenIds.includes(m.id) ? 0 : 1);
   const byLength = members
     .filter((m) => m.name.trim().length > 0)
-    .sort((a, b) => b.name.trim().length - a.name.trim().length || chosen(a) - chosen(b));
+    .map((member) => ({ member, folded: fold(member.name.trim()) }))
+    .sort((a, b) => b.folded.length - a.folded.length || chosen(a.member) - chosen(b.member));
   const spans: MentionSpan<T>[] = [];
-  const lower = body.toLowerCase();
-  for (let at = lower.indexOf('@'); at !== -1; at = lower.indexOf('@', at + 1)) {
+  for (let at = body.indexOf('@'); at !== -1; at = body.indexOf('@', at + 1)) {
     if (!startsMention(body, at)) continue;
-    const member = byLength.find((m) => {
-      const name = m.name.trim().toLowerCase();
-      if (!lower.startsWith(name, at + 1)) return false;
-      const after = body.charAt(at + 1 + name.length);
-      return after === '' || !wordCharacter.test(after);
-    });
-    if (member) spans.push({ start: at, end: at + 1 + member.name.trim().length, member });
+    for (const { member, folded } of byLength) {
+      const end = spelledEnd(body, at + 1, folded);
+      if (end === undefined) continue;
+      const after = body.codePointAt(end);
+      if (after !== undefined && wordCharacter.test(String.fromCodePoint(after))) continue;
+      spans.push({ start: at, end, member });
+      break;
+    }
   }
   return spans;
 }
@@ -83,10 +111,10 @@ export function mentionQueryAt(body: string, caret: number): MentionQuery | null
 
 /** The members a typed `@query` may mean: a name, or one of its words, starting with it (any case); by name. */
 export function membersMatching<T extends Mentionable>(query: string, members: readonly T[]): T[] {
-  const q = query.trim().toLowerCase();
+  const q = fold(query.trim());
   return members
     .filter((m) => {
-      const name = m.name.trim().toLowerCase();
+      const name = fold(m.name.trim());
       return name.length > 0 && (name.startsWith(q) || name.split(/\s+/).some((word) => word.startsWith(q)));
     })
     .sort((a, b) => a.name.localeCompare(b.name));

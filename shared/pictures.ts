@@ -1,5 +1,8 @@
 import { PICTURE_TYPES, type PictureType } from './constants';
 import { parsePhoneNumber } from './phone-numbers';
+import { type PictureBlock, type PictureSender, pictureBlockByPrefix } from './picture-block';
+
+export { PICTURE_BLOCKS, type PictureBlock } from './picture-block';
 
 /**
  * Where a text may carry pictures (docs/product.md: Pictures out). Twilio sends MMS between US and
@@ -8,17 +11,16 @@ import { parsePhoneNumber } from './phone-numbers';
  */
 export const MMS_COUNTRIES = ['US', 'CA'] as const;
 
-export const PICTURE_BLOCKS = ['CHANNEL_WITHOUT_MMS', 'COUNTRY_WITHOUT_MMS'] as const;
-export type PictureBlock = (typeof PICTURE_BLOCKS)[number];
-
 const inMmsCountry = (e164: string) => {
   const country = parsePhoneNumber(e164)?.country;
   return country !== undefined && (MMS_COUNTRIES as readonly string[]).includes(country);
 };
 
 /** Why pictures cannot go from this sending number to `to` (E.164); null when they can. */
-export function pictureBlock(from: { identifier: string; mms: boolean }, to: string): PictureBlock | null {
-  if (!from.mms || !inMmsCountry(from.identifier)) return 'CHANNEL_WITHOUT_MMS';
+export function pictureBlock(from: PictureSender, to: string): PictureBlock | null {
+  const byPrefix = pictureBlockByPrefix(from, to);
+  if (byPrefix) return byPrefix;
+  if (!inMmsCountry(from.identifier)) return 'CHANNEL_WITHOUT_MMS';
   if (!inMmsCountry(to)) return 'COUNTRY_WITHOUT_MMS';
   return null;
 }

@@ -73,10 +73,11 @@ export async function repairCompanyChannel(
   companyId: string,
   channelId: string,
   userId: string,
+  confirmed: { messagingService: boolean } = { messagingService: false },
 ): Promise<{ health: ChannelHealth; changes: HealthChange[] }> {
   const { channel, provider } = await checkable(companyId, channelId);
   if (!provider) throw new AppError(409, 'CHANNEL_INACTIVE', 'This channel has no active Twilio number to repair.');
   await consumeSliding([repairLimit(companyId)], 1);
-  const repaired = await repairChannel(provider, channel, userId);
+  const repaired = await repairChannel(provider, channel, userId, confirmed);
   return { health: await channelHealthOf(repaired.channel), changes: repaired.changes };
 }

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MESSAGING_SERVICE_NUMBERS_SHOWN } from '../../shared/constants';
 import type {
   ChannelHealth,
   ChannelHealthStatus,
@@ -8,7 +9,7 @@ import type {
   HealthProblemField,
 } from '../../shared/contract/channel-health';
 import { newId } from '../auth/opaque-tokens';
-import { AppError } from '../lib/app-error';
+import { AppError, badRequest } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
@@ -46,10 +47,11 @@ export interface ChannelRepairRecord {
   changes: HealthChange[];
 }
 
-/** A Messaging Service of the account with the numbers in it (PN SIDs). */
+/** A Messaging Service of the account with the numbers in it (PN SIDs, and each SID's number). */
 export interface AccountService {
   service: TwilioMessagingService;
   numberSids: ReadonlySet<string>;
+  phoneNumbers: ReadonlyMap<string, string>;
 }
 
 /** The account's Messaging Services with their numbers: one list, then one per service, one after another. */
@@ -62,7 +64,11 @@ export async function accountServices(client: TwilioClient): Promise<AccountServ
       if (error instanceof TwilioApiError && error.isNotFound) return [];
       throw error;
     });
-    out.push({ service, numberSids: new Set(numbers.map((n) => n.sid)) });
+    out.push({
+      service,
+      numberSids: new Set(numbers.map((n) => n.sid)),
+      phoneNumbers: new Map(numbers.map((n) => [n.sid, n.phone_number])),
+    });
   }
   return out;
 }
@@ -178,14 +184,25 @@ export async function inspectChannel(
   };
 }
 
-function serviceProblem({ service, numberSids }: AccountService, number: TwilioIncomingNumber): HealthProblem {
+function serviceProblem({ service, numberSids, phoneNumbers }: AccountService, number: TwilioIncomingNumber): HealthProblem {
   const url = shownUrl(service.inbound_request_url);
   const others = numberSids.size - 1;
+  const otherPhoneNumbers = [...phoneNumbers]
+    .filter(([sid]) => sid !== number.sid)
+    .map(([, phoneNumber]) => phoneNumber)
+    .sort()
+    .slice(0, MESSAGING_SERVICE_NUMBERS_SHOWN);
   return {
     field: 'MessagingService',
     expected: 'UseInboundWebhookOnNumber: true',
     actual: service.sid,
-    messagingService: { sid: service.sid, friendlyName: service.friendly_name, inboundRequestUrl: url, otherNumbers: others },
+    messagingService: {
+      sid: service.sid,
+      friendlyName: service.friendly_name,
+      inboundRequestUrl: url,
+      otherNumbers: others,
+      otherPhoneNumbers,
+    },
     message: `${number.phone_number} is in the Messaging Service “${service.friendly_name}” (${service.sid}), which sends incoming texts ${
       url ? `to ${url}` : 'nowhere'
     } instead of to the number’s own URL, so texts to it do not arrive here.`,
@@ -346,6 +363,22 @@ function inspectionRefused(inspection: Inspection, channel: ChannelRecord): neve
   throw new AppError(502, 'PROVIDER_UNAVAILABLE', `${channel.identifier} could not be repaired: ${message}`);
 }
 
+/**
+ * A Messaging Service's setting is not the number's alone: changing it changes how its other numbers'
+ * texts arrive, which someone may rely on. So the person who asks must have been shown the service and
+ * its numbers, and said yes (docs/product.md §10.7); as found now, not as the page last saw it.
+ */
+function serviceUnconfirmed(inspection: Inspection, channel: ChannelRecord): never {
+  const services = inspection.problems.flatMap((p) => (p.messagingService ? [p.messagingService] : []));
+  const named = services
+    .map((s) => `“${s.friendlyName}” (${s.sid}, with ${s.otherNumbers} other number${s.otherNumbers === 1 ? '' : 's'})`)
+    .join(' and ');
+  throw badRequest(
+    `${channel.identifier} is in the Messaging Service ${named}: repairing it changes how texts reach the service’s other numbers too. Confirm that to repair it.`,
+    { fields: { confirmMessagingService: 'Confirm the change to the Messaging Service' }, messagingServices: services },
+  );
+}
+
 /** The changes a repair makes, in words, from what the check found. */
 function describeChanges(inspection: Inspection): HealthChange[] {
   return inspection.problems
@@ -382,10 +415,12 @@ export async function repairChannel(
   provider: ProviderRecord,
   channel: ChannelRecord,
   userId: string,
+  confirmed: { messagingService: boolean },
 ): Promise<{ channel: ChannelRecord; changes: HealthChange[] }> {
   const client = await clientFor(provider);
   const found = await inspectChannel(provider, channel, client);
   if (found.status !== 'HEALTHY' && found.status !== 'DRIFTED') inspectionRefused(found, channel);
+  if (found.drifting.length > 0 && !confirmed.messagingService) serviceUnconfirmed(found, channel);
   const changes = describeChanges(found);
   if (changes.length === 0) return { channel: await recordHealth(channel, found), changes };
 

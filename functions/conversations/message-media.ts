@@ -1,3 +1,4 @@
+import { servedAttachment } from '../../shared/attachments';
 import { notFound } from '../lib/app-error';
 import type { BinaryReply } from '../lib/define-handler';
 import { contentFromTwilio } from '../settings/twilio-content';
@@ -5,8 +6,11 @@ import { findMessageRecord } from './thread';
 
 /** Pictures of texts: the bytes of what an MMS announced, served back from Twilio. */
 
-/** A day: a media item never changes, and only the signed-in browser that fetched it keeps it. */
-const MEDIA_CACHE_SECONDS = 86_400;
+/**
+ * Kept by no cache, the browser's included: after sign-out, a member's removal, the company's
+ * deletion or its retention the picture must not be shown again (docs/security.md: Media in the browser).
+ */
+const MEDIA_CACHE_CONTROL = 'private, no-store';
 
 /**
  * How long the URL a reader is sent to stays good: they follow it at once; the thread asks again
@@ -36,8 +40,9 @@ export async function messageMediaContent(
   const content = await contentFromTwilio(companyId, item.url, { name: 'file' });
   return {
     binary: content.bytes,
-    // The type Twilio announced with the text: what the thread shows it as.
-    contentType: item.contentType,
-    cacheControl: `private, max-age=${MEDIA_CACHE_SECONDS}`,
+    // The sender chose the announced type: a browser renders only what the thread shows inline, and
+    // saves anything else under a name of ours (docs/security.md: Attachments).
+    ...servedAttachment(item.contentType, index),
+    cacheControl: MEDIA_CACHE_CONTROL,
   };
 }

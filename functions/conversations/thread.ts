@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type ConversationDetail, THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
-import type { PictureBlock } from '../../shared/pictures';
+import { type PictureBlock, pictureBlockByPrefix } from '../../shared/picture-block';
 import { badRequest, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -105,14 +105,14 @@ function decodeCursor(cursor: string): string {
 
 /**
  * Why this thread's texts cannot carry pictures (docs/product.md: Pictures out); null when they can,
- * and when no text can leave at all (`sendingBlockedBy` says why). Only numbers of +1 can be US or
- * Canadian: the phone-number metadata loads only to tell those apart, off a plain thread's cold start.
+ * and when no text can leave at all (`sendingBlockedBy` says why). The phone-number metadata loads
+ * only when the prefixes cannot tell, off a plain thread's cold start.
  */
 async function picturesBlock(route: SendingRoute, to: string): Promise<PictureBlock | null> {
   if (route.block !== null) return null;
   const from = { identifier: route.channel.identifier, mms: enabledCapabilities(route.channel).mms };
-  if (!from.mms || !from.identifier.startsWith('+1')) return 'CHANNEL_WITHOUT_MMS';
-  if (!to.startsWith('+1')) return 'COUNTRY_WITHOUT_MMS';
+  const byPrefix = pictureBlockByPrefix(from, to);
+  if (byPrefix) return byPrefix;
   const { pictureBlock } = await import('../../shared/pictures');
   return pictureBlock(from, to);
 }

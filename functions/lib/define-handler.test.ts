@@ -160,11 +160,12 @@ describe('defineHandler of a binary contract', () => {
   const picture = httpContract({ method: 'GET', path: '/picture/{index}', auth: 'public', binary: true });
   const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
 
-  it('answers the bytes base64-encoded as payload 2.0 carries them, with their type and Cache-Control', async () => {
+  it('answers the bytes base64-encoded as payload 2.0 carries them, with their type, Cache-Control and Content-Disposition', async () => {
     const handler = defineHandler(picture, async () => ({
       binary: bytes,
       contentType: 'image/png',
-      cacheControl: 'private, max-age=3600',
+      cacheControl: 'private, no-store',
+      contentDisposition: 'inline',
     }));
     const res = await handler(event(), context);
     expect(res.statusCode).toBe(200);
@@ -172,7 +173,8 @@ describe('defineHandler of a binary contract', () => {
     expect(Buffer.from(res.body ?? '', 'base64')).toEqual(bytes);
     expect(res.headers).toMatchObject({
       'content-type': 'image/png',
-      'cache-control': 'private, max-age=3600',
+      'cache-control': 'private, no-store',
+      'content-disposition': 'inline',
       'x-content-type-options': 'nosniff',
     });
   });

@@ -44,8 +44,10 @@ export type BinaryReply =
   | {
       binary: Buffer;
       contentType: string;
-      /** e.g. `private, max-age=3600`; absent: no Cache-Control. */
+      /** e.g. `private, no-store`; absent: no Cache-Control. */
       cacheControl?: string;
+      /** `inline` or `attachment; filename="…"`; absent: none. */
+      contentDisposition?: string;
     }
   | { redirect: string; cacheControl?: string };
 
@@ -77,6 +79,7 @@ export function respondBinary(reply: BinaryReply): APIGatewayProxyStructuredResu
   }
   const headers: Record<string, string> = { ...SECURITY_HEADERS, 'content-type': reply.contentType };
   if (reply.cacheControl) headers['cache-control'] = reply.cacheControl;
+  if (reply.contentDisposition) headers['content-disposition'] = reply.contentDisposition;
   return { statusCode: 200, headers, body: reply.binary.toString('base64'), isBase64Encoded: true };
 }
 

@@ -53,6 +53,17 @@ export const keys = {
   verification: (tokenHash: string) => ({ PK: `VERIFY#${tokenHash}`, SK: 'VERIFY' }),
   /** A password-reset link's token (its SHA-256), valid an hour and spent once. */
   passwordReset: (tokenHash: string) => ({ PK: `PWRESET#${tokenHash}`, SK: 'PWRESET' }),
+  /**
+   * A removal whose conversations are not all moved yet (docs/product.md: Removed members): every
+   * company's in one well-known partition, so the scheduled sweep finds them all in one Query. Written
+   * with the removal, deleted once none are left. It carries its `companyId`, as global items do, so
+   * deleting the company deletes it.
+   */
+  unfinishedRemoval: (companyId: string, userId: string) => ({
+    PK: 'REMOVALS#UNFINISHED',
+    SK: `COMPANY#${companyId}#USER#${userId}`,
+  }),
+  unfinishedRemovals: () => ({ PK: 'REMOVALS#UNFINISHED', SKPrefix: 'COMPANY#' }),
   /** The company and user an e-mail was removed from: what a removed member's sign-in is told. */
   removedMember: (email: string) => ({ PK: `EMAIL#${email.toLowerCase()}`, SK: 'REMOVED' }),
   refreshToken: (tokenHash: string) => ({ PK: `REFRESH#${tokenHash}`, SK: 'REFRESH' }),

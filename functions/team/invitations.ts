@@ -389,7 +389,7 @@ export async function withdrawalOf(
   companyId: string,
   inviterId: string,
   stillGrants: (role: InvitableRole) => boolean,
-): Promise<{ items: TransactItem[]; sweep: () => Promise<void> }> {
+): Promise<{ items: TransactItem[]; sweep: () => Promise<string[]> }> {
   const TableName = tableName();
   const theirs = async () =>
     (await listInvitations(companyId)).filter((i) => i.invitedById === inviterId && !stillGrants(i.role));
@@ -400,12 +400,14 @@ export async function withdrawalOf(
       { Delete: { TableName, Key: keys.invitationToken(i.tokenHash) } },
     ]),
     // Once the write is done no new invitation of theirs can be made (createInvitation checks the
-    // inviter in its own write), so a fresh look finds every one that is left.
+    // inviter in its own write), so a fresh look finds every one that is left. Answers the ids withdrawn.
     sweep: async () => {
+      const left = await theirs();
       await Promise.all([
         ...now.map((i) => dropAddressPointer(companyId, i.email, i.id)),
-        ...(await theirs()).map((i) => revokeInvitation(companyId, i.id).catch(ignoreGone)),
+        ...left.map((i) => revokeInvitation(companyId, i.id).catch(ignoreGone)),
       ]);
+      return [...now, ...left].map((i) => i.id);
     },
   };
 }

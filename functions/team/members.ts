@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ROLES } from '../../shared/contract/auth';
 import type { MemberRef } from '../../shared/contract/conversations';
 import { canGrant, canRemove, type InvitableRole } from '../../shared/contract/team';
@@ -8,7 +8,6 @@ import type { Principal } from '../auth/access-tokens';
 import { getActiveUser, getUser, type UserRecord } from '../auth/accounts';
 import { removedMemberItem } from '../auth/removed-members';
 import { endAllSessions } from '../auth/sessions';
-import { moveAssignedConversations } from '../conversations/assignment';
 import { conflict, forbidden, notFound } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -18,6 +17,7 @@ import { publish } from '../realtime/publish';
 import { listChannelRecords, updateRouting } from '../settings/channels';
 import { removeMember } from '../settings/inboxes';
 import { withdrawalOf } from './invitations';
+import { type ConversationsMoved, moveConversationsOf, unfinishedRemovalItem } from './removal-moves';
 
 const userNotFound = () => notFound('User not found');
 
@@ -64,12 +64,13 @@ export async function removeUser(
   // Removed already, their conversations not all moved (a pass cut short): this request goes on with them.
   if (stored?.removedAt && stored.conversationsTo !== undefined && !stored.conversationsMovedAt) {
     checkMayManage(actor, stored, 'remove');
-    return moveConversationsOf(actor, stored, stored.conversationsTo, hasTime);
+    return moveConversationsOf(companyId, await removerOf(actor), stored.id, stored.conversationsTo, hasTime);
   }
   const user = await manageableUser(actor, userId, 'remove');
-  const target = reassignTo ? await getActiveUser(companyId, reassignTo) : null;
+  const [target, remover] = await Promise.all([reassignTo ? getActiveUser(companyId, reassignTo) : null, removerOf(actor)]);
   if (target === undefined || target?.id === userId) throw userNotFound();
   const conversationsTo: MemberRef | null = target && { id: target.id, name: target.name };
+  const removedAt = new Date().toISOString();
   const TableName = tableName();
   const withdrawal = await withdrawalOf(companyId, userId, () => false);
   // The role as the actor may remove it: promoted to ADMIN meanwhile, an ADMIN's removal fails.
@@ -87,7 +88,7 @@ export async function removeUser(
               ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(removedAt) AND #role IN (${removable.map((_, i) => `:removable${i}`).join(', ')})`,
               ExpressionAttributeNames: { '#role': 'role' },
               ExpressionAttributeValues: {
-                ':now': new Date().toISOString(),
+                ':now': removedAt,
                 ':actor': actor.userId,
                 ':to': conversationsTo,
                 ...Object.fromEntries(removable.map((r, i) => [`:removable${i}`, r])),
@@ -114,6 +115,8 @@ export async function removeUser(
           // What their next sign-in is told (docs/product.md: Removed members).
           { Put: { TableName, Item: removedMemberItem(user) } },
           ...withdrawal.items,
+          // Found by the scheduled sweep should no pass finish the move (the remover's tab closed).
+          { Put: { TableName, Item: unfinishedRemovalItem({ companyId, userId, removedBy: remover, removedAt }) } },
           // The member their conversations go to is still one (removed at the same moment: refused).
           ...(conversationsTo
             ? [
@@ -149,42 +152,18 @@ export async function removeUser(
       .filter((c) => c.routingType === 'USER' && c.routingTargetId === userId)
       .map((c) => updateRouting(companyId, c.id, 'UNASSIGNED', null).catch(ignoreNotFound)),
     endAllSessions(companyId, userId),
-    withdrawal.sweep(),
+    withdrawal.sweep().then((withdrawn) => tellWithdrawn(companyId, withdrawn)),
     // Every open Team page and assignee picker stops offering them.
     publish(companyId, { type: 'member_removed', data: { userId } }),
   ]);
-  return moveConversationsOf(actor, user, conversationsTo, hasTime);
+  return moveConversationsOf(companyId, remover, user.id, conversationsTo, hasTime);
 }
 
-export interface ConversationsMoved {
-  moved: number;
-  complete: boolean;
-}
-
-/**
- * Moves what is still assigned to a removed member, as far as this request's time allows; once none
- * are left the removal is marked done, and a later DELETE answers 404 as for any removed member.
- */
-async function moveConversationsOf(
-  actor: Principal,
-  user: Pick<UserRecord, 'id'>,
-  to: MemberRef | null,
-  hasTime: () => boolean,
-): Promise<ConversationsMoved> {
+/** The manager removing someone, as the events of the moves name them. */
+async function removerOf(actor: Principal): Promise<MemberRef> {
   const remover = await getActiveUser(actor.companyId, actor.userId);
   if (!remover) throw userNotFound();
-  const result = await moveAssignedConversations(actor.companyId, { id: remover.id, name: remover.name }, user.id, to, hasTime);
-  if (result.complete) {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.user(actor.companyId, user.id),
-        UpdateExpression: 'SET conversationsMovedAt = :now',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      }),
-    );
-  }
-  return result;
+  return { id: remover.id, name: remover.name };
 }
 
 /** Deleted meanwhile by someone else: the outcome the removal wanted anyway. */
@@ -219,5 +198,14 @@ export async function changeRole(actor: Principal, userId: string, role: Invitab
     if (error instanceof TransactionCanceledException) throw userNotFound();
     throw error;
   }
-  await withdrawal.sweep();
+  await tellWithdrawn(actor.companyId, await withdrawal.sweep());
+}
+
+/** Invitations withdrawn with their sender's removal or demotion leave every open Team page (docs/product.md §2.16). */
+async function tellWithdrawn(companyId: string, invitationIds: string[]): Promise<void> {
+  await Promise.all(
+    invitationIds.map((invitationId) =>
+      publish(companyId, { type: 'invitation_changed', data: { invitationId, invitation: null } }),
+    ),
+  );
 }

@@ -27,8 +27,9 @@ export async function voicemailRecording(
     suffix: '.wav',
   });
   if (call.voicemail.listenedAt === null) await markListened(call);
-  // Private and short: the answer is the company's, and playing it again should not need Twilio at once.
-  return { binary: content.bytes, contentType: 'audio/wav', cacheControl: 'private, max-age=3600' };
+  // Kept by no cache: after sign-out, removal or the company's deletion the browser must not play it
+  // again (docs/security.md: Media in the browser).
+  return { binary: content.bytes, contentType: 'audio/wav', cacheControl: 'private, no-store' };
 }
 
 /** The first play only (a condition on the stored item); the version moves, so a versioned writer reads it again. */

@@ -10,6 +10,7 @@ import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../functions/lib/config';
+import { HASHED_ASSET_CACHE_CONTROL, HASHED_ASSETS_DIR, PAGE_CACHE_CONTROL } from '../../web/cache-control';
 import { accountWideName } from './account-wide-name';
 import { acknowledge, acknowledgeWildcardResource } from './nag';
 import { spaResponseHeadersPolicy } from './spa-response-headers';
@@ -245,7 +246,14 @@ export class WebHosting extends Construct {
     distribution.addPropertyOverride('DistributionConfig.Logging', Fn.conditionIf(accessLogs.logicalId, logging, Aws.NO_VALUE));
   }
 
-  /** Uploads the SPA and invalidates the distribution, so a deploy is visible at once. */
+  /**
+   * Uploads the SPA in two steps (docs/deploy.md: Releases and open tabs). First the hashed files,
+   * kept a year by browsers and never deleted (`prune: false`): a tab opened before a release still
+   * finds every chunk of its own release when it opens a page it has not loaded yet. Then `index.html`
+   * and the other unhashed files, asked again on every visit (`no-cache`), pruned of what the release
+   * dropped; the distribution is invalidated after it, so a deploy is visible at once. The hashed
+   * files go first, so no `index.html` ever names a chunk that is not there yet.
+   */
   private deploySite(webDistPath: string): void {
     const logGroup = new logs.LogGroup(this, 'DeploymentLogs', { retention: logs.RetentionDays.ONE_MONTH });
     // An own role instead of AWSLambdaBasicExecutionRole: logs may go to this log group only.
@@ -255,18 +263,35 @@ export class WebHosting extends Construct {
     });
     logGroup.grantWrite(role);
     const site = new s3assets.Asset(this, 'Site', { path: webDistPath });
-    new s3deploy.BucketDeployment(this, 'Deployment', {
+    const upload = {
       sources: [s3deploy.Source.bucket(site.bucket, site.s3ObjectKey)],
       destinationBucket: this.bucket,
-      distribution: this.distribution,
-      distributionPaths: ['/*'],
       memoryLimit: 512,
       role,
       logGroup,
+    };
+    const hashedFiles = `${HASHED_ASSETS_DIR}/*`;
+    // The sync's filters apply in order, the later winning: everything out, then the hashed folder in.
+    const assets = new s3deploy.BucketDeployment(this, 'Deployment', {
+      ...upload,
+      exclude: ['*'],
+      include: [hashedFiles],
+      prune: false,
+      cacheControl: [s3deploy.CacheControl.fromString(HASHED_ASSET_CACHE_CONTROL)],
     });
+    // Excluded files are neither uploaded nor pruned here: this step never deletes a hashed file.
+    const pages = new s3deploy.BucketDeployment(this, 'PageDeployment', {
+      ...upload,
+      exclude: [hashedFiles],
+      prune: true,
+      cacheControl: [s3deploy.CacheControl.fromString(PAGE_CACHE_CONTROL)],
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+    });
+    pages.node.addDependency(assets);
 
     const reason =
-      'Granted by the CDK BucketDeployment: it reads the uploaded build from the CDK assets bucket and syncs (puts, lists, prunes) every object of the site bucket, whose keys change with each build.';
+      'Granted by the CDK BucketDeployment: it reads the uploaded build from the CDK assets bucket and syncs (puts, lists, and for the unhashed files prunes) every object of the site bucket, whose keys change with each build.';
     for (const action of ['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:DeleteObject*', 's3:Abort*']) {
       acknowledge(role, `AwsSolutions-IAM5[Action::${action}]`, reason);
     }

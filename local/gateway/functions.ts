@@ -189,6 +189,12 @@ export function createFunctions(options: FunctionOptions, routes: readonly Route
 
   return {
     run: (route: RouteEntry, event: unknown) => track(runFunction(route, event)),
+    /**
+     * The access key a route's function signs its AWS requests with: its own in environments of their
+     * own (functionAccessKeyId), the stack's shared one in-process (one SDK client serves them all there).
+     */
+    accessKeyOf: (route: RouteEntry): string | undefined =>
+      isolated ? functionSpec(route).environment.AWS_ACCESS_KEY_ID : options.environment.AWS_ACCESS_KEY_ID,
     warmAll: () => track(warmAll()),
     track,
     /** Once closing, nothing new is started in the background (queue retries, scheduled runs). */

@@ -29,12 +29,13 @@ describe('the gateway', () => {
     const consumed: string[] = [];
     const gateway = createGateway({
       log: quietLogger,
-      environment,
+      // In-process functions sign with the stack's key; the consumer may send to its own queue.
+      environment: { ...environment, AWS_ACCESS_KEY_ID: 'stack-key' },
       routes: {
         http: [],
         socket: [],
         fallback,
-        queues: [{ queue: 'companyDeletion', handler: 'consume', table: 'none', capabilities: [] }],
+        queues: [{ queue: 'companyDeletion', handler: 'consume', table: 'none', capabilities: ['companyDeletion'] }],
       },
       handlers: {
         fallback: async () => ({ statusCode: 404, body: 'fallback' }),
@@ -49,7 +50,7 @@ describe('the gateway', () => {
       const sqs = new SQSClient({
         endpoint: `${base}${LOCAL_SQS_PATH}`,
         region: 'us-east-1',
-        credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+        credentials: { accessKeyId: 'stack-key', secretAccessKey: 'l' },
       });
       await sqs.send(new SendMessageCommand({ QueueUrl: `${base}${LOCAL_SQS_PATH}/local/companyDeletion`, MessageBody: 'm' }));
       await expect.poll(() => consumed).toEqual(['m']);

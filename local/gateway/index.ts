@@ -98,6 +98,14 @@ export function createGateway(options: GatewayOptions) {
   const connections = createConnectionsApi(sockets);
   const queues = createQueues({
     consumers: routes.queues ?? [],
+    // Who may send to a queue: the functions whose capability it is (in AWS, the roles granted SendMessage).
+    sendersOf: (queue) =>
+      new Set(
+        everyFunction
+          .filter((route) => (route.capabilities as readonly string[]).includes(queue))
+          .map((route) => functions.accessKeyOf(route))
+          .filter((key) => key !== undefined),
+      ),
     run,
     track: functions.track,
     closing: () => functions.closing,

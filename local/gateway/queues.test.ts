@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { QueueDoesNotExist, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueConsumerEntry } from '../../functions/routes';
 import { quietLogger } from '../log';
 import { freePort } from '../ports';
-import { createQueues, isQueuePath, LOCAL_SQS_PATH } from './queues';
+import { functionAccessKeyId } from '../table-guard';
+import { createQueues, isLoopbackHost, isQueuePath, LOCAL_SQS_PATH } from './queues';
 
 const consumer: QueueConsumerEntry = {
   queue: 'companyDeletion',
@@ -14,6 +15,9 @@ const consumer: QueueConsumerEntry = {
   table: 'none',
   capabilities: [],
 };
+
+/** The access key the queue's sender signs with, as a function of the stack does. */
+const SENDER = functionAccessKeyId('company/delete-company', 'write');
 
 /** The SQS stand-in alone, with a consumer that fails its first `failures` receives. */
 async function startQueues(failures = 0) {
@@ -33,6 +37,7 @@ async function startQueues(failures = 0) {
     // The consumer's failures are the point here, not news.
     log: { ...quietLogger, error: () => {} },
     retryDelayMs: 1,
+    sendersOf: (queue) => new Set(queue === 'companyDeletion' ? [SENDER] : []),
   });
   const server: Server = createServer((req, res) => {
     queues.handle(req, res);
@@ -40,9 +45,13 @@ async function startQueues(failures = 0) {
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${port}${LOCAL_SQS_PATH}`;
-  const client = new SQSClient({ endpoint: base, region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+  const clientOf = (accessKeyId: string) =>
+    new SQSClient({ endpoint: base, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey: 'l' } });
+  const client = clientOf(SENDER);
   return {
     received,
+    base,
+    clientOf,
     queueUrl: (queue: string) => `${base}/local/${queue}`,
     send: (queueUrl: string, body: string) => client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body })),
     stop: () => {
@@ -100,6 +109,69 @@ describe('the SQS stand-in, as the functions’ SQS client sends to it', () => {
     stand = await startQueues();
     await expect(stand.send(stand.queueUrl('elsewhere'), 'm')).rejects.toBeInstanceOf(QueueDoesNotExist);
     expect(stand.received).toEqual([]);
+  });
+
+  it('refuses a message not signed by a sender of the queue, and delivers none (docs/security.md: The company-deletion queue)', async () => {
+    stand = await startQueues();
+    const queueUrl = stand.queueUrl('companyDeletion');
+    const send = { QueueUrl: queueUrl, MessageBody: '{"companyId":"c-1"}' };
+    await expect(stand.clientOf(functionAccessKeyId('auth/me', 'read')).send(new SendMessageCommand(send))).rejects.toMatchObject(
+      {
+        name: 'AccessDenied',
+        $metadata: { httpStatusCode: 403 },
+      },
+    );
+    // Unsigned, as a page or a script could post it.
+    const unsigned = await fetch(stand.base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' },
+      body: JSON.stringify(send),
+    });
+    expect(unsigned.status).toBe(403);
+    expect(await unsigned.json()).toMatchObject({ __type: 'com.amazonaws.sqs#AccessDenied' });
+    expect(stand.received).toEqual([]);
+  });
+
+  it('refuses a request whose Host is not a loopback name, as DNS rebinding would send it', async () => {
+    stand = await startQueues();
+    const port = new URL(stand.base).port;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: LOCAL_SQS_PATH,
+          method: 'POST',
+          headers: { host: `attacker.example:${port}`, 'x-amz-target': 'AmazonSQS.SendMessage' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => {
+            body += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ QueueUrl: stand?.queueUrl('companyDeletion'), MessageBody: 'm' }));
+    });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toMatchObject({ __type: 'com.amazonaws.sqs#AccessDenied' });
+    expect(stand.received).toEqual([]);
+    expect(['localhost:4000', '127.0.0.1', '127.8.0.1:1', '[::1]:80', 'app.localhost'].map(isLoopbackHost)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['attacker.example', '127.0.0.1.attacker.example', '10.0.0.1', '', '[::2]'].map(isLoopbackHost)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('serves its path with or without the trailing slash, and no other', () => {

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import type { QueueConsumerEntry, RouteEntry } from '../../functions/routes';
 import type { Logger } from '../log';
+import { accessKeyOfRequest } from '../table-guard';
 import { sqsEvent } from './events';
 import { readBody, sendJson } from './http-io';
 
@@ -27,6 +29,8 @@ export function createQueues(options: {
   log: Logger;
   /** How far apart the tries are (QUEUE_RETRY_DELAY_MS unless a test shortens it). */
   retryDelayMs?: number;
+  /** The access keys that may send to a queue: those its senders' functions sign with. */
+  sendersOf: (queue: string) => ReadonlySet<string>;
 }) {
   const { run, log } = options;
   const retryDelayMs = options.retryDelayMs ?? QUEUE_RETRY_DELAY_MS;
@@ -56,8 +60,20 @@ export function createQueues(options: {
   }
 
   return {
-    /** SQS's SendMessage as the SDK speaks it (AWS JSON 1.0) at LOCAL_SQS_PATH; no other action. */
+    /**
+     * SQS's SendMessage as the SDK speaks it (AWS JSON 1.0) at LOCAL_SQS_PATH; no other action. Only
+     * from a loopback `Host` (a page whose name was pointed at 127.0.0.1, DNS rebinding, is refused) and
+     * signed by a function that may send to the queue, as IAM allows only its senders' roles in AWS
+     * (docs/security.md: The company-deletion queue).
+     */
     handle: async (req: IncomingMessage, res: ServerResponse) => {
+      if (!isLoopbackHost(req.headers.host ?? '')) {
+        sendJson(res, 403, {
+          __type: 'com.amazonaws.sqs#AccessDenied',
+          message: `The local SQS answers on a loopback address only, not as ${req.headers.host || 'an unnamed host'}.`,
+        });
+        return;
+      }
       const target = String(req.headers['x-amz-target'] ?? '');
       const body = await readBody(req);
       if (target !== 'AmazonSQS.SendMessage' || body === 'too-large') {
@@ -65,9 +81,19 @@ export function createQueues(options: {
         return;
       }
       const { QueueUrl, MessageBody } = JSON.parse(body.toString('utf8')) as { QueueUrl?: string; MessageBody?: string };
-      const message = typeof MessageBody === 'string' ? accept(QueueUrl?.split('/').pop(), MessageBody) : undefined;
+      const queue = QueueUrl?.split('/').pop();
+      const message = typeof MessageBody === 'string' ? accept(queue, MessageBody) : undefined;
       if (!message) {
         sendJson(res, 400, { __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: `No queue ${QueueUrl}` });
+        return;
+      }
+      const key = accessKeyOfRequest(req.headers.authorization);
+      if (!key || !options.sendersOf(queue as string).has(key)) {
+        log.warn(`SQS ${queue}: refused a message ${key ? `signed by ${key}` : 'without a signature'}`);
+        sendJson(res, 403, {
+          __type: 'com.amazonaws.sqs#AccessDenied',
+          message: `Access to the queue ${queue} is denied: only its senders' functions may send to it.`,
+        });
         return;
       }
       // Answered first, as SQS answers once the message is stored; its consumer gets it afterwards.
@@ -75,4 +101,16 @@ export function createQueues(options: {
       message.deliver();
     },
   };
+}
+
+/**
+ * `localhost` (and `*.localhost`, which browsers resolve to loopback themselves), 127.0.0.0/8, ::1;
+ * any port. The Twilio emulator keeps to the same rule
+ * (packages/twilio-emulator/README.md: Cross-site requests).
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = (host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, '')).toLowerCase();
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  if (isIP(name) === 4) return name.startsWith('127.');
+  return isIP(name) === 6 && (name === '::1' || name === '0:0:0:0:0:0:0:1');
 }

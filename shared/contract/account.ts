@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CompanySchema, UserSchema } from './auth';
-import { email, newPassword, opaqueToken, requiredText } from './fields';
+import { email, newPassword, newPasswordNamed, opaqueToken, requiredText } from './fields';
 import { httpContract } from './route';
 
 /**
@@ -45,7 +45,7 @@ export const changePassword = httpContract({
         error: (issue) => (issue.input === undefined ? 'Current password is required' : 'Current password must be text'),
       })
       .check(z.minLength(1, 'Current password is required'), z.maxLength(256, 'Current password must be at most 256 characters')),
-    newPassword,
+    newPassword: newPasswordNamed('New password'),
   }),
   response: z.object({}),
 });

@@ -48,6 +48,11 @@ export const MessagingServiceRefSchema = z.object({
   inboundRequestUrl: z.nullable(z.string()),
   /** The service's other numbers, which a repair (UseInboundWebhookOnNumber) affects too. */
   otherNumbers: z.number(),
+  /**
+   * The first MESSAGING_SERVICE_NUMBERS_SHOWN of them (E.164), which the Repair question names before
+   * it asks; absent from checks made before they were kept.
+   */
+  otherPhoneNumbers: z.optional(z.array(z.string())),
 });
 export type MessagingServiceRef = z.infer<typeof MessagingServiceRefSchema>;
 
@@ -128,11 +133,21 @@ export const getChannelHealth = httpContract({
   response: z.object({ health: ChannelHealthSchema }),
 });
 
+/**
+ * Repairing a number in a Messaging Service changes the service, and so its other numbers' texts:
+ * the repair is refused (400) unless `confirmMessagingService` is true (docs/product.md §10.7). A
+ * number in no service needs no body.
+ */
+export const RepairChannelBodySchema = z.object({
+  confirmMessagingService: z.optional(z.boolean('confirmMessagingService must be true or false')),
+});
+
 export const repairChannel = httpContract({
   method: 'POST',
   path: '/api/v1/channels/{id}/repair',
   auth: 'user',
   roles: MANAGERS,
+  body: RepairChannelBodySchema,
   response: z.object({
     health: ChannelHealthSchema,
     /** What this repair changed; empty when nothing needed it (repairs are idempotent). */

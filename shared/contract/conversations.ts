@@ -9,7 +9,7 @@ import {
   PICTURE_TYPES,
 } from '../constants';
 import { MEDIA_KINDS } from '../media-kinds';
-import { PICTURE_BLOCKS } from '../pictures';
+import { PICTURE_BLOCKS } from '../picture-block';
 import { MAX_MESSAGE_LENGTH } from '../sms-segments';
 import { pageLimit } from './fields';
 import { httpContract } from './route';

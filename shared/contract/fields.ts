@@ -18,13 +18,17 @@ export const email = z
     z.toLowerCase(),
   );
 
-export const newPassword = z
-  .string({ error: (issue) => (issue.input === undefined ? 'Password is required' : 'Password must be text') })
-  .check(
-    z.minLength(1, 'Password is required'),
-    z.minLength(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`),
-    z.maxLength(256, 'Password must be at most 256 characters'),
-  );
+/** A password being chosen, its messages naming the field as the form labels it ("New password"). */
+export const newPasswordNamed = (label: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`) })
+    .check(
+      z.minLength(1, `${label} is required`),
+      z.minLength(MIN_PASSWORD_LENGTH, `${label} must be at least ${MIN_PASSWORD_LENGTH} characters long`),
+      z.maxLength(256, `${label} must be at most 256 characters`),
+    );
+
+export const newPassword = newPasswordNamed('Password');
 
 export const password = z
   .string({ error: (issue) => (issue.input === undefined ? 'Password is required' : 'Password must be text') })

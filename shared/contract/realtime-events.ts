@@ -8,6 +8,7 @@ import type { Contact } from './contacts';
 import type { ConversationStatus, MemberRef, Message, SharedConversation } from './conversations';
 import type { AnsweredSocketContract } from './route';
 import type { TeamUser } from './settings';
+import type { Invitation } from './team';
 
 /** Public path of the socket (docs/product.md §7); CloudFront (and the local gateway) route it to the `ws` stage. */
 export const socketPath = (companyId: string) => `/ws/company/${encodeURIComponent(companyId)}`;
@@ -126,6 +127,11 @@ export interface ServerEvents {
   channel_health_changed: { channelId: string; health: ChannelHealthBrief };
   /** To the company: a contact was created or edited (as saved), or deleted (contact null). */
   contact_changed: { contactId: string; contact: Contact | null };
+  /**
+   * To the company: an invitation was sent or sent again (`invitation` as the pending list shows it
+   * now), or revoked, or withdrawn with its sender's removal or demotion (`invitation` null).
+   */
+  invitation_changed: { invitationId: string; invitation: Invitation | null };
   /** To the company: someone accepted an invitation and is now the member `user`. */
   invitation_accepted: { invitationId: string; user: TeamUser };
   /** To the company: a member was removed (their conversations follow as `conversation_assigned`). */

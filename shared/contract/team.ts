@@ -93,7 +93,7 @@ export const acceptInvitation = httpContract({
   method: 'POST',
   path: '/api/v1/invitations/accept',
   auth: 'public',
-  body: z.object({ token: opaqueToken('Invitation token'), name: requiredText('Name', 120), password: newPassword }),
+  body: z.object({ token: opaqueToken('Invitation token'), name: requiredText('Full name', 120), password: newPassword }),
   response: z.object({ user: UserSchema, company: CompanySchema, tokens: TokensSchema }),
 });
 

@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { type Account, callRoute, signUp, uniqueEmail } from '../support/api';
@@ -7,6 +7,7 @@ import {
   DESKTOP,
   gone,
   isDark,
+  launchBrowser,
   openTab,
   PHONE,
   registerUnverified,
@@ -17,7 +18,6 @@ import {
   UI_TIMEOUT_MS,
   web,
 } from '../support/browser';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
 import { endpoints } from '../support/endpoints';
 import { PLATFORM_ADMIN_OVERVIEW } from '../support/global-setup';
 import { createInbox } from '../support/settings';
@@ -147,7 +147,7 @@ async function companyWithVoicemail() {
 
 beforeAll(async () => {
   // A fake microphone, for the call under way.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream'] });
+  browser = await launchBrowser({ fakeMicrophone: true });
   [fresh, admin, unverifiedEmail] = await Promise.all([
     signUp({ name: 'Ada Lovelace', companyName: 'Analytical Engines', password: PASSWORD }),
     signUp({ email: PLATFORM_ADMIN_OVERVIEW, name: 'Olive Operator', companyName: 'Platform Ops' }),

@@ -1,10 +1,9 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel } from '../../shared/contract/settings';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { type Account, callRoute, signUp, stack } from '../support/api';
-import { openTab, PHONE, seen, signedInTab, tabsClosedAfterEach, UI_TIMEOUT_MS } from '../support/browser';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { launchBrowser, openTab, PHONE, seen, signedInTab, tabsClosedAfterEach, UI_TIMEOUT_MS } from '../support/browser';
 import { endpoints } from '../support/endpoints';
 import { withChannel } from '../support/settings';
 import { newPhone } from '../support/sms';
@@ -28,7 +27,7 @@ let browser: Browser;
 const tabs = tabsClosedAfterEach();
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream'] });
+  browser = await launchBrowser({ fakeMicrophone: true });
 });
 afterAll(async () => {
   await browser?.close();

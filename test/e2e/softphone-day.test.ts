@@ -1,9 +1,8 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPathOf } from '../../shared/contract/route';
 import { type Account, callRoute, signUp, stack } from '../support/api';
-import { gone, PHONE, seen, signedInTab, type Tab, tabsClosedAfterEach, web } from '../support/browser';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { gone, launchBrowser, PHONE, seen, signedInTab, type Tab, tabsClosedAfterEach, web } from '../support/browser';
 import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
@@ -32,7 +31,7 @@ let browser: Browser;
 const tabs = tabsClosedAfterEach();
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream'] });
+  browser = await launchBrowser({ fakeMicrophone: true });
 });
 
 afterAll(async () => {

@@ -1,11 +1,10 @@
 import { decodeJwt } from 'jose';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
 import { isPathOf } from '../../shared/contract/route';
 import { type Account, signUp, stack } from '../support/api';
-import { seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { launchBrowser, seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
 import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { advanceStackClock, stackClock } from '../support/stack-clock';
@@ -51,7 +50,7 @@ let number: string;
 const tabs = tabsClosedAfterEach();
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream'] });
+  browser = await launchBrowser({ fakeMicrophone: true });
   owner = await signUp({ name: 'Lena Longcall' });
   const [connected, inbox] = await Promise.all([withChannel(owner), createInbox(owner, 'Support')]);
   number = connected.channel.identifier;

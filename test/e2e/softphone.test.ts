@@ -1,11 +1,10 @@
-import { type Browser, type BrowserContextOptions, chromium, type Page, type Response } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../../shared/contract/calls';
 import { isPathOf } from '../../shared/contract/route';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { type Account, signUp } from '../support/api';
-import { gone, PHONE, seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
-import { CHROMIUM, CHROMIUM_ARGS } from '../support/browser-launch';
+import { gone, launchBrowser, PHONE, seen, signedInTab, tabsClosedAfterEach, web } from '../support/browser';
 import { endpoints } from '../support/endpoints';
 import { createInbox, withChannel } from '../support/settings';
 import { addTeamMember } from '../support/team';
@@ -30,10 +29,7 @@ const tabs = tabsClosedAfterEach();
 
 beforeAll(async () => {
   // A fake microphone (it beeps); whether a page may use it is each context's microphone permission.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--deny-permission-prompts'],
-  });
+  browser = await launchBrowser({ fakeMicrophone: true, denyPermissionPrompts: true });
   [owner, noProvider] = await Promise.all([signUp({ name: 'Olive Owner' }), signUp({ name: 'Nadia Noprovider' })]);
   const [connected, inbox, colleague] = await Promise.all([
     withChannel(owner),

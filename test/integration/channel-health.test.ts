@@ -24,8 +24,8 @@ const healthOf = (account: Account, channelId: string, refresh = false) =>
     token: account.tokens.accessToken,
   });
 
-const repair = (account: Account, channelId: string) =>
-  callRoute(endpoints.repairChannel, { params: { id: channelId }, token: account.tokens.accessToken });
+const repair = (account: Account, channelId: string, body?: { confirmMessagingService?: boolean }) =>
+  callRoute(endpoints.repairChannel, { params: { id: channelId }, body, token: account.tokens.accessToken });
 
 /** The line's number in the emulator account. */
 function numberSid(line: SmsLine): string {
@@ -252,7 +252,7 @@ describe('a Twilio that does not answer as it should', () => {
 });
 
 describe('a Messaging Service that sends inbound texts elsewhere', () => {
-  it('is found with its SID, and after Repair a text reaches Switchboard again', async () => {
+  it('is found with its SID and its other numbers, repaired only once the change to the service is confirmed, and then a text reaches Switchboard again', async () => {
     const line = await smsLine();
     const other = numbersByKind(line.twilio).smsOnly;
     const service = await messaging<{ sid: string }>(line.twilio, '/Services', {
@@ -278,13 +278,28 @@ describe('a Messaging Service that sends inbound texts elsewhere', () => {
           friendlyName: 'A2P 10DLC campaign',
           inboundRequestUrl: 'https://a2p.example.net/inbound',
           otherNumbers: 1,
+          otherPhoneNumbers: [other.phone_number],
         },
         message: expect.stringContaining(service.sid),
         repairable: true,
       },
     ]);
 
-    const repaired = await repair(line.account, line.channel.id);
+    // Not confirmed (no body, or false): refused with a sentence naming the service; nothing changes.
+    for (const body of [undefined, { confirmMessagingService: false }]) {
+      const refused = await repair(line.account, line.channel.id, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: `${line.channel.identifier} is in the Messaging Service “A2P 10DLC campaign” (${service.sid}, with 1 other number): repairing it changes how texts reach the service’s other numbers too. Confirm that to repair it.`,
+        details: { fields: { confirmMessagingService: 'Confirm the change to the Messaging Service' } },
+      });
+    }
+    expect(await repairsRecorded(line)).toEqual([]);
+    const stillLost = await textFromPhone({ from: newPhone(), to: line.channel.identifier, body: 'Still there?' });
+    expect(stillLost.webhook?.url).toBe('https://a2p.example.net/inbound?key=abc');
+
+    const repaired = await repair(line.account, line.channel.id, { confirmMessagingService: true });
     expect(repaired.status, JSON.stringify(repaired.body)).toBe(200);
     expect(repaired.body.data.health.status).toBe('HEALTHY');
     expect(repaired.body.data.changes).toEqual([

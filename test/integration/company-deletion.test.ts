@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { functionAccessKeyId } from '../../local/table-guard';
 import {
   type Account,
   callRoute,
@@ -7,6 +11,7 @@ import {
   newClientAddress,
   type SentMail,
   signUp,
+  stack,
   unchecked,
   verificationToken,
   verifyEmail,
@@ -189,6 +194,83 @@ describe('a platform administrator deleting a company', () => {
     expect((await deleteAsAdmin(other, target.company.id, 'Target Co')).status).toBe(403);
     expect((await deleteAsAdmin(target, target.company.id, 'Target Co')).status).toBe(403);
     expect((await me(target)).status).toBe(200);
+  });
+});
+
+describe('the deletion queue, sent a company that is not being deleted (docs/security.md: The company-deletion queue)', () => {
+  /** What the local SQS answers a SendMessage of `body` signed with `accessKeyId` (as the SDK signs). */
+  const sendSigned = (accessKeyId: string, body: unknown) => {
+    const { SQS_ENDPOINT, COMPANY_DELETION_QUEUE_URL, AWS_SECRET_ACCESS_KEY } = stack().env;
+    const sqs = new SQSClient({
+      endpoint: SQS_ENDPOINT,
+      region: 'us-east-1',
+      credentials: { accessKeyId, secretAccessKey: AWS_SECRET_ACCESS_KEY ?? 'local' },
+    });
+    return sqs.send(new SendMessageCommand({ QueueUrl: COMPANY_DELETION_QUEUE_URL, MessageBody: JSON.stringify(body) }));
+  };
+
+  /** A raw SendMessage to the stack's endpoint with these headers, as a page or a script could post it. */
+  const postRaw = (headers: Record<string, string>) => {
+    const { SQS_ENDPOINT = '', COMPANY_DELETION_QUEUE_URL } = stack().env;
+    const url = new URL(SQS_ENDPOINT);
+    return new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage', ...headers },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ QueueUrl: COMPANY_DELETION_QUEUE_URL, MessageBody: '{"companyId":"x"}' }));
+    });
+  };
+
+  it('leaves a company that was never deleted whole: the worker drops the step, saying so', async () => {
+    const company = await signUp({ companyName: 'Never Deleted Ltd' });
+    const companyId = company.company.id;
+    const before = (await itemsNaming(companyId)).length;
+
+    // Signed as the worker itself, the one function besides the delete routes that may send to the queue.
+    await sendSigned(functionAccessKeyId('jobs/company-deletion', 'sweep'), { companyId });
+    const dropped = () =>
+      readFileSync(inject('productLog'), 'utf8')
+        .split('\n')
+        .some((line) => line.includes('company-deletion-step-dropped') && line.includes(companyId));
+    await expect.poll(dropped, { timeout: 30_000, interval: 200 }).toBe(true);
+
+    expect((await itemsNaming(companyId)).length).toBe(before);
+    expect((await me(company)).status).toBe(200);
+    expect((await login(company)).status).toBe(200);
+    // Still counted: the company item is as sign-up made it, listed for the platform's administrators.
+    const meta = await tableItem({ PK: `COMPANY#${companyId}`, SK: 'META' });
+    expect(meta?.status).toBeUndefined();
+    expect(meta?.GSI1PK).toBe('COMPANIES');
+  });
+
+  it('refuses a message without a function’s signature, or from a name that is not loopback', async () => {
+    const company = await signUp({ companyName: 'Rebinding Target' });
+    // Signed, but by a function that may not send to the queue.
+    await expect(sendSigned(functionAccessKeyId('auth/me', 'read'), { companyId: company.company.id })).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 403 },
+    });
+    // Unsigned, from the stack's own address.
+    expect(await postRaw({})).toBe(403);
+    // A page whose name was pointed at 127.0.0.1 (DNS rebinding), even signed as the worker.
+    const worker = functionAccessKeyId('jobs/company-deletion', 'sweep');
+    expect(
+      await postRaw({
+        host: 'rebound.example',
+        authorization: `AWS4-HMAC-SHA256 Credential=${worker}/20260101/us-east-1/sqs/aws4_request, SignedHeaders=host, Signature=00`,
+      }),
+    ).toBe(403);
+    expect((await login(company)).status).toBe(200);
   });
 });
 

@@ -360,3 +360,46 @@ describe('an accepted invitation', () => {
     await socket.close();
   });
 });
+
+describe('an invitation sent, sent again, revoked or withdrawn', () => {
+  it("is an event to the company: another manager's open Team page hears it, another company's does not", async () => {
+    const boss = await signUp({ companyName: 'Two Managers Co', name: 'Bea Boss' });
+    const admin = await addTeamMember(boss, { role: 'ADMIN', name: 'Alex Admin' });
+    const stranger = await signUp({ companyName: 'Elsewhere Co' });
+    const [adminTab, bossTab, strangerTab] = await Promise.all([openSocket(admin), openSocket(boss), openSocket(stranger)]);
+    const pending = async () =>
+      (await callRoute(endpoints.listInvitations, { token: admin.tokens.accessToken })).body.data.invitations;
+
+    // Sent: the event carries it as the list now answers it.
+    const sent = await invite(boss, uniqueEmail('pending'), 'AGENT');
+    expect((await adminTab.next('invitation_changed')).data).toEqual({ invitationId: sent.id, invitation: sent });
+    expect(await pending()).toContainEqual(sent);
+
+    // Sent again: a new expiry.
+    const resent = await callRoute(endpoints.resendInvitation, { params: { id: sent.id }, token: boss.tokens.accessToken });
+    expect(resent.status).toBe(200);
+    const renewed = await adminTab.next('invitation_changed');
+    expect(renewed.data).toEqual({ invitationId: sent.id, invitation: resent.body.data.invitation });
+    expect(await pending()).toContainEqual(resent.body.data.invitation);
+
+    // Revoked: gone.
+    const revoked = await callRoute(endpoints.revokeInvitation, { params: { id: sent.id }, token: boss.tokens.accessToken });
+    expect(revoked.status).toBe(200);
+    expect((await adminTab.next('invitation_changed')).data).toEqual({ invitationId: sent.id, invitation: null });
+    expect((await pending()).map((i) => i.id)).not.toContain(sent.id);
+
+    // Withdrawn with its sender: the admin's invitation leaves when the owner removes the admin.
+    const theirs = await invite(admin, uniqueEmail('theirs'), 'AGENT');
+    await bossTab.next('invitation_changed', (e) => e.data.invitationId === theirs.id && e.data.invitation !== null);
+    const removed = await callRoute(endpoints.removeUser, { params: { id: admin.user.id }, token: boss.tokens.accessToken });
+    expect(removed.status).toBe(200);
+    const withdrawn = await bossTab.next('invitation_changed', (e) => e.data.invitationId === theirs.id);
+    expect(withdrawn.data).toEqual({ invitationId: theirs.id, invitation: null });
+    const left = await callRoute(endpoints.listInvitations, { token: boss.tokens.accessToken });
+    expect(left.body.data.invitations).toEqual([]);
+
+    await strangerTab.beat();
+    expect(strangerTab.log.filter((e) => e.type === 'invitation_changed')).toEqual([]);
+    await Promise.all([adminTab.close(), bossTab.close(), strangerTab.close()]);
+  });
+});

@@ -106,7 +106,8 @@ describe('voicemail', () => {
     });
     expect(audio.status).toBe(200);
     expect(audio.headers.get('content-type')).toBe('audio/wav');
-    expect(audio.headers.get('cache-control')).toMatch(/^private/);
+    // Nothing of it outlives the session in the browser (docs/security.md: Media in the browser).
+    expect(audio.headers.get('cache-control')).toBe('private, no-store');
     expect(audio.bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(audio.bytes.subarray(8, 12).toString('latin1')).toBe('WAVE');
     const original = await twilioMediaContent(line.twilio, `${twilioRecording.media_url}.wav`);

@@ -16,7 +16,17 @@ export const CHROMIUM_ARGS = [
   '--autoplay-policy=no-user-gesture-required',
 ];
 
+export interface LaunchOptions {
+  /** A fake microphone (it beeps) for the Voice SDK's calls; whether a page may use it is each context's permission. */
+  fakeMicrophone?: boolean;
+  /** A permission nobody granted is refused rather than left asking. */
+  denyPermissionPrompts?: boolean;
+}
+
 /** A headless Chromium with a fresh, temporary profile. Used by the browser tests and bench/web.ts. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+export function launchChromium({ fakeMicrophone = false, denyPermissionPrompts = false }: LaunchOptions = {}): Promise<Browser> {
+  const args = [...CHROMIUM_ARGS];
+  if (fakeMicrophone) args.push('--use-fake-device-for-media-stream');
+  if (denyPermissionPrompts) args.push('--deny-permission-prompts');
+  return chromium.launch({ executablePath: CHROMIUM, args });
 }

@@ -6,7 +6,7 @@ import { afterEach, expect } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
 import { epochSeconds, keys } from '../../functions/lib/table';
 import { callRoute, mailTo, newClientAddress, signIn, stack, uniqueEmail } from './api';
-import { launchChromium } from './browser-launch';
+import { type LaunchOptions, launchChromium } from './browser-launch';
 import { endpoints } from './endpoints';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
@@ -15,7 +15,7 @@ export const PHONE = { width: 360, height: 740 } as const;
 /** How long a visible outcome may take (with BROWSER_WEB=dev, the dev server compiles a page's modules on its first visit). */
 export const UI_TIMEOUT_MS = 30_000;
 
-export const launchBrowser = (): Promise<Browser> => launchChromium();
+export const launchBrowser = (options?: LaunchOptions): Promise<Browser> => launchChromium(options);
 
 /** The web app's address for a path, as the mailed links spell it (APP_URL). */
 export const web = (path = '/') => `${stack().urls.web}${path}`;
@@ -126,9 +126,12 @@ export async function signedInTab(
     path?: string;
     /** What the test sets up on the tab before the app's first page (init scripts, listeners). */
     beforeLoad?: (tab: Tab) => unknown;
+    /** The web app's address, when another server than the stack's serves it (test/e2e/release.test.ts). */
+    webUrl?: string;
   } = {},
 ): Promise<Tab> {
-  const { path = '/', beforeLoad, ...contextOptions } = options;
+  const { path = '/', beforeLoad, webUrl, ...contextOptions } = options;
+  const address = (p: string) => (webUrl ? `${webUrl}${p}` : web(p));
   const session = await signIn(account);
   const items: StoredSession = {
     accessToken: session.tokens.accessToken,
@@ -142,14 +145,14 @@ export async function signedInTab(
       cookies: [],
       origins: [
         {
-          origin: new URL(web()).origin,
+          origin: new URL(address('/')).origin,
           localStorage: Object.entries(items).flatMap(([name, value]) => (value === null ? [] : [{ name, value }])),
         },
       ],
     },
   });
   await beforeLoad?.(tab);
-  await tab.page.goto(web(path));
+  await tab.page.goto(address(path));
   return tab;
 }
 

@@ -16,25 +16,33 @@ export async function latestInvitationToken(email: string): Promise<string> {
   return invitationToken(mail);
 }
 
-export async function invite(by: Account, email: string, role: InvitableRole = 'AGENT'): Promise<Invitation> {
-  const res = await callRoute(endpoints.createInvitation, { token: by.tokens.accessToken, body: { email, role } });
+export async function invite(
+  by: Account,
+  email: string,
+  role: InvitableRole = 'AGENT',
+  { origin }: { origin?: string } = {},
+): Promise<Invitation> {
+  const res = await callRoute(endpoints.createInvitation, { token: by.tokens.accessToken, body: { email, role }, origin });
   if (res.status !== 201) throw new Error(`invite failed: ${JSON.stringify(res.body)}`);
   return res.body.data.invitation;
 }
 
 /**
  * A colleague in the owner's company, the way people join: invited by e-mail, accepting the mailed
- * link with a name and a password. Returns the colleague's signed-in session.
+ * link with a name and a password. Returns the colleague's signed-in session. `origin`: through a
+ * gateway of the test's own.
  */
 export async function addTeamMember(
   owner: Account,
-  options: { role?: InvitableRole; name?: string; email?: string } = {},
+  options: { role?: InvitableRole; name?: string; email?: string; origin?: string } = {},
 ): Promise<Account> {
   const email = options.email ?? uniqueEmail('colleague');
   const password = 'colleague password 1';
-  await invite(owner, email, options.role ?? 'AGENT');
+  const { origin } = options;
+  await invite(owner, email, options.role ?? 'AGENT', { origin });
   const accepted = await callRoute(endpoints.acceptInvitation, {
     body: { token: await latestInvitationToken(email), name: options.name ?? 'Grace Hopper', password },
+    origin,
   });
   if (accepted.status !== 201) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);
   return { email, password, ...accepted.body.data };

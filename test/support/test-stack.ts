@@ -33,7 +33,7 @@ export const BROWSER_THROTTLE_WINDOW_SCALE = 1 / 4;
 export type TestStack = Awaited<ReturnType<typeof startTestStack>>;
 
 /** What the test projects hand to their tests (stack-handoff.ts). */
-export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo'> & {
+export type ProvidedStack = Pick<LocalStack, 'urls' | 'env' | 'twilioDemo' | 'webBuildDir'> & {
   /** The stack's clock control (test/support/clock-control.ts): the browser stack's only. */
   clock?: string;
 };
@@ -108,7 +108,12 @@ export async function startTestStack(options: {
       passwordScryptN: 2 ** 14,
       log: options.log ?? (() => quietLogger),
     });
-    const provided: ProvidedStack = { urls: stack.urls, env: stack.env, twilioDemo: stack.twilioDemo };
+    const provided: ProvidedStack = {
+      urls: stack.urls,
+      env: stack.env,
+      twilioDemo: stack.twilioDemo,
+      webBuildDir: stack.webBuildDir,
+    };
     return {
       provided,
       /** Each function's environments, cold starts and invocations (the soak reports them). */

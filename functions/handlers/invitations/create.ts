@@ -2,6 +2,7 @@ import { createInvitation } from '@shared/contract/team';
 import { getActiveUser, getCompany } from '../../auth/accounts';
 import { defineHandler } from '../../lib/define-handler';
 import { consume } from '../../lib/throttle';
+import { publish } from '../../realtime/publish';
 import { sendInvitationMail } from '../../team/invitation-mail';
 import { checkMayInvite, createInvitation as create, invitationMailsPerCompany, toInvitation } from '../../team/invitations';
 
@@ -25,5 +26,8 @@ export const handler = defineHandler(createInvitation, async ({ body, principal 
     role: invitation.role,
     token,
   });
-  return { status: 201, data: { invitation: toInvitation(invitation) }, message: `Invitation sent to ${invitation.email}.` };
+  const sent = toInvitation(invitation);
+  // Every open Team page lists it at once (docs/product.md §2.16); one it replaced leaves with it.
+  await publish(principal.companyId, { type: 'invitation_changed', data: { invitationId: sent.id, invitation: sent } });
+  return { status: 201, data: { invitation: sent }, message: `Invitation sent to ${invitation.email}.` };
 });

@@ -2,6 +2,7 @@ import { resendInvitation } from '@shared/contract/team';
 import { getCompany } from '../../auth/accounts';
 import { defineHandler } from '../../lib/define-handler';
 import { consume } from '../../lib/throttle';
+import { publish } from '../../realtime/publish';
 import { sendInvitationMail } from '../../team/invitation-mail';
 import { invitationMailsPerCompany, renewInvitation, toInvitation } from '../../team/invitations';
 
@@ -18,5 +19,8 @@ export const handler = defineHandler(resendInvitation, async ({ principal, param
     role: invitation.role,
     token,
   });
-  return { data: { invitation: toInvitation(invitation) }, message: `Invitation sent again to ${invitation.email}.` };
+  const renewed = toInvitation(invitation);
+  // Its new expiry reaches every open Team page (docs/product.md §2.16).
+  await publish(principal.companyId, { type: 'invitation_changed', data: { invitationId: renewed.id, invitation: renewed } });
+  return { data: { invitation: renewed }, message: `Invitation sent again to ${invitation.email}.` };
 });

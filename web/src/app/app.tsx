@@ -1,6 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router';
+import { NewVersionNotice } from '../components/new-version-notice';
+import { PageBoundary } from '../components/page-boundary';
 import { onSignedOut, queryClient } from '../lib/services';
 import { AppRoutes } from './router';
 
@@ -16,7 +18,11 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
         <SignedOutRedirect />
-        <AppRoutes />
+        {/* The last line: a failure no layout caught still leaves a notice, not a blank tab. */}
+        <PageBoundary>
+          <AppRoutes />
+        </PageBoundary>
+        <NewVersionNotice />
       </BrowserRouter>
     </QueryClientProvider>
   );

@@ -10,8 +10,8 @@ export interface SelectOption {
 export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'children'> {
   label: string;
   options: SelectOption[];
-  /** Shown, and not choosable, while nothing is chosen ("Choose an inbox..."). */
-  placeholder: string;
+  /** Shown, and not choosable, while nothing is chosen ("Choose an inbox..."); without it an option is always chosen. */
+  placeholder?: string;
   error?: string;
   hint?: string;
 }
@@ -44,13 +44,15 @@ export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(funct
             'min-h-10 w-full appearance-none rounded-lg border bg-surface py-2 pr-9 pl-3 text-sm text-fg dark:[color-scheme:dark]',
             'disabled:cursor-not-allowed disabled:opacity-60',
             error ? 'border-danger' : 'border-border',
-            !value && 'text-muted',
+            placeholder !== undefined && !value && 'text-muted',
           )}
           {...rest}
         >
-          <option value="" disabled>
-            {placeholder}
-          </option>
+          {placeholder !== undefined && (
+            <option value="" disabled>
+              {placeholder}
+            </option>
+          )}
           {options.map((option) => (
             <option key={option.value} value={option.value} className="text-fg">
               {option.label}

@@ -28,6 +28,7 @@ interface Recorded {
   headers: Record<string, string>;
   body: unknown;
   signal: AbortSignal | null | undefined;
+  cache: RequestCache | undefined;
 }
 
 /** A minimal Response: the client reads only ok, status and json(). */
@@ -54,6 +55,7 @@ function fakeServer(handler: (request: Recorded) => Response | Promise<Response>
       headers: { ...(init?.headers as Record<string, string>) },
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
       signal: init?.signal,
+      cache: init?.cache,
     };
     requests.push(recorded);
     return handler(recorded);
@@ -542,6 +544,13 @@ describe('createApiClient: binary routes', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ url: '/api/v1/conversations/c1/messages/m%2F1/media/0', method: 'GET' });
     expect(requests[0]?.headers).toEqual({ Accept: '*/*', Authorization: 'Bearer old' });
+  });
+
+  it('keeps the bytes out of the browser’s HTTP cache, so nothing of them outlives the session (docs/security.md: Media in the browser)', async () => {
+    const { api, requests } = setup(() => bytes());
+    await api.blob(conversations.messageMedia, { params: { id: 'c1', messageId: 'm1', index: '0' } });
+    await api.blob(calls.voicemailAudio, { params: { id: 'call-1' } });
+    expect(requests.map((r) => r.cache)).toEqual(['no-store', 'no-store']);
   });
 
   it('refreshes after a 401 and retries, as JSON calls do', async () => {

@@ -135,6 +135,9 @@ export function createApiClient(options: {
       headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: request.signal,
+      // A picture's or a recording's bytes stay out of the HTTP cache: after sign-out, a removal or
+      // the company's deletion the browser must not show them again (docs/security.md: Media in the browser).
+      ...(request.binary ? { cache: 'no-store' as const } : {}),
     });
     if (request.binary && response.ok) return { data: (await response.blob()) as T };
     let envelope: { success?: boolean; data?: T; message?: string; error?: ErrorBody } | undefined;

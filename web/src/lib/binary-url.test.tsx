@@ -2,8 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { endpoints, stubObjectUrls, urlOf } from '../test-utils';
+import { endpoints, signInAs, stubObjectUrls, urlOf } from '../test-utils';
 import { useBinaryUrl } from './binary-url';
+import { session } from './services';
 
 function wrapper() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -44,5 +45,21 @@ describe('useBinaryUrl', () => {
     expect(load).toHaveBeenCalledTimes(1);
     expect(new Set(result.current.map((r) => r.url)).size).toBe(2);
     expect(urls.made).toHaveLength(2);
+  });
+
+  it('revokes every object URL it made when the session ends, though the page still shows them (docs/security.md: Media in the browser)', async () => {
+    signInAs('AGENT');
+    const urls = stubObjectUrls();
+    const load = vi.fn(async () => new Blob(['png'], { type: 'image/png' }));
+    const { result } = renderHook(
+      () => [useBinaryUrl('/media/1', load, true), useBinaryUrl('/voicemail/1', load, true)] as const,
+      {
+        wrapper: wrapper(),
+      },
+    );
+    await waitFor(() => expect(result.current.every((r) => r.url)).toBe(true));
+    expect(urls.revoked).toEqual([]);
+    session.clear();
+    expect(urls.revoked.sort()).toEqual(['blob:test/1', 'blob:test/2']);
   });
 });

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { makeObjectUrl, revokeObjectUrl } from './object-urls';
 
 /** The query cache's key of a binary route's bytes: its URL, so each picture or recording is fetched once. */
 export const binaryKey = (url: string) => ['binary', url] as const;
@@ -8,8 +9,8 @@ export const binaryKey = (url: string) => ['binary', url] as const;
  * A binary route's bytes as an object URL for `<img src>` or `<audio src>`, which cannot send
  * the bearer token themselves: `load` reads them with the API client (`api.blob`). Fetched only once
  * `enabled` (the bubble is in view, the person pressed Play); the Blob is cached per URL (the `url` the
- * API gives the media or voicemail: their bytes never change); each user of it has its own object URL,
- * revoked when it unmounts.
+ * API gives the media or voicemail: their bytes never change; the cache is cleared at sign-out); each
+ * user of it has its own object URL, revoked when it unmounts or the session ends (object-urls.ts).
  */
 export function useBinaryUrl(url: string, load: (signal: AbortSignal) => Promise<Blob>, enabled: boolean) {
   const query = useQuery({
@@ -22,10 +23,10 @@ export function useBinaryUrl(url: string, load: (signal: AbortSignal) => Promise
   const [objectUrl, setObjectUrl] = useState<string>();
   useEffect(() => {
     if (!blob) return;
-    const made = URL.createObjectURL(blob);
+    const made = makeObjectUrl(blob);
     setObjectUrl(made);
     return () => {
-      URL.revokeObjectURL(made);
+      revokeObjectUrl(made);
       setObjectUrl(undefined);
     };
   }, [blob]);

@@ -40,3 +40,16 @@ export function serverFieldErrors<K extends string>(error: unknown, fields: read
   for (const f of fields) if (sent[f]) out[f] = sent[f];
   return out;
 }
+
+/**
+ * The form-only rule of a new password typed twice: once the password itself passes, the second
+ * typing must match (the server never sees it). `password` is the field as the form names it.
+ */
+export function withConfirmation<K extends string>(
+  errors: FieldErrors<K | 'confirm'>,
+  values: { confirm: string } & Partial<Record<K, string>>,
+  password: K = 'password' as K,
+): FieldErrors<K | 'confirm'> {
+  if (errors[password] || values.confirm === values[password]) return errors;
+  return { ...errors, confirm: 'The passwords do not match' };
+}

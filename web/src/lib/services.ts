@@ -1,6 +1,7 @@
 import { QUERY_RETRY_COUNT } from '@shared/constants';
 import { QueryClient } from '@tanstack/react-query';
 import { createApiClient } from './api-client';
+import { revokeAllObjectUrls } from './object-urls';
 import { createSessionStore } from './session';
 import { clearAccessRemovedNotice, markSessionEnded } from './session-notice';
 
@@ -8,6 +9,8 @@ import { clearAccessRemovedNotice, markSessionEnded } from './session-notice';
 export const session = createSessionStore(window.localStorage, window);
 session.subscribe(() => {
   if (session.get()) clearAccessRemovedNotice();
+  // Signed out, here or in another tab: no picture or recording of the session stays addressable.
+  else revokeAllObjectUrls();
 });
 
 /** Set by the router once it exists, so a failed refresh can send the browser to /login. */

@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Logo } from '../../components/logo';
+import { PageBoundary } from '../../components/page-boundary';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { DesktopNotifications } from '../../features/notifications/components/desktop-notifications';
 import { useSession } from '../../hooks/use-session';
@@ -171,14 +172,19 @@ export function AppShell() {
           'sm:px-8 sm:pt-8 sm:pb-[calc(2rem+var(--floating-dock,0px))] lg:pt-16',
         )}
       >
-        <Suspense fallback={<LoadingScreen />}>
-          <Outlet />
-        </Suspense>
+        <PageBoundary>
+          <Suspense fallback={<LoadingScreen />}>
+            <Outlet />
+          </Suspense>
+        </PageBoundary>
       </main>
       <ReconnectingNotice />
-      <Suspense fallback={null}>
-        <SoftphoneWidget key={user.id} />
-      </Suspense>
+      {/* Without its code the widget is missing, not the page (docs/product.md: A new version while a tab is open). */}
+      <PageBoundary fallback="none">
+        <Suspense fallback={null}>
+          <SoftphoneWidget key={user.id} />
+        </Suspense>
+      </PageBoundary>
     </div>
   );
 }

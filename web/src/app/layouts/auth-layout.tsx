@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Logo } from '../../components/logo';
+import { PageBoundary } from '../../components/page-boundary';
 import { ThemeToggle } from '../../components/theme-toggle';
 
 /** docs/product.md §2: the public pages sit centred, with the moon/sun theme toggle. */
@@ -15,9 +16,11 @@ export function AuthLayout() {
         <ThemeToggle />
       </header>
       <main className="flex flex-1 items-start justify-center px-4 pt-6 pb-16 sm:items-center sm:pt-0">
-        <Suspense fallback={<LoadingScreen />}>
-          <Outlet />
-        </Suspense>
+        <PageBoundary>
+          <Suspense fallback={<LoadingScreen />}>
+            <Outlet />
+          </Suspense>
+        </PageBoundary>
       </main>
     </div>
   );

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { LoadingScreen } from '../../components/loading-screen';
+import { PageBoundary } from '../../components/page-boundary';
 import { useSession } from '../../hooks/use-session';
 import { profileQuery } from '../../lib/profile';
 
@@ -19,9 +20,11 @@ export function RequireSession() {
   }
   // The shell is a lazy chunk (router.tsx): "Loading..." until it is in.
   return (
-    <Suspense fallback={<LoadingScreen />}>
-      <Outlet />
-    </Suspense>
+    <PageBoundary>
+      <Suspense fallback={<LoadingScreen />}>
+        <Outlet />
+      </Suspense>
+    </PageBoundary>
   );
 }
 

@@ -2,6 +2,7 @@ import type { ChannelHealth } from '@shared/contract/channel-health';
 import type { Conversation, SharedConversation } from '@shared/contract/conversations';
 import type { OnlineUser, ServerEvent } from '@shared/contract/realtime-events';
 import type { Channel, InboxDetail, TeamUser } from '@shared/contract/settings';
+import type { Invitation } from '@shared/contract/team';
 import type { QueryClient } from '@tanstack/react-query';
 import { callKeys } from '../call-keys';
 import { contactKeys } from '../contact-keys';
@@ -161,6 +162,20 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent, viewerI
       storeContact(queryClient, contactId, contact);
       void queryClient.invalidateQueries({ queryKey: contactKeys.all });
       void queryClient.invalidateQueries({ queryKey: callKeys.all });
+      return;
+    }
+    // Another manager sent, resent, revoked or withdrew an invitation: Pending Invitations shows it at
+    // once (an address has one pending invitation, so a newer one replaces its row), then is read again.
+    case 'invitation_changed': {
+      const { invitationId, invitation } = event.data;
+      queryClient.setQueryData<Invitation[]>(settingsKeys.invitations, (list) => {
+        if (!list || !invitation) return list?.filter((i) => i.id !== invitationId);
+        const replaces = (i: Invitation) => i.id === invitationId || i.email === invitation.email;
+        const at = list.findIndex(replaces);
+        if (at === -1) return [...list, invitation];
+        return list.flatMap((i, index) => (index === at ? [invitation] : replaces(i) ? [] : [i]));
+      });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.invitations });
       return;
     }
     // An invitation became a member: Pending Invitations loses it and the team gains them, in every tab.

@@ -1,14 +1,15 @@
 import { MIN_PASSWORD_LENGTH } from '@shared/constants';
-import type { InvitationPreview } from '@shared/contract/team';
+import { acceptInvitation, type InvitationPreview } from '@shared/contract/team';
 import { CircleX } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { Spinner } from '@/components/spinner';
 import { TextField } from '@/components/text-field';
+import { useFormFields } from '@/hooks/use-form-fields';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '@/lib/form';
+import { schemaFieldErrors, serverFieldErrors } from '@/lib/form';
 import { useAcceptInvitation, useInvitationPreview } from '../api/auth-api';
 import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard } from './auth-card';
@@ -16,7 +17,6 @@ import { withSignInLink } from './sign-in-instead';
 import { TextLink } from './text-link';
 
 const FIELDS = ['name', 'password'] as const;
-type Field = (typeof FIELDS)[number];
 const ROLE_WORDS = { ADMIN: 'an admin', AGENT: 'an agent' } as const;
 
 /** /accept-invite#token= (or ?token= from older mails): a colleague joins the company they were invited to and is signed in. */
@@ -46,40 +46,21 @@ export function AcceptInvitePage() {
 function JoinForm({ token, invitation }: { token: string; invitation: InvitationPreview }) {
   const accept = useAcceptInvitation();
   const navigate = useNavigate();
-  const [values, setValues] = useState({ name: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  const { values, showErrors, field } = useFormFields(FIELDS, { name: '', password: '' });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (accept.isPending) return;
-    const found: FieldErrors<Field> = {};
-    if (!values.name.trim()) found.name = 'Full name is required';
-    if (!values.password) found.password = 'Password is required';
-    else if (values.password.length < MIN_PASSWORD_LENGTH) found.password = 'Password must be at least 8 characters long';
-    setErrors(found);
-    if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
+    if (!showErrors(schemaFieldErrors(acceptInvitation.body, { ...values, token }, FIELDS))) return;
     accept.mutate(
       { token, name: values.name.trim(), password: values.password },
       {
         onSuccess: () => navigate('/dashboard', { replace: true }),
-        onError: (error) => {
-          const fromServer = serverFieldErrors(error, FIELDS);
-          setErrors(fromServer);
-          focusFirstInvalid(FIELDS, fromServer, refs.current);
-        },
+        onError: (error) => showErrors(serverFieldErrors(error, FIELDS)),
       },
     );
   };
 
-  const field = (name: Field) => ({
-    ref: (el: HTMLInputElement | null) => {
-      refs.current[name] = el;
-    },
-    value: values[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [name]: e.target.value }),
-    error: errors[name],
-  });
   const fieldError = Object.keys(serverFieldErrors(accept.error, FIELDS)).length > 0;
 
   return (

@@ -1,44 +1,40 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { login as signInContract } from '@shared/contract/auth';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { TextField } from '@/components/text-field';
+import { useFormFields } from '@/hooks/use-form-fields';
 import { errorMessage } from '@/lib/api-client';
-import { type FieldErrors, focusFirstInvalid } from '@/lib/form';
+import { schemaFieldErrors } from '@/lib/form';
 import { accessRemovedNotice, clearSessionEndedNotice, companyDeletedNotice, sessionEndedNotice } from '@/lib/session-notice';
 import { useLogin } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
 
 const FIELDS = ['email', 'password'] as const;
-type Field = (typeof FIELDS)[number];
 
 export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const from = (location.state as { from?: string } | null)?.from;
   const login = useLogin();
-  const [values, setValues] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  const { values, showErrors, field, focus } = useFormFields(FIELDS, { email: '', password: '' });
   // Read once: a forced sign-out brought the person here, and the page says so until they sign in.
   const [sessionEnded] = useState(sessionEndedNotice);
   const [companyDeleted] = useState(companyDeletedNotice);
   const [accessRemoved] = useState(accessRemovedNotice);
 
   // Signing in is all this page is for: the cursor starts in Email.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival.
   useEffect(() => {
-    refs.current.email?.focus();
+    focus('email');
     clearSessionEndedNotice();
   }, []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found: FieldErrors<Field> = {};
-    if (!values.email.trim()) found.email = 'Email is required';
-    if (!values.password) found.password = 'Password is required';
-    setErrors(found);
-    if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
+    if (!showErrors(schemaFieldErrors(signInContract.body, values, FIELDS))) return;
     login.mutate(
       { email: values.email.trim(), password: values.password },
       { onSuccess: () => navigate(from && from !== '/login' ? from : '/dashboard', { replace: true }) },
@@ -71,28 +67,8 @@ export function LoginPage() {
           ) : (
             <Alert tone="error">{message}</Alert>
           ))}
-        <TextField
-          ref={(el) => {
-            refs.current.email = el;
-          }}
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={values.email}
-          onChange={(e) => setValues({ ...values, email: e.target.value })}
-          error={errors.email}
-        />
-        <TextField
-          ref={(el) => {
-            refs.current.password = el;
-          }}
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          value={values.password}
-          onChange={(e) => setValues({ ...values, password: e.target.value })}
-          error={errors.password}
-        />
+        <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
+        <TextField label="Password" type="password" autoComplete="current-password" {...field('password')} />
         <p className="-mt-2 text-right text-sm">
           <TextLink to="/forgot-password" state={{ email: values.email.trim() }}>
             Forgot password?

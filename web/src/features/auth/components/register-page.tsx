@@ -1,38 +1,35 @@
 import { MIN_PASSWORD_LENGTH } from '@shared/constants';
 import { register } from '@shared/contract/auth';
 import { MailCheck } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { TextField } from '@/components/text-field';
+import { useFormFields } from '@/hooks/use-form-fields';
 import { errorMessage } from '@/lib/api-client';
-import { type FieldErrors, focusFirstInvalid, schemaFieldErrors, serverFieldErrors } from '@/lib/form';
+import { schemaFieldErrors, serverFieldErrors } from '@/lib/form';
 import { type Registration, useRegister } from '../api/auth-api';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
 
 const FIELDS = ['companyName', 'name', 'email', 'password'] as const;
-type Field = (typeof FIELDS)[number];
 
 export function RegisterPage() {
   const registration = useRegister();
-  const [values, setValues] = useState<Registration>({ companyName: '', name: '', email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  const { values, showErrors, field } = useFormFields<keyof Registration>(FIELDS, {
+    companyName: '',
+    name: '',
+    email: '',
+    password: '',
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = schemaFieldErrors(register.body, values, FIELDS);
-    setErrors(found);
-    if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
+    if (!showErrors(schemaFieldErrors(register.body, values, FIELDS))) return;
     registration.mutate(
       { ...values, companyName: values.companyName.trim(), name: values.name.trim(), email: values.email.trim() },
       {
-        onError: (error) => {
-          const fromServer = serverFieldErrors(error, FIELDS);
-          setErrors(fromServer);
-          focusFirstInvalid(FIELDS, fromServer, refs.current);
-        },
+        onError: (error) => showErrors(serverFieldErrors(error, FIELDS)),
       },
     );
   };
@@ -67,14 +64,6 @@ export function RegisterPage() {
 
   const fieldError = Object.keys(serverFieldErrors(registration.error, FIELDS)).length > 0;
   const message = registration.isError && !fieldError ? errorMessage(registration.error, 'Registration failed') : null;
-  const field = (name: Field) => ({
-    ref: (el: HTMLInputElement | null) => {
-      refs.current[name] = el;
-    },
-    value: values[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues({ ...values, [name]: e.target.value }),
-    error: errors[name],
-  });
 
   return (
     <AuthCard title="Create your account" description="Set up Switchboard for your company. It takes a minute.">

@@ -1,28 +1,28 @@
 import { MIN_PASSWORD_LENGTH } from '@shared/constants';
+import { resetPassword } from '@shared/contract/account';
 import { CircleCheck } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect } from 'react';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { TextField } from '@/components/text-field';
+import { useFormFields } from '@/hooks/use-form-fields';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { type FieldErrors, focusFirstInvalid } from '@/lib/form';
+import { schemaFieldErrors, withConfirmation } from '@/lib/form';
 import { useResetPassword } from '../api/auth-api';
 import { useLinkToken } from '../hooks/use-link-token';
 import { AuthCard } from './auth-card';
 import { TextLink } from './text-link';
 
 const FIELDS = ['password', 'confirm'] as const;
-type Field = (typeof FIELDS)[number];
 
 /** /reset-password#token= from the mailed link (docs/product.md: Account self-service). */
 export function ResetPasswordPage() {
   const token = useLinkToken();
   const reset = useResetPassword();
-  const [values, setValues] = useState({ password: '', confirm: '' });
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  const { values, showErrors, field, focus } = useFormFields(FIELDS, { password: '', confirm: '' });
 
-  useEffect(() => refs.current.password?.focus(), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the cursor starts in the first field, once.
+  useEffect(() => focus('password'), []);
 
   if (!token) {
     return (
@@ -51,13 +51,7 @@ export function ResetPasswordPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found: FieldErrors<Field> = {};
-    if (!values.password) found.password = 'Password is required';
-    else if (values.password.length < MIN_PASSWORD_LENGTH)
-      found.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`;
-    if (!found.password && values.confirm !== values.password) found.confirm = 'The passwords do not match';
-    setErrors(found);
-    if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
+    if (!showErrors(withConfirmation(schemaFieldErrors(resetPassword.body, { ...values, token }, FIELDS), values))) return;
     reset.mutate({ token, password: values.password });
   };
 
@@ -78,28 +72,13 @@ export function ResetPasswordPage() {
           </Alert>
         )}
         <TextField
-          ref={(el) => {
-            refs.current.password = el;
-          }}
           label="New password"
           type="password"
           autoComplete="new-password"
           hint={`At least ${MIN_PASSWORD_LENGTH} characters`}
-          value={values.password}
-          onChange={(e) => setValues({ ...values, password: e.target.value })}
-          error={errors.password}
+          {...field('password')}
         />
-        <TextField
-          ref={(el) => {
-            refs.current.confirm = el;
-          }}
-          label="Confirm new password"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirm}
-          onChange={(e) => setValues({ ...values, confirm: e.target.value })}
-          error={errors.confirm}
-        />
+        <TextField label="Confirm new password" type="password" autoComplete="new-password" {...field('confirm')} />
         <Button type="submit" pending={reset.isPending} pendingLabel="Saving..." className="mt-2 w-full">
           Set new password
         </Button>

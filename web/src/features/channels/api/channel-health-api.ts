@@ -11,7 +11,9 @@ export const fetchChannelHealth = (channelId: string, refresh = false) =>
     .call(health.getChannelHealth, { params: { id: channelId }, query: refresh ? { refresh: 'true' } : {} })
     .then((d) => d.health);
 
-export const repairChannel = (channelId: string) => api.call(health.repairChannel, { params: { id: channelId } });
+/** `confirmMessagingService`: the person was shown the Messaging Service and its other numbers, and said yes. */
+export const repairChannel = (channelId: string, confirmMessagingService: boolean) =>
+  api.call(health.repairChannel, { params: { id: channelId }, body: { confirmMessagingService } });
 
 export const channelHealthQuery = (channelId: string) =>
   queryOptions({ queryKey: settingsKeys.channelHealth(channelId), queryFn: () => fetchChannelHealth(channelId) });
@@ -42,7 +44,7 @@ export function useCheckChannelHealth(channelId: string) {
 export function useRepairChannel(channelId: string) {
   const store = useStoreHealth(channelId);
   return useMutation({
-    mutationFn: () => repairChannel(channelId),
+    mutationFn: (confirm: { messagingService: boolean }) => repairChannel(channelId, confirm.messagingService),
     onSuccess: (answer) => store(answer.health),
     retry: false,
   });

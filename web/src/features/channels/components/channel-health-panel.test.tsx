@@ -231,6 +231,59 @@ describe('Channel health on the Channels page', () => {
     expect(within(row('(415) 555-0101')).getByText('Drifted')).toBeTruthy();
   });
 
+  it('Repair of a number in a Messaging Service names the service and its other numbers, and sends only once that is confirmed too (docs/product.md §10.7)', async () => {
+    const service: HealthProblem = {
+      field: 'MessagingService',
+      expected: 'UseInboundWebhookOnNumber: true',
+      actual: 'MG1',
+      messagingService: {
+        sid: 'MG1',
+        friendlyName: 'Marketing',
+        inboundRequestUrl: 'https://crm.example/in',
+        otherNumbers: 22,
+        otherPhoneNumbers: ['+14155550102', '+14155550103'],
+      },
+      message: 'The number is in the Messaging Service “Marketing”.',
+      repairable: true,
+    };
+    const requests = server([channel('DRIFTED')], {
+      health: health('DRIFTED', [service]),
+      // Another change in Twilio meanwhile: still drifted, so Repair stays.
+      repair: () => ok({ health: health('DRIFTED', [service]), changes: [] }),
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<ChannelsPage />);
+    await screen.findByText(service.message);
+    await events.click(button(/^Repair for \(415\) 555-0101$/));
+
+    const question = within(screen.getByRole('alertdialog', { name: 'Repair (415) 555-0101?' }));
+    expect(question.getByText('Marketing (MG1)')).toBeTruthy();
+    const others = question.getByRole('list', { name: 'Other numbers of Marketing' });
+    expect(
+      within(others)
+        .getAllByRole('listitem')
+        .map((n) => n.textContent),
+    ).toEqual(['(415) 555-0102', '(415) 555-0103']);
+    expect(question.getByText('and 20 more numbers')).toBeTruthy();
+    const repairButton = question.getByRole('button', { name: 'Repair' }) as HTMLButtonElement;
+    expect(repairButton.disabled).toBe(true);
+
+    const confirm = question.getByRole('checkbox', {
+      name: 'Change the Messaging Service, and with it how texts reach its other numbers',
+    });
+    await events.click(confirm);
+    expect(repairButton.disabled).toBe(false);
+    await events.click(repairButton);
+    expect(await screen.findByText('Nothing needed changing.')).toBeTruthy();
+    expect(requests.filter((r) => r.url === REPAIR_URL).map((r) => r.body)).toEqual([{ confirmMessagingService: true }]);
+
+    // Asked again, the question starts unconfirmed.
+    await events.click(button(/^Repair for \(415\) 555-0101$/));
+    const again = within(screen.getByRole('alertdialog'));
+    expect((again.getByRole('checkbox') as HTMLInputElement).checked).toBe(false);
+    expect((again.getByRole('button', { name: 'Repair' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('Check now asks Twilio (refresh=true) and shows the answer: the badge and the sentence', async () => {
     const refresh = deferred();
     const requests = server([channel('HEALTHY')], {

@@ -46,11 +46,14 @@ export function ChannelHealthPanel({
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [detailsOpen, setDetailsOpen] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const [serviceConfirmed, setServiceConfirmed] = useState(false);
 
   const problems = details.data?.status === status ? details.data.problems : undefined;
   const sentence = problems?.[0]?.message ?? HEALTH_WORDS[status].sentence;
   // Until the details say otherwise, a drifted number is one Repair can put right.
   const repairable = problems ? problems.some((p) => p.repairable) : status === 'DRIFTED';
+  // Changing a Messaging Service changes its other numbers' texts too: that needs its own yes.
+  const inService = problems?.some((p) => p.repairable && p.messagingService) ?? false;
   const busy = check.isPending || repair.isPending;
   const sentenceId = `channel-${channel.id}-health`;
   const forNumber = (
@@ -69,15 +72,19 @@ export function ChannelHealthPanel({
   const askRepair = () => {
     setOutcome(null);
     repair.reset();
+    setServiceConfirmed(false);
     setConfirmOpen(true);
   };
   const runRepair = () =>
-    repair.mutate(undefined, {
-      onSuccess: (answer) => {
-        setConfirmOpen(false);
-        setOutcome({ kind: 'repaired', changes: answer.changes, healthy: answer.health.status === 'HEALTHY' });
+    repair.mutate(
+      { messagingService: inService && serviceConfirmed },
+      {
+        onSuccess: (answer) => {
+          setConfirmOpen(false);
+          setOutcome({ kind: 'repaired', changes: answer.changes, healthy: answer.health.status === 'HEALTHY' });
+        },
       },
-    });
+    );
 
   return (
     <div className="mt-2 flex flex-col gap-2">
@@ -150,11 +157,16 @@ export function ChannelHealthPanel({
         confirmLabel="Repair"
         pendingLabel="Repairing..."
         pending={repair.isPending}
-        confirmDisabled={!problems}
+        confirmDisabled={!problems || (inService && !serviceConfirmed)}
         error={repair.isError ? repair.error.message : null}
         onConfirm={runRepair}
       >
-        <RepairChanges problems={problems} checkedAt={checkedAt} />
+        <RepairChanges
+          problems={problems}
+          checkedAt={checkedAt}
+          serviceConfirmed={serviceConfirmed}
+          onServiceConfirmedChange={setServiceConfirmed}
+        />
       </ConfirmDialog>
       <ChannelHealthDialog channel={channel} identifier={identifier} open={detailsOpen} onOpenChange={setDetailsOpen} />
     </div>

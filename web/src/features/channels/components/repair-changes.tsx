@@ -1,5 +1,7 @@
 import type { HealthProblem } from '@shared/contract/channel-health';
+import { useId } from 'react';
 import { Spinner } from '@/components/spinner';
+import { usePhoneFormat } from '@/lib/phone-display';
 import { plural } from '@/lib/plural';
 import { checkedWhen } from './checked-text';
 
@@ -11,9 +13,21 @@ const Value = ({ children }: { children: string }) => (
 /**
  * What a repair would change, from the last check: each repairable setting as it is now in Twilio and
  * as the repair sets it. The current value may be someone's deliberate choice (an automation's URL),
- * so it is shown whole, before anything is overwritten.
+ * so it is shown whole, before anything is overwritten. A Messaging Service is named with its other
+ * numbers, whose texts the repair changes too, and asks its own confirmation (docs/product.md §10.7).
  */
-export function RepairChanges({ problems, checkedAt }: { problems: HealthProblem[] | undefined; checkedAt: string | null }) {
+export function RepairChanges({
+  problems,
+  checkedAt,
+  serviceConfirmed,
+  onServiceConfirmedChange,
+}: {
+  problems: HealthProblem[] | undefined;
+  checkedAt: string | null;
+  serviceConfirmed: boolean;
+  onServiceConfirmedChange: (confirmed: boolean) => void;
+}) {
+  const confirmId = useId();
   if (!problems) {
     return (
       <p className="flex items-center gap-2">
@@ -47,6 +61,20 @@ export function RepairChanges({ problems, checkedAt }: { problems: HealthProblem
           </li>
         ))}
       </ul>
+      {repairable.some((p) => p.messagingService) && (
+        <div className="mt-3 flex items-start gap-2 rounded-lg border border-warning-border bg-warning-soft p-3 text-warning-fg">
+          <input
+            id={confirmId}
+            type="checkbox"
+            checked={serviceConfirmed}
+            onChange={(e) => onServiceConfirmedChange(e.target.checked)}
+            className="mt-0.5 size-4 shrink-0 accent-primary"
+          />
+          <label htmlFor={confirmId} className="cursor-pointer">
+            Change the Messaging Service, and with it how texts reach its other numbers
+          </label>
+        </div>
+      )}
       {checkedAt && <p className="mt-3 text-xs">As found by the check {checkedWhen(checkedAt)}.</p>}
     </>
   );
@@ -69,11 +97,36 @@ function ServiceChange({
         <Term>After repair</Term>
         <Value>{problem.expected ?? 'Not set'}</Value>
       </dl>
-      {service.otherNumbers > 0 && (
-        <p className="mt-2 text-xs">
-          This also changes the service’s {plural(service.otherNumbers, 'other number')}: their texts go to their own URLs.
-        </p>
+      {service.otherNumbers > 0 ? (
+        <>
+          <p className="mt-2 text-xs">
+            This also changes the service’s {plural(service.otherNumbers, 'other number')}: their texts go to their own URLs.
+          </p>
+          <OtherNumbers service={service} />
+        </>
+      ) : (
+        <p className="mt-2 text-xs">The service has no other number.</p>
       )}
+    </>
+  );
+}
+
+/** The service's other numbers the check kept, and how many more it has. */
+function OtherNumbers({ service }: { service: NonNullable<HealthProblem['messagingService']> }) {
+  const formatPhone = usePhoneFormat();
+  const shown = service.otherPhoneNumbers ?? [];
+  if (shown.length === 0) return null;
+  const more = service.otherNumbers - shown.length;
+  return (
+    <>
+      <ul aria-label={`Other numbers of ${service.friendlyName}`} className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-fg">
+        {shown.map((number) => (
+          <li key={number} className="tabular-nums">
+            {formatPhone(number)}
+          </li>
+        ))}
+      </ul>
+      {more > 0 && <p className="mt-1 text-xs">and {plural(more, 'more number')}</p>}
     </>
   );
 }

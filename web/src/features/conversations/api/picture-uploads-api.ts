@@ -4,6 +4,7 @@ import * as conversations from '@shared/contract/endpoints/conversations';
 import { isPictureType } from '@shared/pictures';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '@/lib/api-client';
+import { makeObjectUrl, revokeObjectUrl } from '@/lib/object-urls';
 import { api } from '@/lib/services';
 
 /** Where to PUT one picture's bytes (docs/product.md: Pictures out). */
@@ -159,7 +160,7 @@ export function usePictureAttachments(now: () => number = Date.now) {
           added.push({
             key: `picture-${nextKey}`,
             file,
-            previewUrl: URL.createObjectURL(file),
+            previewUrl: makeObjectUrl(file),
             status: 'uploading',
             progress: 0,
             upload: null,
@@ -181,7 +182,7 @@ export function usePictureAttachments(now: () => number = Date.now) {
     uploads.current.get(key)?.abort();
     uploads.current.delete(key);
     const gone = current.current.find((a) => a.key === key);
-    if (gone) URL.revokeObjectURL(gone.previewUrl);
+    if (gone) revokeObjectUrl(gone.previewUrl);
     current.current = current.current.filter((a) => a.key !== key);
     setAttachments(current.current);
   }, []);
@@ -198,7 +199,7 @@ export function usePictureAttachments(now: () => number = Date.now) {
   const clear = useCallback(() => {
     for (const controller of uploads.current.values()) controller.abort();
     uploads.current.clear();
-    for (const a of current.current) URL.revokeObjectURL(a.previewUrl);
+    for (const a of current.current) revokeObjectUrl(a.previewUrl);
     current.current = [];
     setAttachments([]);
     setProblems([]);
@@ -223,7 +224,7 @@ export function usePictureAttachments(now: () => number = Date.now) {
     const running = uploads.current;
     return () => {
       for (const controller of running.values()) controller.abort();
-      for (const a of current.current) URL.revokeObjectURL(a.previewUrl);
+      for (const a of current.current) revokeObjectUrl(a.previewUrl);
     };
   }, []);
 

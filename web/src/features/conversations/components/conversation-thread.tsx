@@ -246,15 +246,15 @@ export function ConversationThread({
 
 /**
  * Where a new day of the thread begins: "Today", "Yesterday" or the date (it turns over at midnight
- * while on screen), for the eye only: the list's items stay the messages.
+ * while on screen). A heading to assistive technology too, so days can be skimmed by heading, while
+ * the list's items stay the messages.
  */
 function DaySeparator({ iso }: { iso: string }) {
   useClockTick();
   const day = formatDay(iso);
   return (
-    // Hidden from assistive technology: a list of messages may hold only messages (each says its own
-    // time), and a day's heading among them would count as one.
-    <li aria-hidden="true" className="flex items-center gap-3 py-1">
+    // Not an item itself (role none): the list counts only messages, and its headings are heard.
+    <li role="none" className="flex items-center gap-3 py-1">
       <span aria-hidden="true" className="h-px flex-1 bg-border" />
       <h3 className="text-xs font-medium text-muted">
         <time dateTime={dayOf(iso)}>{day}</time>

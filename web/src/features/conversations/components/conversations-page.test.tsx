@@ -406,8 +406,8 @@ describe('ConversationsPage thread', () => {
     expect(noteTime().title).toMatch(/2026/);
     expect(listTime().title).toBe(formatDateTime(justNow));
 
-    // Days in order, each once, under its heading (for the eye: the list's items stay the messages).
-    const days = pane.getAllByRole('heading', { level: 3, hidden: true }).map((h) => h.textContent);
+    // Days in order, each once, under a heading that assistive technology hears too; the list's items stay the messages.
+    const days = pane.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
     expect(days).toEqual([formatDate(at(8, 9)), 'Yesterday', 'Today']);
     expect(within(pane.getByRole('list', { name: 'Messages' })).getAllByRole('listitem')).toHaveLength(4);
 
@@ -1600,7 +1600,7 @@ describe('ConversationsPage pictures', () => {
     expect(urls.made[0]?.type).toBe('image/png');
     // Read through the API client (bearer token), once; the PDF waits until someone asks for it.
     expect(mediaRequests(requests)).toEqual([urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-pics', index: '0' })]);
-    expect(threadRegion().getByRole('button', { name: 'Download PDF file' })).toBeTruthy();
+    expect(threadRegion().getByRole('button', { name: 'Download PDF' })).toBeTruthy();
     // Pictures only: no empty text bubble beside them.
     const bubble = picture.closest('li[class*="flex items-start"]') as HTMLElement;
     expect(bubble.querySelector('p.rounded-2xl')).toBeNull();
@@ -1697,10 +1697,39 @@ describe('ConversationsPage pictures', () => {
     );
     const user = userEvent.setup();
     renderPage('/conversations/cv-1');
-    await user.click(await (await waitFor(threadRegion)).findByRole('button', { name: 'Download PDF file' }));
+    await user.click(await (await waitFor(threadRegion)).findByRole('button', { name: 'Download PDF' }));
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
     expect(mediaRequests(requests)).toEqual([urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-pics', index: '0' })]);
     expect(urls.made[0]?.type).toBe('application/pdf');
+  });
+
+  it('lists an attachment of any other type without a download, and saves a vCard under a name of its type (docs/product.md: Attachments)', async () => {
+    const urls = stubObjectUrls();
+    const downloaded: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloaded.push(this.download);
+    });
+    const media = ['application/x-exe', 'image/svg+xml', 'text/x-vcard; name="card.exe"'].map((contentType, index) => ({
+      contentType,
+      url: urlOf(endpoints.messageMedia, { id: 'cv-1', messageId: 'm-files', index: String(index) }),
+    }));
+    const requests = conversationServer(
+      { conversations: [conversation(1)], messages: { 'cv-1': [message('cv-1', { id: 'm-files', body: '', media })] } },
+      { other: (r) => (r.url.includes('/media/') ? bytes('text/vcard') : undefined) },
+    );
+    const user = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const thread = await waitFor(threadRegion);
+    expect(await thread.findByText('Attachment not shown (application/x-exe)')).toBeTruthy();
+    expect(thread.getByText('Attachment not shown (image/svg+xml)')).toBeTruthy();
+    // Only the vCard can be saved; nothing else is read, shown or offered.
+    expect(thread.getAllByRole('button', { name: /^Download/ }).map((b) => b.textContent)).toEqual(['Download vCard']);
+    expect(thread.queryByRole('img')).toBeNull();
+    expect(mediaRequests(requests)).toEqual([]);
+    await user.click(thread.getByRole('button', { name: 'Download vCard' }));
+    await waitFor(() => expect(downloaded).toEqual(['attachment-3.vcf']));
+    expect(mediaRequests(requests)).toEqual([media[2]?.url]);
+    expect(urls.made).toHaveLength(1);
   });
 
   it('says what a message without text sent, "Photo", "2 photos", "PDF", "Attachment", and whose a reply is', async () => {

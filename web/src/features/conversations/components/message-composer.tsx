@@ -10,6 +10,7 @@ import { errorMessage } from '@/lib/api-client';
 import { binaryKey } from '@/lib/binary-url';
 import { cn } from '@/lib/cn';
 import { plural } from '@/lib/plural';
+import { useUnsavedWork } from '@/lib/unsaved-work';
 import { useAddNote, useAssignableMembers, useSendMessage } from '../api/conversations-api';
 import { usePictureAttachments } from '../api/picture-uploads-api';
 import { useChosenFromList } from '../hooks/use-conversation-selection';
@@ -122,6 +123,8 @@ export function MessageComposer({
     enabled: note,
   });
   const picturesId = useId();
+  // Drafts live only in this tab: a new release asks before it reloads (docs/product.md: A new version while a tab is open).
+  useUnsavedWork('draft', drafts.reply.trim() !== '' || drafts.note.trim() !== '' || pictures.attachments.length > 0);
 
   /** Pictures from the button, a paste or a drop; in Note mode they go to the reply. */
   const attach = (files: File[]) => {

@@ -1,25 +1,14 @@
-import { TWILIO_ACCOUNT_SID, TWILIO_ACCOUNT_SID_FORMAT } from '@shared/constants';
-import { useRef, useState } from 'react';
+import { connectTwilio } from '@shared/contract/settings';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { Dialog, DialogBody, DialogClose, DialogFooter, DialogForm } from '@/components/dialog';
 import { TextField } from '@/components/text-field';
+import { useFormFields } from '@/hooks/use-form-fields';
 import { errorMessage } from '@/lib/api-client';
-import { type FieldErrors, focusFirstInvalid, serverFieldErrors } from '@/lib/form';
+import { schemaFieldErrors, serverFieldErrors } from '@/lib/form';
 import { useConnectTwilio } from '../api/providers-api';
 
 const FIELDS = ['accountSid', 'authToken'] as const;
-type Field = (typeof FIELDS)[number];
-
-export function validateCredentials(values: Record<Field, string>): FieldErrors<Field> {
-  const errors: FieldErrors<Field> = {};
-  const sid = values.accountSid.trim();
-  if (!sid) errors.accountSid = 'Account SID is required';
-  // The server's rule, checked here first so a typo needs no round trip.
-  else if (!TWILIO_ACCOUNT_SID.test(sid)) errors.accountSid = TWILIO_ACCOUNT_SID_FORMAT;
-  if (!values.authToken.trim()) errors.authToken = 'Auth token is required';
-  return errors;
-}
 
 /** docs/product.md §2 Providers: the connect dialog asks for the account SID and auth token (§5: both required). */
 export function ConnectTwilioDialog({
@@ -50,56 +39,35 @@ export function ConnectTwilioDialog({
 
 function ConnectForm({ onConnected }: { onConnected: () => void }) {
   const connect = useConnectTwilio(onConnected);
-  const [values, setValues] = useState<Record<Field, string>>({ accountSid: '', authToken: '' });
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const refs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  const { values, showErrors, field } = useFormFields(FIELDS, { accountSid: '', authToken: '' });
 
   const submit = () => {
-    const found = validateCredentials(values);
-    setErrors(found);
-    if (Object.keys(found).length) return focusFirstInvalid(FIELDS, found, refs.current);
+    // The route's own schema, so a typo in the SID needs no round trip (docs/product.md §5).
+    if (!showErrors(schemaFieldErrors(connectTwilio.body, values, FIELDS))) return;
     connect.mutate(
       { accountSid: values.accountSid.trim(), authToken: values.authToken.trim() },
-      {
-        onError: (error) => {
-          const fromServer = serverFieldErrors(error, FIELDS);
-          setErrors(fromServer);
-          focusFirstInvalid(FIELDS, fromServer, refs.current);
-        },
-      },
+      { onError: (error) => showErrors(serverFieldErrors(error, FIELDS)) },
     );
   };
-
-  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
   return (
     <DialogForm onSubmit={submit} aria-label="Connect Twilio">
       <DialogBody className="flex flex-col gap-4">
         {connect.isError && <Alert tone="error">{errorMessage(connect.error, 'Failed to connect Twilio')}</Alert>}
         <TextField
-          ref={(el) => {
-            refs.current.accountSid = el;
-          }}
           label="Account SID"
           autoComplete="off"
           spellCheck={false}
           placeholder="ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-          value={values.accountSid}
-          onChange={set('accountSid')}
-          error={errors.accountSid}
           hint="Starts with AC, followed by 32 letters and digits."
+          {...field('accountSid')}
         />
         <TextField
-          ref={(el) => {
-            refs.current.authToken = el;
-          }}
           label="Auth token"
           type="password"
           autoComplete="off"
-          value={values.authToken}
-          onChange={set('authToken')}
-          error={errors.authToken}
           hint="Stored encrypted; never shown again."
+          {...field('authToken')}
         />
       </DialogBody>
       <DialogFooter>

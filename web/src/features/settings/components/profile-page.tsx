@@ -8,7 +8,7 @@ import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
 import { roleLabel } from '@/lib/roles';
 import { useSignOutEverywhere } from '@/lib/sign-out';
-import { NameForm, PasswordForm } from './profile-forms';
+import { PasswordForm, ProfileNameForm } from './profile-forms';
 import { ReadOnlyField } from './read-only-field';
 
 export function ProfilePage() {
@@ -21,7 +21,7 @@ export function ProfilePage() {
     <>
       <PageHeader title="Profile" description="Your personal details." />
       <Card className="flex max-w-xl flex-col gap-4">
-        <NameForm name={user.name} />
+        <ProfileNameForm name={user.name} />
         <ReadOnlyField label="Email" value={user.email} />
         <ReadOnlyField label="Role" value={roleLabel(user.role)} />
       </Card>

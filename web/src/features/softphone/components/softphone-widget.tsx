@@ -7,6 +7,7 @@ import { useFloatingDock } from '@/lib/floating-dock';
 import { usePhoneFormat } from '@/lib/phone-display';
 import { CALLING_NOT_SET_UP, usePublishCallPlacer } from '@/lib/place-call';
 import { usePublishRingingCall } from '@/lib/ringing-call';
+import { useUnsavedWork } from '@/lib/unsaved-work';
 import { callerIdsQuery, voiceTokens } from '../api/softphone-api';
 import type { Availability } from '../controller/softphone-controller';
 import { createSoftphone, type Softphone } from '../device/softphone';
@@ -82,6 +83,8 @@ export function SoftphoneWidget({
   const dialerId = useId();
   const { availability, callState } = phone;
   const announcement = useRingingAnnouncement(callState);
+  // A reload would end the call: a new release asks first (docs/product.md: A new version while a tab is open).
+  useUnsavedWork('call', callState.status !== 'idle');
   const followFocus = useDockFocus(`${availability} ${callState.status} ${cardOpen}`);
   const reserveSpace = useFloatingDock();
   const dockRef = useCallback(

@@ -1,8 +1,9 @@
+import { MEMBER_REMOVAL_SWEEP_MINUTES } from '@shared/constants';
 import type { TeamUser } from '@shared/contract/settings';
 import { useQuery } from '@tanstack/react-query';
-import { ChevronDown } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { SelectField } from '@/components/select-field';
 import { errorMessage } from '@/lib/api-client';
 import { plural } from '@/lib/plural';
 import { assignedCountQuery, useRemoveUser } from '../api/team-api';
@@ -30,8 +31,6 @@ export function RemoveMemberDialog({
 }) {
   const remove = useRemoveUser();
   const [reassignTo, setReassignTo] = useState(UNASSIGNED);
-  const fieldId = useId();
-  const countId = useId();
   const assigned = useQuery({ ...assignedCountQuery(user.id), enabled: open });
   const others = members.filter((m) => m.id !== user.id).sort((a, b) => a.name.localeCompare(b.name));
   const target = others.find((m) => m.id === reassignTo);
@@ -56,53 +55,41 @@ export function RemoveMemberDialog({
         remove.mutate(
           { id: user.id, reassignTo: reassignTo || null },
           {
-            onSuccess: ({ moved }) => {
+            onSuccess: ({ moved, complete }) => {
               const where = target ? `reassigned to ${target.name}` : 'now unassigned';
-              onRemoved(
+              const done =
                 moved > 0
                   ? `${user.name} was removed from the team. ${plural(moved, 'conversation')} ${moved === 1 ? 'is' : 'are'} ${where}.`
-                  : `${user.name} was removed from the team.`,
+                  : `${user.name} was removed from the team.`;
+              onRemoved(
+                complete
+                  ? done
+                  : `${done} The rest ${target ? `go to ${target.name}` : 'become unassigned'} within ${MEMBER_REMOVAL_SWEEP_MINUTES} minutes.`,
               );
             },
           },
         )
       }
       fields={
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={fieldId} className="text-sm font-medium text-fg">
-            Their conversations
-          </label>
-          <div className="relative">
-            <select
-              id={fieldId}
-              value={reassignTo}
-              disabled={remove.isPending}
-              aria-describedby={countId}
-              onChange={(event) => setReassignTo(event.target.value)}
-              className="min-h-10 w-full appearance-none rounded-lg border border-border bg-surface py-2 pr-9 pl-3 text-sm text-fg disabled:cursor-not-allowed disabled:opacity-60 dark:[color-scheme:dark]"
-            >
-              <option value={UNASSIGNED}>Leave unassigned</option>
-              {others.map((member) => (
-                <option key={member.id} value={member.id}>
-                  Reassign to {member.name}
-                </option>
-              ))}
-            </select>
-            <ChevronDown
-              aria-hidden="true"
-              className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted"
-            />
-          </div>
-          <p id={countId} className="text-xs text-muted">
-            {assigned.isSuccess
+        <SelectField
+          label="Their conversations"
+          value={reassignTo}
+          disabled={remove.isPending}
+          onChange={(event) => setReassignTo(event.target.value)}
+          options={[
+            { value: UNASSIGNED, label: 'Leave unassigned' },
+            ...others.map((member) => ({ value: member.id, label: `Reassign to ${member.name}` })),
+          ]}
+          hint={
+            assigned.isSuccess
               ? assigned.data === 0
                 ? `No conversations are assigned to ${user.name}.`
                 : `${plural(assigned.data, 'conversation')} ${assigned.data === 1 ? 'is' : 'are'} assigned to ${user.name}.`
               : assigned.isError
                 ? `Everything assigned to ${user.name} moves as chosen.`
-                : 'Counting their conversations...'}
-          </p>
-        </div>
+                : 'Counting their conversations...'
+          }
+        />
       }
     >
       {user.name} is signed out at once and leaves every inbox; numbers routed to them become unassigned. Their past conversations

@@ -1,3 +1,4 @@
+import { MEMBER_REMOVAL_SWEEP_MINUTES } from '@shared/constants';
 import type { Role } from '@shared/contract/auth';
 import type { TeamUser } from '@shared/contract/settings';
 import type { Invitation } from '@shared/contract/team';
@@ -257,6 +258,31 @@ describe('TeamPage', () => {
     ]);
   });
 
+  it('stops waiting after ten passes and says the rest move within minutes, without an error', async () => {
+    signInAs('OWNER');
+    const requests = stubServer((r) => {
+      if (r.method === 'GET' && r.url === urlOf(endpoints.listUsers)) return ok({ users: USERS });
+      if (r.method === 'GET' && r.url === urlOf(endpoints.listInvitations)) return ok({ invitations: [] });
+      if (r.method === 'GET' && r.url.startsWith(urlOf(endpoints.listConversations)))
+        return ok({ conversations: [], total: 900, pagination: { total: 900, limit: 1, offset: 0, nextCursor: null } });
+      // A huge backlog: every pass runs out of time.
+      return ok({ user: { id: 'u2' }, conversations: { moved: 25, complete: false } });
+    });
+    const events = userEvent.setup();
+    renderWithProviders(<TeamPage />);
+    const grace = await screen.findByRole('row', { name: /Grace Hopper/ });
+    await events.click(within(grace).getByRole('button', { name: 'Remove Grace Hopper' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Remove Grace Hopper?' });
+    await events.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(
+      await screen.findByText(
+        `Grace Hopper was removed from the team. 250 conversations are now unassigned. The rest become unassigned within ${MEMBER_REMOVAL_SWEEP_MINUTES} minutes.`,
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(changes(requests)).toHaveLength(10);
+  });
+
   it('an invitation accepted elsewhere leaves Pending Invitations and joins the team list without navigating', async () => {
     signInAs('OWNER');
     const joined: TeamUser = {
@@ -282,6 +308,46 @@ describe('TeamPage', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: /Pending Invitations/ })).toBeNull());
     expect(screen.getByRole('row', { name: /New Colleague/ })).toBeTruthy();
     expect(screen.getByText('Showing 3 team members')).toBeTruthy();
+  });
+
+  it('an invitation sent, sent again or revoked by another manager shows in Pending Invitations without navigating', async () => {
+    signInAs('AGENT', 'u2');
+    let invitations: Invitation[] = [INVITATION];
+    stubServer((r) => (r.url === urlOf(endpoints.listUsers) ? ok({ users: USERS }) : ok({ invitations })));
+    const { queryClient } = renderWithProviders(<TeamPage />);
+    const pending = () => screen.getByRole('region', { name: /Pending Invitations/ });
+    await screen.findByRole('region', { name: 'Pending Invitations (1)' });
+
+    // Sent in another manager's tab.
+    const sent: Invitation = {
+      ...INVITATION,
+      id: 'inv-2',
+      email: 'second@example.com',
+      role: 'AGENT',
+      expiresAt: '2030-01-09T12:00:00.000Z',
+      createdAt: '2030-01-02T12:00:00.000Z',
+    };
+    invitations = [INVITATION, sent];
+    act(() => applyEvent(queryClient, { type: 'invitation_changed', data: { invitationId: 'inv-2', invitation: sent } }));
+    await screen.findByRole('region', { name: 'Pending Invitations (2)' });
+    expect(within(pending()).getByText('second@example.com')).toBeTruthy();
+    const expiry = (email: string) =>
+      within(within(pending()).getByText(email).closest('li') as HTMLElement).getByText(/expires|link expired/).textContent;
+    const before = expiry('second@example.com');
+
+    // Sent again: its new expiry.
+    const resent = { ...sent, expiresAt: '2030-02-20T12:00:00.000Z' };
+    invitations = [INVITATION, resent];
+    act(() => applyEvent(queryClient, { type: 'invitation_changed', data: { invitationId: 'inv-2', invitation: resent } }));
+    await waitFor(() => expect(expiry('second@example.com')).not.toBe(before));
+    expect(screen.getByRole('region', { name: 'Pending Invitations (2)' })).toBeTruthy();
+
+    // Revoked: it leaves the list.
+    invitations = [resent];
+    act(() => applyEvent(queryClient, { type: 'invitation_changed', data: { invitationId: 'inv-1', invitation: null } }));
+    await screen.findByRole('region', { name: 'Pending Invitations (1)' });
+    expect(within(pending()).queryByText('new@example.com')).toBeNull();
+    expect(within(pending()).getByText('second@example.com')).toBeTruthy();
   });
 
   it('an admin invites agents only and removes agents only: only the owner grants or takes away admin', async () => {
