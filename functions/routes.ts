@@ -374,7 +374,7 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   {
     contract: conversations.messageMedia,
     handler: 'conversations/message-media',
-    table: 'read',
+    table: 'write',
     capabilities: ['jwt', 'twilio', 'customerSecrets', 'pictures'],
     kms: ['decrypt'],
     // A sent picture's reader is sent to a short-lived URL of it.

@@ -203,6 +203,29 @@ export const MAX_OUTBOUND_CALLS_PER_MINUTE = 600;
 export const OUTBOUND_RING_STALE_SECONDS = 2 * 60;
 export const OUTBOUND_CALL_STALE_SECONDS = 4 * 60 * 60;
 
+/**
+ * Sending limits (docs/product.md: Sending limits), in SMS segments as sms-segments.ts counts them,
+ * each picture of a text one more. What a member may make the company pay for: a minute and an hour of
+ * their own, and the company's hour, which the owner sets in Settings → Calling. Sliding windows,
+ * so no burst fits across a window's edge. A whole text at its largest (1,600 characters outside
+ * GSM-7 are 24 segments, with 5 pictures 29) always fits an empty window.
+ */
+export const TEXT_SEGMENTS_PER_MEMBER_MINUTE = 60;
+export const TEXT_SEGMENTS_PER_MEMBER_HOUR = 600;
+export const DEFAULT_TEXT_SEGMENTS_PER_HOUR = 2_000;
+export const MIN_TEXT_SEGMENTS_PER_HOUR = 50;
+export const MAX_TEXT_SEGMENTS_PER_HOUR = 100_000;
+/**
+ * What each member may fetch through the API a minute (docs/product.md: Sending limits): pictures
+ * and files of texts, voicemail recordings, and asking Twilio about a channel's health. Each proxied
+ * answer is up to 4 MB from the customer's Twilio account.
+ */
+export const MEDIA_REQUESTS_PER_MEMBER_MINUTE = 120;
+export const RECORDING_REQUESTS_PER_MEMBER_MINUTE = 60;
+export const HEALTH_REFRESHES_PER_MEMBER_MINUTE = 10;
+/** Repairs of the company's channels a minute (owners and admins), a window apart from refreshes. */
+export const CHANNEL_REPAIRS_PER_COMPANY_MINUTE = 20;
+
 /** A Twilio account SID (docs/product.md §3 Connect Twilio): the contract's rule, checked by the web form first too. */
 export const TWILIO_ACCOUNT_SID = /^AC[0-9a-fA-F]{32}$/;
 export const TWILIO_ACCOUNT_SID_FORMAT = 'Account SID starts with AC followed by 32 letters and digits';

@@ -1,6 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE, DEFAULT_VOICEMAIL_GREETING } from '../../shared/constants';
+import {
+  COUNTRIES,
+  DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
+  DEFAULT_TEXT_SEGMENTS_PER_HOUR,
+  DEFAULT_VOICEMAIL_GREETING,
+} from '../../shared/constants';
 import type { Role } from '../../shared/contract/auth';
 import type { CallingSettings } from '../../shared/contract/voice';
 import { conflict, forbidden } from '../lib/app-error';
@@ -11,6 +16,8 @@ import { keys } from '../lib/table';
 /**
  * Where and how often the company's agents may call out (docs/security.md: Toll fraud).
  * Until an owner or admin narrows them, every country of the dialer is allowed, 30 calls a minute.
+ * The company's text segments an hour live here too, beside the call rate they mirror
+ * (docs/product.md: Sending limits).
  */
 
 const DIALER_COUNTRIES = COUNTRIES.map((c) => c.code);
@@ -18,10 +25,13 @@ const DIALER_COUNTRIES = COUNTRIES.map((c) => c.code);
 export const DEFAULT_CALLING_SETTINGS: CallingSettings = {
   allowedCountries: DIALER_COUNTRIES,
   outboundCallsPerMinute: DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
+  textSegmentsPerHour: DEFAULT_TEXT_SEGMENTS_PER_HOUR,
   voicemailGreeting: null,
 };
 
-interface CallingSettingsItem extends CallingSettings {
+interface CallingSettingsItem extends Omit<CallingSettings, 'textSegmentsPerHour'> {
+  /** Absent on settings saved before the limit existed: the default. */
+  textSegmentsPerHour?: number;
   updatedAt: string;
 }
 
@@ -34,6 +44,7 @@ export async function callingSettings(companyId: string): Promise<CallingSetting
   return {
     allowedCountries: item.allowedCountries,
     outboundCallsPerMinute: item.outboundCallsPerMinute,
+    textSegmentsPerHour: item.textSegmentsPerHour ?? DEFAULT_TEXT_SEGMENTS_PER_HOUR,
     voicemailGreeting: item.voicemailGreeting ?? null,
   };
 }
@@ -47,27 +58,37 @@ export async function voicemailGreeting(companyId: string): Promise<string> {
 }
 
 /**
- * Stores new settings: the countries in the dialer's order, once each. The outbound rate is the
- * owner's to change; an admin saves it unchanged, and a rate the owner changed meanwhile
- * is not overwritten by an admin's stale form (409).
+ * Stores new settings: the countries in the dialer's order, once each. The outbound call rate and the
+ * company's text segments an hour are the owner's to change; an admin saves them unchanged, and a
+ * rate the owner changed meanwhile is not overwritten by an admin's stale form (409).
  */
 export async function saveCallingSettings(
   companyId: string,
   role: Role,
-  input: Omit<CallingSettings, 'voicemailGreeting'> & { voicemailGreeting?: string | null },
+  input: Omit<CallingSettings, 'voicemailGreeting' | 'textSegmentsPerHour'> & {
+    voicemailGreeting?: string | null;
+    textSegmentsPerHour?: number;
+  },
 ): Promise<CallingSettings> {
   const chosen = new Set(input.allowedCountries);
   const isOwner = role === 'OWNER';
-  // The stored settings: an admin's rate is checked against them, and a greeting left out stays as it is.
-  const stored = !isOwner || input.voicemailGreeting === undefined ? await callingSettings(companyId) : undefined;
+  // The stored settings: an admin's rates are checked against them, and what is left out stays as it is.
+  const stored =
+    !isOwner || input.voicemailGreeting === undefined || input.textSegmentsPerHour === undefined
+      ? await callingSettings(companyId)
+      : undefined;
   const settings: CallingSettings = {
     allowedCountries: DIALER_COUNTRIES.filter((code) => chosen.has(code)),
     outboundCallsPerMinute: input.outboundCallsPerMinute,
+    textSegmentsPerHour: input.textSegmentsPerHour ?? stored?.textSegmentsPerHour ?? DEFAULT_TEXT_SEGMENTS_PER_HOUR,
     voicemailGreeting:
       input.voicemailGreeting === undefined ? (stored?.voicemailGreeting ?? null) : greetingOf(input.voicemailGreeting),
   };
   if (!isOwner && stored?.outboundCallsPerMinute !== settings.outboundCallsPerMinute) {
     throw forbidden('Only the owner can change the outbound call rate.');
+  }
+  if (!isOwner && stored?.textSegmentsPerHour !== settings.textSegmentsPerHour) {
+    throw forbidden('Only the owner can change the company’s text segments an hour.');
   }
   try {
     await db.send(
@@ -82,14 +103,22 @@ export async function saveCallingSettings(
         ...(isOwner
           ? {}
           : {
-              ConditionExpression: 'attribute_not_exists(PK) OR outboundCallsPerMinute = :rate',
-              ExpressionAttributeValues: { ':rate': settings.outboundCallsPerMinute },
+              // A stored item without the segments is at the default.
+              ConditionExpression: `attribute_not_exists(PK) OR (outboundCallsPerMinute = :rate AND (textSegmentsPerHour = :segments${
+                settings.textSegmentsPerHour === DEFAULT_TEXT_SEGMENTS_PER_HOUR
+                  ? ' OR attribute_not_exists(textSegmentsPerHour)'
+                  : ''
+              }))`,
+              ExpressionAttributeValues: {
+                ':rate': settings.outboundCallsPerMinute,
+                ':segments': settings.textSegmentsPerHour,
+              },
             }),
       }),
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    throw conflict('The owner changed the outbound call rate meanwhile. Reload and try again.');
+    throw conflict('The owner changed the company’s rates meanwhile. Reload and try again.');
   }
   return settings;
 }

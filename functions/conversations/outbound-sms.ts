@@ -34,6 +34,7 @@ import {
 } from './message-writes';
 import type { CheckedPicture } from './pictures';
 import { type ConversationRecord, type MessageMediaRecord, type MessageRecord, toMessage, toSharedConversation } from './records';
+import { countText } from './sending-limits';
 import { requireSendingRoute } from './sending-route';
 import { findMessageRecord, getConversationRecord } from './thread';
 
@@ -56,9 +57,14 @@ export async function sendSms(
    * failed text's own pictures, sent again.
    */
   pictures: readonly string[] | { checked: readonly CheckedPicture[] } | { kept: readonly MessageMediaRecord[] } = [],
-  /** The new message's id, when it was chosen first (a failed text sent again names it beforehand). */
-  messageId: string = newId(),
+  options: {
+    /** The new message's id, when it was chosen first (a failed text sent again names it beforehand). */
+    messageId?: string;
+    /** Counted against the sending limits already (a new conversation counts its text before creating it). */
+    counted?: boolean;
+  } = {},
 ): Promise<Message> {
+  const { messageId = newId(), counted = false } = options;
   const [conversation, user] = await Promise.all([
     getConversationRecord(companyId, conversationId),
     getActiveUser(companyId, userId),
@@ -68,6 +74,8 @@ export async function sendSms(
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
   // Checked and kept before the text is stored: a refused picture stores and sends nothing.
   const media = await withPictures(companyId, pictures, { channel, to: conversation.contactPhone });
+  // Counted once it is known to go, before anything is stored: a refused text leaves no trace.
+  if (!counted) await countText(companyId, userId, body, media?.length ?? 0);
 
   // The text's time is kept across attempts: one that lost to a newer message is then added before it.
   let at: string | undefined;
@@ -110,17 +118,19 @@ export async function retrySms(
       'CONFLICT',
     );
   }
-  return { message: await retryAsItself(conversation, failed), created: false };
+  return { message: await retryAsItself(conversation, userId, failed), created: false };
 }
 
 /**
  * The text Twilio never took, back to QUEUED with the reason cleared, then as a send; two retries at
  * once send it once.
  */
-async function retryAsItself(conversation: ConversationRecord, failed: MessageRecord): Promise<Message> {
+async function retryAsItself(conversation: ConversationRecord, userId: string, failed: MessageRecord): Promise<Message> {
   const { companyId, id: conversationId } = conversation;
   const { channel, provider } = await requireSendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
+  // Twilio is asked again, so it counts against the one who retries, like a new text.
+  const uncount = await countText(companyId, userId, failed.body, failed.media?.length ?? 0);
 
   let queued: MessageRecord;
   try {
@@ -138,6 +148,7 @@ async function retryAsItself(conversation: ConversationRecord, failed: MessageRe
     );
     queued = Attributes as MessageRecord;
   } catch (error) {
+    await uncount();
     if (error instanceof ConditionalCheckFailedException) throw conflict('This message is already being sent again.', 'CONFLICT');
     throw error;
   }
@@ -183,7 +194,7 @@ async function resendSms(conversation: ConversationRecord, userId: string, faile
   }
   let sent: Message;
   try {
-    sent = await sendSms(companyId, userId, conversationId, failed.body, { kept: failed.media ?? [] }, resentAs);
+    sent = await sendSms(companyId, userId, conversationId, failed.body, { kept: failed.media ?? [] }, { messageId: resentAs });
   } catch (error) {
     // Refused before anything was stored (the sender removed meanwhile, the channel gone): Retry stays.
     if (!(error instanceof AppError)) throw error;

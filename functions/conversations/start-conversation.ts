@@ -17,6 +17,7 @@ import { readSender, type Sender } from './inbound-sms';
 import { conversationCreateItems, untilCommitted } from './message-writes';
 import { optedOutMessage, sendSms } from './outbound-sms';
 import { type ContactRecord, type ConversationRecord, openedConversation } from './records';
+import { countText } from './sending-limits';
 import { listSendingNumbers } from './sending-numbers';
 import { requireSendingRoute } from './sending-route';
 import { changeConversationStatus } from './status';
@@ -71,6 +72,8 @@ export async function startConversation(
         checked: await (await import('./pictures')).checkPictures(companyId, input.pictureIds, { channel, to: phone }),
       }
     : [];
+  // Counted before the conversation is created: a text over a limit leaves no conversation behind.
+  const uncount = await countText(companyId, userId, input.body, input.pictureIds?.length ?? 0);
 
   const { conversation: found, created } = await untilCommitted(async () => {
     const sender = await readSender(companyId, channel.id, phone);
@@ -78,9 +81,13 @@ export async function startConversation(
     const made = await tryCreate(channel, phone, sender, { id: user.id, name: user.name });
     return made && { conversation: made, created: true };
   });
-  if (found.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
+  if (found.optedOut) {
+    // Not sent after all.
+    await uncount();
+    throw conflict(optedOutMessage, 'OPTED_OUT');
+  }
   if (found.status === 'CLOSED') await changeConversationStatus(companyId, found.id, 'OPEN', userId);
-  await sendSms(companyId, userId, found.id, input.body, pictures);
+  await sendSms(companyId, userId, found.id, input.body, pictures, { counted: true });
   const conversation = await toConversationView(await getConversationRecord(companyId, found.id), userId);
   return { created, conversation };
 }

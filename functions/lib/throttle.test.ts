@@ -6,7 +6,7 @@ import {
   sessionTokenFailuresPerAddress,
 } from '../auth/limits';
 import { invitationMailsPerCompany } from '../team/invitations';
-import { windowSecondsOf } from './throttle';
+import { slidingCount, slidingWait, tryAgainIn, windowSecondsOf } from './throttle';
 
 describe('throttle windows', () => {
   const saved = process.env.LOCAL_THROTTLE_WINDOW_SCALE;
@@ -37,5 +37,30 @@ describe('throttle windows', () => {
       process.env.LOCAL_THROTTLE_WINDOW_SCALE = scale;
       expect(windowSecondsOf(sessionTokenFailuresPerAddress), scale).toBe(60);
     }
+  });
+});
+
+describe('sliding windows', () => {
+  it('count the previous window by how much of it the sliding window still covers', () => {
+    expect(slidingCount(60, 0, 0, 60)).toBe(60);
+    expect(slidingCount(60, 10, 30, 60)).toBe(40);
+    expect(slidingCount(60, 10, 60, 60)).toBe(10);
+  });
+
+  it('say how long until a weight fits: as the previous window slides out, else into the next one', () => {
+    // Nothing counted: it fits now.
+    expect(slidingWait({ previous: 0, current: 0 }, 11, 60, 5, 60)).toBe(0);
+    // 55 in this window, 5 s in: 11 more fit once 6 of it have slid out, 6/55 of the next minute in.
+    expect(slidingWait({ previous: 0, current: 55 }, 11, 60, 5, 60)).toBeCloseTo(55 + 60 * (6 / 55));
+    // 60 last minute, 10 now, 10 s in: 11 more fit once the previous counts 39, 21 s in.
+    expect(slidingWait({ previous: 60, current: 10 }, 11, 60, 10, 60)).toBeCloseTo(11);
+    expect(slidingWait({ previous: 60, current: 10 }, 11, 60, 21, 60)).toBe(0);
+  });
+
+  it('say when to try again in seconds under a minute, else in minutes', () => {
+    expect(tryAgainIn(0.2)).toBe('in 1 second');
+    expect(tryAgainIn(42)).toBe('in 42 seconds');
+    expect(tryAgainIn(60)).toBe('in 1 minute');
+    expect(tryAgainIn(61)).toBe('in 2 minutes');
   });
 });

@@ -146,10 +146,12 @@ export const disconnectProvider = httpContract({
   response: z.object({ provider: ProviderSchema }),
 });
 
+/** Managers only, as importing is: listing asks the company's Twilio account, for the import dialog alone. */
 export const availableNumbers = httpContract({
   method: 'GET',
   path: '/api/v1/providers/{id}/available-numbers',
   auth: 'user',
+  roles: MANAGERS,
   response: z.object({ numbers: z.array(ProviderNumberSchema) }),
 });
 

@@ -1,5 +1,11 @@
 import * as z from 'zod/mini';
-import { COUNTRIES, MAX_OUTBOUND_CALLS_PER_MINUTE, MAX_VOICEMAIL_GREETING_LENGTH } from '../constants';
+import {
+  COUNTRIES,
+  MAX_OUTBOUND_CALLS_PER_MINUTE,
+  MAX_TEXT_SEGMENTS_PER_HOUR,
+  MAX_VOICEMAIL_GREETING_LENGTH,
+  MIN_TEXT_SEGMENTS_PER_HOUR,
+} from '../constants';
 import { httpContract, MANAGERS } from './route';
 
 /** Company settings and calling (docs/product.md §3 Company, Caller ID, Voice token; §7.4). */
@@ -11,6 +17,8 @@ import { httpContract, MANAGERS } from './route';
 export const CallingSettingsSchema = z.object({
   allowedCountries: z.array(z.string()),
   outboundCallsPerMinute: z.number(),
+  /** Text segments the whole company may send an hour (docs/product.md: Sending limits); the owner's to change. */
+  textSegmentsPerHour: z.number(),
   /** What a caller hears before leaving a voicemail; null: DEFAULT_VOICEMAIL_GREETING. */
   voicemailGreeting: z.nullable(z.string()),
 });
@@ -33,7 +41,9 @@ const dialerCountry = z.string('Countries are country codes such as US').check(
   }),
 );
 
-/** Owners and admins narrow the countries; only the owner changes the rate (the handler checks it). */
+const segmentsPerHourRange = `Text segments an hour must be between ${MIN_TEXT_SEGMENTS_PER_HOUR.toLocaleString('en-US')} and ${MAX_TEXT_SEGMENTS_PER_HOUR.toLocaleString('en-US')}`;
+
+/** Owners and admins narrow the countries; only the owner changes the rates (the handler checks it). */
 export const updateCallingSettings = httpContract({
   method: 'PUT',
   path: '/api/v1/company/settings/calling',
@@ -53,6 +63,16 @@ export const updateCallingSettings = httpContract({
         z.minimum(1, `Calls a minute must be between 1 and ${MAX_OUTBOUND_CALLS_PER_MINUTE}`),
         z.maximum(MAX_OUTBOUND_CALLS_PER_MINUTE, `Calls a minute must be between 1 and ${MAX_OUTBOUND_CALLS_PER_MINUTE}`),
       ),
+    /** Absent: unchanged. */
+    textSegmentsPerHour: z.optional(
+      z
+        .number('Text segments an hour must be a number')
+        .check(
+          z.int('Text segments an hour must be a whole number'),
+          z.minimum(MIN_TEXT_SEGMENTS_PER_HOUR, segmentsPerHourRange),
+          z.maximum(MAX_TEXT_SEGMENTS_PER_HOUR, segmentsPerHourRange),
+        ),
+    ),
     /** Absent: unchanged; null or blank: the default greeting. */
     voicemailGreeting: z.optional(
       z.nullable(

@@ -35,6 +35,8 @@ describe('roles', () => {
     const attempts = [
       callRoute(endpoints.connectTwilio, { token, body: { accountSid: twilio.accountSid, authToken: twilio.authToken } }),
       callRoute(endpoints.disconnectProvider, { params: { id: provider.id }, token }),
+      // Listing asks Twilio, for the import dialog alone: managers only, as importing.
+      callRoute(endpoints.availableNumbers, { params: { id: provider.id }, token }),
       callRoute(endpoints.importChannels, {
         params: { id: provider.id },
         token,

@@ -164,15 +164,26 @@ describe('calling settings', () => {
     expect(defaults.allowedCountries).toHaveLength(50);
     expect(defaults.allowedCountries.slice(0, 3)).toEqual(['US', 'CA', 'GB']);
     expect((await saveCalling(line.owner, { allowedCountries: ['gb', 'US'], outboundCallsPerMinute: 10 })).body.data).toEqual({
-      calling: { allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 10, voicemailGreeting: null },
+      calling: {
+        allowedCountries: ['US', 'GB'],
+        outboundCallsPerMinute: 10,
+        textSegmentsPerHour: 2_000,
+        voicemailGreeting: null,
+      },
     });
     expect(await read(line.owner)).toEqual({
       allowedCountries: ['US', 'GB'],
       outboundCallsPerMinute: 10,
+      textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
     });
     const agent = await addTeamMember(line.owner);
-    expect(await read(agent)).toEqual({ allowedCountries: ['US', 'GB'], outboundCallsPerMinute: 10, voicemailGreeting: null });
+    expect(await read(agent)).toEqual({
+      allowedCountries: ['US', 'GB'],
+      outboundCallsPerMinute: 10,
+      textSegmentsPerHour: 2_000,
+      voicemailGreeting: null,
+    });
     await closeAll(line);
   });
 
@@ -194,6 +205,7 @@ describe('calling settings', () => {
     expect(res.body.data.settings.calling).toEqual({
       allowedCountries: ['US'],
       outboundCallsPerMinute: 5,
+      textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
     });
     await closeAll(line);
@@ -212,6 +224,7 @@ describe('calling settings', () => {
     expect(after.body.data.settings.calling).toEqual({
       allowedCountries: ['US', 'MX'],
       outboundCallsPerMinute: 30,
+      textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
     });
     await closeAll(line);

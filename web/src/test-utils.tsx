@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, parsePath, Route, Routes } from 'react-router';
 import { onTestFinished, vi } from 'vitest';
-import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE } from '../../shared/constants';
+import { COUNTRIES, DEFAULT_OUTBOUND_CALLS_PER_MINUTE, DEFAULT_TEXT_SEGMENTS_PER_HOUR } from '../../shared/constants';
 import type { Company, Role, User } from '../../shared/contract/auth';
 import {
   type Endpoint,
@@ -138,10 +138,11 @@ export function deferred() {
   return { promise, release };
 }
 
-/** Calling settings as a new company has them: every dialer country, 30 calls a minute. */
+/** Calling settings as a new company has them: every dialer country, 30 calls a minute, 2,000 text segments an hour. */
 export const TEST_CALLING = {
   allowedCountries: COUNTRIES.map((c) => c.code),
   outboundCallsPerMinute: DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
+  textSegmentsPerHour: DEFAULT_TEXT_SEGMENTS_PER_HOUR,
   voicemailGreeting: null,
 };
 

@@ -1,7 +1,9 @@
 import { voicemailAudio } from '@shared/contract/calls';
 import { defineHandler } from '../../lib/define-handler';
+import { countFetch, recordingFetchLimit } from '../../lib/member-limits';
 import { voicemailRecording } from '../../voice/voicemail-audio';
 
-export const handler = defineHandler(voicemailAudio, ({ principal, params }) =>
-  voicemailRecording(principal.companyId, params.id),
-);
+export const handler = defineHandler(voicemailAudio, async ({ principal, params }) => {
+  await countFetch(recordingFetchLimit, principal);
+  return voicemailRecording(principal.companyId, params.id);
+});

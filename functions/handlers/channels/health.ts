@@ -3,5 +3,5 @@ import { channelHealth } from '../../channels/health-requests';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(getChannelHealth, async ({ principal, params, query }) => ({
-  data: { health: await channelHealth(principal.companyId, params.id, query.refresh === 'true') },
+  data: { health: await channelHealth(principal.companyId, principal.userId, params.id, query.refresh === 'true') },
 }));

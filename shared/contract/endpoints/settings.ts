@@ -14,6 +14,7 @@ export const availableNumbers: Endpoint<typeof contracts.availableNumbers> = {
   method: 'GET',
   path: '/api/v1/providers/{id}/available-numbers',
   auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
 };
 
 export const connectTwilio: Endpoint<typeof contracts.connectTwilio> = {

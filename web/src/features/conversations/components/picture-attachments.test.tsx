@@ -9,6 +9,7 @@ import {
   endpoints,
   fail,
   isCall,
+  json,
   ok,
   type Recorded,
   renderWithProviders,
@@ -306,6 +307,43 @@ describe('Pictures in the composer', () => {
     await waitFor(() => expect(sends(requests)).toEqual([{ body: '', pictureIds: ['up-1', 'up-2', 'up-3'] }]));
     const thread = within(screen.getByRole('list', { name: 'Messages' }));
     expect(await thread.findAllByRole('img', { name: 'Photo sent to (415) 555-0201' })).toHaveLength(3);
+  });
+
+  it('over a sending limit (429), says which limit and when, and keeps the words and the pictures to send again', async () => {
+    stubObjectUrls();
+    stubBucket();
+    const limit = 'You can send up to 60 text segments a minute. Please try again in 40 seconds.';
+    let refusals = 1;
+    const requests = server({
+      refuseSend: () =>
+        refusals-- > 0
+          ? json(429, {
+              success: false,
+              error: { code: 'TOO_MANY_REQUESTS', message: limit, details: { retryAfterSeconds: 40 } },
+            })
+          : undefined,
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const { box, composer, send, fileInput } = await openComposer();
+    await user.upload(fileInput(), picture('dent.jpg'));
+    await user.type(box, 'See the dent');
+    await waitFor(() => expect(send().disabled).toBe(false));
+    await user.click(send());
+
+    expect((await composer.findByRole('alert')).textContent).toBe(limit);
+    expect(box.value).toBe('See the dent');
+    expect(within(composer.getByRole('list', { name: 'Attached pictures' })).getByRole('img', { name: 'dent.jpg' })).toBeTruthy();
+    expect(send().disabled).toBe(false);
+
+    // Later, the same words and picture go as they were.
+    await user.click(send());
+    await waitFor(() => expect(box.value).toBe(''));
+    expect(sends(requests)).toEqual([
+      { body: 'See the dent', pictureIds: ['up-1'] },
+      { body: 'See the dent', pictureIds: ['up-1'] },
+    ]);
+    expect(composer.queryByRole('alert')).toBeNull();
   });
 
   it('a text without pictures is sent as before, and a paste of words stays in the field', async () => {

@@ -11,6 +11,7 @@ afterEach(() => signOut());
 
 const countries = () => screen.getByRole('group', { name: 'Allowed countries' });
 const rate = () => screen.getByLabelText('Calls a minute, for the whole company') as HTMLInputElement;
+const segments = () => screen.getByLabelText('Text segments an hour, for the whole company') as HTMLInputElement;
 
 describe('CallingPage', () => {
   it('sends the owner’s countries in the dialer’s order with the rate, showing the save under way, then that it was saved', async () => {
@@ -31,7 +32,7 @@ describe('CallingPage', () => {
       {
         url: urlOf(endpoints.updateCallingSettings),
         method: 'PUT',
-        body: { allowedCountries: ['US', 'MX'], outboundCallsPerMinute: 12 },
+        body: { allowedCountries: ['US', 'MX'], outboundCallsPerMinute: 12, textSegmentsPerHour: 2_000 },
       },
     ]);
     response.release(ok({ calling: { allowedCountries: ['US', 'MX'], outboundCallsPerMinute: 12 } }));
@@ -143,12 +144,32 @@ describe('CallingPage', () => {
     expect((within(countries()).getByRole('checkbox', { name: /Canada/ }) as HTMLInputElement).checked).toBe(false);
   });
 
-  it('lets an admin choose countries but not the rate', async () => {
+  it('lets the owner raise the company’s text segments an hour, saying the range until it fits', async () => {
+    signOut = signInAs('OWNER');
+    const requests = stubServer(() => ok({ calling: { ...TEST_CALLING, textSegmentsPerHour: 5_000 } }));
+    renderWithProviders(<CallingPage />);
+    const user = userEvent.setup();
+    expect(segments().value).toBe('2000');
+    await user.clear(segments());
+    await user.type(segments(), '20');
+    expect(screen.getByText('Enter a whole number from 50 to 100,000')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save changes' }).hasAttribute('disabled')).toBe(true);
+    await user.clear(segments());
+    await user.type(segments(), '5000{Enter}');
+    expect(await screen.findByText('Calling settings saved.')).toBeTruthy();
+    expect(requests.map((r) => r.body)).toEqual([
+      { allowedCountries: TEST_CALLING.allowedCountries, outboundCallsPerMinute: 30, textSegmentsPerHour: 5_000 },
+    ]);
+  });
+
+  it('lets an admin choose countries but not the rates', async () => {
     signOut = signInAs('ADMIN');
     stubServer(() => ok({}));
     renderWithProviders(<CallingPage />);
     expect(rate().readOnly).toBe(true);
+    expect(segments().readOnly).toBe(true);
     expect(screen.getByText('Only the owner can change the call rate.')).toBeTruthy();
+    expect(screen.getByText('Only the owner can change the texting limit.')).toBeTruthy();
     expect(
       within(countries())
         .getByRole('checkbox', { name: /Canada/ })

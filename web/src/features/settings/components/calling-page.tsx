@@ -2,7 +2,11 @@ import {
   COUNTRIES,
   DEFAULT_VOICEMAIL_GREETING,
   MAX_OUTBOUND_CALLS_PER_MINUTE,
+  MAX_TEXT_SEGMENTS_PER_HOUR,
   MAX_VOICEMAIL_GREETING_LENGTH,
+  MIN_TEXT_SEGMENTS_PER_HOUR,
+  TEXT_SEGMENTS_PER_MEMBER_HOUR,
+  TEXT_SEGMENTS_PER_MEMBER_MINUTE,
 } from '@shared/constants';
 import type { CallingSettings } from '@shared/contract/voice';
 import { Lock, ShieldAlert } from 'lucide-react';
@@ -22,9 +26,9 @@ import { cn } from '@/lib/cn';
 import { useCallingSettings, useSaveCallingSettings } from '../api/calling-api';
 
 /**
- * Settings → Calling (toll fraud): the countries agents may call and the company's outbound
- * calls a minute. Owners and admins choose the countries; only the owner changes the rate; agents
- * read them.
+ * Settings → Calling (toll fraud): the countries agents may call, the company's outbound
+ * calls a minute and its text segments an hour (docs/product.md: Sending limits). Owners and admins
+ * choose the countries; only the owner changes the rates; agents read them.
  */
 export function CallingPage() {
   const calling = useCallingSettings();
@@ -65,12 +69,21 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
   const save = useSaveCallingSettings();
   const [countries, setCountries] = useState(() => new Set(stored.allowedCountries));
   const [rate, setRate] = useState(String(stored.outboundCallsPerMinute));
+  const [segments, setSegments] = useState(String(stored.textSegmentsPerHour));
   const [greeting, setGreeting] = useState(stored.voicemailGreeting ?? '');
   const countriesHintId = useId();
   const rateNumber = Number(rate);
   const rateError =
     rate.trim() === '' || !Number.isInteger(rateNumber) || rateNumber < 1 || rateNumber > MAX_OUTBOUND_CALLS_PER_MINUTE
       ? `Enter a whole number from 1 to ${MAX_OUTBOUND_CALLS_PER_MINUTE}`
+      : undefined;
+  const segmentsNumber = Number(segments);
+  const segmentsError =
+    segments.trim() === '' ||
+    !Number.isInteger(segmentsNumber) ||
+    segmentsNumber < MIN_TEXT_SEGMENTS_PER_HOUR ||
+    segmentsNumber > MAX_TEXT_SEGMENTS_PER_HOUR
+      ? `Enter a whole number from ${MIN_TEXT_SEGMENTS_PER_HOUR.toLocaleString('en-US')} to ${MAX_TEXT_SEGMENTS_PER_HOUR.toLocaleString('en-US')}`
       : undefined;
   const countriesError = countries.size === 0 ? 'Choose at least one country' : undefined;
   const greetingError =
@@ -83,6 +96,7 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
   const changed =
     greetingChanged ||
     rateNumber !== stored.outboundCallsPerMinute ||
+    segmentsNumber !== stored.textSegmentsPerHour ||
     countries.size !== stored.allowedCountries.length ||
     stored.allowedCountries.some((code) => !countries.has(code));
 
@@ -102,11 +116,12 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
     );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!canManage || rateError || countriesError || greetingError || !changed) return;
+    if (!canManage || rateError || segmentsError || countriesError || greetingError || !changed) return;
     save.mutate(
       {
         allowedCountries: COUNTRIES.filter((c) => countries.has(c.code)).map((c) => c.code),
         outboundCallsPerMinute: rateNumber,
+        textSegmentsPerHour: segmentsNumber,
         // Sent only when changed: absent leaves it as stored.
         ...(greetingChanged ? { voicemailGreeting: greetingValue } : {}),
       },
@@ -182,6 +197,30 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
         )}
       </Card>
       <Card className="flex flex-col gap-3">
+        <h2 className="text-base font-semibold text-fg">Texting limit</h2>
+        <TextField
+          label="Text segments an hour, for the whole company"
+          type="number"
+          inputMode="numeric"
+          min={MIN_TEXT_SEGMENTS_PER_HOUR}
+          max={MAX_TEXT_SEGMENTS_PER_HOUR}
+          step={1}
+          className="max-w-xs"
+          value={segments}
+          readOnly={!isOwner}
+          disabled={save.isPending}
+          error={isOwner ? segmentsError : undefined}
+          hint={`A text of up to 160 characters is one segment, each picture one more. Each member can also send ${TEXT_SEGMENTS_PER_MEMBER_MINUTE} a minute and ${TEXT_SEGMENTS_PER_MEMBER_HOUR} an hour.`}
+          onChange={(e) => edit(() => setSegments(e.target.value))}
+        />
+        {canManage && !isOwner && (
+          <p className="flex items-center gap-2 text-sm text-muted">
+            <Lock aria-hidden="true" className="size-4 shrink-0" />
+            Only the owner can change the texting limit.
+          </p>
+        )}
+      </Card>
+      <Card className="flex flex-col gap-3">
         <h2 className="text-base font-semibold text-fg">Voicemail</h2>
         <TextAreaField
           label="Voicemail greeting"
@@ -208,7 +247,9 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
             type="submit"
             pending={save.isPending}
             pendingLabel="Saving…"
-            disabled={!changed || Boolean(countriesError) || Boolean(rateError) || Boolean(greetingError)}
+            disabled={
+              !changed || Boolean(countriesError) || Boolean(rateError) || Boolean(segmentsError) || Boolean(greetingError)
+            }
           >
             Save changes
           </Button>
