@@ -34,11 +34,13 @@ import {
   CONVERSATION_LIST_REFRESH_MS,
   INVITATION_MAIL_LIMIT,
   INVITATION_MAIL_WINDOW_SECONDS,
+  MAX_TEXT_SEGMENTS_PER_HOUR,
   THREAD_FAST_REFRESH_MS,
   THREAD_FAST_REFRESH_WINDOW_MS,
   THREAD_REFRESH_MS,
 } from '../shared/constants';
 import { socketPath } from '../shared/contract/realtime-events';
+import { type CompanySettings, companySettings, updateCallingSettings } from '../shared/contract/voice';
 import { startTestStack } from '../test/support/test-stack';
 import { pollingInterval } from '../web/src/lib/realtime/polling';
 import { benchTable, localApi, percentile } from './lib/local-api';
@@ -213,6 +215,19 @@ try {
   companyId = company;
   const ownerToken = verified.tokens.accessToken;
 
+  // The load is the company's whole day in minutes: the owner raises its hourly texting limit as far
+  // as it goes (docs/product.md: Sending limits); each agent stays far under their own.
+  const { settings } = await call<{ settings: CompanySettings }>('settings', companySettings.path, { token: ownerToken });
+  await call('calling', updateCallingSettings.path, {
+    method: updateCallingSettings.method,
+    token: ownerToken,
+    body: {
+      allowedCountries: settings.calling.allowedCountries,
+      outboundCallsPerMinute: settings.calling.outboundCallsPerMinute,
+      textSegmentsPerHour: MAX_TEXT_SEGMENTS_PER_HOUR,
+    },
+  });
+
   const twilio = await emulator<EmulatorAccount>('/_emulator/accounts', {}, 201);
   const number = twilio.numbers.find((n) => n.capabilities.sms && n.capabilities.voice);
   if (!number) throw new Error('the emulator account has no voice+SMS number');
@@ -306,8 +321,13 @@ try {
     agent.ws = ws;
     sockets.push(ws);
   });
-  const beat = (agent: Agent) =>
+  const callTakers = new Set(takers);
+  const beat = (agent: Agent) => {
     agent.ws?.send(JSON.stringify({ type: 'heartbeat', data: { userId: agent.userId, timestamp: new Date().toISOString() } }));
+    // A call taker's tab has its phone registered, and says so with each check-in, as the web app does:
+    // an inbox with nobody reachable sends a call straight to voicemail (docs/product.md §10.5).
+    if (callTakers.has(agent)) agent.ws?.send(JSON.stringify({ type: 'device_state', data: { registered: true } }));
+  };
   for (const agent of agents) beat(agent);
   console.log(
     `Set up ${agents.length} agents with sockets in ${((performance.now() - started) / 1000).toFixed(1)} s; load for ${SECONDS} s...`,
