@@ -198,16 +198,24 @@ export function ConversationThread({
           <EmptyState icon={MessagesSquare} title="No messages yet" />
         ) : (
           <ol aria-label="Messages" className="flex flex-col gap-3">
-            {messages.map((message, i) => (
-              <Fragment key={message.id}>
-                {dayOf(message.createdAt) !== dayOf(messages[i - 1]?.createdAt ?? '') && <DaySeparator iso={message.createdAt} />}
-                {message.type === 'NOTE' ? (
-                  <NoteCard note={message} viewerId={viewerId} />
-                ) : (
-                  <MessageBubble message={message} contactNumber={contact ? format(contact.phoneNumber) : ''} />
-                )}
-              </Fragment>
-            ))}
+            {messages.map((message, i) => {
+              const newDay = dayOf(message.createdAt) !== dayOf(messages[i - 1]?.createdAt ?? '');
+              const dayHeading = newDay ? <DayHeading iso={message.createdAt} /> : undefined;
+              return (
+                <Fragment key={message.id}>
+                  {newDay && <DaySeparator iso={message.createdAt} />}
+                  {message.type === 'NOTE' ? (
+                    <NoteCard note={message} viewerId={viewerId} dayHeading={dayHeading} />
+                  ) : (
+                    <MessageBubble
+                      message={message}
+                      contactNumber={contact ? format(contact.phoneNumber) : ''}
+                      dayHeading={dayHeading}
+                    />
+                  )}
+                </Fragment>
+              );
+            })}
           </ol>
         )}
       </div>
@@ -246,20 +254,28 @@ export function ConversationThread({
 
 /**
  * Where a new day of the thread begins: "Today", "Yesterday" or the date (it turns over at midnight
- * while on screen). A heading to assistive technology too, so days can be skimmed by heading, while
- * the list's items stay the messages.
+ * while on screen), drawn between the messages for the eye. A list may hold only its items, so the
+ * line is hidden from assistive technology, and the day's first message carries the same words as a
+ * heading (DayHeading): days can be skimmed by heading, and the list counts only messages.
  */
 function DaySeparator({ iso }: { iso: string }) {
   useClockTick();
-  const day = formatDay(iso);
   return (
-    // Not an item itself (role none): the list counts only messages, and its headings are heard.
-    <li role="none" className="flex items-center gap-3 py-1">
-      <span aria-hidden="true" className="h-px flex-1 bg-border" />
-      <h3 className="text-xs font-medium text-muted">
-        <time dateTime={dayOf(iso)}>{day}</time>
-      </h3>
-      <span aria-hidden="true" className="h-px flex-1 bg-border" />
+    <li aria-hidden="true" className="flex items-center gap-3 py-1">
+      <span className="h-px flex-1 bg-border" />
+      <span className="text-xs font-medium text-muted">
+        <time dateTime={dayOf(iso)}>{formatDay(iso)}</time>
+      </span>
+      <span className="h-px flex-1 bg-border" />
     </li>
+  );
+}
+
+/** The day's heading inside its first message, for assistive technology only (DaySeparator draws it). */
+function DayHeading({ iso }: { iso: string }) {
+  useClockTick();
+  return (
+    // Words only: the message's own <time> stays its first.
+    <h3 className="sr-only">{formatDay(iso)}</h3>
   );
 }

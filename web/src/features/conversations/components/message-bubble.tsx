@@ -2,7 +2,7 @@ import type { Message } from '@shared/contract/conversations';
 import { canResend, canRetry } from '@shared/message-status';
 import { AlertCircle, Check, CheckCheck, Clock, EllipsisVertical, Info, RotateCw } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { RelativeTime } from '@/components/relative-time';
 import { useSession } from '@/hooks/use-session';
 import { errorMessage } from '@/lib/api-client';
@@ -27,10 +27,13 @@ const MENU_ITEM =
 export function MessageBubble({
   message,
   contactNumber,
+  dayHeading,
 }: {
   message: Message;
   /** The contact's number as the app writes numbers: pictures are "Photo from" or "Photo sent to" it. */
   contactNumber: string;
+  /** The first message of a day carries the day's heading for assistive technology. */
+  dayHeading?: ReactNode;
 }) {
   const [detailsOpen, setDetailsOpen] = useState(false);
   // Details opens once the menu has given focus back to its button, so closing Details returns it there.
@@ -41,6 +44,7 @@ export function MessageBubble({
   const reason = delivery === 'Failed' ? failureReason(message) : null;
   return (
     <li className={cn('flex items-start gap-1', outbound ? 'flex-row-reverse' : 'flex-row')}>
+      {dayHeading}
       <div className={cn('flex max-w-[85%] min-w-0 flex-col gap-1 sm:max-w-[70%]', outbound ? 'items-end' : 'items-start')}>
         <p className="sr-only">{saidBy(message, sender)}</p>
         {message.media.length > 0 && <MessageMediaList message={message} contactNumber={contactNumber} />}
