@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { keys } from '../../functions/lib/table';
 import {
@@ -15,7 +15,7 @@ import { ownGateway } from '../support/own-gateway';
 import { openSocket, openSocketAt, ticketFor } from '../support/realtime';
 import { createInbox } from '../support/settings';
 import { newPhone } from '../support/sms';
-import { testTable } from '../support/table';
+import { itemsUnder, testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 import { callFromPhone, hangUpCall, newTwilioAccount, numbersByKind } from '../support/twilio';
 import { addInboxMember, identityOf, listCalls, routeChannel, voiceLine } from '../support/voice';
@@ -100,19 +100,7 @@ describe('a device_state from a socket whose member was removed', () => {
     );
   };
   /** The member's ready phones as the voice webhook reads them, closed sockets within the grace included. */
-  const readyPhones = async (member: Account) => {
-    const { client, tableName } = testTable();
-    const { PK, SKPrefix } = keys.phonesReadyOfUser(member.company.id, member.user.id);
-    const { Items = [] } = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
-        ConsistentRead: true,
-      }),
-    );
-    return Items;
-  };
+  const readyPhones = (member: Account) => itemsUnder(keys.phonesReadyOfUser(member.company.id, member.user.id));
 
   it('closes the socket and leaves the member unreachable', async () => {
     const owner = await signUp();

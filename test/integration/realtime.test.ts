@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashOpaqueToken } from '../../functions/auth/opaque-tokens';
@@ -9,7 +9,7 @@ import { socketQuietHeartbeat } from '../../shared/contract/realtime-events';
 import { type Account, callRoute, signUp, stack } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import { openSocket, openSocketAt, socketUrl, ticketFor } from '../support/realtime';
-import { testTable } from '../support/table';
+import { itemsUnder, testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 
 type Realtime = typeof import('../../functions/realtime/publish');
@@ -23,19 +23,7 @@ beforeAll(async () => {
   ({ publish, disconnectUser } = await import('../../functions/realtime/publish'));
 });
 
-async function connections(companyId: string) {
-  const { client, tableName } = testTable();
-  const { PK, SKPrefix } = keys.connectionsOf(companyId);
-  const res = await client.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return (res.Items ?? []) as { connectionId: string; userId: string }[];
-}
+const connections = (companyId: string) => itemsUnder<{ connectionId: string; userId: string }>(keys.connectionsOf(companyId));
 
 const refusal = (url: string) =>
   openSocketAt(url).then(

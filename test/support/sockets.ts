@@ -1,21 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/lib/table';
 import { type Account, stack } from './api';
-import { testTable } from './table';
+import { itemsUnder } from './table';
 
-async function connectionItems(account: Account): Promise<Record<string, unknown>[]> {
-  const { client, tableName } = testTable();
-  const { PK, SKPrefix } = keys.connectionsOf(account.company.id);
-  const { Items = [] } = await client.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': PK, ':sk': SKPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return Items;
-}
+const connectionItems = (account: Account) => itemsUnder(keys.connectionsOf(account.company.id));
 
 /**
  * Closes the user's open sockets from the server side, as API Gateway's DeleteConnection does, and

@@ -23,6 +23,20 @@ export function testTable() {
   return { client, tableName: env.TABLE_NAME };
 }
 
+/** Every item under a key prefix of `keys` (a partition's sort-key prefix), read consistently. */
+export async function itemsUnder<T = Record<string, unknown>>(prefix: { PK: string; SKPrefix: string }): Promise<T[]> {
+  const { client, tableName } = testTable();
+  const { Items = [] } = await client.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': prefix.PK, ':sk': prefix.SKPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  return Items as T[];
+}
+
 /**
  * A table of a test file's own in the shared DynamoDB Local, made before its tests and deleted after:
  * for a function that visits every company of its table (a sweep, a re-point), which the shared

@@ -73,18 +73,9 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
   const [greeting, setGreeting] = useState(stored.voicemailGreeting ?? '');
   const countriesHintId = useId();
   const rateNumber = Number(rate);
-  const rateError =
-    rate.trim() === '' || !Number.isInteger(rateNumber) || rateNumber < 1 || rateNumber > MAX_OUTBOUND_CALLS_PER_MINUTE
-      ? `Enter a whole number from 1 to ${MAX_OUTBOUND_CALLS_PER_MINUTE}`
-      : undefined;
   const segmentsNumber = Number(segments);
-  const segmentsError =
-    segments.trim() === '' ||
-    !Number.isInteger(segmentsNumber) ||
-    segmentsNumber < MIN_TEXT_SEGMENTS_PER_HOUR ||
-    segmentsNumber > MAX_TEXT_SEGMENTS_PER_HOUR
-      ? `Enter a whole number from ${MIN_TEXT_SEGMENTS_PER_HOUR.toLocaleString('en-US')} to ${MAX_TEXT_SEGMENTS_PER_HOUR.toLocaleString('en-US')}`
-      : undefined;
+  const rateError = wholeNumberError(rate, 1, MAX_OUTBOUND_CALLS_PER_MINUTE);
+  const segmentsError = wholeNumberError(segments, MIN_TEXT_SEGMENTS_PER_HOUR, MAX_TEXT_SEGMENTS_PER_HOUR);
   const countriesError = countries.size === 0 ? 'Choose at least one country' : undefined;
   const greetingError =
     greeting.length > MAX_VOICEMAIL_GREETING_LENGTH
@@ -172,54 +163,34 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
           </ul>
         </fieldset>
       </Card>
-      <Card className="flex flex-col gap-3">
-        <h2 className="text-base font-semibold text-fg">Outbound call rate</h2>
-        <TextField
-          label="Calls a minute, for the whole company"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_OUTBOUND_CALLS_PER_MINUTE}
-          step={1}
-          className="max-w-xs"
-          value={rate}
-          readOnly={!isOwner}
-          disabled={save.isPending}
-          error={isOwner ? rateError : undefined}
-          hint="Calls past this in any minute are refused with a short message."
-          onChange={(e) => edit(() => setRate(e.target.value))}
-        />
-        {canManage && !isOwner && (
-          <p className="flex items-center gap-2 text-sm text-muted">
-            <Lock aria-hidden="true" className="size-4 shrink-0" />
-            Only the owner can change the call rate.
-          </p>
-        )}
-      </Card>
-      <Card className="flex flex-col gap-3">
-        <h2 className="text-base font-semibold text-fg">Texting limit</h2>
-        <TextField
-          label="Text segments an hour, for the whole company"
-          type="number"
-          inputMode="numeric"
-          min={MIN_TEXT_SEGMENTS_PER_HOUR}
-          max={MAX_TEXT_SEGMENTS_PER_HOUR}
-          step={1}
-          className="max-w-xs"
-          value={segments}
-          readOnly={!isOwner}
-          disabled={save.isPending}
-          error={isOwner ? segmentsError : undefined}
-          hint={`A text of up to 160 characters is one segment, each picture one more. Each member can also send ${TEXT_SEGMENTS_PER_MEMBER_MINUTE} a minute and ${TEXT_SEGMENTS_PER_MEMBER_HOUR} an hour.`}
-          onChange={(e) => edit(() => setSegments(e.target.value))}
-        />
-        {canManage && !isOwner && (
-          <p className="flex items-center gap-2 text-sm text-muted">
-            <Lock aria-hidden="true" className="size-4 shrink-0" />
-            Only the owner can change the texting limit.
-          </p>
-        )}
-      </Card>
+      <OwnerLimitCard
+        title="Outbound call rate"
+        label="Calls a minute, for the whole company"
+        min={1}
+        max={MAX_OUTBOUND_CALLS_PER_MINUTE}
+        value={rate}
+        isOwner={isOwner}
+        canManage={canManage}
+        pending={save.isPending}
+        error={rateError}
+        hint="Calls past this in any minute are refused with a short message."
+        ownerOnly="Only the owner can change the call rate."
+        onChange={(value) => edit(() => setRate(value))}
+      />
+      <OwnerLimitCard
+        title="Texting limit"
+        label="Text segments an hour, for the whole company"
+        min={MIN_TEXT_SEGMENTS_PER_HOUR}
+        max={MAX_TEXT_SEGMENTS_PER_HOUR}
+        value={segments}
+        isOwner={isOwner}
+        canManage={canManage}
+        pending={save.isPending}
+        error={segmentsError}
+        hint={`A text of up to 160 characters is one segment, each picture one more. Each member can also send ${TEXT_SEGMENTS_PER_MEMBER_MINUTE} a minute and ${TEXT_SEGMENTS_PER_MEMBER_HOUR} an hour.`}
+        ownerOnly="Only the owner can change the texting limit."
+        onChange={(value) => edit(() => setSegments(value))}
+      />
       <Card className="flex flex-col gap-3">
         <h2 className="text-base font-semibold text-fg">Voicemail</h2>
         <TextAreaField
@@ -256,5 +227,68 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
         </div>
       )}
     </form>
+  );
+}
+
+/** What the form says of a typed number outside [min, max] or not whole; undefined when it fits. */
+function wholeNumberError(typed: string, min: number, max: number): string | undefined {
+  const n = Number(typed);
+  if (typed.trim() !== '' && Number.isInteger(n) && n >= min && n <= max) return undefined;
+  return `Enter a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
+}
+
+/** A company-wide number only the owner changes (docs/product.md §2.15): read-only for admins, who are told why. */
+function OwnerLimitCard({
+  title,
+  label,
+  min,
+  max,
+  value,
+  isOwner,
+  canManage,
+  pending,
+  error,
+  hint,
+  ownerOnly,
+  onChange,
+}: {
+  title: string;
+  label: string;
+  min: number;
+  max: number;
+  value: string;
+  isOwner: boolean;
+  canManage: boolean;
+  pending: boolean;
+  error: string | undefined;
+  hint: string;
+  ownerOnly: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Card className="flex flex-col gap-3">
+      <h2 className="text-base font-semibold text-fg">{title}</h2>
+      <TextField
+        label={label}
+        type="number"
+        inputMode="numeric"
+        min={min}
+        max={max}
+        step={1}
+        className="max-w-xs"
+        value={value}
+        readOnly={!isOwner}
+        disabled={pending}
+        error={isOwner ? error : undefined}
+        hint={hint}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {canManage && !isOwner && (
+        <p className="flex items-center gap-2 text-sm text-muted">
+          <Lock aria-hidden="true" className="size-4 shrink-0" />
+          {ownerOnly}
+        </p>
+      )}
+    </Card>
   );
 }
