@@ -205,6 +205,16 @@ export const keys = {
     GSI3SK: `${lastMessageAt}#${conversationId}`,
   }),
   /**
+   * An agent mentioned in a conversation they would not see otherwise: the mention lets them see it
+   * (shared/visibility.ts). One per agent and conversation; a member's are one prefix Query, few by
+   * nature (a mention across inboxes), so an agent's list merges them whole.
+   */
+  mentionGrant: (companyId: string, userId: string, conversationId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `MENTIONGRANT#${userId}#${conversationId}`,
+  }),
+  mentionGrantsOf: (companyId: string, userId: string) => ({ PK: `COMPANY#${companyId}`, SKPrefix: `MENTIONGRANT#${userId}#` }),
+  /**
    * A member's last-read marker of a conversation: the conversation's inbound count when
    * they last read it and the mentions of them since. Written when they read it or are mentioned, never per text.
    */
