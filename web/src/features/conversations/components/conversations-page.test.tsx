@@ -1,5 +1,5 @@
 import { MAX_NOTE_LENGTH } from '@shared/constants';
-import type { Conversation, ConversationDetail, Message, SendingBlock } from '@shared/contract/conversations';
+import type { Conversation, ConversationDetail, MemberRef, Message, SendingBlock } from '@shared/contract/conversations';
 import type { Channel, TeamUser } from '@shared/contract/settings';
 import { findMentions } from '@shared/mentions';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -81,8 +81,10 @@ interface ServerState {
   channels?: Channel[];
   /** Why a conversation cannot send now, by id. */
   blocked?: Record<string, SendingBlock>;
-  /** The company's members (assignee picker, mentions). */
+  /** The company's members (the team list). */
   users?: TeamUser[];
+  /** Who may be assigned or mentioned, by conversation id (the detail's `members`); absent: every member in `users`. */
+  members?: Record<string, MemberRef[]>;
 }
 
 /**
@@ -128,6 +130,7 @@ function conversationServer(
       const start = Math.max(0, end - pageSize);
       const detail: ConversationDetail = {
         ...found,
+        members: state.members?.[found.id] ?? (state.users ?? []).map(({ id, name }) => ({ id, name })),
         sendingBlockedBy: state.blocked?.[found.id] ?? null,
         picturesBlockedBy: null,
         messages: all.slice(start, end),
@@ -1049,6 +1052,7 @@ describe('ConversationsPage reads older than the socket', () => {
     ok({
       conversation: {
         ...c,
+        members: [],
         sendingBlockedBy: null,
         picturesBlockedBy: null,
         messages,
