@@ -140,11 +140,12 @@ describe('each role, route by route', () => {
       const visible = sees.includes(where);
       const label = `${who} on the ${where} conversation`;
       const answers = {
-        detail: await readConversation(account, id),
         note: await addNote(account, id, `Seen by ${account.user.name}`),
         read: await markRead(account, id),
         status: await callRoute(endpoints.updateConversationStatus, { params: { id }, token, body: { status: 'OPEN' } }),
         assignee: await callRoute(endpoints.assignConversation, { params: { id }, token, body: { userId: null } }),
+        // Last: the thread then holds the note just written.
+        detail: await readConversation(account, id),
       };
       const statuses = Object.fromEntries(Object.entries(answers).map(([route, res]) => [route, res.status]));
       expect(statuses, label).toEqual(
