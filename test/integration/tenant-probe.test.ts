@@ -74,6 +74,45 @@ describe("company B's owner with company A's ids", () => {
   }
 });
 
+/**
+ * The stranger inside the company: an agent of A in no inbox (docs/product.md: Who sees what). Every
+ * route under these paths names something of A they may not see, and answers them exactly as it answers
+ * B's owner (404, same code and message): to them it does not exist. A route whose items an agent may
+ * see by the rule goes here with its path's beginning.
+ */
+const HIDDEN_FROM_STRANGERS = ['/api/v1/conversations/{id}'];
+
+describe("company A's agent in no inbox, with A's ids", () => {
+  const routes = httpRoutes.filter(
+    (r) => r.contract.auth === 'user' && HIDDEN_FROM_STRANGERS.some((prefix) => r.contract.path.startsWith(prefix)),
+  );
+
+  it('covers every route of what the rule hides', () => {
+    for (const prefix of HIDDEN_FROM_STRANGERS)
+      expect(
+        routes.some((r) => r.contract.path.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
+  });
+
+  for (const { contract } of routes) {
+    it(`${contract.method} ${contract.path} → 404 as for B's owner, nothing of A changed`, async () => {
+      const before = await snapshotOfA();
+      const path = fillPath(contract.path, a.pathIds);
+      // A member of A and an inbox of A in the body: ids the stranger's own company holds.
+      const idsOfA: Record<string, string> = { userId: a.agent.user.id, routingTargetId: a.inboxId };
+      const body = contract.body
+        ? validValue(contract.body, seededRandom(hashText(contract.path)), '', (key) => idsOfA[key])
+        : undefined;
+      const ask = (account: typeof a.stranger) => api(path, { method: contract.method, body, token: account.tokens.accessToken });
+      const [stranger, outsider] = await Promise.all([ask(a.stranger), ask(b.owner)]);
+      expect(stranger.status, `${contract.method} ${path}: ${JSON.stringify(stranger.body)}`).toBe(404);
+      expect(stranger.body).toEqual(outsider.body);
+      expect(await snapshotOfA()).toEqual(before);
+    });
+  }
+});
+
 describe("company B's lists", () => {
   const lists = httpRoutes.filter(
     (r) => r.contract.method === 'GET' && r.contract.auth === 'user' && !r.contract.path.includes('{'),
