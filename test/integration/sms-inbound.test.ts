@@ -27,8 +27,8 @@ const listen = socketsClosedAfterEach();
 /**
  * The company most tests text: each test texts from phones of its own (newPhone) and reads only their
  * conversations, so one company serves them all, where a company each cost a sign-up, a Twilio
- * connection and an import (docs/testing.md: Where the CPU goes, part by part). A test that changes
- * the provider or the webhook, or counts the company's conversations, makes its own.
+ * connection and an import (docs/testing.md: Measured). A test that changes the provider or the
+ * webhook, or counts the company's conversations, makes its own.
  */
 let shared: SmsLine;
 beforeAll(async () => {
