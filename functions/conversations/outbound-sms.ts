@@ -173,7 +173,7 @@ async function retryAsItself(conversation: ConversationRecord, userId: string, f
  * send be refused before anything is stored, the claim is let go and Retry stays.
  */
 async function resendSms(conversation: ConversationRecord, sender: Reader, failed: MessageRecord): Promise<Message> {
-  const { companyId, id: conversationId } = conversation;
+  const { id: conversationId } = conversation;
   await requireSendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
   const resentAs = newId();

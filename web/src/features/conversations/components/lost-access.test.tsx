@@ -41,8 +41,7 @@ function agentServer(hidden: Set<string>) {
         pagination: { total: shown.length, limit: 20, offset: 0, nextCursor: null },
       });
     }
-    const id = /^\/api\/v1\/conversations\/([^/]+)$/.exec(url.pathname)?.[1];
-    const found = all.find((c) => c.id === id && !hidden.has(c.id));
+    const found = all.find((c) => url.pathname === urlOf(endpoints.getConversation, { id: c.id }) && !hidden.has(c.id));
     if (!found) return fail(404, 'Conversation not found', 'NOT_FOUND');
     const detail: ConversationDetail = {
       ...found,
@@ -50,6 +49,7 @@ function agentServer(hidden: Set<string>) {
       picturesBlockedBy: null,
       messages: [],
       olderCursor: null,
+      members: [],
     };
     return ok({ conversation: detail });
   });
