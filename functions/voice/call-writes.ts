@@ -7,7 +7,7 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
-import { type CallRecord, callItem, derive } from './call-records';
+import { type CallRecord, callItem, derive, handledItem } from './call-records';
 
 /** Reads and writes of call records: created once per CallSid, then changed by optimistic, versioned writes. */
 
@@ -87,6 +87,7 @@ export async function createCall(
 /** The call, its CallSid item and the contact's writes in one transaction; false when a parallel writer got in first. */
 async function putNewCall(call: CallRecord, contactItems: Parameters<typeof transact>[0]): Promise<boolean> {
   const TableName = tableName();
+  const handled = handledItem(call);
   const items = [
     {
       Put: {
@@ -103,6 +104,8 @@ async function putNewCall(call: CallRecord, contactItems: Parameters<typeof tran
       },
     },
     { Put: { TableName, Item: callItem(call) } },
+    // Its caller's, for an outbound call (docs/product.md: Who sees what).
+    ...(handled ? [{ Put: { TableName, Item: handled } }] : []),
     ...contactItems,
   ];
   // Not written: a parallel copy stored the call, or created the contact, first: read again.
@@ -124,15 +127,23 @@ export async function changeCall(
     if (!before) return undefined;
     const after = derive(await change(before), new Date().toISOString());
     if (JSON.stringify(after) === JSON.stringify(before)) return { before, after };
+    const write = {
+      TableName: tableName(),
+      Item: callItem({ ...after, version: before.version + 1 }),
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': before.version },
+    };
+    // The agent who took it sees it from now on, whatever the channel's routing becomes: its entry is
+    // written with the answer (docs/product.md: Who sees what).
+    const handled = before.answeredBy ? undefined : handledItem(after);
+    if (handled) {
+      if ((await transact([{ Put: write }, { Put: { TableName: tableName(), Item: handled } }])).written) {
+        return { before, after: { ...after, version: before.version + 1 } };
+      }
+      continue;
+    }
     try {
-      await db.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: callItem({ ...after, version: before.version + 1 }),
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: { ':version': before.version },
-        }),
-      );
+      await db.send(new PutCommand(write));
       return { before, after: { ...after, version: before.version + 1 } };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
