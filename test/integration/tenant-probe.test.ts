@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpRoutes } from '../../functions/routes';
-import { api, callRoute, stack } from '../support/api';
+import { type Account, api, callRoute, stack } from '../support/api';
 import { type CompanyFixture, companyItems, companyWithEverything, fillPath, pathIdKeys } from '../support/company-fixture';
 import { hashText, seededRandom, validValue } from '../support/contract-fuzz';
 import { endpoints } from '../support/endpoints';
 import { postWebhook } from '../support/sms';
+import { addTeamMember } from '../support/team';
 
 /**
  * The tenant probe over the whole route table: company B's owner tries every route that names an
@@ -15,9 +16,12 @@ import { postWebhook } from '../support/sms';
  */
 let a: CompanyFixture;
 let b: CompanyFixture;
+/** The in-company stranger: an agent of A in no inbox, who sees none of A's calls (docs/product.md: Who sees what). */
+let outsider: Account;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([companyWithEverything('Company A'), companyWithEverything('Company B')]);
+  outsider = await addTeamMember(a.owner, { name: 'Outside Agent' });
 }, 120_000);
 
 const snapshotOfA = () => companyItems(a.owner.company.id, [a.conversationId]);
@@ -72,6 +76,34 @@ describe("company B's owner with company A's ids", () => {
       expect(await snapshotOfA()).toEqual(before);
     });
   }
+});
+
+describe("an agent of company A in no inbox with A's call ids", () => {
+  const callRoutes = httpRoutes.filter((r) => /\/calls\/\{/.test(r.contract.path));
+
+  it('covers the call routes', () => {
+    expect(callRoutes.length).toBeGreaterThan(0);
+  });
+
+  for (const { contract } of callRoutes) {
+    it(`${contract.method} ${contract.path} → 404 as a missing call, nothing of A changed`, async () => {
+      const before = await snapshotOfA();
+      const missing = await api(fillPath(contract.path, { ...a.pathIds, 'calls/{id}': 'no-such-call' }), {
+        method: contract.method,
+        token: outsider.tokens.accessToken,
+      });
+      const res = await api(fillPath(contract.path, a.pathIds), { method: contract.method, token: outsider.tokens.accessToken });
+      expect(res.status, JSON.stringify(res.body)).toBe(404);
+      expect(res.body).toEqual(missing.body);
+      expect(await snapshotOfA()).toEqual(before);
+    });
+  }
+
+  it("Call History shows the outsider none of A's calls", async () => {
+    const calls = await callRoute(endpoints.listCalls, { token: outsider.tokens.accessToken });
+    expect(calls.status).toBe(200);
+    expect(calls.body.data.calls).toEqual([]);
+  });
 });
 
 describe("company B's lists", () => {
