@@ -1,7 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { retentionExpiry } from '../company/retention';
-import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact } from '../contacts/contacts';
+import {
+  contactActivityItem,
+  contactIdForPhone,
+  createContactItems,
+  firstChannelCounts,
+  getContact,
+  newContact,
+} from '../contacts/contacts';
 import type { ContactRecord } from '../conversations/records';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -73,12 +80,12 @@ export async function createCall(
     }
     const found = await contactFor(draft.companyId, draft.contactPhoneNumber, draft.createdAt);
     const contact: ContactRecord = found.create
-      ? { ...found.contact, callCount: 1, lastContactAt: draft.createdAt }
+      ? { ...found.contact, callCount: 1, lastContactAt: draft.createdAt, ...firstChannelCounts(draft.channelId, { calls: 1 }) }
       : { ...found.contact, callCount: (found.contact.callCount ?? 0) + 1, lastContactAt: draft.createdAt };
     const call = derive({ ...draft, ...expiry, contactId: contact.id, version: 1 }, draft.createdAt);
     const contactItems = found.create
       ? createContactItems(contact, found.staleContactId)
-      : [contactActivityItem(contact, { at: draft.createdAt, calls: 1 })];
+      : [contactActivityItem(contact, { at: draft.createdAt, calls: 1, channelId: draft.channelId })];
     if (await putNewCall(call, contactItems)) return { call, contact, created: true };
   }
   throw new Error(`Call ${draft.providerCallId} kept changing while it was stored`);

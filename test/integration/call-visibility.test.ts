@@ -321,6 +321,22 @@ describe('the contact timeline by who sees what', () => {
   });
 });
 
+describe("the contact's counts by who sees what", () => {
+  it('count the calls and conversations the member sees', async () => {
+    const counts = async (account: Account) => {
+      const res = await callRoute(endpoints.listContacts, { token: account.tokens.accessToken, query: { search: caller } });
+      const contact = res.body.data.contacts.find((c) => c.phoneNumber === caller);
+      return { calls: contact?.callCount, conversations: contact?.conversationCount };
+    };
+    expect(await counts(owner)).toEqual({ calls: 3, conversations: 2 });
+    expect(await counts(admin)).toEqual({ calls: 3, conversations: 2 });
+    expect(await counts(sales)).toEqual({ calls: 2, conversations: 1 });
+    expect(await counts(support)).toEqual({ calls: 0, conversations: 1 });
+    expect(await counts(liner)).toEqual({ calls: 1, conversations: 0 });
+    expect(await counts(stranger)).toEqual({ calls: 0, conversations: 0 });
+  });
+});
+
 describe('routing and membership now', () => {
   it('an agent taken out of the inbox keeps only the call they answered', async () => {
     const inboxes = await callRoute(endpoints.listInboxes, { token: owner.tokens.accessToken });
