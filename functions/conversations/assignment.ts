@@ -12,11 +12,13 @@ import { toConversationView, toConversationViews } from './conversation-views';
 import { conversationChangeItem, readAgainOrThrow, untilCommitted } from './message-writes';
 import { type ConversationRecord, hasAssigneeEntry, toSharedConversation } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
+import { assigneeViewer, findVisibleConversation, mayBeAssignedBy, type Reader, requireAssignable } from './visible-conversation';
 
 /**
  * Assignment: who owns a conversation. A text to a USER-routed number starts it assigned
- * to that member (inbound-sms.ts); afterwards any member may assign it to any active member of the
- * company, or unassign it (PATCH /api/v1/conversations/{id}/assignee).
+ * to that member (inbound-sms.ts); afterwards any member who sees it may assign it to an active member
+ * who sees it without the assignment (docs/product.md: Who sees what), or unassign it
+ * (PATCH /api/v1/conversations/{id}/assignee).
  */
 
 export const userNotFound = () => notFound('User not found');
@@ -27,16 +29,17 @@ export const userNotFound = () => notFound('User not found');
  * status, activity time and assignee read (so a parallel status change, text or assignment is never
  * lost: it reads again) and on the new assignee still being an active member (one removed meanwhile
  * is refused like one that never was). The assignee it already has answers the conversation as it is,
- * with no event.
+ * with no event. A member who would not see it without the assignment is refused (409): an assignment
+ * cannot be what lets its assignee see a conversation.
  */
 export async function assignConversation(
-  companyId: string,
-  actorId: string,
+  actorReader: Reader,
   conversationId: string,
   assigneeId: string | null,
 ): Promise<Conversation> {
+  const { companyId, userId: actorId } = actorReader;
   const [found, actor, assignee] = await Promise.all([
-    findConversationRecord(companyId, conversationId),
+    findVisibleConversation(actorReader, conversationId),
     getActiveUser(companyId, actorId),
     assigneeId === null ? null : getActiveUser(companyId, assigneeId),
   ]);
@@ -44,6 +47,7 @@ export async function assignConversation(
   if (!found) throw conversationNotFound();
   if (!actor) throw unauthorized('This account no longer exists.');
   if (assignee === undefined) throw userNotFound();
+  if (assignee && assignee.id !== found.assignee?.id) await requireAssignable(found, assignee);
   const assignedTo: MemberRef | null = assignee && { id: assignee.id, name: assignee.name };
   const moved = await moveConversation(companyId, { id: actor.id, name: actor.name }, found, assignedTo, actorId);
   if (!moved) throw conversationNotFound();
@@ -101,7 +105,9 @@ async function moveConversation(
  * there are none or `hasTime` says stop. Each is an ordinary assignment (counters, event). Answers
  * how many moved and whether none are left; a later pass picks up what an earlier one left, since a
  * moved conversation leaves the partition and one moved already is skipped. A target removed
- * meanwhile is refused like any removed member: those conversations are unassigned instead.
+ * meanwhile is refused like any removed member: those conversations are unassigned instead. So is a
+ * conversation the target would not see without the assignment (docs/product.md: Removed members):
+ * it goes to Unassigned, where its inbox's members and the managers find it.
  */
 export async function moveAssignedConversations(
   companyId: string,
@@ -111,6 +117,8 @@ export async function moveAssignedConversations(
   hasTime: () => boolean,
 ): Promise<{ moved: number; complete: boolean }> {
   let moved = 0;
+  const target = await assigneeViewer(companyId, to);
+  const targetOf = (record: ConversationRecord) => (target && mayBeAssignedBy(target, record) ? to : null);
   for (const status of ['OPEN', 'CLOSED'] as const) {
     const { GSI3PK } = keys.conversationByAssignee(companyId, fromId, status, '', '');
     const pages = queryPages<{ id: string }>({
@@ -129,7 +137,7 @@ export async function moveAssignedConversations(
           actor,
           page.map((item) => item.id),
           fromId,
-          to,
+          targetOf,
         );
     }
   }
@@ -143,8 +151,14 @@ export async function moveAssignedConversations(
  */
 const MOVE_BATCH = 25;
 
-/** Moves the batch's conversations still assigned to `fromId`; answers how many moved. */
-async function moveBatch(companyId: string, actor: MemberRef, ids: string[], fromId: string, to: MemberRef | null) {
+/** Moves the batch's conversations still assigned to `fromId`, each to `targetOf` it; answers how many moved. */
+async function moveBatch(
+  companyId: string,
+  actor: MemberRef,
+  ids: string[],
+  fromId: string,
+  targetOf: (record: ConversationRecord) => MemberRef | null,
+) {
   const read = await batchGetAll<ConversationRecord>(
     ids.map((id) => keys.conversation(companyId, id)),
     { ConsistentRead: true },
@@ -152,20 +166,23 @@ async function moveBatch(companyId: string, actor: MemberRef, ids: string[], fro
   // Reassigned by someone meanwhile, or the index a moment behind: left as it is.
   const records = read.filter((r) => r.assignee?.id === fromId);
   if (records.length === 0) return 0;
-  const changed = records.map((r): ConversationRecord => ({ ...r, assignee: to }));
+  const changed = records.map((r): ConversationRecord => ({ ...r, assignee: targetOf(r) }));
+  const to = changed.find((c) => c.assignee)?.assignee ?? null;
   const counters: Record<string, number> = {};
   records.forEach((r, i) => {
     for (const [name, n] of Object.entries(assigneeCountChanges(r, changed[i]))) counters[name] = (counters[name] ?? 0) + n;
   });
   const result = await transact([
-    ...records.map((r, i) => conversationChangeItem(r, changed[i] as ConversationRecord, { assignee: to })),
+    ...records.map((r, i) =>
+      conversationChangeItem(r, changed[i] as ConversationRecord, { assignee: changed[i]?.assignee ?? null }),
+    ),
     ...(to ? [assigneeActiveCheck(companyId, to.id)] : []),
     companyCountersItem(companyId, {}, counters),
   ]);
   if (!result.written) {
     // A text, status change or assignment met one of them, or the target left: one at a time, as the route does.
     let moved = 0;
-    for (const record of records) if (await moveOne(companyId, actor, record, fromId, to)) moved += 1;
+    for (const record of records) if (await moveOne(companyId, actor, record, fromId, targetOf(record))) moved += 1;
     return moved;
   }
   const views = await toConversationViews(companyId, changed);
@@ -175,7 +192,7 @@ async function moveBatch(companyId: string, actor: MemberRef, ids: string[], fro
         type: 'conversation_assigned',
         data: {
           conversationId: conversation.id,
-          assignee: to,
+          assignee: conversation.assignee,
           assignedBy: actor,
           conversation: toSharedConversation(conversation),
         },

@@ -1,8 +1,10 @@
 import { servedAttachment } from '../../shared/attachments';
+import { seesWholeCompany } from '../../shared/visibility';
 import { notFound } from '../lib/app-error';
 import type { BinaryReply } from '../lib/define-handler';
 import { contentFromTwilio } from '../settings/twilio-content';
 import { findMessageRecord } from './thread';
+import { findVisibleConversation, type Reader } from './visible-conversation';
 
 /** Pictures of texts: the bytes of what an MMS announced, served back from Twilio. */
 
@@ -21,17 +23,21 @@ const READER_URL_SECONDS = 60;
 /**
  * One media item of a message of the company, `index` from 0: a received one fetched from Twilio; a
  * sent picture by a 302 to a short-lived URL of the private bucket, since a function's answer cannot
- * carry 5 MB (docs/product.md: Pictures out). Another company's conversation or message, or no such
- * item, is not found.
+ * carry 5 MB (docs/product.md: Pictures out). Another company's conversation or message, one the
+ * reader may not see (docs/product.md: Who sees what), or no such item, is not found alike.
  */
 export async function messageMediaContent(
-  companyId: string,
+  reader: Reader,
   params: { id: string; messageId: string; index: string },
 ): Promise<BinaryReply> {
+  const { companyId } = reader;
   const index = /^\d{1,2}$/.test(params.index) ? Number(params.index) : -1;
-  const message = index >= 0 ? await findMessageRecord(companyId, params.id, params.messageId) : undefined;
+  const [message, visible] =
+    index >= 0
+      ? await Promise.all([findMessageRecord(companyId, params.id, params.messageId), seesConversation(reader, params.id)])
+      : [undefined, false];
   const item = message?.media?.[index];
-  if (!item) throw notFound('Media not found');
+  if (!item || !visible) throw notFound('Media not found');
   if (item.key !== undefined) {
     const { pictureReadUrl } = await import('../lib/picture-bucket');
     // Not kept: the URL it names stops working within READER_URL_SECONDS.
@@ -45,4 +51,10 @@ export async function messageMediaContent(
     ...servedAttachment(item.contentType, index),
     cacheControl: MEDIA_CACHE_CONTROL,
   };
+}
+
+/** Owners and admins see every conversation of their company: only an agent's view costs reads. */
+async function seesConversation(reader: Reader, conversationId: string): Promise<boolean> {
+  if (seesWholeCompany(reader.role)) return true;
+  return (await findVisibleConversation(reader, conversationId)) !== undefined;
 }

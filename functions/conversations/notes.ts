@@ -1,4 +1,4 @@
-import type { Message } from '../../shared/contract/conversations';
+import type { MemberRef, Message } from '../../shared/contract/conversations';
 import { findMentions } from '../../shared/mentions';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
@@ -9,10 +9,12 @@ import { keys } from '../lib/table';
 import { named, transact } from '../lib/transact';
 import { publish } from '../realtime/publish';
 import { listCompanyUsers } from '../settings/users';
+import { membersWhoSee } from '../team/visibility';
 import { messageByIdPutItem, messagePutItem, messageTime, untilCommitted } from './message-writes';
 import { addMentions } from './read-markers';
-import { type MessageRecord, toMessage } from './records';
-import { conversationNotFound, getConversationRecord } from './thread';
+import { type ConversationRecord, type MessageRecord, toMessage } from './records';
+import { conversationNotFound } from './thread';
+import { channelRouting, getVisibleConversation, type Reader, seeableConversation } from './visible-conversation';
 
 /**
  * Internal notes: stored in the thread like a message (so they read in order with the texts
@@ -21,15 +23,16 @@ import { conversationNotFound, getConversationRecord } from './thread';
  * list stays ordered by the customers' activity and no counter of texts moves.
  */
 export async function addNote(
-  companyId: string,
-  userId: string,
+  /** Who writes it: a conversation they may not see is not found (visible-conversation.ts). */
+  writer: Reader,
   conversationId: string,
   body: string,
   /** Members the author picked from the composer's list: they win over others of the same name. */
   chosenIds: readonly string[] = [],
 ): Promise<Message> {
+  const { companyId, userId } = writer;
   const [conversation, author, members] = await Promise.all([
-    getConversationRecord(companyId, conversationId),
+    getVisibleConversation(writer, conversationId),
     getActiveUser(companyId, userId),
     listCompanyUsers(companyId),
   ]);
@@ -39,6 +42,7 @@ export async function addNote(
     members.map((m) => ({ id: m.id, name: m.name })),
     chosenIds,
   );
+  const granted = await mentionGrantsNeeded(conversation, mentions, userId);
   // After the conversation's newest message, so the note reads below what it is about.
   const at = messageTime(conversation);
   const note: MessageRecord = {
@@ -63,14 +67,9 @@ export async function addNote(
     const result = await transact([
       messagePutItem(note),
       messageByIdPutItem(note),
+      ...granted.map((grantedId) => mentionGrantPutItem(companyId, grantedId, conversationId, at)),
       // Not onto a conversation deleted meanwhile (the company's deletion).
-      named('conversation', {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.conversation(companyId, conversationId),
-          ConditionExpression: 'attribute_exists(PK)',
-        },
-      }),
+      named('conversation', granted.length > 0 ? grantOnConversation(conversation, granted) : conversationExists(conversation)),
     ]);
     if (result.written) return true;
     if (result.failed('conversation')) throw conversationNotFound();
@@ -86,3 +85,60 @@ export async function addNote(
   await publish(companyId, { type: 'note_added', data: { conversationId, message } });
   return message;
 }
+
+/**
+ * The agents a note mentions who would not see the conversation otherwise (docs/product.md: Who sees
+ * what): the mention lets them see it from then on. No read when the note mentions nobody but its author.
+ */
+async function mentionGrantsNeeded(
+  conversation: ConversationRecord,
+  mentions: readonly MemberRef[],
+  authorId: string,
+): Promise<string[]> {
+  const others = mentions.filter((m) => m.id !== authorId);
+  if (others.length === 0) return [];
+  const routing = await channelRouting(conversation.companyId, conversation.channelId);
+  const { assigneeId, mentionedUserIds } = seeableConversation(conversation);
+  const seeing = new Set(
+    (await membersWhoSee(conversation.companyId, { routing, assigneeId, mentionedUserIds })).map((m) => m.id),
+  );
+  return [...new Set(others.map((m) => m.id))].filter((id) => !seeing.has(id));
+}
+
+/** One agent's grant (keys.mentionGrant): the list finds the conversations mentions let them see by it. */
+const mentionGrantPutItem = (companyId: string, userId: string, conversationId: string, grantedAt: string) => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...keys.mentionGrant(companyId, userId, conversationId),
+      entity: 'MENTION_GRANT',
+      companyId,
+      userId,
+      conversationId,
+      grantedAt,
+    },
+  },
+});
+
+const conversationExists = (conversation: ConversationRecord) => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: keys.conversation(conversation.companyId, conversation.id),
+    ConditionExpression: 'attribute_exists(PK)',
+  },
+});
+
+/**
+ * The granted ids kept on the conversation too, so a route by id decides from the one item it reads.
+ * Appended: a list, as the records hold it; two notes granting the same agent at once repeat an id,
+ * which changes nothing anyone sees.
+ */
+const grantOnConversation = (conversation: ConversationRecord, granted: readonly string[]) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.conversation(conversation.companyId, conversation.id),
+    UpdateExpression: 'SET mentionedUserIds = list_append(if_not_exists(mentionedUserIds, :none), :granted)',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':none': [], ':granted': [...granted] },
+  },
+});

@@ -37,6 +37,7 @@ import { type ConversationRecord, type MessageMediaRecord, type MessageRecord, t
 import { countText } from './sending-limits';
 import { requireSendingRoute } from './sending-route';
 import { findMessageRecord, getConversationRecord } from './thread';
+import { getVisibleConversation, type Reader } from './visible-conversation';
 
 export const optedOutMessage =
   'This contact opted out of texts from this number (they replied STOP). They can text START to opt back in.';
@@ -48,8 +49,8 @@ export const optedOutMessage =
  * text the agent typed is never lost. Tells the company (message_sent) either way.
  */
 export async function sendSms(
-  companyId: string,
-  userId: string,
+  /** Who sends: a conversation they may not see is not found (visible-conversation.ts). */
+  sender: Reader,
   conversationId: string,
   body: string,
   /**
@@ -65,8 +66,9 @@ export async function sendSms(
   } = {},
 ): Promise<Message> {
   const { messageId = newId(), counted = false } = options;
+  const { companyId, userId } = sender;
   const [conversation, user] = await Promise.all([
-    getConversationRecord(companyId, conversationId),
+    getVisibleConversation(sender, conversationId),
     getActiveUser(companyId, userId),
   ]);
   if (!user) throw unauthorized('This account no longer exists.');
@@ -100,25 +102,25 @@ export async function sendSms(
  * Retry of a failed outbound text (docs/product.md: Retry). One Twilio never took (no MessageSid) is
  * sent again as the same message (same place in the thread, counted once): no late status of the first
  * attempt can land on it. One that failed after Twilio took it is sent as a new message with the same
- * words, by `userId`, since Twilio cannot send a message twice; `created` says which.
+ * words, by `sender`, since Twilio cannot send a message twice; `created` says which.
  */
 export async function retrySms(
-  companyId: string,
-  userId: string,
+  sender: Reader,
   conversationId: string,
   messageId: string,
 ): Promise<{ message: Message; created: boolean }> {
-  const conversation = await getConversationRecord(companyId, conversationId);
+  const { companyId } = sender;
+  const conversation = await getVisibleConversation(sender, conversationId);
   const failed = await findMessageRecord(companyId, conversationId, messageId);
   if (!failed) throw notFound('Message not found');
-  if (canResend(failed)) return { message: await resendSms(conversation, userId, failed), created: true };
+  if (canResend(failed)) return { message: await resendSms(conversation, sender, failed), created: true };
   if (!canRetry(failed)) {
     throw conflict(
       failed.resentAs ? 'This message was already sent again.' : 'Only a sent message that failed can be sent again.',
       'CONFLICT',
     );
   }
-  return { message: await retryAsItself(conversation, userId, failed), created: false };
+  return { message: await retryAsItself(conversation, sender.userId, failed), created: false };
 }
 
 /**
@@ -170,7 +172,7 @@ async function retryAsItself(conversation: ConversationRecord, userId: string, f
  * is claimed first (`resentAs`, the new message's id), so two retries at once send it once; should the
  * send be refused before anything is stored, the claim is let go and Retry stays.
  */
-async function resendSms(conversation: ConversationRecord, userId: string, failed: MessageRecord): Promise<Message> {
+async function resendSms(conversation: ConversationRecord, sender: Reader, failed: MessageRecord): Promise<Message> {
   const { companyId, id: conversationId } = conversation;
   await requireSendingRoute(conversation);
   if (conversation.optedOut) throw conflict(optedOutMessage, 'OPTED_OUT');
@@ -194,7 +196,7 @@ async function resendSms(conversation: ConversationRecord, userId: string, faile
   }
   let sent: Message;
   try {
-    sent = await sendSms(companyId, userId, conversationId, failed.body, { kept: failed.media ?? [] }, { messageId: resentAs });
+    sent = await sendSms(sender, conversationId, failed.body, { kept: failed.media ?? [] }, { messageId: resentAs });
   } catch (error) {
     // Refused before anything was stored (the sender removed meanwhile, the channel gone): Retry stays.
     if (!(error instanceof AppError)) throw error;

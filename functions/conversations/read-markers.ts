@@ -6,8 +6,8 @@ import { keys } from '../lib/table';
 import { publish } from '../realtime/publish';
 import { toConversationView } from './conversation-views';
 import type { ConversationRecord } from './records';
-import { getConversationRecord } from './thread';
 import type { ReadMarkerRecord } from './unread';
+import { getVisibleConversation, type Reader } from './visible-conversation';
 
 /**
  * Members' last-read markers (keys.conversationRead, unread.ts): written when a member reads a
@@ -18,8 +18,9 @@ import type { ReadMarkerRecord } from './unread';
  * POST /api/v1/conversations/{id}/read: the caller has read every inbound text so far and every
  * mention of them; their other tabs hear it (conversation_read to their own sockets only).
  */
-export async function markRead(companyId: string, userId: string, conversationId: string): Promise<Conversation> {
-  const record = await getConversationRecord(companyId, conversationId);
+export async function markRead(reader: Reader, conversationId: string): Promise<Conversation> {
+  const { companyId, userId } = reader;
+  const record = await getVisibleConversation(reader, conversationId);
   const marker: ReadMarkerRecord = {
     companyId,
     conversationId,

@@ -61,6 +61,11 @@ export interface ConversationRecord {
   /** Inbound texts so far and the latest one's time: unread counts compare them with a member's marker. Absent before. */
   inboundCount?: number;
   lastInboundAt?: string;
+  /**
+   * Agents a note mentioned who would not see the conversation otherwise (keys.mentionGrant, written in
+   * the note's transaction): they see it from then on (docs/product.md: Who sees what). Absent: none.
+   */
+  mentionedUserIds?: string[];
   // Index entries (keys.conversationByStatus / conversationByActivity / conversationByAssignee) live on this item too.
 }
 

@@ -22,6 +22,7 @@ import { listSendingNumbers } from './sending-numbers';
 import { requireSendingRoute } from './sending-route';
 import { changeConversationStatus } from './status';
 import { getConversationRecord } from './thread';
+import type { Reader } from './visible-conversation';
 
 export interface StartConversation {
   /** As the member typed it; read for the company's country. */
@@ -42,22 +43,22 @@ export interface StartConversation {
  * a picture that is not the company's upload (404), not a picture (400) or cannot go there (409).
  */
 export async function startConversation(
-  companyId: string,
-  userId: string,
+  starter: Reader,
   input: StartConversation,
 ): Promise<{ created: boolean; conversation: Conversation }> {
+  const { companyId, userId } = starter;
   const [channel, user, country, sendingNumbers] = await Promise.all([
     channelRecord(companyId, input.channelId),
     getActiveUser(companyId, userId),
     defaultCountry(companyId).then(toCountryCode),
-    listSendingNumbers(companyId, userId),
+    listSendingNumbers(starter),
   ]);
   if (!user) throw unauthorized('This account no longer exists.');
   if (!channel) throw notFound('Sending number not found');
   await requireSendingRoute({ companyId, channelId: channel.id, channelIdentifier: channel.identifier });
   if (!sendingNumbers.some((n) => n.channelId === channel.id)) {
     throw forbidden(
-      `You cannot start conversations from ${formatPhoneNumber(channel.identifier, country)}: it is routed to an inbox you are not a member of, or to another member.`,
+      `You cannot start conversations from ${formatPhoneNumber(channel.identifier, country)}: it is routed to an inbox you are not a member of, to another member, or to no one.`,
     );
   }
   const problem = phoneNumberProblem(input.to, country);
@@ -86,8 +87,8 @@ export async function startConversation(
     await uncount();
     throw conflict(optedOutMessage, 'OPTED_OUT');
   }
-  if (found.status === 'CLOSED') await changeConversationStatus(companyId, found.id, 'OPEN', userId);
-  await sendSms(companyId, userId, found.id, input.body, pictures, { counted: true });
+  if (found.status === 'CLOSED') await changeConversationStatus(starter, found.id, 'OPEN');
+  await sendSms(starter, found.id, input.body, pictures, { counted: true });
   const conversation = await toConversationView(await getConversationRecord(companyId, found.id), userId);
   return { created, conversation };
 }

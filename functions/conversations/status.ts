@@ -6,6 +6,7 @@ import { toConversationView } from './conversation-views';
 import { conversationChangeItem, readAgainOrThrow, untilCommitted } from './message-writes';
 import { type ConversationRecord, hasAssigneeEntry, toSharedConversation } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
+import { findVisibleConversation, type Reader } from './visible-conversation';
 
 /**
  * Marks a conversation OPEN or CLOSED (PATCH /api/v1/conversations/{id}/status). The status, its
@@ -15,13 +16,18 @@ import { conversationNotFound, findConversationRecord } from './thread';
  * again, so two parallel closes move the counters once. The same status again answers the conversation as it is and changes nothing.
  */
 export async function changeConversationStatus(
-  companyId: string,
+  reader: Reader,
   conversationId: string,
   status: ConversationStatus,
-  readerId: string,
 ): Promise<Conversation> {
+  const { companyId, userId: readerId } = reader;
+  // The first read decides whether the reader may see it; later attempts only read it again.
+  let firstRead = true;
   return untilCommitted(async () => {
-    const record = await findConversationRecord(companyId, conversationId);
+    const record = firstRead
+      ? await findVisibleConversation(reader, conversationId)
+      : await findConversationRecord(companyId, conversationId);
+    firstRead = false;
     if (!record) throw conversationNotFound();
     if (record.status === status) return toConversationView(record, readerId);
 

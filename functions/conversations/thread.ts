@@ -10,6 +10,7 @@ import { enabledCapabilities } from '../settings/records';
 import { toConversationView } from './conversation-views';
 import { type ConversationRecord, type MessageRecord, toMessage } from './records';
 import { type SendingRoute, sendingRoute } from './sending-route';
+import { assignableMembers, getVisibleConversation, type Reader } from './visible-conversation';
 
 /** A conversation and its messages as a thread reads them. */
 
@@ -52,20 +53,17 @@ export async function getConversationRecord(companyId: string, conversationId: s
 }
 
 /**
- * The conversation as `readerId` sees it (their unread count), whether texts can be sent from it now, and its newest THREAD_PAGE_SIZE messages, oldest first; with `before` (an
+ * The conversation as `reader` sees it (their unread count; 404 when they may not see it), whether texts can be sent from it now, the members who may be assigned or mentioned, and its newest THREAD_PAGE_SIZE messages, oldest first; with `before` (an
  * `olderCursor` of an earlier read), the page older than it. One Query whatever the thread's length.
  */
-export async function readThread(
-  companyId: string,
-  conversationId: string,
-  readerId: string,
-  before?: string,
-): Promise<ConversationDetail> {
+export async function readThread(reader: Reader, conversationId: string, before?: string): Promise<ConversationDetail> {
+  const { companyId, userId: readerId } = reader;
   const startAfter = before === undefined ? undefined : decodeCursor(before);
-  const record = await getConversationRecord(companyId, conversationId);
+  const record = await getVisibleConversation(reader, conversationId);
   const { PK } = keys.messagesOf(companyId, conversationId);
-  const [conversation, { route, picturesBlockedBy }, page] = await Promise.all([
+  const [conversation, members, { route, picturesBlockedBy }, page] = await Promise.all([
     toConversationView(record, readerId),
+    assignableMembers(record),
     sendingRoute(record).then(async (route) => ({ route, picturesBlockedBy: await picturesBlock(route, record.contactPhone) })),
     db.send(
       new QueryCommand({
@@ -82,6 +80,7 @@ export async function readThread(
   const oldest = messages.at(-1);
   return {
     ...conversation,
+    members,
     sendingBlockedBy: route.block,
     picturesBlockedBy,
     messages: messages.reverse().map(toMessage),

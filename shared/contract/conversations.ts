@@ -152,6 +152,11 @@ export function sendingBlockedMessage(block: SendingBlock, number: string): stri
 }
 
 export const ConversationDetailSchema = z.extend(ConversationSchema, {
+  /**
+   * The members who may be assigned it or be offered in the note's mention list, by name: owners,
+   * admins and the agents who see it without an assignment (docs/product.md: Who sees what).
+   */
+  members: z.array(MemberRefSchema),
   /** Why the composer cannot send now; null when it can. */
   sendingBlockedBy: z.nullable(z.enum(SENDING_BLOCKS)),
   /** Why texts here cannot carry pictures (shared/pictures.ts); null when they can. */
@@ -307,7 +312,25 @@ export const markConversationRead = httpContract({
   response: z.object({ conversation: ConversationSchema }),
 });
 
-/** Assigns the conversation to an active member of the company (404 for anyone else), or unassigns it (null). */
+/**
+ * What a refused assignment (409) says: the member named does not see the conversation without it
+ * (shared/visibility.ts mayBeAssigned), by how its number is routed now.
+ */
+export function notAssignableMessage(name: string, routingType: 'UNASSIGNED' | 'INBOX' | 'USER' | null): string {
+  switch (routingType) {
+    case 'INBOX':
+      return `${name} is not a member of this conversation's inbox, so they cannot be assigned it.`;
+    case 'USER':
+      return `${name} cannot be assigned this conversation: its number is another member's private line.`;
+    default:
+      return `${name} cannot be assigned this conversation: its number is routed to no inbox, so only owners and admins see it.`;
+  }
+}
+
+/**
+ * Assigns the conversation to an active member of the company who may see it (404 for anyone else; 409
+ * with notAssignableMessage for a member who does not see it without the assignment), or unassigns it (null).
+ */
 export const assignConversation = httpContract({
   method: 'PATCH',
   path: '/api/v1/conversations/{id}/assignee',

@@ -128,10 +128,12 @@ describe('starting a conversation', () => {
     const numbers = (account: Account) =>
       callRoute(endpoints.listSendingNumbers, { token: account.tokens.accessToken }).then((r) => r.body.data.sendingNumbers);
 
-    // Unassigned: the whole team's.
+    // Unassigned: the owners' and admins', who alone see what comes in on it (docs/product.md: Who sees what).
     const unassigned = { channelId: line.channel.id, phoneNumber: line.channel.identifier, mms: true, inboxName: null };
     expect(await numbers(line.account)).toEqual([unassigned]);
-    expect(await numbers(agent)).toEqual([unassigned]);
+    expect(await numbers(agent)).toEqual([]);
+    const notTheirs = await start(agent, { to: newPhone(), channelId: line.channel.id, body: 'Hi' });
+    expect(notTheirs.status).toBe(403);
 
     // Routed to an inbox the agent is not in: the owner's (a member of it), not the agent's.
     const inbox = await createInbox(line.account, 'Sales');
@@ -146,7 +148,7 @@ describe('starting a conversation', () => {
     const refused = await start(agent, { to: newPhone(), channelId: line.channel.id, body: 'Hi' });
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe(
-      `You cannot start conversations from ${formatPhoneNumber(line.channel.identifier, 'US')}: it is routed to an inbox you are not a member of, or to another member.`,
+      `You cannot start conversations from ${formatPhoneNumber(line.channel.identifier, 'US')}: it is routed to an inbox you are not a member of, to another member, or to no one.`,
     );
   });
 });

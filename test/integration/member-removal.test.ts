@@ -7,6 +7,7 @@ import { openSocket } from '../support/realtime';
 import { withChannel } from '../support/settings';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
+import { shareInbox } from '../support/team-inbox';
 
 /**
  * Removing a member moves what is assigned to them (docs/product.md: Removed members): to Unassigned,
@@ -57,6 +58,8 @@ describe('removing a member who has conversations assigned', () => {
   beforeAll(async () => {
     owner = await signUp({ companyName: 'Removal Co', name: 'Ada Lovelace' });
     [grace, { channel }] = await Promise.all([addTeamMember(owner, { name: 'Grace Hopper' }), withChannel(owner)]);
+    // Grace sees the number's conversations, so a removal may hand them to her (docs/product.md: Removed members).
+    await shareInbox(owner, channel, [grace]);
   }, 60_000);
 
   /** A member with `open` open and `closed` closed conversations assigned, numbers from `firstPhone`. */

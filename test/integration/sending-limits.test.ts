@@ -10,6 +10,7 @@ import { type Account, type ApiResponse, callRoute } from '../support/api';
 import { endpoints } from '../support/endpoints';
 import { conversationWith, newPhone, readConversation, sendText, smsLine, socketsClosedAfterEach } from '../support/sms';
 import { addTeamMember } from '../support/team';
+import { shareInbox } from '../support/team-inbox';
 import { setTwilioFaults } from '../support/twilio';
 
 /**
@@ -58,6 +59,7 @@ describe('sending limits', { timeout: 120_000 }, () => {
   it('refuse an AGENT past their segments a minute, saying which limit and when, while another member still sends', async () => {
     const line = await smsLine();
     const agent = await addTeamMember(line.account);
+    await shareInbox(line.account, line.channel, [line.account, agent]);
     const conversationId = await conversationWith(line, await listen(line), newPhone());
     await sendLongest(agent, conversationId, FITTING);
 
@@ -79,6 +81,7 @@ describe('sending limits', { timeout: 120_000 }, () => {
   it('count a retry against the member who retries', async () => {
     const line = await smsLine();
     const agent = await addTeamMember(line.account);
+    await shareInbox(line.account, line.channel, [line.account, agent]);
     const conversationId = await conversationWith(line, await listen(line), newPhone());
     await setTwilioFaults(line.twilio.accountSid, { rest: { status: 503, times: 1 } });
     const failed = (await sendText(agent, conversationId, LONGEST)).body.data.message;
@@ -100,6 +103,7 @@ describe('sending limits', { timeout: 120_000 }, () => {
   it('hold the whole company to its segments an hour, which only the owner changes, in Settings → Calling', async () => {
     const line = await smsLine();
     const [agent, admin] = await Promise.all([addTeamMember(line.account), addTeamMember(line.account, { role: 'ADMIN' })]);
+    await shareInbox(line.account, line.channel, [line.account, agent]);
     const conversationId = await conversationWith(line, await listen(line), newPhone());
     const lowered = await saveCalling(line.account, { textSegmentsPerHour: 50 });
     expect(lowered.body.data).toMatchObject({ calling: { textSegmentsPerHour: 50 } });

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { twilioSignature } from '@switchboard/twilio-emulator/signature';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { THREAD_PAGE_SIZE } from '../../shared/contract/conversations';
 import { fillPath, TWILIO_WEBHOOKS } from '../../shared/contract/route';
 import { callRoute, signUp, stack, unchecked } from '../support/api';
@@ -24,6 +24,17 @@ import { numberOf, numbersByKind, textFromPhone } from '../support/twilio';
 
 const listen = socketsClosedAfterEach();
 
+/**
+ * The company most tests text: each test texts from phones of its own (newPhone) and reads only their
+ * conversations, so one company serves them all, where a company each cost a sign-up, a Twilio
+ * connection and an import (docs/testing.md: Measured). A test that changes the provider or the
+ * webhook, or counts the company's conversations, makes its own.
+ */
+let shared: SmsLine;
+beforeAll(async () => {
+  shared = await smsLine();
+});
+
 /** The conversation a phone's text landed in, as the company's sockets hear it. */
 async function conversationFrom(socket: Socket, phone: string) {
   const event = await socket.next('new_message', (e) => e.data.conversation.contact.phoneNumber === phone);
@@ -43,7 +54,7 @@ async function storedFor(line: SmsLine, messageSid: string, phone: string) {
 
 describe('an inbound text', () => {
   it('creates the contact and an open conversation, answers empty TwiML and tells the company', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
 
@@ -86,7 +97,7 @@ describe('an inbound text', () => {
   });
 
   it('appends later texts of the same phone to its conversation, in order', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
     await textIn(line, { from: phone, body: 'first' });
@@ -102,7 +113,7 @@ describe('an inbound text', () => {
   });
 
   it('is stored once when Twilio delivers it three times, one after another', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
     const delivered = await textFromPhone({ from: phone, to: line.channel.identifier, body: 'only once please', deliveries: 3 });
@@ -112,11 +123,13 @@ describe('an inbound text', () => {
     expect(read.body.data.conversation.messageCount).toBe(1);
     expect(read.body.data.conversation.messages.map((m) => m.body)).toEqual(['only once please']);
     await socket.beat();
-    expect(socket.log.filter((e) => e.type === 'new_message')).toHaveLength(1);
+    expect(socket.log.filter((e) => e.type === 'new_message' && e.data.conversation.contact.phoneNumber === phone)).toHaveLength(
+      1,
+    );
   });
 
   it('is stored once when five copies arrive at the same time', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
     const delivered = await textFromPhone({ from: phone, to: line.channel.identifier, body: 'parallel', parallel: 5 });
@@ -125,11 +138,13 @@ describe('an inbound text', () => {
     const read = await readConversation(line.account, conversationId);
     expect(read.body.data.conversation.messages.map((m) => m.body)).toEqual(['parallel']);
     await socket.beat();
-    expect(socket.log.filter((e) => e.type === 'new_message')).toHaveLength(1);
+    expect(socket.log.filter((e) => e.type === 'new_message' && e.data.conversation.contact.phoneNumber === phone)).toHaveLength(
+      1,
+    );
   });
 
   it('makes one contact and one conversation when a new phone’s first two texts arrive at once', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
     const answers = await Promise.all([textIn(line, { from: phone, body: 'one' }), textIn(line, { from: phone, body: 'two' })]);
@@ -144,20 +159,23 @@ describe('an inbound text', () => {
   });
 
   it('normalises the sender to E.164', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
-    const answer = await postWebhook(line.smsUrl, inboundParams(line, { from: '+1 (202) 555-0143', body: 'formatted' }), {
+    // A phone of its own (+1202555xxxx), as a person types it: the shared company's other tests text from such phones too.
+    const phone = newPhone();
+    const typed = `+1 (202) 555-${phone.slice(-4)}`;
+    const answer = await postWebhook(line.smsUrl, inboundParams(line, { from: typed, body: 'formatted' }), {
       authToken: line.twilio.authToken,
     });
     expect(answer.status).toBe(200);
-    const { conversation } = await conversationFrom(socket, '+12025550143');
-    expect(conversation.contact.phoneNumber).toBe('+12025550143');
+    const { conversation } = await conversationFrom(socket, phone);
+    expect(conversation.contact.phoneNumber).toBe(phone);
   });
 });
 
 describe('the webhook’s signature', () => {
   it('refuses a forged or missing signature with 403 and stores nothing', async () => {
-    const line = await smsLine();
+    const line = shared;
     const phone = newPhone();
     const signedWithWrongKey = await textFromPhone({
       from: phone,
@@ -253,7 +271,7 @@ describe('the webhook’s signature', () => {
   });
 
   it('answers 404 for a webhook id nobody has', async () => {
-    const line = await smsLine();
+    const line = shared;
     const unknown = new URL(fillPath(endpoints.inboundSmsWebhook.path, { webhookId: 'no-such-webhook' }), line.smsUrl).href;
     const answer = await postWebhook(unknown, inboundParams(line, { from: newPhone(), body: 'hi' }), {
       authToken: line.twilio.authToken,
@@ -263,7 +281,7 @@ describe('the webhook’s signature', () => {
   });
 
   it('answers 400 for a signed request without the parameters of a text, never 500', async () => {
-    const line = await smsLine();
+    const line = shared;
     const { MessageSid: _sid, ...withoutSid } = inboundParams(line, { from: newPhone(), body: 'no sid' });
     const noSid = await postWebhook(line.smsUrl, withoutSid, { authToken: line.twilio.authToken });
     expect(noSid.status).toBe(400);
@@ -331,7 +349,7 @@ describe('a text to a number that is not an active SMS channel', () => {
 
 describe('opting out', () => {
   it('STOP marks the conversation opted out and sending is refused; START lifts it', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
     await textIn(line, { from: phone, body: 'hello' });
@@ -392,7 +410,7 @@ describe('a closed conversation', () => {
 
 describe('reading a conversation', () => {
   it('opens with the newest messages, oldest first, and pages back with before', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
     const total = THREAD_PAGE_SIZE + 5;
@@ -413,7 +431,7 @@ describe('reading a conversation', () => {
   });
 
   it('refuses a cursor it did not make with 400', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
     await textIn(line, { from: phone, body: 'hi' });
@@ -428,7 +446,7 @@ describe('reading a conversation', () => {
 
 describe('tenancy', () => {
   it('another company’s user gets 404 reading or texting a conversation', async () => {
-    const line = await smsLine();
+    const line = shared;
     const socket = await listen(line);
     const phone = newPhone();
     await textIn(line, { from: phone, body: 'private' });
@@ -448,7 +466,7 @@ describe('tenancy', () => {
   });
 
   it('a text to another company’s number through this company’s webhook is not stored', async () => {
-    const line = await smsLine();
+    const line = shared;
     const other = await smsLine();
     const phone = newPhone();
     const params = inboundParams(line, { from: phone, body: 'crossing over', to: other.channel.identifier });

@@ -15,6 +15,7 @@ import {
   socketsClosedAfterEach,
 } from '../support/sms';
 import { addTeamMember } from '../support/team';
+import { shareInbox } from '../support/team-inbox';
 import { emulatorMessages, newTwilioAccount, numbersByKind, setTwilioFaults, textFromPhone } from '../support/twilio';
 
 const listen = socketsClosedAfterEach();
@@ -163,6 +164,7 @@ describe('sending a text', () => {
     const line = await smsLine();
     const socket = await listen(line);
     const [stranger, colleague] = await Promise.all([signUp(), addTeamMember(line.account, { name: 'Carla Colleague' })]);
+    await shareInbox(line.account, line.channel, [colleague]);
     const handset = '+15005550006';
     const conversationId = await conversationWith(line, socket, handset);
     const sent = await sendText(line.account, conversationId, 'Your order is ready.');

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { assigneeCounter, type ConversationRecord } from '../../functions/conversations/records';
 import { keys } from '../../functions/lib/table';
 import type { Conversation, ConversationPage, ConversationStatus } from '../../shared/contract/conversations';
+import type { Inbox } from '../../shared/contract/settings';
 import { type Account, callRoute, signUp, unchecked } from '../support/api';
 import { seedConversations } from '../support/conversations';
 import { endpoints } from '../support/endpoints';
@@ -11,6 +12,7 @@ import { createInbox, withChannel } from '../support/settings';
 import { conversationWith, newPhone, readConversation, type SmsLine, smsLine, socketsClosedAfterEach } from '../support/sms';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
+import { shareInbox } from '../support/team-inbox';
 import { routeChannel } from '../support/voice';
 
 /**
@@ -52,6 +54,8 @@ describe('a company texting through its number', () => {
   let agent: Account;
   let grace: Account;
   let line: SmsLine;
+  /** The inbox all three belong to: routed there, the number's conversations are everyone's to assign. */
+  let team: Inbox;
 
   beforeAll(async () => {
     owner = await signUp({ companyName: 'Assignment Co', name: 'Ada Lovelace' });
@@ -60,6 +64,7 @@ describe('a company texting through its number', () => {
       addTeamMember(owner, { name: 'Agent Smith' }),
       addTeamMember(owner, { name: 'Grace Hopper' }),
     ]);
+    team = await shareInbox(owner, line.channel, [owner, agent, grace]);
   }, 60_000);
 
   it('a text to a USER-routed number starts the conversation assigned to that member; later texts leave the assignee', async () => {
@@ -74,11 +79,12 @@ describe('a company texting through its number', () => {
     expect(ids(await listed(owner, { assignee: agent.user.id }))).toContain(conversationId);
     expect(ids(await listed(owner, { assignee: 'unassigned' }))).not.toContain(conversationId);
 
-    // The team hands it over; the customer's next text does not take it back.
-    await assigned(agent, conversationId, grace.user.id);
+    // The agent hands it over (to the owner: only they and the line's agent see it); the customer's
+    // next text does not take it back.
+    await assigned(agent, conversationId, owner.user.id);
     expect(await conversationWith(line, socket, phone, 'Hello again')).toBe(conversationId);
-    expect((await readConversation(owner, conversationId)).body.data.conversation.assignee).toEqual(ref(grace));
-    expect(ids(await listed(grace, { assignee: 'me' }))).toContain(conversationId);
+    expect((await readConversation(owner, conversationId)).body.data.conversation.assignee).toEqual(ref(owner));
+    expect(ids(await listed(owner, { assignee: 'me' }))).toContain(conversationId);
     expect(ids(await listed(agent, { assignee: 'me' }))).not.toContain(conversationId);
   });
 
@@ -97,7 +103,7 @@ describe('a company texting through its number', () => {
   );
 
   it('any member assigns to any active member and unassigns; the company hears each change once', async () => {
-    await routeChannel(owner, line.channel, 'UNASSIGNED');
+    await routeChannel(owner, line.channel, 'INBOX', team.id);
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone());
 
@@ -135,7 +141,7 @@ describe('a company texting through its number', () => {
   });
 
   it("refuses a user who is not an active member, and another company's conversation, with 404; nothing changes", async () => {
-    await routeChannel(owner, line.channel, 'UNASSIGNED');
+    await routeChannel(owner, line.channel, 'INBOX', team.id);
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone());
     await assigned(owner, conversationId, agent.user.id);
@@ -172,7 +178,7 @@ describe('a company texting through its number', () => {
     ['an empty userId', { userId: '' }, 'userId must be a user id or null'],
     ['a userId too long', { userId: 'x'.repeat(101) }, 'userId is too long'],
   ])('with %s answers 400 and changes nothing', async (_, body, message) => {
-    await routeChannel(owner, line.channel, 'UNASSIGNED');
+    await routeChannel(owner, line.channel, 'INBOX', team.id);
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone());
     const res = await assign(owner, conversationId, body);
@@ -204,6 +210,7 @@ describe('the assignee filter of the list', () => {
   async function teamWithConversations() {
     const me = await signUp({ companyName: 'Filter Co' });
     const [{ channel }, colleague] = await Promise.all([withChannel(me), addTeamMember(me, { name: 'Agent Smith' })]);
+    await shareInbox(me, channel, [me, colleague]);
     const start = Date.now() - 24 * 3600_000;
     const seeded = await seedConversations(
       testTable(),

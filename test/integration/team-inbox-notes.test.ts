@@ -13,8 +13,9 @@ import {
   wholeThread,
 } from '../support/sms';
 import { addTeamMember } from '../support/team';
-import { addNote, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
+import { addNote, markRead, shareInbox, unreadOf, unreadSummary } from '../support/team-inbox';
 import { emulatorMessages } from '../support/twilio';
+import { addInboxMember } from '../support/voice';
 
 /**
  * Internal notes: in the thread in order with the texts, never sent to Twilio, never moving
@@ -28,10 +29,11 @@ async function teamWithConversation() {
   const line = await smsLine();
   const ada = line.account;
   const [grace, alan] = [await addTeamMember(ada, { name: 'Grace Hopper' }), await addTeamMember(ada, { name: 'Alan Turing' })];
+  const inbox = await shareInbox(ada, line.channel, [ada, grace, alan]);
   const socket = await listen(line);
   const conversationId = await conversationWith(line, socket, newPhone(), 'My order is late');
   await Promise.all([ada, grace, alan].map((member) => markRead(member, conversationId)));
-  return { line, ada, grace, alan, socket, conversationId };
+  return { line, ada, grace, alan, socket, conversationId, inbox };
 }
 
 describe('an internal note', () => {
@@ -110,8 +112,9 @@ describe('an internal note', () => {
   });
 
   it('mentions the member picked from the list when two share a name; a first name alone mentions nobody', async () => {
-    const { ada, grace, conversationId } = await teamWithConversation();
+    const { ada, grace, conversationId, inbox } = await teamWithConversation();
     const namesake = await addTeamMember(ada, { name: 'Grace Hopper' });
+    await addInboxMember(ada, inbox.id, namesake.user.id);
     await markRead(namesake, conversationId);
     const note = (body: unknown) =>
       callRoute(endpoints.addNote, { params: { id: conversationId }, token: ada.tokens.accessToken, body: unchecked(body) });
@@ -147,6 +150,7 @@ describe('an internal note', () => {
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone(), 'Earlier question');
     const joined = await addTeamMember(line.account, { name: 'Katherine Johnson' });
+    await shareInbox(line.account, line.channel, [line.account, joined]);
     expect(await unreadOf(joined, conversationId)).toBe(0);
     expect((await addNote(line.account, conversationId, 'Welcome @Katherine Johnson, this one is yours')).status).toBe(201);
     expect(await unreadOf(joined, conversationId)).toBe(1);

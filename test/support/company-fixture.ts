@@ -12,7 +12,8 @@ import { advanceCall, callFromPhone, hangUpCall, speakOnCall, type TwilioAccount
 import { addInboxMember, listCalls, routeChannel } from './voice';
 
 /**
- * A company with one of everything, made the way users make it: an owner and an agent, a pending
+ * A company with one of everything, made the way users make it: an owner and an agent, an agent who
+ * belongs to no inbox (the stranger inside the company: docs/product.md: Who sees what), a pending
  * invitation, a connected Twilio account with a number imported as a channel and routed to an inbox
  * both belong to, a contact, a conversation with an inbound and an outbound message, and a finished
  * call nobody answered, with its voicemail. Everything asynchronous (status callbacks, the call's end) has settled when it resolves.
@@ -20,6 +21,8 @@ import { addInboxMember, listCalls, routeChannel } from './voice';
 export interface CompanyFixture {
   owner: Account;
   agent: Account;
+  /** An AGENT of the company in no inbox: they see none of its conversations, calls or voicemails. */
+  stranger: Account;
   line: SmsLine;
   /** The id in the provider's webhook paths, which Twilio knows from the number's URLs. */
   webhookId: string;
@@ -43,9 +46,10 @@ export async function companyWithEverything(
   options: { twilio?: TwilioAccount } = {},
 ): Promise<CompanyFixture> {
   const owner = await signUp({ companyName });
-  const [line, agent, invitation, inbox] = await Promise.all([
+  const [line, agent, stranger, invitation, inbox] = await Promise.all([
     smsLine({ account: owner, twilio: options.twilio }),
     addTeamMember(owner, { name: 'Agent Smith' }),
+    addTeamMember(owner, { name: 'Agent Outsider' }),
     invite(owner, uniqueEmail('pending')),
     createInbox(owner, 'Support'),
   ]);
@@ -98,6 +102,7 @@ export async function companyWithEverything(
   return {
     owner,
     agent,
+    stranger,
     line,
     webhookId,
     inboxId: inbox.id,

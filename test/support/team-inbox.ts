@@ -1,8 +1,11 @@
 import type { ConversationPage } from '../../shared/contract/conversations';
 import type { ContractOf } from '../../shared/contract/route';
+import type { Channel, Inbox } from '../../shared/contract/settings';
 import { type Account, type CallOptions, callRoute, unchecked } from './api';
 import { endpoints } from './endpoints';
+import { createInbox } from './settings';
 import { readConversation } from './sms';
+import { addInboxMember, routeChannel } from './voice';
 
 /** The team inbox's routes as a member's browser calls them. */
 
@@ -41,4 +44,20 @@ export async function unreadOf(who: Account, conversationId: string): Promise<nu
     throw new Error(`list says ${listed.unreadCount}, detail ${detail.body.data.conversation.unreadCount}`);
   }
   return listed.unreadCount;
+}
+
+/**
+ * The members share an inbox the number is routed to, so each of them sees its conversations (docs/product.md:
+ * Who sees what): what the team inbox's tests take for granted. Answers the inbox.
+ */
+export async function shareInbox(
+  owner: Account,
+  channel: Pick<Channel, 'id'>,
+  members: readonly Account[],
+  name = 'Team',
+): Promise<Inbox> {
+  const inbox = await createInbox(owner, name);
+  await Promise.all(members.map((member) => addInboxMember(owner, inbox.id, member.user.id)));
+  await routeChannel(owner, channel, 'INBOX', inbox.id);
+  return inbox;
 }

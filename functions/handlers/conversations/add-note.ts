@@ -4,5 +4,5 @@ import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(addNoteContract, async ({ principal, params, body }) => ({
   status: 201,
-  data: { message: await addNote(principal.companyId, principal.userId, params.id, body.body, body.mentionIds) },
+  data: { message: await addNote(principal, params.id, body.body, body.mentionIds) },
 }));

@@ -3,5 +3,5 @@ import { assignConversation } from '../../conversations/assignment';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(assignConversationContract, async ({ principal, params, body }) => ({
-  data: { conversation: await assignConversation(principal.companyId, principal.userId, params.id, body.userId) },
+  data: { conversation: await assignConversation(principal, params.id, body.userId) },
 }));

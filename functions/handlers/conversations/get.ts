@@ -3,5 +3,5 @@ import { readThread } from '../../conversations/thread';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(getConversation, async ({ principal, params, query }) => ({
-  data: { conversation: await readThread(principal.companyId, params.id, principal.userId, query.before) },
+  data: { conversation: await readThread(principal, params.id, query.before) },
 }));

@@ -3,5 +3,5 @@ import { markRead } from '../../conversations/read-markers';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(markConversationRead, async ({ principal, params }) => ({
-  data: { conversation: await markRead(principal.companyId, principal.userId, params.id) },
+  data: { conversation: await markRead(principal, params.id) },
 }));

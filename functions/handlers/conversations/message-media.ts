@@ -5,5 +5,5 @@ import { countFetch, mediaFetchLimit } from '../../lib/member-limits';
 
 export const handler = defineHandler(messageMedia, async ({ principal, params }) => {
   await countFetch(mediaFetchLimit, principal);
-  return messageMediaContent(principal.companyId, params);
+  return messageMediaContent(principal, params);
 });

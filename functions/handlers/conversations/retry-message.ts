@@ -4,6 +4,6 @@ import { defineHandler } from '../../lib/define-handler';
 
 /** A text sent again as itself answers 200; one sent again as a new message answers 201 with it (docs/product.md: Retry). */
 export const handler = defineHandler(retryMessage, async ({ principal, params }) => {
-  const { message, created } = await retrySms(principal.companyId, principal.userId, params.id, params.messageId);
+  const { message, created } = await retrySms(principal, params.id, params.messageId);
   return { data: { message }, ...(created ? { status: 201 } : {}) };
 });

@@ -4,5 +4,5 @@ import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(sendMessage, async ({ principal, params, body }) => ({
   status: 201,
-  data: { message: await sendSms(principal.companyId, principal.userId, params.id, body.body, body.pictureIds) },
+  data: { message: await sendSms(principal, params.id, body.body, body.pictureIds) },
 }));

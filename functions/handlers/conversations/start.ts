@@ -3,6 +3,6 @@ import { startConversation as start } from '../../conversations/start-conversati
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(startConversation, async ({ principal, body }) => {
-  const { created, conversation } = await start(principal.companyId, principal.userId, body);
+  const { created, conversation } = await start(principal, body);
   return { status: created ? 201 : 200, data: { conversation } };
 });

@@ -3,5 +3,5 @@ import { changeConversationStatus } from '../../conversations/status';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(updateConversationStatus, async ({ principal, params, body }) => ({
-  data: { conversation: await changeConversationStatus(principal.companyId, params.id, body.status, principal.userId) },
+  data: { conversation: await changeConversationStatus(principal, params.id, body.status) },
 }));

@@ -5,7 +5,7 @@ import {
   THREAD_FAST_REFRESH_WINDOW_MS,
   THREAD_REFRESH_MS,
 } from '@shared/constants';
-import type { Conversation, ConversationPage, ConversationStatus } from '@shared/contract/conversations';
+import type { Conversation, ConversationPage, ConversationStatus, MemberRef } from '@shared/contract/conversations';
 import * as contactEndpoints from '@shared/contract/endpoints/contacts';
 import * as conversations from '@shared/contract/endpoints/conversations';
 import {
@@ -187,9 +187,20 @@ export function useUpdateConversationStatus(conversationId: string) {
   });
 }
 
-/** The members a conversation can be assigned to: the company's team (shared with Settings → Team). */
-export function useAssignableMembers() {
-  return useQuery(usersQuery());
+/**
+ * The members a conversation can be assigned to or mention in its notes: those its detail says may see
+ * it (`members`, docs/product.md: Who sees what), less anyone the team list (shared with Settings →
+ * Team) no longer holds, so a member removed in another tab leaves the pickers at once. `activeIds`:
+ * the whole team's, to tell a removed member from one who only does not see the conversation.
+ */
+export function useAssignableMembers(members: readonly MemberRef[]) {
+  return useQuery({
+    ...usersQuery(),
+    select: (team) => ({
+      offered: team.filter((user) => members.some((m) => m.id === user.id)),
+      activeIds: team.map((user) => user.id),
+    }),
+  });
 }
 
 /** Assigns the conversation (or unassigns it: null); every list and the thread show the new owner. */

@@ -9,19 +9,31 @@ const UNASSIGNED = '';
 
 /**
  * The thread header's owner: a native select (the platform's keyboard and screen-reader
- * picker) of the company's members and Unassigned. While the change is on its way it shows the choice
- * and is disabled; a refusal says why and the select goes back to the owner as it is.
+ * picker) of the members who may be assigned the conversation (`members`: those who see it, docs/product.md:
+ * Who sees what) and Unassigned. While the change is on its way it shows the choice and is disabled; a
+ * refusal says why and the select goes back to the owner as it is.
  */
-export function AssigneePicker({ conversationId, assignee }: { conversationId: string; assignee: MemberRef | null }) {
+export function AssigneePicker({
+  conversationId,
+  assignee,
+  members: mayBeAssigned,
+}: {
+  conversationId: string;
+  assignee: MemberRef | null;
+  /** The conversation detail's `members`. */
+  members: readonly MemberRef[];
+}) {
   const id = useId();
   const errorId = useId();
-  const members = useAssignableMembers();
+  const members = useAssignableMembers(mayBeAssigned);
   const assign = useAssignConversation(conversationId);
-  const options = [...(members.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
-  // An owner the team list does not hold (removed a moment ago, their conversations still moving) is
-  // shown as the current value only: nobody can pick them (docs/product.md: Removed members).
+  const options = [...(members.data?.offered ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  // An owner who cannot be picked is shown as the current value only: one the team list does not hold
+  // (removed a moment ago, their conversations still moving: docs/product.md: Removed members), or one
+  // who no longer sees it without the assignment (taken out of its inbox: docs/product.md: Who sees what).
   const unlisted = assignee && !options.some((m) => m.id === assignee.id) ? assignee : null;
   const gone = unlisted !== null && members.isSuccess;
+  const removed = gone && !members.data?.activeIds.includes(unlisted.id);
   const value = assign.isPending ? (assign.variables ?? UNASSIGNED) : (assignee?.id ?? UNASSIGNED);
 
   return (
@@ -45,7 +57,7 @@ export function AssigneePicker({ conversationId, assignee }: { conversationId: s
           <option value={UNASSIGNED}>Unassigned</option>
           {unlisted && (
             <option value={unlisted.id} disabled={gone}>
-              {gone ? `${unlisted.name} (removed)` : unlisted.name}
+              {removed ? `${unlisted.name} (removed)` : gone ? `${unlisted.name} (not in this inbox)` : unlisted.name}
             </option>
           )}
           {options.map((member) => (

@@ -159,7 +159,7 @@ export function ConversationThread({
           className={cn('basis-full flex-wrap items-end gap-2 md:flex md:basis-auto', actionsOpen ? 'flex' : 'hidden')}
         >
           <ContactActions phoneNumber={conversation.contact.phoneNumber} who={name} />
-          <AssigneePicker conversationId={conversationId} assignee={conversation.assignee} />
+          <AssigneePicker conversationId={conversationId} assignee={conversation.assignee} members={conversation.members} />
           {(['OPEN', 'CLOSED'] as const).map((status) => (
             <Button
               key={status}
@@ -232,11 +232,17 @@ export function ConversationThread({
             </p>
           </div>
           {/* The team can still talk about the customer. */}
-          <MessageComposer conversationId={conversationId} onSent={() => setSentAt(Date.now())} notesOnly />
+          <MessageComposer
+            conversationId={conversationId}
+            members={conversation.members}
+            onSent={() => setSentAt(Date.now())}
+            notesOnly
+          />
         </>
       ) : (
         <MessageComposer
           conversationId={conversationId}
+          members={conversation.members}
           onSent={() => setSentAt(Date.now())}
           blockedReason={
             conversation.sendingBlockedBy &&

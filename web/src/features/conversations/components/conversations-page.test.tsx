@@ -1,5 +1,5 @@
 import { MAX_NOTE_LENGTH } from '@shared/constants';
-import type { Conversation, ConversationDetail, Message, SendingBlock } from '@shared/contract/conversations';
+import type { Conversation, ConversationDetail, MemberRef, Message, SendingBlock } from '@shared/contract/conversations';
 import type { Channel, TeamUser } from '@shared/contract/settings';
 import { findMentions } from '@shared/mentions';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -81,8 +81,10 @@ interface ServerState {
   channels?: Channel[];
   /** Why a conversation cannot send now, by id. */
   blocked?: Record<string, SendingBlock>;
-  /** The company's members (assignee picker, mentions). */
+  /** The company's members (the team list). */
   users?: TeamUser[];
+  /** Who may be assigned or mentioned, by conversation id (the detail's `members`); absent: every member in `users`. */
+  members?: Record<string, MemberRef[]>;
 }
 
 /**
@@ -128,6 +130,7 @@ function conversationServer(
       const start = Math.max(0, end - pageSize);
       const detail: ConversationDetail = {
         ...found,
+        members: state.members?.[found.id] ?? (state.users ?? []).map(({ id, name }) => ({ id, name })),
         sendingBlockedBy: state.blocked?.[found.id] ?? null,
         picturesBlockedBy: null,
         messages: all.slice(start, end),
@@ -1049,6 +1052,7 @@ describe('ConversationsPage reads older than the socket', () => {
     ok({
       conversation: {
         ...c,
+        members: [],
         sendingBlockedBy: null,
         picturesBlockedBy: null,
         messages,
@@ -1367,6 +1371,75 @@ describe('ConversationsPage team inbox', () => {
     }) as HTMLOptionElement;
     expect(current.disabled).toBe(true);
     expect(offered()).toEqual(['Unassigned', 'Ada Lovelace']);
+  });
+
+  it('offers only the members who see the conversation; an owner outside its inbox is named, not offered; a refusal says why', async () => {
+    const alan: TeamUser = { ...grace, id: 'u3', name: 'Alan Turing', email: 'alan@example.com' };
+    const refusal = "Grace Hopper is not a member of this conversation's inbox, so they cannot be assigned it.";
+    // Alan is in another inbox: the server leaves him out of who may be assigned (docs/product.md: Who sees what).
+    const mayBeAssigned = [ada, grace].map(({ id, name }) => ({ id, name }));
+    conversationServer(
+      {
+        conversations: [conversation(1), conversation(2, { assignee: { id: alan.id, name: alan.name } })],
+        messages: { 'cv-1': [message('cv-1')], 'cv-2': [message('cv-2')] },
+        users: [grace, ada, alan],
+        members: { 'cv-1': mayBeAssigned, 'cv-2': mayBeAssigned },
+      },
+      // Grace left the inbox after the thread was read.
+      { other: (r) => (path(r).endsWith('/cv-1/assignee') ? fail(409, refusal, 'CONFLICT') : undefined) },
+    );
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    const picker = () => threadRegion().getByRole('combobox', { name: 'Assignee' }) as HTMLSelectElement;
+    const options = () =>
+      within(picker())
+        .getAllByRole('option')
+        .map((o) => [o.textContent, (o as HTMLOptionElement).disabled]);
+    await waitFor(() =>
+      expect(options()).toEqual([
+        ['Unassigned', false],
+        ['Ada Lovelace', false],
+        ['Grace Hopper', false],
+      ]),
+    );
+
+    await events.selectOptions(picker(), 'Grace Hopper');
+    expect((await threadRegion().findByRole('alert')).textContent).toBe(refusal);
+    await waitFor(() => expect(picker().value).toBe(''));
+
+    // Assigned before he left the inbox: shown as the owner, and why nobody can pick him again.
+    await events.click(within(list()).getByRole('link', { name: /555-0202/ }));
+    await waitFor(() => expect(picker().value).toBe(alan.id));
+    expect(options()).toEqual([
+      ['Unassigned', false],
+      ['Alan Turing (not in this inbox)', true],
+      ['Ada Lovelace', false],
+      ['Grace Hopper', false],
+    ]);
+  });
+
+  it("offers in a note's @ list only the teammates who see the conversation", async () => {
+    const alan: TeamUser = { ...grace, id: 'u3', name: 'Alan Turing', email: 'alan@example.com' };
+    conversationServer({
+      conversations: [conversation(1)],
+      messages: { 'cv-1': [message('cv-1')] },
+      users: [grace, ada, alan],
+      members: { 'cv-1': [ada, grace].map(({ id, name }) => ({ id, name })) },
+    });
+    const events = userEvent.setup();
+    renderPage('/conversations/cv-1');
+    await events.click(await waitFor(() => threadRegion().getByRole('radio', { name: 'Note' })));
+    await events.click(threadRegion().getByRole('textbox', { name: 'Internal note' }));
+    await events.keyboard('Please @');
+    const picker = await waitFor(() => threadRegion().getByRole('listbox', { name: 'Mention a teammate' }));
+    // Not Alan, who does not see it; not the author.
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['GGrace Hopper']);
+    await events.keyboard('Al');
+    await waitFor(() => expect(threadRegion().queryByRole('listbox', { name: 'Mention a teammate' })).toBeNull());
   });
 
   it('a contact renamed or deleted by someone else shows at once in the list and the open thread', async () => {

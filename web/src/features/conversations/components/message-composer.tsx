@@ -1,4 +1,5 @@
 import { MAX_NOTE_LENGTH } from '@shared/constants';
+import type { MemberRef } from '@shared/contract/conversations';
 import { MAX_MESSAGE_LENGTH, smsSegments } from '@shared/sms-segments';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Ban, SendHorizontal, StickyNote } from 'lucide-react';
@@ -64,8 +65,11 @@ export function MessageComposer({
   blockedReason,
   notesOnly = false,
   picturesBlockedReason,
+  members,
 }: {
   conversationId: string;
+  /** Who may be mentioned: the conversation detail's `members`, those who see it (docs/product.md: Who sees what). */
+  members: readonly MemberRef[];
   onSent: () => void;
   /** Texts are not possible at all (the contact opted out): notes only, no switch. */
   notesOnly?: boolean;
@@ -109,10 +113,10 @@ export function MessageComposer({
   const field = useRef<HTMLTextAreaElement>(null);
   const chosen = useChosenFromList();
   const viewerId = useSession()?.user.id;
-  const team = useAssignableMembers();
-  // Every member can see every conversation; mentioning oneself tells nobody, so one is not offered.
+  const team = useAssignableMembers(members);
+  // Only members who see the conversation are offered; mentioning oneself tells nobody, so one is not offered.
   const mentionable = useMemo(
-    () => (team.data ?? []).filter((m) => m.id !== viewerId).map((m) => ({ id: m.id, name: m.name })),
+    () => (team.data?.offered ?? []).filter((m) => m.id !== viewerId).map((m) => ({ id: m.id, name: m.name })),
     [team.data, viewerId],
   );
   const picker = useMentionPicker({

@@ -144,6 +144,7 @@ function server(options: Options = {}) {
     if (isCall(r, endpoints.getConversation, { id: 'cv-1' })) {
       const detail: ConversationDetail = {
         ...conversation,
+        members: [],
         sendingBlockedBy: null,
         picturesBlockedBy: options.picturesBlockedBy ?? null,
         messages,
