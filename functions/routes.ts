@@ -141,7 +141,12 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   { contract: settings.listChannels, handler: 'channels/list', table: 'read', capabilities: ['jwt'] },
-  { contract: settings.updateChannelRouting, handler: 'channels/update-routing', table: 'write', capabilities: ['jwt'] },
+  {
+    contract: settings.updateChannelRouting,
+    handler: 'channels/update-routing',
+    table: 'write',
+    capabilities: ['jwt', 'publish'],
+  },
   // Asks Twilio about the number (refresh, or a first look), keeps the outcome and pushes a change of status.
   {
     contract: channelHealth.getChannelHealth,
@@ -162,11 +167,11 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   { contract: settings.listInboxes, handler: 'inboxes/list', table: 'read', capabilities: ['jwt'] },
   { contract: settings.createInbox, handler: 'inboxes/create', table: 'write', capabilities: ['jwt'] },
   { contract: settings.getInbox, handler: 'inboxes/get', table: 'read', capabilities: ['jwt'] },
-  { contract: settings.deleteInbox, handler: 'inboxes/delete', table: 'write', capabilities: ['jwt'] },
+  { contract: settings.deleteInbox, handler: 'inboxes/delete', table: 'write', capabilities: ['jwt', 'publish'] },
   { contract: settings.getInboxRouting, handler: 'inboxes/get-routing', table: 'read', capabilities: ['jwt'] },
   { contract: settings.saveInboxRouting, handler: 'inboxes/save-routing', table: 'write', capabilities: ['jwt'] },
-  { contract: settings.addInboxMember, handler: 'inboxes/add-member', table: 'write', capabilities: ['jwt'] },
-  { contract: settings.removeInboxMember, handler: 'inboxes/remove-member', table: 'write', capabilities: ['jwt'] },
+  { contract: settings.addInboxMember, handler: 'inboxes/add-member', table: 'write', capabilities: ['jwt', 'publish'] },
+  { contract: settings.removeInboxMember, handler: 'inboxes/remove-member', table: 'write', capabilities: ['jwt', 'publish'] },
   { contract: settings.listUsers, handler: 'users/list', table: 'read', capabilities: ['jwt'] },
   { contract: team.removeUser, handler: 'users/remove', table: 'write', capabilities: ['jwt', 'publish'] },
   { contract: team.updateUserRole, handler: 'users/update-role', table: 'write', capabilities: ['jwt', 'publish'] },

@@ -6,7 +6,7 @@ import { tableName } from '../lib/config';
 import { queryPages } from '../lib/query';
 import { GSI3, keys } from '../lib/table';
 import { named, transact } from '../lib/transact';
-import { publish } from '../realtime/publish';
+import { publishChange, publishToViewers } from './audience';
 import { assigneeCountChanges, companyCountersItem } from './company-counters';
 import { toConversationView, toConversationViews } from './conversation-views';
 import { conversationChangeItem, readAgainOrThrow, untilCommitted } from './message-writes';
@@ -83,17 +83,17 @@ async function moveConversation(
 
     const changed: ConversationRecord = { ...record, assignee: assignedTo };
     if (!(await writeAssignee(record, changed))) return undefined;
-    // The answer is the caller's (their unread count); the event goes to every member, without one.
+    // The answer is the caller's (their unread count); the event goes to those who see it, without one,
+    // and a former assignee who no longer sees it is told their view changed.
     const conversation = await toConversationView(changed, viewerId);
-    await publish(companyId, {
-      type: 'conversation_assigned',
-      data: {
-        conversationId,
-        assignee: assignedTo,
-        assignedBy: actor,
-        conversation: toSharedConversation(conversation),
+    await publishChange(
+      changed,
+      {
+        type: 'conversation_assigned',
+        data: { conversationId, assignee: assignedTo, assignedBy: actor, conversation: toSharedConversation(conversation) },
       },
-    });
+      record.assignee ? [record.assignee.id] : [],
+    );
     return conversation;
   });
   return moved ?? undefined;
@@ -187,8 +187,8 @@ async function moveBatch(
   }
   const views = await toConversationViews(companyId, changed);
   await Promise.all(
-    views.map((conversation) =>
-      publish(companyId, {
+    views.map((conversation, i) =>
+      publishToViewers(changed[i] as ConversationRecord, {
         type: 'conversation_assigned',
         data: {
           conversationId: conversation.id,

@@ -6,10 +6,11 @@ import { countStatusChange } from '../channels/delivery-summary';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
-import { publish } from '../realtime/publish';
+import { type Audience, publish } from '../realtime/publish';
 import type { ProviderRecord } from '../settings/records';
 import { signedWebhookUrl } from '../settings/webhook-urls';
 import { messageErrorText, OPTED_OUT_ERROR } from '../twilio/message-errors';
+import { conversationAudience, seenConversation } from './audience';
 import { markLastMessageFailed } from './last-message-delivery';
 import { STATUS_RANK } from './message-writes';
 import { type MessageRecord, type MessageSidRecord, toMessage } from './records';
@@ -154,6 +155,8 @@ export async function recordDeliveryStatus(
     if (error instanceof ConditionalCheckFailedException) return;
     throw error;
   }
+  // Who sees the conversation, worked out while the counts below are written.
+  const audience = audienceOf(companyId, updated.conversationId);
   const before = {
     status: (updated as { statusBefore?: MessageStatus }).statusBefore,
     errorCode: (updated as { errorCodeBefore?: number | null }).errorCodeBefore ?? null,
@@ -162,11 +165,18 @@ export async function recordDeliveryStatus(
   // The list's mark: a text failed (undelivered after Twilio took it, too), or a handset got it after all.
   const failedNow = isFailedStatus(updated.status);
   if (failedNow !== isFailedStatus(before.status ?? 'QUEUED')) await markLastMessageFailed(updated, failedNow);
-  await publish(companyId, {
-    type: 'message_status_updated',
-    data: { conversationId: updated.conversationId, message: toMessage(updated) },
-  });
+  await publish(
+    companyId,
+    { type: 'message_status_updated', data: { conversationId: updated.conversationId, message: toMessage(updated) } },
+    audience,
+  );
   if (errorCode === OPTED_OUT_ERROR) await markOptedOut(companyId, updated.conversationId);
+}
+
+/** The members who see a conversation known by id (none when it is gone). */
+async function audienceOf(companyId: string, conversationId: string): Promise<Audience> {
+  const conversation = await seenConversation(companyId, conversationId).catch(() => undefined);
+  return conversation ? conversationAudience(conversation) : { userIds: [] };
 }
 
 /** The contact opted out of texts on this conversation's channel: sending is refused until they opt in. */

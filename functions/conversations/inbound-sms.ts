@@ -18,8 +18,8 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { type NamedItem, named, type TransactItem, transact } from '../lib/transact';
-import { publish } from '../realtime/publish';
 import { type ChannelRecord, enabledCapabilities, type ProviderRecord } from '../settings/records';
+import { conversationAudience, publishToViewers } from './audience';
 import { assigneeCountChanges, companyCountersItem } from './company-counters';
 import {
   conversationCreateItems,
@@ -124,12 +124,19 @@ export async function receiveSms(provider: Pick<ProviderRecord, 'id' | 'companyI
   if (result === 'duplicate') return;
   const { message, conversation, contact, reopened } = result;
   const view = toSharedConversation(toConversation(conversation, contact));
+  // Only those who see it hear it (docs/product.md: Who sees what); the channel was read above.
+  const audience = conversationAudience(conversation, { routing: channel });
   if (reopened)
-    await publish(companyId, { type: 'conversation_reopened', data: { conversationId: view.id, conversation: view } });
-  await publish(companyId, {
-    type: 'new_message',
-    data: { conversationId: view.id, message: toMessage(message), conversation: view },
-  });
+    await publishToViewers(
+      conversation,
+      { type: 'conversation_reopened', data: { conversationId: view.id, conversation: view } },
+      audience,
+    );
+  await publishToViewers(
+    conversation,
+    { type: 'new_message', data: { conversationId: view.id, message: toMessage(message), conversation: view } },
+    audience,
+  );
 }
 
 /**

@@ -7,9 +7,9 @@ import { unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import { named, transact } from '../lib/transact';
-import { publish } from '../realtime/publish';
 import { listCompanyUsers } from '../settings/users';
 import { membersWhoSee } from '../team/visibility';
+import { conversationAudience, publishToViewers } from './audience';
 import { messageByIdPutItem, messagePutItem, messageTime, untilCommitted } from './message-writes';
 import { addMentions } from './read-markers';
 import { type ConversationRecord, type MessageRecord, toMessage } from './records';
@@ -82,7 +82,12 @@ export async function addNote(
     mentions.filter((m) => m.id !== userId).map((m) => m.id),
   );
   const message = toMessage(note);
-  await publish(companyId, { type: 'note_added', data: { conversationId, message } });
+  // Those who see the conversation, and the agents the note mentions (it lets them see it from now on).
+  await publishToViewers(
+    conversation,
+    { type: 'note_added', data: { conversationId, message } },
+    conversationAudience(conversation, { mentioned: mentions.map((m) => m.id) }),
+  );
   return message;
 }
 

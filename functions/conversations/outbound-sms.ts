@@ -13,11 +13,11 @@ import { db } from '../lib/db';
 import { logError } from '../lib/log';
 import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
-import { publish } from '../realtime/publish';
 import type { ChannelRecord, ProviderRecord } from '../settings/records';
 import { clientFor } from '../settings/twilio-account';
 import { OPTED_OUT_ERROR } from '../twilio/message-errors';
 import { TwilioApiError, type TwilioMessage } from '../twilio/rest-client';
+import { publishToViewers } from './audience';
 import { companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
 import { markOptedOut, statusCallbackUrl } from './delivery-status';
@@ -94,7 +94,7 @@ export async function sendSms(
   if (sent.status === 'FAILED' && view.lastMessage && view.lastMessageAt === sent.createdAt) {
     view.lastMessage = { ...view.lastMessage, failed: true };
   }
-  await publish(companyId, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
+  await publishToViewers(after, { type: 'message_sent', data: { conversationId, message: sent, conversation: view } });
   return sent;
 }
 
@@ -163,7 +163,7 @@ async function retryAsItself(conversation: ConversationRecord, userId: string, f
   // No longer the list's failed last message, while it is on its way again.
   await markLastMessageFailed(queued, false);
   const sent = await handToTwilio(provider, channel, conversation, queued);
-  await publish(companyId, { type: 'message_status_updated', data: { conversationId, message: sent } });
+  await publishToViewers(conversation, { type: 'message_status_updated', data: { conversationId, message: sent } });
   return sent;
 }
 
@@ -214,7 +214,7 @@ async function resendSms(conversation: ConversationRecord, sender: Reader, faile
     throw error;
   }
   // Other tabs put away the failed text's Retry.
-  await publish(companyId, { type: 'message_status_updated', data: { conversationId, message: toMessage(claimed) } });
+  await publishToViewers(conversation, { type: 'message_status_updated', data: { conversationId, message: toMessage(claimed) } });
   return sent;
 }
 

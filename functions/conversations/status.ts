@@ -1,6 +1,6 @@
 import type { Conversation, ConversationStatus } from '../../shared/contract/conversations';
 import { transact } from '../lib/transact';
-import { publish } from '../realtime/publish';
+import { publishToViewers } from './audience';
 import { assigneeCountChanges, companyCountersItem } from './company-counters';
 import { toConversationView } from './conversation-views';
 import { conversationChangeItem, readAgainOrThrow, untilCommitted } from './message-writes';
@@ -35,7 +35,7 @@ export async function changeConversationStatus(
     if (!(await writeStatus(record, changed))) return undefined;
     // The answer is the reader's (their unread count); the event is the company's.
     const conversation = await toConversationView(changed, readerId);
-    await publish(companyId, {
+    await publishToViewers(changed, {
       type: 'conversation_status_updated',
       data: { conversationId, status, conversation: toSharedConversation(conversation) },
     });

@@ -9,15 +9,17 @@ export type Audience = { userIds: readonly string[] } | { room: string };
 
 /**
  * The one way the product pushes to browsers: sends an event to the company's open sockets (narrowed
- * by the audience). Never throws, so a push can never fail the request that made it; answers how many
- * sockets took the event.
+ * by the audience). An audience still being worked out (who sees a conversation) is awaited beside the
+ * connections' listing, so it adds no round trip; one that fails sends nothing. Never throws, so a push
+ * can never fail the request that made it; answers how many sockets took the event.
  */
-export async function publish(companyId: string, event: ServerEvent, audience?: Audience): Promise<number> {
+export async function publish(companyId: string, event: ServerEvent, audience?: Audience | Promise<Audience>): Promise<number> {
   try {
-    const connections = (await listConnections(companyId)).filter((c) => {
-      if (!audience) return true;
-      if ('room' in audience) return c.rooms.has(audience.room);
-      return audience.userIds.includes(c.userId);
+    const [listed, to] = await Promise.all([listConnections(companyId), audience]);
+    const connections = listed.filter((c) => {
+      if (!to) return true;
+      if ('room' in to) return c.rooms.has(to.room);
+      return to.userIds.includes(c.userId);
     });
     return await deliver(companyId, connections, event);
   } catch (error) {

@@ -18,6 +18,7 @@ import { listChannelRecords, updateRouting } from '../settings/channels';
 import { removeMember } from '../settings/inboxes';
 import { withdrawalOf } from './invitations';
 import { type ConversationsMoved, moveConversationsOf, unfinishedRemovalItem } from './removal-moves';
+import { tellViewChanged } from './visibility-events';
 
 const userNotFound = () => notFound('User not found');
 
@@ -198,7 +199,11 @@ export async function changeRole(actor: Principal, userId: string, role: Invitab
     if (error instanceof TransactionCanceledException) throw userNotFound();
     throw error;
   }
-  await tellWithdrawn(actor.companyId, await withdrawal.sweep());
+  await Promise.all([
+    tellWithdrawn(actor.companyId, await withdrawal.sweep()),
+    // An agent made admin sees the whole company, an admin made agent only their inboxes: their tabs read again.
+    tellViewChanged(actor.companyId, [userId], 'ROLE'),
+  ]);
 }
 
 /** Invitations withdrawn with their sender's removal or demotion leave every open Team page (docs/product.md §2.16). */

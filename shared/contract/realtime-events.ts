@@ -136,7 +136,15 @@ export interface ServerEvents {
   invitation_accepted: { invitationId: string; user: TeamUser };
   /** To the company: a member was removed (their conversations follow as `conversation_assigned`). */
   member_removed: { userId: string };
+  /**
+   * To the members whose view of the company's conversations and calls changed (docs/product.md: Who
+   * sees what): added to or removed from an inbox, a channel routed elsewhere, a new role, or a
+   * conversation unassigned from them that they no longer see otherwise. Their tabs read the lists and
+   * the unread count again, and a thread they no longer see closes with a notice.
+   */
+  visibility_changed: { reason: VisibilityChange };
 }
+export type VisibilityChange = 'INBOX_MEMBERSHIP' | 'ROUTING' | 'ROLE' | 'ASSIGNMENT';
 export type ServerEventType = keyof ServerEvents;
 export type ServerEvent<K extends ServerEventType = ServerEventType> = {
   [T in K]: { type: T; data: ServerEvents[T] };

@@ -80,7 +80,8 @@ describe('removing a member who has conversations assigned', () => {
     const unassignedBefore = (await listed(owner, { status: 'OPEN', assignee: 'unassigned' })).total;
     const everyoneBefore = (await listed(owner, { status: 'OPEN' })).total;
     expect((await listed(leaver, { status: 'BOTH', assignee: 'me' })).total).toBe(60);
-    const socket = await openSocket(grace);
+    // The number routes to no one: the owner is who sees them now (docs/product.md: Who sees what).
+    const socket = await openSocket(owner);
 
     const moved = await removeFully(owner, leaver);
 
@@ -97,7 +98,7 @@ describe('removing a member who has conversations assigned', () => {
     });
     expect(detail.body.data.conversation.assignee).toBeNull();
 
-    // Each one told to the company, as an ordinary unassignment by the remover.
+    // Each one told to those who see it, as an ordinary unassignment by the remover.
     await socket.beat();
     const events = socket.log.filter((e) => e.type === 'conversation_assigned');
     expect(new Set(events.map((e) => e.data.conversationId))).toEqual(new Set(ids));

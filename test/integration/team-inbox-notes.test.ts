@@ -56,9 +56,11 @@ describe('an internal note', () => {
         mentions: [],
         smsMessage: { providerMessageId: null, segments: 0, errorCode: null },
       });
-      // Every member's sockets hear it, the author's too (their other tabs).
-      expect((await graceSocket.next('note_added')).data).toEqual({ conversationId, message: note });
+      // Those who see the conversation hear it, the author too (their other tabs); Grace, an agent of no
+      // inbox, does not see a number routed to no one (docs/product.md: Who sees what).
       expect((await socket.next('note_added')).data).toEqual({ conversationId, message: note });
+      await graceSocket.beat();
+      expect(graceSocket.log.filter((e) => e.type === 'note_added')).toEqual([]);
 
       const after = (await readConversation(ada, conversationId)).body.data.conversation;
       expect(after).toMatchObject({

@@ -15,6 +15,7 @@ import {
   storeDelivery,
   storeMessage,
 } from '../conversation-cache';
+import { profileQuery } from '../profile';
 import { session } from '../services';
 import { settingsKeys } from '../settings-queries';
 import { isReadingThread } from '../thread-on-screen';
@@ -192,6 +193,15 @@ export function applyEvent(queryClient: QueryClient, event: ServerEvent, viewerI
     // A removed member leaves the team list and every assignee picker at once.
     case 'member_removed':
       queryClient.setQueryData<TeamUser[]>(settingsKeys.users, (team) => team?.filter((u) => u.id !== event.data.userId));
+      return;
+    // What this member sees changed (docs/product.md: Who sees what): the lists, the unread count, the
+    // open thread (which answers 404 once it is no longer theirs), calls and counts are read again, and
+    // their role with them. Nothing is worked out here: the server says what they see.
+    case 'visibility_changed':
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+      void queryClient.invalidateQueries({ queryKey: callKeys.all });
+      void queryClient.invalidateQueries({ queryKey: contactKeys.all });
+      void queryClient.invalidateQueries({ queryKey: profileQuery().queryKey });
       return;
   }
 }

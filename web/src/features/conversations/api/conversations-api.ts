@@ -1,6 +1,7 @@
 import {
   CONVERSATION_LIST_REFRESH_MS,
   CONVERSATION_PAGE_SIZE,
+  QUERY_RETRY_COUNT,
   THREAD_FAST_REFRESH_MS,
   THREAD_FAST_REFRESH_WINDOW_MS,
   THREAD_REFRESH_MS,
@@ -125,7 +126,12 @@ export const threadQuery = (id: string, sentAt: number | null, queryClient: Quer
     getNextPageParam: (page) => page.olderCursor,
     refetchInterval: () => threadRefreshInterval(sentAt, socket),
     structuralSharing: keepFresherThread(queryClient),
+    // Not found is the answer, not a fault: asked again it says the same (and a thread taken away closes at once).
+    retry: (failures, error) => !isNotFound(error) && failures < QUERY_RETRY_COUNT,
   });
+
+/** The server's 404: the conversation does not exist, or is not the viewer's to see (docs/product.md: Who sees what). */
+export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
 // Both re-render when the socket connects or drops, which re-sets the interval at once.
 export function useConversationList(filter: ConversationFilter, assignee: AssigneeFilter = 'all') {

@@ -1,7 +1,7 @@
 import { type ConversationStatus, sendingBlockedMessage } from '@shared/contract/conversations';
 import { pictureBlockedMessage } from '@shared/pictures';
 import { ArrowLeft, BellOff, EllipsisVertical, MessagesSquare } from 'lucide-react';
-import { Fragment, useId, useRef, useState } from 'react';
+import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
@@ -16,7 +16,7 @@ import { cn } from '@/lib/cn';
 import type { ConversationFilter } from '@/lib/conversation-cache';
 import { dayOf, formatDay } from '@/lib/format-date';
 import { usePhoneFormat } from '@/lib/phone-display';
-import { useThread, useUpdateConversationStatus } from '../api/conversations-api';
+import { isNotFound, useThread, useUpdateConversationStatus } from '../api/conversations-api';
 import { useArrivalAnnouncement } from '../hooks/use-arrival-announcement';
 import { useMarkReadOnScreen } from '../hooks/use-mark-read';
 import { useThreadScroll } from '../hooks/use-thread-scroll';
@@ -36,6 +36,7 @@ export function ConversationThread({
   backHref,
   nextConversation,
   onLeave,
+  onLostAccess,
 }: {
   conversationId: string;
   filter: ConversationFilter;
@@ -43,6 +44,8 @@ export function ConversationThread({
   /** The conversation to move on to, read when the change is asked for (the list may lose this one first). */
   nextConversation: () => string | null;
   onLeave: (next: string | null) => void;
+  /** The thread was on screen and the server no longer shows it to this member (docs/product.md: Who sees what). */
+  onLostAccess: () => void;
 }) {
   const [sentAt, setSentAt] = useState<number | null>(null);
   // On a narrow screen the thread's controls fold behind one button, so the messages keep the room.
@@ -62,6 +65,13 @@ export function ConversationThread({
   const arrival = useArrivalAnnouncement(last, name);
   const viewerId = useSession()?.user.id;
   useMarkReadOnScreen(conversationId, pages[0]?.unreadCount, messages, viewerId);
+  // A thread that was shown and now answers 404: taken away (an inbox left, a number routed elsewhere).
+  const lostAccess = pages.length > 0 && isNotFound(thread.error);
+  const lost = useRef(onLostAccess);
+  lost.current = onLostAccess;
+  useEffect(() => {
+    if (lostAccess) lost.current();
+  }, [lostAccess]);
 
   const back = (
     <Link

@@ -1,16 +1,21 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MessagesSquare, SquarePen } from 'lucide-react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Alert } from '@/components/alert';
 import { Button } from '@/components/button';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { Surface } from '@/components/surface';
 import { cn } from '@/lib/cn';
+import { conversationKeys } from '@/lib/conversation-cache';
 import { channelsQuery } from '@/lib/settings-queries';
 import { useConversationSelection } from '../hooks/use-conversation-selection';
 import { ConversationList } from './conversation-list';
 import { ConversationThread } from './conversation-thread';
 import { NewMessageDialog } from './new-message-dialog';
+
+/** Said when an open thread was taken away (docs/product.md: Who sees what). */
+export const LOST_ACCESS = 'You no longer have access to this conversation.';
 
 /**
  * docs/product.md §2 Conversations: the list on the left, the selected thread on the right. On a narrow screen
@@ -27,6 +32,13 @@ export function ConversationsPage() {
   const navigate = useNavigate();
   const composing = params.get('new') === '1';
   const openNewMessage = () => navigate(`${href(selectedId)}${href(selectedId).includes('?') ? '&' : '?'}new=1`);
+  // A thread taken away while open closes: back to the list, which says why until the next step.
+  const queryClient = useQueryClient();
+  const lostAccess = (useLocation().state as { lostAccess?: boolean } | null)?.lostAccess === true;
+  const closeLostThread = (id: string) => {
+    queryClient.removeQueries({ queryKey: conversationKeys.thread(id), exact: true });
+    navigate(href(null), { replace: true, state: { lostAccess: true } });
+  };
 
   return (
     <>
@@ -43,6 +55,11 @@ export function ConversationsPage() {
         />
       </div>
       {selectedId && <h1 className="sr-only md:hidden">Conversations</h1>}
+      {lostAccess && (
+        <div className="mb-3">
+          <Alert tone="warning">{LOST_ACCESS}</Alert>
+        </div>
+      )}
       <NewMessageDialog
         open={composing}
         onOpenChange={(open) => (open ? openNewMessage() : navigate(href(selectedId), { replace: true }))}
@@ -86,6 +103,7 @@ export function ConversationsPage() {
               backHref={href(null)}
               nextConversation={() => neighbourOf(selectedId)}
               onLeave={moveOn}
+              onLostAccess={() => closeLostThread(selectedId)}
             />
           ) : (
             <div className="flex flex-1 items-center justify-center">
