@@ -50,6 +50,7 @@ function agentServer(hidden: Set<string>) {
       picturesBlockedBy: null,
       messages: [],
       olderCursor: null,
+      members: [],
     };
     return ok({ conversation: detail });
   });
