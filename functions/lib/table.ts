@@ -17,8 +17,9 @@ export const GSI2 = { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2S
 export const GSI3 = { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' } as const;
 
 /**
- * A fourth: what comes in on one channel, by time (calls: `keys.callByChannel`), so an agent's lists
- * read only the channels they see (docs/product.md: Who sees what).
+ * A fourth: conversations of a company by channel and status, newest activity first. An agent's list
+ * reads the partitions of the channels they see (docs/product.md: Who sees what), so its first page
+ * costs a few Queries whatever the size of the inboxes they are not in (docs/architecture.md §4).
  */
 export const GSI4 = { indexName: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' } as const;
 
