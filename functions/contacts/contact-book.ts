@@ -11,7 +11,15 @@ import { db } from '../lib/db';
 import { prefixQuery, queryPages } from '../lib/query';
 import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
-import { contactSearchItems, createContactItems, getContact, newContact } from './contacts';
+import { type LoadedViewer, visibleChannelIds } from '../team/visibility';
+import {
+  callsOnChannel,
+  contactSearchItems,
+  conversationsOnChannel,
+  createContactItems,
+  getContact,
+  newContact,
+} from './contacts';
 import { foldText, LIST_PREFIX, searchPrefixes, searchTerms } from './search-terms';
 
 /** The contact book: list and search (through the search entries), create, edit and delete. */
@@ -20,15 +28,24 @@ const contactNotFound = () => notFound('Contact not found');
 /** Pages of search entries read for one prefix at most: a one-letter search in a huge book stays bounded. */
 const MAX_PAGES = 4;
 
-export function toContact(record: ContactRecord): Contact {
+/**
+ * The contact as the API shows it; with a viewer, its counts are what that viewer sees (docs/product.md:
+ * Who sees what): an agent's, those of the channels they see.
+ */
+export function toContact(record: ContactRecord, viewer?: LoadedViewer): Contact {
+  const channels = viewer ? visibleChannelIds(viewer) : 'ALL';
+  const counted = (total: number | undefined, counter: (channelId: string) => string) =>
+    channels === 'ALL'
+      ? (total ?? 0)
+      : channels.reduce((sum, id) => sum + Number((record as unknown as Record<string, unknown>)[counter(id)] ?? 0), 0);
   return {
     id: record.id,
     name: record.name,
     phoneNumber: record.phoneNumber,
     email: record.email,
     notes: record.notes,
-    callCount: record.callCount ?? 0,
-    conversationCount: record.conversationCount ?? 0,
+    callCount: counted(record.callCount, callsOnChannel),
+    conversationCount: counted(record.conversationCount, conversationsOnChannel),
     lastContactAt: record.lastContactAt,
     lastConversationId: record.lastConversationId ?? null,
     createdAt: record.createdAt,
@@ -46,13 +63,17 @@ const bookOrder = (a: ContactRecord, b: ContactRecord) =>
  * has a word starting with it, or whose number contains its digits. One Query per search prefix and
  * one BatchGet, whatever the size of the book.
  */
-export async function listContacts(companyId: string, options: { search?: string; limit: number }): Promise<Contact[]> {
+export async function listContacts(
+  companyId: string,
+  options: { search?: string; limit: number },
+  viewer?: LoadedViewer,
+): Promise<Contact[]> {
   const prefixes = options.search ? searchPrefixes(options.search) : [];
   const searching = prefixes.length > 0;
   const found = await Promise.all((searching ? prefixes : [LIST_PREFIX]).map((p) => contactIdsFor(companyId, p, options.limit)));
   const ids = [...new Set(found.flat())].slice(0, options.limit);
   const records = await contactsById(companyId, ids);
-  return (searching ? records.sort(bookOrder) : records).map(toContact);
+  return (searching ? records.sort(bookOrder) : records).map((record) => toContact(record, viewer));
 }
 
 /** Contact ids of the entries starting with the prefix, in entry order, without repeats. */

@@ -111,20 +111,43 @@ export function createContactItems(
 }
 
 /**
+ * The contact's counters of one channel, beside its totals: an agent's counts are those of the
+ * channels they see (docs/product.md: Who sees what). Kept from when they were added; not backfilled.
+ */
+export const callsOnChannel = (channelId: string) => `callsOn#${channelId}`;
+export const conversationsOnChannel = (channelId: string) => `conversationsOn#${channelId}`;
+
+/** A new contact's counters of its first channel, to spread into its record. */
+export const firstChannelCounts = (channelId: string, activity: { calls?: number; conversations?: number }) => ({
+  ...(channelId && activity.calls ? { [callsOnChannel(channelId)]: activity.calls } : {}),
+  ...(channelId && activity.conversations ? { [conversationsOnChannel(channelId)]: activity.conversations } : {}),
+});
+
+/**
  * The contact's activity counters in a transaction: the time of the last text or call, and how many
- * conversations or calls were added, and the conversation it happened in (where the contact book's
- * conversation count leads). Fails the transaction when the contact was deleted meanwhile.
+ * conversations or calls were added (in all and on the channel), and the conversation it happened in
+ * (where the contact book's conversation count leads). Fails the transaction when the contact was
+ * deleted meanwhile.
  */
 export function contactActivityItem(
   contact: Pick<ContactRecord, 'companyId' | 'id'>,
-  activity: { at: string; conversations?: number; calls?: number; conversationId?: string },
+  activity: { at: string; conversations?: number; calls?: number; conversationId?: string; channelId?: string },
 ): TransactItem {
+  const perChannel = [
+    ...(activity.channelId && activity.calls ? [['#callsOn', callsOnChannel(activity.channelId), ':calls'] as const] : []),
+    ...(activity.channelId && activity.conversations
+      ? [['#conversationsOn', conversationsOnChannel(activity.channelId), ':conversations'] as const]
+      : []),
+  ];
   return {
     Update: {
       TableName: tableName(),
       Key: keys.contact(contact.companyId, contact.id),
-      UpdateExpression: `SET lastContactAt = :at${activity.conversationId ? ', lastConversationId = :conversation' : ''} ADD conversationCount :conversations, callCount :calls`,
+      UpdateExpression: `SET lastContactAt = :at${activity.conversationId ? ', lastConversationId = :conversation' : ''} ADD conversationCount :conversations, callCount :calls${perChannel.map(([name, , value]) => `, ${name} ${value}`).join('')}`,
       ConditionExpression: 'attribute_exists(PK)',
+      ...(perChannel.length
+        ? { ExpressionAttributeNames: Object.fromEntries(perChannel.map(([name, attribute]) => [name, attribute])) }
+        : {}),
       ExpressionAttributeValues: {
         ':at': activity.at,
         ':conversations': activity.conversations ?? 0,

@@ -1,14 +1,16 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { TIMELINE_PAGE_SIZE, type TimelineItem } from '../../shared/contract/timeline';
-import { type ContactRecord, type MessageRecord, toMessage } from '../conversations/records';
+import { type ContactRecord, type ConversationRecord, type MessageRecord, toMessage } from '../conversations/records';
 import { badRequest, notFound } from '../lib/app-error';
 import { batchGetAll } from '../lib/batch-get';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
-import { queryPrefix } from '../lib/query';
+import { queryPages, queryPrefix } from '../lib/query';
 import { GSI3, keys } from '../lib/table';
 import type { ChannelRecord } from '../settings/records';
+import { type LoadedViewer, viewerSees, visibleChannelIds } from '../team/visibility';
 import { type CallRecord, toCall } from '../voice/call-records';
+import { viewerSeesCall } from '../voice/call-visibility';
 import { getContact } from './contacts';
 
 /**
@@ -42,17 +44,22 @@ interface Placed {
   item: TimelineItem;
 }
 
+/**
+ * An agent's timeline holds only what they see (docs/product.md: Who sees what): the contact's
+ * conversations they see, and their calls they see; owners' and admins' holds everything.
+ */
 export async function contactTimeline(
-  companyId: string,
+  viewer: LoadedViewer & { companyId: string },
   contactId: string,
   cursor?: string,
 ): Promise<{ items: TimelineItem[]; nextCursor: string | null }> {
+  const { companyId } = viewer;
   const before = cursor === undefined ? undefined : decodeCursor(cursor);
   const contact = CONTACT_ID.test(contactId) ? await getContact(companyId, contactId) : undefined;
   if (!contact) throw notFound('Contact not found');
-  const conversationIds = await conversationsOf(companyId, contactId);
+  const conversationIds = await conversationsOf(viewer, contactId);
   const pages = await Promise.all([
-    callsOf(contact, before),
+    callsOf(viewer, contact, before),
     ...conversationIds.map((conversationId) => messagesOf(companyId, conversationId, before)),
   ]);
   // Newest first; each source gave one more than a page, so more than a page in all means older items exist.
@@ -65,14 +72,31 @@ export async function contactTimeline(
   };
 }
 
-/** The contact's conversations: at most one per channel of the company (keys.conversationLink). */
-async function conversationsOf(companyId: string, contactId: string): Promise<string[]> {
+/**
+ * The contact's conversations the viewer sees: at most one per channel of the company
+ * (keys.conversationLink); for an agent, the conversations too (one more BatchGet), whose channel,
+ * assignee and mentions decide.
+ */
+async function conversationsOf(viewer: LoadedViewer & { companyId: string }, contactId: string): Promise<string[]> {
+  const { companyId } = viewer;
   const channels = await queryPrefix<Pick<ChannelRecord, 'id'>>(keys.channelsOf(companyId), { projection: 'id' });
   const links = await batchGetAll<{ conversationId: string }>(
     channels.map((channel) => keys.conversationLink(companyId, channel.id, contactId)),
     { ProjectionExpression: 'conversationId' },
   );
-  return links.map((link) => link.conversationId);
+  const ids = links.map((link) => link.conversationId);
+  if (visibleChannelIds(viewer) === 'ALL') return ids;
+  const conversations = await batchGetAll<
+    Pick<ConversationRecord, 'id' | 'channelId' | 'assignee'> & { mentionedUserIds?: string[] }
+  >(
+    ids.map((id) => keys.conversation(companyId, id)),
+    { ProjectionExpression: 'id, channelId, assignee, mentionedUserIds' },
+  );
+  return conversations
+    .filter((c) =>
+      viewerSees(viewer, { channelId: c.channelId, assigneeId: c.assignee?.id ?? null, mentionedUserIds: c.mentionedUserIds }),
+    )
+    .map((c) => c.id);
 }
 
 /** A page and one of a conversation's texts and notes older than `before`, newest first. */
@@ -101,22 +125,28 @@ async function messagesOf(companyId: string, conversationId: string, before: Pos
     .filter((placed) => before === undefined || placed.position < before);
 }
 
-/** A page and one of the contact's calls older than `before`, newest first (GSI3). */
-async function callsOf(contact: ContactRecord, before: Position | undefined): Promise<Placed[]> {
+/**
+ * A page and one of the contact's calls older than `before` that the viewer sees, newest first (GSI3).
+ * An agent's reads on past the calls they do not see until the page is full or the calls run out.
+ */
+async function callsOf(viewer: LoadedViewer, contact: ContactRecord, before: Position | undefined): Promise<Placed[]> {
   const { GSI3PK } = keys.callByContact(contact.companyId, contact.id, '', '');
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: GSI3.indexName,
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-      ExpressionAttributeNames: { '#pk': GSI3.partitionKey, '#sk': GSI3.sortKey },
-      // Sort keys begin with the ISO time: '0' sorts before every one, '~' after.
-      ExpressionAttributeValues: { ':pk': GSI3PK, ':from': '0', ':to': before ?? '~' },
-      ScanIndexForward: false,
-      Limit: TIMELINE_PAGE_SIZE + 2,
-    }),
-  );
-  return ((Items ?? []) as CallRecord[])
+  const wanted = TIMELINE_PAGE_SIZE + 2;
+  const seen: CallRecord[] = [];
+  for await (const page of queryPages<CallRecord>({
+    IndexName: GSI3.indexName,
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': GSI3.partitionKey, '#sk': GSI3.sortKey },
+    // Sort keys begin with the ISO time: '0' sorts before every one, '~' after.
+    ExpressionAttributeValues: { ':pk': GSI3PK, ':from': '0', ':to': before ?? '~' },
+    ScanIndexForward: false,
+    Limit: wanted,
+  })) {
+    seen.push(...page.filter((call) => viewerSeesCall(viewer, call)));
+    if (seen.length >= wanted) break;
+  }
+  return seen
+    .slice(0, wanted)
     .map((record) => ({
       position: `${record.createdAt}#${record.id}`,
       item: record.voicemail

@@ -4,7 +4,15 @@ import { smsSegments } from '../../shared/sms-segments';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
 import { retentionExpiry } from '../company/retention';
-import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact, toE164 } from '../contacts/contacts';
+import {
+  contactActivityItem,
+  contactIdForPhone,
+  createContactItems,
+  firstChannelCounts,
+  getContact,
+  newContact,
+  toE164,
+} from '../contacts/contacts';
 import { badRequest } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -248,6 +256,7 @@ async function tryStore(
         conversationCount: 1,
         lastContactAt: at,
         lastConversationId: message.conversationId,
+        ...firstChannelCounts(channel.id, { conversations: 1 }),
       };
 
   const items: (TransactItem | NamedItem<'messageSid' | 'contactPhone'>)[] = [
@@ -272,7 +281,14 @@ async function tryStore(
     // Its media are served by the message's id (message-media.ts): its place is kept, as an outbound text's is.
     ...(message.media ? [messageByIdPutItem(message)] : []),
     ...(found.contact
-      ? [contactActivityItem(contact, { at, conversations: before ? 0 : 1, conversationId: message.conversationId })]
+      ? [
+          contactActivityItem(contact, {
+            at,
+            conversations: before ? 0 : 1,
+            conversationId: message.conversationId,
+            channelId: channel.id,
+          }),
+        ]
       : createContactItems(contact, found.staleContactId)),
   ];
   let conversation: ConversationRecord;

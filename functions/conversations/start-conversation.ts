@@ -4,7 +4,7 @@ import { formatPhoneNumber, parsePhoneNumber, phoneNumberProblem, toCountryCode 
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
 import { defaultCountry } from '../company/settings';
-import { contactActivityItem, createContactItems, newContact } from '../contacts/contacts';
+import { contactActivityItem, createContactItems, firstChannelCounts, newContact } from '../contacts/contacts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../lib/app-error';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -116,6 +116,7 @@ async function tryCreate(
     conversationCount: 1,
     lastContactAt: at,
     lastConversationId: conversationId,
+    ...firstChannelCounts(channel.id, { conversations: 1 }),
   };
   const conversation: ConversationRecord = {
     ...openedConversation({ id: conversationId, companyId, contactId: contact.id, phone, channel, at }),
@@ -128,7 +129,7 @@ async function tryCreate(
   };
   const result = await transact([
     ...(sender.contact
-      ? [contactActivityItem(contact, { at, conversations: 1, conversationId })]
+      ? [contactActivityItem(contact, { at, conversations: 1, conversationId, channelId: channel.id })]
       : createContactItems(contact, sender.staleContactId)),
     ...conversationCreateItems(conversation, sender.staleConversationId),
     companyCountersItem(companyId, { openConversations: 1 }, assigneeCountChanges(undefined, conversation)),

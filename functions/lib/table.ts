@@ -16,13 +16,20 @@ export const GSI2 = { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2S
  */
 export const GSI3 = { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' } as const;
 
+/**
+ * A fourth: conversations of a company by channel and status, newest activity first. An agent's list
+ * reads the partitions of the channels they see (docs/product.md: Who sees what), so its first page
+ * costs a few Queries whatever the size of the inboxes they are not in (docs/architecture.md §4).
+ */
+export const GSI4 = { indexName: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' } as const;
+
 /** Epoch seconds; DynamoDB deletes the item some time after this passes, so readers still check it. */
 export const TTL_ATTRIBUTE = 'expiresAt';
 
 export const tableDefinition = {
   partitionKey: TABLE_KEYS.partitionKey,
   sortKey: TABLE_KEYS.sortKey,
-  globalSecondaryIndexes: [GSI1, GSI2, GSI3],
+  globalSecondaryIndexes: [GSI1, GSI2, GSI3, GSI4],
   ttlAttribute: TTL_ATTRIBUTE,
 } as const;
 
@@ -278,6 +285,30 @@ export const keys = {
   callByContact: (companyId: string, contactId: string, createdAt: string, callId: string) => ({
     GSI3PK: `COMPANY#${companyId}#CONTACT#${contactId}#CALLS`,
     GSI3SK: `${createdAt}#${callId}`,
+  }),
+  /**
+   * Index entry (GSI4) written on a call item that has a channel: the channel's calls by time, so an
+   * agent's Call History reads only the channels they see, one Query each (docs/product.md: Who sees
+   * what). Calls stored before it have none until their next change.
+   */
+  callByChannel: (companyId: string, channelId: string, createdAt: string, callId: string) => ({
+    GSI4PK: `COMPANY#${companyId}#CALLS#CHANNEL#${channelId}`,
+    GSI4SK: `${createdAt}#${callId}`,
+  }),
+  /**
+   * A call a member placed or answered (its `answeredBy`), by time: they see it whatever its channel
+   * routes to now, and their Call History reads these beside their channels'. Written once, when the
+   * call gets its `answeredBy`, which never changes.
+   */
+  callHandled: (companyId: string, userId: string, createdAt: string, callId: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SK: `CALLHANDLED#${userId}#${createdAt}#${callId}`,
+  }),
+  /** A member's handled calls between two times (inclusive), as `callsBetween`. */
+  callsHandledBetween: (companyId: string, userId: string, from: string, to: string) => ({
+    PK: `COMPANY#${companyId}`,
+    SKFrom: `CALLHANDLED#${userId}#${from}`,
+    SKTo: `CALLHANDLED#${userId}#${to}~`,
   }),
   /** A call's voicemail by the call's id → its CallSid: the audio route's way to the call. */
   voicemail: (companyId: string, callId: string) => ({ PK: `COMPANY#${companyId}`, SK: `VOICEMAIL#${callId}` }),

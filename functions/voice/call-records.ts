@@ -200,7 +200,25 @@ export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | '
   };
 }
 
-/** The stored item: the record with its key and its index entries (status, voicemail, contact; rewritten by every write). */
+/**
+ * Who placed or answered the call: they see it whatever its channel routes to now (shared/visibility.ts
+ * `handledBy`). An outbound call's `answeredBy` is its caller; an inbound one's the agent who took it.
+ */
+export const handledByOf = (call: Pick<CallRecord, 'answeredBy'>): string[] => (call.answeredBy ? [call.answeredBy.id] : []);
+
+/** The handled-call entry of the call's `answeredBy` (keys.callHandled), if it has one. */
+export function handledItem(record: CallRecord) {
+  if (!record.answeredBy) return undefined;
+  return {
+    ...keys.callHandled(record.companyId, record.answeredBy.id, record.createdAt, record.id),
+    entity: 'CALL_HANDLED',
+    callId: record.id,
+    createdAt: record.createdAt,
+    ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
+  };
+}
+
+/** The stored item: the record with its key and its index entries (status, voicemail, contact, channel; rewritten by every write). */
 export function callItem(record: CallRecord) {
   // The keys last: a record read back carries the index entry of its status then.
   return {
@@ -209,6 +227,8 @@ export function callItem(record: CallRecord) {
     ...keys.callByStatus(record.companyId, record.callStatus, record.createdAt, record.id),
     ...(record.voicemail ? keys.callWithVoicemail(record.companyId, record.createdAt, record.id) : {}),
     ...(record.contactId ? keys.callByContact(record.companyId, record.contactId, record.createdAt, record.id) : {}),
+    // An outbound call refused for its caller ID has no channel: its caller sees it as theirs (handledItem).
+    ...(record.channelId ? keys.callByChannel(record.companyId, record.channelId, record.createdAt, record.id) : {}),
     entity: 'CALL',
   };
 }

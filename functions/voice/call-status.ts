@@ -2,6 +2,7 @@ import { getActiveUser } from '../auth/accounts';
 import { publish } from '../realtime/publish';
 import type { ProviderRecord } from '../settings/records';
 import { answeredLeg, type CallFact, type CallRecord, userOfLeg, withFact } from './call-records';
+import { callAudience } from './call-visibility';
 import { changeCall } from './call-writes';
 import { hangUp, NOBODY_AVAILABLE, sayAndHangUp } from './twiml';
 import { takeVoicemail } from './voicemail-twiml';
@@ -9,7 +10,8 @@ import { takeVoicemail } from './voicemail-twiml';
 /**
  * Twilio's reports about a call — status callbacks of the call and of its Dial legs, and the Dial's
  * action — recorded as facts (call-records.ts), then told to the company: `call_answered` the first
- * time an agent's leg is picked up, `call_ended` when the call is over. Calls of other companies and
+ * time an agent's leg is picked up, `call_ended` when the call is over, each to the members who see the
+ * call. Calls of other companies and
  * unknown calls change nothing.
  */
 
@@ -64,12 +66,15 @@ async function withAnswerer(companyId: string, call: CallRecord): Promise<CallRe
   return { ...call, answeredBy: { id: userId, name: user?.name ?? '' } };
 }
 
+/** Told only to the members who see the call (docs/product.md: Who sees what), read once for both events. */
 async function announce(companyId: string, before: CallRecord, after: CallRecord): Promise<void> {
   const callSid = after.providerCallId;
-  if (after.direction === 'INBOUND' && !before.answeredBy && after.answeredBy) {
-    await publish(companyId, { type: 'call_answered', data: { callSid, answeredBy: after.answeredBy.id } });
+  const answered = after.direction === 'INBOUND' && !before.answeredBy && after.answeredBy;
+  const ended = !before.endedAt && after.endedAt;
+  if (!answered && !ended) return;
+  const audience = { userIds: await callAudience(after) };
+  if (answered && after.answeredBy) {
+    await publish(companyId, { type: 'call_answered', data: { callSid, answeredBy: after.answeredBy.id } }, audience);
   }
-  if (!before.endedAt && after.endedAt) {
-    await publish(companyId, { type: 'call_ended', data: { callSid, callStatus: after.callStatus } });
-  }
+  if (ended) await publish(companyId, { type: 'call_ended', data: { callSid, callStatus: after.callStatus } }, audience);
 }

@@ -1,13 +1,20 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { retentionExpiry } from '../company/retention';
-import { contactActivityItem, contactIdForPhone, createContactItems, getContact, newContact } from '../contacts/contacts';
+import {
+  contactActivityItem,
+  contactIdForPhone,
+  createContactItems,
+  firstChannelCounts,
+  getContact,
+  newContact,
+} from '../contacts/contacts';
 import type { ContactRecord } from '../conversations/records';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { transact } from '../lib/transact';
-import { type CallRecord, callItem, derive } from './call-records';
+import { type CallRecord, callItem, derive, handledItem } from './call-records';
 
 /** Reads and writes of call records: created once per CallSid, then changed by optimistic, versioned writes. */
 
@@ -73,12 +80,12 @@ export async function createCall(
     }
     const found = await contactFor(draft.companyId, draft.contactPhoneNumber, draft.createdAt);
     const contact: ContactRecord = found.create
-      ? { ...found.contact, callCount: 1, lastContactAt: draft.createdAt }
+      ? { ...found.contact, callCount: 1, lastContactAt: draft.createdAt, ...firstChannelCounts(draft.channelId, { calls: 1 }) }
       : { ...found.contact, callCount: (found.contact.callCount ?? 0) + 1, lastContactAt: draft.createdAt };
     const call = derive({ ...draft, ...expiry, contactId: contact.id, version: 1 }, draft.createdAt);
     const contactItems = found.create
       ? createContactItems(contact, found.staleContactId)
-      : [contactActivityItem(contact, { at: draft.createdAt, calls: 1 })];
+      : [contactActivityItem(contact, { at: draft.createdAt, calls: 1, channelId: draft.channelId })];
     if (await putNewCall(call, contactItems)) return { call, contact, created: true };
   }
   throw new Error(`Call ${draft.providerCallId} kept changing while it was stored`);
@@ -87,6 +94,7 @@ export async function createCall(
 /** The call, its CallSid item and the contact's writes in one transaction; false when a parallel writer got in first. */
 async function putNewCall(call: CallRecord, contactItems: Parameters<typeof transact>[0]): Promise<boolean> {
   const TableName = tableName();
+  const handled = handledItem(call);
   const items = [
     {
       Put: {
@@ -103,6 +111,8 @@ async function putNewCall(call: CallRecord, contactItems: Parameters<typeof tran
       },
     },
     { Put: { TableName, Item: callItem(call) } },
+    // Its caller's, for an outbound call (docs/product.md: Who sees what).
+    ...(handled ? [{ Put: { TableName, Item: handled } }] : []),
     ...contactItems,
   ];
   // Not written: a parallel copy stored the call, or created the contact, first: read again.
@@ -124,15 +134,23 @@ export async function changeCall(
     if (!before) return undefined;
     const after = derive(await change(before), new Date().toISOString());
     if (JSON.stringify(after) === JSON.stringify(before)) return { before, after };
+    const write = {
+      TableName: tableName(),
+      Item: callItem({ ...after, version: before.version + 1 }),
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': before.version },
+    };
+    // The agent who took it sees it from now on, whatever the channel's routing becomes: its entry is
+    // written with the answer (docs/product.md: Who sees what).
+    const handled = before.answeredBy ? undefined : handledItem(after);
+    if (handled) {
+      if ((await transact([{ Put: write }, { Put: { TableName: tableName(), Item: handled } }])).written) {
+        return { before, after: { ...after, version: before.version + 1 } };
+      }
+      continue;
+    }
     try {
-      await db.send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: callItem({ ...after, version: before.version + 1 }),
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: { ':version': before.version },
-        }),
-      );
+      await db.send(new PutCommand(write));
       return { before, after: { ...after, version: before.version + 1 } };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

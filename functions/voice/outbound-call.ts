@@ -8,6 +8,7 @@ import type { WebhookProvider } from '../lib/define-webhook';
 import { publish } from '../realtime/publish';
 import { signedWebhookUrl } from '../settings/webhook-urls';
 import type { CallRecord } from './call-records';
+import { callAudience } from './call-visibility';
 import { callSidOwner, createCall, findCall } from './call-writes';
 import { listCallerIds } from './caller-ids';
 import { userIdOfClient } from './client-identity';
@@ -97,15 +98,20 @@ export async function placeCall(provider: WebhookProvider, call: OutboundCall): 
   return dialNumber(to, callerId.phoneNumber, statusCallback);
 }
 
+/** To the members who see the call: its caller, and whoever sees its caller ID's channel (docs/product.md: Who sees what). */
 async function announceRefusal(call: CallRecord): Promise<void> {
-  await publish(call.companyId, {
-    type: 'call_ended',
-    data: {
-      callSid: call.providerCallId,
-      callStatus: call.callStatus,
-      ...(call.failureReason ? { failureReason: call.failureReason } : {}),
+  await publish(
+    call.companyId,
+    {
+      type: 'call_ended',
+      data: {
+        callSid: call.providerCallId,
+        callStatus: call.callStatus,
+        ...(call.failureReason ? { failureReason: call.failureReason } : {}),
+      },
     },
-  });
+    { userIds: await callAudience(call) },
+  );
 }
 
 /**

@@ -5,23 +5,27 @@ import { tableName } from '../lib/config';
 import { db } from '../lib/db';
 import { keys } from '../lib/table';
 import { contentFromTwilio } from '../settings/twilio-content';
+import type { LoadedViewer } from '../team/visibility';
 import type { CallRecord } from './call-records';
+import { viewerSeesCall } from './call-visibility';
 import { findCall } from './call-writes';
 
 /**
  * A voicemail's recording (GET /api/v1/calls/{id}/voicemail), as a WAV from Twilio with the company's
- * credentials; marked listened the first time it is played. Another company's call, or a call
- * without a voicemail: not found.
+ * credentials; marked listened the first time it is played. Another company's call, a call without a
+ * voicemail, or one the member may not see (docs/product.md: Who sees what): not found, in the same
+ * words, and nothing marked.
  */
 export async function voicemailRecording(
-  companyId: string,
+  viewer: LoadedViewer & { companyId: string },
   callId: string,
 ): Promise<{ binary: Buffer; contentType: string; cacheControl: string }> {
+  const { companyId } = viewer;
   const { Item: link } = await db.send(
     new GetCommand({ TableName: tableName(), Key: keys.voicemail(companyId, callId), ConsistentRead: true }),
   );
   const call = link ? await findCall(companyId, link.callSid as string) : undefined;
-  if (!call?.voicemail || call.id !== callId) throw notFound('Voicemail not found');
+  if (!call?.voicemail || call.id !== callId || !viewerSeesCall(viewer, call)) throw notFound('Voicemail not found');
   const content = await contentFromTwilio(companyId, call.voicemail.recordingUrl.replace(/\.(wav|mp3)$/i, ''), {
     name: 'voicemail',
     suffix: '.wav',

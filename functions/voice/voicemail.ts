@@ -1,18 +1,17 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { UserRecord } from '../auth/accounts';
 import { getContact } from '../contacts/contacts';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
-import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
 import { publish } from '../realtime/publish';
-import { listCompanyUsers } from '../settings/users';
-import { answeredLeg, type CallRecord, toCall, type VoicemailRecord } from './call-records';
+import { answeredLeg, toCall, type VoicemailRecord } from './call-records';
+import { callAudience } from './call-visibility';
 import { changeCall, findCall } from './call-writes';
 
 /**
  * Voicemail: a caller nobody answered hears the company's greeting and is recorded; Twilio's
- * recording status callback puts the recording on the call, and the inbox hears `voicemail_received`.
+ * recording status callback puts the recording on the call, and those who see the call (its channel's
+ * routing now: docs/product.md: Who sees what) hear `voicemail_received`.
  */
 
 export interface RecordingReport {
@@ -25,8 +24,7 @@ export interface RecordingReport {
 
 /**
  * A recording Twilio finished: kept on the inbound call of the company (once: Twilio may send the
- * callback again, and a copy changes nothing), which is a NO_ANSWER, and told to who the call was
- * for. Another company's call, an unknown one, or a recording that is not `completed`: nothing.
+ * callback again, and a copy changes nothing), which is a NO_ANSWER, and told to who sees the call. Another company's call, an unknown one, or a recording that is not `completed`: nothing.
  */
 export async function recordVoicemailOf(companyId: string, report: RecordingReport): Promise<void> {
   if (report.recordingStatus.toLowerCase() !== 'completed') return;
@@ -61,21 +59,6 @@ export async function recordVoicemailOf(companyId: string, report: RecordingRepo
   await publish(
     companyId,
     { type: 'voicemail_received', data: { callId: after.id, call: toCall(after, contact) } },
-    { userIds: await voicemailAudience(after) },
+    { userIds: await callAudience(after) },
   );
-}
-
-/**
- * Who hears of a voicemail: the members of the inbox the call rang, the user it rang, or — for an
- * unassigned number (or a call stored before routing was kept) — the company's owner and admins.
- */
-async function voicemailAudience(call: CallRecord): Promise<string[]> {
-  const { companyId, routing } = call;
-  if (routing?.type === 'INBOX' && routing.targetId) {
-    const members = await queryPrefix<{ userId: string }>(keys.inboxMembersOf(companyId, routing.targetId));
-    return members.map((m) => m.userId);
-  }
-  if (routing?.type === 'USER' && routing.targetId) return [routing.targetId];
-  const managers = (await listCompanyUsers(companyId)).filter((u: UserRecord) => u.role === 'OWNER' || u.role === 'ADMIN');
-  return managers.map((u) => u.id);
 }

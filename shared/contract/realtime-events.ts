@@ -90,10 +90,10 @@ export interface ServerEvents {
     to: string;
     contact: { id: string; name: string; phoneNumber: string } | null;
   };
-  /** To the company: one agent took the call (the others' panels close). */
+  /** To the members who see the call (docs/product.md: Who sees what): one agent took it (the others' panels close). */
   call_answered: { callSid: string; answeredBy: string };
   /**
-   * To the company: the call is over, with its Call History status (the voice webhooks always send it)
+   * To the members who see the call: it is over, with its Call History status (the voice webhooks always send it)
    * and, for an outbound call refused before it rang, why (as Call History's `failureReason`).
    */
   call_ended: { callSid: string; callStatus?: CallStatus; failureReason?: string };
@@ -121,7 +121,7 @@ export interface ServerEvents {
   note_added: { conversationId: string; message: Message };
   /** To the reader's own sockets only: they read the conversation in some tab; its unread count is 0. */
   conversation_read: { conversationId: string };
-  /** To the members of the inbox the call rang (the company's managers for UNASSIGNED routing): a caller left a voicemail. */
+  /** To the members who see the call (docs/product.md: Who sees what): a caller left a voicemail. */
   voicemail_received: { callId: string; call: Call };
   /** To the company: a channel's health status changed (a check found drift, or a repair put it right). */
   channel_health_changed: { channelId: string; health: ChannelHealthBrief };

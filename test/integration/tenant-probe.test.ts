@@ -80,7 +80,7 @@ describe("company B's owner with company A's ids", () => {
  * B's owner (404, same code and message): to them it does not exist. A route whose items an agent may
  * see by the rule goes here with its path's beginning.
  */
-const HIDDEN_FROM_STRANGERS = ['/api/v1/conversations/{id}'];
+const HIDDEN_FROM_STRANGERS = ['/api/v1/conversations/{id}', '/api/v1/calls/{id}'];
 
 describe("company A's agent in no inbox, with A's ids", () => {
   const routes = httpRoutes.filter(
@@ -111,6 +111,12 @@ describe("company A's agent in no inbox, with A's ids", () => {
       expect(await snapshotOfA()).toEqual(before);
     });
   }
+
+  it("Call History shows the stranger none of A's calls", async () => {
+    const calls = await callRoute(endpoints.listCalls, { token: a.stranger.tokens.accessToken });
+    expect(calls.status).toBe(200);
+    expect(calls.body.data.calls).toEqual([]);
+  });
 });
 
 describe("company B's lists", () => {
