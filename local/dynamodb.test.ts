@@ -1,7 +1,7 @@
 import { CreateTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { GSI1, GSI2, GSI3, tableDefinition } from '../functions/lib/table';
+import { GSI1, GSI2, GSI3, GSI4, tableDefinition } from '../functions/lib/table';
 import { dynamoDbLocal, ownTable } from '../test/support/dynamodb-local';
 import { ensureTable } from './dynamodb';
 
@@ -27,7 +27,7 @@ describe('ensureTable', () => {
   });
 
   it("adds the indexes an earlier checkout's table lacks, and they list the items it already holds", async () => {
-    // The table as `npm start` created it before GSI2 (and GSI3) existed.
+    // The table as `npm start` created it before GSI2 (and GSI3, GSI4) existed.
     const oldCheckout = ownTable('old-checkout');
     await dynamo.client.send(
       new CreateTableCommand({
@@ -64,13 +64,14 @@ describe('ensureTable', () => {
 
     expect(await ensureTable(dynamo.client, oldCheckout)).toEqual({
       created: false,
-      addedIndexes: [GSI2.indexName, GSI3.indexName],
+      addedIndexes: [GSI2.indexName, GSI3.indexName, GSI4.indexName],
     });
 
     expect(await indexesOf(oldCheckout)).toEqual([
       { name: GSI1.indexName, status: 'ACTIVE' },
       { name: GSI2.indexName, status: 'ACTIVE' },
       { name: GSI3.indexName, status: 'ACTIVE' },
+      { name: GSI4.indexName, status: 'ACTIVE' },
     ]);
     const listed = await doc.send(
       new QueryCommand({

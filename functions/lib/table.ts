@@ -16,13 +16,20 @@ export const GSI2 = { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2S
  */
 export const GSI3 = { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' } as const;
 
+/**
+ * A fourth: conversations of a company by channel and status, newest activity first. An agent's list
+ * reads the partitions of the channels they see (docs/product.md: Who sees what), so its first page
+ * costs a few Queries whatever the size of the inboxes they are not in (docs/architecture.md §4).
+ */
+export const GSI4 = { indexName: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' } as const;
+
 /** Epoch seconds; DynamoDB deletes the item some time after this passes, so readers still check it. */
 export const TTL_ATTRIBUTE = 'expiresAt';
 
 export const tableDefinition = {
   partitionKey: TABLE_KEYS.partitionKey,
   sortKey: TABLE_KEYS.sortKey,
-  globalSecondaryIndexes: [GSI1, GSI2, GSI3],
+  globalSecondaryIndexes: [GSI1, GSI2, GSI3, GSI4],
   ttlAttribute: TTL_ATTRIBUTE,
 } as const;
 
@@ -203,6 +210,20 @@ export const keys = {
   ) => ({
     GSI3PK: `COMPANY#${companyId}#CONVS#ASSIGNEE#${assigneeId ?? 'NONE'}#${status}`,
     GSI3SK: `${lastMessageAt}#${conversationId}`,
+  }),
+  /**
+   * The channel index entry (GSI4) on the conversation item: a channel's conversations of one status.
+   * Visibility follows the channel's routing now, so the entry names the channel, never an inbox.
+   */
+  conversationByChannel: (
+    companyId: string,
+    channelId: string,
+    status: string,
+    lastMessageAt: string,
+    conversationId: string,
+  ) => ({
+    GSI4PK: `COMPANY#${companyId}#CONVS#CHANNEL#${channelId}#${status}`,
+    GSI4SK: `${lastMessageAt}#${conversationId}`,
   }),
   /**
    * An agent mentioned in a conversation they would not see otherwise: the mention lets them see it

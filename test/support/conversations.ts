@@ -6,6 +6,7 @@ import {
   COMPANY_COUNTERS,
   type ContactRecord,
   type ConversationRecord,
+  channelCounter,
   conversationIndexEntries,
   type MessageRecord,
   type MessageSidRecord,
@@ -113,8 +114,10 @@ export async function seedConversations(
   // Each assignee's (and the unassigned) open and closed counts, as the product keeps them.
   const byAssignee = new Map<string, number>();
   for (const c of conversations) {
-    const name = assigneeCounter(c.assignee?.id ?? null, c.status);
-    byAssignee.set(name, (byAssignee.get(name) ?? 0) + 1);
+    // And the channel's, as every conversation written now has its channel entry.
+    for (const name of [assigneeCounter(c.assignee?.id ?? null, c.status), channelCounter(c.channelId, c.status)]) {
+      byAssignee.set(name, (byAssignee.get(name) ?? 0) + 1);
+    }
   }
   const assigned = [...byAssignee];
   await table.client.send(
