@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationRecord } from '../../functions/conversations/records';
+import { type ConversationRecord, channelCounter } from '../../functions/conversations/records';
 import { keys } from '../../functions/lib/table';
 import type { ConversationPage } from '../../shared/contract/conversations';
-import type { Account } from '../support/api';
+import { type Account, callRoute } from '../support/api';
 import { seedConversations } from '../support/conversations';
+import { endpoints } from '../support/endpoints';
 import { createInbox } from '../support/settings';
 import { newPhone, type SmsLine, smsLine, textIn } from '../support/sms';
 import { testTable } from '../support/table';
@@ -294,5 +295,61 @@ describe('the conversation list by who sees what', () => {
     } finally {
       await routeChannel(c.owner, c.line.channel, 'INBOX', c.inboxA);
     }
+  });
+
+  it('a status change moves the conversation between its channel’s totals', async () => {
+    const [closing] = c.onLine as [string];
+    const closed = await callRoute(endpoints.updateConversationStatus, {
+      params: { id: closing },
+      token: c.owner.tokens.accessToken,
+      body: { status: 'CLOSED' },
+    });
+    expect(closed.status).toBe(200);
+    try {
+      const open = await listPage(c.agentA, { status: 'OPEN', limit: 100 });
+      expect(ids(open)).toEqual([...c.onLine.slice(1), c.assignedToA.id]);
+      expect(open.total).toBe(3);
+      const closedList = await listPage(c.agentA, { status: 'CLOSED', limit: 100 });
+      expect(ids(closedList)).toEqual([closing]);
+      expect(closedList.total).toBe(1);
+    } finally {
+      await callRoute(endpoints.updateConversationStatus, {
+        params: { id: closing },
+        token: c.owner.tokens.accessToken,
+        body: { status: 'OPEN' },
+      });
+    }
+  });
+
+  it('a conversation stored before the channel index joins an agent’s list and total at its next text, counted once', async () => {
+    const { client, tableName } = testTable();
+    const oldest = c.onLine.at(-1) as string;
+    const phone = (await listPage(c.owner, { limit: 100 })).conversations.find((x) => x.id === oldest)?.contact.phoneNumber;
+    // As stored before the release: no channel entry, not in its channel's counters.
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.conversation(c.owner.company.id, oldest),
+        UpdateExpression: 'REMOVE GSI4PK, GSI4SK',
+      }),
+    );
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.company(c.owner.company.id),
+        UpdateExpression: 'ADD #channel :minus',
+        ExpressionAttributeNames: { '#channel': channelCounter(c.line.channel.id, 'OPEN') },
+        ExpressionAttributeValues: { ':minus': -1 },
+      }),
+    );
+    const before = await listPage(c.agentA, { limit: 100 });
+    expect(ids(before)).not.toContain(oldest);
+    expect(before.total).toBe(3);
+
+    expect((await textIn(c.line, { from: String(phone), body: 'Still there?' })).status).toBe(200);
+    const after = await listPage(c.agentA, { limit: 100 });
+    expect(ids(after)[0]).toBe(oldest);
+    expect(after.total).toBe(4);
+    expect(after.conversations).toHaveLength(4);
   });
 });
