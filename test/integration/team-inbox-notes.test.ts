@@ -13,7 +13,7 @@ import {
   wholeThread,
 } from '../support/sms';
 import { addTeamMember } from '../support/team';
-import { addNote, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
+import { addNote, inboxOfLine, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
 import { emulatorMessages } from '../support/twilio';
 
 /**
@@ -23,11 +23,13 @@ import { emulatorMessages } from '../support/twilio';
 
 const listen = socketsClosedAfterEach();
 
-/** A company (Ada, the owner; Grace and Alan, agents) with a conversation every member has read. */
+/** A company (Ada, the owner; Grace and Alan, agents in the number's inbox) with a conversation every member has read. */
 async function teamWithConversation() {
   const line = await smsLine();
   const ada = line.account;
   const [grace, alan] = [await addTeamMember(ada, { name: 'Grace Hopper' }), await addTeamMember(ada, { name: 'Alan Turing' })];
+  // The agents see the number's conversations through their inbox (docs/product.md: Who sees what).
+  await inboxOfLine(line, [grace, alan]);
   const socket = await listen(line);
   const conversationId = await conversationWith(line, socket, newPhone(), 'My order is late');
   await Promise.all([ada, grace, alan].map((member) => markRead(member, conversationId)));
@@ -110,8 +112,9 @@ describe('an internal note', () => {
   });
 
   it('mentions the member picked from the list when two share a name; a first name alone mentions nobody', async () => {
-    const { ada, grace, conversationId } = await teamWithConversation();
+    const { line, ada, grace, conversationId } = await teamWithConversation();
     const namesake = await addTeamMember(ada, { name: 'Grace Hopper' });
+    await inboxOfLine(line, [grace, namesake], 'Grace team');
     await markRead(namesake, conversationId);
     const note = (body: unknown) =>
       callRoute(endpoints.addNote, { params: { id: conversationId }, token: ada.tokens.accessToken, body: unchecked(body) });
@@ -147,6 +150,7 @@ describe('an internal note', () => {
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone(), 'Earlier question');
     const joined = await addTeamMember(line.account, { name: 'Katherine Johnson' });
+    await inboxOfLine(line, [joined]);
     expect(await unreadOf(joined, conversationId)).toBe(0);
     expect((await addNote(line.account, conversationId, 'Welcome @Katherine Johnson, this one is yours')).status).toBe(201);
     expect(await unreadOf(joined, conversationId)).toBe(1);

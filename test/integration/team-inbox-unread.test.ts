@@ -7,7 +7,7 @@ import { openSocket, type Socket } from '../support/realtime';
 import { conversationWith, newPhone, type SmsLine, smsLine, socketsClosedAfterEach, textIn } from '../support/sms';
 import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
-import { listPage, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
+import { inboxOfLine, listPage, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
 
 /**
  * Unread per member: each member's count of a conversation comes from their own read
@@ -28,6 +28,7 @@ describe('unread per member', () => {
     const line = await smsLine();
     const ada = line.account;
     const grace = await addTeamMember(ada, { name: 'Grace Hopper' });
+    await inboxOfLine(line, [grace]);
     const socket = await listen(line);
     const graceSocket = await openSocket(grace);
     try {
@@ -70,6 +71,7 @@ describe('unread per member', () => {
     const phone = newPhone();
     const conversationId = await conversationWith(line, socket, phone, 'Before you joined');
     const alan = await addTeamMember(line.account, { name: 'Alan Turing' });
+    await inboxOfLine(line, [alan]);
     expect(await unreadOf(alan, conversationId)).toBe(0);
     expect(await unreadOf(line.account, conversationId)).toBe(1);
 

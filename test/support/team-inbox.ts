@@ -2,7 +2,9 @@ import type { ConversationPage } from '../../shared/contract/conversations';
 import type { ContractOf } from '../../shared/contract/route';
 import { type Account, type CallOptions, callRoute, unchecked } from './api';
 import { endpoints } from './endpoints';
-import { readConversation } from './sms';
+import { createInbox } from './settings';
+import { readConversation, type SmsLine } from './sms';
+import { addInboxMember, routeChannel } from './voice';
 
 /** The team inbox's routes as a member's browser calls them. */
 
@@ -41,4 +43,15 @@ export async function unreadOf(who: Account, conversationId: string): Promise<nu
     throw new Error(`list says ${listed.unreadCount}, detail ${detail.body.data.conversation.unreadCount}`);
   }
   return listed.unreadCount;
+}
+
+/**
+ * An inbox the line's number routes to, with these members: agents see its conversations only
+ * so (docs/product.md: Who sees what).
+ */
+export async function inboxOfLine(line: SmsLine, members: readonly Account[], name = 'Support'): Promise<string> {
+  const inbox = await createInbox(line.account, name);
+  for (const member of members) await addInboxMember(line.account, inbox.id, member.user.id);
+  await routeChannel(line.account, line.channel, 'INBOX', inbox.id);
+  return inbox.id;
 }
