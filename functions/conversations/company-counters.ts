@@ -5,6 +5,7 @@ import { prefixQuery } from '../lib/query';
 import { keys } from '../lib/table';
 import type { TransactItem } from '../lib/transact';
 import {
+  assigneeChannelCounter,
   assigneeCounter,
   COMPANY_COUNTERS,
   type CompanyCounter,
@@ -30,7 +31,7 @@ export const COMPANY_COUNTER_SHARDS = 8;
 type CountedAs = Pick<ConversationRecord, 'assignee' | 'status' | 'channelId'>;
 
 /**
- * The per-assignee and per-channel counter changes of a conversation whose index entries go from
+ * The per-assignee, per-channel and per-assignee-and-channel counter changes of a conversation whose index entries go from
  * `before` to `after` (undefined: no entry, not counted; records.ts hasAssigneeEntry). `before` is the
  * item as read: its channel is counted only if it had its channel entry (records.ts hasChannelEntry),
  * and `after` always has both, as every write of the entries writes them all (conversationIndexEntries).
@@ -41,12 +42,18 @@ export function assigneeCountChanges(before: CountedAs | undefined, after: Count
     changes[name] = (changes[name] ?? 0) + n;
   };
   if (before) {
-    add(assigneeCounter(before.assignee?.id ?? null, before.status), -1);
-    if (hasChannelEntry(before as ConversationRecord)) add(channelCounter(before.channelId, before.status), -1);
+    const assigneeId = before.assignee?.id ?? null;
+    add(assigneeCounter(assigneeId, before.status), -1);
+    if (hasChannelEntry(before as ConversationRecord)) {
+      add(channelCounter(before.channelId, before.status), -1);
+      add(assigneeChannelCounter(assigneeId, before.channelId, before.status), -1);
+    }
   }
   if (after) {
-    add(assigneeCounter(after.assignee?.id ?? null, after.status), 1);
+    const assigneeId = after.assignee?.id ?? null;
+    add(assigneeCounter(assigneeId, after.status), 1);
     add(channelCounter(after.channelId, after.status), 1);
+    add(assigneeChannelCounter(assigneeId, after.channelId, after.status), 1);
   }
   // The same assignee, channel and status before and after: nothing moves.
   return Object.fromEntries(Object.entries(changes).filter(([, n]) => n !== 0));

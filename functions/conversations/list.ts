@@ -7,7 +7,7 @@ import { GSI1, GSI2, GSI3, GSI4, keys } from '../lib/table';
 import { type LoadedViewer, loadViewer, type ViewerPrincipal, visibleChannelIds } from '../team/visibility';
 import { readAssigneeCounts, readCompanyCounts, readNamedCounts } from './company-counters';
 import { toConversationViews } from './conversation-views';
-import { type ConversationRecord, channelCounter } from './records';
+import { assigneeChannelCounter, assigneeCounter, type ConversationRecord, channelCounter } from './records';
 
 /**
  * The conversation list (GET /api/v1/conversations): newest activity first, totals from the company's
@@ -305,7 +305,10 @@ async function readSource(
 /** Entries a narrowed source reads a Query (a colleague's partition seen through an agent's channels). */
 const NARROWED_READ = 100;
 
-/** `channelId IN (…)`, in groups of DynamoDB's 100 operands. */
+/**
+ * `channelId IN (…)`, in groups of DynamoDB's 100 operands, of conversations with their channel entry:
+ * those the channel counters count (records.ts hasChannelEntry), so list and total agree.
+ */
 function channelFilter(channelIds: readonly string[]) {
   const groups: string[] = [];
   const values: Record<string, string> = {};
@@ -316,7 +319,11 @@ function channelFilter(channelIds: readonly string[]) {
     });
     groups.push(`#channelId IN (${names.join(', ')})`);
   }
-  return { expression: groups.join(' OR '), names: { '#channelId': 'channelId' }, values };
+  return {
+    expression: `(${groups.join(' OR ')}) AND attribute_exists(#channelEntry)`,
+    names: { '#channelId': 'channelId', '#channelEntry': GSI4.partitionKey },
+    values,
+  };
 }
 
 /**
@@ -407,69 +414,47 @@ function keyCondition(index: ConversationIndex, before: string | undefined) {
 const sortKeyOf = (index: ConversationIndex, item: object) => (item as Record<string, string>)[index.sortKey] as string;
 
 /**
- * The filters' total from the counters every change of a conversation keeps (never a count query), for
- * owners and admins and for an agent's own conversations (`assignee=me`). For an agent's other views:
- * - all: the channel counters (channelCounter) of the channels they see, plus what they see on other
- *   channels only by assignment or mention: their own partitions' conversations on those channels
- *   (a Select COUNT of their assignee partitions, narrowed to the channels they do not see: its cost
- *   grows with the conversations assigned to them, not with the company) and their granted ones not
- *   already counted;
- * - a colleague's or the unassigned: that partition narrowed to the channels they see (a Select COUNT,
- *   whose cost grows with that partition), plus their grants in it on other channels.
+ * The filters' total from the counters every change of a conversation keeps (never a count query).
+ * Owners and admins, and an agent's own conversations (`assignee=me`): the company's or the assignee's
+ * counters. An agent's other views, from one query of the counters of the channels they see:
+ * - all: those channels' counters (channelCounter), plus their own conversations elsewhere (their
+ *   assignee counter less their own on those channels: assigneeChannelCounter), plus the granted ones
+ *   of other channels not assigned to them (their grants are read for the list anyway);
+ * - a colleague's or the unassigned: that assignee's counters on those channels, plus the granted ones
+ *   of other channels in that partition.
+ * Conversations stored before the channel index are in neither list nor total until their next change
+ * (records.ts hasChannelEntry), except the agent's own, which both list and count through GSI3.
  */
 async function conversationTotal(viewer: ListViewer, filters: ListFilters): Promise<number> {
   const { companyId, userId } = viewer;
   const { status, assigneeId } = filters;
-  const pick = ({ open, closed }: { open: number; closed: number }) =>
-    status === 'OPEN' ? open : status === 'CLOSED' ? closed : open + closed;
+  const statuses = statusesOf(status);
   if (seesWholeCompany(viewer.role) || assigneeId === userId) {
-    return pick(
+    const { open, closed } =
       assigneeId === undefined
         ? await readCompanyCounts(companyId).then((c) => ({ open: c.openConversations, closed: c.closedConversations }))
-        : await readAssigneeCounts(companyId, assigneeId),
-    );
+        : await readAssigneeCounts(companyId, assigneeId);
+    return status === 'OPEN' ? open : status === 'CLOSED' ? closed : open + closed;
   }
   const visible = visibleChannelIds(viewer) as readonly string[];
-  const statuses = statusesOf(status);
-  const granted = (await grantedConversations(companyId, userId)).filter(
+  const names = (counter: (channelId: string, s: 'OPEN' | 'CLOSED') => string) =>
+    visible.flatMap((channelId) => statuses.map((s) => counter(channelId, s)));
+  const sum = (counts: ReadonlyMap<string, number>, of: readonly string[]) => of.reduce((t, n) => t + (counts.get(n) ?? 0), 0);
+  const elsewhere = (await grantedConversations(companyId, userId)).filter(
     (c) => statuses.includes(c.status as 'OPEN' | 'CLOSED') && !visible.includes(c.channelId),
   );
   if (assigneeId !== undefined) {
-    const inPartition = visible.length
-      ? await Promise.all(statuses.map((s) => countNarrowed(gsi3(companyId, assigneeId, s), visible, 'IN')))
-      : [];
-    const grantedHere = granted.filter((c) => (c.assignee?.id ?? null) === assigneeId);
-    return inPartition.reduce((a, b) => a + b, 0) + grantedHere.length;
+    const theirs = names((channelId, s) => assigneeChannelCounter(assigneeId, channelId, s));
+    const counts = await readNamedCounts(companyId, theirs);
+    return sum(counts, theirs) + elsewhere.filter((c) => (c.assignee?.id ?? null) === assigneeId).length;
   }
-  const [channels, ownElsewhere] = await Promise.all([
-    readNamedCounts(
-      companyId,
-      visible.flatMap((channelId) => statuses.map((s) => channelCounter(channelId, s))),
-    ),
-    Promise.all(statuses.map((s) => countNarrowed(gsi3(companyId, userId, s), visible, 'NOT IN'))),
-  ]);
-  const grantedElsewhere = granted.filter((c) => c.assignee?.id !== userId);
-  return [...channels.values()].reduce((a, b) => a + b, 0) + ownElsewhere.reduce((a, b) => a + b, 0) + grantedElsewhere.length;
-}
-
-/** The entries of an index partition whose channel is (or is not) among `channelIds`: a Select COUNT, paged. */
-async function countNarrowed(source: Source, channelIds: readonly string[], how: 'IN' | 'NOT IN'): Promise<number> {
-  if (source.kind !== 'index') return 0;
-  const condition = keyCondition(source.index, undefined);
-  const filter = channelIds.length ? channelFilter(channelIds) : undefined;
-  let count = 0;
-  for await (const page of queryPages({
-    IndexName: source.index.indexName,
-    KeyConditionExpression: condition.KeyConditionExpression,
-    ...(filter && { FilterExpression: how === 'IN' ? filter.expression : `NOT (${filter.expression})` }),
-    ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, ...(filter?.names ?? {}) },
-    ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ...(filter?.values ?? {}) },
-    // The partition key alone: the entries are counted, not read.
-    ProjectionExpression: '#pk',
-  })) {
-    count += page.length;
-  }
-  return count;
+  const channels = names(channelCounter);
+  const mineThere = names((channelId, s) => assigneeChannelCounter(userId, channelId, s));
+  const mine = statuses.map((s) => assigneeCounter(userId, s));
+  const counts = await readNamedCounts(companyId, [...channels, ...mineThere, ...mine]);
+  return (
+    sum(counts, channels) + sum(counts, mine) - sum(counts, mineThere) + elsewhere.filter((c) => c.assignee?.id !== userId).length
+  );
 }
 
 /**

@@ -155,6 +155,8 @@ describe('conversationUpdateCounts', () => {
       'assignedOpen#u2': 1,
       'channelClosed#ch1': -1,
       'channelOpen#ch1': 1,
+      'assignedChannelClosed#u2#ch1': -1,
+      'assignedChannelOpen#u2#ch1': 1,
     });
   });
 
@@ -177,6 +179,7 @@ describe('conversationUpdateCounts', () => {
     expect(conversationUpdateCounts(stored, newer, conversationWithMessage(stored, newer))).toEqual({
       'assignedOpen#NONE': 1,
       'channelOpen#ch1': 1,
+      'assignedChannelOpen#NONE#ch1': 1,
     });
     expect(conversationUpdateCounts(stored, older, conversationWithMessage(stored, older))).toEqual({});
   });
@@ -184,7 +187,10 @@ describe('conversationUpdateCounts', () => {
   it('counts a conversation stored before the channel index in its channel once its entry is first written', () => {
     const { GSI4PK: _, ...stored } = conversation as ConversationRecord & { GSI4PK: string };
     const newer = message('2026-01-01T10:05:00.000Z');
-    expect(conversationUpdateCounts(stored, newer, conversationWithMessage(stored, newer))).toEqual({ 'channelOpen#ch1': 1 });
+    expect(conversationUpdateCounts(stored, newer, conversationWithMessage(stored, newer))).toEqual({
+      'channelOpen#ch1': 1,
+      'assignedChannelOpen#u2#ch1': 1,
+    });
     const update = conversationUpdateItem(stored, newer, conversationWithMessage(stored, newer)).Update;
     expect(update?.ConditionExpression).toContain('GSI3PK = :assigneeEntryBefore AND attribute_not_exists(GSI4PK)');
   });

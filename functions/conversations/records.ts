@@ -276,6 +276,16 @@ export const assigneeCounter = (assigneeId: string | null, status: ConversationS
 export const channelCounter = (channelId: string, status: ConversationStatus) =>
   `${status === 'OPEN' ? 'channelOpen' : 'channelClosed'}#${channelId}`;
 
+/**
+ * The counter of one assignee's (null: unassigned) conversations of one status on one channel, with
+ * their channel entry, on the same shards: an agent's totals count a colleague's or their own
+ * conversations on the channels they see without reading them. One attribute per assignee, channel
+ * and status that ever met (an assignee is one who sees the channel: mayBeAssigned), so a team of 20
+ * on 10 numbers keeps a shard near 30 KB of DynamoDB's 400 KB.
+ */
+export const assigneeChannelCounter = (assigneeId: string | null, channelId: string, status: ConversationStatus) =>
+  `${status === 'OPEN' ? 'assignedChannelOpen' : 'assignedChannelClosed'}#${assigneeId ?? 'NONE'}#${channelId}`;
+
 export type CompanyCounter = keyof typeof COMPANY_COUNTERS;
 export type CompanyCounts = Record<CompanyCounter, number>;
 

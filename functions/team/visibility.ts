@@ -59,10 +59,7 @@ export function viewerSees(viewer: LoadedViewer, item: Omit<Seeable, 'routing'> 
  * The members who see an item (an event's audience, the pickers' members): owners and admins, and the
  * agents the rule lets see it. Reads the company's members and, for an inbox's channel, its members.
  */
-export async function membersWhoSee(
-  companyId: string,
-  item: Seeable,
-): Promise<{ id: string; name: string; role: Role }[]> {
+export async function membersWhoSee(companyId: string, item: Seeable): Promise<{ id: string; name: string; role: Role }[]> {
   const inboxId = item.routing?.routingType === 'INBOX' ? item.routing.routingTargetId : null;
   const [users, inboxMembers] = await Promise.all([
     queryPrefix<UserRecord>(keys.usersOf(companyId)),

@@ -6,7 +6,7 @@ import type { Account } from '../support/api';
 import { launchBrowser, PHONE, reached, seen, signedInTab, tabsClosedAfterEach, UI_TIMEOUT_MS, web } from '../support/browser';
 import { newPhone, type SmsLine, sendText, smsLine, textIn } from '../support/sms';
 import { addTeamMember } from '../support/team';
-import { listPage, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
+import { inboxOfLine, listPage, markRead, unreadOf, unreadSummary } from '../support/team-inbox';
 
 /**
  * The team inbox as an agent sees it: what they have not read in bold with its count, in the
@@ -28,6 +28,8 @@ let grace: Account;
 beforeAll(async () => {
   line = await smsLine();
   grace = await addTeamMember(line.account, { name: 'Grace Hopper' });
+  // An agent sees the number's conversations through its inbox (docs/product.md: Who sees what).
+  await inboxOfLine(line, [grace]);
 });
 
 const inbound = async (from: string, body: string) => {

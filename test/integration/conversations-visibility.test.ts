@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ConversationRecord, channelCounter } from '../../functions/conversations/records';
+import { assigneeChannelCounter, type ConversationRecord, channelCounter } from '../../functions/conversations/records';
 import { keys } from '../../functions/lib/table';
 import type { ConversationPage } from '../../shared/contract/conversations';
 import { type Account, callRoute } from '../support/api';
@@ -337,19 +337,26 @@ describe('the conversation list by who sees what', () => {
       new UpdateCommand({
         TableName: tableName,
         Key: keys.company(c.owner.company.id),
-        UpdateExpression: 'ADD #channel :minus',
-        ExpressionAttributeNames: { '#channel': channelCounter(c.line.channel.id, 'OPEN') },
+        UpdateExpression: 'ADD #channel :minus, #unassignedThere :minus',
+        ExpressionAttributeNames: {
+          '#channel': channelCounter(c.line.channel.id, 'OPEN'),
+          '#unassignedThere': assigneeChannelCounter(null, c.line.channel.id, 'OPEN'),
+        },
         ExpressionAttributeValues: { ':minus': -1 },
       }),
     );
     const before = await listPage(c.agentA, { limit: 100 });
     expect(ids(before)).not.toContain(oldest);
     expect(before.total).toBe(3);
+    const unassignedBefore = await listPage(c.agentA, { assignee: 'unassigned', limit: 100 });
+    expect(ids(unassignedBefore)).not.toContain(oldest);
+    expect(unassignedBefore.total).toBe(2);
 
     expect((await textIn(c.line, { from: String(phone), body: 'Still there?' })).status).toBe(200);
     const after = await listPage(c.agentA, { limit: 100 });
     expect(ids(after)[0]).toBe(oldest);
     expect(after.total).toBe(4);
     expect(after.conversations).toHaveLength(4);
+    expect((await listPage(c.agentA, { assignee: 'unassigned', limit: 100 })).total).toBe(3);
   });
 });
