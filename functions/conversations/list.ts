@@ -14,7 +14,7 @@ import { assigneeChannelCounter, assigneeCounter, type ConversationRecord, chann
  * counters. For owners and admins a status alone is one Query on its index (GSI1 per status, GSI2 for
  * both); with an assignee one Query on that assignee's partition of GSI3 per status, and for both
  * statuses the OPEN and CLOSED partitions read side by side and merged by sort key. An agent sees only
- * what docs/product.md: Who sees what lets them (agentSources): their channels' partitions of GSI4,
+ * their own view (agentSources; docs/product.md: Who sees what): their channels' partitions of GSI4,
  * their own of GSI3 and their mention grants, merged the same way. A page costs the same whatever the
  * company's size when it is asked for by cursor; `offset` (kept for API callers) reads and drops the
  * conversations before it.
