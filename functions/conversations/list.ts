@@ -129,7 +129,11 @@ function companySources(companyId: string, filters: ListFilters): Sources {
 }
 
 /** Who is listing: the whole company (owners and admins) or an agent's view (functions/team/visibility.ts). */
-export type ListViewer = LoadedViewer & { companyId: string };
+export type ListViewer = LoadedViewer & {
+  companyId: string;
+  /** An agent's granted conversations, read once a request (the page and its total both need them). */
+  granted: () => Promise<ConversationRecord[]>;
+};
 
 /**
  * An agent's view (docs/product.md: Who sees what): the channel partitions (GSI4) of every channel
@@ -142,13 +146,13 @@ async function agentSources(viewer: ListViewer, filters: ListFilters): Promise<S
   const { companyId, userId } = viewer;
   const visible = visibleChannelIds(viewer) as readonly string[];
   const statuses = statusesOf(filters.status);
-  const granted = (await grantedConversations(companyId, userId)).filter(
+  if (filters.assigneeId === userId) return statuses.map((s) => gsi3(companyId, userId, s)) as [Source, ...Source[]];
+  const granted = (await viewer.granted()).filter(
     (c) =>
       statuses.includes(c.status as 'OPEN' | 'CLOSED') &&
       (filters.assigneeId === undefined || (c.assignee?.id ?? null) === filters.assigneeId),
   );
   const grants: Source = { kind: 'granted', items: granted };
-  if (filters.assigneeId === userId) return statuses.map((s) => gsi3(companyId, userId, s)) as [Source, ...Source[]];
   if (filters.assigneeId !== undefined) {
     const assigneeId = filters.assigneeId;
     const narrowed = visible.length
@@ -199,7 +203,15 @@ export function pageStart(
 
 /** The viewer of a request: nothing read for owners and admins; an agent's inboxes and the channels' routing. */
 export async function listViewerOf(principal: ViewerPrincipal): Promise<ListViewer> {
-  return { ...(await loadViewer(principal)), companyId: principal.companyId };
+  let granted: Promise<ConversationRecord[]> | undefined;
+  return {
+    ...(await loadViewer(principal)),
+    companyId: principal.companyId,
+    granted: () => {
+      granted ??= grantedConversations(principal.companyId, principal.userId);
+      return granted;
+    },
+  };
 }
 
 export async function listConversationPage(principal: ViewerPrincipal, query: ConversationListQuery): Promise<ConversationPage> {
@@ -440,7 +452,7 @@ async function conversationTotal(viewer: ListViewer, filters: ListFilters): Prom
   const names = (counter: (channelId: string, s: 'OPEN' | 'CLOSED') => string) =>
     visible.flatMap((channelId) => statuses.map((s) => counter(channelId, s)));
   const sum = (counts: ReadonlyMap<string, number>, of: readonly string[]) => of.reduce((t, n) => t + (counts.get(n) ?? 0), 0);
-  const elsewhere = (await grantedConversations(companyId, userId)).filter(
+  const elsewhere = (await viewer.granted()).filter(
     (c) => statuses.includes(c.status as 'OPEN' | 'CLOSED') && !visible.includes(c.channelId),
   );
   if (assigneeId !== undefined) {
