@@ -5,11 +5,14 @@ import { prefixQuery } from '../lib/query';
 import { keys } from '../lib/table';
 import type { TransactItem } from '../lib/transact';
 import {
+  assigneeChannelCounter,
   assigneeCounter,
   COMPANY_COUNTERS,
   type CompanyCounter,
   type CompanyCounts,
   type ConversationRecord,
+  channelCounter,
+  hasChannelEntry,
   sumCounts,
 } from './records';
 
@@ -25,22 +28,34 @@ import {
  */
 export const COMPANY_COUNTER_SHARDS = 8;
 
-type CountedAs = Pick<ConversationRecord, 'assignee' | 'status'>;
+type CountedAs = Pick<ConversationRecord, 'assignee' | 'status' | 'channelId'>;
 
 /**
- * The per-assignee counter changes of a conversation whose assignee entry goes from `before` to
- * `after` (undefined: no entry, not counted; records.ts hasAssigneeEntry).
+ * The per-assignee, per-channel and per-assignee-and-channel counter changes of a conversation whose index entries go from
+ * `before` to `after` (undefined: no entry, not counted; records.ts hasAssigneeEntry). `before` is the
+ * item as read: its channel is counted only if it had its channel entry (records.ts hasChannelEntry),
+ * and `after` always has both, as every write of the entries writes them all (conversationIndexEntries).
  */
 export function assigneeCountChanges(before: CountedAs | undefined, after: CountedAs | undefined): Record<string, number> {
   const changes: Record<string, number> = {};
-  const add = (record: CountedAs | undefined, n: number) => {
-    if (!record) return;
-    const name = assigneeCounter(record.assignee?.id ?? null, record.status);
+  const add = (name: string, n: number) => {
     changes[name] = (changes[name] ?? 0) + n;
   };
-  add(before, -1);
-  add(after, 1);
-  // The same assignee and status before and after: nothing moves.
+  if (before) {
+    const assigneeId = before.assignee?.id ?? null;
+    add(assigneeCounter(assigneeId, before.status), -1);
+    if (hasChannelEntry(before as ConversationRecord)) {
+      add(channelCounter(before.channelId, before.status), -1);
+      add(assigneeChannelCounter(assigneeId, before.channelId, before.status), -1);
+    }
+  }
+  if (after) {
+    const assigneeId = after.assignee?.id ?? null;
+    add(assigneeCounter(assigneeId, after.status), 1);
+    add(channelCounter(after.channelId, after.status), 1);
+    add(assigneeChannelCounter(assigneeId, after.channelId, after.status), 1);
+  }
+  // The same assignee, channel and status before and after: nothing moves.
   return Object.fromEntries(Object.entries(changes).filter(([, n]) => n !== 0));
 }
 
@@ -104,4 +119,20 @@ export async function readCompanyCounts(companyId: string): Promise<CompanyCount
     }),
   );
   return sumCounts(Items);
+}
+
+/**
+ * Named counters (assigneeCounter, channelCounter) summed over the shards: one query of just those
+ * attributes. An agent's list total reads its visible channels' and its own assignee counters at once.
+ */
+export async function readNamedCounts(companyId: string, names: readonly string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...prefixQuery(keys.companyWithCountersOf(companyId), { projection: names.map((_, i) => `#n${i}`).join(', ') }),
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+    }),
+  );
+  return new Map(names.map((name) => [name, Items.reduce((total, item) => total + Number(item[name] ?? 0), 0)]));
 }

@@ -29,6 +29,7 @@ const conversation = {
   createdAt: '2026-01-01T09:00:00.000Z',
   assignee: { id: 'u2', name: 'Grace' },
   GSI3PK: 'COMPANY#c1#CONVS#ASSIGNEE#u2#OPEN',
+  GSI4PK: 'COMPANY#c1#CONVS#CHANNEL#ch1#OPEN',
 } as ConversationRecord;
 
 const message = (createdAt: string, body = 'On its way'): MessageRecord => ({
@@ -89,12 +90,17 @@ describe('conversationUpdateItem', () => {
     const update = conversationUpdateItem(conversation, newer, conversationWithMessage(conversation, newer)).Update;
     expect(update?.UpdateExpression).toContain('lastMessage = :lastMessage');
     expect(update?.UpdateExpression).toContain('GSI1SK = :gsi1sk');
-    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt < :at AND GSI3PK = :assigneeEntryBefore');
+    expect(update?.ConditionExpression).toBe(
+      '#status = :statusBefore AND lastMessageAt < :at AND GSI3PK = :assigneeEntryBefore AND GSI4PK = :channelEntryBefore',
+    );
     expect(update?.ExpressionAttributeValues?.[':gsi1sk']).toBe('2026-01-01T10:05:00.000Z#v1');
     expect(update?.ExpressionAttributeValues).toMatchObject({
       ':gsi3pk': 'COMPANY#c1#CONVS#ASSIGNEE#u2#OPEN',
       ':gsi3sk': '2026-01-01T10:05:00.000Z#v1',
+      ':gsi4pk': 'COMPANY#c1#CONVS#CHANNEL#ch1#OPEN',
+      ':gsi4sk': '2026-01-01T10:05:00.000Z#v1',
       ':assigneeEntryBefore': 'COMPANY#c1#CONVS#ASSIGNEE#u2#OPEN',
+      ':channelEntryBefore': 'COMPANY#c1#CONVS#CHANNEL#ch1#OPEN',
     });
   });
 
@@ -106,35 +112,51 @@ describe('conversationUpdateItem', () => {
   });
 
   it('an older message that reopens writes the index entries over the time it read, no later one', () => {
-    const closed = { ...conversation, status: 'CLOSED' as const };
+    const closed = { ...conversation, status: 'CLOSED' as const, GSI4PK: 'COMPANY#c1#CONVS#CHANNEL#ch1#CLOSED' };
     const older = message('2026-01-01T09:59:00.000Z');
     const after = conversationWithMessage(closed, older, { status: 'OPEN' });
     const update = conversationUpdateItem(closed, older, after).Update;
     expect(update?.UpdateExpression).toContain('#status = :status');
     expect(update?.UpdateExpression).not.toContain('lastMessage = :lastMessage');
     expect(update?.ConditionExpression).toBe(
-      '#status = :statusBefore AND lastMessageAt = :lastMessageAt AND GSI3PK = :assigneeEntryBefore',
+      '#status = :statusBefore AND lastMessageAt = :lastMessageAt AND GSI3PK = :assigneeEntryBefore AND GSI4PK = :channelEntryBefore',
     );
     expect(update?.ExpressionAttributeValues?.[':statusBefore']).toBe('CLOSED');
   });
 
   it('on a conversation stored before assignment, writes its assignee entry only while it still has none', () => {
-    const { GSI3PK: _, assignee: __, ...stored } = conversation as ConversationRecord & { GSI3PK: string };
+    const {
+      GSI3PK: _,
+      GSI4PK: ___,
+      assignee: __,
+      ...stored
+    } = conversation as ConversationRecord & { GSI3PK: string; GSI4PK: string };
     const newer = message('2026-01-01T10:05:00.000Z');
     const update = conversationUpdateItem(stored, newer, conversationWithMessage(stored, newer)).Update;
-    expect(update?.ConditionExpression).toBe('#status = :statusBefore AND lastMessageAt < :at AND attribute_not_exists(GSI3PK)');
+    expect(update?.ConditionExpression).toBe(
+      '#status = :statusBefore AND lastMessageAt < :at AND attribute_not_exists(GSI3PK) AND attribute_not_exists(GSI4PK)',
+    );
     expect(update?.ExpressionAttributeValues?.[':gsi3pk']).toBe('COMPANY#c1#CONVS#ASSIGNEE#NONE#OPEN');
   });
 });
 
 describe('conversationUpdateCounts', () => {
-  const closed = { ...conversation, status: 'CLOSED' as const, GSI3PK: 'COMPANY#c1#CONVS#ASSIGNEE#u2#CLOSED' };
+  const closed = {
+    ...conversation,
+    status: 'CLOSED' as const,
+    GSI3PK: 'COMPANY#c1#CONVS#ASSIGNEE#u2#CLOSED',
+    GSI4PK: 'COMPANY#c1#CONVS#CHANNEL#ch1#CLOSED',
+  };
 
-  it('a reopening moves the conversation from its assignee’s closed count to the open one', () => {
+  it('a reopening moves the conversation from its assignee’s and its channel’s closed counts to the open ones', () => {
     const newer = message('2026-01-01T10:05:00.000Z');
     expect(conversationUpdateCounts(closed, newer, conversationWithMessage(closed, newer, { status: 'OPEN' }))).toEqual({
       'assignedClosed#u2': -1,
       'assignedOpen#u2': 1,
+      'channelClosed#ch1': -1,
+      'channelOpen#ch1': 1,
+      'assignedChannelClosed#u2#ch1': -1,
+      'assignedChannelOpen#u2#ch1': 1,
     });
   });
 
@@ -146,11 +168,31 @@ describe('conversationUpdateCounts', () => {
   });
 
   it('counts a conversation stored before assignment when its entry is first written', () => {
-    const { GSI3PK: _, assignee: __, ...stored } = conversation as ConversationRecord & { GSI3PK: string };
+    const {
+      GSI3PK: _,
+      GSI4PK: ___,
+      assignee: __,
+      ...stored
+    } = conversation as ConversationRecord & { GSI3PK: string; GSI4PK: string };
     const newer = message('2026-01-01T10:05:00.000Z');
     const older = message('2026-01-01T09:59:00.000Z');
-    expect(conversationUpdateCounts(stored, newer, conversationWithMessage(stored, newer))).toEqual({ 'assignedOpen#NONE': 1 });
+    expect(conversationUpdateCounts(stored, newer, conversationWithMessage(stored, newer))).toEqual({
+      'assignedOpen#NONE': 1,
+      'channelOpen#ch1': 1,
+      'assignedChannelOpen#NONE#ch1': 1,
+    });
     expect(conversationUpdateCounts(stored, older, conversationWithMessage(stored, older))).toEqual({});
+  });
+
+  it('counts a conversation stored before the channel index in its channel once its entry is first written', () => {
+    const { GSI4PK: _, ...stored } = conversation as ConversationRecord & { GSI4PK: string };
+    const newer = message('2026-01-01T10:05:00.000Z');
+    expect(conversationUpdateCounts(stored, newer, conversationWithMessage(stored, newer))).toEqual({
+      'channelOpen#ch1': 1,
+      'assignedChannelOpen#u2#ch1': 1,
+    });
+    const update = conversationUpdateItem(stored, newer, conversationWithMessage(stored, newer)).Update;
+    expect(update?.ConditionExpression).toContain('GSI3PK = :assigneeEntryBefore AND attribute_not_exists(GSI4PK)');
   });
 });
 

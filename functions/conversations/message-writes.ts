@@ -165,6 +165,8 @@ export function conversationUpdateItem(
           'GSI2SK = :gsi2sk',
           'GSI3PK = :gsi3pk',
           'GSI3SK = :gsi3sk',
+          'GSI4PK = :gsi4pk',
+          'GSI4SK = :gsi4sk',
         ]
       : []),
     ...(after.optedOut !== before.optedOut ? ['optedOut = :optedOut'] : []),
@@ -186,6 +188,8 @@ export function conversationUpdateItem(
       ':gsi2sk': index.GSI2SK,
       ':gsi3pk': index.GSI3PK,
       ':gsi3sk': index.GSI3SK,
+      ':gsi4pk': index.GSI4PK,
+      ':gsi4sk': index.GSI4SK,
     });
   }
   if (newest) values[':lastMessage'] = after.lastMessage;

@@ -66,7 +66,7 @@ export interface ConversationRecord {
    * the note's transaction): they see it from then on (docs/product.md: Who sees what). Absent: none.
    */
   mentionedUserIds?: string[];
-  // Index entries (keys.conversationByStatus / conversationByActivity / conversationByAssignee) live on this item too.
+  // Index entries (keys.conversationByStatus / conversationByActivity / conversationByAssignee / conversationByChannel) live on this item too.
 }
 
 /** What every conversation opened now with a contact on a channel starts with; its first message sets the rest. */
@@ -199,12 +199,13 @@ export function toSharedConversation(conversation: Conversation): SharedConversa
  * that writes it.
  */
 export function conversationIndexEntries(
-  record: Pick<ConversationRecord, 'companyId' | 'id' | 'status' | 'lastMessageAt' | 'assignee'>,
+  record: Pick<ConversationRecord, 'companyId' | 'id' | 'status' | 'lastMessageAt' | 'assignee' | 'channelId'>,
 ) {
   return {
     ...keys.conversationByStatus(record.companyId, record.status, record.lastMessageAt, record.id),
     ...keys.conversationByActivity(record.companyId, record.lastMessageAt, record.id),
     ...keys.conversationByAssignee(record.companyId, record.assignee?.id ?? null, record.status, record.lastMessageAt, record.id),
+    ...keys.conversationByChannel(record.companyId, record.channelId, record.status, record.lastMessageAt, record.id),
   };
 }
 
@@ -227,9 +228,29 @@ export function hasAssigneeEntry(record: ConversationRecord): boolean {
  */
 export function assigneeEntryUnchanged(read: ConversationRecord): { expression: string; values: Record<string, unknown> } {
   const entry = (read as { GSI3PK?: unknown }).GSI3PK;
-  return typeof entry === 'string'
-    ? { expression: 'GSI3PK = :assigneeEntryBefore', values: { ':assigneeEntryBefore': entry } }
-    : { expression: 'attribute_not_exists(GSI3PK)', values: {} };
+  const assignee =
+    typeof entry === 'string'
+      ? { expression: 'GSI3PK = :assigneeEntryBefore', values: { ':assigneeEntryBefore': entry } }
+      : { expression: 'attribute_not_exists(GSI3PK)', values: {} };
+  // The channel entry is counted from what was read too (hasChannelEntry): a parallel write that adds it
+  // to a conversation stored before it must not have it counted twice.
+  const channel = (read as { GSI4PK?: unknown }).GSI4PK;
+  return typeof channel === 'string'
+    ? {
+        expression: `${assignee.expression} AND GSI4PK = :channelEntryBefore`,
+        values: { ...assignee.values, ':channelEntryBefore': channel },
+      }
+    : { expression: `${assignee.expression} AND attribute_not_exists(GSI4PK)`, values: assignee.values };
+}
+
+/**
+ * Whether the stored item has its channel entry (GSI4). Conversations stored before it have none until
+ * their next change writes it and counts it (channelCounter) in one transaction, as with the assignee
+ * entry (hasAssigneeEntry): an agent's list and its total leave them out meanwhile
+ * (docs/architecture.md §4).
+ */
+export function hasChannelEntry(record: ConversationRecord | Record<string, unknown>): boolean {
+  return typeof (record as { GSI4PK?: unknown }).GSI4PK === 'string';
 }
 
 /**
@@ -251,6 +272,24 @@ export const COMPANY_COUNTERS = {
  */
 export const assigneeCounter = (assigneeId: string | null, status: ConversationStatus) =>
   `${status === 'OPEN' ? 'assignedOpen' : 'assignedClosed'}#${assigneeId ?? 'NONE'}`;
+
+/**
+ * The counter of a channel's conversations of one status that have their channel entry (GSI4), on the
+ * company's counter shards: an agent's list total sums those of the channels they see. One attribute
+ * per channel and status (channels are few).
+ */
+export const channelCounter = (channelId: string, status: ConversationStatus) =>
+  `${status === 'OPEN' ? 'channelOpen' : 'channelClosed'}#${channelId}`;
+
+/**
+ * The counter of one assignee's (null: unassigned) conversations of one status on one channel, with
+ * their channel entry, on the same shards: an agent's totals count a colleague's or their own
+ * conversations on the channels they see without reading them. One attribute per assignee, channel
+ * and status that ever met (an assignee is one who sees the channel: mayBeAssigned), so a team of 20
+ * on 10 numbers keeps a shard near 30 KB of DynamoDB's 400 KB.
+ */
+export const assigneeChannelCounter = (assigneeId: string | null, channelId: string, status: ConversationStatus) =>
+  `${status === 'OPEN' ? 'assignedChannelOpen' : 'assignedChannelClosed'}#${assigneeId ?? 'NONE'}#${channelId}`;
 
 export type CompanyCounter = keyof typeof COMPANY_COUNTERS;
 export type CompanyCounts = Record<CompanyCounter, number>;

@@ -212,6 +212,20 @@ export const keys = {
     GSI3SK: `${lastMessageAt}#${conversationId}`,
   }),
   /**
+   * The channel index entry (GSI4) on the conversation item: a channel's conversations of one status.
+   * Visibility follows the channel's routing now, so the entry names the channel, never an inbox.
+   */
+  conversationByChannel: (
+    companyId: string,
+    channelId: string,
+    status: string,
+    lastMessageAt: string,
+    conversationId: string,
+  ) => ({
+    GSI4PK: `COMPANY#${companyId}#CONVS#CHANNEL#${channelId}#${status}`,
+    GSI4SK: `${lastMessageAt}#${conversationId}`,
+  }),
+  /**
    * An agent mentioned in a conversation they would not see otherwise: the mention lets them see it
    * (shared/visibility.ts). One per agent and conversation; a member's are one prefix Query, few by
    * nature (a mention across inboxes), so an agent's list merges them whole.

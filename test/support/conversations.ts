@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { BatchWriteCommand, type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { searchTerms } from '../../functions/contacts/search-terms';
 import {
+  assigneeChannelCounter,
   assigneeCounter,
   COMPANY_COUNTERS,
   type ContactRecord,
   type ConversationRecord,
+  channelCounter,
   conversationIndexEntries,
   type MessageRecord,
   type MessageSidRecord,
@@ -113,8 +115,15 @@ export async function seedConversations(
   // Each assignee's (and the unassigned) open and closed counts, as the product keeps them.
   const byAssignee = new Map<string, number>();
   for (const c of conversations) {
-    const name = assigneeCounter(c.assignee?.id ?? null, c.status);
-    byAssignee.set(name, (byAssignee.get(name) ?? 0) + 1);
+    // And the channel's, alone and with the assignee, as every conversation written now has its channel entry.
+    const assigneeId = c.assignee?.id ?? null;
+    for (const name of [
+      assigneeCounter(assigneeId, c.status),
+      channelCounter(c.channelId, c.status),
+      assigneeChannelCounter(assigneeId, c.channelId, c.status),
+    ]) {
+      byAssignee.set(name, (byAssignee.get(name) ?? 0) + 1);
+    }
   }
   const assigned = [...byAssignee];
   await table.client.send(

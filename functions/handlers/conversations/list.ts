@@ -4,8 +4,5 @@ import { listUnreadPage } from '../../conversations/unread-window';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(listConversations, async ({ principal, query }) => ({
-  data:
-    query.unread === 'true'
-      ? await listUnreadPage(principal.companyId, principal.userId, query)
-      : await listConversationPage(principal.companyId, principal.userId, query),
+  data: query.unread === 'true' ? await listUnreadPage(principal, query) : await listConversationPage(principal, query),
 }));

@@ -3,5 +3,5 @@ import { countUnread } from '../../conversations/unread-window';
 import { defineHandler } from '../../lib/define-handler';
 
 export const handler = defineHandler(unreadConversations, async ({ principal }) => ({
-  data: await countUnread(principal.companyId, principal.userId),
+  data: await countUnread(principal),
 }));
