@@ -58,6 +58,18 @@ describe('a removal whose passes stopped', () => {
       addTeamMember(owner, { name: 'Grace Hopper', origin: origin() }),
       withChannel(owner, undefined, { origin: origin() }),
     ]);
+    // Grace sees the number's conversations through its inbox, so she may be given them
+    // (docs/product.md: Who sees what).
+    const as = { token: owner.tokens.accessToken };
+    const inbox = await gateway.callRoute(endpoints.createInbox, { ...as, body: { name: 'Support' } });
+    const inboxId = inbox.body.data.inbox.id;
+    await gateway.callRoute(endpoints.addInboxMember, { ...as, params: { id: inboxId }, body: { userId: grace.user.id } });
+    const routed = await gateway.callRoute(endpoints.updateChannelRouting, {
+      ...as,
+      params: { id: channel.id },
+      body: { routingType: 'INBOX', routingTargetId: inboxId },
+    });
+    expect(routed.status, JSON.stringify(routed.body)).toBe(200);
   }, 60_000);
 
   /** A member with `open` open and `closed` closed conversations assigned, numbers from `firstPhone`. */
@@ -85,7 +97,7 @@ describe('a removal whose passes stopped', () => {
     const team = await gateway.callRoute(endpoints.listUsers, { token: owner.tokens.accessToken });
     expect(team.body.data.users.map((u) => u.id)).not.toContain(leaver.user.id);
     expect((await listed(owner, { status: 'BOTH', assignee: leaver.user.id })).total).toBe(35);
-    const tab = await openTab(grace);
+    const tab = await openTab(owner);
 
     await gateway.runScheduled('memberRemovals', {});
 

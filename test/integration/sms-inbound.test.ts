@@ -93,6 +93,8 @@ describe('an inbound text', () => {
       picturesBlockedBy: null,
       messages: [message],
       olderCursor: null,
+      // Who may be assigned it or mentioned: the owner alone (docs/product.md: Who sees what).
+      members: [{ id: line.account.user.id, name: line.account.user.name }],
     });
   });
 

@@ -56,11 +56,10 @@ describe('an internal note', () => {
         mentions: [],
         smsMessage: { providerMessageId: null, segments: 0, errorCode: null },
       });
-      // Those who see the conversation hear it, the author too (their other tabs); Grace, an agent of no
-      // inbox, does not see a number routed to no one (docs/product.md: Who sees what).
+      // Those who see the conversation hear it, the author too (their other tabs), and Grace through the
+      // number's inbox (docs/product.md: Who sees what; who does not hear it: conversation-events-audience.test.ts).
       expect((await socket.next('note_added')).data).toEqual({ conversationId, message: note });
-      await graceSocket.beat();
-      expect(graceSocket.log.filter((e) => e.type === 'note_added')).toEqual([]);
+      expect((await graceSocket.next('note_added')).data).toEqual({ conversationId, message: note });
 
       const after = (await readConversation(ada, conversationId)).body.data.conversation;
       expect(after).toMatchObject({
