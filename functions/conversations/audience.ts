@@ -6,7 +6,7 @@ import { db } from '../lib/db';
 import { logError } from '../lib/log';
 import { keys } from '../lib/table';
 import { type Audience, publish } from '../realtime/publish';
-import { membersWhoSee } from '../team/visibility';
+import { channelRoutingNow, membersWhoSee } from '../team/visibility';
 import type { ConversationRecord } from './records';
 
 /**
@@ -28,18 +28,6 @@ export interface AudienceOptions {
   mentioned?: readonly string[];
 }
 
-/** A channel's routing now; undefined when the channel is gone (then owners and admins only). */
-export async function channelRouting(companyId: string, channelId: string): Promise<ChannelRouting | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.channel(companyId, channelId),
-      ProjectionExpression: 'routingType, routingTargetId',
-    }),
-  );
-  return Item ? { routingType: Item.routingType, routingTargetId: Item.routingTargetId ?? null } : undefined;
-}
-
 /**
  * The members who see the conversation now, as an audience: a Query of the company's members and, for
  * an inbox's channel, one of its members (functions/team/visibility.ts), beside a read of the channel
@@ -49,7 +37,7 @@ export async function channelRouting(companyId: string, channelId: string): Prom
 export async function conversationAudience(conversation: SeenConversation, options: AudienceOptions = {}): Promise<Audience> {
   const { companyId } = conversation;
   try {
-    const routing = options.routing ?? (await channelRouting(companyId, conversation.channelId));
+    const routing = options.routing ?? (await channelRoutingNow(companyId, conversation.channelId));
     const mentioned = [...(conversation.mentionedUserIds ?? []), ...(options.mentioned ?? [])];
     const members = await membersWhoSee(companyId, {
       routing,

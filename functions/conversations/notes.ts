@@ -8,13 +8,13 @@ import { tableName } from '../lib/config';
 import { keys } from '../lib/table';
 import { named, transact } from '../lib/transact';
 import { listCompanyUsers } from '../settings/users';
-import { membersWhoSee } from '../team/visibility';
+import { channelRoutingNow, membersWhoSee } from '../team/visibility';
 import { conversationAudience, publishToViewers } from './audience';
 import { messageByIdPutItem, messagePutItem, messageTime, untilCommitted } from './message-writes';
 import { addMentions } from './read-markers';
 import { type ConversationRecord, type MessageRecord, toMessage } from './records';
 import { conversationNotFound } from './thread';
-import { channelRouting, getVisibleConversation, type Reader, seeableConversation } from './visible-conversation';
+import { getVisibleConversation, type Reader, seeableConversation } from './visible-conversation';
 
 /**
  * Internal notes: stored in the thread like a message (so they read in order with the texts
@@ -102,7 +102,7 @@ async function mentionGrantsNeeded(
 ): Promise<string[]> {
   const others = mentions.filter((m) => m.id !== authorId);
   if (others.length === 0) return [];
-  const routing = await channelRouting(conversation.companyId, conversation.channelId);
+  const routing = await channelRoutingNow(conversation.companyId, conversation.channelId);
   const { assigneeId, mentionedUserIds } = seeableConversation(conversation);
   const seeing = new Set(
     (await membersWhoSee(conversation.companyId, { routing, assigneeId, mentionedUserIds })).map((m) => m.id),

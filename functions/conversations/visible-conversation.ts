@@ -1,12 +1,15 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type MemberRef, notAssignableMessage } from '../../shared/contract/conversations';
-import { type ChannelRouting, mayBeAssigned, type Seeable, seesWholeCompany } from '../../shared/visibility';
+import { mayBeAssigned, type Seeable, seesWholeCompany } from '../../shared/visibility';
 import { getUser } from '../auth/accounts';
 import { type AppError, conflict } from '../lib/app-error';
-import { tableName } from '../lib/config';
-import { db } from '../lib/db';
-import { keys } from '../lib/table';
-import { type LoadedViewer, loadViewer, membersWhoSee, type ViewerPrincipal, viewerSees } from '../team/visibility';
+import {
+  channelRoutingNow,
+  type LoadedViewer,
+  loadViewer,
+  membersWhoSee,
+  type ViewerPrincipal,
+  viewerSees,
+} from '../team/visibility';
 import type { ConversationRecord } from './records';
 import { conversationNotFound, findConversationRecord } from './thread';
 
@@ -47,24 +50,12 @@ export async function getVisibleConversation(
   return record;
 }
 
-/** A channel's routing now; undefined once the channel is gone (then only owners and admins see its conversations). */
-export async function channelRouting(companyId: string, channelId: string): Promise<ChannelRouting | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.channel(companyId, channelId),
-      ProjectionExpression: 'routingType, routingTargetId',
-    }),
-  );
-  return Item ? { routingType: Item.routingType, routingTargetId: Item.routingTargetId ?? null } : undefined;
-}
-
 /**
  * The members who may be assigned the conversation or be offered in its mention list: owners, admins
  * and the agents who see it without an assignment (shared/visibility.ts mayBeAssigned), by name.
  */
 export async function assignableMembers(record: ConversationRecord): Promise<MemberRef[]> {
-  const routing = await channelRouting(record.companyId, record.channelId);
+  const routing = await channelRoutingNow(record.companyId, record.channelId);
   const members = await membersWhoSee(record.companyId, { routing, mentionedUserIds: record.mentionedUserIds ?? [] });
   return members.map(({ id, name }) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -1,6 +1,9 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../shared/contract/auth';
 import { type ChannelRouting, type Seeable, sees, seesChannel, seesWholeCompany, type Viewer } from '../../shared/visibility';
 import type { UserRecord } from '../auth/accounts';
+import { tableName } from '../lib/config';
+import { db } from '../lib/db';
 import { queryPrefix } from '../lib/query';
 import { keys } from '../lib/table';
 import type { ChannelRecord } from '../settings/records';
@@ -72,4 +75,17 @@ export async function membersWhoSee(companyId: string, item: Seeable): Promise<{
     .filter((u) => !u.removedAt)
     .filter((u) => sees({ userId: u.id, role: u.role, inboxIds: inInbox.includes(u.id) && inboxId ? [inboxId] : [] }, item))
     .map((u) => ({ id: u.id, name: u.name, role: u.role }));
+}
+
+/** A channel's routing now; undefined once the channel is gone (then only owners and admins see what came in on it). */
+export async function channelRoutingNow(companyId: string, channelId: string | undefined): Promise<ChannelRouting | undefined> {
+  if (!channelId) return undefined;
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.channel(companyId, channelId),
+      ProjectionExpression: 'routingType, routingTargetId',
+    }),
+  );
+  return Item ? routingOf(Item as Pick<ChannelRecord, 'routingType' | 'routingTargetId'>) : undefined;
 }

@@ -1,9 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ChannelRouting } from '../../shared/visibility';
-import { tableName } from '../lib/config';
-import { db } from '../lib/db';
-import { keys } from '../lib/table';
-import { type LoadedViewer, membersWhoSee, viewerSees } from '../team/visibility';
+import { channelRoutingNow, type LoadedViewer, membersWhoSee, viewerSees } from '../team/visibility';
 import { type CallRecord, handledByOf } from './call-records';
 
 /**
@@ -17,22 +12,9 @@ export function viewerSeesCall(viewer: LoadedViewer, call: Pick<CallRecord, 'cha
   return viewerSees(viewer, { channelId: call.channelId, handledBy: handledByOf(call) });
 }
 
-/** The channel's routing now; undefined for a channel that is gone (or a call without one). */
-async function routingNow(companyId: string, channelId: string): Promise<ChannelRouting | undefined> {
-  if (!channelId) return undefined;
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.channel(companyId, channelId),
-      ProjectionExpression: 'routingType, routingTargetId',
-    }),
-  );
-  return Item ? { routingType: Item.routingType, routingTargetId: Item.routingTargetId ?? null } : undefined;
-}
-
 /** The members who see the call now: the audience of its events (call_answered, call_ended, voicemail_received). */
 export async function callAudience(call: CallOfChannel): Promise<string[]> {
-  const routing = await routingNow(call.companyId, call.channelId);
+  const routing = await channelRoutingNow(call.companyId, call.channelId);
   const members = await membersWhoSee(call.companyId, { routing, handledBy: handledByOf(call) });
   return members.map((m) => m.id);
 }

@@ -6,6 +6,7 @@ import { formatPhoneNumber } from '../../shared/phone-numbers';
 import { callRoute } from '../support/api';
 import { launchBrowser, seen, signedInTab, tabsClosedAfterEach, UI_TIMEOUT_MS, web } from '../support/browser';
 import { endpoints } from '../support/endpoints';
+import { CAPTURE_NOTIFICATIONS, hideTab, shownNotifications } from '../support/notifications';
 import { createInbox } from '../support/settings';
 import { newPhone, type SmsLine, smsLine, textIn } from '../support/sms';
 import { addTeamMember } from '../support/team';
@@ -26,33 +27,6 @@ afterAll(async () => {
   await browser?.close();
 });
 const tabs = tabsClosedAfterEach();
-
-/** The page's Notification, recorded (a headless browser shows none), and the tab's visibility the test's to set. */
-const CAPTURE_NOTIFICATIONS = () => {
-  const notices: { title: string; body: string }[] = [];
-  const Real = window.Notification;
-  function Captured(this: { onclick: null; close: () => void }, title: string, options?: NotificationOptions) {
-    this.onclick = null;
-    this.close = () => {};
-    notices.push({ title, body: options?.body ?? '' });
-  }
-  Object.defineProperty(Captured, 'permission', { get: () => Real.permission });
-  Object.assign(Captured, { requestPermission: () => Real.requestPermission() });
-  Object.assign(window, { Notification: Captured, __notices: notices });
-  let hidden = false;
-  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
-  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
-  Object.assign(window, {
-    __hide(on: boolean) {
-      hidden = on;
-      document.dispatchEvent(new Event('visibilitychange'));
-    },
-  });
-};
-const notices = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __notices: { title: string; body: string }[] }).__notices);
-const hide = (page: Page, on: boolean) =>
-  page.evaluate((value) => (window as unknown as { __hide(on: boolean): void }).__hide(value), on);
 
 /** The list's row of a conversation, by the contact's number as shown. */
 const rowOf = (page: Page, number: string) =>
@@ -94,7 +68,7 @@ describe('an agent of one inbox', () => {
     await (await seen(page.getByRole('button', { name: 'Turn on desktop notifications' }))).click();
     await seen(page.getByText('Desktop notifications on'));
     await seen(page.getByText('No open conversations'));
-    await hide(page, true);
+    await hideTab(page, true);
 
     // Support's customer first: had it been sent to her socket, it would arrive before Sales' text.
     const [other, hers] = [newPhone(), newPhone()];
@@ -103,10 +77,10 @@ describe('an agent of one inbox', () => {
     expect((await textIn(sales, { from: hers, body: 'Do you ship to Canada?' })).status).toBe(200);
     const [otherNumber, herNumber] = [formatPhoneNumber(other, 'US'), formatPhoneNumber(hers, 'US')];
     await expect
-      .poll(() => notices(page), { timeout: UI_TIMEOUT_MS })
+      .poll(() => shownNotifications(page), { timeout: UI_TIMEOUT_MS })
       .toEqual([{ title: herNumber, body: 'Do you ship to Canada?' }]);
 
-    await hide(page, false);
+    await hideTab(page, false);
     await seen(rowOf(page, herNumber).getByText('1 unread'));
     expect(await rowOf(page, otherNumber).count()).toBe(0);
     // The badge and the title count what she sees (GET unread), never a count worked out from events:

@@ -4,6 +4,7 @@ import { socketPath } from '../../shared/contract/realtime-events';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
 import type { Account } from '../support/api';
 import { launchBrowser, PHONE, reached, seen, signedInTab, tabsClosedAfterEach, UI_TIMEOUT_MS, web } from '../support/browser';
+import { CAPTURE_NOTIFICATIONS, clickFirstNotification, hideTab, shownNotifications } from '../support/notifications';
 import { newPhone, type SmsLine, sendText, smsLine, textIn } from '../support/sms';
 import { addTeamMember } from '../support/team';
 import { listPage, markRead, shareInbox, unreadOf, unreadSummary } from '../support/team-inbox';
@@ -128,37 +129,6 @@ describe('unread conversations and notes', () => {
   });
 });
 
-/**
- * The page's Notification is wrapped to record what the app shows (a headless browser shows nothing),
- * and its visibility is the test's to set: `__hide(true)` sends the tab to the background.
- */
-const CAPTURE_NOTIFICATIONS = () => {
-  const notices: { title: string; body: string; onclick: (() => void) | null }[] = [];
-  const Real = window.Notification;
-  function Captured(this: { onclick: (() => void) | null; close: () => void }, title: string, options?: NotificationOptions) {
-    this.onclick = null;
-    this.close = () => {};
-    notices.push(Object.assign(this, { title, body: options?.body ?? '' }));
-  }
-  Object.defineProperty(Captured, 'permission', { get: () => Real.permission });
-  Object.assign(Captured, { requestPermission: () => Real.requestPermission() });
-  Object.assign(window, { Notification: Captured, __notices: notices });
-  let hidden = false;
-  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
-  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
-  Object.assign(window, {
-    __hide(on: boolean) {
-      hidden = on;
-      document.dispatchEvent(new Event('visibilitychange'));
-    },
-  });
-};
-
-const notices = (page: Page) =>
-  page.evaluate(() =>
-    (window as unknown as { __notices: { title: string; body: string }[] }).__notices.map(({ title, body }) => ({ title, body })),
-  );
-
 describe('desktop notifications', () => {
   it('after the opt-in, a text arriving in a hidden tab shows one; clicking it opens the conversation; none while visible or for replies', async () => {
     const phone = newPhone();
@@ -178,26 +148,23 @@ describe('desktop notifications', () => {
     // Visible: nothing.
     await inbound(phone, 'First question');
     await seen(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Conversations \d+ unread$/ }));
-    expect(await notices(page)).toEqual([]);
+    expect(await shownNotifications(page)).toEqual([]);
 
-    await page.evaluate(() => (window as unknown as { __hide(on: boolean): void }).__hide(true));
+    await hideTab(page, true);
     await inbound(phone, 'Parcel arrived damaged\nPhotos to follow');
     await expect
-      .poll(() => notices(page), { timeout: UI_TIMEOUT_MS })
+      .poll(() => shownNotifications(page), { timeout: UI_TIMEOUT_MS })
       .toEqual([{ title: number, body: 'Parcel arrived damaged' }]);
 
     // The person's own reply (from another of their tabs) tells nothing.
     const conversationId = await idOf(phone);
     expect((await sendText(line.account, conversationId, 'Sorry to hear that')).status).toBe(201);
     await inbound(phone, 'Thanks');
-    await expect.poll(async () => (await notices(page)).length, { timeout: UI_TIMEOUT_MS }).toBe(2);
-    expect((await notices(page)).map((n) => n.body)).toEqual(['Parcel arrived damaged', 'Thanks']);
+    await expect.poll(async () => (await shownNotifications(page)).length, { timeout: UI_TIMEOUT_MS }).toBe(2);
+    expect((await shownNotifications(page)).map((n) => n.body)).toEqual(['Parcel arrived damaged', 'Thanks']);
 
     // Clicking the notification brings the tab to that conversation.
-    await page.evaluate(() => {
-      const [first] = (window as unknown as { __notices: { onclick: (() => void) | null }[] }).__notices;
-      first?.onclick?.();
-    });
+    await clickFirstNotification(page);
     await reached(page, `/conversations/${conversationId}`);
     await seen(page.getByRole('heading', { name: number, level: 2 }));
     expect(tab.errors).toEqual([]);
