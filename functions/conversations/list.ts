@@ -203,15 +203,12 @@ export function pageStart(
 
 /** The viewer of a request: nothing read for owners and admins; an agent's inboxes and the channels' routing. */
 export async function listViewerOf(principal: ViewerPrincipal): Promise<ListViewer> {
-  let granted: Promise<ConversationRecord[]> | undefined;
-  return {
-    ...(await loadViewer(principal)),
-    companyId: principal.companyId,
-    granted: () => {
-      granted ??= grantedConversations(principal.companyId, principal.userId);
-      return granted;
-    },
-  };
+  // An agent's grants are read beside their viewer (every agent's page needs both); owners' never.
+  const [viewer, granted] = await Promise.all([
+    loadViewer(principal),
+    seesWholeCompany(principal.role) ? [] : grantedConversations(principal.companyId, principal.userId),
+  ]);
+  return { ...viewer, companyId: principal.companyId, granted: async () => granted };
 }
 
 export async function listConversationPage(principal: ViewerPrincipal, query: ConversationListQuery): Promise<ConversationPage> {
