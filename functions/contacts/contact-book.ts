@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { type Contact, INVALID_PHONE_NUMBER } from '../../shared/contract/contacts';
+import { type Contact, INVALID_PHONE_NUMBER, type SharedContact } from '../../shared/contract/contacts';
 import { checkPhoneNumber, toCountryCode } from '../../shared/phone-numbers';
 import { defaultCountry } from '../company/settings';
 import type { ContactRecord } from '../conversations/records';
@@ -112,7 +112,7 @@ export interface ContactInput {
  * A new contact. The number is read in the company's country and stored as E.164; the uniqueness
  * item in the same transaction makes the second of two creates of one number a 409.
  */
-export async function createContact(companyId: string, input: ContactInput): Promise<Contact> {
+export async function createContact(companyId: string, input: ContactInput, viewer?: LoadedViewer): Promise<Contact> {
   const check = checkPhoneNumber(input.phoneNumber, toCountryCode(await defaultCountry(companyId)));
   if (!check.ok) {
     const message = check.problem === 'EMPTY' ? 'Phone number is required' : INVALID_PHONE_NUMBER;
@@ -129,7 +129,7 @@ export async function createContact(companyId: string, input: ContactInput): Pro
     if (result.failed('contactPhone')) throw conflict('A contact with this phone number already exists.');
     throw result.error;
   }
-  return toContact(contact);
+  return toContact(contact, viewer);
 }
 
 export type ContactChanges = Partial<Pick<ContactInput, 'name' | 'email' | 'notes'>>;
@@ -138,7 +138,12 @@ export type ContactChanges = Partial<Pick<ContactInput, 'name' | 'email' | 'note
  * Changes name, e-mail or notes (never the number), and the search entries with them. Conditioned on
  * the name and e-mail read, so two edits at once cannot leave entries of a name the contact lost.
  */
-export async function updateContact(companyId: string, contactId: string, changes: ContactChanges): Promise<Contact> {
+export async function updateContact(
+  companyId: string,
+  contactId: string,
+  changes: ContactChanges,
+  viewer?: LoadedViewer,
+): Promise<Contact> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const before = await getContact(companyId, contactId);
     if (!before) throw contactNotFound();
@@ -185,7 +190,7 @@ export async function updateContact(companyId: string, contactId: string, change
           ],
         }),
       );
-      return toContact(after);
+      return toContact(after, viewer);
     } catch (error) {
       // Deleted or edited meanwhile: read it again.
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -223,4 +228,10 @@ export async function deleteContact(companyId: string, contactId: string): Promi
     if (error instanceof TransactionCanceledException) throw contactNotFound();
     throw error;
   }
+}
+
+/** The contact as an event tells the whole company: no counts, which are each reader's. */
+export function toSharedContact(contact: Contact): SharedContact {
+  const { callCount: _calls, conversationCount: _conversations, ...shared } = contact;
+  return shared;
 }

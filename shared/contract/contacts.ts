@@ -27,6 +27,11 @@ export const ContactSchema = z.object({
   createdAt: z.string(),
 });
 export type Contact = z.infer<typeof ContactSchema>;
+/**
+ * A contact as an event tells every member of it: without its counts, which are each reader's (an
+ * agent counts only what they see: docs/product.md: Who sees what).
+ */
+export type SharedContact = Omit<Contact, 'callCount' | 'conversationCount'>;
 
 const name = z
   .string({ error: 'Name must be text' })

@@ -4,7 +4,7 @@
  */
 import type { Call, CallStatus } from './calls';
 import type { ChannelHealthBrief } from './channel-health';
-import type { Contact } from './contacts';
+import type { SharedContact } from './contacts';
 import type { ConversationStatus, MemberRef, Message, SharedConversation } from './conversations';
 import type { AnsweredSocketContract } from './route';
 import type { TeamUser } from './settings';
@@ -125,8 +125,8 @@ export interface ServerEvents {
   voicemail_received: { callId: string; call: Call };
   /** To the company: a channel's health status changed (a check found drift, or a repair put it right). */
   channel_health_changed: { channelId: string; health: ChannelHealthBrief };
-  /** To the company: a contact was created or edited (as saved), or deleted (contact null). */
-  contact_changed: { contactId: string; contact: Contact | null };
+  /** To the company: a contact was created or edited (as saved, without its counts), or deleted (contact null). */
+  contact_changed: { contactId: string; contact: SharedContact | null };
   /**
    * To the company: an invitation was sent or sent again (`invitation` as the pending list shows it
    * now), or revoked, or withdrawn with its sender's removal or demotion (`invitation` null).

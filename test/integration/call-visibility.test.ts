@@ -334,6 +334,21 @@ describe("the contact's counts by who sees what", () => {
     expect(await counts(support)).toEqual({ calls: 0, conversations: 1 });
     expect(await counts(liner)).toEqual({ calls: 1, conversations: 0 });
     expect(await counts(stranger)).toEqual({ calls: 0, conversations: 0 });
+
+    // An agent's edit answers with their counts; the event that tells the others carries none.
+    const contactId = (await callRoute(endpoints.listContacts, { token: owner.tokens.accessToken, query: { search: caller } }))
+      .body.data.contacts[0]?.id as string;
+    const edited = await callRoute(endpoints.updateContact, {
+      params: { id: contactId },
+      token: support.tokens.accessToken,
+      body: { notes: 'Asked about a refund' },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data.contact).toMatchObject({ callCount: 0, conversationCount: 1 });
+    const told = await sockets.owner.next('contact_changed');
+    expect(told.data.contact).toMatchObject({ id: contactId, notes: 'Asked about a refund' });
+    expect(told.data.contact).not.toHaveProperty('callCount');
+    expect(told.data.contact).not.toHaveProperty('conversationCount');
   });
 });
 
