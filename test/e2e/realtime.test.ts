@@ -1,10 +1,13 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../functions/lib/table';
 import { socketPath } from '../../shared/contract/realtime-events';
 import { type Account, signUp } from '../support/api';
-import { gone, launchBrowser, seen, signedInTab, type Tab, UI_TIMEOUT_MS } from '../support/browser';
+import { gone, launchBrowser, PHONE, seen, signedInTab, type Tab, UI_TIMEOUT_MS } from '../support/browser';
 import { endpoints } from '../support/endpoints';
 import { closeSocketsOf, socketCount } from '../support/sockets';
+import { testTable } from '../support/table';
 import { addTeamMember } from '../support/team';
 
 let browser: Browser;
@@ -25,6 +28,27 @@ async function closeTab(tab: Tab) {
 
 const onlineMark = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(name) }).getByText('Online');
 
+/** The Last Active cell of a person's row, as it reads on screen. */
+const lastActive = (page: Page, name: string) =>
+  page
+    .getByRole('row', { name: new RegExp(name) })
+    .getByRole('cell')
+    .nth(2)
+    .innerText();
+
+/** As if they signed in `minutes` ago and have used the app since without signing in again. */
+async function signedInMinutesAgo(account: Account, minutes: number) {
+  const { client, tableName } = testTable();
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.user(account.company.id, account.user.id),
+      UpdateExpression: 'SET lastActiveAt = :at',
+      ExpressionAttributeValues: { ':at': new Date(Date.now() - minutes * 60_000).toISOString() },
+    }),
+  );
+}
+
 /**
  * Runs the page's clock (Playwright's, installed before load) a second at a time until `check` holds:
  * the page's timers fire as its time passes, and the test waits for none of them in real time.
@@ -43,22 +67,32 @@ async function runPageClockUntil(page: Page, check: () => Promise<boolean>): Pro
 }
 
 describe('presence and the live socket', () => {
-  it('two colleagues see each other come online and go offline on the Team page', async () => {
+  it('two colleagues see each other come online and go offline on the Team page; Last Active then reads Just now', async () => {
     const owner = await signUp({ name: 'Ada Lovelace' });
     const colleague = await addTeamMember(owner, { name: 'Grace Hopper' });
+    // What Ada's page reads of Grace until she comes: Online must win over it, and Just now replace it.
+    await signedInMinutesAgo(colleague, 10);
 
     const ada = await signedIn(owner, '/settings/team');
     await seen(ada.page.getByRole('row', { name: /Grace Hopper/ }));
     await seen(onlineMark(ada.page, 'Ada Lovelace'));
-    expect(await onlineMark(ada.page, 'Grace Hopper').count()).toBe(0);
+    expect(await lastActive(ada.page, 'Grace Hopper')).toBe('10m ago');
 
     const grace = await signedIn(colleague, '/settings/team');
     await seen(onlineMark(ada.page, 'Grace Hopper'));
     await seen(onlineMark(grace.page, 'Ada Lovelace'));
 
+    // Leaving ends her socket, as closing the tab does: the server records the moment she left.
     await grace.page.getByRole('button', { name: 'Logout' }).click();
     await gone(onlineMark(ada.page, 'Grace Hopper'));
+    await expect.poll(() => lastActive(ada.page, 'Grace Hopper'), { timeout: UI_TIMEOUT_MS }).toBe('Just now');
+
+    await ada.page.setViewportSize(PHONE);
+    // On a phone the cell names itself; time may have passed, so only its words are checked.
+    await expect.poll(() => lastActive(ada.page, 'Grace Hopper'), { timeout: UI_TIMEOUT_MS }).toMatch(/^Last active: \S/);
+    expect(await lastActive(ada.page, 'Ada Lovelace')).toBe('Online');
     expect(ada.errors).toEqual([]);
+    expect(grace.errors).toEqual([]);
     await Promise.all([closeTab(ada), closeTab(grace)]);
   });
 
