@@ -1,10 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWILIO_WEBHOOKS } from '../../shared/contract/route';
-import { type Account, callRoute, signUp, stack } from '../support/api';
+import { type Account, signUp, stack } from '../support/api';
 import { gone, launchBrowser, PHONE, reached, seen, signedInTab, type Tab, UI_TIMEOUT_MS, web } from '../support/browser';
-import { endpoints } from '../support/endpoints';
-import { newTwilioAccount } from '../support/twilio';
 
 /**
  * The settings journey of a new company in the browser, against the local stack and its Twilio
@@ -274,41 +272,33 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
     expect(errors).toEqual([]);
   });
 
-  // Uses what the journey above set up: a connected provider, two channels, an inbox.
-  it('fits a 360 px phone: every settings page, with the whole settings menu on screen', async () => {
-    const phone = await signedInTab(browser, account, { viewport: PHONE, colorScheme: 'dark' });
+  // Uses what the journey above set up: a connected provider, two channels, an inbox. One tab moves
+  // through the pages by the Settings menu, as a person does: a page load would start the app again.
+  it('fits a 360 px phone: every settings page with the whole settings menu on screen, the team member rows, and the import dialog with a number pointed at another application', async () => {
+    const phone = await signedInTab(browser, account, { viewport: PHONE, colorScheme: 'dark', path: '/settings/providers' });
     try {
       const { page } = phone;
       const width = () => page.evaluate(() => document.documentElement.scrollWidth);
-      const pages: [string, Locator][] = [
-        ['/settings/providers', page.getByText('2 channels')],
-        ['/settings/channels', page.getByRole('heading', { name: 'Phone Numbers (2)' })],
-        ['/settings/inboxes', page.getByRole('heading', { name: 'Support' })],
-        ['/settings/team', page.getByText('Showing 1 team member')],
+      const settingsMenu = page.getByRole('navigation', { name: 'Settings' });
+      const pages: [string, string, Locator][] = [
+        ['Providers', '/settings/providers', page.getByText('2 channels')],
+        ['Channels', '/settings/channels', page.getByRole('heading', { name: 'Phone Numbers (2)' })],
+        ['Inboxes', '/settings/inboxes', page.getByRole('heading', { name: 'Support' })],
+        ['Team', '/settings/team', page.getByText('Showing 1 team member')],
       ];
-      for (const [path, ready] of pages) {
-        await page.goto(web(path));
+      for (const [name, path, ready] of pages) {
+        if (name !== 'Providers') await settingsMenu.getByRole('link', { name, exact: true }).click();
+        await reached(page, path);
         await seen(ready);
         expect(await width(), path).toBeLessThanOrEqual(PHONE.width);
         // Every section of the settings menu is on screen, none behind a sideways scroll.
-        for (const link of await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').all()) {
+        for (const link of await settingsMenu.getByRole('link').all()) {
           const box = await link.boundingBox();
           expect(box && box.x >= 0 && box.x + box.width <= PHONE.width, `${await link.textContent()} on ${path}`).toBe(true);
         }
       }
-      expect(phone.errors).toEqual([]);
-    } finally {
-      await phone.context.close();
-    }
-  });
 
-  it('fits a 360 px phone: the team member rows and the import dialog', async () => {
-    const phone = await signedInTab(browser, account, { viewport: PHONE, colorScheme: 'dark' });
-    try {
-      const { page } = phone;
-
-      // Team: each member's row stacks; name, e-mail, last activity and Edit are shown whole.
-      await page.goto(web('/settings/team'));
+      // Team (the last page above): each member's row stacks; name, e-mail, last activity and Edit are shown whole.
       const me = await seen(page.getByRole('row').filter({ hasText: account.email }));
       // Her own Last Active: Online once her socket is live, Last active: Just now until then.
       const lastActive = me.getByRole('cell').nth(2);
@@ -318,7 +308,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       const edit = await me.getByRole('button', { name: 'Edit Ada Lovelace' }).boundingBox();
       expect(edit && edit.x >= 0 && edit.x + edit.width <= PHONE.width - 16).toBe(true);
 
-      await page.goto(web('/settings/providers'));
+      await settingsMenu.getByRole('link', { name: 'Providers', exact: true }).click();
       await page.getByRole('button', { name: 'Import numbers' }).click();
       const importer = await seen(dialog(page, 'Import Phone Numbers'));
       await seen(numberRow(importer, SMS_LINE));
@@ -330,6 +320,19 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       expect(await footer.isVisible()).toBe(true);
       await importer.getByRole('checkbox', { name: SMS_LINE }).check();
       await seen(importer.getByText('1 selected'));
+
+      // A number already pointed at another application: ticked, each capability says what it
+      // replaces, the longest its row gets, and the row still fits.
+      const legacy = await seen(numberRow(importer, 'Legacy IVR'));
+      await legacy.getByRole('checkbox').first().check();
+      await seen(legacy.getByText('Calls go to https://legacy-ivr.example.com/voice.'));
+      await seen(
+        legacy.getByText('Incoming SMS will be pointed at a Switchboard webhook instead of https://legacy-ivr.example.com/sms.'),
+      );
+      expect(await width()).toBeLessThanOrEqual(PHONE.width);
+      const row = await legacy.boundingBox();
+      expect(row && row.x >= 0 && row.x + row.width <= PHONE.width).toBe(true);
+
       await importer.getByRole('button', { name: 'Cancel' }).click();
       await gone(importer);
       expect(phone.errors).toEqual([]);
@@ -337,6 +340,7 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       await phone.context.close();
     }
   });
+
   // Runs last: it undoes the connection the tests above use.
   it('disconnects Twilio after confirming: the channels turn Inactive and the numbers point back where they were', async () => {
     const { page, errors } = tab;
@@ -365,32 +369,5 @@ describe('settings: provider, numbers, channels, inboxes, routing, team', () => 
       await seen(channelRow(page, n).getByText(/its provider was disconnected/));
     }
     expect(errors).toEqual([]);
-  });
-});
-
-describe('importing a number already pointed at another application', () => {
-  it('at 360 px its row, with where its calls and texts go now, fits the dialog', async () => {
-    const owner = await signUp({ name: 'Grace Hopper', companyName: 'Legacy Telecom', password: PASSWORD });
-    const twilio = await newTwilioAccount();
-    const connected = await callRoute(endpoints.connectTwilio, {
-      token: owner.tokens.accessToken,
-      body: { accountSid: twilio.accountSid, authToken: twilio.authToken },
-    });
-    expect(connected.status).toBe(201);
-    const { page, context, errors } = await signedInTab(browser, owner, { viewport: PHONE, path: '/settings/providers' });
-    await page.getByRole('button', { name: 'Import numbers' }).click();
-    const importer = await seen(dialog(page, 'Import Phone Numbers'));
-    const legacy = await seen(numberRow(importer, 'Legacy IVR'));
-    // Ticked, each capability says what it replaces: the longest the row gets.
-    await legacy.getByRole('checkbox').first().check();
-    await seen(legacy.getByText('Calls go to https://legacy-ivr.example.com/voice.'));
-    await seen(
-      legacy.getByText('Incoming SMS will be pointed at a Switchboard webhook instead of https://legacy-ivr.example.com/sms.'),
-    );
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    const box = await legacy.boundingBox();
-    expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
-    expect(errors).toEqual([]);
-    await context.close();
   });
 });
