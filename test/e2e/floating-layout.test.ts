@@ -73,7 +73,8 @@ const pageActions = (page: Page) =>
 
 const toBottom = (page: Page) => page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 
-async function signedIn(options: BrowserContextOptions & { tokenFails?: boolean; signallingSilent?: boolean }) {
+/** A signed-in tab opened at `path`: the page a check starts on is the app's first load, not a second one. */
+async function signedIn(options: BrowserContextOptions & { path: string; tokenFails?: boolean; signallingSilent?: boolean }) {
   const { tokenFails, signallingSilent, ...context } = options;
   const tab = await signedInTab(browser, owner, {
     ...context,
@@ -93,8 +94,7 @@ const composer = (page: Page) => page.getByRole('textbox', { name: 'Message' }).
 
 describe('at 360 px', () => {
   it('the status banner covers nothing at the top, nor the call button the contacts or the composer', async () => {
-    const page = await signedIn({ viewport: PHONE, signallingSilent: true });
-    await page.goto(web('/settings/team'));
+    const page = await signedIn({ viewport: PHONE, signallingSilent: true, path: '/settings/team' });
     await seen(page.getByRole('button', { name: 'Invite Member' }));
     const status = page.getByRole('status', { name: 'Phone status' });
     await seen(status.getByText('Connecting to the phone service...'));
@@ -120,8 +120,7 @@ describe('at 360 px', () => {
   });
 
   it('the Incoming Call panel leaves the composer and Send free', async () => {
-    const page = await signedIn({ viewport: PHONE });
-    await page.goto(web(conversationPath));
+    const page = await signedIn({ viewport: PHONE, path: conversationPath });
     await seen(page.getByRole('button', { name: 'Send' }));
     await deviceRegistered(owner);
     const call = await callFromPhone({ from: CUSTOMER, to: companyNumber });
@@ -135,9 +134,8 @@ describe('at 360 px', () => {
   });
 
   it('the Calling unavailable card covers neither the contacts nor the composer, and closes; the call button brings it back', async () => {
-    const page = await signedIn({ viewport: PHONE, tokenFails: true });
+    const page = await signedIn({ viewport: PHONE, tokenFails: true, path: '/contacts' });
     const card = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Calling unavailable' }) });
-    await page.goto(web('/contacts'));
     await seen(page.getByText(`Contact ${CONTACTS}`));
     await seen(card);
     await toBottom(page);
@@ -160,8 +158,7 @@ describe('at 360 px', () => {
 
 describe('at 1280 px', () => {
   it('the status banner clears the page header, and the call button the last contact', async () => {
-    const page = await signedIn({ viewport: DESKTOP, signallingSilent: true });
-    await page.goto(web('/settings/team'));
+    const page = await signedIn({ viewport: DESKTOP, signallingSilent: true, path: '/settings/team' });
     const invite = await seen(page.getByRole('button', { name: 'Invite Member' }));
     const banner = page.getByRole('status', { name: 'Phone status' }).getByText('Connecting to the phone service...');
     expect(await covered(banner, invite)).toEqual([]);
@@ -176,8 +173,7 @@ describe('at 1280 px', () => {
 
 describe('at 1366×850', () => {
   it('an incoming call floats over the page: the Conversations card keeps its size, and Answer is reachable', async () => {
-    const page = await signedIn({ viewport: { width: 1366, height: 850 } });
-    await page.goto(web(conversationPath));
+    const page = await signedIn({ viewport: { width: 1366, height: 850 }, path: conversationPath });
     const send = await seen(page.getByRole('button', { name: 'Send' }));
     const list = page.getByRole('region', { name: 'Conversation list' });
     // Measured once the widget's corner is there: the page keeps room for the call button, no more.

@@ -59,7 +59,7 @@ const KEEP_PEERS = `(() => {
 })();`;
 
 /** A signed-in tab of its own (own storage, so each agent is one person), with the microphone unless told otherwise. */
-async function signedIn(account: Account, options: BrowserContextOptions = {}): Promise<Page> {
+async function signedIn(account: Account, options: BrowserContextOptions & { path?: string } = {}): Promise<Page> {
   const tab = await signedInTab(browser, account, {
     permissions: ['microphone'],
     ...options,
@@ -230,10 +230,8 @@ describe('calls with the real Voice SDK', () => {
   });
 
   it('announces a call without taking focus from typing; Alt+Shift+A, then Enter, answers; Mute, Hold and Keypad show their icons; focus follows the call', async () => {
-    const a = await signedIn(owner);
-    await deviceRegistered(owner);
-    await a.goto(web('/contacts'));
-    // A new page: its phone registers again, and a call rings it once it is ready (docs/product.md §10.5).
+    const a = await signedIn(owner, { path: '/contacts' });
+    // A call rings the page's phone once it is ready (docs/product.md §10.5).
     await deviceRegistered(owner);
     const search = a.getByRole('searchbox', { name: 'Search contacts' });
     await search.pressSequentially('Gra');
