@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPhoneNumber } from '../../shared/phone-numbers';
-import { launchBrowser, PHONE, seen, signedInTab, UI_TIMEOUT_MS, web } from '../support/browser';
+import { launchBrowser, PHONE, seen, signedInTab, UI_TIMEOUT_MS } from '../support/browser';
 import { smsLine } from '../support/sms';
 import { numberOf, twilioPost } from '../support/twilio';
 
@@ -37,6 +37,13 @@ async function healthIn(page: Page, row: Locator, expected: string) {
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
+/** To the Dashboard through the menu, as a person does on a phone. */
+async function toDashboard(page: Page) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+}
+
 describe('a drifted channel', () => {
   it('is flagged on the Channels page and the Dashboard, and Repair puts it back', async () => {
     const line = await smsLine();
@@ -71,8 +78,9 @@ describe('a drifted channel', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count(), { timeout: UI_TIMEOUT_MS }).toBe(0);
 
-    // The Dashboard warns about it and leads back to the Channels page.
-    await page.goto(web('/'));
+    // The Dashboard warns about it and leads back to the Channels page. On by the app's menu: a page
+    // load would start the app again.
+    await toDashboard(page);
     await seen(page.getByText(/A phone number needs attention/));
     await seen(page.getByText(`${number}: Drifted`));
     await page.getByRole('link', { name: 'Check and repair in Channels' }).click();
@@ -92,7 +100,7 @@ describe('a drifted channel', () => {
     expect((await numberOf(line.twilio, sid)).sms_url).toBe(line.smsUrl);
 
     // Healthy again: the Dashboard says nothing.
-    await page.goto(web('/'));
+    await toDashboard(page);
     await seen(page.getByRole('heading', { name: /^Welcome/ }));
     await seen(page.getByText('Connected Channels'));
     await expect.poll(() => page.getByText(/needs? attention/).count(), { timeout: UI_TIMEOUT_MS }).toBe(0);

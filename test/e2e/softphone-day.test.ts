@@ -51,8 +51,8 @@ async function company(options: { agent?: boolean } = {}) {
   return { owner, agent, line };
 }
 
-async function signedIn(account: Account, prepare?: (tab: Tab) => Promise<void>): Promise<Tab> {
-  const tab = await signedInTab(browser, account, { permissions: ['microphone'], beforeLoad: prepare });
+async function signedIn(account: Account, prepare?: (tab: Tab) => Promise<void>, path?: string): Promise<Tab> {
+  const tab = await signedInTab(browser, account, { permissions: ['microphone'], beforeLoad: prepare, path });
   tabs.push(tab);
   return tab;
 }
@@ -159,13 +159,12 @@ describe('Twilio disconnected and connected again', () => {
   it("the agent's open tab hides calling, then registers again on a new token and rings", async () => {
     const { owner, agent, line } = await company({ agent: true });
     if (!agent) throw new Error('no agent');
-    const [ownerTab, agentTab] = await Promise.all([signedIn(owner), signedIn(agent)]);
+    const [ownerTab, agentTab] = await Promise.all([signedIn(owner, undefined, '/settings/providers'), signedIn(agent)]);
     const agentPage = agentTab.page;
     await seen(agentPage.getByRole('button', { name: 'Open dialer' }));
     await registered(agent);
 
     const page = ownerTab.page;
-    await page.goto(web('/settings/providers'));
     await (await seen(page.getByRole('button', { name: 'Disconnect Twilio' }))).click();
     const confirm = await seen(page.getByRole('alertdialog', { name: 'Disconnect Twilio?' }));
     await confirm.getByRole('button', { name: 'Disconnect' }).click();
