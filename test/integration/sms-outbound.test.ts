@@ -37,6 +37,17 @@ async function messageInThread(line: SmsLine, conversationId: string, messageId:
   return read.body.data.conversation.messages.find((m) => m.id === messageId);
 }
 
+/**
+ * One line for the tests that only send in conversations of their own (each with its own phone, or its
+ * own message found by id) and change nothing of the company's: a number, a Twilio account and a
+ * sign-up fewer each.
+ */
+let shared: Promise<SmsLine> | undefined;
+const sharedLine = () => {
+  shared ??= smsLine();
+  return shared;
+};
+
 describe('sending a text', () => {
   it('stores it, hands it to Twilio with its own status callback, and follows it to Delivered', async () => {
     const line = await smsLine();
@@ -109,7 +120,7 @@ describe('sending a text', () => {
   });
 
   it('is refused at once by Twilio for an invalid number (21211) and kept as Failed with the reason', async () => {
-    const line = await smsLine();
+    const line = await sharedLine();
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, '+15005550001');
     const sent = await sendText(line.account, conversationId, 'Hello?');
@@ -130,7 +141,7 @@ describe('sending a text', () => {
   });
 
   it('is refused by Twilio for a number it cannot reach by SMS (21612)', async () => {
-    const line = await smsLine();
+    const line = await sharedLine();
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, '+15005550009');
     const sent = await sendText(line.account, conversationId, 'Hello?');
@@ -139,7 +150,7 @@ describe('sending a text', () => {
   });
 
   it('ends Undelivered (30003) for a handset that cannot be reached, through Twilio’s callbacks', async () => {
-    const line = await smsLine();
+    const line = await sharedLine();
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, '+15005550006');
     const sent = await sendText(line.account, conversationId, 'Are you there?');
@@ -230,7 +241,7 @@ describe('sending a text', () => {
   });
 
   it('sends an undelivered text again once when Retry is pressed twice at once', async () => {
-    const line = await smsLine();
+    const line = await sharedLine();
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, '+15005550006');
     const failedId = (await sendText(line.account, conversationId, 'Twice?')).body.data.message.id;
@@ -270,7 +281,7 @@ describe('sending a text', () => {
 
 describe('what may be sent', () => {
   it('refuses a blank or too long text with 400 and sends 1,600 characters', async () => {
-    const line = await smsLine();
+    const line = await sharedLine();
     const socket = await listen(line);
     const conversationId = await conversationWith(line, socket, newPhone());
     for (const body of ['', '   \n ']) {
