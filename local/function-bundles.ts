@@ -66,7 +66,7 @@ const LOCAL_BUILD = { minify: false, sourcesContent: false } as const;
  * functions share chunks (splitting), which keeps one build of all of them to a few seconds. Their
  * source maps leave out the sources' text (`sourcesContent`): an environment's runtime reads and
  * parses every map of the chunks it loads (local/function-runtime.ts maps stack traces), and the text,
- * two thirds of the maps' 5.6 MB, is not needed to name a file and line; a debugger opens the files
+ * half of the maps' 5.7 MB, is not needed to name a file and line; a debugger opens the files
  * the map names.
  * Functions with aliases get a build of their own, as their aliases differ from the others'.
  */
