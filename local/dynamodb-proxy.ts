@@ -92,24 +92,27 @@ export async function startDynamoDbProxy(options: {
     const byOperation = stats.byFunction[caller?.name ?? '-'] ?? {};
     byOperation[operation] = (byOperation[operation] ?? 0) + 1;
     stats.byFunction[caller?.name ?? '-'] = byOperation;
+    // One parse of the request for every rule below (the guard, the units, the items in flight).
+    const input = parseInput(body);
     const denied =
-      caller && deniedTableAction(caller, { headers: { 'x-amz-target': String(req.headers['x-amz-target']) }, body });
+      caller &&
+      deniedTableAction(caller, { headers: { 'x-amz-target': String(req.headers['x-amz-target']) }, body: input ?? body });
     if (denied) return error(res, denied.type, { message: denied.message });
-    if (/^(Create|Delete|Update)Table$/.test(operation)) keys.forget(tableOf(body));
+    if (/^(Create|Delete|Update)Table$/.test(operation)) keys.forget(input?.TableName as string | undefined);
 
-    const units = estimateUnits(operation, body);
+    const units = estimateUnits(operation, input);
     const kind = KINDS[operation];
     // With item sizes, a write is counted once answered, from what it changed.
     const sized =
-      options.itemSizes && kind !== undefined && kind !== 'transactGet' ? await sizedWrite(operation, body) : undefined;
+      options.itemSizes && input && kind !== undefined && kind !== 'transactGet' ? await sizedWrite(operation, input) : undefined;
     if (!sized) stats.capacityUnits.write += units.write;
     if (!kind) return forward(req, res, body, undefined, units.readPer4Kb);
     const flight: Flight = { kind, items: [], doomed: new Set() };
     let token: string | undefined;
     try {
-      const input = JSON.parse(body.toString('utf8'));
+      if (!input) throw new Error('not JSON');
       flight.items = await itemsOf(operation, input, keys);
-      if (kind === 'transactWrite') token = input.ClientRequestToken;
+      if (kind === 'transactWrite') token = input.ClientRequestToken as string | undefined;
     } catch {
       // Malformed or about an unknown table: DynamoDB Local gives the answer it deserves.
       return forward(req, res, body);
@@ -161,10 +164,10 @@ export async function startDynamoDbProxy(options: {
    * and after its answer, then counted by `writeUnits`. A refused write is billed too, for the item
    * as it stayed.
    */
-  async function sizedWrite(operation: string, body: Buffer) {
+  async function sizedWrite(operation: string, input: Json) {
     let writes: { table: string; key: Key }[];
     try {
-      writes = await writtenItems(operation, JSON.parse(body.toString('utf8')), keys);
+      writes = await writtenItems(operation, input, keys);
     } catch {
       return undefined;
     }
@@ -350,13 +353,8 @@ type Json = Record<string, unknown>;
 const READS: Record<string, number> = { GetItem: 1, Query: 1, Scan: 1, BatchGetItem: 1, TransactGetItems: 2 };
 
 /** The write units a request costs, and the read units per 4 KB its answer will cost (see `capacityUnits`). */
-function estimateUnits(operation: string, body: Buffer): { write: number; readPer4Kb: number } {
-  let input: Json;
-  try {
-    input = JSON.parse(body.toString('utf8'));
-  } catch {
-    return { write: 0, readPer4Kb: 0 };
-  }
+function estimateUnits(operation: string, input: Json | undefined): { write: number; readPer4Kb: number } {
+  if (!input) return { write: 0, readPer4Kb: 0 };
   const perKb = (item: unknown) => Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item ?? {})) / 1024));
   switch (operation) {
     case 'PutItem':
@@ -532,9 +530,11 @@ export function itemBytes(item: Key): number {
   return Object.entries(item).reduce((n, [name, v]) => n + Buffer.byteLength(name) + value(v as Record<string, unknown>), 0);
 }
 
-function tableOf(body: Buffer): string | undefined {
+/** A request's JSON body as an object; undefined if it is not one (DynamoDB Local answers it as it deserves). */
+function parseInput(body: Buffer): Json | undefined {
   try {
-    return (JSON.parse(body.toString('utf8')) as { TableName?: string }).TableName;
+    const input: unknown = JSON.parse(body.toString('utf8'));
+    return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Json) : undefined;
   } catch {
     return undefined;
   }

@@ -55,12 +55,19 @@ interface BuildRecord {
   inputs: string[];
 }
 
+/** What the local build changes in the deployed settings (buildFunctionBundles). */
+const LOCAL_BUILD = { minify: false, sourcesContent: false } as const;
+
 /**
  * Bundles every function as the stack deploys it (infra/bundling.ts: esbuild, ESM, its aliases), so
  * that an environment loads one function's code and nothing else, with its own copy of every module.
  * Locally the AWS SDK is bundled too (Lambda's runtime provides it; here loading it from node_modules
  * made a cold start about twice as slow), the code is not minified (readable stack traces), and the
- * functions share chunks (splitting), which keeps one build of all of them to a few seconds.
+ * functions share chunks (splitting), which keeps one build of all of them to a few seconds. Their
+ * source maps leave out the sources' text (`sourcesContent`): an environment's runtime reads and
+ * parses every map of the chunks it loads (local/function-runtime.ts maps stack traces), and the text,
+ * half of the maps' 5.7 MB, is not needed to name a file and line; a debugger opens the files
+ * the map names.
  * Functions with aliases get a build of their own, as their aliases differ from the others'.
  */
 export async function buildFunctionBundles(options: {
@@ -142,7 +149,17 @@ export async function cachedFunctionBundles(options: {
   const bundling = options.bundling ?? 'local';
   const handlers = [...options.handlers].sort();
   const key = createHash('sha256')
-    .update(JSON.stringify({ handlers, entries: handlers.map(options.entryOf), bundling, esbuildVersion, node: process.version }))
+    .update(
+      JSON.stringify({
+        handlers,
+        entries: handlers.map(options.entryOf),
+        bundling,
+        // The local build's own settings: a build made with others is not reused.
+        local: bundling === 'local' ? LOCAL_BUILD : undefined,
+        esbuildVersion,
+        node: process.version,
+      }),
+    )
     .digest('hex')
     .slice(0, 16);
   const dir = join(CACHE_ROOT, key);
@@ -212,7 +229,7 @@ async function bundle(
       mainFields: [...esbuildOptions.mainFields],
       external: [],
       alias,
-      minify: false,
+      ...LOCAL_BUILD,
       splitting: true,
       target: `node${process.versions.node.split('.')[0]}`,
       ...where,

@@ -40,12 +40,17 @@ export function guardFunctionsTable(): Promise<void> {
   return functionsTable;
 }
 
-/** The IAM actions a DynamoDB request needs: its operation's, or for a transaction those of its parts. */
+/**
+ * The IAM actions a DynamoDB request needs: its operation's, or for a transaction those of its parts.
+ * The body is the serialised request, or the request already parsed (the DynamoDB proxy parses it once).
+ */
 export function actionsOf(request: { headers?: Record<string, string>; body?: unknown }): string[] {
   const operation = request.headers?.['x-amz-target']?.split('.').pop() ?? '';
   if (operation === 'TransactGetItems') return ['GetItem'];
   if (operation === 'TransactWriteItems') {
-    const { TransactItems = [] } = JSON.parse(bodyText(request.body)) as { TransactItems?: Record<string, unknown>[] };
+    const { TransactItems = [] } = (isParsed(request.body) ? request.body : JSON.parse(bodyText(request.body))) as {
+      TransactItems?: Record<string, unknown>[];
+    };
     const part: Record<string, string> = {
       Put: 'PutItem',
       Update: 'UpdateItem',
@@ -56,6 +61,8 @@ export function actionsOf(request: { headers?: Record<string, string>; body?: un
   }
   return [operation];
 }
+
+const isParsed = (body: unknown): body is object => typeof body === 'object' && body !== null && !(body instanceof Uint8Array);
 
 /** The serialised body as text; the SDK's JSON body is bytes that warn when read as a string. */
 function bodyText(body: unknown): string {

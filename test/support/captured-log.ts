@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'node:util';
@@ -15,8 +15,12 @@ const LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 export function captureProductLog() {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-log-'));
   const file = join(dir, 'product.log');
-  appendFileSync(file, '');
-  const write = (line: string) => appendFileSync(file, `${line}\n`);
+  // Opened once: a line a request, each appended by path, was an open and a close a request.
+  const fd = openSync(file, 'a');
+  let open = true;
+  const write = (line: string) => {
+    if (open) writeSync(fd, `${line}\n`);
+  };
   const originals = LEVELS.map((level) => [level, console[level]] as const);
   for (const [level, original] of originals) {
     console[level] = (...args: unknown[]) => {
@@ -37,6 +41,8 @@ export function captureProductLog() {
     log,
     stop: () => {
       for (const [level, original] of originals) console[level] = original;
+      open = false;
+      closeSync(fd);
       rmSync(dir, { recursive: true, force: true });
     },
   };

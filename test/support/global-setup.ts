@@ -67,7 +67,10 @@ export async function teardown() {
   if (functions.length) {
     const initMs = functions.flatMap((f) => f.initMs).reduce((a, b) => a + b, 0);
     const starts = functions.reduce((n, f) => n + f.environments, 0);
-    console.log(`Functions: ${starts} cold starts, ${(initMs / 1000).toFixed(1)} s initialising`);
+    // More cold starts than functions: environments started for parallel invocations (warmWaitMs: 0).
+    console.log(
+      `Functions: ${starts} cold starts of ${functions.length} functions, ${(initMs / 1000).toFixed(1)} s initialising`,
+    );
   }
   await stack?.stop();
   stopCapture?.();
