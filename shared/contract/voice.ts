@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {
   COUNTRIES,
   MAX_OUTBOUND_CALLS_PER_MINUTE,
+  MAX_RECORDING_DISCLOSURE_LENGTH,
   MAX_TEXT_SEGMENTS_PER_HOUR,
   MAX_VOICEMAIL_GREETING_LENGTH,
   MIN_TEXT_SEGMENTS_PER_HOUR,
@@ -21,6 +22,10 @@ export const CallingSettingsSchema = z.object({
   textSegmentsPerHour: z.number(),
   /** What a caller hears before leaving a voicemail; null: DEFAULT_VOICEMAIL_GREETING. */
   voicemailGreeting: z.nullable(z.string()),
+  /** What a caller hears before a recorded call is connected; null: DEFAULT_RECORDING_DISCLOSURE. */
+  recordingDisclosure: z.nullable(z.string()),
+  /** Calls to and from numbers routed to a member (private lines) are recorded (docs/product.md: Call recording). */
+  recordPrivateLines: z.boolean(),
 });
 export type CallingSettings = z.infer<typeof CallingSettingsSchema>;
 
@@ -86,6 +91,21 @@ export const updateCallingSettings = httpContract({
           ),
       ),
     ),
+    /** Absent: unchanged; null or blank: the default disclosure. */
+    recordingDisclosure: z.optional(
+      z.nullable(
+        z
+          .string('Recording disclosure must be text')
+          .check(
+            z.maxLength(
+              MAX_RECORDING_DISCLOSURE_LENGTH,
+              `Recording disclosure can be at most ${MAX_RECORDING_DISCLOSURE_LENGTH} characters`,
+            ),
+          ),
+      ),
+    ),
+    /** Absent: unchanged. */
+    recordPrivateLines: z.optional(z.boolean('Record calls to private lines must be true or false')),
   }),
   response: z.object({ calling: CallingSettingsSchema }),
 });
@@ -217,5 +237,25 @@ export const recordingStatusWebhook = httpContract({
     RecordingUrl: z.string({ error: 'RecordingUrl is required' }).check(z.maxLength(1000, 'RecordingUrl is too long')),
     RecordingStatus: word('RecordingStatus'),
     RecordingDuration: z.optional(seconds('RecordingDuration')),
+  }),
+});
+
+/**
+ * Twilio's recordingStatusCallback for a call recording (the Call Recordings API, started when an
+ * agent answers): `in-progress`, then `completed` with its length, or `absent`. Idempotent.
+ * https://www.twilio.com/docs/voice/api/recording#recordingstatuscallback
+ */
+export const callRecordingStatusWebhook = httpContract({
+  method: 'POST',
+  path: '/webhooks/twilio/{webhookId}/voice/call-recording',
+  auth: 'twilio',
+  body: z.object({
+    CallSid: callSid('CallSid'),
+    RecordingSid: recordingSid('RecordingSid'),
+    RecordingUrl: z.string({ error: 'RecordingUrl is required' }).check(z.maxLength(1000, 'RecordingUrl is too long')),
+    RecordingStatus: word('RecordingStatus'),
+    RecordingDuration: z.optional(
+      z.coerce.number({ error: 'RecordingDuration must be a number' }).check(z.int('RecordingDuration must be whole seconds')),
+    ),
   }),
 });

@@ -280,8 +280,8 @@ export interface CallRecordingRecord {
   channels: 1 | 2;
   track: 'inbound' | 'outbound' | 'both';
   callback: { url: string; method: WebhookMethod; events: string[] } | null;
-  /** Milliseconds on the emulator's clock; `to` null while the stretch goes on. */
-  stretches: { from: number; to: number | null; paused: boolean; skip: boolean }[];
+  /** Milliseconds on the emulator's clock; `to` null while the stretch goes on; `spokenMs` added by the `speak` control. */
+  stretches: { from: number; to: number | null; paused: boolean; skip: boolean; spokenMs?: number }[];
 }
 
 export interface EmulatorState {

@@ -1,7 +1,7 @@
 import type { ApiAnswer, Context, Route } from '../api-route';
 import type { EmulatorEvents } from '../events';
 import type { Logger } from '../log';
-import { type CallRecordingRecord, newSid, now, type RecordingRecord, rfc2822 } from '../model';
+import { type AccountRecord, type CallRecordingRecord, newSid, now, type RecordingRecord, rfc2822 } from '../model';
 import { listPage } from '../paging';
 import { accountPath } from '../representation';
 import type { EmulatorStore } from '../store';
@@ -174,6 +174,20 @@ function finish(store: EmulatorStore, recording: RecordingRecord, at = store.clo
     recording.status = seconds > 0 ? 'completed' : 'absent';
     recording.dateUpdated = now(store.clock);
   });
+}
+
+/**
+ * The call's party talks on for `seconds` more (the `speak` control): its recording under way, if
+ * any, is that much longer, as if the time had passed. False when none is recording.
+ */
+export function speakOnCallRecording(store: EmulatorStore, account: AccountRecord, callSid: string, seconds: number) {
+  const recording = account.recordings.find((r) => r.callSid === callSid && r.api && r.status === 'in-progress');
+  const current = recording?.api?.stretches.at(-1);
+  if (!current) return false;
+  store.change(() => {
+    current.spokenMs = (current.spokenMs ?? 0) + seconds * 1000;
+  });
+  return true;
 }
 
 /**

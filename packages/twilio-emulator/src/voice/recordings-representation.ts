@@ -137,18 +137,19 @@ export interface HeardAudio {
 export function callRecordingWav(recording: RecordingRecord, heard?: HeardAudio): Buffer {
   const api = recording.api;
   if (!api) return recordingWav(recording.durationSeconds);
-  const first = api.stretches[0]?.from ?? 0;
   const parts: { inbound: Int16Array; outbound: Int16Array }[] = [];
+  let from = 0;
   for (const stretch of api.stretches) {
+    const samples = Math.round((stretchMs(stretch, stretch.to ?? stretch.from) * SAMPLE_RATE) / 1000);
+    const at = from;
+    from += samples;
     if (stretch.paused && stretch.skip) continue;
-    const from = Math.round(((stretch.from - first) * SAMPLE_RATE) / 1000);
-    const samples = Math.max(0, Math.round((((stretch.to ?? stretch.from) - stretch.from) * SAMPLE_RATE) / 1000));
     const piece = (side: 'inbound' | 'outbound', hz: number) => {
       if (stretch.paused || (api.track !== 'both' && api.track !== side)) return new Int16Array(samples);
       const said = heard?.[side];
-      if (!said) return tone(hz, samples, from);
+      if (!said) return tone(hz, samples, at);
       const out = new Int16Array(samples);
-      out.set(said.subarray(from, from + samples));
+      out.set(said.subarray(at, at + samples));
       return out;
     };
     parts.push({ inbound: piece('inbound', 440), outbound: piece('outbound', 660) });
@@ -169,7 +170,10 @@ export function callRecordingWav(recording: RecordingRecord, heard?: HeardAudio)
   return wav([mixed]);
 }
 
+const stretchMs = (s: CallRecordingRecord['stretches'][number], clockNow: number) =>
+  Math.max(0, (s.to ?? clockNow) - s.from) + (s.spokenMs ?? 0);
+
 /** Whole seconds of a recording's audio: its stretches, less the skipped pauses. */
 export function recordedMs(api: CallRecordingRecord, clockNow: number): number {
-  return api.stretches.reduce((ms, s) => (s.paused && s.skip ? ms : ms + Math.max(0, (s.to ?? clockNow) - s.from)), 0);
+  return api.stretches.reduce((ms, s) => (s.paused && s.skip ? ms : ms + stretchMs(s, clockNow)), 0);
 }

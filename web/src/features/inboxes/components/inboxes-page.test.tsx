@@ -23,6 +23,7 @@ const SUPPORT: Inbox = {
   memberCount: 1,
   channelCount: 2,
   createdAt: '2025-03-04T10:00:00.000Z',
+  recordCalls: false,
 };
 const SALES: Inbox = { ...SUPPORT, id: 'ib-2', name: 'Sales', description: null, memberCount: 3, channelCount: 1 };
 const USERS: TeamUser[] = [
