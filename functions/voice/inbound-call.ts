@@ -131,6 +131,7 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
       callerNumber: from,
       calledNumber: channel.identifier,
       contactName: contact?.name || undefined,
+      recorded: stored.recordsCall ? 'true' : undefined,
     },
     stored.recordsCall ? await recordingDisclosure(provider.companyId) : undefined,
   );

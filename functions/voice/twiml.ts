@@ -28,6 +28,8 @@ export interface RingParameters {
   callerNumber: string;
   calledNumber: string;
   contactName?: string;
+  /** 'true' when the call is recorded from its answer: the widget shows it (docs/product.md: Call recording). */
+  recorded?: string;
 }
 
 /**
