@@ -1,14 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CallRecording } from '../../shared/contract/calls';
 // The schema-free descriptor: only its path is needed here.
 import { callRecordingStatusWebhook } from '../../shared/contract/endpoints/voice';
-import { callingSettings } from '../company/calling-settings';
 import { conflict, notFound } from '../lib/app-error';
-import { tableName } from '../lib/config';
-import { db } from '../lib/db';
 import { logError } from '../lib/log';
-import { keys } from '../lib/table';
-import type { ChannelRecord, InboxRecord, ProviderRecord } from '../settings/records';
+import type { ProviderRecord } from '../settings/records';
 import { clientFor, fromTwilio } from '../settings/twilio-account';
 import { companyProvider, contentFromTwilio } from '../settings/twilio-content';
 import { signedWebhookUrl } from '../settings/webhook-urls';

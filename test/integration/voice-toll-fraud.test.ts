@@ -169,6 +169,8 @@ describe('calling settings', () => {
         outboundCallsPerMinute: 10,
         textSegmentsPerHour: 2_000,
         voicemailGreeting: null,
+        recordingDisclosure: null,
+        recordPrivateLines: false,
       },
     });
     expect(await read(line.owner)).toEqual({
@@ -176,6 +178,8 @@ describe('calling settings', () => {
       outboundCallsPerMinute: 10,
       textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
+      recordingDisclosure: null,
+      recordPrivateLines: false,
     });
     const agent = await addTeamMember(line.owner);
     expect(await read(agent)).toEqual({
@@ -183,6 +187,8 @@ describe('calling settings', () => {
       outboundCallsPerMinute: 10,
       textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
+      recordingDisclosure: null,
+      recordPrivateLines: false,
     });
     await closeAll(line);
   });
@@ -207,6 +213,8 @@ describe('calling settings', () => {
       outboundCallsPerMinute: 5,
       textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
+      recordingDisclosure: null,
+      recordPrivateLines: false,
     });
     await closeAll(line);
   });
@@ -226,6 +234,8 @@ describe('calling settings', () => {
       outboundCallsPerMinute: 30,
       textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
+      recordingDisclosure: null,
+      recordPrivateLines: false,
     });
     await closeAll(line);
   });
