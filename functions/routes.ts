@@ -429,15 +429,6 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     logGroup: 'media',
   },
   {
-    contract: voice.callRecordingStatusWebhook,
-    handler: 'webhooks/call-recording-status',
-    table: 'write',
-    capabilities: ['customerSecrets'],
-    kms: ['decrypt'],
-    stack: 'FeatureRoutes',
-    logGroup: 'media',
-  },
-  {
     contract: voice.voicemailRecordedWebhook,
     handler: 'webhooks/voicemail-recorded',
     table: 'read',

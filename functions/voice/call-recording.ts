@@ -1,6 +1,6 @@
 import type { CallRecording } from '../../shared/contract/calls';
 // The schema-free descriptor: only its path is needed here.
-import { callRecordingStatusWebhook } from '../../shared/contract/endpoints/voice';
+import { recordingStatusWebhook } from '../../shared/contract/endpoints/voice';
 import { conflict, notFound } from '../lib/app-error';
 import { logError } from '../lib/log';
 import type { ProviderRecord } from '../settings/records';
@@ -73,7 +73,7 @@ export async function recordOnAnswer(companyId: string, before: CallRecord, afte
 
 /** The recording's status callback: the call's CallSid rides in its query (the recorded leg may be a child leg). */
 function statusCallbackOf(provider: ProviderRecord, callSid: string) {
-  return `${signedWebhookUrl(provider, callRecordingStatusWebhook)}?callSid=${encodeURIComponent(callSid)}`;
+  return `${signedWebhookUrl(provider, recordingStatusWebhook)}?callSid=${encodeURIComponent(callSid)}`;
 }
 
 /** The member is on the call: the agent who took it (inbound) or placed it (outbound). */

@@ -224,7 +224,8 @@ export const voicemailRecordedWebhook = httpContract({
 
 /**
  * Twilio's recordingStatusCallback for a voicemail: `completed` with the recording's URL
- * and length (idempotent: Twilio may send it again), or `absent` / `failed`.
+ * and length (idempotent: Twilio may send it again), or `absent` / `failed`. A call recording's
+ * (docs/product.md: Call recording) comes here too, its call named by the URL's `callSid`.
  * https://www.twilio.com/docs/voice/twiml/record#recordingstatuscallback
  */
 export const recordingStatusWebhook = httpContract({
@@ -237,25 +238,5 @@ export const recordingStatusWebhook = httpContract({
     RecordingUrl: z.string({ error: 'RecordingUrl is required' }).check(z.maxLength(1000, 'RecordingUrl is too long')),
     RecordingStatus: word('RecordingStatus'),
     RecordingDuration: z.optional(seconds('RecordingDuration')),
-  }),
-});
-
-/**
- * Twilio's recordingStatusCallback for a call recording (the Call Recordings API, started when an
- * agent answers): `in-progress`, then `completed` with its length, or `absent`. Idempotent.
- * https://www.twilio.com/docs/voice/api/recording#recordingstatuscallback
- */
-export const callRecordingStatusWebhook = httpContract({
-  method: 'POST',
-  path: '/webhooks/twilio/{webhookId}/voice/call-recording',
-  auth: 'twilio',
-  body: z.object({
-    CallSid: callSid('CallSid'),
-    RecordingSid: recordingSid('RecordingSid'),
-    RecordingUrl: z.string({ error: 'RecordingUrl is required' }).check(z.maxLength(1000, 'RecordingUrl is too long')),
-    RecordingStatus: word('RecordingStatus'),
-    RecordingDuration: z.optional(
-      z.coerce.number({ error: 'RecordingDuration must be a number' }).check(z.int('RecordingDuration must be whole seconds')),
-    ),
   }),
 });

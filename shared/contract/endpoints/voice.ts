@@ -3,12 +3,6 @@
 import type { Endpoint } from '../route';
 import type * as contracts from '../voice';
 
-export const callRecordingStatusWebhook: Endpoint<typeof contracts.callRecordingStatusWebhook> = {
-  method: 'POST',
-  path: '/webhooks/twilio/{webhookId}/voice/call-recording',
-  auth: 'twilio',
-};
-
 export const callStatusWebhook: Endpoint<typeof contracts.callStatusWebhook> = {
   method: 'POST',
   path: '/webhooks/twilio/{webhookId}/voice/status',
