@@ -357,8 +357,10 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     contract: voice.callStatusWebhook,
     handler: 'webhooks/call-status',
     table: 'write',
-    capabilities: ['customerSecrets', 'publish'],
+    // twilio: an answered call of a recording line starts its recording (functions/voice/call-recording.ts).
+    capabilities: ['customerSecrets', 'publish', 'twilio'],
     kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
   },
   {
     contract: voice.dialResultWebhook,
@@ -391,6 +393,34 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
   {
     contract: calls.voicemailAudio,
     handler: 'calls/voicemail-audio',
+    table: 'write',
+    capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+    stack: 'FeatureRoutes',
+    logGroup: 'media',
+  },
+  // Call recording with consent (docs/product.md: Call recording).
+  {
+    contract: settings.setInboxRecording,
+    handler: 'inboxes/set-recording',
+    table: 'write',
+    capabilities: ['jwt'],
+    stack: 'FeatureRoutes',
+  },
+  {
+    contract: calls.pauseCallRecording,
+    handler: 'calls/pause-recording',
+    table: 'write',
+    capabilities: ['jwt', 'twilio', 'customerSecrets'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+    stack: 'FeatureRoutes',
+    logGroup: 'media',
+  },
+  {
+    contract: calls.callRecordingAudio,
+    handler: 'calls/recording-audio',
     table: 'write',
     capabilities: ['jwt', 'twilio', 'customerSecrets'],
     kms: ['decrypt'],

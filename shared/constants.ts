@@ -271,6 +271,9 @@ export const PICTURE_URL_SECONDS = 300;
 /** A voicemail records at most this long (<Record maxLength>). */
 export const VOICEMAIL_MAX_SECONDS = 120;
 export const MAX_VOICEMAIL_GREETING_LENGTH = 500;
+/** What a caller hears before a recorded call is connected (docs/product.md: Call recording). */
+export const MAX_RECORDING_DISCLOSURE_LENGTH = 300;
+export const DEFAULT_RECORDING_DISCLOSURE = 'This call may be recorded for quality and training purposes.';
 export const DEFAULT_VOICEMAIL_GREETING = 'Sorry, nobody can take your call right now. Please leave a message after the tone.';
 
 /** Account self-service (docs/product.md: Account self-service): a password-reset link works once, for an hour. */

@@ -3,6 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   COUNTRIES,
   DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
+  DEFAULT_RECORDING_DISCLOSURE,
   DEFAULT_TEXT_SEGMENTS_PER_HOUR,
   DEFAULT_VOICEMAIL_GREETING,
 } from '../../shared/constants';
@@ -27,9 +28,13 @@ export const DEFAULT_CALLING_SETTINGS: CallingSettings = {
   outboundCallsPerMinute: DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
   textSegmentsPerHour: DEFAULT_TEXT_SEGMENTS_PER_HOUR,
   voicemailGreeting: null,
+  recordingDisclosure: null,
+  recordPrivateLines: false,
 };
 
-interface CallingSettingsItem extends Omit<CallingSettings, 'textSegmentsPerHour'> {
+interface CallingSettingsItem
+  extends Omit<CallingSettings, 'textSegmentsPerHour' | 'recordingDisclosure' | 'recordPrivateLines'>,
+    Partial<Pick<CallingSettings, 'recordingDisclosure' | 'recordPrivateLines'>> {
   /** Absent on settings saved before the limit existed: the default. */
   textSegmentsPerHour?: number;
   updatedAt: string;
@@ -46,7 +51,14 @@ export async function callingSettings(companyId: string): Promise<CallingSetting
     outboundCallsPerMinute: item.outboundCallsPerMinute,
     textSegmentsPerHour: item.textSegmentsPerHour ?? DEFAULT_TEXT_SEGMENTS_PER_HOUR,
     voicemailGreeting: item.voicemailGreeting ?? null,
+    recordingDisclosure: item.recordingDisclosure ?? null,
+    recordPrivateLines: item.recordPrivateLines === true,
   };
+}
+
+/** What a caller hears before a recorded call is connected: the company's disclosure, else the default. */
+export async function recordingDisclosure(companyId: string): Promise<string> {
+  return (await callingSettings(companyId)).recordingDisclosure ?? DEFAULT_RECORDING_DISCLOSURE;
 }
 
 /** A greeting as stored: trimmed; blank means the default, stored as null. */
@@ -65,16 +77,22 @@ export async function voicemailGreeting(companyId: string): Promise<string> {
 export async function saveCallingSettings(
   companyId: string,
   role: Role,
-  input: Omit<CallingSettings, 'voicemailGreeting' | 'textSegmentsPerHour'> & {
+  input: Omit<CallingSettings, 'voicemailGreeting' | 'textSegmentsPerHour' | 'recordingDisclosure' | 'recordPrivateLines'> & {
     voicemailGreeting?: string | null;
     textSegmentsPerHour?: number;
+    recordingDisclosure?: string | null;
+    recordPrivateLines?: boolean;
   },
 ): Promise<CallingSettings> {
   const chosen = new Set(input.allowedCountries);
   const isOwner = role === 'OWNER';
   // The stored settings: an admin's rates are checked against them, and what is left out stays as it is.
   const stored =
-    !isOwner || input.voicemailGreeting === undefined || input.textSegmentsPerHour === undefined
+    !isOwner ||
+    input.voicemailGreeting === undefined ||
+    input.textSegmentsPerHour === undefined ||
+    input.recordingDisclosure === undefined ||
+    input.recordPrivateLines === undefined
       ? await callingSettings(companyId)
       : undefined;
   const settings: CallingSettings = {
@@ -83,6 +101,9 @@ export async function saveCallingSettings(
     textSegmentsPerHour: input.textSegmentsPerHour ?? stored?.textSegmentsPerHour ?? DEFAULT_TEXT_SEGMENTS_PER_HOUR,
     voicemailGreeting:
       input.voicemailGreeting === undefined ? (stored?.voicemailGreeting ?? null) : greetingOf(input.voicemailGreeting),
+    recordingDisclosure:
+      input.recordingDisclosure === undefined ? (stored?.recordingDisclosure ?? null) : greetingOf(input.recordingDisclosure),
+    recordPrivateLines: input.recordPrivateLines ?? stored?.recordPrivateLines ?? false,
   };
   if (!isOwner && stored?.outboundCallsPerMinute !== settings.outboundCallsPerMinute) {
     throw forbidden('Only the owner can change the outbound call rate.');

@@ -23,7 +23,7 @@ export async function getInboxRecord(companyId: string, inboxId: string): Promis
   return Item as InboxRecord;
 }
 
-async function channelCounts(companyId: string): Promise<Map<string, number>> {
+export async function channelCounts(companyId: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const c of await listChannelRecords(companyId)) {
     if (c.routingType === 'INBOX' && c.routingTargetId) counts.set(c.routingTargetId, (counts.get(c.routingTargetId) ?? 0) + 1);

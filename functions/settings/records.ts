@@ -96,6 +96,8 @@ export interface InboxRecord {
   description: string | null;
   memberCount: number;
   createdAt: string;
+  /** Calls of its numbers are recorded (docs/product.md: Call recording); absent: not. */
+  recordCalls?: boolean;
 }
 
 export interface InboxMemberRecord {
@@ -148,6 +150,7 @@ export function toInbox(record: InboxRecord, channelCount: number): Inbox {
     memberCount: record.memberCount ?? 0,
     channelCount,
     createdAt: record.createdAt,
+    recordCalls: record.recordCalls === true,
   };
 }
 

@@ -357,6 +357,24 @@ export function twilioClient(credentials: TwilioCredentials) {
     /** Makes a call under way carry out this TwiML at once (its ringing Dial legs are canceled). */
     redirectCall: (callSid: string, twiml: string) =>
       call<{ sid: string; status: string }>('POST', `/Calls/${encodeURIComponent(callSid)}.json`, { Twiml: twiml }),
+    /**
+     * Records a call leg in progress, each party on a channel of its own; Twilio posts the recording's
+     * statuses to `statusCallback`. https://www.twilio.com/docs/voice/api/recording#create-a-recording-resource
+     */
+    startCallRecording: (callSid: string, statusCallback: string) =>
+      call<{ sid: string; status: string }>('POST', `/Calls/${encodeURIComponent(callSid)}/Recordings.json`, {
+        RecordingChannels: 'dual',
+        RecordingStatusCallback: statusCallback,
+        RecordingStatusCallbackMethod: 'POST',
+        RecordingStatusCallbackEvent: ['in-progress', 'completed', 'absent'],
+      }),
+    /** Pauses (the pause is kept as silence, Twilio's default) or resumes a call's recording. */
+    updateCallRecording: (callSid: string, recordingSid: string, status: 'paused' | 'in-progress') =>
+      call<{ sid: string; status: string }>(
+        'POST',
+        `/Calls/${encodeURIComponent(callSid)}/Recordings/${encodeURIComponent(recordingSid)}.json`,
+        { Status: status },
+      ),
   };
 }
 

@@ -25,6 +25,7 @@ const LISTED = [
   'failureReason',
   'missedReason',
   'voicemail',
+  'recording',
 ] as const satisfies readonly (keyof CallRecord)[];
 
 export interface CallListQuery {

@@ -1,6 +1,6 @@
-import type { Call, CallStatus } from '../../shared/contract/calls';
+import type { Call, CallRecording, CallStatus } from '../../shared/contract/calls';
 // The schema-free descriptor: call records are read by socket handlers that carry no zod.
-import { voicemailAudio } from '../../shared/contract/endpoints/calls';
+import { callRecordingAudio, voicemailAudio } from '../../shared/contract/endpoints/calls';
 import { fillPath } from '../../shared/contract/route';
 import type { ContactRecord } from '../conversations/records';
 import { keys } from '../lib/table';
@@ -83,6 +83,23 @@ export interface CallRecord {
   routing?: { type: 'USER' | 'INBOX' | 'UNASSIGNED'; targetId: string | null };
   /** The caller's message when nobody answered, from Twilio's recording status callback. */
   voicemail?: VoicemailRecord | null;
+  /** The channel's routing recorded calls when the call began: it is recorded from its answer (call-recording.ts). */
+  recordsCall?: boolean;
+  /** The recording of the customer's leg, once started (call-recording.ts). */
+  recording?: CallRecordingState | null;
+}
+
+/** A call's recording as stored: Twilio's recording of the customer's leg, fetched with the company's credentials when played. */
+export interface CallRecordingState {
+  /** The recorded leg: the caller's (inbound), the dialled number's (outbound). */
+  legSid: string;
+  /** Twilio's, once it answered the start; null until then. */
+  recordingSid: string | null;
+  /** Twilio's RecordingUrl (no extension), from the recording status callback. */
+  recordingUrl: string | null;
+  status: CallRecording['status'];
+  durationSeconds: number;
+  startedAt: string;
 }
 
 /** A voicemail as stored: Twilio's recording, fetched with the company's credentials when played. */
@@ -197,6 +214,17 @@ export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | '
     answeredBy: record.answeredBy,
     ...(record.failureReason ? { failureReason: record.failureReason } : {}),
     ...(record.missedReason ? { missedReason: MISSED_REASONS[record.missedReason] } : {}),
+    ...(record.recording ? { recording: toRecording(record.providerCallId, record.recording) } : {}),
+  };
+}
+
+/** The API's view of a call's recording: its audio's route once Twilio completed it. */
+export function toRecording(callSid: string, recording: CallRecordingState): CallRecording {
+  return {
+    status: recording.status,
+    paused: recording.status === 'PAUSED',
+    durationSeconds: recording.durationSeconds,
+    url: recording.status === 'COMPLETED' ? fillPath(callRecordingAudio.path, { callId: callSid }) : null,
   };
 }
 

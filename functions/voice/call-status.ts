@@ -23,12 +23,13 @@ export interface CallStatusReport {
   to?: string;
 }
 
-export async function recordCallStatus(companyId: string, report: CallStatusReport): Promise<void> {
+/** Answers the call before and after the report (undefined: not this company's), for what follows an answer. */
+export async function recordCallStatus(companyId: string, report: CallStatusReport) {
   const status = report.callStatus.toLowerCase();
   const fact: CallFact = report.parentCallSid
     ? { kind: 'leg', legSid: report.callSid, party: report.to ?? '', status, durationSeconds: report.callDuration }
     : { kind: 'call', status, durationSeconds: report.callDuration };
-  await applyFact(companyId, report.parentCallSid ?? report.callSid, fact);
+  return applyFact(companyId, report.parentCallSid ?? report.callSid, fact);
 }
 
 /**
@@ -40,20 +41,22 @@ export async function recordDialResult(
   result: { callSid: string; dialCallStatus: string; dialCallDuration: number },
 ): Promise<string> {
   const status = result.dialCallStatus.toLowerCase();
-  const call = await applyFact(provider.companyId, result.callSid, {
-    kind: 'dial',
-    status,
-    durationSeconds: result.dialCallDuration,
-  });
+  const call = (
+    await applyFact(provider.companyId, result.callSid, {
+      kind: 'dial',
+      status,
+      durationSeconds: result.dialCallDuration,
+    })
+  )?.after;
   if (status === 'completed') return hangUp();
   return call?.direction === 'INBOUND' && !answeredLeg(call) ? takeVoicemail(provider) : sayAndHangUp(NOBODY_AVAILABLE);
 }
 
-async function applyFact(companyId: string, callSid: string, fact: CallFact): Promise<CallRecord | undefined> {
+async function applyFact(companyId: string, callSid: string, fact: CallFact) {
   const changed = await changeCall(companyId, callSid, (call) => withAnswerer(companyId, withFact(call, fact)));
   if (!changed) return undefined;
   await announce(companyId, changed.before, changed.after);
-  return changed.after;
+  return changed;
 }
 
 /** An inbound call's agent: the user whose browser leg was picked up, with the name they had then. */

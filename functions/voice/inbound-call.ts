@@ -3,6 +3,7 @@ import { MAX_RING_ALL_CLIENTS } from '../../shared/constants';
 import { callStatusWebhook, dialResultWebhook } from '../../shared/contract/voice';
 import { getActiveUser, type UserRecord } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
+import { recordingDisclosure } from '../company/calling-settings';
 import { toE164 } from '../contacts/contacts';
 import { tableName } from '../lib/config';
 import { db } from '../lib/db';
@@ -13,6 +14,7 @@ import { readyUserIds } from '../realtime/phone-readiness';
 import { publish } from '../realtime/publish';
 import type { ChannelRecord } from '../settings/records';
 import { signedWebhookUrl } from '../settings/webhook-urls';
+import { channelRecords } from './call-recording-policy';
 import type { CallRecord } from './call-records';
 import { createCall } from './call-writes';
 import { isVoiceChannel } from './caller-ids';
@@ -80,6 +82,8 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
   const nobodyReady = members.length > 0 && !members.some((u) => ready.has(u.id));
   const rung = nobodyReady ? [] : members;
   const createdAt = new Date().toISOString();
+  // Recorded from the answer, after the disclosure: only a call that rings someone (docs/product.md: Call recording).
+  const recorded = rung.length > 0 && (await channelRecords(channel));
   const draft: Omit<CallRecord, 'contactId' | 'version'> = {
     id: newId(),
     companyId: provider.companyId,
@@ -103,6 +107,7 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
     durationSeconds: 0,
     endedAt: null,
     routing: { type: channel.routingType, targetId: channel.routingTargetId ?? null },
+    ...(recorded ? { recordsCall: true } : {}),
   };
   const created = await createCall(draft);
   // Another company's CallSid: nothing of this company to ring.
@@ -126,6 +131,8 @@ export async function receiveCall(provider: WebhookProvider, call: InboundCall):
       callerNumber: from,
       calledNumber: channel.identifier,
       contactName: contact?.name || undefined,
+      recorded: stored.recordsCall ? 'true' : undefined,
     },
+    stored.recordsCall ? await recordingDisclosure(provider.companyId) : undefined,
   );
 }

@@ -28,6 +28,8 @@ export interface RingParameters {
   callerNumber: string;
   calledNumber: string;
   contactName?: string;
+  /** 'true' when the call is recorded from its answer: the widget shows it (docs/product.md: Call recording). */
+  recorded?: string;
 }
 
 /**
@@ -39,8 +41,11 @@ export function ringClients(
   identities: readonly string[],
   urls: { action: string; statusCallback: string },
   parameters: RingParameters,
+  /** Said before anyone rings: a recorded call's disclosure (call-recording.ts). */
+  disclosure?: string,
 ): string {
   const response = new VoiceResponse();
+  if (disclosure) response.say(disclosure);
   const dial = response.dial({ timeout: RING_TIMEOUT_SECONDS, answerOnBridge: true, action: urls.action, method: 'POST' });
   for (const identity of identities) {
     const client = dial.client({

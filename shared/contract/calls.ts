@@ -21,6 +21,21 @@ export const VoicemailSchema = z.object({
 });
 export type Voicemail = z.infer<typeof VoicemailSchema>;
 
+export const CALL_RECORDING_STATUSES = ['RECORDING', 'PAUSED', 'COMPLETED', 'FAILED'] as const;
+
+/**
+ * The call's recording (docs/product.md: Call recording), present when the call was recorded:
+ * RECORDING or PAUSED while the call goes on, then COMPLETED with its length (and `url`, Switchboard's
+ * route, `callRecordingAudio`) or FAILED when Twilio made none.
+ */
+export const CallRecordingSchema = z.object({
+  status: z.enum(CALL_RECORDING_STATUSES),
+  paused: z.boolean(),
+  durationSeconds: z.number(),
+  url: z.nullable(z.string()),
+});
+export type CallRecording = z.infer<typeof CallRecordingSchema>;
+
 export const CallSchema = z.object({
   id: z.string(),
   direction: z.enum(CALL_DIRECTIONS),
@@ -43,6 +58,7 @@ export const CallSchema = z.object({
   missedReason: z.optional(z.string()),
   /** The caller's voicemail (a NO_ANSWER inbound call); null when none was left. */
   voicemail: z.nullable(VoicemailSchema),
+  recording: z.optional(CallRecordingSchema),
 });
 export type Call = z.infer<typeof CallSchema>;
 
@@ -72,6 +88,27 @@ export const listCalls = httpContract({
 export const voicemailAudio = httpContract({
   method: 'GET',
   path: '/api/v1/calls/{id}/voicemail',
+  auth: 'user',
+  binary: true,
+});
+
+/**
+ * Pauses or resumes the recording of a call under way (a card number read aloud), by a member on the
+ * call. `{callId}` is the call's CallSid, as the widget learns it (docs/product.md: Call recording).
+ * Another company's call, or one the member is not on: 404; a call not being recorded: 409.
+ */
+export const pauseCallRecording = httpContract({
+  method: 'PATCH',
+  path: '/api/v1/calls/{callId}/recording',
+  auth: 'user',
+  body: z.object({ paused: z.boolean('paused must be true or false') }),
+  response: z.object({ recording: CallRecordingSchema }),
+});
+
+/** A call's recording, streamed from Twilio with the company's credentials, as the voicemail is. */
+export const callRecordingAudio = httpContract({
+  method: 'GET',
+  path: '/api/v1/calls/{callId}/recording',
   auth: 'user',
   binary: true,
 });

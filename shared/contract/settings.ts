@@ -101,6 +101,8 @@ export const InboxSchema = z.object({
   memberCount: z.number(),
   channelCount: z.number(),
   createdAt: z.string(),
+  /** Calls to and from the inbox's numbers are recorded, after the company's disclosure (docs/product.md: Call recording). */
+  recordCalls: z.boolean(),
 });
 export type Inbox = z.infer<typeof InboxSchema>;
 export const InboxDetailSchema = z.extend(InboxSchema, { members: z.array(InboxMemberSchema) });
@@ -310,4 +312,14 @@ export const listUsers = httpContract({
   path: '/api/v1/users',
   auth: 'user',
   response: z.object({ users: z.array(TeamUserSchema) }),
+});
+
+/** Record calls of the inbox's numbers, or stop (docs/product.md: Call recording). */
+export const setInboxRecording = httpContract({
+  method: 'PATCH',
+  path: '/api/v1/inboxes/{id}/recording',
+  auth: 'user',
+  roles: MANAGERS,
+  body: z.object({ enabled: z.boolean('enabled must be true or false') }),
+  response: z.object({ inbox: InboxSchema }),
 });

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {
   COUNTRIES,
   MAX_OUTBOUND_CALLS_PER_MINUTE,
+  MAX_RECORDING_DISCLOSURE_LENGTH,
   MAX_TEXT_SEGMENTS_PER_HOUR,
   MAX_VOICEMAIL_GREETING_LENGTH,
   MIN_TEXT_SEGMENTS_PER_HOUR,
@@ -21,6 +22,10 @@ export const CallingSettingsSchema = z.object({
   textSegmentsPerHour: z.number(),
   /** What a caller hears before leaving a voicemail; null: DEFAULT_VOICEMAIL_GREETING. */
   voicemailGreeting: z.nullable(z.string()),
+  /** What a caller hears before a recorded call is connected; null: DEFAULT_RECORDING_DISCLOSURE. */
+  recordingDisclosure: z.nullable(z.string()),
+  /** Calls to and from numbers routed to a member (private lines) are recorded (docs/product.md: Call recording). */
+  recordPrivateLines: z.boolean(),
 });
 export type CallingSettings = z.infer<typeof CallingSettingsSchema>;
 
@@ -86,6 +91,21 @@ export const updateCallingSettings = httpContract({
           ),
       ),
     ),
+    /** Absent: unchanged; null or blank: the default disclosure. */
+    recordingDisclosure: z.optional(
+      z.nullable(
+        z
+          .string('Recording disclosure must be text')
+          .check(
+            z.maxLength(
+              MAX_RECORDING_DISCLOSURE_LENGTH,
+              `Recording disclosure can be at most ${MAX_RECORDING_DISCLOSURE_LENGTH} characters`,
+            ),
+          ),
+      ),
+    ),
+    /** Absent: unchanged. */
+    recordPrivateLines: z.optional(z.boolean('Record calls to private lines must be true or false')),
   }),
   response: z.object({ calling: CallingSettingsSchema }),
 });
@@ -204,7 +224,8 @@ export const voicemailRecordedWebhook = httpContract({
 
 /**
  * Twilio's recordingStatusCallback for a voicemail: `completed` with the recording's URL
- * and length (idempotent: Twilio may send it again), or `absent` / `failed`.
+ * and length (idempotent: Twilio may send it again), or `absent` / `failed`. A call recording's
+ * (docs/product.md: Call recording) comes here too, its call named by the URL's `callSid`.
  * https://www.twilio.com/docs/voice/twiml/record#recordingstatuscallback
  */
 export const recordingStatusWebhook = httpContract({

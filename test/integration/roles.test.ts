@@ -56,6 +56,7 @@ describe('roles', () => {
       }),
       callRoute(endpoints.addInboxMember, { params: { id: inbox.id }, token, body: { userId: agent.user.id } }),
       callRoute(endpoints.removeInboxMember, { params: { id: inbox.id, userId: owner.user.id }, token }),
+      callRoute(endpoints.setInboxRecording, { params: { id: inbox.id }, token, body: { enabled: true } }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(403);
@@ -75,6 +76,12 @@ describe('roles', () => {
     });
     expect(added.status).toBe(201);
     const seen = await callRoute(endpoints.listInboxes, { token: owner.tokens.accessToken });
-    expect(seen.body.data.inboxes).toMatchObject([{ name: 'Escalations', memberCount: 1 }]);
+    expect(seen.body.data.inboxes).toMatchObject([{ name: 'Escalations', memberCount: 1, recordCalls: false }]);
+    const recording = await callRoute(endpoints.setInboxRecording, {
+      params: { id: inbox.id },
+      token: admin.tokens.accessToken,
+      body: { enabled: true },
+    });
+    expect(recording.body.data.inbox).toMatchObject({ name: 'Escalations', recordCalls: true });
   });
 });

@@ -175,6 +175,8 @@ describe('calling settings', () => {
         outboundCallsPerMinute: 10,
         textSegmentsPerHour: 2_000,
         voicemailGreeting: null,
+        recordingDisclosure: null,
+        recordPrivateLines: false,
       },
     });
     expect(await read(owner)).toEqual({
@@ -182,6 +184,8 @@ describe('calling settings', () => {
       outboundCallsPerMinute: 10,
       textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
+      recordingDisclosure: null,
+      recordPrivateLines: false,
     });
     const agent = await addTeamMember(owner);
     expect(await read(agent)).toEqual({
@@ -189,6 +193,8 @@ describe('calling settings', () => {
       outboundCallsPerMinute: 10,
       textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
+      recordingDisclosure: null,
+      recordPrivateLines: false,
     });
   });
 
@@ -211,6 +217,8 @@ describe('calling settings', () => {
       outboundCallsPerMinute: 5,
       textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
+      recordingDisclosure: null,
+      recordPrivateLines: false,
     });
   });
 
@@ -229,6 +237,8 @@ describe('calling settings', () => {
       outboundCallsPerMinute: 30,
       textSegmentsPerHour: 2_000,
       voicemailGreeting: null,
+      recordingDisclosure: null,
+      recordPrivateLines: false,
     });
   });
 });

@@ -144,6 +144,8 @@ export const TEST_CALLING = {
   outboundCallsPerMinute: DEFAULT_OUTBOUND_CALLS_PER_MINUTE,
   textSegmentsPerHour: DEFAULT_TEXT_SEGMENTS_PER_HOUR,
   voicemailGreeting: null,
+  recordingDisclosure: null,
+  recordPrivateLines: false,
 };
 
 /**

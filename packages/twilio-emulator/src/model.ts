@@ -113,7 +113,7 @@ export interface AccountRecord {
   calls: CallRecord[];
   /** Messaging Services, oldest first. */
   messagingServices: MessagingServiceRecord[];
-  /** Recordings made by `<Record>`, oldest first. */
+  /** Recordings made by `<Record>` and by the Call Recordings API, oldest first. */
   recordings: RecordingRecord[];
 }
 
@@ -256,7 +256,8 @@ export interface CallRecord {
 export interface RecordingRecord {
   sid: string;
   callSid: string;
-  status: 'in-progress' | 'completed' | 'absent';
+  /** `paused` and `stopped` only for a recording of the Call Recordings API. */
+  status: 'in-progress' | 'paused' | 'stopped' | 'completed' | 'absent';
   durationSeconds: number;
   errorCode: number | null;
   startTime: string;
@@ -266,6 +267,21 @@ export interface RecordingRecord {
   playBeep: boolean;
   /** The recording status callbacks posted for it. */
   callbacks: (WebhookAttempt & { event: string })[];
+  /** Set on a recording started through the Call Recordings API (absent: `<Record>`'s). */
+  api?: CallRecordingRecord;
+}
+
+/**
+ * What the Call Recordings API adds to a recording: how it was asked for, and its stretches on the
+ * clock, each recording or paused (a paused stretch is silence in the audio, or left out with
+ * PauseBehavior `skip`). https://www.twilio.com/docs/voice/api/recording#create-a-recording-resource
+ */
+export interface CallRecordingRecord {
+  channels: 1 | 2;
+  track: 'inbound' | 'outbound' | 'both';
+  callback: { url: string; method: WebhookMethod; events: string[] } | null;
+  /** Milliseconds on the emulator's clock; `to` null while the stretch goes on; `spokenMs` added by the `speak` control. */
+  stretches: { from: number; to: number | null; paused: boolean; skip: boolean; spokenMs?: number }[];
 }
 
 export interface EmulatorState {

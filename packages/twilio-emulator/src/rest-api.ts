@@ -23,6 +23,7 @@ import {
   notFound,
   TwilioError,
 } from './twilio-errors';
+import { callRecordingRoutes } from './voice/call-recordings-api';
 import { callRoutes } from './voice/calls-api';
 import { recordingRoutes } from './voice/recordings-api';
 
@@ -44,6 +45,7 @@ const routes: Route[] = [
   },
   ...messageRoutes,
   ...callRoutes,
+  ...callRecordingRoutes,
   ...recordingRoutes,
 ];
 

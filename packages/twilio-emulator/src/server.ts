@@ -22,6 +22,7 @@ import { statusPage } from './status-page';
 import { EmulatorStore } from './store';
 import { notFound } from './twilio-errors';
 import { isFinal } from './voice/call-legs';
+import { startCallRecordings } from './voice/call-recordings-api';
 import { startVoice } from './voice/voice';
 
 export interface TwilioEmulatorOptions {
@@ -77,6 +78,8 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     timeScale: (accountSid) => settings.accounts[accountSid]?.callTimeScale ?? settings.callTimeScale,
     baseUrl: () => url,
   });
+  const recordingsStopped = new AbortController();
+  startCallRecordings({ store, events, log, signal: recordingsStopped.signal, baseUrl: () => url });
   /**
    * The WebRTC peers of every call (the Voice SDK's and the phone page's): one engine for the whole
    * emulator, unless a test gives stand-ins.
@@ -261,6 +264,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     stop: async () => {
       carrier.stop();
       voice.stop();
+      recordingsStopped.abort();
       await Promise.all([
         signalling?.stop(),
         mediaEngine.close(),

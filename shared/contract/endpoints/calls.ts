@@ -3,9 +3,21 @@
 import type * as contracts from '../calls';
 import type { Endpoint } from '../route';
 
+export const callRecordingAudio: Endpoint<typeof contracts.callRecordingAudio> = {
+  method: 'GET',
+  path: '/api/v1/calls/{callId}/recording',
+  auth: 'user',
+};
+
 export const listCalls: Endpoint<typeof contracts.listCalls> = {
   method: 'GET',
   path: '/api/v1/calls',
+  auth: 'user',
+};
+
+export const pauseCallRecording: Endpoint<typeof contracts.pauseCallRecording> = {
+  method: 'PATCH',
+  path: '/api/v1/calls/{callId}/recording',
   auth: 'user',
 };
 

@@ -102,6 +102,13 @@ export const saveInboxRouting: Endpoint<typeof contracts.saveInboxRouting> = {
   roles: ['OWNER', 'ADMIN'],
 };
 
+export const setInboxRecording: Endpoint<typeof contracts.setInboxRecording> = {
+  method: 'PATCH',
+  path: '/api/v1/inboxes/{id}/recording',
+  auth: 'user',
+  roles: ['OWNER', 'ADMIN'],
+};
+
 export const updateChannelRouting: Endpoint<typeof contracts.updateChannelRouting> = {
   method: 'PATCH',
   path: '/api/v1/channels/{id}/routing',

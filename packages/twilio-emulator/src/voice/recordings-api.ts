@@ -2,7 +2,7 @@ import type { ApiAnswer, Context, Route } from '../api-route';
 import { listPage } from '../paging';
 import { accountPath } from '../representation';
 import { notFound } from '../twilio-errors';
-import { recordingResource, recordingWav } from './recordings-representation';
+import { callRecordingWav, recordingResource } from './recordings-representation';
 
 /**
  * The Recordings resource and its audio: `.json` the resource, `.wav` or no extension the WAV, `.mp3`
@@ -49,7 +49,7 @@ function fetchRecordingAudio(context: Context): ApiAnswer {
   if (recording.status !== 'completed') throw notFound(context.request.path);
   return {
     status: 200,
-    body: recordingWav(recording.durationSeconds),
+    body: callRecordingWav(recording),
     headers: { 'Content-Type': 'audio/wav', 'Cache-Control': 'private, max-age=3600' },
   };
 }

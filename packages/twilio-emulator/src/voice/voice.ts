@@ -4,6 +4,7 @@ import { type AccountRecord, type CallRecord, now, type WebhookMethod } from '..
 import { done, type Outcome, refused } from '../outcome';
 import type { EmulatorStore } from '../store';
 import { type CallLegs, callLegs, isFinal } from './call-legs';
+import { speakOnCallRecording } from './call-recordings-api';
 import { CallRun } from './call-run';
 import { run } from './interpreter';
 import { recordingView } from './recordings-representation';
@@ -262,7 +263,9 @@ export function startVoice(options: {
       const found = store.findCall(sid);
       if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       const recording = runs.get(sid)?.recording;
-      if (!recording) return refused('conflict', `${sid} is not recording (no <Record> under way).`);
+      // Or a recording of the Call Recordings API: it is that much longer.
+      if (!recording && speakOnCallRecording(store, found.account, sid, seconds)) return done(viewOf(found.account, found.call));
+      if (!recording) return refused('conflict', `${sid} is not recording (no <Record> or call recording under way).`);
       recording.spokenSeconds += seconds;
       return done(await afterChange(found.account, found.call));
     },

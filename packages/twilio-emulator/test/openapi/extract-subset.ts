@@ -24,6 +24,8 @@ export const SERVED: Record<string, string[]> = {
   '/2010-04-01/Accounts/{AccountSid}/Messages/{MessageSid}/Media/{Sid}.json': ['get'],
   '/2010-04-01/Accounts/{AccountSid}/Calls.json': ['get'],
   '/2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}/Recordings.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}/Recordings/{Sid}.json': ['get', 'post', 'delete'],
   '/2010-04-01/Accounts/{AccountSid}/Recordings.json': ['get'],
   '/2010-04-01/Accounts/{AccountSid}/Recordings/{Sid}.json': ['get'],
 };

@@ -71,3 +71,12 @@ export function useVoicemailAudio(call: { id: string; voicemail: { url: string }
   }, [fetched, queryClient]);
   return audio;
 }
+
+/** A call's recording as an object URL, fetched once the person asks to play it (docs/product.md: Call recording). */
+export function useCallRecordingAudio(call: { providerCallId: string; recording: { url: string | null } }, enabled: boolean) {
+  return useBinaryUrl(
+    call.recording.url ?? '',
+    (signal) => api.blob(calls.callRecordingAudio, { params: { callId: call.providerCallId }, signal }),
+    enabled && call.recording.url !== null,
+  );
+}

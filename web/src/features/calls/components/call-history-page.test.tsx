@@ -181,6 +181,36 @@ describe('CallHistoryPage', () => {
     expect(screen.queryAllByRole('button', { name: /Play voicemail/ })).toHaveLength(0);
   });
 
+  it('plays a recorded call’s recording when asked, and says when one is under way or could not be made', async () => {
+    const urls = stubObjectUrls();
+    const url = urlOf(endpoints.callRecordingAudio, { callId: 'CA1' });
+    const requests = stubServer((r) => {
+      if (r.url === url) return bytes('audio/mpeg', [0x49, 0x44, 0x33]);
+      return ok({
+        calls: [
+          { ...NEWER, providerCallId: 'CA2', recording: { status: 'RECORDING', paused: false, durationSeconds: 0, url: null } },
+          { ...CALL, recording: { status: 'COMPLETED', paused: false, durationSeconds: 125, url } },
+          { ...VOICEMAIL, providerCallId: 'CA3', recording: { status: 'FAILED', paused: false, durationSeconds: 0, url: null } },
+        ],
+      });
+    });
+    const user = userEvent.setup();
+    page();
+    await screen.findByRole('list', { name: 'Calls' });
+    expect(screen.getByText('· in progress')).toBeTruthy();
+    expect(screen.getByText('· not available')).toBeTruthy();
+    const recorded = screen.getByRole('button', { name: /^Play recording: / }).closest('li') as HTMLElement;
+    expect(screen.getAllByRole('button', { name: /Play recording/ })).toHaveLength(1);
+    // Read only when asked.
+    expect(requests.filter((r) => r.url === url)).toHaveLength(0);
+    await user.click(within(recorded).getByRole('button', { name: /^Play recording: Recording of the call with/ }));
+    const audio = (await within(recorded).findByLabelText(/^Recording of the call with .*, 2:05$/)) as HTMLAudioElement;
+    expect(audio.tagName).toBe('AUDIO');
+    expect(urls.made[0]?.type).toBe('audio/mpeg');
+    expect(document.activeElement).toBe(audio);
+    expect(requests.filter((r) => r.url === url)).toHaveLength(1);
+  });
+
   it('says when the voicemail cannot be read, and Play reads it again', async () => {
     stubObjectUrls();
     let refusals = 1;

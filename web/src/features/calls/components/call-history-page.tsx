@@ -17,6 +17,7 @@ import { formatRelativeTime } from '@/lib/relative-time';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useCalls, useVoicemailAudio } from '../api/calls-api';
 import { useCallFilters } from '../hooks/use-call-filters';
+import { CallRecordingPlayer } from './call-recording-player';
 
 export const CALL_STATUS_LABELS: Record<CallStatus, string> = {
   COMPLETED: 'Completed',
@@ -189,6 +190,12 @@ function CallRow({ call, placer, reasonId }: { call: Call; placer: CallPlacer; r
           <span className="sr-only">Why it failed: </span>
           {call.failureReason}
         </p>
+      )}
+      {call.recording && (
+        <CallRecordingPlayer
+          call={{ providerCallId: call.providerCallId, recording: call.recording }}
+          label={`Recording of the call with ${caller}, ${formatDurationSeconds(call.recording.durationSeconds)}`}
+        />
       )}
       {call.voicemail && (
         <VoicemailPlayer

@@ -21,8 +21,24 @@ const CHANNEL: Channel = {
   health: { status: 'HEALTHY', checkedAt: '2025-01-01T00:00:00.000Z' },
 };
 const INBOXES: Inbox[] = [
-  { id: 'ib-1', name: 'Support', description: null, memberCount: 1, channelCount: 0, createdAt: '2025-01-01T00:00:00.000Z' },
-  { id: 'ib-2', name: 'Sales', description: 'Leads', memberCount: 0, channelCount: 0, createdAt: '2025-01-01T00:00:00.000Z' },
+  {
+    id: 'ib-1',
+    name: 'Support',
+    description: null,
+    memberCount: 1,
+    channelCount: 0,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    recordCalls: false,
+  },
+  {
+    id: 'ib-2',
+    name: 'Sales',
+    description: 'Leads',
+    memberCount: 0,
+    channelCount: 0,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    recordCalls: false,
+  },
 ];
 const USERS: TeamUser[] = [
   { id: 'u-1', name: 'Ada Lovelace', email: 'ada@example.com', role: 'OWNER', avatarUrl: null, lastActiveAt: null },

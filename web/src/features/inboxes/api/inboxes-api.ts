@@ -101,3 +101,16 @@ export function useRemoveMember(inboxId: string) {
   const refresh = useRefreshInbox(inboxId);
   return useMutation({ mutationFn: (userId: string) => removeMember(inboxId, userId), onSuccess: refresh, retry: false });
 }
+
+/** PATCH /inboxes/{id}/recording: owners and admins (docs/product.md: Call recording). */
+export const setInboxRecording = (id: string, enabled: boolean) =>
+  api.call(settings.setInboxRecording, { params: { id }, body: { enabled } }).then((d) => d.inbox);
+
+export function useSetInboxRecording(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (enabled: boolean) => setInboxRecording(id, enabled),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.inboxes }),
+    retry: false,
+  });
+}

@@ -23,6 +23,7 @@ const SUPPORT: Inbox = {
   memberCount: 1,
   channelCount: 2,
   createdAt: '2025-03-04T10:00:00.000Z',
+  recordCalls: false,
 };
 const SALES: Inbox = { ...SUPPORT, id: 'ib-2', name: 'Sales', description: null, memberCount: 3, channelCount: 1 };
 const USERS: TeamUser[] = [
@@ -98,6 +99,40 @@ describe('InboxesPage', () => {
     answer = ok({ inbox: SUPPORT }, 201);
     await events.click(within(dialog).getByRole('button', { name: 'Create Inbox' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('Record calls: a manager turns it on (the switch disabled while saving), a failure is shown, an agent reads it', async () => {
+    let recording = false;
+    let answer: () => Response = () => json(500, {});
+    const requests = stubServer((r) => {
+      if (r.method !== 'PATCH') return ok({ inboxes: [{ ...SUPPORT, recordCalls: recording }] });
+      return answer();
+    });
+    const events = userEvent.setup();
+    const { unmount } = renderWithProviders(<InboxesPage />);
+    const toggle = () => screen.getByRole('switch', { name: 'Record calls to Support' }) as HTMLInputElement;
+    expect((await screen.findByRole('switch', { name: 'Record calls to Support' })).getAttribute('aria-checked')).toBe('false');
+    await events.click(toggle());
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to change call recording');
+    expect(toggle().checked).toBe(false);
+
+    answer = () => {
+      recording = true;
+      return ok({ inbox: { ...SUPPORT, recordCalls: true } });
+    };
+    await events.click(toggle());
+    await waitFor(() => expect(screen.getByText('Calls are recorded')).toBeTruthy());
+    expect(toggle().checked).toBe(true);
+    expect(posts(requests).map((r) => [`${r.method} ${r.url}`, r.body])).toEqual([
+      [callLine(endpoints.setInboxRecording, { id: 'ib-1' }), { enabled: true }],
+      [callLine(endpoints.setInboxRecording, { id: 'ib-1' }), { enabled: true }],
+    ]);
+    unmount();
+
+    signInAs('AGENT');
+    renderWithProviders(<InboxesPage />);
+    expect(await screen.findByText('Calls are recorded')).toBeTruthy();
+    expect(screen.queryByRole('switch')).toBeNull();
   });
 
   it('delete asks with the SPEC sentence; a failure shows Failed to delete inbox', async () => {

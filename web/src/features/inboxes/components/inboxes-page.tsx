@@ -21,6 +21,7 @@ import { useDeleteInbox, useInboxes } from '../api/inboxes-api';
 import { CreateInboxDialog } from './create-inbox-dialog';
 import { InboxRoutingDialog } from './inbox-routing-dialog';
 import { ManageMembersDialog } from './manage-members-dialog';
+import { RecordCallsToggle } from './record-calls-toggle';
 
 type Open = { inbox: Inbox; open: boolean } | null;
 
@@ -100,6 +101,7 @@ export function InboxesPage() {
                       <CalendarDays aria-hidden="true" className="size-4" />
                       Created {formatDate(inbox.createdAt)}
                     </span>
+                    <RecordCallsToggle inbox={inbox} canManage={canManage} />
                   </div>
                 </div>
                 {canManage && (

@@ -1,4 +1,9 @@
-import { DEFAULT_VOICEMAIL_GREETING, MAX_VOICEMAIL_GREETING_LENGTH } from '@shared/constants';
+import {
+  DEFAULT_RECORDING_DISCLOSURE,
+  DEFAULT_VOICEMAIL_GREETING,
+  MAX_RECORDING_DISCLOSURE_LENGTH,
+  MAX_VOICEMAIL_GREETING_LENGTH,
+} from '@shared/constants';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -124,6 +129,33 @@ describe('CallingPage', () => {
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(requests).toHaveLength(2));
     expect(requests[1]?.body).toMatchObject({ voicemailGreeting: null });
+  });
+
+  it('saves the recording disclosure and the private lines’ recording a manager chose, saying the limit', async () => {
+    signOut = signInAs('ADMIN');
+    const requests = stubServer(({ body }) =>
+      ok({ calling: { ...TEST_CALLING, allowedCountries: ['US'], outboundCallsPerMinute: 30, ...(body as object) } }),
+    );
+    renderWithProviders(<CallingPage />);
+    const user = userEvent.setup();
+    const disclosure = () => screen.getByRole('textbox', { name: 'Recording disclosure' }) as HTMLTextAreaElement;
+    expect(disclosure().placeholder).toBe(DEFAULT_RECORDING_DISCLOSURE);
+    expect(disclosure().maxLength).toBe(MAX_RECORDING_DISCLOSURE_LENGTH);
+    const privateLines = screen.getByRole('checkbox', { name: /Record calls to private lines/ }) as HTMLInputElement;
+    expect(privateLines.checked).toBe(false);
+    expect(screen.getByRole('button', { name: 'Save changes' })).toHaveProperty('disabled', true);
+
+    await user.type(disclosure(), '  Calls are recorded for training.  ');
+    await user.click(privateLines);
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Calling settings saved.')).toBeTruthy();
+    expect(requests.at(-1)?.body).toMatchObject({
+      recordingDisclosure: 'Calls are recorded for training.',
+      recordPrivateLines: true,
+    });
+    expect(requests.at(-1)?.body).not.toHaveProperty('voicemailGreeting');
+    expect(disclosure().value).toBe('Calls are recorded for training.');
+    expect((screen.getByRole('checkbox', { name: /Record calls to private lines/ }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('shows an agent the greeting read-only', async () => {

@@ -1,7 +1,9 @@
 import {
   COUNTRIES,
+  DEFAULT_RECORDING_DISCLOSURE,
   DEFAULT_VOICEMAIL_GREETING,
   MAX_OUTBOUND_CALLS_PER_MINUTE,
+  MAX_RECORDING_DISCLOSURE_LENGTH,
   MAX_TEXT_SEGMENTS_PER_HOUR,
   MAX_VOICEMAIL_GREETING_LENGTH,
   MIN_TEXT_SEGMENTS_PER_HOUR,
@@ -71,6 +73,8 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
   const [rate, setRate] = useState(String(stored.outboundCallsPerMinute));
   const [segments, setSegments] = useState(String(stored.textSegmentsPerHour));
   const [greeting, setGreeting] = useState(stored.voicemailGreeting ?? '');
+  const [disclosure, setDisclosure] = useState(stored.recordingDisclosure ?? '');
+  const [recordPrivateLines, setRecordPrivateLines] = useState(stored.recordPrivateLines);
   const countriesHintId = useId();
   const rateNumber = Number(rate);
   const segmentsNumber = Number(segments);
@@ -84,8 +88,17 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
   // Blank is the default greeting, as the server stores it (null).
   const greetingValue = greeting.trim() === '' ? null : greeting.trim();
   const greetingChanged = greetingValue !== (stored.voicemailGreeting?.trim() || null);
+  const disclosureError =
+    disclosure.length > MAX_RECORDING_DISCLOSURE_LENGTH
+      ? `Recording disclosure can be at most ${MAX_RECORDING_DISCLOSURE_LENGTH} characters`
+      : undefined;
+  const disclosureValue = disclosure.trim() === '' ? null : disclosure.trim();
+  const disclosureChanged = disclosureValue !== (stored.recordingDisclosure?.trim() || null);
+  const privateLinesChanged = recordPrivateLines !== stored.recordPrivateLines;
   const changed =
     greetingChanged ||
+    disclosureChanged ||
+    privateLinesChanged ||
     rateNumber !== stored.outboundCallsPerMinute ||
     segmentsNumber !== stored.textSegmentsPerHour ||
     countries.size !== stored.allowedCountries.length ||
@@ -107,7 +120,7 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
     );
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!canManage || rateError || segmentsError || countriesError || greetingError || !changed) return;
+    if (!canManage || rateError || segmentsError || countriesError || greetingError || disclosureError || !changed) return;
     save.mutate(
       {
         allowedCountries: COUNTRIES.filter((c) => countries.has(c.code)).map((c) => c.code),
@@ -115,6 +128,8 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
         textSegmentsPerHour: segmentsNumber,
         // Sent only when changed: absent leaves it as stored.
         ...(greetingChanged ? { voicemailGreeting: greetingValue } : {}),
+        ...(disclosureChanged ? { recordingDisclosure: disclosureValue } : {}),
+        ...(privateLinesChanged ? { recordPrivateLines } : {}),
       },
       { onSuccess: () => onSaved(true) },
     );
@@ -206,6 +221,34 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
           onChange={(e) => edit(() => setGreeting(e.target.value))}
         />
       </Card>
+      <Card className="flex flex-col gap-3">
+        <h2 className="text-base font-semibold text-fg">Call recording</h2>
+        <TextAreaField
+          label="Recording disclosure"
+          rows={2}
+          maxLength={MAX_RECORDING_DISCLOSURE_LENGTH}
+          placeholder={DEFAULT_RECORDING_DISCLOSURE}
+          value={disclosure}
+          readOnly={!canManage}
+          disabled={save.isPending}
+          error={disclosureError}
+          hint="Callers hear this before a recorded call rings anyone. Leave empty for the default. Each inbox chooses whether its calls are recorded."
+          onChange={(e) => edit(() => setDisclosure(e.target.value))}
+        />
+        <label className={cn('flex min-h-10 items-center gap-3 text-sm text-fg', canManage && 'cursor-pointer')}>
+          <input
+            type="checkbox"
+            checked={recordPrivateLines}
+            disabled={!canManage || save.isPending}
+            onChange={(e) => {
+              const on = e.target.checked;
+              edit(() => setRecordPrivateLines(on));
+            }}
+            className="size-4 shrink-0 accent-primary disabled:cursor-not-allowed"
+          />
+          Record calls to private lines (numbers routed to one member)
+        </label>
+      </Card>
       {save.isError && (
         <Alert tone="error" title="Calling settings were not saved">
           {errorMessage(save.error, 'Please try again.')}
@@ -219,7 +262,12 @@ function CallingForm({ stored, saved, onSaved }: { stored: CallingSettings; save
             pending={save.isPending}
             pendingLabel="Saving…"
             disabled={
-              !changed || Boolean(countriesError) || Boolean(rateError) || Boolean(segmentsError) || Boolean(greetingError)
+              !changed ||
+              Boolean(countriesError) ||
+              Boolean(rateError) ||
+              Boolean(segmentsError) ||
+              Boolean(greetingError) ||
+              Boolean(disclosureError)
             }
           >
             Save changes

@@ -1,5 +1,6 @@
+import * as calls from '@shared/contract/endpoints/calls';
 import * as voice from '@shared/contract/endpoints/voice';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, session } from '@/lib/services';
 import { createVoiceTokens } from '../device/voice-tokens';
 
@@ -23,3 +24,10 @@ export const callerIdsQuery = () =>
   });
 
 export const useCallerIds = () => useQuery(callerIdsQuery());
+
+/** PATCH /calls/{callId}/recording: the agent on the call pauses or resumes its recording (docs/product.md: Call recording). */
+export const pauseCallRecording = (callSid: string, paused: boolean) =>
+  api.call(calls.pauseCallRecording, { params: { callId: callSid }, body: { paused } }).then((d) => d.recording);
+
+export const usePauseRecording = (callSid: string) =>
+  useMutation({ mutationFn: (paused: boolean) => pauseCallRecording(callSid, paused), retry: false });

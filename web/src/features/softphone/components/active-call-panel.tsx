@@ -5,6 +5,7 @@ import type { CallInfo } from '../hooks/call-manager';
 import { CallButton, PANEL } from './call-buttons';
 import { CallTimer } from './call-timer';
 import { Keypad } from './keypad';
+import { RecordingControl } from './recording-control';
 
 /**
  * docs/product.md §2: the call in progress. The remote number is From, else To, else In Call; while an outbound
@@ -46,6 +47,7 @@ export function ActiveCallPanel(props: {
       </div>
       <p className="mt-2 text-lg font-semibold wrap-anywhere">{remote ? format(remote) : 'In Call'}</p>
       {call.contactName && <p className="text-sm wrap-anywhere text-fg">{call.contactName}</p>}
+      {call.recorded && call.callSid && since !== null && <RecordingControl callSid={call.callSid} />}
       <div className="mt-4 grid grid-cols-3 gap-2">
         <CallButton
           tone="plain"

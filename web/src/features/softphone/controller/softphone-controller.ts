@@ -82,6 +82,7 @@ const infoOf = (call: PhoneCall): CallInfo => ({
   from: call.from,
   to: call.to,
   contactName: call.contactName,
+  ...(call.recorded ? { recorded: true } : {}),
 });
 
 /**

@@ -12,6 +12,8 @@ export interface PhoneCall {
   readonly from: string | null;
   readonly to: string | null;
   readonly contactName: string | null;
+  /** The ring said the call is recorded (its `recorded` parameter). */
+  readonly recorded?: boolean;
   accept(): void;
   reject(): void;
   /** Stops ringing here without declining for the other agents (someone else took the call). */
@@ -110,6 +112,7 @@ function wrapCall(call: Call, direction: CallDirection, to?: string): PhoneCall 
     from: direction === 'INCOMING' ? (custom.get('callerNumber') ?? call.parameters.From ?? null) : null,
     to: direction === 'INCOMING' ? (custom.get('calledNumber') ?? call.parameters.To ?? null) : (to ?? null),
     contactName: custom.get('contactName') ?? null,
+    recorded: custom.get('recorded') === 'true',
     accept: () => call.accept(),
     reject: () => call.reject(),
     ignore: () => call.ignore(),

@@ -19,6 +19,8 @@ export interface CallInfo {
   /** The number called: the company's number (incoming) or the dialled number (outbound). */
   to: string | null;
   contactName: string | null;
+  /** The call is recorded from its answer (docs/product.md: Call recording): the panel offers Pause. */
+  recorded?: boolean;
 }
 
 export type CallState =
