@@ -1,4 +1,4 @@
-import type { CallMedia, MediaEngine, MediaSession, MediaSide, MediaStats } from './media-session';
+import type { CallMedia, ConferenceMember, MediaEngine, MediaSession, MediaSide, MediaStats } from './media-session';
 
 interface CallSides {
   sessions: Partial<Record<MediaSide, MediaSession>>;
@@ -9,10 +9,25 @@ interface CallSides {
  * The media of every call, by root call SID: a side alone hears the engine's tone; once the browser
  * softphone ('client') and the phone page ('phone') are both attached they hear each other. A side
  * attached again (a new offer for the same call) replaces the old session, which is closed. An ended
- * call keeps its last counts, so a test or a person can read them after the hang-up.
+ * call keeps its last counts, so a test or a person can read them after the hang-up. A call in a
+ * conference is one party (its one side): the conference's calls are mixed instead of bridged.
  */
 export function createCallMedia(engine: MediaEngine): CallMedia {
   const calls = new Map<string, CallSides>();
+  /** Each conference's calls, and the conference each call is in. */
+  const conferences = new Map<string, ConferenceMember[]>();
+  const conferenceOf = new Map<string, string>();
+
+  const sessionsOf = (rootCallSid: string) => Object.values(calls.get(rootCallSid)?.sessions ?? {});
+
+  function mix(conferenceSid: string) {
+    const members = conferences.get(conferenceSid) ?? [];
+    engine.mix(
+      members.flatMap((member) =>
+        sessionsOf(member.rootCallSid).map((session) => ({ session, music: member.music, heard: member.heard })),
+      ),
+    );
+  }
 
   return {
     attach(rootCallSid, side, session) {
@@ -23,7 +38,21 @@ export function createCallMedia(engine: MediaEngine): CallMedia {
       if (previous && previous !== session) void previous.close();
       // Answered as the call ended: nothing to hear any more.
       if (call.ended) void session.close();
+      else if (conferenceOf.has(rootCallSid)) mix(conferenceOf.get(rootCallSid) ?? '');
       else if (call.sessions.client && call.sessions.phone) engine.bridge(call.sessions.client, call.sessions.phone);
+    },
+
+    conference(conferenceSid, members) {
+      const now = new Set(members.map((m) => m.rootCallSid));
+      for (const member of conferences.get(conferenceSid) ?? []) {
+        if (now.has(member.rootCallSid)) continue;
+        conferenceOf.delete(member.rootCallSid);
+        for (const session of sessionsOf(member.rootCallSid)) engine.leaveMix(session);
+      }
+      for (const member of members) conferenceOf.set(member.rootCallSid, conferenceSid);
+      if (members.length === 0) conferences.delete(conferenceSid);
+      else conferences.set(conferenceSid, members);
+      mix(conferenceSid);
     },
 
     stats(rootCallSid) {
