@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AccountRecord, CallRecord, MessageRecord, WebhookMethod } from './model';
+import type { AccountRecord, CallRecord, ConferenceRecord, MessageRecord, WebhookMethod } from './model';
 
 /** What happened, for the parts that react to it (the carrier, the phone simulator's live view). */
 interface EmulatorEventMap {
@@ -9,6 +9,8 @@ interface EmulatorEventMap {
   call: [account: AccountRecord, call: CallRecord];
   /** The Call resource was asked to end the call or to carry out other TwiML; the voice part acts on it. */
   callUpdate: [account: AccountRecord, call: CallRecord, update: CallUpdate];
+  /** A conference's participants changed (joined, left, held, muted) or it ended: the media mixes it again. */
+  conference: [account: AccountRecord, conference: ConferenceRecord];
 }
 
 /** `POST …/Calls/{Sid}.json`: Status ends the call; Twiml or Url replaces what it is doing. */

@@ -24,6 +24,7 @@ import {
   TwilioError,
 } from './twilio-errors';
 import { callRoutes } from './voice/calls-api';
+import { conferenceRoutes } from './voice/conferences-api';
 import { recordingRoutes } from './voice/recordings-api';
 
 /** The part of Twilio's REST API the product uses. A further resource is one more entry here. */
@@ -45,6 +46,7 @@ const routes: Route[] = [
   ...messageRoutes,
   ...callRoutes,
   ...recordingRoutes,
+  ...conferenceRoutes,
 ];
 
 const ACCOUNT_PATH = /^\/2010-04-01\/Accounts\/([^/.]+)(.*)$/;

@@ -22,6 +22,7 @@ import { statusPage } from './status-page';
 import { EmulatorStore } from './store';
 import { notFound } from './twilio-errors';
 import { isFinal } from './voice/call-legs';
+import { present } from './voice/conferences';
 import { startVoice } from './voice/voice';
 
 export interface TwilioEmulatorOptions {
@@ -87,6 +88,18 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   const phoneJoined = new Set<string>();
   events.on('call', (_account, call) => {
     if (call.parentCallSid === null && isFinal(call) && phoneJoined.delete(call.sid)) void callMedia.end(call.sid);
+  });
+  // A conference's calls are mixed: the held hear the hold music (or wait for the conference to start).
+  events.on('conference', (account, conference) => {
+    const members = conference.status === 'completed' ? [] : present(conference);
+    callMedia.conference(
+      conference.sid,
+      members.map((p) => ({
+        rootCallSid: account.calls.find((c) => c.sid === p.callSid)?.parentCallSid ?? p.callSid,
+        music: p.hold || conference.status === 'init',
+        heard: !p.hold && !p.muted && conference.status === 'in-progress',
+      })),
+    );
   });
   const sdkSignalling = options.signalling
     ? voiceSdkSignalling({
@@ -174,7 +187,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       }
       const answer = v1
         ? answerMessagingRequest({ store, events, baseUrl: url }, request, url)
-        : answerApiRequest({ store, events, baseUrl: url }, request);
+        : answerApiRequest({ store, events, baseUrl: url, conferences: voice.conferences }, request);
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
     } else if (target.pathname === '/_emulator/phone/media') {

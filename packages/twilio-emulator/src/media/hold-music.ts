@@ -21,7 +21,7 @@ export const HOLD_MUSIC: Buffer = (() => {
 
 /** Whether a 20 ms PCMU payload is a packet of the hold music (as the media engine cuts it). */
 export function isHoldMusic(payload: Uint8Array | undefined): boolean {
-  if (!payload || payload.length !== 160) return false;
+  if (payload?.length !== 160) return false;
   for (let at = 0; at < HOLD_MUSIC.length; at += 160) {
     if (HOLD_MUSIC.subarray(at, at + 160).equals(payload)) return true;
   }

@@ -1,6 +1,7 @@
 import type { AccountRecord, CallEvent, CallRecord } from '../model';
 import { callDuration, isFinal } from './call-legs';
 import type { CallRun } from './call-run';
+import { dialConference } from './dial-conference';
 import type { TwimlElement } from './twiml';
 import {
   answerCall,
@@ -36,6 +37,8 @@ export async function dial(
   base: string,
 ): Promise<Step> {
   const { attributes } = verb;
+  const conference = verb.children.find((n) => n.name === 'Conference');
+  if (conference) return dialConference(ctx, account, parent, callRun, verb, conference, base);
   if (attributes.answerOnBridge !== 'true') answerCall(ctx, account, parent);
   const timeout = wholeNumber(attributes.timeout, DIAL_TIMEOUT.default, DIAL_TIMEOUT.min, DIAL_TIMEOUT.max);
   const callerId = attributes.callerId?.trim() || undefined;

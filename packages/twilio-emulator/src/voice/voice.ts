@@ -5,7 +5,9 @@ import { done, type Outcome, refused } from '../outcome';
 import type { EmulatorStore } from '../store';
 import { type CallLegs, callLegs, isFinal } from './call-legs';
 import { CallRun } from './call-run';
+import { conferences, isPresent } from './conferences';
 import { run } from './interpreter';
+import { type ConferenceControls, dialIn } from './participant-call';
 import { recordingView } from './recordings-representation';
 import { type CallView, callView } from './representation';
 import type { VoiceContext } from './voice-context';
@@ -30,7 +32,13 @@ export function startVoice(options: {
   const legs: CallLegs = callLegs({ store, events, log, signal: stopped.signal });
   /** The runs of calls under way, by the SID of the call whose TwiML runs (the parent). */
   const runs = new Map<string, CallRun>();
-  const ctx: VoiceContext = { store, log, legs, timeScale, signal: stopped.signal, runs, baseUrl };
+  const ctx = { store, log, legs, timeScale, signal: stopped.signal, runs, baseUrl } as VoiceContext;
+  const conferenceParts = conferences(ctx, events);
+  ctx.conferences = conferenceParts;
+  const conferenceControls: ConferenceControls = {
+    ...conferenceParts,
+    dialIn: (account, nameOrSid, input) => dialIn(ctx, conferenceParts, account, nameOrSid, input),
+  };
 
   // A call cannot go on across a restart (its TwiML run was in memory): it ends where it was.
   for (const account of store.accounts) {
@@ -39,6 +47,15 @@ export function startVoice(options: {
         store.change(() => {
           call.status = call.answeredAt ? 'completed' : 'failed';
           call.endTime = now(store.clock);
+        });
+      }
+    }
+    for (const conference of account.conferences) {
+      if (conference.status !== 'completed') {
+        store.change(() => {
+          conference.status = 'completed';
+          conference.reasonConferenceEnded = 'last-participant-left';
+          for (const participant of conference.participants) if (isPresent(participant)) participant.status = 'complete';
         });
       }
     }
@@ -92,10 +109,20 @@ export function startVoice(options: {
     return viewOf(account, parent);
   }
 
-  /** The call's story with its recordings (oldest first, with their status callbacks). */
+  /** The call's story with its recordings (oldest first, with their status callbacks) and the conferences it was in. */
   function viewOf(account: AccountRecord, call: CallRecord): CallView {
     const recordings = account.recordings.filter((r) => r.callSid === call.sid).map((r) => recordingView(account, r, baseUrl()));
-    return { ...callView(account, call), recordings };
+    const inConferences = account.conferences.flatMap((conference) =>
+      conference.participants
+        .filter((p) => p.callSid === call.sid)
+        .map((participant) => ({
+          sid: conference.sid,
+          friendlyName: conference.friendlyName,
+          status: conference.status,
+          participant,
+        })),
+    );
+    return { ...callView(account, call), recordings, conferences: inConferences };
   }
 
   function childrenOf(account: AccountRecord, call: CallRecord) {
@@ -184,7 +211,9 @@ export function startVoice(options: {
       const found = store.findCall(sid);
       if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       const { account, call } = found;
-      const ringing = call.parentCallSid ? [call] : childrenOf(account, call).filter((leg) => leg.status === 'ringing');
+      // A leg, or a call dialled through the API (a conference participant), rings itself.
+      const ringsItself = call.parentCallSid || call.direction === 'outbound-api';
+      const ringing = ringsItself ? [call] : childrenOf(account, call).filter((leg) => leg.status === 'ringing');
       const leg = by === undefined ? (ringing.length === 1 ? ringing[0] : undefined) : ringing.find((l) => l.to === by);
       if (!leg) {
         const parties = ringing.map((l) => l.to).join(', ') || 'none';
@@ -209,11 +238,12 @@ export function startVoice(options: {
       const found = store.findCall(sid);
       if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       const { account, call } = found;
-      const leg = call.parentCallSid
-        ? call
-        : by !== undefined && by !== call.from
-          ? childrenOf(account, call).find((l) => l.to === by && !isFinal(l))
-          : undefined;
+      const leg =
+        call.parentCallSid || (call.direction === 'outbound-api' && !call.answeredAt)
+          ? call
+          : by !== undefined && by !== call.from
+            ? childrenOf(account, call).find((l) => l.to === by && !isFinal(l))
+            : undefined;
       if (by !== undefined && !leg && by !== call.from) return refused('conflict', `${by} is not on ${sid}.`);
       const ending = leg ?? call;
       if (isFinal(ending)) return refused('conflict', `${ending.sid} has already ended (${ending.status}).`);
@@ -288,6 +318,20 @@ export function startVoice(options: {
       return found ? viewOf(found.account, found.call) : undefined;
     },
 
+    /** A conference with its participants (those gone too), what each heard, and its status callbacks, once they are answered. */
+    async conferenceView(sid: string) {
+      for (const account of store.accounts) {
+        const conference = account.conferences.find((c) => c.sid === sid || (c.friendlyName === sid && c.status !== 'completed'));
+        if (conference) {
+          await conferenceParts.drained(conference.sid);
+          return conference;
+        }
+      }
+      return undefined;
+    },
+
+    conferences: conferenceControls,
+
     /** After a reset: runs of calls that no longer exist stop. */
     reset() {
       for (const callRun of runs.values()) {
@@ -295,6 +339,7 @@ export function startVoice(options: {
         callRun.wake();
       }
       legs.forget();
+      conferenceParts.forget();
     },
 
     stop() {
