@@ -94,11 +94,17 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
     const members = conference.status === 'completed' ? [] : present(conference);
     callMedia.conference(
       conference.sid,
-      members.map((p) => ({
-        rootCallSid: account.calls.find((c) => c.sid === p.callSid)?.parentCallSid ?? p.callSid,
-        music: p.hold || conference.status === 'init',
-        heard: !p.hold && !p.muted && conference.status === 'in-progress',
-      })),
+      members.map((p) => {
+        const call = account.calls.find((c) => c.sid === p.callSid);
+        // A <Dial> leg is its root call's far party; a call of its own is the party that made it (or, dialled through the API, that it rang).
+        const party = call?.parentCallSid || call?.direction === 'outbound-api' ? call.to : (call?.from ?? '');
+        return {
+          rootCallSid: call?.parentCallSid ?? p.callSid,
+          side: party.startsWith('client:') ? ('client' as const) : ('phone' as const),
+          music: p.hold || conference.status === 'init',
+          heard: !p.hold && !p.muted && conference.status === 'in-progress',
+        };
+      }),
     );
   });
   const sdkSignalling = options.signalling

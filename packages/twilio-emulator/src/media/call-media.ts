@@ -14,18 +14,20 @@ interface CallSides {
  */
 export function createCallMedia(engine: MediaEngine): CallMedia {
   const calls = new Map<string, CallSides>();
-  /** Each conference's calls, and the conference each call is in. */
+  /** Each conference's calls, and the conference each call's side is in. */
   const conferences = new Map<string, ConferenceMember[]>();
   const conferenceOf = new Map<string, string>();
-
-  const sessionsOf = (rootCallSid: string) => Object.values(calls.get(rootCallSid)?.sessions ?? {});
+  const sideKey = (rootCallSid: string, side: MediaSide) => `${rootCallSid}#${side}`;
+  const sessionOf = (member: Pick<ConferenceMember, 'rootCallSid' | 'side'>) =>
+    calls.get(member.rootCallSid)?.sessions[member.side];
 
   function mix(conferenceSid: string) {
     const members = conferences.get(conferenceSid) ?? [];
     engine.mix(
-      members.flatMap((member) =>
-        sessionsOf(member.rootCallSid).map((session) => ({ session, music: member.music, heard: member.heard })),
-      ),
+      members.flatMap((member) => {
+        const session = sessionOf(member);
+        return session ? [{ session, music: member.music, heard: member.heard }] : [];
+      }),
     );
   }
 
@@ -38,18 +40,20 @@ export function createCallMedia(engine: MediaEngine): CallMedia {
       if (previous && previous !== session) void previous.close();
       // Answered as the call ended: nothing to hear any more.
       if (call.ended) void session.close();
-      else if (conferenceOf.has(rootCallSid)) mix(conferenceOf.get(rootCallSid) ?? '');
+      else if (conferenceOf.has(sideKey(rootCallSid, side))) mix(conferenceOf.get(sideKey(rootCallSid, side)) ?? '');
       else if (call.sessions.client && call.sessions.phone) engine.bridge(call.sessions.client, call.sessions.phone);
     },
 
     conference(conferenceSid, members) {
-      const now = new Set(members.map((m) => m.rootCallSid));
+      const now = new Set(members.map((m) => sideKey(m.rootCallSid, m.side)));
       for (const member of conferences.get(conferenceSid) ?? []) {
-        if (now.has(member.rootCallSid)) continue;
-        conferenceOf.delete(member.rootCallSid);
-        for (const session of sessionsOf(member.rootCallSid)) engine.leaveMix(session);
+        const key = sideKey(member.rootCallSid, member.side);
+        if (now.has(key)) continue;
+        conferenceOf.delete(key);
+        const session = sessionOf(member);
+        if (session) engine.leaveMix(session);
       }
-      for (const member of members) conferenceOf.set(member.rootCallSid, conferenceSid);
+      for (const member of members) conferenceOf.set(sideKey(member.rootCallSid, member.side), conferenceSid);
       if (members.length === 0) conferences.delete(conferenceSid);
       else conferences.set(conferenceSid, members);
       mix(conferenceSid);

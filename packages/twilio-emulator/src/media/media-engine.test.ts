@@ -108,7 +108,12 @@ describe('media engine', () => {
     const [phone, agent, teammate] = await Promise.all([answered(), invited(), invited()]);
     callMedia.attach('CAphone', 'phone', phone.session);
     callMedia.attach('CAagent', 'client', agent.session);
-    const member = (rootCallSid: string, held = false) => ({ rootCallSid, music: held, heard: !held });
+    const member = (rootCallSid: string, held = false) => ({
+      rootCallSid,
+      side: rootCallSid === 'CAphone' ? ('phone' as const) : ('client' as const),
+      music: held,
+      heard: !held,
+    });
     callMedia.conference('CF1', [member('CAphone'), member('CAagent')]);
     // Two in the conference hear each other's microphones as they were sent.
     await expect.poll(() => phone.browser.last(), WAIT).toEqual(VOICE);

@@ -53,6 +53,8 @@ export type MediaSide = 'client' | 'phone';
 /** A call in a conference, as the media mixes it: held (it hears music, nobody hears it), muted, waiting. */
 export interface ConferenceMember {
   rootCallSid: string;
+  /** The call's party among its root call's sides: a `<Dial>` leg and its parent call can be in one conference. */
+  side: MediaSide;
   music: boolean;
   heard: boolean;
 }

@@ -233,6 +233,34 @@ describe('Twilio emulator conferences', () => {
     expect(await conferenceView(sid)).toMatchObject({ status: 'completed', reasonConferenceEnded: 'conference-ended-via-api' });
   });
 
+  it("moves both parties of a bridged call into a conference: the leg redirected, the caller through the Dial's action", async () => {
+    const account = await newAccount();
+    const number = await answerCallsWith(account, twiml('<Dial action="/dialled"><Client>alice</Client></Dial>'));
+    const room = twiml('<Dial><Conference endConferenceOnExit="true" beep="false">moved</Conference></Dial>');
+    harness.receiver.twiml('/dialled', room);
+    const caller = (await call<CallView>('POST', '/_emulator/calls', { json: { from: PHONE, to: number } })).body;
+    const leg = caller.legs[0]?.sid ?? '';
+    await control(caller.sid, 'answer', { by: 'client:alice' });
+
+    const redirected = await call('POST', api(account, `/Calls/${leg}.json`), { auth: account, form: { Twiml: room } });
+    expect(redirected.status).toBe(200);
+    await expect
+      .poll(async () => (await conferenceView('moved'))?.participants?.map((p) => [p.callSid, p.status]))
+      .toEqual([
+        [leg, 'connected'],
+        [caller.sid, 'connected'],
+      ]);
+    const dialled = harness.receiver.requests.find((r) => r.path === '/dialled');
+    expect(dialled?.params).toMatchObject({ DialCallStatus: 'completed', DialCallSid: leg });
+    expect((await callView(leg)).status).toBe('in-progress');
+    expect((await callView(caller.sid)).status).toBe('in-progress');
+
+    // The agent hangs up: the conference ends, and the caller's call with it.
+    await control(leg, 'hangup');
+    await expect.poll(async () => (await callView(caller.sid)).status).toBe('completed');
+    expect((await callView(leg)).status).toBe('completed');
+  });
+
   it("is driven by the official twilio library's Participant resource: create, hold, remove", async () => {
     const account = await newAccount();
     const number = await answerCallsWith(account, twiml('<Dial><Conference>library</Conference></Dial>'));

@@ -95,11 +95,13 @@ export async function dial(
     if (leg !== winner) ctx.legs.setStatus(account, leg, timedOut && !callRun.callerGone && !winner ? 'no-answer' : 'canceled');
   }
 
+  // The answered leg redirected to TwiML of its own (a conference) left the bridge: it goes on alone.
+  const leftBridge = (leg: CallRecord) => ctx.runs.has(leg.sid);
   if (winner) {
     answerCall(ctx, account, parent, winner.to);
-    // Bridged: until either side hangs up.
-    while (!callRun.callerGone && !callRun.redirect && !isFinal(winner)) await callRun.sleep();
-    ctx.legs.setStatus(account, winner, 'completed');
+    // Bridged: until either side hangs up, or the leg is redirected.
+    while (!callRun.callerGone && !callRun.redirect && !isFinal(winner) && !leftBridge(winner)) await callRun.sleep();
+    if (!leftBridge(winner)) ctx.legs.setStatus(account, winner, 'completed');
   }
 
   const dialCallStatus = winner

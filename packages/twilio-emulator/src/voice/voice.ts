@@ -67,8 +67,19 @@ export function startVoice(options: {
     const callRun = runs.get(parentSid);
     if (update.status === 'canceled' && call.answeredAt) return;
     if (call.parentCallSid) {
-      // A leg ended through the API ends as if its party hung up; a leg cannot be redirected here.
+      // A leg ended through the API ends as if its party hung up.
+      const legRun = runs.get(call.sid);
       if (update.status) legs.setStatus(account, call, call.answeredAt ? 'completed' : 'canceled');
+      else if (legRun) legRun.redirect = { twiml: update.twiml, url: update.url, method: update.method };
+      else if (call.status === 'in-progress') {
+        // A bridged leg redirected leaves its <Dial> (whose caller goes on to the Dial's action) and
+        // carries out the TwiML itself, as Twilio moves both parties of a call into a conference.
+        const own = new CallRun(call.sid);
+        own.redirect = { twiml: update.twiml, url: update.url, method: update.method };
+        runs.set(call.sid, own);
+        void run(ctx, account, call, { url: '', method: 'POST' }, {}, own);
+      }
+      legRun?.wake();
     } else if (update.status) {
       if (callRun) callRun.callerGone = true;
       else legs.setStatus(account, call, call.answeredAt ? 'completed' : 'canceled');
@@ -98,6 +109,8 @@ export function startVoice(options: {
   /** Waits until the run has acted on a change, and the callbacks it led to have been answered. */
   async function afterChange(account: AccountRecord, call: CallRecord) {
     const parentSid = call.parentCallSid ?? call.sid;
+    // A leg carrying out TwiML of its own (redirected into a conference) hears of its change too.
+    if (call.parentCallSid) runs.get(call.sid)?.wake();
     const callRun = runs.get(parentSid);
     if (callRun) {
       const settled = callRun.settled();
