@@ -660,6 +660,7 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
         'auth/rename-company',
         'auth/reset-password',
         'auth/update-profile',
+        'calls/hold',
         'calls/voicemail-audio',
         'contacts/timeline',
         'conversations/add-note',

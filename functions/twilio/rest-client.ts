@@ -357,6 +357,21 @@ export function twilioClient(credentials: TwilioCredentials) {
     /** Makes a call under way carry out this TwiML at once (its ringing Dial legs are canceled). */
     redirectCall: (callSid: string, twiml: string) =>
       call<{ sid: string; status: string }>('POST', `/Calls/${encodeURIComponent(callSid)}.json`, { Twiml: twiml }),
+    /** The conference under way with this name, if any (docs/architecture.md: Calls in a conference). */
+    findConference: async (friendlyName: string) => {
+      const page = await call<{ conferences: { sid: string; status: string }[] }>(
+        'GET',
+        `/Conferences.json?FriendlyName=${encodeURIComponent(friendlyName)}&Status=in-progress&PageSize=1`,
+      );
+      return page.conferences[0];
+    },
+    /** Holds a conference participant (Twilio's default hold music: no HoldUrl) or brings it back. */
+    holdParticipant: (conferenceSid: string, callSid: string, hold: boolean) =>
+      call<{ call_sid: string; hold: boolean }>(
+        'POST',
+        `/Conferences/${encodeURIComponent(conferenceSid)}/Participants/${encodeURIComponent(callSid)}.json`,
+        { Hold: String(hold) },
+      ),
   };
 }
 

@@ -25,6 +25,9 @@ const LISTED = [
   'failureReason',
   'missedReason',
   'voicemail',
+  'agentLegs',
+  'heldSince',
+  'holdSeconds',
 ] as const satisfies readonly (keyof CallRecord)[];
 
 export interface CallListQuery {

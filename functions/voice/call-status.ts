@@ -3,7 +3,8 @@ import { publish } from '../realtime/publish';
 import type { ProviderRecord } from '../settings/records';
 import { answeredLeg, type CallFact, type CallRecord, userOfLeg, withFact } from './call-records';
 import { callAudience } from './call-visibility';
-import { changeCall } from './call-writes';
+import { changeCall, findCall } from './call-writes';
+import { joinConference } from './conference';
 import { hangUp, NOBODY_AVAILABLE, sayAndHangUp } from './twiml';
 import { takeVoicemail } from './voicemail-twiml';
 
@@ -23,12 +24,12 @@ export interface CallStatusReport {
   to?: string;
 }
 
-export async function recordCallStatus(companyId: string, report: CallStatusReport): Promise<void> {
+export async function recordCallStatus(companyId: string, report: CallStatusReport): Promise<CallRecord | undefined> {
   const status = report.callStatus.toLowerCase();
   const fact: CallFact = report.parentCallSid
     ? { kind: 'leg', legSid: report.callSid, party: report.to ?? '', status, durationSeconds: report.callDuration }
     : { kind: 'call', status, durationSeconds: report.callDuration };
-  await applyFact(companyId, report.parentCallSid ?? report.callSid, fact);
+  return applyFact(companyId, report.parentCallSid ?? report.callSid, fact);
 }
 
 /**
@@ -40,12 +41,16 @@ export async function recordDialResult(
   result: { callSid: string; dialCallStatus: string; dialCallDuration: number },
 ): Promise<string> {
   const status = result.dialCallStatus.toLowerCase();
+  // The answered leg left the Dial for the call's conference: the customer follows it there, and the
+  // call goes on (its end comes from the call's own status callback).
+  const moving = status === 'completed' ? await findCall(provider.companyId, result.callSid) : undefined;
+  if (moving?.conference && !moving.endedAt) return joinConference(moving.conference.name);
   const call = await applyFact(provider.companyId, result.callSid, {
     kind: 'dial',
     status,
     durationSeconds: result.dialCallDuration,
   });
-  if (status === 'completed') return hangUp();
+  if (status === 'completed' || call?.direction === 'OUTBOUND') return hangUp();
   return call?.direction === 'INBOUND' && !answeredLeg(call) ? takeVoicemail(provider) : sayAndHangUp(NOBODY_AVAILABLE);
 }
 

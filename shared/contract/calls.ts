@@ -21,6 +21,19 @@ export const VoicemailSchema = z.object({
 });
 export type Voicemail = z.infer<typeof VoicemailSchema>;
 
+/**
+ * One agent's part of a call (docs/product.md §3 Call legs): who was on it, from when to when. A call
+ * answered has one; transfers add more.
+ */
+export const CallLegSchema = z.object({
+  userId: z.string(),
+  userName: z.string(),
+  answeredAt: z.string(),
+  endedAt: z.nullable(z.string()),
+  durationSeconds: z.number(),
+});
+export type CallLeg = z.infer<typeof CallLegSchema>;
+
 export const CallSchema = z.object({
   id: z.string(),
   direction: z.enum(CALL_DIRECTIONS),
@@ -43,6 +56,11 @@ export const CallSchema = z.object({
   missedReason: z.optional(z.string()),
   /** The caller's voicemail (a NO_ANSWER inbound call); null when none was left. */
   voicemail: z.nullable(VoicemailSchema),
+  /** The agents' legs, oldest first (docs/product.md §3 Call legs). */
+  legs: z.array(CallLegSchema),
+  /** Whether the customer is on hold now, and for how long they were held in all (docs/product.md: Hold). */
+  held: z.boolean(),
+  holdSeconds: z.number(),
 });
 export type Call = z.infer<typeof CallSchema>;
 

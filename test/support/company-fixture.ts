@@ -123,6 +123,8 @@ export async function companyWithEverything(
       'media/{index}': '0',
       // The call, with its voicemail.
       'calls/{id}': finishedCall.id,
+      // The same call by the id the widget knows it by: its CallSid (docs/product.md: Hold).
+      'calls/{callId}': finishedCall.providerCallId,
       'twilio/{webhookId}': webhookId,
       'companies/{id}': owner.company.id,
     },
