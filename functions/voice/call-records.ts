@@ -88,7 +88,7 @@ export interface CallRecord {
    * up. Absent on calls from before, and on a call whose move was refused.
    */
   conference?: { name: string; sid: string | null; customerCallSid: string | null } | null;
-  /** The agents' legs, oldest first (docs/product.md §3 Call legs); added by `derive` from the answer. */
+  /** The agents' legs, oldest first (docs/product.md: Hold); added by `derive` from the answer. */
   agentLegs?: AgentLeg[];
   /** When the customer's current hold began; null when not held. */
   heldSince?: string | null;

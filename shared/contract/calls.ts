@@ -22,7 +22,7 @@ export const VoicemailSchema = z.object({
 export type Voicemail = z.infer<typeof VoicemailSchema>;
 
 /**
- * One agent's part of a call (docs/product.md §3 Call legs): who was on it, from when to when. A call
+ * One agent's part of a call (docs/product.md: Hold): who was on it, from when to when. A call
  * answered has one; transfers add more.
  */
 export const CallLegSchema = z.object({
@@ -56,7 +56,7 @@ export const CallSchema = z.object({
   missedReason: z.optional(z.string()),
   /** The caller's voicemail (a NO_ANSWER inbound call); null when none was left. */
   voicemail: z.nullable(VoicemailSchema),
-  /** The agents' legs, oldest first (docs/product.md §3 Call legs). */
+  /** The agents' legs, oldest first (docs/product.md: Hold). */
   legs: z.array(CallLegSchema),
   /** Whether the customer is on hold now, and for how long they were held in all (docs/product.md: Hold). */
   held: z.boolean(),
