@@ -1,5 +1,6 @@
+import * as callControls from '@shared/contract/endpoints/call-controls';
 import * as voice from '@shared/contract/endpoints/voice';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, session } from '@/lib/services';
 import { createVoiceTokens } from '../device/voice-tokens';
 
@@ -23,3 +24,13 @@ export const callerIdsQuery = () =>
   });
 
 export const useCallerIds = () => useQuery(callerIdsQuery());
+
+/**
+ * POST /calls/{callId}/hold (docs/product.md: Hold): puts the customer on hold or brings them back; the
+ * call answered carries `held`. `callId` is the call as the widget knows it (CallInfo.callSid).
+ */
+export const holdCall = (callId: string, held: boolean) =>
+  api.call(callControls.holdCall, { params: { callId }, body: { held } }).then((d) => d.call);
+
+export const useHoldCall = () =>
+  useMutation({ mutationFn: (input: { callId: string; held: boolean }) => holdCall(input.callId, input.held) });
