@@ -18,6 +18,7 @@
 import * as account from '../shared/contract/account';
 import * as admin from '../shared/contract/admin';
 import * as auth from '../shared/contract/auth';
+import * as callControls from '../shared/contract/call-controls';
 import * as calls from '../shared/contract/calls';
 import * as channelHealth from '../shared/contract/channel-health';
 import * as company from '../shared/contract/company';
@@ -357,7 +358,8 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     contract: voice.callStatusWebhook,
     handler: 'webhooks/call-status',
     table: 'write',
-    // twilio: an answered call of a recording line starts its recording (functions/voice/call-recording.ts).
+    // Twilio too: an answered call of a recording line starts its recording (functions/voice/call-recording.ts),
+    // and an answered leg is redirected into the call's conference (functions/voice/conference.ts).
     capabilities: ['customerSecrets', 'publish', 'twilio'],
     kms: ['decrypt'],
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
@@ -389,6 +391,15 @@ export const httpRoutes: readonly HttpRouteEntry[] = [
     timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
     stack: 'FeatureRoutes',
     logGroup: 'media',
+  },
+  {
+    contract: callControls.holdCall,
+    handler: 'calls/hold',
+    table: 'write',
+    capabilities: ['jwt', 'publish', 'twilio', 'customerSecrets'],
+    kms: ['decrypt'],
+    timeoutSeconds: TWILIO_TIMEOUT_SECONDS,
+    stack: 'FeatureRoutes',
   },
   {
     contract: calls.voicemailAudio,

@@ -663,6 +663,7 @@ describe('nested stacks of HTTP routes (route-stacks.ts)', () => {
         'auth/update-profile',
         'calls/pause-recording',
         'calls/recording-audio',
+        'calls/hold',
         'calls/voicemail-audio',
         'inboxes/set-recording',
         'contacts/timeline',

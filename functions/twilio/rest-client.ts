@@ -375,6 +375,21 @@ export function twilioClient(credentials: TwilioCredentials) {
         `/Calls/${encodeURIComponent(callSid)}/Recordings/${encodeURIComponent(recordingSid)}.json`,
         { Status: status },
       ),
+    /** The conference under way with this name, if any (docs/architecture.md: Calls in a conference). */
+    findConference: async (friendlyName: string) => {
+      const page = await call<{ conferences: { sid: string; status: string }[] }>(
+        'GET',
+        `/Conferences.json?FriendlyName=${encodeURIComponent(friendlyName)}&Status=in-progress&PageSize=1`,
+      );
+      return page.conferences[0];
+    },
+    /** Holds a conference participant (Twilio's default hold music: no HoldUrl) or brings it back. */
+    holdParticipant: (conferenceSid: string, callSid: string, hold: boolean) =>
+      call<{ call_sid: string; hold: boolean }>(
+        'POST',
+        `/Conferences/${encodeURIComponent(conferenceSid)}/Participants/${encodeURIComponent(callSid)}.json`,
+        { Hold: String(hold) },
+      ),
   };
 }
 

@@ -26,6 +26,9 @@ const LISTED = [
   'missedReason',
   'voicemail',
   'recording',
+  'agentLegs',
+  'heldSince',
+  'holdSeconds',
 ] as const satisfies readonly (keyof CallRecord)[];
 
 export interface CallListQuery {

@@ -87,6 +87,24 @@ export interface CallRecord {
   recordsCall?: boolean;
   /** The recording of the customer's leg, once started (call-recording.ts). */
   recording?: CallRecordingState | null;
+  /**
+   * The conference the call runs in once answered (functions/voice/conference.ts); its SID once looked
+   * up. Absent on calls from before, and on a call whose move was refused.
+   */
+  conference?: { name: string; sid: string | null; customerCallSid: string | null } | null;
+  /** The agents' legs, oldest first (docs/product.md: Hold); added by `derive` from the answer. */
+  agentLegs?: AgentLeg[];
+  /** When the customer's current hold began; null when not held. */
+  heldSince?: string | null;
+  /** Seconds the customer spent on hold in the holds that ended (the current one adds up at its end). */
+  holdSeconds?: number;
+}
+
+export interface AgentLeg {
+  userId: string;
+  userName: string;
+  answeredAt: string;
+  endedAt: string | null;
 }
 
 /** A call's recording as stored: Twilio's recording of the customer's leg, fetched with the company's credentials when played. */
@@ -180,8 +198,35 @@ export function derive(record: CallRecord, now: string): CallRecord {
   }
   const durationSeconds =
     status === 'COMPLETED' ? (leg?.durationSeconds ?? record.dial?.durationSeconds ?? record.twilioDurationSeconds ?? 0) : 0;
-  return { ...record, callStatus: status, durationSeconds, endedAt: ended ? (record.endedAt ?? now) : null };
+  const endedAt = ended ? (record.endedAt ?? now) : null;
+  return { ...record, callStatus: status, durationSeconds, endedAt, ...withLegsAndHold(record, status, endedAt, now) };
 }
+
+/**
+ * The answering agent's leg from the answer (the caller's own, outbound) to the end; a hold still
+ * under way when the call ends counts up to the end (docs/product.md: Hold).
+ */
+function withLegsAndHold(
+  record: CallRecord,
+  status: CallStatus,
+  endedAt: string | null,
+  now: string,
+): Pick<CallRecord, 'agentLegs' | 'heldSince' | 'holdSeconds'> | Record<string, never> {
+  const answered = status === 'IN_PROGRESS' || status === 'COMPLETED';
+  let agentLegs = record.agentLegs ?? [];
+  if (answered && record.answeredBy && agentLegs.length === 0)
+    agentLegs = [{ userId: record.answeredBy.id, userName: record.answeredBy.name, answeredAt: now, endedAt: null }];
+  if (endedAt) agentLegs = agentLegs.map((l) => (l.endedAt ? l : { ...l, endedAt }));
+  const changes: Pick<CallRecord, 'agentLegs' | 'heldSince' | 'holdSeconds'> = {};
+  if (agentLegs !== (record.agentLegs ?? []) && agentLegs.length) changes.agentLegs = agentLegs;
+  if (endedAt && record.heldSince) {
+    changes.holdSeconds = (record.holdSeconds ?? 0) + secondsBetween(record.heldSince, endedAt);
+    changes.heldSince = null;
+  }
+  return changes;
+}
+
+export const secondsBetween = (from: string, to: string) => Math.max(0, Math.floor((Date.parse(to) - Date.parse(from)) / 1000));
 
 /** The user a ring-all leg rang, from its `client:` party. */
 export const userOfLeg = (leg: CallLeg) => userIdOfClient(leg.party);
@@ -212,6 +257,12 @@ export function toCall(record: CallRecord, contact: Pick<ContactRecord, 'id' | '
     recordingUrl: null,
     providerCallId: record.providerCallId,
     answeredBy: record.answeredBy,
+    legs: (record.agentLegs ?? []).map((leg) => ({
+      ...leg,
+      durationSeconds: leg.endedAt ? secondsBetween(leg.answeredAt, leg.endedAt) : 0,
+    })),
+    held: Boolean(record.heldSince),
+    holdSeconds: record.holdSeconds ?? 0,
     ...(record.failureReason ? { failureReason: record.failureReason } : {}),
     ...(record.missedReason ? { missedReason: MISSED_REASONS[record.missedReason] } : {}),
     ...(record.recording ? { recording: toRecording(record.providerCallId, record.recording) } : {}),

@@ -3,7 +3,8 @@ import { publish } from '../realtime/publish';
 import type { ProviderRecord } from '../settings/records';
 import { answeredLeg, type CallFact, type CallRecord, userOfLeg, withFact } from './call-records';
 import { callAudience } from './call-visibility';
-import { changeCall } from './call-writes';
+import { changeCall, findCall } from './call-writes';
+import { joinConference } from './conference';
 import { hangUp, NOBODY_AVAILABLE, sayAndHangUp } from './twiml';
 import { takeVoicemail } from './voicemail-twiml';
 
@@ -41,6 +42,10 @@ export async function recordDialResult(
   result: { callSid: string; dialCallStatus: string; dialCallDuration: number },
 ): Promise<string> {
   const status = result.dialCallStatus.toLowerCase();
+  // The answered leg left the Dial for the call's conference: the customer follows it there, and the
+  // call goes on (its end comes from the call's own status callback).
+  const moving = status === 'completed' ? await findCall(provider.companyId, result.callSid) : undefined;
+  if (moving?.conference && !moving.endedAt) return joinConference(moving.conference.name);
   const call = (
     await applyFact(provider.companyId, result.callSid, {
       kind: 'dial',
@@ -48,7 +53,7 @@ export async function recordDialResult(
       durationSeconds: result.dialCallDuration,
     })
   )?.after;
-  if (status === 'completed') return hangUp();
+  if (status === 'completed' || call?.direction === 'OUTBOUND') return hangUp();
   return call?.direction === 'INBOUND' && !answeredLeg(call) ? takeVoicemail(provider) : sayAndHangUp(NOBODY_AVAILABLE);
 }
 

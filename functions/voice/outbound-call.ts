@@ -1,4 +1,4 @@
-import { type CallerId, type CallingSettings, callStatusWebhook } from '../../shared/contract/voice';
+import { type CallerId, type CallingSettings, callStatusWebhook, dialResultWebhook } from '../../shared/contract/voice';
 import { getActiveUser } from '../auth/accounts';
 import { newId } from '../auth/opaque-tokens';
 import { callingSettings } from '../company/calling-settings';
@@ -44,6 +44,7 @@ export async function placeCall(provider: WebhookProvider, call: OutboundCall): 
   // Not a browser of this company's users: nothing to record against.
   if (!user) return sayAndHangUp(CALL_REFUSED);
   const statusCallback = signedWebhookUrl(provider, callStatusWebhook);
+  const dialResult = signedWebhookUrl(provider, dialResultWebhook);
   // Twilio asked again (a timeout, a retry): the first answer stands, and nothing is counted twice.
   const link = await callSidOwner(call.callSid);
   // Another company's CallSid is refused like a caller ID that is not the agent's, touching nothing.
@@ -51,7 +52,7 @@ export async function placeCall(provider: WebhookProvider, call: OutboundCall): 
   const replayed = link ? await findCall(companyId, call.callSid) : undefined;
   if (replayed) {
     if (replayed.outcome) return refusal(replayed.failureReason);
-    return dialNumber(replayed.contactPhoneNumber, replayed.channelPhoneNumber, statusCallback);
+    return dialNumber(replayed.contactPhoneNumber, replayed.channelPhoneNumber, statusCallback, dialResult);
   }
   const [callerIds, country, from, calling] = await Promise.all([
     listCallerIds(companyId, user.id),
@@ -95,7 +96,7 @@ export async function placeCall(provider: WebhookProvider, call: OutboundCall): 
     if (created?.created && stored?.outcome) await announceRefusal(stored);
     return refusal(stored?.failureReason);
   }
-  return dialNumber(to, callerId.phoneNumber, statusCallback);
+  return dialNumber(to, callerId.phoneNumber, statusCallback, dialResult);
 }
 
 /** To the members who see the call: its caller, and whoever sees its caller ID's channel (docs/product.md: Who sees what). */

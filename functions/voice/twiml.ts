@@ -61,10 +61,14 @@ export function ringClients(
   return response.toString();
 }
 
-/** An agent's outbound call: the dialled number rings with the chosen caller ID. */
-export function dialNumber(to: string, callerId: string, statusCallback: string): string {
+/**
+ * An agent's outbound call: the dialled number rings with the chosen caller ID. The Dial's `action`
+ * hears its end, and moves the agent into the call's conference once the number answered
+ * (functions/voice/conference.ts).
+ */
+export function dialNumber(to: string, callerId: string, statusCallback: string, action?: string): string {
   const response = new VoiceResponse();
-  const dial = response.dial({ callerId, answerOnBridge: true });
+  const dial = response.dial({ callerId, answerOnBridge: true, ...(action ? { action, method: 'POST' } : {}) });
   dial.number(
     {
       statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],

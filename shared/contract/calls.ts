@@ -35,6 +35,18 @@ export const CallRecordingSchema = z.object({
   url: z.nullable(z.string()),
 });
 export type CallRecording = z.infer<typeof CallRecordingSchema>;
+/**
+ * One agent's part of a call (docs/product.md: Hold): who was on it, from when to when. A call
+ * answered has one; transfers add more.
+ */
+export const CallLegSchema = z.object({
+  userId: z.string(),
+  userName: z.string(),
+  answeredAt: z.string(),
+  endedAt: z.nullable(z.string()),
+  durationSeconds: z.number(),
+});
+export type CallLeg = z.infer<typeof CallLegSchema>;
 
 export const CallSchema = z.object({
   id: z.string(),
@@ -59,6 +71,11 @@ export const CallSchema = z.object({
   /** The caller's voicemail (a NO_ANSWER inbound call); null when none was left. */
   voicemail: z.nullable(VoicemailSchema),
   recording: z.optional(CallRecordingSchema),
+  /** The agents' legs, oldest first (docs/product.md: Hold). */
+  legs: z.array(CallLegSchema),
+  /** Whether the customer is on hold now, and for how long they were held in all (docs/product.md: Hold). */
+  held: z.boolean(),
+  holdSeconds: z.number(),
 });
 export type Call = z.infer<typeof CallSchema>;
 

@@ -98,6 +98,11 @@ export interface ServerEvents {
    */
   call_ended: { callSid: string; callStatus?: CallStatus; failureReason?: string };
   /**
+   * To the members who see the call: the customer was put on hold or brought back (POST
+   * /api/v1/calls/{callId}/hold), so every tab of the agent shows it; `heldSince` is when this hold began.
+   */
+  call_held: { callSid: string; held: boolean; heldSince: string | null; holdSeconds: number };
+  /**
    * To the company: its telephony provider was connected or disconnected (`changedAt`, ISO). Voice
    * tokens issued before then are signed with a key that no longer exists: every device starts again.
    */

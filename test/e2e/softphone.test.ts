@@ -271,8 +271,8 @@ describe('calls with the real Voice SDK', () => {
       expect(fit, name).toEqual({ icon: 16, inside: true });
     }
 
-    // Mute, Keypad (Hold is disabled), End.
-    for (let i = 0; i < 3; i++) await a.keyboard.press('Tab');
+    // Mute, Hold, Keypad, End.
+    for (let i = 0; i < 4; i++) await a.keyboard.press('Tab');
     expect(await active.getByRole('button', { name: 'End' }).evaluate((el) => el === document.activeElement)).toBe(true);
     await a.keyboard.press('Enter');
     const callButton = a.getByRole('button', { name: 'Open dialer' });

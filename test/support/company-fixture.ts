@@ -123,7 +123,7 @@ export async function companyWithEverything(
       'media/{index}': '0',
       // The call, with its voicemail.
       'calls/{id}': finishedCall.id,
-      // The same call by its CallSid, as the widget knows it (recording).
+      // The same call by its CallSid, as the widget knows it (recording, docs/product.md: Hold).
       'calls/{callId}': finishedCall.providerCallId,
       'twilio/{webhookId}': webhookId,
       'companies/{id}': owner.company.id,

@@ -1,6 +1,7 @@
 import * as account from '../../shared/contract/endpoints/account';
 import * as admin from '../../shared/contract/endpoints/admin';
 import * as auth from '../../shared/contract/endpoints/auth';
+import * as callControls from '../../shared/contract/endpoints/call-controls';
 import * as calls from '../../shared/contract/endpoints/calls';
 import * as channelHealth from '../../shared/contract/endpoints/channel-health';
 import * as company from '../../shared/contract/endpoints/company';
@@ -22,6 +23,7 @@ export const endpoints = {
   ...account,
   ...admin,
   ...auth,
+  ...callControls,
   ...calls,
   ...channelHealth,
   ...company,

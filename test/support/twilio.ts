@@ -349,3 +349,20 @@ export async function setTwilioFaults(accountSid: string, faults: TwilioFaults):
   });
   if (!res.ok) throw new Error(`emulator faults: ${res.status} ${await res.text()}`);
 }
+
+/** A conference as the emulator keeps it (GET /_emulator/conferences/{Sid or name}): its participants and what each heard. */
+export interface EmulatorConference {
+  sid: string;
+  friendlyName: string;
+  status: 'init' | 'in-progress' | 'completed';
+  reasonConferenceEnded: string | null;
+  participants: { callSid: string; status: string; hold: boolean; muted: boolean; heard: { what: string }[] }[];
+}
+
+/** The conference of that SID, or the one under way of that name; undefined when none. */
+export async function emulatorConference(sidOrName: string): Promise<EmulatorConference | undefined> {
+  const res = await fetch(`${emulator()}/_emulator/conferences/${encodeURIComponent(sidOrName)}`);
+  if (res.status === 404) return undefined;
+  if (!res.ok) throw new Error(`conference ${sidOrName}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as EmulatorConference;
+}

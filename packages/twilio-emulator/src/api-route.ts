@@ -1,6 +1,7 @@
 import type { EmulatorEvents } from './events';
 import type { AccountRecord } from './model';
 import type { EmulatorStore } from './store';
+import type { ConferenceControls } from './voice/participant-call';
 
 /**
  * What a route of the REST API is and gets, apart from the router (rest-api.ts), so the resource
@@ -24,6 +25,8 @@ export interface ApiServices {
   /** The emulator's own address, for the absolute URLs Twilio writes (a Recording's media_url). */
   baseUrl: string;
   events: EmulatorEvents;
+  /** The voice part's conferences, which the Conferences and Participants resources change. */
+  conferences?: ConferenceControls;
 }
 
 export interface ApiAnswer {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AccountRecord, CallRecord, MessageRecord, RecordingRecord, WebhookMethod } from './model';
+import type { AccountRecord, CallRecord, ConferenceRecord, MessageRecord, RecordingRecord, WebhookMethod } from './model';
 
 /** What happened, for the parts that react to it (the carrier, the phone simulator's live view). */
 interface EmulatorEventMap {
@@ -11,6 +11,8 @@ interface EmulatorEventMap {
   callUpdate: [account: AccountRecord, call: CallRecord, update: CallUpdate];
   /** A Call Recordings API recording started, or finished (`completed`/`absent`): its status callback is due. */
   recording: [account: AccountRecord, recording: RecordingRecord];
+  /** A conference's participants changed (joined, left, held, muted) or it ended: the media mixes it again. */
+  conference: [account: AccountRecord, conference: ConferenceRecord];
 }
 
 /** `POST …/Calls/{Sid}.json`: Status ends the call; Twiml or Url replaces what it is doing. */

@@ -115,6 +115,8 @@ export interface AccountRecord {
   messagingServices: MessagingServiceRecord[];
   /** Recordings made by `<Record>` and by the Call Recordings API, oldest first. */
   recordings: RecordingRecord[];
+  /** Conferences (`<Dial><Conference>` and the Participants resource), oldest first. */
+  conferences: ConferenceRecord[];
 }
 
 export type MessageDirection = 'inbound' | 'outbound-api';
@@ -284,6 +286,55 @@ export interface CallRecordingRecord {
   stretches: { from: number; to: number | null; paused: boolean; skip: boolean; spokenMs?: number }[];
 }
 
+/** The conference events a `statusCallbackEvent` can name. https://www.twilio.com/docs/voice/twiml/conference#attributes-statusCallbackEvent */
+export type ConferenceEvent = 'start' | 'end' | 'join' | 'leave' | 'mute' | 'hold';
+
+/**
+ * A Conference (`CF…`): made by the first participant to join a name no conference under way has,
+ * `init` until a participant with startConferenceOnEnter joins, `completed` once it ends.
+ * https://www.twilio.com/docs/voice/api/conference-resource
+ */
+export interface ConferenceRecord {
+  sid: string;
+  friendlyName: string;
+  status: 'init' | 'in-progress' | 'completed';
+  dateCreated: string;
+  dateUpdated: string;
+  reasonConferenceEnded: string | null;
+  callSidEndingConference: string | null;
+  /** Set by the first participant that names one. */
+  statusCallback: string;
+  statusCallbackMethod: WebhookMethod;
+  statusCallbackEvents: ConferenceEvent[];
+  participants: ParticipantRecord[];
+  /** The conference status callbacks posted, in order. */
+  callbacks: (WebhookAttempt & { event: string; params: Record<string, string> })[];
+}
+
+/**
+ * A call in a conference (the Participant resource, keyed by its call's SID), with what it was played
+ * outside the mix: its beep, the wait and hold TwiML fetched for it, announcements.
+ * https://www.twilio.com/docs/voice/api/conference-participant-resource
+ */
+export interface ParticipantRecord {
+  callSid: string;
+  label: string | null;
+  status: 'queued' | 'connecting' | 'ringing' | 'connected' | 'complete' | 'failed';
+  muted: boolean;
+  hold: boolean;
+  holdUrl: string;
+  holdMethod: WebhookMethod;
+  waitUrl: string;
+  waitMethod: WebhookMethod;
+  beep: boolean;
+  startConferenceOnEnter: boolean;
+  endConferenceOnExit: boolean;
+  dateCreated: string;
+  dateUpdated: string;
+  /** What the participant heard besides the others: `beep`, `wait-music`, `hold-music`, `Play <url>`, `Say <text>`. */
+  heard: { what: string; at: string }[];
+}
+
 export interface EmulatorState {
   version: 1;
   accounts: AccountRecord[];
@@ -297,7 +348,7 @@ export interface DemoCredentials {
 }
 
 /** A Twilio SID: two-letter prefix and 32 lowercase hex digits. */
-export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM' | 'MM' | 'ME' | 'CA' | 'MG' | 'RE'): string {
+export function newSid(prefix: 'AC' | 'PN' | 'AP' | 'SK' | 'SM' | 'MM' | 'ME' | 'CA' | 'MG' | 'RE' | 'CF'): string {
   return prefix + randomBytes(16).toString('hex');
 }
 

@@ -25,6 +25,7 @@ import {
 } from './twilio-errors';
 import { callRecordingRoutes } from './voice/call-recordings-api';
 import { callRoutes } from './voice/calls-api';
+import { conferenceRoutes } from './voice/conferences-api';
 import { recordingRoutes } from './voice/recordings-api';
 
 /** The part of Twilio's REST API the product uses. A further resource is one more entry here. */
@@ -47,6 +48,7 @@ const routes: Route[] = [
   ...callRoutes,
   ...callRecordingRoutes,
   ...recordingRoutes,
+  ...conferenceRoutes,
 ];
 
 const ACCOUNT_PATH = /^\/2010-04-01\/Accounts\/([^/.]+)(.*)$/;

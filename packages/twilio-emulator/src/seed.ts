@@ -91,6 +91,7 @@ function account(
     calls: [],
     messagingServices: [],
     recordings: [],
+    conferences: [],
   };
 }
 

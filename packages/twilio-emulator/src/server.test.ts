@@ -161,7 +161,7 @@ describe('Twilio emulator REST API', () => {
       more_info: 'https://www.twilio.com/docs/errors/20404',
       status: 404,
     });
-    expect((await request('GET', '/Conferences.json', { auth: demoAuth })).status).toBe(404);
+    expect((await request('GET', '/Queues.json', { auth: demoAuth })).status).toBe(404);
     expect((await request('GET', '/IncomingPhoneNumbers', { auth: demoAuth })).status).toBe(404);
     const elsewhere = await fetch(`${emulator.url}/nothing-here`);
     expect(elsewhere.status).toBe(404);

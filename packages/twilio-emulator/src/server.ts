@@ -23,6 +23,7 @@ import { EmulatorStore } from './store';
 import { notFound } from './twilio-errors';
 import { isFinal } from './voice/call-legs';
 import { startCallRecordings } from './voice/call-recordings-api';
+import { present } from './voice/conferences';
 import { startVoice } from './voice/voice';
 
 export interface TwilioEmulatorOptions {
@@ -90,6 +91,24 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
   const phoneJoined = new Set<string>();
   events.on('call', (_account, call) => {
     if (call.parentCallSid === null && isFinal(call) && phoneJoined.delete(call.sid)) void callMedia.end(call.sid);
+  });
+  // A conference's calls are mixed: the held hear the hold music (or wait for the conference to start).
+  events.on('conference', (account, conference) => {
+    const members = conference.status === 'completed' ? [] : present(conference);
+    callMedia.conference(
+      conference.sid,
+      members.map((p) => {
+        const call = account.calls.find((c) => c.sid === p.callSid);
+        // A <Dial> leg is its root call's far party; a call of its own is the party that made it (or, dialled through the API, that it rang).
+        const party = call?.parentCallSid || call?.direction === 'outbound-api' ? call.to : (call?.from ?? '');
+        return {
+          rootCallSid: call?.parentCallSid ?? p.callSid,
+          side: party.startsWith('client:') ? ('client' as const) : ('phone' as const),
+          music: p.hold || conference.status === 'init',
+          heard: !p.hold && !p.muted && conference.status === 'in-progress',
+        };
+      }),
+    );
   });
   const sdkSignalling = options.signalling
     ? voiceSdkSignalling({
@@ -177,7 +196,7 @@ export async function startTwilioEmulator(options: TwilioEmulatorOptions) {
       }
       const answer = v1
         ? answerMessagingRequest({ store, events, baseUrl: url }, request, url)
-        : answerApiRequest({ store, events, baseUrl: url }, request);
+        : answerApiRequest({ store, events, baseUrl: url, conferences: voice.conferences }, request);
       log.info(`${method} ${target.pathname}${target.search} → ${answer.status}`);
       send(res, answer.status, answer.body, answer.headers);
     } else if (target.pathname === '/_emulator/phone/media') {

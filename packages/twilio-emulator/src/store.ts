@@ -123,6 +123,7 @@ function readState(file: string): EmulatorState {
     account.calls ??= [];
     account.messagingServices ??= [];
     account.recordings ??= [];
+    account.conferences ??= [];
     for (const message of account.messages) message.media ??= [];
   }
   return state as EmulatorState;

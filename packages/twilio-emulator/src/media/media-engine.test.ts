@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCallMedia } from './call-media';
 import { muLawHasSound } from './g711';
+import { isHoldMusic } from './hold-music';
 import { createMediaEngine } from './media-engine';
 import { afterPackets, Browser, closeBrowsers, expectSilent, isTone, OPUS_SILENCE, SILENCE, VOICE, WAIT } from './test-browser';
 
@@ -100,5 +101,46 @@ describe('media engine', () => {
     await expect.poll(() => late.browser.received.length, WAIT).toBeGreaterThan(0);
     callMedia.attach('CA1', 'phone', late.session);
     await expectSilent(late.browser, () => late.session.stats().received.packets);
+  });
+
+  it('mixes a conference: a held phone hears the hold music and is not heard, the others hear each other, and resume brings it back', async () => {
+    const callMedia = createCallMedia(engine);
+    const [phone, agent, teammate] = await Promise.all([answered(), invited(), invited()]);
+    callMedia.attach('CAphone', 'phone', phone.session);
+    callMedia.attach('CAagent', 'client', agent.session);
+    const member = (rootCallSid: string, held = false) => ({
+      rootCallSid,
+      side: rootCallSid === 'CAphone' ? ('phone' as const) : ('client' as const),
+      music: held,
+      heard: !held,
+    });
+    callMedia.conference('CF1', [member('CAphone'), member('CAagent')]);
+    // Two in the conference hear each other's microphones as they were sent.
+    await expect.poll(() => phone.browser.last(), WAIT).toEqual(VOICE);
+    await expect.poll(() => agent.browser.last(), WAIT).toEqual(VOICE);
+
+    // A third joins, attached after it was named a member; the phone is held.
+    callMedia.conference('CF1', [member('CAphone', true), member('CAagent'), member('CAteammate')]);
+    callMedia.attach('CAteammate', 'client', teammate.session);
+    await expect.poll(() => isHoldMusic(phone.browser.last()), WAIT).toBe(true);
+    await afterPackets(() => phone.browser.received.length, 10);
+    expect(phone.browser.received.slice(-10).every(isHoldMusic)).toBe(true);
+    // The agent hears the teammate alone (a mix with the phone in it would not be one microphone's packet).
+    await expect.poll(() => agent.browser.last(), WAIT).toEqual(VOICE);
+    await afterPackets(() => agent.browser.received.length, 10);
+    expect(agent.browser.received.slice(-10)).toEqual(Array(10).fill(VOICE));
+    expect(teammate.browser.last()).toEqual(VOICE);
+
+    // Resumed: the phone hears the other two mixed, and they hear it mixed with each other.
+    callMedia.conference('CF1', [member('CAphone'), member('CAagent'), member('CAteammate')]);
+    await expect.poll(() => isHoldMusic(phone.browser.last()), WAIT).toBe(false);
+    await afterPackets(() => phone.browser.received.length, 5);
+    const heard = phone.browser.last();
+    expect(muLawHasSound(heard ?? SILENCE) && !heard?.equals(VOICE) && !isHoldMusic(heard)).toBe(true);
+
+    // The conference ends: each alone hears the tone again.
+    callMedia.conference('CF1', []);
+    await expect.poll(() => isTone(phone.browser.last()) && !isHoldMusic(phone.browser.last()), WAIT).toBe(true);
+    await Promise.all(['CAphone', 'CAagent', 'CAteammate'].map((sid) => callMedia.end(sid)));
   });
 });

@@ -11,7 +11,8 @@ import {
   RtpHeader,
   RtpPacket,
 } from 'werift';
-import { muLawHasSound, muLawTone } from './g711';
+import { decodeMuLaw, encodeMuLaw, muLawHasSound, muLawTone } from './g711';
+import { HOLD_MUSIC } from './hold-music';
 import type { MediaEngine, MediaSession, MediaStats } from './media-session';
 
 /** 20 ms of audio per packet, as browsers send. */
@@ -27,6 +28,10 @@ const OPUS_SILENCE = Buffer.from([0xf8, 0xff, 0xfe]);
 const SILENT_LEVEL = 127;
 /** Opus payloads this small are silence or comfort noise (a disabled track's frames are 3 bytes). */
 const OPUS_SILENT_BYTES = 10;
+/** μ-law digital silence: what a mix with nobody to hear sends. */
+const PCMU_SILENCE = Buffer.alloc(160, 0xff);
+/** A member's last packet counts in the mix this long: after that the member is silent (gone, or stalled). */
+const MIX_FRESH_MS = 100;
 
 type Codec = 'PCMU' | 'opus';
 
@@ -96,6 +101,15 @@ class PeerSession implements MediaSession {
   private forwardOffset?: number;
   /** The first packet of a new source (tone or forwarded audio) starts a talkspurt. */
   private marker = true;
+  /** The conference this session is mixed in (every member shares the set), instead of a bridge or the tone. */
+  group?: Set<PeerSession>;
+  /** In a group: hears the hold music instead of the mix (held, or waiting for the conference to start). */
+  music = false;
+  /** In a group: the others hear this session (not muted, not held). */
+  heard = true;
+  private musicPosition = 0;
+  /** The last packet received and when: what this session adds to its group's mix. */
+  private last?: { payload: Buffer; codec: Codec; at: number };
 
   constructor(
     readonly pc: RTCPeerConnection,
@@ -136,6 +150,7 @@ class PeerSession implements MediaSession {
     if (this.hasSound(rtp, extensions)) this.received.audioPackets++;
     // Only the two negotiated codecs reach here: PCMU has the static payload type 0.
     this.receivedCodec = rtp.header.payloadType === 0 ? 'PCMU' : 'opus';
+    this.last = { payload: rtp.payload, codec: this.receivedCodec, at: performance.now() };
     if (this.peer?.forwarding) this.peer.forward(rtp);
   }
 
@@ -155,9 +170,12 @@ class PeerSession implements MediaSession {
     this.write((rtp.header.timestamp + this.forwardOffset) >>> 0, rtp.payload);
   }
 
-  /** Sends the tone packets due by now, unless the session is forwarding its bridged party's audio. */
+  /**
+   * Sends the packets due by now: the tone alone, the hold music or the conference's mix in a group;
+   * nothing while forwarding its bridged party's audio (which paces itself).
+   */
   tick(now: number) {
-    if (!this.connected || this.forwarding) {
+    if (!this.connected || (!this.group && this.forwarding)) {
       this.nextToneAt = 0;
       return;
     }
@@ -165,8 +183,46 @@ class PeerSession implements MediaSession {
     while (this.nextToneAt <= now) {
       this.nextToneAt += PACKET_MS;
       const samples = this.samplesPerPacket();
-      this.write((this.timestamp + samples) >>> 0, this.codec === 'PCMU' ? this.nextTone() : OPUS_SILENCE);
+      const payload = this.group
+        ? this.music
+          ? this.codec === 'PCMU'
+            ? this.nextMusic()
+            : OPUS_SILENCE
+          : this.mix(now)
+        : this.codec === 'PCMU'
+          ? this.nextTone()
+          : OPUS_SILENCE;
+      this.write((this.timestamp + samples) >>> 0, payload);
     }
+  }
+
+  /**
+   * What this member hears of its group: the fresh packets of the others who are heard, in its codec.
+   * One voice passes as it came; several PCMU voices are summed (Opus cannot be decoded here: the first
+   * one passes).
+   */
+  private mix(now: number): Buffer {
+    const voices: Buffer[] = [];
+    for (const other of this.group ?? []) {
+      const last = other.last;
+      if (other === this || !other.heard || !last || last.codec !== this.codec || now - last.at > MIX_FRESH_MS) continue;
+      voices.push(last.payload);
+    }
+    if (this.codec !== 'PCMU') return voices[0] ?? OPUS_SILENCE;
+    if (voices.length <= 1) return voices[0] ?? PCMU_SILENCE;
+    const mixed = Buffer.alloc(PCMU_SAMPLES);
+    for (let i = 0; i < PCMU_SAMPLES; i++) {
+      let sum = 0;
+      for (const voice of voices) sum += decodeMuLaw(voice[i] ?? 0xff);
+      mixed[i] = encodeMuLaw(sum);
+    }
+    return mixed;
+  }
+
+  private nextMusic() {
+    const payload = HOLD_MUSIC.subarray(this.musicPosition, this.musicPosition + PCMU_SAMPLES);
+    this.musicPosition = (this.musicPosition + PCMU_SAMPLES) % HOLD_MUSIC.length;
+    return payload;
   }
 
   /** A source change (bridge or unbridge): the next packet starts a new talkspurt on the continued timeline. */
@@ -200,6 +256,8 @@ class PeerSession implements MediaSession {
   async close() {
     if (this.closed) return;
     this.closed = true;
+    this.group?.delete(this);
+    this.group = undefined;
     const peer = this.peer;
     this.peer = undefined;
     if (peer) {
@@ -293,6 +351,37 @@ export function createMediaEngine(): MediaEngine {
       }
       first.peer = second;
       second.peer = first;
+    },
+
+    mix(members) {
+      const group = new Set<PeerSession>();
+      for (const member of members) {
+        const session = own(member.session);
+        if (session.closed) continue;
+        if (session.peer) {
+          session.peer.peer = undefined;
+          session.peer.switchSource();
+          session.peer = undefined;
+        }
+        const previous = session.group;
+        if (previous && previous !== group) previous.delete(session);
+        if (previous !== group || session.music !== member.music) session.switchSource();
+        session.group = group;
+        session.music = member.music;
+        session.heard = member.heard;
+        group.add(session);
+      }
+      return group.size;
+    },
+
+    leaveMix(member) {
+      const session = own(member);
+      if (!session.group) return;
+      session.group.delete(session);
+      session.group = undefined;
+      session.music = false;
+      session.heard = true;
+      session.switchSource();
     },
 
     async close() {

@@ -33,6 +33,13 @@ export interface MediaEngine {
    * tone a lone session plays. Ends when either session closes.
    */
   bridge(a: MediaSession, b: MediaSession): void;
+  /**
+   * A conference: each member hears the mix of the others that are `heard` (their bridges end), or the
+   * hold music where `music`. Given again whole on every change; answers how many members are live.
+   */
+  mix(members: { session: MediaSession; music: boolean; heard: boolean }[]): number;
+  /** A session leaves its conference: alone again, it hears the tone. */
+  leaveMix(session: MediaSession): void;
   close(): Promise<void>;
 }
 
@@ -43,8 +50,22 @@ export type MediaSide = 'client' | 'phone';
  * The media of each call, keyed by its root call's SID (a leg's parent call; the call itself when it
  * has none). One side alone hears the emulator's tone; once both sides are attached they are bridged.
  */
+/** A call in a conference, as the media mixes it: held (it hears music, nobody hears it), muted, waiting. */
+export interface ConferenceMember {
+  rootCallSid: string;
+  /** The call's party among its root call's sides: a `<Dial>` leg and its parent call can be in one conference. */
+  side: MediaSide;
+  music: boolean;
+  heard: boolean;
+}
+
 export interface CallMedia {
   attach(rootCallSid: string, side: MediaSide, session: MediaSession): void;
+  /**
+   * The conference's calls now (empty once it ended): their sessions are mixed, held ones hear music;
+   * a call that left it hears the tone again. Sessions attached later join the mix.
+   */
+  conference(conferenceSid: string, members: ConferenceMember[]): void;
   stats(rootCallSid: string): Partial<Record<MediaSide, MediaStats>>;
   /** The call ended: close its sessions. */
   end(rootCallSid: string): Promise<void>;

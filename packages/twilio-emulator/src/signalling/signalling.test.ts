@@ -69,11 +69,14 @@ function standInMedia() {
       };
     },
     bridge: () => {},
+    mix: () => 0,
+    leaveMix: () => {},
     close: async () => {},
   };
   const callMedia: CallMedia = {
     attach: (root, side, s) => record.attached.push({ root, side, session: s.id }),
     stats: (root) => (record.attached.some((a) => a.root === root) ? { client: stats } : {}),
+    conference: () => {},
     end: async (root) => {
       record.ended.push(root);
     },

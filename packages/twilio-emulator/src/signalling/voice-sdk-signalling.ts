@@ -195,7 +195,13 @@ export function voiceSdkSignalling(options: {
     if (out?.sid === record.sid) onOutgoingChange(ctx, record, out);
     const known = incoming.get(record.sid);
     if (known) onIncomingChange(ctx, record, known);
-    else if (record.parentCallSid && record.to.startsWith('client:') && record.status === 'ringing') ring(ctx, account, record);
+    // A <Dial><Client> leg, or a client dialled into a conference through the Participants resource.
+    else if (
+      (record.parentCallSid || record.direction === 'outbound-api') &&
+      record.to.startsWith('client:') &&
+      record.status === 'ringing'
+    )
+      ring(ctx, account, record);
     if (!record.parentCallSid && isFinal(record)) endMedia(ctx, record.sid);
   };
   events.on('call', onCall);

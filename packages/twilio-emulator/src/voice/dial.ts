@@ -1,6 +1,7 @@
 import type { AccountRecord, CallEvent, CallRecord } from '../model';
 import { callDuration, isFinal } from './call-legs';
 import type { CallRun } from './call-run';
+import { dialConference } from './dial-conference';
 import type { TwimlElement } from './twiml';
 import {
   answerCall,
@@ -36,6 +37,8 @@ export async function dial(
   base: string,
 ): Promise<Step> {
   const { attributes } = verb;
+  const conference = verb.children.find((n) => n.name === 'Conference');
+  if (conference) return dialConference(ctx, account, parent, callRun, verb, conference, base);
   if (attributes.answerOnBridge !== 'true') answerCall(ctx, account, parent);
   const timeout = wholeNumber(attributes.timeout, DIAL_TIMEOUT.default, DIAL_TIMEOUT.min, DIAL_TIMEOUT.max);
   const callerId = attributes.callerId?.trim() || undefined;
@@ -92,11 +95,13 @@ export async function dial(
     if (leg !== winner) ctx.legs.setStatus(account, leg, timedOut && !callRun.callerGone && !winner ? 'no-answer' : 'canceled');
   }
 
+  // The answered leg redirected to TwiML of its own (a conference) left the bridge: it goes on alone.
+  const leftBridge = (leg: CallRecord) => ctx.runs.has(leg.sid);
   if (winner) {
     answerCall(ctx, account, parent, winner.to);
-    // Bridged: until either side hangs up.
-    while (!callRun.callerGone && !callRun.redirect && !isFinal(winner)) await callRun.sleep();
-    ctx.legs.setStatus(account, winner, 'completed');
+    // Bridged: until either side hangs up, or the leg is redirected.
+    while (!callRun.callerGone && !callRun.redirect && !isFinal(winner) && !leftBridge(winner)) await callRun.sleep();
+    if (!leftBridge(winner)) ctx.legs.setStatus(account, winner, 'completed');
   }
 
   const dialCallStatus = winner

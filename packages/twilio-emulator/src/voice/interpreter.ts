@@ -31,7 +31,8 @@ export async function run(
   callRun: CallRun,
 ) {
   try {
-    const document = await fetchTwiml(ctx, account, call, 'voice-url', first, extra);
+    // A participant's call redirected out of its conference starts from its redirect, not a Voice URL.
+    const document = callRun.redirect ? { verbs: [], url: '' } : await fetchTwiml(ctx, account, call, 'voice-url', first, extra);
     if (!document) {
       applicationError(ctx, account, call);
     } else {

@@ -78,4 +78,4 @@ export function callView(account: AccountRecord, call: CallRecord) {
 }
 
 /** What the voice controls answer: the call's story, and the recordings its <Record> verbs made. */
-export type CallView = ReturnType<typeof callView> & { recordings?: unknown[] };
+export type CallView = ReturnType<typeof callView> & { recordings?: unknown[]; conferences?: unknown[] };

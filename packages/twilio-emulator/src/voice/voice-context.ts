@@ -4,6 +4,7 @@ import type { EmulatorStore } from '../store';
 import { deliverWebhook } from '../webhooks';
 import { type CallLegs, callParams } from './call-legs';
 import type { CallRun } from './call-run';
+import type { ConferenceSeat } from './conference-fields';
 import { parseTwiml, type TwimlElement } from './twiml';
 
 /**
@@ -21,6 +22,8 @@ export interface VoiceContext {
   runs: Map<string, CallRun>;
   /** The emulator's own address: the base of the RecordingUrl it sends. */
   baseUrl: () => string;
+  /** The account's conferences: joined by `<Dial><Conference>`, changed through their resources. */
+  conferences: ConferenceSeat;
 }
 
 /** Twilio reads TwiML documents up to 64 KB. */

@@ -18,7 +18,8 @@ export interface ControlAnswer {
 
 /**
  * The voice controls under `/_emulator/`: a phone calls a number, a client calls out, someone
- * answers, hangs up or presses digits, time passes; a call's whole story; Access Token checks.
+ * answers, hangs up or presses digits, time passes; a call's whole story; a conference's (by SID or
+ * the name of one under way); Access Token checks.
  * Answers undefined for paths that are not the voice controls'.
  */
 export async function answerVoiceControl(
@@ -75,6 +76,13 @@ export async function answerVoiceControl(
       await voice.callFromClient({ accountSid, applicationSid, identity, params: params as Record<string, string> }),
       201,
     );
+  }
+  const conference = /^\/_emulator\/conferences\/([^/]+)$/.exec(path);
+  if (conference) {
+    if (method !== 'GET') return problem(405, `${method} is not allowed here.`);
+    const name = decodeURIComponent(conference[1] ?? '');
+    const view = await voice.conferenceView(name);
+    return view ? { status: 200, body: view } : problem(404, `No conference ${name} in the emulator.`);
   }
   const call = /^\/_emulator\/calls\/([^/]+)(?:\/(answer|hangup|digits|advance|speak))?$/.exec(path);
   if (!call) return undefined;

@@ -6,7 +6,9 @@ import type { EmulatorStore } from '../store';
 import { type CallLegs, callLegs, isFinal } from './call-legs';
 import { speakOnCallRecording } from './call-recordings-api';
 import { CallRun } from './call-run';
+import { conferences, isPresent } from './conferences';
 import { run } from './interpreter';
+import { type ConferenceControls, dialIn } from './participant-call';
 import { recordingView } from './recordings-representation';
 import { type CallView, callView } from './representation';
 import type { VoiceContext } from './voice-context';
@@ -31,7 +33,13 @@ export function startVoice(options: {
   const legs: CallLegs = callLegs({ store, events, log, signal: stopped.signal });
   /** The runs of calls under way, by the SID of the call whose TwiML runs (the parent). */
   const runs = new Map<string, CallRun>();
-  const ctx: VoiceContext = { store, log, legs, timeScale, signal: stopped.signal, runs, baseUrl };
+  const ctx = { store, log, legs, timeScale, signal: stopped.signal, runs, baseUrl } as VoiceContext;
+  const conferenceParts = conferences(ctx, events);
+  ctx.conferences = conferenceParts;
+  const conferenceControls: ConferenceControls = {
+    ...conferenceParts,
+    dialIn: (account, nameOrSid, input) => dialIn(ctx, conferenceParts, account, nameOrSid, input),
+  };
 
   // A call cannot go on across a restart (its TwiML run was in memory): it ends where it was.
   for (const account of store.accounts) {
@@ -43,6 +51,15 @@ export function startVoice(options: {
         });
       }
     }
+    for (const conference of account.conferences) {
+      if (conference.status !== 'completed') {
+        store.change(() => {
+          conference.status = 'completed';
+          conference.reasonConferenceEnded = 'last-participant-left';
+          for (const participant of conference.participants) if (isPresent(participant)) participant.status = 'complete';
+        });
+      }
+    }
   }
 
   /** The Call resource's updates: hang up, cancel, or carry out other TwiML. */
@@ -51,8 +68,19 @@ export function startVoice(options: {
     const callRun = runs.get(parentSid);
     if (update.status === 'canceled' && call.answeredAt) return;
     if (call.parentCallSid) {
-      // A leg ended through the API ends as if its party hung up; a leg cannot be redirected here.
+      // A leg ended through the API ends as if its party hung up.
+      const legRun = runs.get(call.sid);
       if (update.status) legs.setStatus(account, call, call.answeredAt ? 'completed' : 'canceled');
+      else if (legRun) legRun.redirect = { twiml: update.twiml, url: update.url, method: update.method };
+      else if (call.status === 'in-progress') {
+        // A bridged leg redirected leaves its <Dial> (whose caller goes on to the Dial's action) and
+        // carries out the TwiML itself, as Twilio moves both parties of a call into a conference.
+        const own = new CallRun(call.sid);
+        own.redirect = { twiml: update.twiml, url: update.url, method: update.method };
+        runs.set(call.sid, own);
+        void run(ctx, account, call, { url: '', method: 'POST' }, {}, own);
+      }
+      legRun?.wake();
     } else if (update.status) {
       if (callRun) callRun.callerGone = true;
       else legs.setStatus(account, call, call.answeredAt ? 'completed' : 'canceled');
@@ -82,6 +110,8 @@ export function startVoice(options: {
   /** Waits until the run has acted on a change, and the callbacks it led to have been answered. */
   async function afterChange(account: AccountRecord, call: CallRecord) {
     const parentSid = call.parentCallSid ?? call.sid;
+    // A leg carrying out TwiML of its own (redirected into a conference) hears of its change too.
+    if (call.parentCallSid) runs.get(call.sid)?.wake();
     const callRun = runs.get(parentSid);
     if (callRun) {
       const settled = callRun.settled();
@@ -93,10 +123,20 @@ export function startVoice(options: {
     return viewOf(account, parent);
   }
 
-  /** The call's story with its recordings (oldest first, with their status callbacks). */
+  /** The call's story with its recordings (oldest first, with their status callbacks) and the conferences it was in. */
   function viewOf(account: AccountRecord, call: CallRecord): CallView {
     const recordings = account.recordings.filter((r) => r.callSid === call.sid).map((r) => recordingView(account, r, baseUrl()));
-    return { ...callView(account, call), recordings };
+    const inConferences = account.conferences.flatMap((conference) =>
+      conference.participants
+        .filter((p) => p.callSid === call.sid)
+        .map((participant) => ({
+          sid: conference.sid,
+          friendlyName: conference.friendlyName,
+          status: conference.status,
+          participant,
+        })),
+    );
+    return { ...callView(account, call), recordings, conferences: inConferences };
   }
 
   function childrenOf(account: AccountRecord, call: CallRecord) {
@@ -185,7 +225,9 @@ export function startVoice(options: {
       const found = store.findCall(sid);
       if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       const { account, call } = found;
-      const ringing = call.parentCallSid ? [call] : childrenOf(account, call).filter((leg) => leg.status === 'ringing');
+      // A leg, or a call dialled through the API (a conference participant), rings itself.
+      const ringsItself = call.parentCallSid || call.direction === 'outbound-api';
+      const ringing = ringsItself ? [call] : childrenOf(account, call).filter((leg) => leg.status === 'ringing');
       const leg = by === undefined ? (ringing.length === 1 ? ringing[0] : undefined) : ringing.find((l) => l.to === by);
       if (!leg) {
         const parties = ringing.map((l) => l.to).join(', ') || 'none';
@@ -210,11 +252,12 @@ export function startVoice(options: {
       const found = store.findCall(sid);
       if (!found) return refused('unknown', `No call ${sid} in the emulator.`);
       const { account, call } = found;
-      const leg = call.parentCallSid
-        ? call
-        : by !== undefined && by !== call.from
-          ? childrenOf(account, call).find((l) => l.to === by && !isFinal(l))
-          : undefined;
+      const leg =
+        call.parentCallSid || (call.direction === 'outbound-api' && !call.answeredAt)
+          ? call
+          : by !== undefined && by !== call.from
+            ? childrenOf(account, call).find((l) => l.to === by && !isFinal(l))
+            : undefined;
       if (by !== undefined && !leg && by !== call.from) return refused('conflict', `${by} is not on ${sid}.`);
       const ending = leg ?? call;
       if (isFinal(ending)) return refused('conflict', `${ending.sid} has already ended (${ending.status}).`);
@@ -291,6 +334,20 @@ export function startVoice(options: {
       return found ? viewOf(found.account, found.call) : undefined;
     },
 
+    /** A conference with its participants (those gone too), what each heard, and its status callbacks, once they are answered. */
+    async conferenceView(sid: string) {
+      for (const account of store.accounts) {
+        const conference = account.conferences.find((c) => c.sid === sid || (c.friendlyName === sid && c.status !== 'completed'));
+        if (conference) {
+          await conferenceParts.drained(conference.sid);
+          return conference;
+        }
+      }
+      return undefined;
+    },
+
+    conferences: conferenceControls,
+
     /** After a reset: runs of calls that no longer exist stop. */
     reset() {
       for (const callRun of runs.values()) {
@@ -298,6 +355,7 @@ export function startVoice(options: {
         callRun.wake();
       }
       legs.forget();
+      conferenceParts.forget();
     },
 
     stop() {

@@ -258,6 +258,52 @@ describe("the emulator's REST API against Twilio's OpenAPI description", () => {
     expect(ended.calls[0]?.end_time).not.toBeNull();
   });
 
+  it('lists, fetches and ends Conferences, and creates, lists, fetches, holds and removes their Participants as documented', async () => {
+    const account = await newAccount();
+    const base = `/2010-04-01/Accounts/${account.accountSid}`;
+    const conferences = `${ACCOUNT}/Conferences.json`;
+    const conference = `${ACCOUNT}/Conferences/{Sid}.json`;
+    const participants = `${ACCOUNT}/Conferences/{ConferenceSid}/Participants.json`;
+    const participant = `${ACCOUNT}/Conferences/{ConferenceSid}/Participants/{CallSid}.json`;
+    const number = account.numbers.find((n) => n.capabilities.voice && n.capabilities.sms);
+    harness.receiver.twiml('/voice', twiml('<Dial><Conference startConferenceOnEnter="false">desk</Conference></Dial>'));
+    await call('POST', `${base}/IncomingPhoneNumbers/${number?.sid}.json`, {
+      auth: account,
+      form: { VoiceUrl: `${harness.receiver.base}/voice` },
+    });
+    const caller = await call<{ sid: string }>('POST', '/_emulator/calls', { json: { from: PHONE, to: number?.phone_number } });
+    // Waiting to start: `init`, its reason null.
+    const listed = await conforming<{ conferences: { sid: string }[] }>(account, 'GET', conferences, `${base}/Conferences.json`);
+    const sid = listed.conferences[0]?.sid ?? '';
+    await conforming(account, 'GET', conference, `${base}/Conferences/${sid}.json`);
+    const agent = await conforming<{ call_sid: string }>(
+      account,
+      'POST',
+      participants,
+      `${base}/Conferences/${sid}/Participants.json`,
+      {
+        From: number?.phone_number ?? '',
+        To: 'client:alice',
+        Label: 'agent',
+      },
+    );
+    await call('POST', `/_emulator/calls/${agent.call_sid}/answer`, { json: {} });
+    await conforming(account, 'GET', participants, `${base}/Conferences/${sid}/Participants.json?PageSize=1`);
+    await conforming(account, 'GET', participant, `${base}/Conferences/${sid}/Participants/${caller.body.sid}.json`);
+    await conforming(account, 'POST', participant, `${base}/Conferences/${sid}/Participants/${caller.body.sid}.json`, {
+      Hold: 'true',
+    });
+    await conforming(account, 'DELETE', participant, `${base}/Conferences/${sid}/Participants/${agent.call_sid}.json`);
+    await conforming(account, 'POST', conference, `${base}/Conferences/${sid}.json`, { Status: 'completed' });
+    const ended = await conforming<{ conferences: { reason_conference_ended: string }[] }>(
+      account,
+      'GET',
+      conferences,
+      `${base}/Conferences.json?Status=completed`,
+    );
+    expect(ended.conferences[0]?.reason_conference_ended).toBe('conference-ended-via-api');
+  });
+
   it('creates, lists, fetches, updates and deletes Messaging Services and their PhoneNumbers as documented (v1)', async () => {
     const account = await newAccount();
     const base = harness.emulator.url;
@@ -308,11 +354,13 @@ describe("the emulator's REST API against Twilio's OpenAPI description", () => {
       'api.v2010.account.call',
       'api.v2010.account.recording',
       'api.v2010.account.call.call_recording',
+      'api.v2010.account.conference',
+      'api.v2010.account.conference.participant',
       'messaging.v1.service',
       'messaging.v1.service.phone_number',
     ];
     // A tripwire as much as a figure: a new subset (extract-subset.ts) changes what is checked.
     const properties = schemas.reduce((sum, name) => sum + documentedPropertyCount(name), 0);
-    expect({ operations: documented.length, properties }).toEqual({ operations: 38, properties: 201 });
+    expect({ operations: documented.length, properties }).toEqual({ operations: 46, properties: 228 });
   });
 });

@@ -28,6 +28,10 @@ export const SERVED: Record<string, string[]> = {
   '/2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}/Recordings/{Sid}.json': ['get', 'post', 'delete'],
   '/2010-04-01/Accounts/{AccountSid}/Recordings.json': ['get'],
   '/2010-04-01/Accounts/{AccountSid}/Recordings/{Sid}.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/Conferences.json': ['get'],
+  '/2010-04-01/Accounts/{AccountSid}/Conferences/{Sid}.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Conferences/{ConferenceSid}/Participants.json': ['get', 'post'],
+  '/2010-04-01/Accounts/{AccountSid}/Conferences/{ConferenceSid}/Participants/{CallSid}.json': ['get', 'post', 'delete'],
 };
 
 /** The served operations of the Messaging API v1 (messaging.twilio.com). */

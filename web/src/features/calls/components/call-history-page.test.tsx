@@ -29,6 +29,9 @@ const CALL: Call = {
   durationSeconds: 125,
   createdAt: at(90),
   recordingUrl: null,
+  legs: [],
+  held: false,
+  holdSeconds: 0,
   providerCallId: 'CA1',
   answeredBy: null,
 };

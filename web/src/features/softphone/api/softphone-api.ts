@@ -1,4 +1,5 @@
 import * as calls from '@shared/contract/endpoints/calls';
+import * as callControls from '@shared/contract/endpoints/call-controls';
 import * as voice from '@shared/contract/endpoints/voice';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, session } from '@/lib/services';
@@ -31,3 +32,12 @@ export const pauseCallRecording = (callSid: string, paused: boolean) =>
 
 export const usePauseRecording = (callSid: string) =>
   useMutation({ mutationFn: (paused: boolean) => pauseCallRecording(callSid, paused), retry: false });
+/**
+ * POST /calls/{callId}/hold (docs/product.md: Hold): puts the customer on hold or brings them back; the
+ * call answered carries `held`. `callId` is the call as the widget knows it (CallInfo.callSid).
+ */
+export const holdCall = (callId: string, held: boolean) =>
+  api.call(callControls.holdCall, { params: { callId }, body: { held } }).then((d) => d.call);
+
+export const useHoldCall = () =>
+  useMutation({ mutationFn: (input: { callId: string; held: boolean }) => holdCall(input.callId, input.held) });

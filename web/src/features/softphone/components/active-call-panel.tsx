@@ -1,9 +1,10 @@
-import { Grid3x3, Mic, MicOff, Pause, PhoneOff } from 'lucide-react';
+import { Grid3x3, Mic, MicOff, PhoneOff } from 'lucide-react';
 import { useId, useState } from 'react';
 import { usePhoneFormat } from '@/lib/phone-display';
 import type { CallInfo } from '../hooks/call-manager';
 import { CallButton, PANEL } from './call-buttons';
 import { CallTimer } from './call-timer';
+import { HoldButton, HoldStatus, useCallHold } from './hold-control';
 import { Keypad } from './keypad';
 import { RecordingControl } from './recording-control';
 
@@ -26,6 +27,7 @@ export function ActiveCallPanel(props: {
   const padId = useId();
   const [padOpen, setPadOpen] = useState(false);
   const [sent, setSent] = useState('');
+  const hold = useCallHold(call.callSid);
   const remote = call.from ?? call.to;
   const press = (digit: string) => {
     props.onDigit(digit);
@@ -48,6 +50,7 @@ export function ActiveCallPanel(props: {
       <p className="mt-2 text-lg font-semibold wrap-anywhere">{remote ? format(remote) : 'In Call'}</p>
       {call.contactName && <p className="text-sm wrap-anywhere text-fg">{call.contactName}</p>}
       {call.recorded && call.callSid && since !== null && <RecordingControl callSid={call.callSid} />}
+      <HoldStatus hold={hold} />
       <div className="mt-4 grid grid-cols-3 gap-2">
         <CallButton
           tone="plain"
@@ -59,10 +62,7 @@ export function ActiveCallPanel(props: {
           {muted ? <MicOff aria-hidden="true" className="size-4" /> : <Mic aria-hidden="true" className="size-4" />}
           {muted ? 'Unmute' : 'Mute'}
         </CallButton>
-        <CallButton tone="plain" disabled title="Hold is not available" stacked>
-          <Pause aria-hidden="true" className="size-4" />
-          Hold
-        </CallButton>
+        <HoldButton hold={hold} disabled={since === null || !call.callSid} />
         <CallButton tone="plain" aria-expanded={padOpen} aria-controls={padId} onClick={() => setPadOpen((o) => !o)} stacked>
           <Grid3x3 aria-hidden="true" className="size-4" />
           Keypad

@@ -385,7 +385,8 @@ describe('the floating call widget', () => {
       expect(call.mutes).toEqual([true]);
       await user.click(within(active).getByRole('button', { name: 'Unmute' }));
       expect(call.mutes).toEqual([true, false]);
-      expect((within(active).getByRole('button', { name: 'Hold' }) as HTMLButtonElement).disabled).toBe(true);
+      // Hold holds the customer (active-call-panel.test.tsx): ready once the call is answered.
+      expect((within(active).getByRole('button', { name: 'Hold' }) as HTMLButtonElement).disabled).toBe(false);
 
       await user.click(within(active).getByRole('button', { name: 'Keypad' }));
       const pad = within(active).getByRole('group', { name: 'Keypad' });
@@ -421,6 +422,8 @@ describe('the floating call widget', () => {
       expect(document.activeElement).toBe(screen.getByRole('region', { name: 'Active Call' }));
       expect(announcer?.textContent).toBe('');
 
+      // Mute, Hold, Keypad, End.
+      await user.tab();
       await user.tab();
       await user.tab();
       await user.tab();
