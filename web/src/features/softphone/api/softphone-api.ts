@@ -1,5 +1,5 @@
-import * as calls from '@shared/contract/endpoints/calls';
 import * as callControls from '@shared/contract/endpoints/call-controls';
+import * as calls from '@shared/contract/endpoints/calls';
 import * as voice from '@shared/contract/endpoints/voice';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, session } from '@/lib/services';
