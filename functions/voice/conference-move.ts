@@ -4,6 +4,7 @@ import { companyProvider } from '../settings/twilio-content';
 import type { CallRecord } from './call-records';
 import { changeCall } from './call-writes';
 import { conferenceNameOf, joinConference } from './conference';
+import { hangUp } from './twiml';
 
 /**
  * The call's answered leg moves into the conference: marked first (so the Dial's action, which Twilio
@@ -35,4 +36,28 @@ export async function moveAnsweredLeg(
   if (!call || !report.parentCallSid || report.callStatus.toLowerCase() !== 'in-progress' || call.conference || call.endedAt)
     return;
   await moveIntoConference(call, report.callSid);
+}
+
+/**
+ * The call just ended (its answered agent or its customer hung up): every party of its conference is
+ * hung up too. Leaving the conference ends it for the others (`endConferenceOnExit`), but a party who
+ * hung up while their leg was being moved never joined it, and the other would wait there alone.
+ * A party already gone refuses the redirect, which is what should happen.
+ */
+export async function hangUpConferenceParties(before: CallRecord | undefined, after: CallRecord | undefined) {
+  if (!before || !after || before.endedAt || !after.endedAt || !after.conference) return;
+  const parties = new Set([
+    after.providerCallId,
+    ...Object.entries(after.legs)
+      .filter(([, leg]) => leg.status === 'in-progress' || leg.status === 'completed')
+      .map(([sid]) => sid),
+  ]);
+  try {
+    const provider = await companyProvider(after.companyId);
+    if (!provider) return;
+    const client = await clientFor(provider);
+    await Promise.all([...parties].map((sid) => client.redirectCall(sid, hangUp()).catch(() => undefined)));
+  } catch (error) {
+    logError({ route: 'call-status', companyId: after.companyId, callSid: after.providerCallId }, error);
+  }
 }

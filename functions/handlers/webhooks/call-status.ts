@@ -2,7 +2,7 @@ import { callStatusWebhook } from '@shared/contract/voice';
 import { defineWebhook } from '../../lib/define-webhook';
 import { recordOnAnswer } from '../../voice/call-recording';
 import { recordCallStatus } from '../../voice/call-status';
-import { moveAnsweredLeg } from '../../voice/conference-move';
+import { hangUpConferenceParties, moveAnsweredLeg } from '../../voice/conference-move';
 
 export const handler = defineWebhook(callStatusWebhook, async ({ provider, params }) => {
   const report = {
@@ -17,4 +17,5 @@ export const handler = defineWebhook(callStatusWebhook, async ({ provider, param
   // answered leg moves into the call's conference (docs/architecture.md: Calls in a conference).
   if (changed) await recordOnAnswer(provider.companyId, changed.before, changed.after);
   await moveAnsweredLeg(changed?.after, report);
+  await hangUpConferenceParties(changed?.before, changed?.after);
 });
