@@ -1,6 +1,6 @@
 import { CALL_STATUSES, type Call, type CallStatus, type Voicemail } from '@shared/contract/calls';
-import { Phone, PhoneIncoming, PhoneOff, PhoneOutgoing, Play, Voicemail as VoicemailIcon } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { Phone, PhoneIncoming, PhoneOff, PhoneOutgoing, Voicemail as VoicemailIcon } from 'lucide-react';
+import { useId, useState } from 'react';
 import { Alert } from '@/components/alert';
 import { Badge, type BadgeTone } from '@/components/badge';
 import { Button } from '@/components/button';
@@ -18,6 +18,7 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 import { useCalls, useVoicemailAudio } from '../api/calls-api';
 import { useCallFilters } from '../hooks/use-call-filters';
 import { CallRecordingPlayer } from './call-recording-player';
+import { RecordingAudio } from './recording-audio';
 
 export const CALL_STATUS_LABELS: Record<CallStatus, string> = {
   COMPLETED: 'Completed',
@@ -271,10 +272,6 @@ function CallBack({ call, caller, placer, reasonId }: { call: Call; caller: stri
 function VoicemailPlayer({ call, label }: { call: { id: string; voicemail: Voicemail }; label: string }) {
   const [asked, setAsked] = useState(false);
   const audio = useVoicemailAudio(call, asked);
-  const player = useRef<HTMLAudioElement>(null);
-  useEffect(() => {
-    if (audio.url) player.current?.focus();
-  }, [audio.url]);
   return (
     <div className="flex basis-full flex-wrap items-center gap-3 pl-7">
       <span className="flex items-center gap-1.5 text-xs font-medium text-muted">
@@ -284,36 +281,7 @@ function VoicemailPlayer({ call, label }: { call: { id: string; voicemail: Voice
         <span className="tabular-nums">· {formatDurationSeconds(call.voicemail.durationSeconds)}</span>
       </span>
       {!call.voicemail.listened && <Badge tone="primary">New</Badge>}
-      {audio.url ? (
-        // biome-ignore lint/a11y/useMediaCaption: a caller's recording has no captions to offer
-        <audio
-          ref={player}
-          // Focusable as it is in browsers (its controls), so focus can move there from the button it replaces.
-          tabIndex={0}
-          controls
-          autoPlay
-          src={audio.url}
-          aria-label={label}
-          className="h-10 max-w-full"
-        />
-      ) : (
-        <Button
-          variant="secondary"
-          className="min-h-9 px-3 py-1.5"
-          pending={audio.isLoading}
-          pendingLabel="Loading voicemail…"
-          aria-label={`Play voicemail: ${label}`}
-          onClick={() => (asked ? void audio.retry() : setAsked(true))}
-        >
-          <Play aria-hidden="true" className="size-4" />
-          Play voicemail
-        </Button>
-      )}
-      {audio.isError && (
-        <p role="alert" className="text-xs text-danger">
-          {errorMessage(audio.error, 'The voicemail could not be loaded.')}
-        </p>
-      )}
+      <RecordingAudio audio={audio} asked={asked} onAsk={() => setAsked(true)} label={label} noun="voicemail" />
     </div>
   );
 }

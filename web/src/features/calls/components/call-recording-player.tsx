@@ -1,10 +1,9 @@
 import type { CallRecording } from '@shared/contract/calls';
-import { CircleDot, Play } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { Button } from '@/components/button';
-import { errorMessage } from '@/lib/api-client';
+import { CircleDot } from 'lucide-react';
+import { useState } from 'react';
 import { formatDurationSeconds } from '@/lib/format-duration';
 import { useCallRecordingAudio } from '../api/calls-api';
+import { RecordingAudio } from './recording-audio';
 
 /**
  * A recorded call's recording in Call History (docs/product.md: Call recording), played as a
@@ -20,10 +19,6 @@ export function CallRecordingPlayer({
 }) {
   const [asked, setAsked] = useState(false);
   const audio = useCallRecordingAudio(call, asked);
-  const player = useRef<HTMLAudioElement>(null);
-  useEffect(() => {
-    if (audio.url) player.current?.focus();
-  }, [audio.url]);
   const { recording } = call;
   return (
     <div className="flex basis-full flex-wrap items-center gap-3 pl-7">
@@ -36,27 +31,8 @@ export function CallRecordingPlayer({
         {recording.status === 'FAILED' && <span>· not available</span>}
         {(recording.status === 'RECORDING' || recording.status === 'PAUSED') && <span>· in progress</span>}
       </span>
-      {recording.status === 'COMPLETED' &&
-        (audio.url ? (
-          // biome-ignore lint/a11y/useMediaCaption: a call's recording has no captions to offer
-          <audio ref={player} tabIndex={0} controls autoPlay src={audio.url} aria-label={label} className="h-10 max-w-full" />
-        ) : (
-          <Button
-            variant="secondary"
-            className="min-h-9 px-3 py-1.5"
-            pending={audio.isLoading}
-            pendingLabel="Loading recording…"
-            aria-label={`Play recording: ${label}`}
-            onClick={() => (asked ? void audio.retry() : setAsked(true))}
-          >
-            <Play aria-hidden="true" className="size-4" />
-            Play recording
-          </Button>
-        ))}
-      {audio.isError && (
-        <p role="alert" className="text-xs text-danger">
-          {errorMessage(audio.error, 'The recording could not be loaded.')}
-        </p>
+      {recording.status === 'COMPLETED' && (
+        <RecordingAudio audio={audio} asked={asked} onAsk={() => setAsked(true)} label={label} noun="recording" />
       )}
     </div>
   );
